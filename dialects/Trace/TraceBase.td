@@ -1,0 +1,80 @@
+//===- TraceBase.td - The trace dialect and its shared ODS pieces -*- td -*-===//
+//
+// The dialect, element/tensor type constraints, enums and the base classes
+// every op family derives from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_BASE_TD
+#define TRACE_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Trace_Dialect : Dialect {
+  let name = "trace";
+  let cppNamespace = "::mlir::trace";
+  let summary = "Traced tensor functions: math, shapes, state and differentiation";
+  let description = [{
+    The `trace` dialect holds the graphs recorded when a function runs on
+    symbolic tensors (TensorFlow's `tf.function`, JAX's `jit`). Values are
+    builtin ranked tensors; variables are `!trace.resource` handles and the
+    order of stateful ops is made explicit with `!trace.control` tokens.
+    Every op infers its result type, verifies shapes and dtypes, and folds
+    the obvious cases.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Trace_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+def Trace_Int : AnyTypeOf<[I32, I64]>;
+def Trace_Element : AnyTypeOf<[F16, BF16, F32, F64, I1, I32, I64]>;
+
+def Trace_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I1, I32, I64]>;
+def Trace_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def Trace_NumericTensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
+def Trace_SignedTensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
+def Trace_IndexTensor : RankedTensorOf<[I32, I64]>;
+def Trace_BoolTensor : RankedTensorOf<[I1]>;
+
+// An i64 attribute read as a signed value (axes may be negative).
+def Trace_I64Attr : SignlessIntegerAttrBase<I64, "64-bit integer attribute"> {
+  let returnType = "int64_t";
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+// What a gradient op returns for an argument its result does not depend on
+// (TensorFlow's `UnconnectedGradients`, plus an `error` mode).
+def Trace_Unconnected : I32EnumAttr<"Unconnected",
+    "gradient of an argument the result does not depend on", [
+      I32EnumAttrCase<"error", 0>,
+      I32EnumAttrCase<"zero", 1>,
+      I32EnumAttrCase<"none", 2>]> {
+  let cppNamespace = "::mlir::trace";
+  // The attribute is the dialect's EnumAttr (#trace.unconnected<zero>).
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Base op classes
+//===----------------------------------------------------------------------===//
+
+class Trace_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Trace_Dialect, mnemonic, traits>;
+
+#endif // TRACE_BASE_TD

@@ -1,0 +1,548 @@
+//===- TraceOps.td - The ops of the trace dialect ------------*- tablegen -*-===//
+//
+// Op families: sources, elementwise (unary, binary with NumPy broadcasting,
+// comparisons, select, cast), linear algebra, reductions, shape ops, neural
+// network ops, differentiation and state. Shape rules, folders and
+// canonicalizations are implemented in lib/Dialect/Trace/IR, one file per
+// family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_OPS_TD
+#define TRACE_OPS_TD
+
+include "Trace/TraceBase.td"
+include "Trace/TraceTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+
+def Trace_UnconnectedAttr : EnumAttr<Trace_Dialect, Trace_Unconnected,
+                                     "unconnected">;
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+def Trace_ConstantOp : Trace_Op<"constant",
+    [ConstantLike, Pure, InferTypeOpAdaptor]> {
+  let summary = "a tensor literal";
+  let description = [{
+    ```mlir
+    %c = trace.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Trace_FillOp : Trace_Op<"fill", [Pure]> {
+  let summary = "a tensor of the given shape filled with a scalar";
+  let description = [{
+    TensorFlow's `tf.fill`: `%r = trace.fill %v : tensor<f32> -> tensor<2x3xf32>`.
+  }];
+  let arguments = (ins Trace_Tensor:$value);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$value, "::llvm::ArrayRef<int64_t>":$shape)>
+  ];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Trace_IotaOp : Trace_Op<"iota", [Pure]> {
+  let summary = "0, 1, 2, ... along one axis";
+  let description = [{
+    `%r = trace.iota {axis = 1} : tensor<2x3xi32>` is `[[0,1,2],[0,1,2]]`.
+  }];
+  let arguments = (ins DefaultValuedAttr<Trace_I64Attr, "0">:$axis);
+  let results = (outs Trace_NumericTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+class Trace_RandomOp<string mnemonic, string distribution>
+    : Trace_Op<mnemonic, [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "stateful random numbers (" # distribution # ")";
+  let description = [{
+    A stateful source: a seeded generator whose counter advances on every
+    run, so a fixed seed gives a reproducible sequence. Like every stateful
+    op it takes `after(...)` control tokens and yields one.
+  }];
+  let results = (outs Trace_FloatTensor:$result, Trace_ControlType:$control);
+  let assemblyFormat = "(`after` `(` $after^ `)`)?  attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Trace_RandomUniformOp : Trace_RandomOp<"random_uniform", "uniform"> {
+  let arguments = (ins Variadic<Trace_ControlType>:$after,
+                       DefaultValuedAttr<Trace_I64Attr, "0">:$seed,
+                       DefaultValuedAttr<F64Attr, "0.0">:$low,
+                       DefaultValuedAttr<F64Attr, "1.0">:$high);
+}
+
+def Trace_RandomNormalOp : Trace_RandomOp<"random_normal", "normal"> {
+  let arguments = (ins Variadic<Trace_ControlType>:$after,
+                       DefaultValuedAttr<Trace_I64Attr, "0">:$seed,
+                       DefaultValuedAttr<F64Attr, "0.0">:$mean,
+                       DefaultValuedAttr<F64Attr, "1.0">:$stddev);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+class Trace_UnaryOp<string mnemonic, Type type, string what,
+                    list<Trait> traits = []>
+    : Trace_Op<mnemonic, !listconcat(traits,
+        [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface])> {
+  let summary = what;
+  let arguments = (ins type:$x);
+  let results = (outs type:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let hasFolder = 1;
+}
+
+def Trace_NegOp : Trace_UnaryOp<"neg", Trace_SignedTensor, "-x">;
+def Trace_AbsOp : Trace_UnaryOp<"abs", Trace_SignedTensor, "|x|">;
+def Trace_ExpOp : Trace_UnaryOp<"exp", Trace_FloatTensor, "e^x">;
+def Trace_LogOp : Trace_UnaryOp<"log", Trace_FloatTensor, "natural logarithm">;
+def Trace_Log1pOp : Trace_UnaryOp<"log1p", Trace_FloatTensor, "log(1 + x)">;
+def Trace_SqrtOp : Trace_UnaryOp<"sqrt", Trace_FloatTensor, "square root">;
+def Trace_RsqrtOp : Trace_UnaryOp<"rsqrt", Trace_FloatTensor, "1 / sqrt(x)">;
+def Trace_TanhOp : Trace_UnaryOp<"tanh", Trace_FloatTensor, "hyperbolic tangent">;
+def Trace_SigmoidOp : Trace_UnaryOp<"sigmoid", Trace_FloatTensor, "1 / (1 + e^-x)">;
+def Trace_ReluOp : Trace_UnaryOp<"relu", Trace_SignedTensor, "max(x, 0)">;
+def Trace_GeluOp : Trace_UnaryOp<"gelu", Trace_FloatTensor,
+    "x * Phi(x), the exact (erf) form">;
+def Trace_SinOp : Trace_UnaryOp<"sin", Trace_FloatTensor, "sine">;
+def Trace_CosOp : Trace_UnaryOp<"cos", Trace_FloatTensor, "cosine">;
+def Trace_SignOp : Trace_UnaryOp<"sign", Trace_SignedTensor, "-1, 0 or 1">;
+def Trace_FloorOp : Trace_UnaryOp<"floor", Trace_FloatTensor, "round down">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary (NumPy broadcasting), comparisons, select, cast
+//===----------------------------------------------------------------------===//
+
+// The result shape is the NumPy broadcast of the operand shapes; operand
+// element types must match (no implicit promotion). Comparisons return i1.
+class Trace_BroadcastingOp<string mnemonic, Type type, Type resultType,
+                           string what, bit isComparison>
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = what;
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs resultType:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastResult(loc, getOperationName(),
+          {adaptor.getLhs().getType(), adaptor.getRhs().getType()},
+          /*isComparison=*/}] # !if(isComparison, "true", "false") # [{, types);
+    }
+  }];
+}
+
+class Trace_BinaryOp<string mnemonic, string what>
+    : Trace_BroadcastingOp<mnemonic, Trace_NumericTensor, Trace_NumericTensor,
+                           what, 0>;
+class Trace_CompareOp<string mnemonic, string what>
+    : Trace_BroadcastingOp<mnemonic, Trace_Tensor, Trace_BoolTensor, what, 1>;
+
+def Trace_AddOp : Trace_BinaryOp<"add", "lhs + rhs">;
+def Trace_SubOp : Trace_BinaryOp<"sub", "lhs - rhs">;
+def Trace_MulOp : Trace_BinaryOp<"mul", "lhs * rhs">;
+def Trace_DivOp : Trace_BinaryOp<"div",
+    "lhs / rhs (integers: truncating division)">;
+def Trace_PowOp : Trace_BinaryOp<"pow", "lhs ^ rhs">;
+def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)">;
+def Trace_MinOp : Trace_BinaryOp<"min", "elementwise minimum (NaN wins)">;
+
+def Trace_EqOp : Trace_CompareOp<"eq", "lhs == rhs">;
+def Trace_NeOp : Trace_CompareOp<"ne", "lhs != rhs">;
+def Trace_LtOp : Trace_CompareOp<"lt", "lhs < rhs">;
+def Trace_LeOp : Trace_CompareOp<"le", "lhs <= rhs">;
+def Trace_GtOp : Trace_CompareOp<"gt", "lhs > rhs">;
+def Trace_GeOp : Trace_CompareOp<"ge", "lhs >= rhs">;
+
+def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor]> {
+  let summary = "cond ? on_true : on_false, broadcasting all three";
+  let arguments = (ins Trace_BoolTensor:$cond, Trace_Tensor:$on_true,
+                       Trace_Tensor:$on_false);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = [{
+    $cond `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Trace_CastOp : Trace_Op<"cast", [Pure, Elementwise]> {
+  let summary = "convert the element type (float<->int truncates toward zero)";
+  let description = [{
+    `%y = trace.cast %x : tensor<4xf32> to tensor<4xi32>`; bool casts give
+    0/1, casts to bool test for non-zero.
+  }];
+  let arguments = (ins Trace_Tensor:$x);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `to` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Type":$elementType)>
+  ];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Trace_MatmulOp : Trace_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "matrix product, batched over broadcast leading dims";
+  let description = [{
+    `lhs` is `[..., M, K]` (`[..., K, M]` with `transpose_a`), `rhs` is
+    `[..., K, N]` (`[..., N, K]` with `transpose_b`); the batch dims broadcast
+    as in NumPy. Both operands are at least 2-D.
+  }];
+  let arguments = (ins Trace_NumericTensor:$lhs, Trace_NumericTensor:$rhs,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+  let results = (outs Trace_NumericTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+// `axes` may be negative (counted from the end) and must be unique; with
+// `keepdims` the reduced dims stay as size 1.
+class Trace_ReductionOp<string mnemonic, Type type, string what>
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = what;
+  let arguments = (ins type:$x, DenseI64ArrayAttr:$axes, UnitAttr:$keepdims);
+  let results = (outs type:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferReductionResult(loc, getOperationName(),
+          adaptor.getX().getType(), adaptor.getAxes(), adaptor.getKeepdims(),
+          types);
+    }
+  }];
+}
+
+def Trace_ReduceSumOp : Trace_ReductionOp<"reduce_sum", Trace_NumericTensor, "sum">;
+def Trace_ReduceMeanOp : Trace_ReductionOp<"reduce_mean", Trace_FloatTensor, "mean">;
+def Trace_ReduceMaxOp : Trace_ReductionOp<"reduce_max", Trace_NumericTensor, "maximum">;
+def Trace_ReduceMinOp : Trace_ReductionOp<"reduce_min", Trace_NumericTensor, "minimum">;
+
+def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
+  let summary = "index (i64) of the first maximum along `axis`";
+  let arguments = (ins Trace_NumericTensor:$x, Trace_I64Attr:$axis);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+}
+
+class Trace_SoftmaxOp<string mnemonic, string what>
+    : Trace_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
+  let summary = what;
+  let description = [{
+    Normalizes along `axis` (default -1). Lowered and differentiated in the
+    numerically stable form (the maximum is subtracted first).
+  }];
+  let arguments = (ins Trace_FloatTensor:$x,
+                       DefaultValuedAttr<Trace_I64Attr, "-1">:$axis);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let hasVerifier = 1;
+}
+
+def Trace_SoftmaxOp : Trace_SoftmaxOp<"softmax", "exp(x) / sum(exp(x))">;
+def Trace_LogSoftmaxOp : Trace_SoftmaxOp<"log_softmax", "x - log(sum(exp(x)))">;
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def Trace_ReshapeOp : Trace_Op<"reshape", [Pure]> {
+  let summary = "same elements (row-major order), new shape";
+  let arguments = (ins Trace_Tensor:$x);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let builders = [
+    // `shape` may hold one -1, inferred from the element count.
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$shape)>
+  ];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Trace_TransposeOp : Trace_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permute dims: result dim i is operand dim perm[i]";
+  let arguments = (ins Trace_Tensor:$x, DenseI64ArrayAttr:$perm);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Trace_BroadcastToOp : Trace_Op<"broadcast_to", [Pure]> {
+  let summary = "NumPy broadcast to the result shape";
+  let arguments = (ins Trace_Tensor:$x);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$shape)>
+  ];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Trace_ConcatOp : Trace_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "join tensors along `axis`";
+  let arguments = (ins Variadic<Trace_Tensor>:$inputs, Trace_I64Attr:$axis);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat =
+      "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasFolder = 1;
+}
+
+def Trace_SliceOp : Trace_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "x[start:limit:strides] per dim";
+  let description = [{
+    `0 <= start <= limit <= dim` and `strides >= 1` (all ones when omitted).
+  }];
+  let arguments = (ins Trace_Tensor:$x, DenseI64ArrayAttr:$start,
+                       DenseI64ArrayAttr:$limit,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Trace_PadOp : Trace_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "pad each dim with `low`/`high` elements of `value`";
+  let arguments = (ins Trace_Tensor:$x, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high,
+                       DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Trace_GatherOp : Trace_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "take slices of `params` at `indices` along `axis`";
+  let description = [{
+    TensorFlow's `tf.gather`: the result shape is
+    `params.shape[:axis] + indices.shape + params.shape[axis+1:]`.
+    Out-of-range indices are clamped.
+  }];
+  let arguments = (ins Trace_Tensor:$params, Trace_IndexTensor:$indices,
+                       DefaultValuedAttr<Trace_I64Attr, "0">:$axis);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat =
+      "$params `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Trace_OneHotOp : Trace_Op<"one_hot", [Pure]> {
+  let summary = "one-hot encode indices: a new dim of size `depth` at `axis`";
+  let description = [{
+    `%r = trace.one_hot %i {depth = 10} : tensor<32xi32> -> tensor<32x10xf32>`;
+    the element type is the result's. Out-of-range indices give all
+    `off_value`.
+  }];
+  let arguments = (ins Trace_IndexTensor:$indices, Trace_I64Attr:$depth,
+                       DefaultValuedAttr<Trace_I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<F64Attr, "1.0">:$on_value,
+                       DefaultValuedAttr<F64Attr, "0.0">:$off_value);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$indices attr-dict `:` type($indices) `->` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$indices, "int64_t":$depth,
+                   "::mlir::Type":$elementType, CArg<"int64_t", "-1">:$axis)>
+  ];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Neural network ops (NHWC activations, HWCF filters)
+//===----------------------------------------------------------------------===//
+
+// `padding` is explicit: [top, bottom, left, right].
+def Trace_Conv2DOp : Trace_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D convolution, NHWC input and HWCF filter";
+  let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$filter,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat =
+      "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+}
+
+class Trace_Pool2DOp<string mnemonic, string what>
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = what;
+  let arguments = (ins Trace_FloatTensor:$input, DenseI64ArrayAttr:$window,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferPoolResult(loc, getOperationName(),
+          adaptor.getInput().getType(), adaptor.getWindow(),
+          adaptor.getStrides(), adaptor.getPadding(), types);
+    }
+  }];
+}
+
+def Trace_MaxPool2DOp : Trace_Pool2DOp<"max_pool2d",
+    "max over NHWC windows (padding never wins)">;
+def Trace_AvgPool2DOp : Trace_Pool2DOp<"avg_pool2d",
+    "mean over NHWC windows, counting only non-padding elements">;
+
+//===----------------------------------------------------------------------===//
+// Differentiation
+//===----------------------------------------------------------------------===//
+
+def Trace_StopGradientOp : Trace_UnaryOp<"stop_gradient", Trace_Tensor,
+    "the value, with no gradient flowing through it">;
+
+// Shared by the gradient ops: the function to differentiate, the arguments
+// to differentiate with respect to, and what unconnected arguments get.
+class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
+    : Trace_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+  let summary = what;
+}
+
+def Trace_GradOp : Trace_GradientOp<"grad",
+    "gradient of a scalar function with respect to `wrt` arguments",
+    [Pure, InferTypeOpAdaptor]> {
+  let description = [{
+    ```mlir
+    %g = trace.grad @loss(%w, %x) {wrt = [0]}
+        : (tensor<784x10xf32>, tensor<32x784xf32>) -> tensor<784x10xf32>
+    ```
+    One result per `wrt` index, of that argument's type (for a
+    `!trace.resource`, of the type of the value it holds).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+      DenseI64ArrayAttr:$wrt,
+      DefaultValuedAttr<Trace_UnconnectedAttr,
+                        "::mlir::trace::Unconnected::zero">:$unconnected);
+  let results = (outs Variadic<Trace_FloatTensor>:$grads);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
+    "the value of a scalar function and its gradient", [Pure]> {
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+      DenseI64ArrayAttr:$wrt,
+      DefaultValuedAttr<Trace_UnconnectedAttr,
+                        "::mlir::trace::Unconnected::zero">:$unconnected);
+  let results = (outs Trace_FloatTensor:$value,
+                      Variadic<Trace_FloatTensor>:$grads);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+  let builders = [
+    OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
+                   "::llvm::ArrayRef<int64_t>":$wrt)>
+  ];
+}
+
+def Trace_VjpOp : Trace_GradientOp<"vjp",
+    "vector-Jacobian product: results and the cotangents of `wrt` arguments",
+    [Pure, AttrSizedOperandSegments]> {
+  let description = [{
+    ```mlir
+    %y, %gx = trace.vjp @f(%x) cotangents(%dy) {wrt = [0]}
+        : (tensor<3xf32>), (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+    ```
+    One cotangent per result of the callee; the op returns the callee's
+    results followed by one gradient per `wrt` index.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+      Variadic<Trace_FloatTensor>:$cotangents, DenseI64ArrayAttr:$wrt,
+      DefaultValuedAttr<Trace_UnconnectedAttr,
+                        "::mlir::trace::Unconnected::zero">:$unconnected);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` `cotangents` `(` $cotangents `)` attr-dict `:`
+    `(` type($args) `)` `,` `(` type($cotangents) `)` `->` type($results)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
+                   "::mlir::ValueRange":$cotangents,
+                   "::llvm::ArrayRef<int64_t>":$wrt)>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// State and ordering
+//===----------------------------------------------------------------------===//
+
+def Trace_VarReadOp : Trace_Op<"var.read", [InferTypeOpAdaptor]> {
+  let summary = "read the value of a variable";
+  let arguments = (ins Arg<Trace_ResourceType, "the variable", [MemRead]>:$resource,
+                       Variadic<Trace_ControlType>:$after);
+  let results = (outs Trace_Tensor:$value, Trace_ControlType:$control);
+  let assemblyFormat = "$resource  (`after` `(` $after^ `)`)?  attr-dict `:` qualified(type($resource))";
+}
+
+class Trace_VarUpdateOp<string mnemonic, string what, list<MemoryEffect> effects>
+    : Trace_Op<mnemonic, [TypesMatchWith<"value has the variable's type",
+        "resource", "value",
+        "::llvm::cast<::mlir::trace::ResourceType>($_self).getValueType()">]> {
+  let summary = what;
+  let arguments = (ins Arg<Trace_ResourceType, "the variable", effects>:$resource,
+                       Trace_Tensor:$value, Variadic<Trace_ControlType>:$after);
+  let results = (outs Trace_ControlType:$control);
+  let assemblyFormat =
+      "$resource `,` $value  (`after` `(` $after^ `)`)?  attr-dict `:` qualified(type($resource))";
+}
+
+def Trace_VarAssignOp : Trace_VarUpdateOp<"var.assign", "variable = value",
+                                          [MemWrite]>;
+def Trace_VarAssignAddOp : Trace_VarUpdateOp<"var.assign_add",
+    "variable += value", [MemRead, MemWrite]>;
+def Trace_VarAssignSubOp : Trace_VarUpdateOp<"var.assign_sub",
+    "variable -= value", [MemRead, MemWrite]>;
+
+def Trace_PrintOp : Trace_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print a tensor (with an optional message) to stdout";
+  let arguments = (ins Trace_Tensor:$x, Variadic<Trace_ControlType>:$after,
+                       DefaultValuedStrAttr<StrAttr, "">:$message);
+  let results = (outs Trace_ControlType:$control);
+  let assemblyFormat = "$x  (`after` `(` $after^ `)`)?  attr-dict `:` type($x)";
+}
+
+def Trace_IdentityOp : Trace_Op<"identity",
+    [Pure, TypesMatchWith<"result has the operand's type", "x", "result", "$_self">]> {
+  let summary = "the value, available only after the given control tokens";
+  let description = [{
+    `%y = trace.identity %x after(%c0, %c1) : tensor<4xf32>`: how automatic
+    control dependencies make a function's results wait for stateful ops.
+  }];
+  let arguments = (ins Trace_Tensor:$x, Variadic<Trace_ControlType>:$after);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x  (`after` `(` $after^ `)`)?  attr-dict `:` type($x)";
+  let hasFolder = 1;
+}
+
+#endif // TRACE_OPS_TD

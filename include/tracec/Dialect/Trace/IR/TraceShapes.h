@@ -1,0 +1,73 @@
+//===- TraceShapes.h - Shape rules shared by the trace ops ----------------===//
+//
+// Result-type inference for the op families whose rule is shared by several
+// ops. Each function reports a violated rule at `loc` (when given) with a
+// message that names the op, the operand and the rule, e.g.
+// "'trace.add' op shapes are not broadcast-compatible: lhs 2x3 vs rhs 4x3".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_DIALECT_TRACE_IR_TRACESHAPES_H
+#define TRACEC_DIALECT_TRACE_IR_TRACESHAPES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace mlir::trace {
+
+/// "'trace.add' op": how shape-rule messages start, as emitOpError's do.
+std::string opPrefix(llvm::StringRef operationName);
+
+/// A shape as messages print it: "2x3x?", or "scalar" for rank 0.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// A list of integers as messages print it: "[1, 0, 2]".
+std::string formatList(llvm::ArrayRef<int64_t> values);
+
+/// `axis` in [-rank, rank) counted from the end when negative; nullopt when
+/// out of range.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// The NumPy broadcast of two shapes, or nullopt when some dim pair is
+/// neither equal nor 1. Dynamic dims are compatible with anything.
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+
+/// Elementwise binary ops: the broadcast shape of all operands, with the
+/// first operand's element type (i1 for comparisons).
+llvm::LogicalResult inferBroadcastResult(std::optional<Location> loc,
+                                         llvm::StringRef opName,
+                                         llvm::ArrayRef<Type> operandTypes,
+                                         bool isComparison,
+                                         llvm::SmallVectorImpl<Type> &results);
+
+/// Reductions over `axes` (negative allowed, unique), optionally keeping the
+/// reduced dims as size 1.
+llvm::LogicalResult inferReductionResult(std::optional<Location> loc,
+                                         llvm::StringRef opName, Type input,
+                                         llvm::ArrayRef<int64_t> axes,
+                                         bool keepdims,
+                                         llvm::SmallVectorImpl<Type> &results);
+
+/// NHWC pooling with a [kh, kw] window, [sh, sw] strides and
+/// [top, bottom, left, right] padding.
+llvm::LogicalResult inferPoolResult(std::optional<Location> loc,
+                                    llvm::StringRef opName, Type input,
+                                    llvm::ArrayRef<int64_t> window,
+                                    llvm::ArrayRef<int64_t> strides,
+                                    llvm::ArrayRef<int64_t> padding,
+                                    llvm::SmallVectorImpl<Type> &results);
+
+/// The output size of a window sliding over `size` elements padded with
+/// `padLow + padHigh`: floor((size + pads - dilation*(window-1) - 1)/stride)+1.
+/// Dynamic in, dynamic out.
+int64_t windowedOutputSize(int64_t size, int64_t window, int64_t stride,
+                           int64_t padLow, int64_t padHigh,
+                           int64_t dilation = 1);
+
+} // namespace mlir::trace
+
+#endif // TRACEC_DIALECT_TRACE_IR_TRACESHAPES_H

@@ -1,0 +1,110 @@
+//===- ConstantFolding.h - Elementwise folding of small constants ---------===//
+//
+// Folders evaluate elementwise ops on constant operands when the result is a
+// splat or has at most kMaxFoldedElements elements, so large constants are
+// never duplicated. A callback returns nullopt for a value it will not fold
+// (integer division by zero, an out-of-range cast), which cancels the fold.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_LIB_DIALECT_TRACE_IR_CONSTANTFOLDING_H
+#define TRACEC_LIB_DIALECT_TRACE_IR_CONSTANTFOLDING_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+#include <optional>
+
+namespace mlir::trace {
+
+inline constexpr int64_t kMaxFoldedElements = 1024;
+
+using FloatUnaryFn =
+    llvm::function_ref<std::optional<llvm::APFloat>(const llvm::APFloat &)>;
+using IntUnaryFn =
+    llvm::function_ref<std::optional<llvm::APInt>(const llvm::APInt &)>;
+using FloatBinaryFn = llvm::function_ref<std::optional<llvm::APFloat>(
+    const llvm::APFloat &, const llvm::APFloat &)>;
+using IntBinaryFn = llvm::function_ref<std::optional<llvm::APInt>(
+    const llvm::APInt &, const llvm::APInt &)>;
+using FloatCompareFn =
+    llvm::function_ref<bool(const llvm::APFloat &, const llvm::APFloat &)>;
+using IntCompareFn =
+    llvm::function_ref<bool(const llvm::APInt &, const llvm::APInt &)>;
+
+/// For each result element, the linear index of the operand element that
+/// NumPy broadcasting maps to it (both shapes static).
+llvm::SmallVector<int64_t> broadcastSourceIndices(llvm::ArrayRef<int64_t> result,
+                                                  llvm::ArrayRef<int64_t> operand);
+
+/// Evaluates `fn` elementwise over constant operands broadcast to
+/// `resultType`. `In` is the operands' element value (APFloat or APInt),
+/// `Out` the result's. Null when an operand is not a dense constant, the
+/// result is too large, or `fn` declines an element.
+template <typename In, typename Out>
+Attribute foldElementwise(llvm::ArrayRef<Attribute> operands,
+                          RankedTensorType resultType,
+                          llvm::function_ref<std::optional<Out>(llvm::ArrayRef<In>)> fn) {
+  if (!resultType.hasStaticShape())
+    return {};
+  llvm::SmallVector<DenseElementsAttr> dense;
+  for (Attribute operand : operands) {
+    auto attr = llvm::dyn_cast_or_null<DenseElementsAttr>(operand);
+    if (!attr)
+      return {};
+    dense.push_back(attr);
+  }
+  llvm::SmallVector<In, 3> args;
+  if (llvm::all_of(dense, [](DenseElementsAttr d) { return d.isSplat(); })) {
+    for (DenseElementsAttr d : dense)
+      args.push_back(d.getSplatValue<In>());
+    std::optional<Out> value = fn(args);
+    if (!value)
+      return {};
+    return DenseElementsAttr::get(resultType, llvm::ArrayRef<Out>(*value));
+  }
+  if (resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  llvm::SmallVector<llvm::SmallVector<In>> values;
+  llvm::SmallVector<llvm::SmallVector<int64_t>> sources;
+  for (DenseElementsAttr d : dense) {
+    values.push_back(llvm::to_vector(d.getValues<In>()));
+    sources.push_back(broadcastSourceIndices(
+        resultType.getShape(), llvm::cast<ShapedType>(d.getType()).getShape()));
+  }
+  llvm::SmallVector<Out> results;
+  for (int64_t i = 0, e = resultType.getNumElements(); i < e; ++i) {
+    args.clear();
+    for (size_t j = 0; j < values.size(); ++j)
+      args.push_back(values[j][sources[j][i]]);
+    std::optional<Out> value = fn(args);
+    if (!value)
+      return {};
+    results.push_back(*value);
+  }
+  return DenseElementsAttr::get(resultType, results);
+}
+
+/// Applies `floatFn` or `intFn` (whichever matches the element type; a null
+/// one means "does not fold") to every element of a constant `operand`.
+Attribute foldUnary(Attribute operand, RankedTensorType resultType,
+                    FloatUnaryFn floatFn, IntUnaryFn intFn);
+
+/// Same for two operands, broadcast to `resultType` as NumPy does.
+Attribute foldBinary(Attribute lhs, Attribute rhs, RankedTensorType resultType,
+                     FloatBinaryFn floatFn, IntBinaryFn intFn);
+
+/// Comparisons: the result is i1.
+Attribute foldCompare(Attribute lhs, Attribute rhs, RankedTensorType resultType,
+                      FloatCompareFn floatFn, IntCompareFn intFn);
+
+/// Evaluates a double-precision function in `x`'s float semantics.
+llvm::APFloat applyInDouble(const llvm::APFloat &x, double (*fn)(double));
+
+/// True when `attr` is a splat constant equal to `value` (exactly).
+bool isSplatValue(Attribute attr, double value);
+
+} // namespace mlir::trace
+
+#endif // TRACEC_LIB_DIALECT_TRACE_IR_CONSTANTFOLDING_H

@@ -1,0 +1,195 @@
+//===- GradientOps.cpp - grad, value_and_grad, vjp ------------------------===//
+//
+// The ops only state what to differentiate; trace-autodiff generates the
+// forward/backward functions. Here: result types and the checks that need
+// the callee (found through the symbol table).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+/// The type of the gradient with respect to an argument of type `type`: the
+/// argument's own type, or the value type of a variable.
+static Type gradientType(Type type) {
+  if (auto resource = dyn_cast<ResourceType>(type))
+    return resource.getValueType();
+  return type;
+}
+
+static bool isDifferentiable(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(gradientType(type));
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+/// Appends the gradient types of the `wrt` arguments to `types`.
+static LogicalResult inferGradientTypes(std::optional<Location> loc,
+                                        StringRef opName, TypeRange argTypes,
+                                        ArrayRef<int64_t> wrt,
+                                        SmallVectorImpl<Type> &types) {
+  for (int64_t index : wrt) {
+    if (index < 0 || index >= static_cast<int64_t>(argTypes.size()))
+      return emitOptionalError(loc, opPrefix(opName), " wrt index ", index,
+                               " is out of range: the callee is given ",
+                               argTypes.size(), " arguments");
+    types.push_back(gradientType(argTypes[index]));
+  }
+  return success();
+}
+
+/// Checks what every gradient op needs of its callee and arguments; returns
+/// the callee.
+static FailureOr<func::FuncOp>
+verifyGradientCallee(Operation *op, FlatSymbolRefAttr calleeName,
+                     ValueRange args, ArrayRef<int64_t> wrt,
+                     bool needsScalarResult,
+                     SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(op, calleeName);
+  if (!callee)
+    return op->emitOpError("callee ")
+           << calleeName << " does not name a func.func in this module";
+  FunctionType type = callee.getFunctionType();
+  if (type.getNumInputs() != args.size())
+    return op->emitOpError("callee ")
+           << calleeName << " takes " << type.getNumInputs()
+           << " arguments but " << args.size() << " are given";
+  for (auto [i, arg] : llvm::enumerate(args))
+    if (arg.getType() != type.getInput(i))
+      return op->emitOpError("argument ")
+             << i << " has type " << arg.getType() << " but " << calleeName
+             << " expects " << type.getInput(i);
+  if (wrt.empty())
+    return op->emitOpError("wrt must name at least one argument");
+  llvm::SmallBitVector seen(args.size());
+  for (int64_t index : wrt) {
+    if (index < 0 || index >= static_cast<int64_t>(args.size()))
+      return op->emitOpError("wrt index ")
+             << index << " is out of range: " << calleeName << " has "
+             << args.size() << " arguments";
+    if (seen.test(index))
+      return op->emitOpError("wrt index ") << index << " is repeated";
+    seen.set(index);
+    if (!isDifferentiable(args[index].getType()))
+      return op->emitOpError("cannot differentiate with respect to argument ")
+             << index << " of type " << args[index].getType()
+             << ": only floating-point tensors (or variables holding them) "
+                "have gradients";
+  }
+  if (needsScalarResult) {
+    auto result = type.getNumResults() == 1
+                      ? dyn_cast<RankedTensorType>(type.getResult(0))
+                      : RankedTensorType();
+    if (!result || result.getRank() != 0 ||
+        !isa<FloatType>(result.getElementType()))
+      return op->emitOpError("callee ")
+             << calleeName << " must return one scalar float tensor to be "
+             << "differentiated without cotangents, but returns ("
+             << type.getResults()
+             << "); use trace.vjp to give cotangents for other results";
+  }
+  return callee;
+}
+
+/// The results after the callee's own must be the `wrt` gradients.
+static LogicalResult verifyGradientResults(Operation *op, ValueRange args,
+                                           ArrayRef<int64_t> wrt,
+                                           TypeRange grads) {
+  SmallVector<Type> expected;
+  (void)inferGradientTypes(std::nullopt, "", args.getTypes(), wrt, expected);
+  if (TypeRange(expected) != grads)
+    return op->emitOpError("gradient results must have the types of the wrt "
+                           "arguments (")
+           << TypeRange(expected) << "), got (" << grads << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// grad
+//===----------------------------------------------------------------------===//
+
+LogicalResult GradOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferGradientTypes(loc, getOperationName(),
+                            adaptor.getArgs().getTypes(), adaptor.getWrt(),
+                            types);
+}
+
+LogicalResult GradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyGradientCallee(*this, getCalleeAttr(), getArgs(), getWrt(),
+                              /*needsScalarResult=*/true, symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// value_and_grad
+//===----------------------------------------------------------------------===//
+
+void ValueAndGradOp::build(OpBuilder &builder, OperationState &state,
+                           func::FuncOp callee, ValueRange args,
+                           ArrayRef<int64_t> wrt) {
+  SmallVector<Type> grads;
+  (void)inferGradientTypes(std::nullopt, "", args.getTypes(), wrt, grads);
+  Type value = callee.getFunctionType().getNumResults() == 1
+                   ? callee.getFunctionType().getResult(0)
+                   : Type();
+  build(builder, state, value, grads, SymbolRefAttr::get(callee), args,
+        builder.getDenseI64ArrayAttr(wrt),
+        UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
+}
+
+LogicalResult
+ValueAndGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<func::FuncOp> callee =
+      verifyGradientCallee(*this, getCalleeAttr(), getArgs(), getWrt(),
+                           /*needsScalarResult=*/true, symbolTable);
+  if (failed(callee))
+    return failure();
+  Type value = callee->getFunctionType().getResult(0);
+  if (getValue().getType() != value)
+    return emitOpError("value result has type ")
+           << getValue().getType() << " but " << getCalleeAttr()
+           << " returns " << value;
+  return verifyGradientResults(*this, getArgs(), getWrt(),
+                               getGrads().getTypes());
+}
+
+//===----------------------------------------------------------------------===//
+// vjp
+//===----------------------------------------------------------------------===//
+
+void VjpOp::build(OpBuilder &builder, OperationState &state,
+                  func::FuncOp callee, ValueRange args, ValueRange cotangents,
+                  ArrayRef<int64_t> wrt) {
+  SmallVector<Type> results(callee.getFunctionType().getResults());
+  (void)inferGradientTypes(std::nullopt, "", args.getTypes(), wrt, results);
+  build(builder, state, results, SymbolRefAttr::get(callee), args, cotangents,
+        builder.getDenseI64ArrayAttr(wrt),
+        UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
+}
+
+LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<func::FuncOp> callee =
+      verifyGradientCallee(*this, getCalleeAttr(), getArgs(), getWrt(),
+                           /*needsScalarResult=*/false, symbolTable);
+  if (failed(callee))
+    return failure();
+  TypeRange calleeResults = callee->getFunctionType().getResults();
+  if (getCotangents().getTypes() != calleeResults)
+    return emitOpError("needs one cotangent per result of ")
+           << getCalleeAttr() << ", of the result's type: expected ("
+           << calleeResults << "), got (" << getCotangents().getTypes() << ")";
+  TypeRange results = getResults().getTypes();
+  if (results.size() < calleeResults.size() ||
+      results.take_front(calleeResults.size()) != calleeResults)
+    return emitOpError("must first return the results of ")
+           << getCalleeAttr() << ": (" << calleeResults << ")";
+  return verifyGradientResults(*this, getArgs(), getWrt(),
+                               results.drop_front(calleeResults.size()));
+}

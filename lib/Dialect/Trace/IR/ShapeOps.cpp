@@ -1,0 +1,415 @@
+//===- ShapeOps.cpp - reshape, transpose, broadcast_to, concat, ... -------===//
+
+#include "ConstantFolding.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+static bool isIdentityPermutation(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (p != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// reshape
+//===----------------------------------------------------------------------===//
+
+void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value x,
+                      ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> resolved(shape);
+  // One -1 takes whatever the element count leaves (NumPy's reshape).
+  auto inferred = llvm::find(resolved, -1);
+  if (inferred != resolved.end() && type.hasStaticShape()) {
+    int64_t known = 1;
+    for (int64_t dim : resolved)
+      if (dim != -1)
+        known *= dim;
+    *inferred = known ? type.getNumElements() / known : 0;
+  }
+  for (int64_t &dim : resolved)
+    if (dim == -1)
+      dim = ShapedType::kDynamic;
+  build(builder, state, type.clone(resolved), x);
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto from = cast<RankedTensorType>(getX().getType());
+  RankedTensorType to = getType();
+  if (from.getElementType() != to.getElementType())
+    return emitOpError("element type must be preserved: operand ")
+           << from.getElementType() << " vs result " << to.getElementType();
+  if (from.hasStaticShape() && to.hasStaticShape() &&
+      from.getNumElements() != to.getNumElements())
+    return emitOpError("element count differs: operand ")
+           << formatShape(from.getShape()) << " (" << from.getNumElements()
+           << ") vs result " << formatShape(to.getShape()) << " ("
+           << to.getNumElements() << ")";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX()))
+    if (getType().hasStaticShape())
+      return dense.reshape(getType());
+  return {};
+}
+
+namespace {
+/// reshape(reshape(x)) -> reshape(x): only the final shape matters.
+struct FoldReshapeOfReshape : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getX().getDefiningOp<ReshapeOp>();
+    if (!inner)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getXMutable().assign(inner.getX()); });
+    return success();
+  }
+};
+} // namespace
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<FoldReshapeOfReshape>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// transpose
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  if (!x)
+    return emitOptionalError(loc, "'trace.transpose' op operand must be a ranked tensor");
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != x.getRank())
+    return emitOptionalError(loc, "'trace.transpose' op perm has ", perm.size(),
+                             " entries but the operand has rank ", x.getRank());
+  llvm::SmallBitVector seen(perm.size());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= x.getRank() || seen.test(p))
+      return emitOptionalError(loc, "'trace.transpose' op perm ", formatList(perm),
+                               " is not a permutation of 0..", x.getRank() - 1);
+    seen.set(p);
+    shape.push_back(x.getDimSize(p));
+  }
+  types.push_back(x.clone(shape));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  if (isIdentityPermutation(getPerm()))
+    return getX();
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX());
+  if (!dense || !getType().hasStaticShape())
+    return {};
+  if (dense.isSplat())
+    return dense.resizeSplat(getType());
+  if (getType().getNumElements() > kMaxFoldedElements)
+    return {};
+  // Result element at multi-index r is operand element at p with
+  // p[perm[i]] = r[i].
+  auto operandType = cast<RankedTensorType>(dense.getType());
+  SmallVector<int64_t> operandStrides(operandType.getRank(), 1);
+  for (int64_t d = operandType.getRank() - 1; d > 0; --d)
+    operandStrides[d - 1] = operandStrides[d] * operandType.getDimSize(d);
+  SmallVector<Attribute> values(dense.getValues<Attribute>());
+  SmallVector<Attribute> result;
+  ArrayRef<int64_t> shape = getType().getShape();
+  SmallVector<int64_t> index(shape.size(), 0);
+  for (int64_t i = 0, e = getType().getNumElements(); i < e; ++i) {
+    int64_t source = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      source += index[d] * operandStrides[getPerm()[d]];
+    result.push_back(values[source]);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::get(getType(), result);
+}
+
+namespace {
+/// transpose(transpose(x, p1), p2) -> transpose(x, p1[p2[i]]).
+struct ComposeTransposes : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getX().getDefiningOp<TransposeOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> perm;
+    for (int64_t p : op.getPerm())
+      perm.push_back(inner.getPerm()[p]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, inner.getX(), perm);
+    return success();
+  }
+};
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<ComposeTransposes>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// broadcast_to
+//===----------------------------------------------------------------------===//
+
+void BroadcastToOp::build(OpBuilder &builder, OperationState &state, Value x,
+                          ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(x.getType());
+  build(builder, state, type.clone(shape), x);
+}
+
+LogicalResult BroadcastToOp::verify() {
+  auto from = cast<RankedTensorType>(getX().getType());
+  RankedTensorType to = getType();
+  if (from.getElementType() != to.getElementType())
+    return emitOpError("element type must be preserved: operand ")
+           << from.getElementType() << " vs result " << to.getElementType();
+  if (from.getRank() > to.getRank())
+    return emitOpError("cannot broadcast rank ")
+           << from.getRank() << " to the lower rank " << to.getRank();
+  auto broadcast = broadcastShapes(from.getShape(), to.getShape());
+  if (!broadcast || *broadcast != to.getShape())
+    return emitOpError("operand shape ")
+           << formatShape(from.getShape()) << " does not broadcast to "
+           << formatShape(to.getShape())
+           << " (each dim must equal the target's or be 1)";
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX());
+  if (dense && dense.isSplat() && getType().hasStaticShape())
+    return dense.resizeSplat(getType());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// concat
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitOptionalError(loc, "'trace.concat' op needs at least one input");
+  auto first = dyn_cast<RankedTensorType>(inputs.front().getType());
+  if (!first)
+    return emitOptionalError(loc, "'trace.concat' op inputs must be ranked tensors");
+  int64_t rank = first.getRank();
+  std::optional<int64_t> axis = normalizeAxis(adaptor.getAxis(), rank);
+  if (!axis)
+    return emitOptionalError(loc, "'trace.concat' op axis ", adaptor.getAxis(),
+                             " is out of range for rank ", rank);
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type)
+      return emitOptionalError(loc, "'trace.concat' op inputs must be ranked tensors");
+    if (type.getElementType() != first.getElementType())
+      return emitOptionalError(loc, "'trace.concat' op input ", i + 1, " has element type ",
+                               type.getElementType(), " but input 0 has ",
+                               first.getElementType());
+    if (type.getRank() != rank)
+      return emitOptionalError(loc, "'trace.concat' op input ", i + 1, " has rank ",
+                               type.getRank(), " but input 0 has rank ", rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == *axis) {
+        shape[d] = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(size)
+                       ? ShapedType::kDynamic
+                       : shape[d] + size;
+      } else if (!ShapedType::isDynamic(size) &&
+                 !ShapedType::isDynamic(shape[d]) && size != shape[d]) {
+        return emitOptionalError(loc, "'trace.concat' op input ", i + 1, " has shape ",
+                                 formatShape(type.getShape()),
+                                 " but input 0 has ",
+                                 formatShape(first.getShape()),
+                                 " (only dim ", *axis, " may differ)");
+      }
+    }
+  }
+  types.push_back(first.clone(shape));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// slice
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  if (!x)
+    return emitOptionalError(loc, "'trace.slice' op operand must be a ranked tensor");
+  int64_t rank = x.getRank();
+  ArrayRef<int64_t> start = adaptor.getStart(), limit = adaptor.getLimit();
+  SmallVector<int64_t> strides(rank, 1);
+  if (auto given = adaptor.getStrides())
+    strides.assign(given->begin(), given->end());
+  if (static_cast<int64_t>(start.size()) != rank ||
+      static_cast<int64_t>(limit.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return emitOptionalError(loc, "'trace.slice' op start, limit and strides need one entry "
+                                  "per dim (rank ",
+                             rank, "), got ", start.size(), ", ", limit.size(),
+                             " and ", strides.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = x.getDimSize(d);
+    if (strides[d] < 1)
+      return emitOptionalError(loc, "'trace.slice' op stride of dim ", d,
+                               " must be positive, got ", strides[d]);
+    if (start[d] < 0 || start[d] > limit[d] ||
+        (!ShapedType::isDynamic(size) && limit[d] > size))
+      return emitOptionalError(loc, "'trace.slice' op dim ", d, " needs 0 <= start <= limit <= ",
+                               size, ", got start ", start[d], ", limit ",
+                               limit[d]);
+    shape.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
+  }
+  types.push_back(x.clone(shape));
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX(); // Same shape: the slice takes everything.
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// pad
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  if (!x)
+    return emitOptionalError(loc, "'trace.pad' op operand must be a ranked tensor");
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  int64_t rank = x.getRank();
+  if (static_cast<int64_t>(low.size()) != rank ||
+      static_cast<int64_t>(high.size()) != rank)
+    return emitOptionalError(loc, "'trace.pad' op low and high need one entry per dim (rank ",
+                             rank, "), got ", low.size(), " and ", high.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return emitOptionalError(loc, "'trace.pad' op padding of dim ", d,
+                               " must be non-negative, got low ", low[d],
+                               ", high ", high[d]);
+    int64_t size = x.getDimSize(d);
+    shape.push_back(ShapedType::isDynamic(size) ? size
+                                                : size + low[d] + high[d]);
+  }
+  types.push_back(x.clone(shape));
+  return success();
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX(); // All padding is zero.
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto params = dyn_cast<RankedTensorType>(adaptor.getParams().getType());
+  auto indices = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+  if (!params || !indices)
+    return emitOptionalError(loc, "'trace.gather' op operands must be ranked tensors");
+  if (params.getRank() == 0)
+    return emitOptionalError(loc, "'trace.gather' op params must have rank >= 1");
+  std::optional<int64_t> axis =
+      normalizeAxis(adaptor.getAxis(), params.getRank());
+  if (!axis)
+    return emitOptionalError(loc, "'trace.gather' op axis ", adaptor.getAxis(),
+                             " is out of range for params of rank ",
+                             params.getRank());
+  ArrayRef<int64_t> p = params.getShape();
+  SmallVector<int64_t> shape(p.take_front(*axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, p.drop_front(*axis + 1));
+  types.push_back(params.clone(shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// one_hot
+//===----------------------------------------------------------------------===//
+
+/// The one-hot shape: `depth` inserted into the indices' shape at `axis`.
+static std::optional<SmallVector<int64_t>>
+oneHotShape(ArrayRef<int64_t> indices, int64_t depth, int64_t axis) {
+  std::optional<int64_t> at = normalizeAxis(axis, indices.size() + 1);
+  if (!at)
+    return std::nullopt;
+  SmallVector<int64_t> shape(indices);
+  shape.insert(shape.begin() + *at, depth);
+  return shape;
+}
+
+void OneHotOp::build(OpBuilder &builder, OperationState &state, Value indices,
+                     int64_t depth, Type elementType, int64_t axis) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  SmallVector<int64_t> shape =
+      oneHotShape(type.getShape(), depth, axis).value_or(SmallVector<int64_t>());
+  build(builder, state, RankedTensorType::get(shape, elementType), indices,
+        builder.getI64IntegerAttr(depth), builder.getI64IntegerAttr(axis),
+        builder.getF64FloatAttr(1.0), builder.getF64FloatAttr(0.0));
+}
+
+LogicalResult OneHotOp::verify() {
+  if (getDepth() < 1)
+    return emitOpError("depth must be positive, got ") << getDepth();
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  auto shape = oneHotShape(indices.getShape(), getDepth(), getAxis());
+  if (!shape)
+    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+                                << indices.getRank() + 1;
+  if (ArrayRef<int64_t>(*shape) != getType().getShape())
+    return emitOpError("result shape must be ")
+           << formatShape(*shape) << " (indices " << formatShape(indices.getShape())
+           << " with depth " << getDepth() << " at axis " << getAxis()
+           << "), got " << formatShape(getType().getShape());
+  return success();
+}

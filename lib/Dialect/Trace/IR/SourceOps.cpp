@@ -1,0 +1,129 @@
+//===- SourceOps.cpp - constant, fill, iota, random -----------------------===//
+
+#include "ConstantFolding.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+static bool isTraceElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isInteger(1) || type.isInteger(32) || type.isInteger(64);
+}
+
+//===----------------------------------------------------------------------===//
+// constant
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  ElementsAttr value = adaptor.getValueAttr();
+  if (!value)
+    return emitOptionalError(loc, "constant: missing 'value'");
+  types.push_back(value.getType());
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  auto type = dyn_cast<RankedTensorType>(getValue().getType());
+  if (!type || !isTraceElementType(type.getElementType()))
+    return emitOpError("value must be a ranked tensor of f16, bf16, "
+                       "f32, f64, i1, i32 or i64, got ")
+           << getValue().getType();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// fill
+//===----------------------------------------------------------------------===//
+
+void FillOp::build(OpBuilder &builder, OperationState &state, Value value,
+                   ArrayRef<int64_t> shape) {
+  auto scalar = cast<RankedTensorType>(value.getType());
+  build(builder, state, RankedTensorType::get(shape, scalar.getElementType()),
+        value);
+}
+
+LogicalResult FillOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  if (value.getRank() != 0)
+    return emitOpError("value must be a scalar (rank-0) tensor, got ")
+           << value;
+  if (value.getElementType() != getType().getElementType())
+    return emitOpError("result element type ")
+           << getType().getElementType() << " differs from the value's "
+           << value.getElementType();
+  return success();
+}
+
+OpFoldResult FillOp::fold(FoldAdaptor adaptor) {
+  auto value = dyn_cast_or_null<DenseElementsAttr>(adaptor.getValue());
+  if (!value || !getType().hasStaticShape())
+    return {};
+  return value.resizeSplat(getType());
+}
+
+//===----------------------------------------------------------------------===//
+// iota
+//===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  int64_t rank = getType().getRank();
+  if (rank == 0)
+    return emitOpError("result must have rank >= 1");
+  if (!normalizeAxis(getAxis(), rank))
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for rank " << rank;
+  return success();
+}
+
+OpFoldResult IotaOp::fold(FoldAdaptor) {
+  RankedTensorType type = getType();
+  if (!type.hasStaticShape() || type.getNumElements() > kMaxFoldedElements)
+    return {};
+  int64_t axis = *normalizeAxis(getAxis(), type.getRank());
+  // Row-major: the value at linear index i is (i / stride) % dim(axis).
+  int64_t stride = 1;
+  for (int64_t d = type.getRank() - 1; d > axis; --d)
+    stride *= type.getDimSize(d);
+  int64_t dim = type.getDimSize(axis);
+  Type element = type.getElementType();
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<llvm::APFloat> values;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      llvm::APFloat v(static_cast<double>((i / stride) % dim));
+      bool losesInfo = false;
+      v.convert(floatType.getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      values.push_back(v);
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  SmallVector<llvm::APInt> values;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    values.emplace_back(element.getIntOrFloatBitWidth(), (i / stride) % dim);
+  return DenseElementsAttr::get(type, values);
+}
+
+//===----------------------------------------------------------------------===//
+// random_uniform, random_normal
+//===----------------------------------------------------------------------===//
+
+LogicalResult RandomUniformOp::verify() {
+  if (!(getLow().convertToDouble() < getHigh().convertToDouble()))
+    return emitOpError("low (")
+           << getLow().convertToDouble() << ") must be less than high ("
+           << getHigh().convertToDouble() << ")";
+  return success();
+}
+
+LogicalResult RandomNormalOp::verify() {
+  if (!(getStddev().convertToDouble() > 0))
+    return emitOpError("stddev must be positive, got ")
+           << getStddev().convertToDouble();
+  return success();
+}

@@ -1,0 +1,26 @@
+//===- StateOps.cpp - variables and ordering ------------------------------===//
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+LogicalResult VarReadOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  auto resource = dyn_cast<ResourceType>(adaptor.getResource().getType());
+  if (!resource)
+    return emitOptionalError(loc, "'trace.var.read' op operand must be a !trace.resource, got ",
+                             adaptor.getResource().getType());
+  types.push_back(resource.getValueType());
+  types.push_back(ControlType::get(context));
+  return success();
+}
+
+OpFoldResult IdentityOp::fold(FoldAdaptor) {
+  // Without control tokens there is nothing to wait for.
+  if (getAfter().empty())
+    return getX();
+  return {};
+}

@@ -1,0 +1,57 @@
+//===- TraceDialect.cpp - Dialect registration and constants --------------===//
+
+#include "tracec/Dialect/Trace/IR/TraceDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+#include "tracec/Dialect/Trace/IR/TraceDialect.cpp.inc"
+#include "tracec/Dialect/Trace/IR/TraceEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tracec/Dialect/Trace/IR/TraceTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tracec/Dialect/Trace/IR/TraceAttrs.cpp.inc"
+
+void TraceDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tracec/Dialect/Trace/IR/TraceOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tracec/Dialect/Trace/IR/TraceTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tracec/Dialect/Trace/IR/TraceAttrs.cpp.inc"
+      >();
+}
+
+Operation *TraceDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, elements);
+}
+
+LogicalResult
+ResourceType::verify(function_ref<InFlightDiagnostic()> emitError,
+                     RankedTensorType valueType) {
+  Type element = valueType.getElementType();
+  if (!element.isF16() && !element.isBF16() && !element.isF32() &&
+      !element.isF64() && !element.isInteger(1) && !element.isInteger(32) &&
+      !element.isInteger(64))
+    return emitError() << "resource value type must be a tensor of f16, "
+                          "bf16, f32, f64, i1, i32 or i64, got "
+                       << valueType;
+  return success();
+}

@@ -1,0 +1,181 @@
+//===- TraceShapes.cpp - Shape rules shared by the trace ops --------------===//
+
+#include "tracec/Dialect/Trace/IR/TraceShapes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+std::string mlir::trace::opPrefix(StringRef operationName) {
+  return ("'" + operationName + "' op").str();
+}
+
+std::string mlir::trace::formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string text;
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    if (i)
+      text += "x";
+    text += ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
+  }
+  return text;
+}
+
+std::string mlir::trace::formatList(ArrayRef<int64_t> values) {
+  std::string text = "[";
+  for (auto [i, value] : llvm::enumerate(values))
+    text += (i ? ", " : "") + std::to_string(value);
+  return text + "]";
+}
+
+std::optional<int64_t> mlir::trace::normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::trace::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the right; missing leading dims act as 1.
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l == 1) {
+      result[i] = r;
+    } else if (r == 1) {
+      result[i] = l;
+    } else if (ShapedType::isDynamic(l)) {
+      result[i] = r;
+    } else if (ShapedType::isDynamic(r) || l == r) {
+      result[i] = l;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+LogicalResult mlir::trace::inferBroadcastResult(
+    std::optional<Location> loc, StringRef opName, ArrayRef<Type> operandTypes,
+    bool isComparison, SmallVectorImpl<Type> &results) {
+  std::string label = opPrefix(opName);
+  static constexpr const char *kNames[] = {"lhs", "rhs"};
+  SmallVector<RankedTensorType> tensors;
+  for (Type type : operandTypes) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return emitOptionalError(loc, label, " operands must be ranked tensors, got ", type);
+    tensors.push_back(tensor);
+  }
+  Type element = tensors.front().getElementType();
+  SmallVector<int64_t> shape(tensors.front().getShape());
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    RankedTensorType tensor = tensors[i];
+    if (tensor.getElementType() != element)
+      return emitOptionalError(loc, label, " operand element types differ: ",
+                               kNames[0], " ", element, " vs ", kNames[1], " ",
+                               tensor.getElementType());
+    auto broadcast = broadcastShapes(shape, tensor.getShape());
+    if (!broadcast)
+      return emitOptionalError(loc, label,
+                               " shapes are not broadcast-compatible: lhs ",
+                               formatShape(shape), " vs rhs ",
+                               formatShape(tensor.getShape()));
+    shape = *broadcast;
+  }
+  if (isComparison)
+    element = IntegerType::get(element.getContext(), 1);
+  results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult mlir::trace::inferReductionResult(std::optional<Location> loc,
+                                                StringRef opName, Type input,
+                                                ArrayRef<int64_t> axes,
+                                                bool keepdims,
+                                                SmallVectorImpl<Type> &results) {
+  std::string label = opPrefix(opName);
+  auto tensor = dyn_cast<RankedTensorType>(input);
+  if (!tensor)
+    return emitOptionalError(loc, label, " operand must be a ranked tensor, got ", input);
+  int64_t rank = tensor.getRank();
+  llvm::SmallBitVector reduced(rank);
+  for (int64_t axis : axes) {
+    std::optional<int64_t> dim = normalizeAxis(axis, rank);
+    if (!dim)
+      return emitOptionalError(loc, label, " axis ", axis,
+                               " is out of range for rank ", rank);
+    if (reduced.test(*dim))
+      return emitOptionalError(loc, label, " axis ", axis,
+                               " is repeated in axes");
+    reduced.set(*dim);
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (!reduced.test(dim))
+      shape.push_back(tensor.getDimSize(dim));
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
+  return success();
+}
+
+int64_t mlir::trace::windowedOutputSize(int64_t size, int64_t window,
+                                        int64_t stride, int64_t padLow,
+                                        int64_t padHigh, int64_t dilation) {
+  if (ShapedType::isDynamic(size))
+    return ShapedType::kDynamic;
+  int64_t span = dilation * (window - 1) + 1;
+  int64_t padded = size + padLow + padHigh;
+  if (padded < span)
+    return 0;
+  return (padded - span) / stride + 1;
+}
+
+LogicalResult mlir::trace::inferPoolResult(std::optional<Location> loc,
+                                           StringRef opName, Type input,
+                                           ArrayRef<int64_t> window,
+                                           ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> padding,
+                                           SmallVectorImpl<Type> &results) {
+  std::string label = opPrefix(opName);
+  auto tensor = dyn_cast<RankedTensorType>(input);
+  if (!tensor || tensor.getRank() != 4)
+    return emitOptionalError(loc, label,
+                             " input must be a 4-D NHWC tensor, got ", input);
+  if (window.size() != 2 || llvm::any_of(window, [](int64_t w) { return w < 1; }))
+    return emitOptionalError(loc, label,
+                             " window must be 2 positive sizes [kh, kw]");
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+    return emitOptionalError(loc, label,
+                             " strides must be 2 positive values [sh, sw]");
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return emitOptionalError(
+        loc, label,
+        " padding must be 4 non-negative values [top, bottom, left, right]");
+  for (int i = 0; i < 2; ++i) {
+    if (padding[2 * i] >= window[i] || padding[2 * i + 1] >= window[i])
+      return emitOptionalError(loc, label, " padding of dim ", i + 1,
+                               " must be smaller than the window (",
+                               window[i], ")");
+  }
+  ArrayRef<int64_t> shape = tensor.getShape();
+  int64_t h = windowedOutputSize(shape[1], window[0], strides[0], padding[0],
+                                 padding[1]);
+  int64_t w = windowedOutputSize(shape[2], window[1], strides[1], padding[2],
+                                 padding[3]);
+  if (h == 0 || w == 0)
+    return emitOptionalError(loc, label, " window ", formatShape(window),
+                             " does not fit the padded input ",
+                             formatShape(shape));
+  results.push_back(RankedTensorType::get({shape[0], h, w, shape[3]},
+                                          tensor.getElementType()));
+  return success();
+}

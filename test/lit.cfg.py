@@ -1,0 +1,16 @@
+# lit configuration for tracec's FileCheck suites.
+import os
+
+import lit.formats
+
+config.name = "tracec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tracec_obj_root, "test")
+
+# Our tools first, then LLVM's FileCheck, not, count.
+config.environment["PATH"] = os.pathsep.join(
+    [config.tracec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
+)

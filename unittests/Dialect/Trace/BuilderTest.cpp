@@ -1,0 +1,3 @@
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include <gtest/gtest.h>
+TEST(Placeholder, Builds) {}
