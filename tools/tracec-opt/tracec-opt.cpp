@@ -1,7 +1,9 @@
 //===- tracec-opt.cpp - mlir-opt with the trace dialect -------------------===//
 //
 // The upstream dialects and passes, plus ours: every mlir-opt flag works
-// (--pass-pipeline, -split-input-file, -verify-diagnostics, ...).
+// (--pass-pipeline, -split-input-file, -verify-diagnostics, ...). Unlike
+// mlir-opt, an empty input file is an error: it is almost always a mistake
+// (a failed redirect, a wrong path), and an empty module hides it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,8 +11,30 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+/// Reports a missing or empty input file; stdin ("-") is not checked.
+static mlir::LogicalResult checkInputFile(llvm::StringRef filename) {
+  if (filename == "-")
+    return mlir::success();
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(filename, &error);
+  if (!file) {
+    llvm::errs() << filename << ": error: " << error << "\n";
+    return mlir::failure();
+  }
+  if (file->getBuffer().trim().empty()) {
+    llvm::errs() << filename
+                 << ":1:1: error: empty input: expected an MLIR module\n";
+    return mlir::failure();
+  }
+  return mlir::success();
+}
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -20,6 +44,10 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::trace::TraceDialect>();
 
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tracec optimizer driver\n", registry);
+  if (mlir::failed(checkInputFile(inputFilename)))
+    return 1;
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "tracec optimizer driver\n", registry));
+      argc, argv, inputFilename, outputFilename, registry));
 }
