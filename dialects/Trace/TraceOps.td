@@ -75,6 +75,15 @@ class Trace_RandomOp<string mnemonic, string distribution>
   }];
   let results = (outs Trace_FloatTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = "(`after` `(` $after^ `)`)?  attr-dict `:` type($result)";
+  let builders = [
+    // The two distribution parameters: low/high or mean/stddev.
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::ValueRange":$after,
+                   "int64_t":$seed, "double":$first, "double":$second), [{
+      build($_builder, $_state, type,
+            ::mlir::trace::ControlType::get($_builder.getContext()), after,
+            seed, ::llvm::APFloat(first), ::llvm::APFloat(second));
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
