@@ -13,6 +13,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "tracec/Conversion/Passes.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,6 +39,7 @@ static mlir::LogicalResult checkInputFile(llvm::StringRef filename) {
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::trace::registerTracecConversionPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -1,0 +1,22 @@
+//===- Passes.h - Conversions out of the trace dialect --------------------===//
+
+#ifndef TRACEC_CONVERSION_PASSES_H
+#define TRACEC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::trace {
+
+#define GEN_PASS_DECL
+#include "tracec/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tracec/Conversion/Passes.h.inc"
+
+} // namespace mlir::trace
+
+#endif // TRACEC_CONVERSION_PASSES_H

@@ -1,0 +1,15 @@
+//===- TraceToLinalg.h - Patterns lowering trace ops to linalg ------------===//
+
+#ifndef TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H
+#define TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::trace {
+
+/// Unary, binary, comparison, select and cast ops -> linalg.generic.
+void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::trace
+
+#endif // TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H

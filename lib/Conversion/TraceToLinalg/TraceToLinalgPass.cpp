@@ -1,0 +1,35 @@
+//===- TraceToLinalgPass.cpp - The trace-to-linalg pass -------------------===//
+
+#include "tracec/Conversion/Passes.h"
+#include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
+#include "tracec/Dialect/Trace/IR/TraceDialect.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACETOLINALG
+#include "tracec/Conversion/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+struct TraceToLinalgPass
+    : mlir::trace::impl::TraceToLinalgBase<TraceToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    // Every trace op must be lowered; one that is not is reported.
+    target.addIllegalDialect<TraceDialect>();
+
+    RewritePatternSet patterns(context);
+    populateElementwiseToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
