@@ -41,6 +41,12 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(fc) && c != fc)
     return emitOptionalError(loc, "'trace.conv2d' op input channels differ: input ", c,
                              " vs filter ", fc);
+  for (int i = 0; i < 2; ++i) {
+    if (!ShapedType::isDynamic(f[i]) && f[i] < 1)
+      return emitOptionalError(
+          loc, "'trace.conv2d' op filter spatial dims must be positive, got ",
+          formatShape(f.take_front(2)));
+  }
   SmallVector<int64_t> shape = {in[0]};
   for (int i = 0; i < 2; ++i) {
     int64_t size = windowedOutputSize(in[1 + i], f[i], strides[i],

@@ -51,6 +51,33 @@ LogicalResult ReshapeOp::verify() {
            << formatShape(from.getShape()) << " (" << from.getNumElements()
            << ") vs result " << formatShape(to.getShape()) << " ("
            << to.getNumElements() << ")";
+  // With one side static, the other side's static dims must divide its
+  // element count (the dynamic dims make up the rest).
+  auto staticProduct = [](RankedTensorType type) {
+    int64_t product = 1;
+    for (int64_t dim : type.getShape())
+      if (!ShapedType::isDynamic(dim))
+        product *= dim;
+    return product;
+  };
+  auto checkDivides = [&](RankedTensorType known, RankedTensorType partial,
+                          StringRef knownName,
+                          StringRef partialName) -> LogicalResult {
+    if (!known.hasStaticShape() || partial.hasStaticShape())
+      return success();
+    int64_t count = known.getNumElements();
+    int64_t product = staticProduct(partial);
+    if (product == 0 ? count == 0 : count % product == 0)
+      return success();
+    return emitOpError("element count differs: ")
+           << knownName << " " << formatShape(known.getShape()) << " has "
+           << count << " elements, not a multiple of " << product
+           << " (the product of the static dims of " << partialName << " "
+           << formatShape(partial.getShape()) << ")";
+  };
+  if (failed(checkDivides(from, to, "operand", "result")) ||
+      failed(checkDivides(to, from, "result", "operand")))
+    return failure();
   return success();
 }
 
@@ -292,11 +319,17 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "'trace.slice' op stride of dim ", d,
                                " must be positive, got ", strides[d]);
     if (start[d] < 0 || start[d] > limit[d] ||
-        (!ShapedType::isDynamic(size) && limit[d] > size))
-      return emitOptionalError(loc, "'trace.slice' op dim ", d, " needs 0 <= start <= limit <= ",
-                               size, ", got start ", start[d], ", limit ",
-                               limit[d]);
-    shape.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
+        (!ShapedType::isDynamic(size) && limit[d] > size)) {
+      std::string bound =
+          ShapedType::isDynamic(size) ? "the dim size (?)" : std::to_string(size);
+      return emitOptionalError(loc, "'trace.slice' op dim ", d,
+                               " needs 0 <= start <= limit <= ", bound,
+                               ", got start ", start[d], ", limit ", limit[d]);
+    }
+    // ceil((limit - start) / stride), written so that a huge stride cannot
+    // overflow.
+    int64_t extent = limit[d] - start[d];
+    shape.push_back(extent == 0 ? 0 : (extent - 1) / strides[d] + 1);
   }
   types.push_back(x.clone(shape));
   return success();
@@ -340,8 +373,12 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
 }
 
 OpFoldResult PadOp::fold(FoldAdaptor) {
-  if (getX().getType() == getType())
-    return getX(); // All padding is zero.
+  // Only zero padding is the identity: a dynamic dim keeps the same type
+  // even when it is padded.
+  auto isZero = [](int64_t p) { return p == 0; };
+  if (llvm::all_of(getLow(), isZero) && llvm::all_of(getHigh(), isZero) &&
+      getX().getType() == getType())
+    return getX();
   return {};
 }
 

@@ -130,7 +130,9 @@ LogicalResult mlir::trace::inferReductionResult(std::optional<Location> loc,
 int64_t mlir::trace::windowedOutputSize(int64_t size, int64_t window,
                                         int64_t stride, int64_t padLow,
                                         int64_t padHigh, int64_t dilation) {
-  if (ShapedType::isDynamic(size))
+  // An unknown input size or window (a dynamic filter dim) gives an unknown
+  // output size.
+  if (ShapedType::isDynamic(size) || ShapedType::isDynamic(window))
     return ShapedType::kDynamic;
   int64_t span = dilation * (window - 1) + 1;
   int64_t padded = size + padLow + padHigh;
