@@ -10,7 +10,9 @@ def TraceToLinalg : Pass<"trace-to-linalg"> {
   let description = [{
     Elementwise ops (with NumPy broadcasting) become `linalg.generic` ops
     whose broadcast operands are read through indexing maps, so no
-    broadcast is materialized. An op that cannot be lowered (for now: one
+    broadcast is materialized. matmul becomes linalg.matmul or
+    linalg.batch_matmul (linalg.generic with transposes or broadcast batch
+    dims); reductions become linalg.reduce. An op that cannot be lowered (for now: one
     with dynamic dims) is reported with its location and the reason.
   }];
   let dependentDialects = [

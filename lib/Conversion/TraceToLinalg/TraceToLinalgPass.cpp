@@ -27,6 +27,8 @@ struct TraceToLinalgPass
 
     RewritePatternSet patterns(context);
     populateElementwiseToLinalgPatterns(patterns);
+    populateMatmulToLinalgPatterns(patterns);
+    populateReductionToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -10,6 +10,12 @@ namespace mlir::trace {
 /// Unary, binary, comparison, select and cast ops -> linalg.generic.
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 
+/// matmul -> linalg.matmul / linalg.batch_matmul / linalg.generic.
+void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
+
+/// reduce_{sum,mean,max,min} -> linalg.reduce.
+void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H

@@ -1,0 +1,153 @@
+//===- ReductionToLinalg.cpp - reduce_{sum,mean,max,min} -> linalg.reduce -===//
+//
+// A reduction becomes linalg.reduce over its axes into an accumulator filled
+// with the combiner's identity; mean divides the sum by the element count;
+// keepdims re-inserts the reduced dims with tensor.expand_shape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+enum class Combiner { Sum, Max, Min };
+
+/// The combiner's identity: 0, or the lowest/highest value of the type
+/// (-inf/+inf for floats).
+TypedAttr identityOf(Combiner combiner, Type element, OpBuilder &b) {
+  if (combiner == Combiner::Sum)
+    return b.getZeroAttr(element);
+  bool lowest = combiner == Combiner::Max;
+  if (auto floatType = dyn_cast<FloatType>(element))
+    return b.getFloatAttr(
+        element, llvm::APFloat::getInf(floatType.getFloatSemantics(), lowest));
+  unsigned width = element.getIntOrFloatBitWidth();
+  return b.getIntegerAttr(element, lowest ? llvm::APInt::getSignedMinValue(width)
+                                          : llvm::APInt::getSignedMaxValue(width));
+}
+
+Value combine(Combiner combiner, OpBuilder &b, Location loc, Value x,
+              Value acc) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (combiner) {
+  case Combiner::Sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, acc))
+                   : Value(arith::AddIOp::create(b, loc, x, acc));
+  case Combiner::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, acc))
+                   : Value(arith::MaxSIOp::create(b, loc, x, acc));
+  case Combiner::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, acc))
+                   : Value(arith::MinSIOp::create(b, loc, x, acc));
+  }
+  llvm_unreachable("unknown combiner");
+}
+
+/// Groups of source dims that expand into the keepdims result: each kept dim
+/// with the reduced (size-1) dims before it; trailing reduced dims join the
+/// last group. A full reduction (rank-0 source) has no groups.
+SmallVector<ReassociationIndices> keepdimsGroups(int64_t rank,
+                                                 ArrayRef<int64_t> axes) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (int64_t d = 0; d < rank; ++d) {
+    pending.push_back(d);
+    if (!llvm::is_contained(axes, d)) {
+      groups.push_back(pending);
+      pending.clear();
+    }
+  }
+  if (!pending.empty() && !groups.empty())
+    llvm::append_range(groups.back(), pending);
+  return groups;
+}
+
+template <typename OpTy, Combiner kCombiner, bool kMean = false>
+struct ReductionToLinalg : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getX().getType());
+    if (!input.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    int64_t rank = input.getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t axis : op.getAxes())
+      axes.push_back(*normalizeAxis(axis, rank));
+    llvm::sort(axes);
+    if (axes.empty() && op.getX().getType() == op.getType()) {
+      rewriter.replaceOp(op, op.getX()); // Nothing to reduce.
+      return success();
+    }
+
+    SmallVector<int64_t> reducedShape;
+    int64_t count = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (llvm::is_contained(axes, d))
+        count *= input.getDimSize(d);
+      else
+        reducedShape.push_back(input.getDimSize(d));
+    }
+    Type element = input.getElementType();
+    auto reducedType = RankedTensorType::get(reducedShape, element);
+
+    Value empty = tensor::EmptyOp::create(rewriter, loc, reducedShape, element);
+    Value identity = arith::ConstantOp::create(
+        rewriter, loc, identityOf(kCombiner, element, rewriter));
+    Value init =
+        linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+    Value result =
+        linalg::ReduceOp::create(
+            rewriter, loc, ValueRange{op.getX()}, ValueRange{init}, axes,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l, combine(kCombiner, b, l, args[0], args[1]));
+            })
+            .getResult(0);
+
+    if (kMean) {
+      Value divisor = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getFloatAttr(element, count));
+      SmallVector<AffineMap> maps(
+          2, rewriter.getMultiDimIdentityMap(reducedType.getRank()));
+      SmallVector<utils::IteratorType> iterators(reducedType.getRank(),
+                                                 utils::IteratorType::parallel);
+      Value out = tensor::EmptyOp::create(rewriter, loc, reducedShape, element);
+      result = linalg::GenericOp::create(
+                   rewriter, loc, TypeRange{reducedType}, ValueRange{result},
+                   ValueRange{out}, maps, iterators,
+                   [&](OpBuilder &b, Location l, ValueRange args) {
+                     Value mean = arith::DivFOp::create(b, l, args[0], divisor);
+                     linalg::YieldOp::create(b, l, mean);
+                   })
+                   .getResult(0);
+    }
+
+    if (op.getKeepdims())
+      result = tensor::ExpandShapeOp::create(rewriter, loc, op.getType(),
+                                             result, keepdimsGroups(rank, axes));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::trace::populateReductionToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ReductionToLinalg<ReduceSumOp, Combiner::Sum>,
+               ReductionToLinalg<ReduceMeanOp, Combiner::Sum, /*kMean=*/true>,
+               ReductionToLinalg<ReduceMaxOp, Combiner::Max>,
+               ReductionToLinalg<ReduceMinOp, Combiner::Min>>(
+      patterns.getContext());
+}

@@ -1,0 +1,54 @@
+// RUN: tracec-opt %s --trace-to-linalg -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @sum_negative_axis
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2xf32>)
+// CHECK: linalg.reduce ins(%arg0 : tensor<2x3xf32>) outs(%[[ACC]] : tensor<2xf32>) dimensions = [1]
+// CHECK: arith.addf
+func.func @sum_negative_axis(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  %0 = trace.reduce_sum %x {axes = array<i64: -1>} : tensor<2x3xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// mean = sum / count, keepdims re-inserts the reduced dims.
+// CHECK-LABEL: func.func @mean_keepdims
+// CHECK: %[[SUM:.*]] = linalg.reduce ins(%arg0 : tensor<2x3x4xf32>) {{.*}} dimensions = [0, 2]
+// CHECK: %[[COUNT:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK: %[[MEAN:.*]] = linalg.generic
+// CHECK: arith.divf %{{.*}}, %[[COUNT]]
+// CHECK: tensor.expand_shape %[[MEAN]] {{\[}}[0, 1, 2]] output_shape [1, 3, 1] : tensor<3xf32> into tensor<1x3x1xf32>
+func.func @mean_keepdims(%x: tensor<2x3x4xf32>) -> tensor<1x3x1xf32> {
+  %0 = trace.reduce_mean %x {axes = array<i64: 0, 2>, keepdims} : tensor<2x3x4xf32> -> tensor<1x3x1xf32>
+  return %0 : tensor<1x3x1xf32>
+}
+
+// -----
+
+// max starts from -inf (NaN propagates through maximumf), min from +inf.
+// CHECK-LABEL: func.func @max_min_float
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: arith.maximumf
+// CHECK: arith.constant 0x7F800000 : f32
+// CHECK: arith.minimumf
+func.func @max_min_float(%x: tensor<2x3xf32>) -> (tensor<f32>, tensor<3xf32>) {
+  %0 = trace.reduce_max %x {axes = array<i64: 0, 1>} : tensor<2x3xf32> -> tensor<f32>
+  %1 = trace.reduce_min %x {axes = array<i64: 0>} : tensor<2x3xf32> -> tensor<3xf32>
+  return %0, %1 : tensor<f32>, tensor<3xf32>
+}
+
+// -----
+
+// Integers start from the type's extremes.
+// CHECK-LABEL: func.func @max_min_int
+// CHECK: arith.constant -2147483648 : i32
+// CHECK: arith.maxsi
+// CHECK: arith.constant 2147483647 : i32
+// CHECK: arith.minsi
+// CHECK: tensor.expand_shape %{{.*}} [] output_shape [1, 1] : tensor<i32> into tensor<1x1xi32>
+func.func @max_min_int(%x: tensor<2x3xi32>) -> (tensor<2xi32>, tensor<1x1xi32>) {
+  %0 = trace.reduce_max %x {axes = array<i64: 1>} : tensor<2x3xi32> -> tensor<2xi32>
+  %1 = trace.reduce_min %x {axes = array<i64: 1, 0>, keepdims} : tensor<2x3xi32> -> tensor<1x1xi32>
+  return %0, %1 : tensor<2xi32>, tensor<1x1xi32>
+}
