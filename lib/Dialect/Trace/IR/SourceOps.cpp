@@ -3,6 +3,8 @@
 #include "ConstantFolding.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -114,16 +116,23 @@ OpFoldResult IotaOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult RandomUniformOp::verify() {
-  if (!(getLow().convertToDouble() < getHigh().convertToDouble()))
-    return emitOpError("low (")
-           << getLow().convertToDouble() << ") must be less than high ("
-           << getHigh().convertToDouble() << ")";
+  double low = getLow().convertToDouble();
+  double high = getHigh().convertToDouble();
+  if (!std::isfinite(low) || !std::isfinite(high))
+    return emitOpError("low and high must be finite, got low = ")
+           << low << " and high = " << high;
+  if (!(low < high))
+    return emitOpError("low (") << low << ") must be less than high (" << high
+                                << ")";
   return success();
 }
 
 LogicalResult RandomNormalOp::verify() {
-  if (!(getStddev().convertToDouble() > 0))
-    return emitOpError("stddev must be positive, got ")
-           << getStddev().convertToDouble();
+  double mean = getMean().convertToDouble();
+  double stddev = getStddev().convertToDouble();
+  if (!std::isfinite(mean))
+    return emitOpError("mean must be finite, got ") << mean;
+  if (!std::isfinite(stddev) || !(stddev > 0))
+    return emitOpError("stddev must be positive and finite, got ") << stddev;
   return success();
 }
