@@ -5,25 +5,28 @@
 using namespace mlir;
 using namespace mlir::trace;
 
-/// Reducing over no axes is the identity.
-static OpFoldResult foldEmptyReduction(Operation *op, ArrayRef<int64_t> axes) {
+/// Reducing over no axes, or only over size-1 dims kept with `keepdims`, is
+/// the identity: the sum, mean, maximum and minimum of one element are that
+/// element. Both cases are exactly those where the result type is the
+/// operand type (a reduced dim that is kept becomes a static 1).
+static OpFoldResult foldIdentityReduction(Operation *op) {
   Value x = op->getOperand(0);
-  if (axes.empty() && x.getType() == op->getResult(0).getType())
+  if (x.getType() == op->getResult(0).getType())
     return x;
   return {};
 }
 
 OpFoldResult ReduceSumOp::fold(FoldAdaptor) {
-  return foldEmptyReduction(*this, getAxes());
+  return foldIdentityReduction(*this);
 }
 OpFoldResult ReduceMeanOp::fold(FoldAdaptor) {
-  return foldEmptyReduction(*this, getAxes());
+  return foldIdentityReduction(*this);
 }
 OpFoldResult ReduceMaxOp::fold(FoldAdaptor) {
-  return foldEmptyReduction(*this, getAxes());
+  return foldIdentityReduction(*this);
 }
 OpFoldResult ReduceMinOp::fold(FoldAdaptor) {
-  return foldEmptyReduction(*this, getAxes());
+  return foldIdentityReduction(*this);
 }
 
 LogicalResult ArgmaxOp::inferReturnTypes(MLIRContext *context,
@@ -45,7 +48,7 @@ template <typename SoftmaxLikeOp>
 static LogicalResult verifySoftmaxAxis(SoftmaxLikeOp op) {
   int64_t rank = op.getType().getRank();
   if (rank == 0)
-    return op.emitOpError("operand must have rank >= 1");
+    return op.emitOpError("operand must have rank >= 1, got a scalar");
   if (!normalizeAxis(op.getAxis(), rank))
     return op.emitOpError("axis ")
            << op.getAxis() << " is out of range for rank " << rank;

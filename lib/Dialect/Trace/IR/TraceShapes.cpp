@@ -112,8 +112,8 @@ LogicalResult mlir::trace::inferReductionResult(std::optional<Location> loc,
       return emitOptionalError(loc, label, " axis ", axis,
                                " is out of range for rank ", rank);
     if (reduced.test(*dim))
-      return emitOptionalError(loc, label, " axis ", axis,
-                               " is repeated in axes");
+      return emitOptionalError(loc, label, " axes ", formatList(axes),
+                               " name dim ", *dim, " more than once");
     reduced.set(*dim);
   }
   SmallVector<int64_t> shape;
