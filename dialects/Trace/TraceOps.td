@@ -17,7 +17,11 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 
 def Trace_UnconnectedAttr : EnumAttr<Trace_Dialect, Trace_Unconnected,
-                                     "unconnected">;
+                                     "unconnected"> {
+  // #trace.unconnected<zero>; the default "$value" would neither parse nor
+  // print in that form.
+  let assemblyFormat = "`<` $value `>`";
+}
 
 //===----------------------------------------------------------------------===//
 // Sources
@@ -454,7 +458,8 @@ def Trace_GradOp : Trace_GradientOp<"grad",
       DenseI64ArrayAttr:$wrt,
       DefaultValuedAttr<Trace_UnconnectedAttr,
                         "::mlir::trace::Unconnected::zero">:$unconnected);
-  let results = (outs Variadic<Trace_FloatTensor>:$grads);
+  // Float tensors: checked by type inference, which names the argument.
+  let results = (outs Variadic<Trace_Tensor>:$grads);
   let assemblyFormat =
       "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
 }
@@ -465,8 +470,10 @@ def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
       DenseI64ArrayAttr:$wrt,
       DefaultValuedAttr<Trace_UnconnectedAttr,
                         "::mlir::trace::Unconnected::zero">:$unconnected);
+  // The gradients are float tensors: the verifier checks them against the
+  // `wrt` arguments and names the argument that is not differentiable.
   let results = (outs Trace_FloatTensor:$value,
-                      Variadic<Trace_FloatTensor>:$grads);
+                      Variadic<Trace_Tensor>:$grads);
   let assemblyFormat =
       "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
   let builders = [
@@ -491,10 +498,10 @@ def Trace_VjpOp : Trace_GradientOp<"vjp",
       DefaultValuedAttr<Trace_UnconnectedAttr,
                         "::mlir::trace::Unconnected::zero">:$unconnected);
   let results = (outs Variadic<AnyType>:$results);
-  let assemblyFormat = [{
-    $callee `(` $args `)` `cotangents` `(` $cotangents `)` attr-dict `:`
-    `(` type($args) `)` `,` `(` type($cotangents) `)` `->` type($results)
-  }];
+  // `$callee ( $args ) cotangents ( $cotangents ) attr-dict :
+  //  ( type($args) ), ( type($cotangents) ) -> ( type($results) )`, written
+  // by hand because the declarative form cannot parse an empty `()` list.
+  let hasCustomAssemblyFormat = 1;
   let builders = [
     OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
                    "::mlir::ValueRange":$cotangents,

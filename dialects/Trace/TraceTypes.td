@@ -30,6 +30,9 @@ def Trace_ControlType : Trace_Type<"Control", "control"> {
     Produced by every stateful op and consumed by `after(...)` operand lists,
     so that the order of side effects is part of the SSA graph.
   }];
+  // Hand-written so that `!trace.control<...>` is an error rather than
+  // silently dropping the parameters.
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // TRACE_TYPES_TD

@@ -9,6 +9,7 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
@@ -27,6 +28,11 @@ static bool isDifferentiable(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
+/// The message for a `wrt` argument that has no gradient.
+static constexpr StringLiteral kNotDifferentiable =
+    ": only floating-point tensors (or variables holding them) have "
+    "gradients";
+
 /// Appends the gradient types of the `wrt` arguments to `types`.
 static LogicalResult inferGradientTypes(std::optional<Location> loc,
                                         StringRef opName, TypeRange argTypes,
@@ -37,6 +43,11 @@ static LogicalResult inferGradientTypes(std::optional<Location> loc,
       return emitOptionalError(loc, opPrefix(opName), " wrt index ", index,
                                " is out of range: the callee is given ",
                                argTypes.size(), " arguments");
+    if (!isDifferentiable(argTypes[index]))
+      return emitOptionalError(
+          loc, opPrefix(opName),
+          " cannot differentiate with respect to argument ", index,
+          " of type ", argTypes[index], kNotDifferentiable);
     types.push_back(gradientType(argTypes[index]));
   }
   return success();
@@ -54,6 +65,10 @@ verifyGradientCallee(Operation *op, FlatSymbolRefAttr calleeName,
   if (!callee)
     return op->emitOpError("callee ")
            << calleeName << " does not name a func.func in this module";
+  if (callee.isExternal())
+    return op->emitOpError("callee ")
+           << calleeName
+           << " is a declaration: there is no body to differentiate";
   FunctionType type = callee.getFunctionType();
   if (type.getNumInputs() != args.size())
     return op->emitOpError("callee ")
@@ -78,8 +93,7 @@ verifyGradientCallee(Operation *op, FlatSymbolRefAttr calleeName,
     if (!isDifferentiable(args[index].getType()))
       return op->emitOpError("cannot differentiate with respect to argument ")
              << index << " of type " << args[index].getType()
-             << ": only floating-point tensors (or variables holding them) "
-                "have gradients";
+             << kNotDifferentiable;
   }
   if (needsScalarResult) {
     auto result = type.getNumResults() == 1
@@ -181,6 +195,11 @@ LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(callee))
     return failure();
   TypeRange calleeResults = callee->getFunctionType().getResults();
+  for (auto [i, type] : llvm::enumerate(calleeResults))
+    if (!isDifferentiable(type) || isa<ResourceType>(type))
+      return emitOpError("result ")
+             << i << " of " << getCalleeAttr() << " has type " << type
+             << ", but only floating-point tensor results have cotangents";
   if (getCotangents().getTypes() != calleeResults)
     return emitOpError("needs one cotangent per result of ")
            << getCalleeAttr() << ", of the result's type: expected ("
@@ -189,7 +208,79 @@ LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (results.size() < calleeResults.size() ||
       results.take_front(calleeResults.size()) != calleeResults)
     return emitOpError("must first return the results of ")
-           << getCalleeAttr() << ": (" << calleeResults << ")";
+           << getCalleeAttr() << " (" << calleeResults << "), got ("
+           << results << ")";
   return verifyGradientResults(*this, getArgs(), getWrt(),
                                results.drop_front(calleeResults.size()));
+}
+
+/// `( type, ... )`, possibly empty.
+static ParseResult parseParenTypeList(OpAsmParser &parser,
+                                      SmallVectorImpl<Type> &types) {
+  if (parser.parseLParen())
+    return failure();
+  if (succeeded(parser.parseOptionalRParen()))
+    return success();
+  if (parser.parseTypeList(types))
+    return failure();
+  return parser.parseRParen();
+}
+
+// The declarative form of
+//   $callee `(` $args `)` `cotangents` `(` $cotangents `)` attr-dict `:`
+//   `(` type($args) `)` `,` `(` type($cotangents) `)` `->` `(` type($results) `)`
+// except that each type list may be empty.
+ParseResult VjpOp::parse(OpAsmParser &parser, OperationState &result) {
+  FlatSymbolRefAttr callee;
+  SmallVector<OpAsmParser::UnresolvedOperand> args, cotangents;
+  SmallVector<Type> argTypes, cotangentTypes, resultTypes;
+  if (parser.parseAttribute(callee))
+    return failure();
+  result.getOrAddProperties<Properties>().callee = callee;
+
+  SMLoc argsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(args, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("cotangents"))
+    return failure();
+  SMLoc cotangentsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(cotangents, OpAsmParser::Delimiter::Paren))
+    return failure();
+
+  SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      failed(result.name.verifyInherentAttrs(result.attributes, [&] {
+        return parser.emitError(attrLoc)
+               << "'" << result.name.getStringRef() << "' op ";
+      })))
+    return failure();
+
+  if (parser.parseColon() || parseParenTypeList(parser, argTypes) ||
+      parser.parseComma() || parseParenTypeList(parser, cotangentTypes) ||
+      parser.parseArrow() || parseParenTypeList(parser, resultTypes))
+    return failure();
+
+  llvm::copy(ArrayRef<int32_t>({static_cast<int32_t>(args.size()),
+                                static_cast<int32_t>(cotangents.size())}),
+             result.getOrAddProperties<Properties>()
+                 .operandSegmentSizes.begin());
+  result.addTypes(resultTypes);
+  if (parser.resolveOperands(args, argTypes, argsLoc, result.operands) ||
+      parser.resolveOperands(cotangents, cotangentTypes, cotangentsLoc,
+                             result.operands))
+    return failure();
+  return success();
+}
+
+void VjpOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(getCalleeAttr());
+  printer << '(' << getArgs() << ") cotangents(" << getCotangents() << ')';
+  SmallVector<StringRef, 3> elided = {getOperandSegmentSizesAttrName(),
+                                      getCalleeAttrName()};
+  if (getUnconnected() == Unconnected::zero)
+    elided.push_back(getUnconnectedAttrName());
+  printer.printOptionalAttrDict((*this)->getAttrs(), elided);
+  printer << " : (" << getArgs().getTypes() << "), ("
+          << getCotangents().getTypes() << ") -> (" << getResultTypes()
+          << ')';
 }

@@ -48,10 +48,21 @@ ResourceType::verify(function_ref<InFlightDiagnostic()> emitError,
                      RankedTensorType valueType) {
   Type element = valueType.getElementType();
   if (!element.isF16() && !element.isBF16() && !element.isF32() &&
-      !element.isF64() && !element.isInteger(1) && !element.isInteger(32) &&
-      !element.isInteger(64))
+      !element.isF64() && !element.isSignlessInteger(1) &&
+      !element.isSignlessInteger(32) && !element.isSignlessInteger(64))
     return emitError() << "resource value type must be a tensor of f16, "
                           "bf16, f32, f64, i1, i32 or i64, got "
                        << valueType;
   return success();
 }
+
+Type ControlType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLess())) {
+    parser.emitError(loc, "!trace.control takes no parameters");
+    return {};
+  }
+  return ControlType::get(parser.getContext());
+}
+
+void ControlType::print(AsmPrinter &) const {}
