@@ -196,7 +196,9 @@ def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Trace_CastOp : Trace_Op<"cast", [Pure, Elementwise]> {
+// No `Elementwise` trait: its generic shape check would run before, and
+// hide, the verifier's "shape must be preserved" message.
+def Trace_CastOp : Trace_Op<"cast", [Pure]> {
   let summary = "convert the element type (float<->int truncates toward zero)";
   let description = [{
     `%y = trace.cast %x : tensor<4xf32> to tensor<4xi32>`; bool casts give

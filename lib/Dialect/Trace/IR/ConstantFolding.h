@@ -55,6 +55,10 @@ Attribute foldElementwise(llvm::ArrayRef<Attribute> operands,
       return {};
     dense.push_back(attr);
   }
+  // An empty result has no element to evaluate (and an empty operand has no
+  // splat value to read).
+  if (resultType.getNumElements() == 0)
+    return DenseElementsAttr::get(resultType, llvm::ArrayRef<Out>());
   llvm::SmallVector<In, 3> args;
   if (llvm::all_of(dense, [](DenseElementsAttr d) { return d.isSplat(); })) {
     for (DenseElementsAttr d : dense)

@@ -103,7 +103,9 @@ OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
       [](const APFloat &x) -> OptFloat {
         if (x.isNaN() || x.isZero())
           return x;
-        return APFloat(x.getSemantics(), x.isNegative() ? -1 : 1) ;
+        // Not APFloat(semantics, -1): that constructor takes an unsigned
+        // integerPart, so -1 would become 2^64 - 1.
+        return APFloat::getOne(x.getSemantics(), x.isNegative());
       },
       [](const APInt &x) -> OptInt {
         int64_t sign = x.isNegative() ? -1 : (x.isZero() ? 0 : 1);
@@ -233,6 +235,12 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
 // Comparison folders (IEEE: every comparison with NaN is false but `ne`)
 //===----------------------------------------------------------------------===//
 
+/// Integers compare signed; booleans are 0 and 1 (false < true), not the
+/// signed i1 values 0 and -1, so they are widened without sign first.
+static APInt asSignedOperand(const APInt &value) {
+  return value.getBitWidth() == 1 ? value.zext(2) : value;
+}
+
 #define TRACE_COMPARE_FOLDER(OP, FLOAT_TEST, INT_TEST)                         \
   OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
     return foldCompare(                                                        \
@@ -241,7 +249,10 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
           APFloat::cmpResult c = a.compare(b);                                 \
           return FLOAT_TEST;                                                   \
         },                                                                     \
-        [](const APInt &a, const APInt &b) { return INT_TEST; });              \
+        [](const APInt &lhs, const APInt &rhs) {                               \
+          APInt a = asSignedOperand(lhs), b = asSignedOperand(rhs);            \
+          return INT_TEST;                                                     \
+        });                                                                    \
   }
 
 TRACE_COMPARE_FOLDER(EqOp, c == APFloat::cmpEqual, a == b)
