@@ -15,6 +15,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "tracec/Conversion/Passes.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
+#include "tracec/Pipelines/Pipelines.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,6 +41,7 @@ static mlir::LogicalResult checkInputFile(llvm::StringRef filename) {
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::trace::registerTracecConversionPasses();
+  tracec::registerPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -1,0 +1,56 @@
+//===- CpuPipeline.cpp - trace -> LLVM dialect for the host CPU -----------===//
+//
+// The correct-and-complete baseline: linalg is lowered to loops. Tiling,
+// packing and vectorization slot in between bufferization and the loop
+// lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace {
+// clang-format off
+constexpr llvm::StringLiteral kCpuPipeline =
+    "builtin.module("
+    // Clean up the traced graph, then leave the trace dialect.
+    "canonicalize, cse, trace-to-linalg, canonicalize, cse,"
+    "linalg-fuse-elementwise-ops,"
+    // Tensors -> buffers; results become caller-owned out-parameters, and
+    // every internal allocation gets its deallocation.
+    "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
+    "buffer-deallocation-pipeline,"
+    // Loops, then LLVM. math-to-libm catches what has no LLVM intrinsic
+    // (erf); the libm symbols resolve in the JIT's process or at link time.
+    "convert-linalg-to-loops, convert-scf-to-cf, expand-strided-metadata,"
+    "lower-affine, finalize-memref-to-llvm, convert-math-to-llvm,"
+    "convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm,"
+    "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts)";
+// clang-format on
+} // namespace
+
+StringRef tracec::cpuPipelineText() { return kCpuPipeline; }
+
+LogicalResult tracec::buildCpuPipeline(OpPassManager &pm) {
+  // The text starts with the anchor; parse its body into `pm`.
+  StringRef text = kCpuPipeline;
+  text.consume_front("builtin.module(");
+  text.consume_back(")");
+  return parsePassPipeline(text, pm);
+}
+
+void tracec::registerPipelines() {
+  PassPipelineRegistration<>(
+      "tracec-cpu-pipeline",
+      "Lower trace functions to the LLVM dialect for the host CPU "
+      "(results become caller-owned out-parameters)",
+      [](OpPassManager &pm) {
+        if (failed(buildCpuPipeline(pm)))
+          llvm::report_fatal_error("tracec-cpu-pipeline does not parse");
+      });
+}
