@@ -69,6 +69,11 @@ LogicalResult ReshapeOp::verify() {
     int64_t product = staticProduct(partial);
     if (product == 0 ? count == 0 : count % product == 0)
       return success();
+    if (product == 0)
+      return emitOpError("element count differs: ")
+             << knownName << " " << formatShape(known.getShape()) << " has "
+             << count << " elements but " << partialName << " "
+             << formatShape(partial.getShape()) << " has none";
     return emitOpError("element count differs: ")
            << knownName << " " << formatShape(known.getShape()) << " has "
            << count << " elements, not a multiple of " << product
