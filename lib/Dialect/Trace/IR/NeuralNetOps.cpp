@@ -29,13 +29,20 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> padding = adaptor.getPadding();
   ArrayRef<int64_t> dilations = adaptor.getDilations();
   if (strides.size() != 2 || !allPositive(strides))
-    return emitOptionalError(loc, "'trace.conv2d' op strides must be 2 positive values [sh, sw]");
+    return emitOptionalError(
+        loc, "'trace.conv2d' op strides must be 2 positive values [sh, sw], got ",
+        formatList(strides));
   if (dilations.size() != 2 || !allPositive(dilations))
-    return emitOptionalError(loc, "'trace.conv2d' op dilations must be 2 positive values [dh, dw]");
+    return emitOptionalError(
+        loc,
+        "'trace.conv2d' op dilations must be 2 positive values [dh, dw], got ",
+        formatList(dilations));
   if (padding.size() != 4 ||
       llvm::any_of(padding, [](int64_t p) { return p < 0; }))
-    return emitOptionalError(loc, "'trace.conv2d' op padding must be 4 non-negative values "
-                                  "[top, bottom, left, right]");
+    return emitOptionalError(loc,
+                             "'trace.conv2d' op padding must be 4 non-negative "
+                             "values [top, bottom, left, right], got ",
+                             formatList(padding));
   ArrayRef<int64_t> in = input.getShape(), f = filter.getShape();
   int64_t c = in[3], fc = f[2];
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(fc) && c != fc)

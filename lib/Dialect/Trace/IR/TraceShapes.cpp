@@ -154,14 +154,18 @@ LogicalResult mlir::trace::inferPoolResult(std::optional<Location> loc,
                              " input must be a 4-D NHWC tensor, got ", input);
   if (window.size() != 2 || llvm::any_of(window, [](int64_t w) { return w < 1; }))
     return emitOptionalError(loc, label,
-                             " window must be 2 positive sizes [kh, kw]");
+                             " window must be 2 positive sizes [kh, kw], got ",
+                             formatList(window));
   if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
     return emitOptionalError(loc, label,
-                             " strides must be 2 positive values [sh, sw]");
+                             " strides must be 2 positive values [sh, sw], got ",
+                             formatList(strides));
   if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return emitOptionalError(
         loc, label,
-        " padding must be 4 non-negative values [top, bottom, left, right]");
+        " padding must be 4 non-negative values [top, bottom, left, right], "
+        "got ",
+        formatList(padding));
   for (int i = 0; i < 2; ++i) {
     if (padding[2 * i] >= window[i] || padding[2 * i + 1] >= window[i])
       return emitOptionalError(loc, label, " padding of dim ", i + 1,
