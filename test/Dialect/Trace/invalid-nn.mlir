@@ -266,4 +266,3 @@ func.func @pool_integers(%x: tensor<1x8x8x3xi32>) -> tensor<1x4x4x3xi32> {
   %0 = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x8x8x3xi32> -> tensor<1x4x4x3xi32>
   return %0 : tensor<1x4x4x3xi32>
 }
-

@@ -2,16 +2,16 @@
 
 // CHECK-LABEL: func.func @matmul_2d
 func.func @matmul_2d(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
-  // CHECK: trace.matmul %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // CHECK: trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   %0 = trace.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
 
 // CHECK-LABEL: func.func @matmul_int
 func.func @matmul_int(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>, %c: tensor<5x6xi64>, %d: tensor<6x1xi64>) -> (tensor<2x4xi32>, tensor<5x1xi64>) {
-  // CHECK: trace.matmul %{{.*}}, %{{.*}} : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+  // CHECK: trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
   %0 = trace.matmul %a, %b : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
-  // CHECK: trace.matmul %{{.*}}, %{{.*}} : (tensor<5x6xi64>, tensor<6x1xi64>) -> tensor<5x1xi64>
+  // CHECK: trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<5x6xi64>, tensor<6x1xi64>) -> tensor<5x1xi64>
   %1 = trace.matmul %c, %d : (tensor<5x6xi64>, tensor<6x1xi64>) -> tensor<5x1xi64>
   return %0, %1 : tensor<2x4xi32>, tensor<5x1xi64>
 }
@@ -30,11 +30,11 @@ func.func @matmul_f16_bf16_f64(%a: tensor<2x3xf16>, %b: tensor<3x2xf16>, %c: ten
 
 // CHECK-LABEL: func.func @matmul_transpose
 func.func @matmul_transpose(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>, %at: tensor<3x2xf32>, %bb: tensor<3x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
-  // CHECK: trace.matmul %{{.*}}, %{{.*}} {transpose_b} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  // CHECK: trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {transpose_b} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
   %0 = trace.matmul %a, %b {transpose_b} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
-  // CHECK: trace.matmul %{{.*}}, %{{.*}} {transpose_a} : (tensor<3x2xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // CHECK: trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {transpose_a} : (tensor<3x2xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   %1 = trace.matmul %at, %bb {transpose_a} : (tensor<3x2xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
-  // CHECK: trace.matmul %{{.*}}, %{{.*}} {transpose_a, transpose_b} : (tensor<3x2xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  // CHECK: trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {transpose_a, transpose_b} : (tensor<3x2xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
   %2 = trace.matmul %at, %b {transpose_a, transpose_b} : (tensor<3x2xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
   return %0, %1, %2 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
