@@ -11,9 +11,9 @@ func.func @loss(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> tensor<f32> {
 }
 
 // CHECK-LABEL: func.func @grad
-// CHECK-SAME: (%[[W:.*]]: tensor<4x3xf32>, %[[X:.*]]: tensor<2x4xf32>)
+// CHECK-SAME: (%[[W:[a-z0-9_]+]]: tensor<4x3xf32>, %[[X:[a-z0-9_]+]]: tensor<2x4xf32>)
 func.func @grad(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> tensor<4x3xf32> {
-  // CHECK: %[[G:.*]] = trace.grad @loss(%[[W]], %[[X]]) {wrt = array<i64: 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  // CHECK: %[[G:[a-z0-9_]+]] = trace.grad @loss(%[[W]], %[[X]]) {wrt = array<i64: 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   // CHECK: return %[[G]]
   %g = trace.grad @loss(%w, %x) {wrt = array<i64: 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   return %g : tensor<4x3xf32>
@@ -22,7 +22,7 @@ func.func @grad(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> tensor<4x3xf32> {
 // Several wrt indices, in any order: one result per index, in that order.
 // CHECK-LABEL: func.func @grad_several
 func.func @grad_several(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<4x3xf32>) {
-  // CHECK: %{{.*}}:2 = trace.grad @loss(%{{.*}}, %{{.*}}) {wrt = array<i64: 1, 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<4x3xf32>)
+  // CHECK: %{{[a-z0-9_]+}}:2 = trace.grad @loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {wrt = array<i64: 1, 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<4x3xf32>)
   %g:2 = trace.grad @loss(%w, %x) {wrt = array<i64: 1, 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<4x3xf32>)
   return %g#0, %g#1 : tensor<2x4xf32>, tensor<4x3xf32>
 }
@@ -30,11 +30,11 @@ func.func @grad_several(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> (tensor<2x4
 // The three `unconnected` modes; zero is the default and is not printed.
 // CHECK-LABEL: func.func @unconnected
 func.func @unconnected(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
-  // CHECK: trace.grad @loss(%{{.*}}, %{{.*}}) {unconnected = #trace.unconnected<error>, wrt = array<i64: 0>}
+  // CHECK: trace.grad @loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {unconnected = #trace.unconnected<error>, wrt = array<i64: 0>}
   %a = trace.grad @loss(%w, %x) {wrt = array<i64: 0>, unconnected = #trace.unconnected<error>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
-  // CHECK-NEXT: trace.grad @loss(%{{.*}}, %{{.*}}) {wrt = array<i64: 0>} :
+  // CHECK-NEXT: trace.grad @loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {wrt = array<i64: 0>} :
   %b = trace.grad @loss(%w, %x) {wrt = array<i64: 0>, unconnected = #trace.unconnected<zero>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
-  // CHECK-NEXT: trace.grad @loss(%{{.*}}, %{{.*}}) {unconnected = #trace.unconnected<none>, wrt = array<i64: 0>}
+  // CHECK-NEXT: trace.grad @loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {unconnected = #trace.unconnected<none>, wrt = array<i64: 0>}
   %c = trace.grad @loss(%w, %x) {wrt = array<i64: 0>, unconnected = #trace.unconnected<none>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   return %a, %b, %c : tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>
 }
@@ -42,9 +42,9 @@ func.func @unconnected(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> (tensor<4x3x
 // The callee may come after the op.
 // CHECK-LABEL: func.func @value_and_grad
 func.func @value_and_grad(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> (tensor<f32>, tensor<4x3xf32>, tensor<f64>) {
-  // CHECK: %[[V:.*]], %[[G:.*]] = trace.value_and_grad @loss(%{{.*}}, %{{.*}}) {wrt = array<i64: 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> (tensor<f32>, tensor<4x3xf32>)
+  // CHECK: %[[V:[a-z0-9_]+]], %[[G:[a-z0-9_]+]] = trace.value_and_grad @loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {wrt = array<i64: 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> (tensor<f32>, tensor<4x3xf32>)
   %v, %g = trace.value_and_grad @loss(%w, %x) {wrt = array<i64: 0>} : (tensor<4x3xf32>, tensor<2x4xf32>) -> (tensor<f32>, tensor<4x3xf32>)
-  // CHECK: trace.value_and_grad @later(%{{.*}}) {unconnected = #trace.unconnected<error>, wrt = array<i64: 0>} : (tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>)
+  // CHECK: trace.value_and_grad @later(%{{[a-z0-9_]+}}) {unconnected = #trace.unconnected<error>, wrt = array<i64: 0>} : (tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>)
   %z = trace.constant dense<1.0> : tensor<3xf64>
   %lv, %lg = trace.value_and_grad @later(%z) {wrt = array<i64: 0>, unconnected = #trace.unconnected<error>} : (tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>)
   return %v, %g, %lv : tensor<f32>, tensor<4x3xf32>, tensor<f64>
@@ -61,9 +61,9 @@ func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
 }
 
 // CHECK-LABEL: func.func @vjp
-// CHECK-SAME: (%[[X:.*]]: tensor<3xf32>, %[[DY:.*]]: tensor<3xf32>)
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: tensor<3xf32>, %[[DY:[a-z0-9_]+]]: tensor<3xf32>)
 func.func @vjp(%x: tensor<3xf32>, %dy: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
-  // CHECK: %[[R:.*]]:2 = trace.vjp @f(%[[X]]) cotangents(%[[DY]]) {wrt = array<i64: 0>} : (tensor<3xf32>), (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  // CHECK: %[[R:[a-z0-9_]+]]:2 = trace.vjp @f(%[[X]]) cotangents(%[[DY]]) {wrt = array<i64: 0>} : (tensor<3xf32>), (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
   // CHECK: return %[[R]]#0, %[[R]]#1
   %y, %gx = trace.vjp @f(%x) cotangents(%dy) {wrt = array<i64: 0>} : (tensor<3xf32>), (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
   return %y, %gx : tensor<3xf32>, tensor<3xf32>
@@ -77,7 +77,7 @@ func.func @two(%a: tensor<2xf32>, %b: tensor<f32>) -> (tensor<2xf32>, tensor<f32
 // Several results, so several cotangents; gradients follow the results.
 // CHECK-LABEL: func.func @vjp_several
 func.func @vjp_several(%a: tensor<2xf32>, %b: tensor<f32>) -> tensor<f32> {
-  // CHECK: %{{.*}}:4 = trace.vjp @two(%{{.*}}, %{{.*}}) cotangents(%{{.*}}, %{{.*}}) {unconnected = #trace.unconnected<none>, wrt = array<i64: 1, 0>} : (tensor<2xf32>, tensor<f32>), (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<f32>, tensor<f32>, tensor<2xf32>)
+  // CHECK: %{{[a-z0-9_]+}}:4 = trace.vjp @two(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) cotangents(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {unconnected = #trace.unconnected<none>, wrt = array<i64: 1, 0>} : (tensor<2xf32>, tensor<f32>), (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<f32>, tensor<f32>, tensor<2xf32>)
   %r:4 = trace.vjp @two(%a, %b) cotangents(%a, %b) {wrt = array<i64: 1, 0>, unconnected = #trace.unconnected<none>} : (tensor<2xf32>, tensor<f32>), (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<f32>, tensor<f32>, tensor<2xf32>)
   return %r#2 : tensor<f32>
 }
@@ -89,7 +89,7 @@ func.func @no_results(%x: tensor<3xf32>) {
 // A callee without results: no cotangents, the type list is `()`.
 // CHECK-LABEL: func.func @vjp_no_results
 func.func @vjp_no_results(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // CHECK: %[[G:.*]] = trace.vjp @no_results(%{{.*}}) cotangents() {wrt = array<i64: 0>} : (tensor<3xf32>), () -> (tensor<3xf32>)
+  // CHECK: %[[G:[a-z0-9_]+]] = trace.vjp @no_results(%{{[a-z0-9_]+}}) cotangents() {wrt = array<i64: 0>} : (tensor<3xf32>), () -> (tensor<3xf32>)
   %g = trace.vjp @no_results(%x) cotangents() {wrt = array<i64: 0>} : (tensor<3xf32>), () -> (tensor<3xf32>)
   return %g : tensor<3xf32>
 }
@@ -104,11 +104,11 @@ func.func @read_loss(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> t
 // With respect to a variable: the gradient has the type of its value.
 // CHECK-LABEL: func.func @resources
 func.func @resources(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK: trace.grad @read_loss(%{{.*}}, %{{.*}}) {wrt = array<i64: 0, 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  // CHECK: trace.grad @read_loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {wrt = array<i64: 0, 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   %g:2 = trace.grad @read_loss(%v, %x) {wrt = array<i64: 0, 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
-  // CHECK: trace.value_and_grad @read_loss(%{{.*}}, %{{.*}}) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+  // CHECK: trace.value_and_grad @read_loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
   %l, %h = trace.value_and_grad @read_loss(%v, %x) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
-  // CHECK: trace.vjp @read_loss(%{{.*}}, %{{.*}}) cotangents(%{{.*}}) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>), (tensor<f32>) -> (tensor<f32>, tensor<4xf32>)
+  // CHECK: trace.vjp @read_loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) cotangents(%{{[a-z0-9_]+}}) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>), (tensor<f32>) -> (tensor<f32>, tensor<4xf32>)
   %y, %k = trace.vjp @read_loss(%v, %x) cotangents(%l) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>), (tensor<f32>) -> (tensor<f32>, tensor<4xf32>)
   return %g#0, %k : tensor<4xf32>, tensor<4xf32>
 }
@@ -122,7 +122,7 @@ func.func @mixed(%x: tensor<3xbf16>, %n: tensor<3xi32>, %h: tensor<f16>) -> tens
 // types have gradients too.
 // CHECK-LABEL: func.func @non_wrt_integer
 func.func @non_wrt_integer(%x: tensor<3xbf16>, %n: tensor<3xi32>, %h: tensor<f16>) -> (tensor<3xbf16>, tensor<f16>) {
-  // CHECK: trace.grad @mixed(%{{.*}}, %{{.*}}, %{{.*}}) {wrt = array<i64: 0, 2>} : (tensor<3xbf16>, tensor<3xi32>, tensor<f16>) -> (tensor<3xbf16>, tensor<f16>)
+  // CHECK: trace.grad @mixed(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) {wrt = array<i64: 0, 2>} : (tensor<3xbf16>, tensor<3xi32>, tensor<f16>) -> (tensor<3xbf16>, tensor<f16>)
   %g:2 = trace.grad @mixed(%x, %n, %h) {wrt = array<i64: 0, 2>} : (tensor<3xbf16>, tensor<3xi32>, tensor<f16>) -> (tensor<3xbf16>, tensor<f16>)
   return %g#0, %g#1 : tensor<3xbf16>, tensor<f16>
 }

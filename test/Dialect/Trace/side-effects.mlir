@@ -6,7 +6,7 @@
 // across a write, pure ops are removed when unused and merged when equal.
 
 // CHECK-LABEL: func.func @assign_kept
-// CHECK-SAME: (%[[V:.*]]: !trace.resource<tensor<4xf32>>, %[[X:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
 func.func @assign_kept(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) {
   // CHECK-NEXT: trace.var.assign %[[V]], %[[X]]
   // CHECK-NEXT: trace.var.assign_add %[[V]], %[[X]]
@@ -29,8 +29,8 @@ func.func @assign_twice(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) {
 
 // CHECK-LABEL: func.func @print_kept
 func.func @print_kept(%x: tensor<4xf32>) {
-  // CHECK-NEXT: trace.print %{{.*}} {message = "x"}
-  // CHECK-NEXT: trace.print %{{.*}} {message = "x"}
+  // CHECK-NEXT: trace.print %{{[a-z0-9_]+}} {message = "x"}
+  // CHECK-NEXT: trace.print %{{[a-z0-9_]+}} {message = "x"}
   // CHECK-NEXT: return
   %p0 = trace.print %x {message = "x"} : tensor<4xf32>
   %p1 = trace.print %x {message = "x"} : tensor<4xf32>
@@ -40,7 +40,7 @@ func.func @print_kept(%x: tensor<4xf32>) {
 // Two reads with nothing in between read the same value: cse merges them.
 // CHECK-LABEL: func.func @reads_merged
 func.func @reads_merged(%v: !trace.resource<tensor<4xf32>>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK-NEXT: %[[R:.*]], %{{.*}} = trace.var.read
+  // CHECK-NEXT: %[[R:[a-z0-9_]+]], %{{[a-z0-9_]+}} = trace.var.read
   // CHECK-NEXT: return %[[R]], %[[R]]
   %r0, %c0 = trace.var.read %v : !trace.resource<tensor<4xf32>>
   %r1, %c1 = trace.var.read %v : !trace.resource<tensor<4xf32>>
@@ -49,11 +49,11 @@ func.func @reads_merged(%v: !trace.resource<tensor<4xf32>>) -> (tensor<4xf32>, t
 
 // A write between two reads of the same variable: both reads stay.
 // CHECK-LABEL: func.func @reads_across_write
-// CHECK-SAME: (%[[V:.*]]: !trace.resource<tensor<4xf32>>, %[[X:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
 func.func @reads_across_write(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK: %[[R0:.*]], %{{.*}} = trace.var.read %[[V]]
+  // CHECK: %[[R0:[a-z0-9_]+]], %{{[a-z0-9_]+}} = trace.var.read %[[V]]
   // CHECK: trace.var.assign %[[V]], %[[X]]
-  // CHECK: %[[R1:.*]], %{{.*}} = trace.var.read %[[V]]
+  // CHECK: %[[R1:[a-z0-9_]+]], %{{[a-z0-9_]+}} = trace.var.read %[[V]]
   // CHECK: return %[[R0]], %[[R1]]
   %r0, %c0 = trace.var.read %v : !trace.resource<tensor<4xf32>>
   %c1 = trace.var.assign %v, %x : !trace.resource<tensor<4xf32>>
@@ -96,7 +96,7 @@ func.func @unused_read(%v: !trace.resource<tensor<4xf32>>) {
 }
 
 // CHECK-LABEL: func.func @unused_pure
-// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: tensor<4xf32>)
 func.func @unused_pure(%x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK-NEXT: return %[[X]]
   %a = trace.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -105,9 +105,9 @@ func.func @unused_pure(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // CHECK-LABEL: func.func @cse_pure
-// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: tensor<4xf32>, %[[Y:[a-z0-9_]+]]: tensor<4xf32>)
 func.func @cse_pure(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK-NEXT: %[[S:.*]] = trace.add %[[X]], %[[Y]]
+  // CHECK-NEXT: %[[S:[a-z0-9_]+]] = trace.add %[[X]], %[[Y]]
   // CHECK-NEXT: return %[[S]], %[[S]]
   %a = trace.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %b = trace.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -117,10 +117,10 @@ func.func @cse_pure(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, ten
 // identity without tokens folds to its operand; with tokens it stays (and
 // so does what it waits for).
 // CHECK-LABEL: func.func @identity
-// CHECK-SAME: (%[[V:.*]]: !trace.resource<tensor<4xf32>>, %[[X:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
 func.func @identity(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK-NEXT: %[[C:.*]] = trace.var.assign %[[V]], %[[X]]
-  // CHECK-NEXT: %[[Y:.*]] = trace.identity %[[X]] after(%[[C]])
+  // CHECK-NEXT: %[[C:[a-z0-9_]+]] = trace.var.assign %[[V]], %[[X]]
+  // CHECK-NEXT: %[[Y:[a-z0-9_]+]] = trace.identity %[[X]] after(%[[C]])
   // CHECK-NEXT: return %[[X]], %[[Y]]
   %a = trace.identity %x : tensor<4xf32>
   %c = trace.var.assign %v, %x : !trace.resource<tensor<4xf32>>
@@ -146,9 +146,9 @@ func.func @loss(%w: tensor<4xf32>) -> tensor<f32> {
 
 // The gradient ops are pure: unused ones go, equal ones merge.
 // CHECK-LABEL: func.func @gradients
-// CHECK-SAME: (%[[W:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[W:[a-z0-9_]+]]: tensor<4xf32>)
 func.func @gradients(%w: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK-NEXT: %[[G:.*]] = trace.grad @loss(%[[W]])
+  // CHECK-NEXT: %[[G:[a-z0-9_]+]] = trace.grad @loss(%[[W]])
   // CHECK-NEXT: return %[[G]], %[[G]]
   %unused, %unused_g = trace.value_and_grad @loss(%w) {wrt = array<i64: 0>} : (tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
   %a = trace.grad @loss(%w) {wrt = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>

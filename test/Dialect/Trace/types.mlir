@@ -17,13 +17,13 @@ func.func @resources(%a: !trace.resource<tensor<f16>>, %b: !trace.resource<tenso
 }
 
 // CHECK-LABEL: func.func @control
-// CHECK-SAME: (%{{.*}}: !trace.control) -> !trace.control
+// CHECK-SAME: (%{{[a-z0-9_]+}}: !trace.control) -> !trace.control
 func.func @control(%t: !trace.control) -> !trace.control {
   return %t : !trace.control
 }
 
 // CHECK-LABEL: func.func @verbose
-// CHECK-SAME: (%{{.*}}: !trace.resource<tensor<4xf32>>, %{{.*}}: !trace.control)
+// CHECK-SAME: (%{{[a-z0-9_]+}}: !trace.resource<tensor<4xf32>>, %{{[a-z0-9_]+}}: !trace.control)
 func.func @verbose(%v: !trace<resource<tensor<4xf32>>>, %t: !trace<control>) {
   return
 }

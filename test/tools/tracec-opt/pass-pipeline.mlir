@@ -5,12 +5,12 @@
 // A textual pass pipeline runs on a trace program as the flags do.
 
 // CHECK-LABEL: func.func @step
-// CHECK-SAME: (%[[V:.*]]: !trace.resource<tensor<4xf32>>, %[[X:.*]]: tensor<4xf32>)
-// CHECK-NEXT: %[[C0:.*]] = trace.var.assign_add %[[V]], %[[X]]
-// CHECK-NEXT: %[[R:.*]], %[[C1:.*]] = trace.var.read %[[V]] after(%[[C0]])
-// CHECK-NEXT: %[[A:.*]] = trace.add %[[R]], %[[X]]
-// CHECK-NEXT: %[[P:.*]] = trace.print %[[A]] after(%[[C1]])
-// CHECK-NEXT: %[[Y:.*]] = trace.identity %[[A]] after(%[[P]])
+// CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
+// CHECK-NEXT: %[[C0:[a-z0-9_]+]] = trace.var.assign_add %[[V]], %[[X]]
+// CHECK-NEXT: %[[R:[a-z0-9_]+]], %[[C1:[a-z0-9_]+]] = trace.var.read %[[V]] after(%[[C0]])
+// CHECK-NEXT: %[[A:[a-z0-9_]+]] = trace.add %[[R]], %[[X]]
+// CHECK-NEXT: %[[P:[a-z0-9_]+]] = trace.print %[[A]] after(%[[C1]])
+// CHECK-NEXT: %[[Y:[a-z0-9_]+]] = trace.identity %[[A]] after(%[[P]])
 // CHECK-NEXT: return %[[Y]], %[[A]]
 func.func @step(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %c0 = trace.var.assign_add %v, %x : !trace.resource<tensor<4xf32>>
