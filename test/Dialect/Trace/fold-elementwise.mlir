@@ -218,3 +218,330 @@ func.func @unary_float() -> (tensor<2xf32>, tensor<2xf32>, tensor<f64>, tensor<2
   %floor = trace.floor %f : tensor<4xf32>
   return %exp, %log, %log1p, %sqrt, %rsqrt, %tanh, %gelu, %sigmoid, %sin, %cos, %floor : tensor<2xf32>, tensor<2xf32>, tensor<f64>, tensor<2xf16>, tensor<2xbf16>, tensor<3xf32>, tensor<2xf64>, tensor<3xf32>, tensor<4xf32>, tensor<2xf16>, tensor<4xf32>
 }
+
+// -----
+
+// sign of a negative float is -1 (this used to fold to 2^64 - 1); zeros keep
+// their sign and NaN propagates, in relu and sign alike.
+// CHECK-LABEL: func.func @unary_signed
+// CHECK-DAG: %[[NEG:.*]] = trace.constant dense<[-1.500000e+00, 2.500000e+00, -0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: %[[ABS:.*]] = trace.constant dense<[1.500000e+00, 2.500000e+00, 0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: %[[RELU:.*]] = trace.constant dense<[0.000000e+00, 2.000000e+00, 0.000000e+00, 0x7FC00000]> : tensor<4xf32>
+// CHECK-DAG: %[[SIGN:.*]] = trace.constant dense<[-1.000000e+00, 1.000000e+00, -0.000000e+00, 0x7FC00000]> : tensor<4xf32>
+// CHECK-DAG: %[[NEGI:.*]] = trace.constant dense<[3, -4]> : tensor<2xi32>
+// CHECK-DAG: %[[ABSI:.*]] = trace.constant dense<[3, 4]> : tensor<2xi32>
+// CHECK-DAG: %[[RELUI:.*]] = trace.constant dense<[0, 0, 8]> : tensor<3xi64>
+// CHECK-DAG: %[[SIGNI:.*]] = trace.constant dense<[-1, 0, 1]> : tensor<3xi64>
+// CHECK: return %[[NEG]], %[[ABS]], %[[RELU]], %[[SIGN]], %[[NEGI]], %[[ABSI]], %[[RELUI]], %[[SIGNI]]
+func.func @unary_signed() -> (tensor<3xf32>, tensor<3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<3xi64>, tensor<3xi64>) {
+  %f = trace.constant dense<[1.5, -2.5, 0.0]> : tensor<3xf32>
+  %neg = trace.neg %f : tensor<3xf32>
+  %abs = trace.abs %f : tensor<3xf32>
+  %g = trace.constant dense<[-1.0, 2.0, -0.0, 0x7FC00000]> : tensor<4xf32>
+  %relu = trace.relu %g : tensor<4xf32>
+  %sign = trace.sign %g : tensor<4xf32>
+  %i = trace.constant dense<[-3, 4]> : tensor<2xi32>
+  %negi = trace.neg %i : tensor<2xi32>
+  %absi = trace.abs %i : tensor<2xi32>
+  %j = trace.constant dense<[-7, 0, 8]> : tensor<3xi64>
+  %relui = trace.relu %j : tensor<3xi64>
+  %signi = trace.sign %j : tensor<3xi64>
+  return %neg, %abs, %relu, %sign, %negi, %absi, %relui, %signi : tensor<3xf32>, tensor<3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<3xi64>, tensor<3xi64>
+}
+
+// -----
+
+// Float sign of the other dtypes (f16, bf16, f64), and of a splat.
+// CHECK-LABEL: func.func @sign_other_floats
+// CHECK-DAG: %[[H:.*]] = trace.constant dense<[-1.000000e+00, 1.000000e+00]> : tensor<2xf16>
+// CHECK-DAG: %[[B:.*]] = trace.constant dense<-1.000000e+00> : tensor<8xbf16>
+// CHECK-DAG: %[[D:.*]] = trace.constant dense<-1.000000e+00> : tensor<f64>
+// CHECK: return %[[H]], %[[B]], %[[D]]
+func.func @sign_other_floats() -> (tensor<2xf16>, tensor<8xbf16>, tensor<f64>) {
+  %h = trace.constant dense<[-0.5, 7.0]> : tensor<2xf16>
+  %b = trace.constant dense<-3.0> : tensor<8xbf16>
+  %d = trace.constant dense<-1.0e-300> : tensor<f64>
+  %0 = trace.sign %h : tensor<2xf16>
+  %1 = trace.sign %b : tensor<8xbf16>
+  %2 = trace.sign %d : tensor<f64>
+  return %0, %1, %2 : tensor<2xf16>, tensor<8xbf16>, tensor<f64>
+}
+
+//===----------------------------------------------------------------------===//
+// Constant folding: binary
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Operands broadcast as in NumPy; float division by zero gives inf/NaN; max
+// and min propagate NaN.
+// CHECK-LABEL: func.func @binary_float
+// CHECK-DAG: %[[ADD:.*]] = trace.constant dense<{{\[}}[1.100000e+01, 2.100000e+01, 3.100000e+01], [1.200000e+01, 2.200000e+01, 3.200000e+01]]> : tensor<2x3xf32>
+// CHECK-DAG: %[[SUB:.*]] = trace.constant dense<[3.000000e+00, -5.000000e-01]> : tensor<2xf32>
+// CHECK-DAG: %[[MUL:.*]] = trace.constant dense<[1.000000e+01, 3.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[DIV:.*]] = trace.constant dense<[0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<3xf32>
+// CHECK-DAG: %[[POW:.*]] = trace.constant dense<[1.024000e+03, 3.000000e+00, 2.500000e-01]> : tensor<3xf64>
+// CHECK-DAG: %[[MAX:.*]] = trace.constant dense<[0x7FC00000, 0x7FC00000, 2.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: %[[MIN:.*]] = trace.constant dense<[0x7FC00000, 0x7FC00000, -3.000000e+00]> : tensor<3xf32>
+// CHECK-NOT: trace.{{add|sub|mul|div|pow|max|min}}
+// CHECK: return %[[ADD]], %[[SUB]], %[[MUL]], %[[DIV]], %[[POW]], %[[MAX]], %[[MIN]]
+func.func @binary_float() -> (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<3xf32>, tensor<3xf64>, tensor<3xf32>, tensor<3xf32>) {
+  %col = trace.constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+  %row = trace.constant dense<[10.0, 20.0, 30.0]> : tensor<3xf32>
+  %add = trace.add %col, %row : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %a = trace.constant dense<[5.0, 1.5]> : tensor<2xf32>
+  %b = trace.constant dense<2.0> : tensor<f32>
+  %sub = trace.sub %a, %b : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %mul = trace.mul %b, %a : (tensor<f32>, tensor<2xf32>) -> tensor<2xf32>
+  %n = trace.constant dense<[1.0, -1.0, 0.0]> : tensor<3xf32>
+  %z = trace.constant dense<0.0> : tensor<3xf32>
+  %div = trace.div %n, %z : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %pa = trace.constant dense<[2.0, 9.0, 4.0]> : tensor<3xf64>
+  %pb = trace.constant dense<[10.0, 0.5, -1.0]> : tensor<3xf64>
+  %pow = trace.pow %pa, %pb : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %ma = trace.constant dense<[0x7FC00000, 1.0, -3.0]> : tensor<3xf32>
+  %mb = trace.constant dense<[1.0, 0x7FC00000, 2.0]> : tensor<3xf32>
+  %max = trace.max %ma, %mb : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %min = trace.min %ma, %mb : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %add, %sub, %mul, %div, %pow, %max, %min : tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<3xf32>, tensor<3xf64>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Integers wrap (two's complement); division truncates toward zero, so
+// 7 / 2 = 3 and -7 / 2 = -3.
+// CHECK-LABEL: func.func @binary_int
+// CHECK-DAG: %[[ADD:.*]] = trace.constant dense<[9, -5, -2147483648, -5]> : tensor<4xi32>
+// CHECK-DAG: %[[SUB:.*]] = trace.constant dense<[5, -9, 2147483646, 5]> : tensor<4xi32>
+// CHECK-DAG: %[[MUL:.*]] = trace.constant dense<[14, -14, 2147483647, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[DIV:.*]] = trace.constant dense<[3, -3, 2147483647, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[POW:.*]] = trace.constant dense<[81, -8, 1, 4611686018427387904]> : tensor<4xi64>
+// CHECK-DAG: %[[MAX:.*]] = trace.constant dense<[7, 2, 2147483647, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[MIN:.*]] = trace.constant dense<[2, -7, 1, -5]> : tensor<4xi32>
+// CHECK-NOT: trace.{{add|sub|mul|div|pow|max|min}}
+// CHECK: return %[[ADD]], %[[SUB]], %[[MUL]], %[[DIV]], %[[POW]], %[[MAX]], %[[MIN]]
+func.func @binary_int() -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi64>, tensor<4xi32>, tensor<4xi32>) {
+  %a = trace.constant dense<[7, -7, 2147483647, 0]> : tensor<4xi32>
+  %b = trace.constant dense<[2, 2, 1, -5]> : tensor<4xi32>
+  %add = trace.add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %sub = trace.sub %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %mul = trace.mul %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %div = trace.div %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %pa = trace.constant dense<[3, -2, 5, 2]> : tensor<4xi64>
+  %pb = trace.constant dense<[4, 3, 0, 62]> : tensor<4xi64>
+  %pow = trace.pow %pa, %pb : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %max = trace.max %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %min = trace.min %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %add, %sub, %mul, %div, %pow, %max, %min : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi64>, tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// Left to run time: integer division by zero and INT_MIN / -1 (one such
+// element keeps the whole op), and an integer power with a negative exponent.
+// CHECK-LABEL: func.func @binary_int_not_folded
+// CHECK: trace.div %{{.*}}, %{{.*}} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+// CHECK: trace.div %{{.*}}, %{{.*}} : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+// CHECK: trace.div %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: trace.pow %{{.*}}, %{{.*}} : (tensor<i32>, tensor<2xi32>) -> tensor<2xi32>
+func.func @binary_int_not_folded() -> (tensor<2xi32>, tensor<2xi32>, tensor<i64>, tensor<2xi32>) {
+  %a = trace.constant dense<[4, 5]> : tensor<2xi32>
+  %z = trace.constant dense<[1, 0]> : tensor<2xi32>
+  %0 = trace.div %a, %z : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %min = trace.constant dense<[-2147483648, 6]> : tensor<2xi32>
+  %m1 = trace.constant dense<-1> : tensor<i32>
+  %1 = trace.div %min, %m1 : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+  %s = trace.constant dense<9> : tensor<i64>
+  %zs = trace.constant dense<0> : tensor<i64>
+  %2 = trace.div %s, %zs : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %two = trace.constant dense<2> : tensor<i32>
+  %e = trace.constant dense<[3, -1]> : tensor<2xi32>
+  %3 = trace.pow %two, %e : (tensor<i32>, tensor<2xi32>) -> tensor<2xi32>
+  return %0, %1, %2, %3 : tensor<2xi32>, tensor<2xi32>, tensor<i64>, tensor<2xi32>
+}
+
+//===----------------------------------------------------------------------===//
+// Constant folding: comparisons
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// [1, 2, 3, NaN] against a broadcast scalar 2: every comparison with NaN is
+// false except `ne`.
+// CHECK-LABEL: func.func @compare
+// CHECK-DAG: %[[EQ:.*]] = trace.constant dense<[false, true, false, false]> : tensor<4xi1>
+// CHECK-DAG: %[[NE:.*]] = trace.constant dense<[true, false, true, true]> : tensor<4xi1>
+// CHECK-DAG: %[[LT:.*]] = trace.constant dense<[true, false, false, false]> : tensor<4xi1>
+// CHECK-DAG: %[[LE:.*]] = trace.constant dense<[true, true, false, false]> : tensor<4xi1>
+// CHECK-DAG: %[[GT:.*]] = trace.constant dense<[false, false, true, false]> : tensor<4xi1>
+// CHECK-DAG: %[[GE:.*]] = trace.constant dense<[false, true, true, false]> : tensor<4xi1>
+// CHECK: return %[[EQ]], %[[NE]], %[[LT]], %[[LE]], %[[GT]], %[[GE]]
+func.func @compare() -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+  %a = trace.constant dense<[1.0, 2.0, 3.0, 0x7FC00000]> : tensor<4xf32>
+  %b = trace.constant dense<2.0> : tensor<f32>
+  %eq = trace.eq %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %ne = trace.ne %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %lt = trace.lt %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %le = trace.le %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %gt = trace.gt %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %ge = trace.ge %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  return %eq, %ne, %lt, %le, %gt, %ge : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// Integers compare signed; booleans order false < true (rows [false, true]
+// against columns [false, true]).
+// CHECK-LABEL: func.func @compare_int_bool
+// CHECK-DAG: %[[LT:.*]] = trace.constant dense<[true, false, false]> : tensor<3xi1>
+// CHECK-DAG: %[[GE:.*]] = trace.constant dense<[false, true, true]> : tensor<3xi1>
+// CHECK-DAG: %[[BLT:.*]] = trace.constant dense<{{\[}}[false, true], [false, false]]> : tensor<2x2xi1>
+// CHECK-DAG: %[[BGE:.*]] = trace.constant dense<{{\[}}[true, false], [true, true]]> : tensor<2x2xi1>
+// CHECK-DAG: %[[BEQ:.*]] = trace.constant dense<{{\[}}[true, false], [false, true]]> : tensor<2x2xi1>
+// CHECK-DAG: %[[BGT:.*]] = trace.constant dense<{{\[}}[false, false], [true, false]]> : tensor<2x2xi1>
+// CHECK: return %[[LT]], %[[GE]], %[[BLT]], %[[BGE]], %[[BEQ]], %[[BGT]]
+func.func @compare_int_bool() -> (tensor<3xi1>, tensor<3xi1>, tensor<2x2xi1>, tensor<2x2xi1>, tensor<2x2xi1>, tensor<2x2xi1>) {
+  %a = trace.constant dense<[-1, 0, 1]> : tensor<3xi64>
+  %z = trace.constant dense<0> : tensor<i64>
+  %lt = trace.lt %a, %z : (tensor<3xi64>, tensor<i64>) -> tensor<3xi1>
+  %ge = trace.ge %a, %z : (tensor<3xi64>, tensor<i64>) -> tensor<3xi1>
+  %p = trace.constant dense<[[false], [true]]> : tensor<2x1xi1>
+  %q = trace.constant dense<[false, true]> : tensor<2xi1>
+  %blt = trace.lt %p, %q : (tensor<2x1xi1>, tensor<2xi1>) -> tensor<2x2xi1>
+  %bge = trace.ge %p, %q : (tensor<2x1xi1>, tensor<2xi1>) -> tensor<2x2xi1>
+  %beq = trace.eq %p, %q : (tensor<2x1xi1>, tensor<2xi1>) -> tensor<2x2xi1>
+  %bgt = trace.gt %p, %q : (tensor<2x1xi1>, tensor<2xi1>) -> tensor<2x2xi1>
+  return %lt, %ge, %blt, %bge, %beq, %bgt : tensor<3xi1>, tensor<3xi1>, tensor<2x2xi1>, tensor<2x2xi1>, tensor<2x2xi1>, tensor<2x2xi1>
+}
+
+// -----
+
+// Comparisons of splats give a splat, whatever the size.
+// CHECK-LABEL: func.func @compare_splat
+// CHECK: %[[C:.*]] = trace.constant dense<true> : tensor<512x512xi1>
+// CHECK: return %[[C]]
+func.func @compare_splat() -> tensor<512x512xi1> {
+  %a = trace.constant dense<1.0> : tensor<512x512xf16>
+  %b = trace.constant dense<2.0> : tensor<f16>
+  %0 = trace.le %a, %b : (tensor<512x512xf16>, tensor<f16>) -> tensor<512x512xi1>
+  return %0 : tensor<512x512xi1>
+}
+
+//===----------------------------------------------------------------------===//
+// Constant folding: cast
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// float -> int truncates toward zero; -> bool tests for non-zero; bool -> x
+// gives 0/1; int -> narrower int wraps; out-of-range float -> float rounds
+// to inf.
+// CHECK-LABEL: func.func @cast
+// CHECK-DAG: %[[FI:.*]] = trace.constant dense<[1, -2, 0, 0]> : tensor<4xi32>
+// CHECK-DAG: %[[FB:.*]] = trace.constant dense<[true, true, false, true]> : tensor<4xi1>
+// CHECK-DAG: %[[BF:.*]] = trace.constant dense<[1.000000e+00, 0.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[LI:.*]] = trace.constant dense<[705032704, -1, -2147483648]> : tensor<3xi32>
+// CHECK-DAG: %[[DH:.*]] = trace.constant dense<[1.000000e+00, 3.140630e+00, 0x7F80]> : tensor<3xbf16>
+// CHECK-DAG: %[[IH:.*]] = trace.constant dense<[3.000000e+00, 0x7C00]> : tensor<2xf16>
+// CHECK-DAG: %[[BI:.*]] = trace.constant dense<[1, 0]> : tensor<2xi64>
+// CHECK-DAG: %[[NB:.*]] = trace.constant dense<[false, true, true]> : tensor<3xi1>
+// CHECK-NOT: trace.cast
+// CHECK: return %[[FI]], %[[FB]], %[[BF]], %[[LI]], %[[DH]], %[[IH]], %[[BI]], %[[NB]]
+func.func @cast() -> (tensor<4xi32>, tensor<4xi1>, tensor<2xf32>, tensor<3xi32>, tensor<3xbf16>, tensor<2xf16>, tensor<2xi64>, tensor<3xi1>) {
+  %f = trace.constant dense<[1.9, -2.9, 0.0, -0.5]> : tensor<4xf32>
+  %fi = trace.cast %f : tensor<4xf32> to tensor<4xi32>
+  %fb = trace.cast %f : tensor<4xf32> to tensor<4xi1>
+  %b = trace.constant dense<[true, false]> : tensor<2xi1>
+  %bf = trace.cast %b : tensor<2xi1> to tensor<2xf32>
+  %l = trace.constant dense<[5000000000, -1, 2147483648]> : tensor<3xi64>
+  %li = trace.cast %l : tensor<3xi64> to tensor<3xi32>
+  %d = trace.constant dense<[1.0, 3.14159265, 1.0e39]> : tensor<3xf64>
+  %dh = trace.cast %d : tensor<3xf64> to tensor<3xbf16>
+  %i = trace.constant dense<[3, 70000]> : tensor<2xi32>
+  %ih = trace.cast %i : tensor<2xi32> to tensor<2xf16>
+  %bi = trace.cast %b : tensor<2xi1> to tensor<2xi64>
+  %n = trace.constant dense<[0, -4, 2]> : tensor<3xi32>
+  %nb = trace.cast %n : tensor<3xi32> to tensor<3xi1>
+  return %fi, %fb, %bf, %li, %dh, %ih, %bi, %nb : tensor<4xi32>, tensor<4xi1>, tensor<2xf32>, tensor<3xi32>, tensor<3xbf16>, tensor<2xf16>, tensor<2xi64>, tensor<3xi1>
+}
+
+// -----
+
+// float -> int of NaN or of a value out of range is undefined at run time:
+// not folded.
+// CHECK-LABEL: func.func @cast_not_folded
+// CHECK: trace.cast %{{.*}} : tensor<2xf32> to tensor<2xi32>
+// CHECK: trace.cast %{{.*}} : tensor<f64> to tensor<i64>
+func.func @cast_not_folded() -> (tensor<2xi32>, tensor<i64>) {
+  %a = trace.constant dense<[1.0, 3.0e9]> : tensor<2xf32>
+  %0 = trace.cast %a : tensor<2xf32> to tensor<2xi32>
+  %n = trace.constant dense<0x7FF8000000000000> : tensor<f64>
+  %1 = trace.cast %n : tensor<f64> to tensor<i64>
+  return %0, %1 : tensor<2xi32>, tensor<i64>
+}
+
+//===----------------------------------------------------------------------===//
+// Size limits
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Splats fold whatever their size: the result is one splat value.
+// CHECK-LABEL: func.func @splat_large
+// CHECK-DAG: %[[ADD:.*]] = trace.constant dense<3.000000e+00> : tensor<2048x2048xf32>
+// CHECK-DAG: %[[EXP:.*]] = trace.constant dense<1.000000e+00> : tensor<4096x4096xf32>
+// CHECK-DAG: %[[CAST:.*]] = trace.constant dense<7> : tensor<100000xi64>
+// CHECK-NOT: trace.{{add|exp|cast}}
+// CHECK: return %[[ADD]], %[[EXP]], %[[CAST]]
+func.func @splat_large() -> (tensor<2048x2048xf32>, tensor<4096x4096xf32>, tensor<100000xi64>) {
+  %a = trace.constant dense<1.0> : tensor<2048x2048xf32>
+  %b = trace.constant dense<2.0> : tensor<2048xf32>
+  %0 = trace.add %a, %b : (tensor<2048x2048xf32>, tensor<2048xf32>) -> tensor<2048x2048xf32>
+  %z = trace.constant dense<0.0> : tensor<4096x4096xf32>
+  %1 = trace.exp %z : tensor<4096x4096xf32>
+  %s = trace.constant dense<7.9> : tensor<100000xf64>
+  %2 = trace.cast %s : tensor<100000xf64> to tensor<100000xi64>
+  return %0, %1, %2 : tensor<2048x2048xf32>, tensor<4096x4096xf32>, tensor<100000xi64>
+}
+
+// -----
+
+// A non-splat result folds up to kMaxFoldedElements (1024) elements: [1, 2]
+// broadcast over 512x2 folds (printed as little-endian hex), over 513x2 it
+// does not, and neither does a unary op on a 1025-element constant.
+// CHECK-LABEL: func.func @non_splat_limit
+// CHECK-DAG: %[[FOLDED:.*]] = trace.constant dense<"0x0000803F00000040{{(0000803F00000040)+}}"> : tensor<512x2xf32>
+// CHECK-DAG: %[[BIG:.*]] = trace.add %{{.*}}, %{{.*}} : (tensor<2xf32>, tensor<513x2xf32>) -> tensor<513x2xf32>
+// CHECK-DAG: %[[NEG:.*]] = trace.neg %{{.*}} : tensor<1025xi32>
+// CHECK: return %[[FOLDED]], %[[BIG]], %[[NEG]]
+func.func @non_splat_limit() -> (tensor<512x2xf32>, tensor<513x2xf32>, tensor<1025xi32>) {
+  %row = trace.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %z0 = trace.constant dense<0.0> : tensor<512x2xf32>
+  %z1 = trace.constant dense<0.0> : tensor<513x2xf32>
+  %0 = trace.add %row, %z0 : (tensor<2xf32>, tensor<512x2xf32>) -> tensor<512x2xf32>
+  %1 = trace.add %row, %z1 : (tensor<2xf32>, tensor<513x2xf32>) -> tensor<513x2xf32>
+  %i = trace.iota : tensor<1025xi32>
+  %2 = trace.neg %i : tensor<1025xi32>
+  return %0, %1, %2 : tensor<512x2xf32>, tensor<513x2xf32>, tensor<1025xi32>
+}
+
+// -----
+
+// Empty tensors fold to empty constants.
+// CHECK-LABEL: func.func @empty
+// CHECK-DAG: %[[F:.*]] = trace.constant dense<> : tensor<0xf32>
+// CHECK-DAG: %[[M:.*]] = trace.constant dense<> : tensor<2x0xf32>
+// CHECK-DAG: %[[B:.*]] = trace.constant dense<> : tensor<0xi1>
+// CHECK-DAG: %[[I:.*]] = trace.constant dense<> : tensor<0xi32>
+// CHECK: return %[[F]], %[[M]], %[[B]], %[[I]]
+func.func @empty() -> (tensor<0xf32>, tensor<2x0xf32>, tensor<0xi1>, tensor<0xi32>) {
+  %c = trace.constant dense<> : tensor<0xf32>
+  %0 = trace.exp %c : tensor<0xf32>
+  %col = trace.constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+  %e = trace.constant dense<> : tensor<2x0xf32>
+  %1 = trace.mul %col, %e : (tensor<2x1xf32>, tensor<2x0xf32>) -> tensor<2x0xf32>
+  %s = trace.constant dense<1.0> : tensor<f32>
+  %2 = trace.lt %c, %s : (tensor<0xf32>, tensor<f32>) -> tensor<0xi1>
+  %3 = trace.cast %c : tensor<0xf32> to tensor<0xi32>
+  return %0, %1, %2, %3 : tensor<0xf32>, tensor<2x0xf32>, tensor<0xi1>, tensor<0xi32>
+}
