@@ -149,6 +149,24 @@ func.func @conv2d_wrong_channels(%in: tensor<1x8x8x3xf32>, %f: tensor<1x1x3x16xf
 
 // -----
 
+func.func @conv2d_padding_overflow(%in: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> {
+  // expected-error @below {{padded input dim 2 overflows: 8 + 0 + 9223372036854775807}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.conv2d %in, %f {padding = array<i64: 0, 0, 0, 9223372036854775807>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
+  return %0 : tensor<1x8x8x4xf32>
+}
+
+// -----
+
+func.func @conv2d_dilation_overflow(%in: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> {
+  // expected-error @below {{dilated filter dim 0 overflows: dilation 9223372036854775807 x (3 - 1)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.conv2d %in, %f {dilations = array<i64: 9223372036854775807, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
+  return %0 : tensor<1x8x8x4xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // max_pool2d / avg_pool2d
 //===----------------------------------------------------------------------===//
@@ -265,4 +283,13 @@ func.func @pool_integers(%x: tensor<1x8x8x3xi32>) -> tensor<1x4x4x3xi32> {
   // expected-error @below {{operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
   %0 = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x8x8x3xi32> -> tensor<1x4x4x3xi32>
   return %0 : tensor<1x4x4x3xi32>
+}
+
+// -----
+
+func.func @pool_padding_overflow(%x: tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> {
+  // expected-error @below {{padded input dim 1 overflows: 8 + 9223372036854775806 + 9223372036854775806}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.max_pool2d %x {window = array<i64: 9223372036854775807, 1>, padding = array<i64: 9223372036854775806, 9223372036854775806, 0, 0>} : tensor<1x8x8x3xf32> -> tensor<1x8x8x3xf32>
+  return %0 : tensor<1x8x8x3xf32>
 }

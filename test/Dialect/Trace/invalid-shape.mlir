@@ -475,3 +475,12 @@ func.func @one_hot_float_indices(%i: tensor<4xf32>) -> tensor<4x10xf32> {
   %0 = trace.one_hot %i {depth = 10} : tensor<4xf32> -> tensor<4x10xf32>
   return %0 : tensor<4x10xf32>
 }
+
+// -----
+
+func.func @pad_overflow(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @below {{padded size of dim 0 overflows: 2 + 9223372036854775807 + 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.pad %x {low = array<i64: 9223372036854775807>, high = array<i64: 1>} : tensor<2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -31,6 +31,16 @@ func.func @reshape_dynamic(%x: tensor<?x3xf32>, %y: tensor<2x6xf32>) -> (tensor<
   return %0, %1, %2, %3 : tensor<?xf32>, tensor<?x2x3xf32>, tensor<4x?xf32>, tensor<?x?xf32>
 }
 
+// A static zero-size dim makes the dynamic side empty, like the other side.
+// CHECK-LABEL: func.func @reshape_dynamic_empty
+func.func @reshape_dynamic_empty(%x: tensor<?x0xf32>) -> (tensor<0x5xf32>, tensor<?xf32>) {
+  // CHECK: trace.reshape %{{[a-z0-9_]+}} : tensor<?x0xf32> -> tensor<0x5xf32>
+  %0 = trace.reshape %x : tensor<?x0xf32> -> tensor<0x5xf32>
+  // CHECK: trace.reshape %{{[a-z0-9_]+}} : tensor<?x0xf32> -> tensor<?xf32>
+  %1 = trace.reshape %x : tensor<?x0xf32> -> tensor<?xf32>
+  return %0, %1 : tensor<0x5xf32>, tensor<?xf32>
+}
+
 // CHECK-LABEL: func.func @transpose
 func.func @transpose(%x: tensor<2x3xf32>, %y: tensor<2x3x4xi32>, %s: tensor<f32>, %d: tensor<?x1x5xf16>) -> (tensor<3x2xf32>, tensor<4x2x3xi32>, tensor<2x3x4xi32>, tensor<f32>, tensor<5x?x1xf16>) {
   // CHECK: trace.transpose %{{[a-z0-9_]+}} {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>

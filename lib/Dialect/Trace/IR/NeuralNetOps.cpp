@@ -2,6 +2,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -53,6 +55,22 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(
           loc, "'trace.conv2d' op filter spatial dims must be positive, got ",
           formatShape(f.take_front(2)));
+  }
+  // The padded input and the dilated filter must have representable sizes.
+  for (int i = 0; i < 2; ++i) {
+    int64_t padded, span;
+    if (!ShapedType::isDynamic(in[1 + i]) &&
+        (llvm::AddOverflow(in[1 + i], padding[2 * i], padded) ||
+         llvm::AddOverflow(padded, padding[2 * i + 1], padded)))
+      return emitOptionalError(loc, "'trace.conv2d' op padded input dim ",
+                               i + 1, " overflows: ", in[1 + i], " + ",
+                               padding[2 * i], " + ", padding[2 * i + 1]);
+    if (!ShapedType::isDynamic(f[i]) &&
+        (llvm::MulOverflow(dilations[i], f[i] - 1, span) ||
+         llvm::AddOverflow(span, int64_t(1), span)))
+      return emitOptionalError(loc, "'trace.conv2d' op dilated filter dim ",
+                               i, " overflows: dilation ", dilations[i],
+                               " x (", f[i], " - 1)");
   }
   SmallVector<int64_t> shape = {in[0]};
   for (int i = 0; i < 2; ++i) {

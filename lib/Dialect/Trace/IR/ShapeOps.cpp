@@ -5,6 +5,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -370,8 +371,17 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                                " must be non-negative, got low ", low[d],
                                ", high ", high[d]);
     int64_t size = x.getDimSize(d);
-    shape.push_back(ShapedType::isDynamic(size) ? size
-                                                : size + low[d] + high[d]);
+    if (ShapedType::isDynamic(size)) {
+      shape.push_back(size);
+      continue;
+    }
+    int64_t padded;
+    if (llvm::AddOverflow(size, low[d], padded) ||
+        llvm::AddOverflow(padded, high[d], padded))
+      return emitOptionalError(loc, "'trace.pad' op padded size of dim ", d,
+                               " overflows: ", size, " + ", low[d], " + ",
+                               high[d]);
+    shape.push_back(padded);
   }
   types.push_back(x.clone(shape));
   return success();

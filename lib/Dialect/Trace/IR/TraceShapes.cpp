@@ -5,6 +5,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -173,6 +174,16 @@ LogicalResult mlir::trace::inferPoolResult(std::optional<Location> loc,
                                window[i], ")");
   }
   ArrayRef<int64_t> shape = tensor.getShape();
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = shape[1 + i];
+    int64_t padded;
+    if (!ShapedType::isDynamic(size) &&
+        (llvm::AddOverflow(size, padding[2 * i], padded) ||
+         llvm::AddOverflow(padded, padding[2 * i + 1], padded)))
+      return emitOptionalError(loc, label, " padded input dim ", i + 1,
+                               " overflows: ", size, " + ", padding[2 * i],
+                               " + ", padding[2 * i + 1]);
+  }
   int64_t h = windowedOutputSize(shape[1], window[0], strides[0], padding[0],
                                  padding[1]);
   int64_t w = windowedOutputSize(shape[2], window[1], strides[1], padding[2],
