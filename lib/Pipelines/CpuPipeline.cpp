@@ -8,7 +8,12 @@
 
 #include "tracec/Pipelines/Pipelines.h"
 
+#include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "tracec/Conversion/Passes.h"
+#include "tracec/Transforms/Passes.h"
+
+#include <mutex>
 
 using namespace mlir;
 
@@ -18,7 +23,7 @@ constexpr llvm::StringLiteral kCpuPipeline =
     "builtin.module("
     // Clean up the traced graph, then leave the trace dialect.
     "canonicalize, cse, trace-to-linalg, canonicalize, cse,"
-    "linalg-fuse-elementwise-ops,"
+    "linalg-fuse-elementwise-ops, trace-readonly-inputs,"
     // Tensors -> buffers; results become caller-owned out-parameters, and
     // every internal allocation gets its deallocation.
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -36,7 +41,19 @@ constexpr llvm::StringLiteral kCpuPipeline =
 
 StringRef tracec::cpuPipelineText() { return kCpuPipeline; }
 
+/// The pipeline is parsed from text, so every pass it names must be in the
+/// registry, also in programs (the JIT) that did not register them.
+static void registerPipelinePasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    trace::registerTracecConversionPasses();
+    trace::registerTracecTransformsPasses();
+  });
+}
+
 LogicalResult tracec::buildCpuPipeline(OpPassManager &pm) {
+  registerPipelinePasses();
   // The text starts with the anchor; parse its body into `pm`.
   StringRef text = kCpuPipeline;
   text.consume_front("builtin.module(");
@@ -45,6 +62,7 @@ LogicalResult tracec::buildCpuPipeline(OpPassManager &pm) {
 }
 
 void tracec::registerPipelines() {
+  registerPipelinePasses();
   PassPipelineRegistration<>(
       "tracec-cpu-pipeline",
       "Lower trace functions to the LLVM dialect for the host CPU "

@@ -10,10 +10,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "tracec/Conversion/Passes.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -39,8 +37,7 @@ static mlir::LogicalResult checkInputFile(llvm::StringRef filename) {
 }
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::trace::registerTracecConversionPasses();
+  // Upstream passes, ours, and the named pipelines.
   tracec::registerPipelines();
 
   mlir::DialectRegistry registry;

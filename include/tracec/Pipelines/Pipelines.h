@@ -16,7 +16,8 @@ llvm::LogicalResult buildCpuPipeline(mlir::OpPassManager &pm);
 /// The textual form of the CPU pipeline (what --tracec-cpu-pipeline runs).
 llvm::StringRef cpuPipelineText();
 
-/// Registers --tracec-cpu-pipeline with the pass registry (for tracec-opt).
+/// Registers the upstream passes, tracec's passes and --tracec-cpu-pipeline
+/// with the pass registry (for tracec-opt).
 void registerPipelines();
 
 } // namespace tracec

@@ -1,0 +1,111 @@
+//===- Executable.h - JIT-compiled trace modules --------------------------===//
+//
+//   tracec::Compiler compiler;
+//   auto module = compiler.parseFile("mlp.mlir");          // Expected<Module>
+//   auto exe = tracec::Executable::compile(*module);      // CPU, -O3
+//   auto predict = (*exe)->function("predict");           // Expected<Function>
+//   auto outputs = (*predict)({x, w});                    // Expected<vector<Tensor>>
+//
+// Functions check the count, dtype and shape of their arguments and report
+// a mismatch as an error naming the argument. Compiled code is reentrant:
+// one Function may be called from several threads at once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_RUNTIME_EXECUTABLE_H
+#define TRACEC_RUNTIME_EXECUTABLE_H
+
+#include "tracec/Runtime/Compiler.h"
+#include "tracec/Runtime/Tensor.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace tracec {
+
+enum class Target { cpu };
+
+struct CompileOptions {
+  Target target = Target::cpu;
+  /// LLVM optimization level (0-3) of the generated code.
+  unsigned optLevel = 3;
+};
+
+/// The dtype and static shape of one argument or result.
+struct TensorSpec {
+  DType dtype;
+  llvm::SmallVector<int64_t, 4> shape;
+  std::string str() const { return formatTensorType(dtype, shape); }
+  bool matches(const Tensor &tensor) const {
+    return tensor.dtype() == dtype && tensor.shape() == llvm::ArrayRef(shape);
+  }
+};
+
+/// What a function of the module takes and returns.
+struct Signature {
+  std::string name;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> results;
+  /// "@f(tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>)"
+  std::string str() const;
+};
+
+class Function {
+public:
+  const Signature &signature() const { return *signature_; }
+
+  /// Runs the function on `inputs` and returns new result tensors.
+  llvm::Expected<std::vector<Tensor>>
+  operator()(llvm::ArrayRef<Tensor> inputs) const;
+
+  /// Destination passing: writes the results into caller-owned `outputs`,
+  /// which must already have the result dtypes and shapes.
+  llvm::Error call(llvm::ArrayRef<Tensor> inputs,
+                   llvm::MutableArrayRef<Tensor> outputs) const;
+
+private:
+  friend class Executable;
+  Function(std::shared_ptr<const Signature> signature,
+           void (*entry)(void **),
+           std::shared_ptr<mlir::ExecutionEngine> engine)
+      : signature_(std::move(signature)), entry_(entry),
+        engine_(std::move(engine)) {}
+
+  std::shared_ptr<const Signature> signature_;
+  void (*entry_)(void **);
+  std::shared_ptr<mlir::ExecutionEngine> engine_; // keeps the code alive
+};
+
+class Executable {
+public:
+  /// Runs the CPU pipeline on a copy of `module` (which stays usable) and
+  /// JIT-compiles it for the host CPU.
+  static llvm::Expected<std::unique_ptr<Executable>>
+  compile(const Module &module, const CompileOptions &options = {});
+
+  /// A public function of the module; an error names the functions there
+  /// are, or why this one cannot be called from the host.
+  llvm::Expected<Function> function(llvm::StringRef name) const;
+
+  /// The callable functions, in module order.
+  std::vector<std::string> functionNames() const;
+
+private:
+  Executable() = default;
+
+  std::shared_ptr<mlir::ExecutionEngine> engine_;
+  std::vector<std::shared_ptr<const Signature>> signatures_;
+  /// Public functions that cannot be called from the host, and why.
+  llvm::StringMap<std::string> uncallable_;
+};
+
+} // namespace tracec
+
+#endif // TRACEC_RUNTIME_EXECUTABLE_H

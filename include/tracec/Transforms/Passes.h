@@ -1,0 +1,19 @@
+//===- Passes.h - tracec transformations ----------------------------------===//
+
+#ifndef TRACEC_TRANSFORMS_PASSES_H
+#define TRACEC_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::trace {
+
+#define GEN_PASS_DECL
+#include "tracec/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tracec/Transforms/Passes.h.inc"
+
+} // namespace mlir::trace
+
+#endif // TRACEC_TRANSFORMS_PASSES_H

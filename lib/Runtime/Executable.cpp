@@ -1,0 +1,269 @@
+//===- Executable.cpp - JIT-compiled trace modules ------------------------===//
+
+#include "tracec/Runtime/Executable.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "tracec/Pipelines/Pipelines.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace tracec;
+
+std::string Signature::str() const {
+  std::string text = "@" + name + "(";
+  for (size_t i = 0; i < inputs.size(); ++i)
+    text += (i ? ", " : "") + inputs[i].str();
+  text += ") -> (";
+  for (size_t i = 0; i < results.size(); ++i)
+    text += (i ? ", " : "") + results[i].str();
+  return text + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+static std::optional<DType> dtypeOf(mlir::Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return parseDType(name);
+}
+
+/// The spec of a host-callable value type, or why it is not one.
+static llvm::Expected<TensorSpec> specOf(mlir::Type type) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  if (!tensor)
+    return llvm::createStringError("type " + text +
+                                   " cannot be passed from the host");
+  if (!tensor.hasStaticShape())
+    return llvm::createStringError("type " + text +
+                                   " has dynamic dims, which the JIT does "
+                                   "not support yet");
+  std::optional<DType> dtype = dtypeOf(tensor.getElementType());
+  if (!dtype)
+    return llvm::createStringError("unsupported element type in " + text);
+  return TensorSpec{*dtype, llvm::SmallVector<int64_t, 4>(tensor.getShape())};
+}
+
+static llvm::Expected<Signature> signatureOf(mlir::func::FuncOp func) {
+  Signature signature{func.getSymName().str(), {}, {}};
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    auto spec = specOf(type);
+    if (!spec)
+      return llvm::createStringError("argument " + std::to_string(i) + ": " +
+                                     llvm::toString(spec.takeError()));
+    signature.inputs.push_back(*spec);
+  }
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+    auto spec = specOf(type);
+    if (!spec)
+      return llvm::createStringError("result " + std::to_string(i) + ": " +
+                                     llvm::toString(spec.takeError()));
+    signature.results.push_back(*spec);
+  }
+  return signature;
+}
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+/// "file:line:col: error: message", as the parser reports.
+static std::string formatDiagnostic(mlir::Diagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(diagnostic.getLocation()))
+    os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+       << loc.getColumn();
+  else
+    os << diagnostic.getLocation();
+  switch (diagnostic.getSeverity()) {
+  case mlir::DiagnosticSeverity::Error: os << ": error: "; break;
+  case mlir::DiagnosticSeverity::Warning: os << ": warning: "; break;
+  default: os << ": note: "; break;
+  }
+  os << diagnostic;
+  return text;
+}
+
+static void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+llvm::Expected<std::unique_ptr<Executable>>
+Executable::compile(const Module &module, const CompileOptions &options) {
+  initializeNativeTarget();
+  mlir::OwningOpRef<mlir::ModuleOp> copy(module.get().clone());
+  mlir::MLIRContext *context = copy->getContext();
+
+  std::unique_ptr<Executable> exe(new Executable());
+  for (auto func : copy->getOps<mlir::func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    auto signature = signatureOf(func);
+    if (!signature) {
+      exe->uncallable_[func.getSymName()] = llvm::toString(signature.takeError());
+      continue;
+    }
+    exe->signatures_.push_back(
+        std::make_shared<const Signature>(std::move(*signature)));
+  }
+
+  // Lower, collecting diagnostics with their locations.
+  std::string diagnostics;
+  {
+    mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &d) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << formatDiagnostic(d) << "\n";
+      return mlir::success();
+    });
+    mlir::PassManager pm(context);
+    if (mlir::failed(buildCpuPipeline(pm)))
+      return llvm::createStringError("the CPU pipeline does not parse");
+    if (mlir::failed(pm.run(*copy)))
+      return llvm::createStringError("compilation failed:\n" +
+                                     llvm::StringRef(diagnostics).rtrim());
+  }
+
+  mlir::ExecutionEngineOptions engineOptions;
+  auto transformer = mlir::makeOptimizingTransformer(
+      options.optLevel, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                            : llvm::CodeGenOptLevel::Default;
+  auto engine = mlir::ExecutionEngine::create(*copy, engineOptions);
+  if (!engine)
+    return llvm::createStringError("JIT compilation failed: " +
+                                   llvm::toString(engine.takeError()));
+  exe->engine_ = std::move(*engine);
+  return exe;
+}
+
+llvm::Expected<Function> Executable::function(llvm::StringRef name) const {
+  for (const auto &signature : signatures_) {
+    if (signature->name != name)
+      continue;
+    auto entry = engine_->lookupPacked(name);
+    if (!entry)
+      return llvm::createStringError("@" + name + " was not compiled: " +
+                                     llvm::toString(entry.takeError()));
+    return Function(signature, *entry, engine_);
+  }
+  auto it = uncallable_.find(name);
+  if (it != uncallable_.end())
+    return llvm::createStringError("@" + name +
+                                   " cannot be called from the host: " +
+                                   it->second);
+  std::string known;
+  for (const std::string &n : functionNames())
+    known += (known.empty() ? "@" : ", @") + n;
+  return llvm::createStringError("no function @" + name + " in the module" +
+                                 (known.empty() ? std::string()
+                                                : " (it has " + known + ")"));
+}
+
+std::vector<std::string> Executable::functionNames() const {
+  std::vector<std::string> names;
+  for (const auto &signature : signatures_)
+    names.push_back(signature->name);
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A memref descriptor in the unpacked form the lowered function takes:
+/// allocated pointer, aligned pointer, offset, sizes, strides.
+struct Descriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset = 0;
+  llvm::SmallVector<int64_t, 4> sizes, strides;
+
+  explicit Descriptor(Tensor &tensor)
+      : allocated(tensor.rawData()), aligned(tensor.rawData()),
+        sizes(tensor.shape()), strides(tensor.rank()) {
+    int64_t stride = 1;
+    for (int64_t d = tensor.rank() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= sizes[d];
+    }
+  }
+
+  /// Appends a pointer to each field, in order.
+  void pack(llvm::SmallVectorImpl<void *> &args) {
+    args.push_back(&allocated);
+    args.push_back(&aligned);
+    args.push_back(&offset);
+    for (int64_t &size : sizes)
+      args.push_back(&size);
+    for (int64_t &stride : strides)
+      args.push_back(&stride);
+  }
+};
+} // namespace
+
+static llvm::Error checkTensors(const Signature &signature, llvm::StringRef what,
+                                const std::vector<TensorSpec> &specs,
+                                llvm::ArrayRef<Tensor> tensors) {
+  if (tensors.size() != specs.size())
+    return llvm::createStringError(
+        "@" + signature.name + " takes " + std::to_string(specs.size()) + " " +
+        what + (specs.size() == 1 ? "" : "s") + ", got " +
+        std::to_string(tensors.size()) + " (signature " + signature.str() + ")");
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (!specs[i].matches(tensors[i]))
+      return llvm::createStringError(
+          what + " " + std::to_string(i) + " of @" + signature.name +
+          ": expected " + specs[i].str() + ", got " + tensors[i].typeString());
+  return llvm::Error::success();
+}
+
+llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
+                           llvm::MutableArrayRef<Tensor> outputs) const {
+  const Signature &sig = *signature_;
+  if (auto error = checkTensors(sig, "argument", sig.inputs, inputs))
+    return error;
+  if (auto error = checkTensors(sig, "output", sig.results, outputs))
+    return error;
+  // The compiled code never writes its inputs (trace-readonly-inputs), so
+  // const_cast only satisfies the descriptor's pointer type.
+  std::vector<Descriptor> descriptors;
+  descriptors.reserve(inputs.size() + outputs.size());
+  for (const Tensor &input : inputs)
+    descriptors.emplace_back(const_cast<Tensor &>(input));
+  for (Tensor &output : outputs)
+    descriptors.emplace_back(output);
+  llvm::SmallVector<void *, 32> args;
+  for (Descriptor &descriptor : descriptors)
+    descriptor.pack(args);
+  entry_(args.data());
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Tensor>>
+Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
+  std::vector<Tensor> outputs;
+  for (const TensorSpec &spec : signature_->results)
+    outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
+  if (auto error = call(inputs, outputs))
+    return std::move(error);
+  return outputs;
+}

@@ -1,0 +1,157 @@
+//===- Npy.cpp - NumPy .npy files <-> Tensor ------------------------------===//
+//
+// The format: "\x93NUMPY", version, header length, then a Python dict
+// literal {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+// padded so the data starts 64-byte aligned, then the raw C-order data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Runtime/Tensor.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace tracec;
+using llvm::StringRef;
+
+static constexpr StringRef kMagic("\x93NUMPY", 6);
+
+/// NumPy's descr for each dtype; bf16 has none.
+static std::optional<StringRef> npyDescr(DType dtype) {
+  switch (dtype) {
+  case DType::f16: return StringRef("<f2");
+  case DType::f32: return StringRef("<f4");
+  case DType::f64: return StringRef("<f8");
+  case DType::i1: return StringRef("|b1");
+  case DType::i32: return StringRef("<i4");
+  case DType::i64: return StringRef("<i8");
+  case DType::bf16: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+static std::optional<DType> dtypeFromDescr(StringRef descr) {
+  for (DType dtype : {DType::f16, DType::f32, DType::f64, DType::i1,
+                      DType::i32, DType::i64})
+    if (npyDescr(dtype) == descr)
+      return dtype;
+  // Single-byte types carry '|' but some writers use '<' or '='.
+  if (descr == "<b1" || descr == "=b1" || descr == "?")
+    return DType::i1;
+  return std::nullopt;
+}
+
+/// The value of `key` in the header dict: the text up to the next top-level
+/// comma (a tuple counts as one value).
+static std::optional<StringRef> headerValue(StringRef header, StringRef key) {
+  size_t at = header.find(("'" + key + "'").str());
+  if (at == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
+  if (!rest.consume_front(":"))
+    return std::nullopt;
+  rest = rest.ltrim();
+  size_t end = rest.starts_with("(") ? rest.find(')') + 1 : rest.find(',');
+  if (end == StringRef::npos || end == 0)
+    return std::nullopt;
+  return rest.take_front(end).trim();
+}
+
+static llvm::Error npyError(StringRef path, const llvm::Twine &message) {
+  return llvm::createStringError(path + ": " + message);
+}
+
+llvm::Expected<Tensor> Tensor::loadNpy(StringRef path) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return npyError(path, "cannot read: " + file.getError().message());
+  StringRef bytes = (*file)->getBuffer();
+  if (!bytes.starts_with(kMagic) || bytes.size() < 10)
+    return npyError(path, "not a .npy file (bad magic)");
+  uint8_t major = bytes[6];
+  size_t headerLength, headerStart;
+  if (major == 1) {
+    headerLength = uint8_t(bytes[8]) | (uint8_t(bytes[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12)
+      return npyError(path, "truncated header");
+    headerLength = 0;
+    for (int i = 0; i < 4; ++i)
+      headerLength |= size_t(uint8_t(bytes[8 + i])) << (8 * i);
+    headerStart = 12;
+  } else {
+    return npyError(path, "unsupported .npy version " + llvm::Twine(major));
+  }
+  if (bytes.size() < headerStart + headerLength)
+    return npyError(path, "truncated header");
+  StringRef header = bytes.substr(headerStart, headerLength);
+
+  auto descr = headerValue(header, "descr");
+  auto fortran = headerValue(header, "fortran_order");
+  auto shapeText = headerValue(header, "shape");
+  if (!descr || !fortran || !shapeText)
+    return npyError(path, "malformed header: " + header.trim());
+  std::optional<DType> dtype = dtypeFromDescr(descr->trim("'\""));
+  if (!dtype)
+    return npyError(path, "unsupported dtype " + *descr +
+                              " (expected f2, f4, f8, b1, i4 or i8, "
+                              "little-endian)");
+  if (*fortran != "False")
+    return npyError(path, "Fortran-order arrays are not supported; save a "
+                          "C-order array (np.ascontiguousarray)");
+  llvm::SmallVector<int64_t> shape;
+  StringRef dims = shapeText->trim("()");
+  llvm::SmallVector<StringRef> parts;
+  dims.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    int64_t dim;
+    if (part.trim().getAsInteger(10, dim) || dim < 0)
+      return npyError(path, "malformed shape " + *shapeText);
+    shape.push_back(dim);
+  }
+
+  Tensor tensor = zeros(*dtype, shape);
+  StringRef data = bytes.drop_front(headerStart + headerLength);
+  if (data.size() != tensor.sizeInBytes())
+    return npyError(path, "holds " + llvm::Twine(data.size()) +
+                              " data bytes but " + tensor.typeString() +
+                              " needs " + llvm::Twine(tensor.sizeInBytes()));
+  std::memcpy(tensor.rawData(), data.data(), data.size());
+  return tensor;
+}
+
+llvm::Error Tensor::saveNpy(StringRef path) const {
+  std::optional<StringRef> descr = npyDescr(dtype_);
+  if (!descr)
+    return npyError(path, "bf16 tensors have no .npy dtype");
+  // NumPy's tuple syntax: "()", "(4,)", "(2, 3)".
+  std::string shapeText = "(";
+  for (size_t i = 0; i < shape_.size(); ++i)
+    shapeText += (i ? ", " : "") + std::to_string(shape_[i]);
+  shapeText += shape_.size() == 1 ? ",)" : ")";
+  std::string header = "{'descr': '" + descr->str() +
+                       "', 'fortran_order': False, 'shape': " + shapeText +
+                       ", }";
+  // Pad with spaces and a newline so magic + 4 + header is 64-aligned.
+  size_t total = kMagic.size() + 4 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return npyError(path, "cannot write: " + ec.message());
+  os << kMagic << char(1) << char(0) << char(header.size() & 0xff)
+     << char(header.size() >> 8) << header;
+  os.write(static_cast<const char *>(rawData()), sizeInBytes());
+  os.close();
+  if (os.has_error())
+    return npyError(path, "write failed: " + os.error().message());
+  return llvm::Error::success();
+}

@@ -1,0 +1,234 @@
+//===- Tensor.cpp - Host tensors ------------------------------------------===//
+
+#include "tracec/Runtime/Tensor.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <functional>
+#include <cstdlib>
+#include <cstring>
+
+using namespace tracec;
+using llvm::ArrayRef;
+using llvm::StringRef;
+
+static constexpr size_t kAlignment = 64;
+
+StringRef tracec::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::f16: return "f16";
+  case DType::bf16: return "bf16";
+  case DType::f32: return "f32";
+  case DType::f64: return "f64";
+  case DType::i1: return "i1";
+  case DType::i32: return "i32";
+  case DType::i64: return "i64";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+std::optional<DType> tracec::parseDType(StringRef name) {
+  for (DType dtype : {DType::f16, DType::bf16, DType::f32, DType::f64,
+                      DType::i1, DType::i32, DType::i64})
+    if (dtypeName(dtype) == name)
+      return dtype;
+  return std::nullopt;
+}
+
+size_t tracec::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::f16:
+  case DType::bf16: return 2;
+  case DType::f32:
+  case DType::i32: return 4;
+  case DType::f64:
+  case DType::i64: return 8;
+  case DType::i1: return 1;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+bool tracec::isFloat(DType dtype) {
+  return dtype == DType::f16 || dtype == DType::bf16 || dtype == DType::f32 ||
+         dtype == DType::f64;
+}
+
+std::string tracec::formatTensorType(DType dtype, ArrayRef<int64_t> shape) {
+  std::string text = "tensor<";
+  for (int64_t dim : shape)
+    text += std::to_string(dim) + "x";
+  return text + dtypeName(dtype).str() + ">";
+}
+
+static int64_t product(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  return count;
+}
+
+int64_t Tensor::numElements() const { return product(shape_); }
+
+Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
+  size_t bytes = product(shape) * dtypeSize(dtype);
+  // aligned_alloc needs a size that is a multiple of the alignment, and a
+  // zero-size tensor still gets a valid (non-null) pointer.
+  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  if (rounded == 0)
+    rounded = kAlignment;
+  auto *memory = static_cast<uint8_t *>(std::aligned_alloc(kAlignment, rounded));
+  if (!memory)
+    llvm::report_bad_alloc_error("tracec::Tensor: out of memory");
+  std::memset(memory, 0, rounded);
+  return Tensor(dtype, shape, std::shared_ptr<uint8_t>(memory, std::free), 0);
+}
+
+llvm::Error Tensor::elementCountError(size_t count, ArrayRef<int64_t> shape) {
+  return llvm::createStringError(
+      "cannot make a tensor of shape [" +
+      [&] {
+        std::string s;
+        for (size_t i = 0; i < shape.size(); ++i)
+          s += (i ? ", " : "") + std::to_string(shape[i]);
+        return s;
+      }() +
+      "] (" + std::to_string(product(shape)) + " elements) from " +
+      std::to_string(count) + " values");
+}
+
+void Tensor::checkElementType(DType requested) const {
+  if (requested != dtype_)
+    llvm::report_fatal_error(llvm::Twine("tracec::Tensor: typed access as ") +
+                             dtypeName(requested) + " to a " +
+                             dtypeName(dtype_) + " tensor");
+}
+
+double Tensor::elementAsDouble(int64_t i) const {
+  const uint8_t *base = static_cast<const uint8_t *>(rawData());
+  switch (dtype_) {
+  case DType::f16:
+  case DType::bf16: {
+    uint16_t bits;
+    std::memcpy(&bits, base + 2 * i, 2);
+    llvm::APFloat value(dtype_ == DType::f16 ? llvm::APFloat::IEEEhalf()
+                                             : llvm::APFloat::BFloat(),
+                        llvm::APInt(16, bits));
+    bool losesInfo;
+    value.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return value.convertToDouble();
+  }
+  case DType::f32: return reinterpret_cast<const float *>(base)[i];
+  case DType::f64: return reinterpret_cast<const double *>(base)[i];
+  case DType::i1: return base[i] ? 1.0 : 0.0;
+  case DType::i32: return reinterpret_cast<const int32_t *>(base)[i];
+  case DType::i64:
+    return static_cast<double>(reinterpret_cast<const int64_t *>(base)[i]);
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+llvm::Expected<Tensor> Tensor::reshaped(ArrayRef<int64_t> shape) const {
+  if (product(shape) != numElements())
+    return llvm::createStringError("cannot view " + typeString() + " as " +
+                                   formatTensorType(dtype_, shape) +
+                                   ": the element counts differ");
+  return Tensor(dtype_, shape, storage_, offset_);
+}
+
+llvm::Expected<Tensor> Tensor::operator[](int64_t i) const {
+  if (rank() == 0)
+    return llvm::createStringError("cannot index a scalar tensor");
+  if (i < 0 || i >= shape_[0])
+    return llvm::createStringError("index " + std::to_string(i) +
+                                   " is out of range for dim 0 of " +
+                                   typeString());
+  ArrayRef<int64_t> inner = ArrayRef<int64_t>(shape_).drop_front();
+  size_t stride = product(inner) * dtypeSize(dtype_);
+  return Tensor(dtype_, inner, storage_, offset_ + i * stride);
+}
+
+Tensor Tensor::clone() const {
+  Tensor copy = zeros(dtype_, shape_);
+  std::memcpy(copy.rawData(), rawData(), sizeInBytes());
+  return copy;
+}
+
+/// One element as NumPy prints it: "1.", "0.5", "-3", "True".
+static std::string formatElement(const Tensor &tensor, int64_t i) {
+  double value = tensor.elementAsDouble(i);
+  if (tensor.dtype() == DType::i1)
+    return value != 0 ? "True" : "False";
+  if (!isFloat(tensor.dtype()))
+    return std::to_string(static_cast<int64_t>(value));
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.6g", value);
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".";
+  return text;
+}
+
+/// Pads the elements to one width; floats align on the decimal point, as
+/// NumPy does ("[ 1.   2.5]").
+static void alignElements(std::vector<std::string> &elements, bool isFloat) {
+  size_t intWidth = 0, fracWidth = 0, width = 0;
+  for (const std::string &e : elements) {
+    size_t point = e.find('.');
+    if (isFloat && point != std::string::npos &&
+        e.find('e') == std::string::npos) {
+      intWidth = std::max(intWidth, point);
+      fracWidth = std::max(fracWidth, e.size() - point - 1);
+    }
+    width = std::max(width, e.size());
+  }
+  width = std::max(width, intWidth + 1 + fracWidth);
+  for (std::string &e : elements) {
+    size_t point = e.find('.');
+    if (isFloat && point != std::string::npos &&
+        e.find('e') == std::string::npos)
+      e = std::string(intWidth - point, ' ') + e +
+          std::string(fracWidth - (e.size() - point - 1), ' ');
+    e = std::string(width - std::min(width, e.size()), ' ') + e;
+  }
+}
+
+std::string Tensor::toString() const {
+  if (rank() == 0)
+    return formatElement(*this, 0);
+  std::vector<std::string> elements;
+  for (int64_t i = 0; i < numElements(); ++i)
+    elements.push_back(formatElement(*this, i));
+  alignElements(elements, isFloat(dtype_));
+  // Nested brackets, row-major; rows of the last dim on one line.
+  std::string text;
+  std::function<void(int64_t, int64_t &)> emit = [&](int64_t dim,
+                                                     int64_t &next) {
+    text += "[";
+    for (int64_t j = 0; j < shape_[dim]; ++j) {
+      if (dim + 1 == rank()) {
+        if (j)
+          text += " ";
+        text += elements[next++];
+      } else {
+        if (j)
+          text += std::string(rank() - dim - 1, '\n') +
+                  std::string(dim + 1, ' ');
+        emit(dim + 1, next);
+      }
+    }
+    text += "]";
+  };
+  int64_t next = 0;
+  emit(0, next);
+  return text;
+}

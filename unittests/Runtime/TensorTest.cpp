@@ -1,0 +1,172 @@
+//===- TensorTest.cpp - tracec::Tensor ------------------------------------===//
+
+#include "tracec/Runtime/Tensor.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace tracec;
+
+namespace {
+
+std::string errorText(llvm::Error error) { return llvm::toString(std::move(error)); }
+
+/// A path in a fresh temporary directory, removed with the fixture.
+class TempDir : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tracec-test", dir));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+  std::string path(llvm::StringRef name) { return (dir + "/" + name).str(); }
+  void writeFile(llvm::StringRef name, llvm::StringRef bytes) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path(name), ec);
+    ASSERT_FALSE(ec);
+    os << bytes;
+  }
+  llvm::SmallString<128> dir;
+};
+
+TEST(TensorTest, StorageIs64ByteAligned) {
+  for (int64_t n : {0, 1, 3, 17, 1000}) {
+    Tensor t = Tensor::zeros(DType::f32, {n});
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t.rawData()) % 64, 0u) << n;
+    EXPECT_EQ(t.sizeInBytes(), size_t(n) * 4);
+  }
+}
+
+TEST(TensorTest, FromAndToVector) {
+  auto t = Tensor::fromVector<float>({1, 2, 3, 4, 5, 6}, {2, 3});
+  ASSERT_TRUE(bool(t)) << errorText(t.takeError());
+  EXPECT_EQ(t->dtype(), DType::f32);
+  EXPECT_EQ(t->shape(), llvm::ArrayRef<int64_t>({2, 3}));
+  EXPECT_EQ(t->typeString(), "tensor<2x3xf32>");
+  EXPECT_EQ(t->toVector<float>(), std::vector<float>({1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(t->toVector<int64_t>(), std::vector<int64_t>({1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(Tensor::scalar<int64_t>(-7).typeString(), "tensor<i64>");
+}
+
+TEST(TensorTest, FromVectorRejectsWrongCount) {
+  auto t = Tensor::fromVector<float>({1, 2, 3}, {2, 2});
+  ASSERT_FALSE(bool(t));
+  EXPECT_EQ(errorText(t.takeError()),
+            "cannot make a tensor of shape [2, 2] (4 elements) from 3 values");
+}
+
+TEST(TensorTest, ViewsShareStorage) {
+  Tensor t = *Tensor::fromVector<int32_t>({0, 1, 2, 3, 4, 5}, {2, 3});
+  auto flat = t.reshaped({6});
+  ASSERT_TRUE(bool(flat));
+  EXPECT_TRUE(flat->sharesStorageWith(t));
+  auto row = t[1];
+  ASSERT_TRUE(bool(row));
+  EXPECT_EQ(row->toVector<int32_t>(), std::vector<int32_t>({3, 4, 5}));
+  row->data<int32_t>()[0] = 30;
+  EXPECT_EQ(t.toVector<int32_t>()[3], 30);
+  Tensor copy = t.clone();
+  EXPECT_FALSE(copy.sharesStorageWith(t));
+
+  EXPECT_EQ(errorText(t.reshaped({4}).takeError()),
+            "cannot view tensor<2x3xi32> as tensor<4xi32>: the element counts "
+            "differ");
+  EXPECT_EQ(errorText(t[2].takeError()),
+            "index 2 is out of range for dim 0 of tensor<2x3xi32>");
+}
+
+TEST(TensorTest, PrintsLikeNumPy) {
+  EXPECT_EQ(Tensor::fromVector<float>({1, 2.5, -3, 4}, {2, 2})->toString(),
+            "[[ 1.   2.5]\n [-3.   4. ]]");
+  EXPECT_EQ(Tensor::scalar<double>(0.5).toString(), "0.5");
+  EXPECT_EQ(Tensor::fromVector<bool>({true, false}, {2})->toString(),
+            "[ True False]");
+  EXPECT_EQ(Tensor::fromVector<int64_t>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2})
+                ->toString(),
+            "[[[1 2]\n  [3 4]]\n\n [[5 6]\n  [7 8]]]");
+}
+
+using NpyTest = TempDir;
+
+TEST_F(NpyTest, RoundTripsEveryDType) {
+  auto f32 = *Tensor::fromVector<float>({1.5f, -2, 3, 4}, {2, 2});
+  auto f64 = Tensor::scalar<double>(3.25);
+  auto i1 = *Tensor::fromVector<bool>({true, false, true}, {3});
+  auto i32 = *Tensor::fromVector<int32_t>({-1, 2}, {2, 1});
+  auto i64 = *Tensor::fromVector<int64_t>({}, {0, 3});
+  Tensor f16 = Tensor::zeros(DType::f16, {2});
+  static_cast<uint16_t *>(f16.rawData())[0] = 0x3C00; // 1.0
+  static_cast<uint16_t *>(f16.rawData())[1] = 0xC000; // -2.0
+  for (const Tensor &t : {f32, f64, i1, i32, i64, f16}) {
+    std::string file = path(std::string(dtypeName(t.dtype())) + ".npy");
+    ASSERT_FALSE(bool(t.saveNpy(file)));
+    auto loaded = Tensor::loadNpy(file);
+    ASSERT_TRUE(bool(loaded)) << errorText(loaded.takeError());
+    EXPECT_EQ(loaded->typeString(), t.typeString());
+    EXPECT_EQ(loaded->toVector<double>(), t.toVector<double>());
+  }
+  EXPECT_EQ(Tensor::loadNpy(path("f16.npy"))->toVector<double>(),
+            std::vector<double>({1.0, -2.0}));
+}
+
+TEST_F(NpyTest, ReadsNumPyWrittenHeader) {
+  // What np.save(np.arange(6, dtype=np.int32).reshape(2, 3)) writes.
+  std::string header =
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }";
+  // NumPy pads the header so that the data starts at a multiple of 64.
+  header.append(128 - 10 - header.size() - 1, ' ');
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+  bytes += char(header.size());
+  bytes += char(0);
+  bytes += header;
+  for (int32_t i = 0; i < 6; ++i)
+    bytes.append(reinterpret_cast<const char *>(&i), 4);
+  writeFile("arange.npy", bytes);
+  auto t = Tensor::loadNpy(path("arange.npy"));
+  ASSERT_TRUE(bool(t)) << errorText(t.takeError());
+  EXPECT_EQ(t->typeString(), "tensor<2x3xi32>");
+  EXPECT_EQ(t->toVector<int32_t>(), std::vector<int32_t>({0, 1, 2, 3, 4, 5}));
+}
+
+TEST_F(NpyTest, CorruptFilesAreErrors) {
+  auto missing = Tensor::loadNpy(path("missing.npy"));
+  EXPECT_NE(errorText(missing.takeError()).find("cannot read"),
+            std::string::npos);
+
+  writeFile("text.npy", "hello, world");
+  EXPECT_NE(errorText(Tensor::loadNpy(path("text.npy")).takeError())
+                .find("not a .npy file"),
+            std::string::npos);
+
+  Tensor t = *Tensor::fromVector<float>({1, 2, 3}, {3});
+  ASSERT_FALSE(bool(t.saveNpy(path("ok.npy"))));
+  auto buffer = llvm::MemoryBuffer::getFile(path("ok.npy"));
+  ASSERT_TRUE(bool(buffer));
+  writeFile("truncated.npy", (*buffer)->getBuffer().drop_back(4));
+  EXPECT_NE(errorText(Tensor::loadNpy(path("truncated.npy")).takeError())
+                .find("holds 8 data bytes but tensor<3xf32> needs 12"),
+            std::string::npos);
+
+  std::string fortran = (*buffer)->getBuffer().str();
+  fortran.replace(fortran.find("False"), 5, "True ");
+  writeFile("fortran.npy", fortran);
+  EXPECT_NE(errorText(Tensor::loadNpy(path("fortran.npy")).takeError())
+                .find("Fortran-order arrays are not supported"),
+            std::string::npos);
+
+  std::string complex = (*buffer)->getBuffer().str();
+  complex.replace(complex.find("<f4"), 3, "<c8");
+  writeFile("complex.npy", complex);
+  EXPECT_NE(errorText(Tensor::loadNpy(path("complex.npy")).takeError())
+                .find("unsupported dtype '<c8'"),
+            std::string::npos);
+
+  EXPECT_NE(errorText(Tensor::zeros(DType::bf16, {2}).saveNpy(path("b.npy")))
+                .find("bf16 tensors have no .npy dtype"),
+            std::string::npos);
+}
+
+} // namespace
