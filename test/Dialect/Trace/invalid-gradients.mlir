@@ -695,3 +695,55 @@ func.func @f(%w: tensor<4xf32>, %n: tensor<4xi32>, %s: tensor<f32>, %c: tensor<i
   %y, %g = trace.vjp @vec(%w) cotangents(%w) {wrt = array<i64: 0>} : (tensor<4xf32>), (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
+
+// -----
+
+// vjp: the attributes are checked while parsing.
+func.func @vec(%w: tensor<4xf32>) -> tensor<4xf32> {
+  return %w : tensor<4xf32>
+}
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{custom op 'trace.vjp' attribute 'unconnected' failed to satisfy constraint: gradient of an argument the result does not depend on}}
+  %y, %g = trace.vjp @vec(%w) cotangents(%w) {wrt = array<i64: 0>, unconnected = 1 : i32} : (tensor<4xf32>), (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @vec(%w: tensor<4xf32>) -> tensor<4xf32> {
+  return %w : tensor<4xf32>
+}
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{custom op 'trace.vjp' attribute 'wrt' failed to satisfy constraint: i64 dense array attribute}}
+  %y, %g = trace.vjp @vec(%w) cotangents(%w) {wrt = [0]} : (tensor<4xf32>), (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @vec(%w: tensor<4xf32>) -> tensor<4xf32> {
+  return %w : tensor<4xf32>
+}
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{'trace.vjp' op requires attribute 'wrt'}}
+  %y, %g = trace.vjp @vec(%w) cotangents(%w) : (tensor<4xf32>), (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// vjp: the callee is a symbol reference, not a string.
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{custom op 'trace.vjp' invalid kind of attribute specified}}
+  %y, %g = trace.vjp "vec"(%w) cotangents(%w) {wrt = array<i64: 0>} : (tensor<4xf32>), (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// vjp: the result types are in parentheses, even a single one.
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{expected '('}}
+  %g = trace.vjp @vec(%w) cotangents() {wrt = array<i64: 0>} : (tensor<4xf32>), () -> tensor<4xf32>
+  return
+}

@@ -246,12 +246,11 @@ ParseResult VjpOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOperandList(cotangents, OpAsmParser::Delimiter::Paren))
     return failure();
 
+  // The parser already starts its messages with "custom op 'trace.vjp'".
   SMLoc attrLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDict(result.attributes) ||
-      failed(result.name.verifyInherentAttrs(result.attributes, [&] {
-        return parser.emitError(attrLoc)
-               << "'" << result.name.getStringRef() << "' op ";
-      })))
+      failed(result.name.verifyInherentAttrs(
+          result.attributes, [&] { return parser.emitError(attrLoc); })))
     return failure();
 
   if (parser.parseColon() || parseParenTypeList(parser, argTypes) ||
