@@ -14,11 +14,25 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include <optional>
 
 namespace mlir::trace {
 
 inline constexpr int64_t kMaxFoldedElements = 1024;
+
+/// The number of elements of a static shape, or nullopt when a dim is
+/// dynamic or the count overflows int64_t (ShapedType::getNumElements would
+/// wrap, e.g. to 0 for 2^32 x 2^32).
+inline std::optional<int64_t> getElementCount(llvm::ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim) || llvm::MulOverflow(count, dim, count))
+      return std::nullopt;
+  }
+  return count;
+}
 
 using FloatUnaryFn =
     llvm::function_ref<std::optional<llvm::APFloat>(const llvm::APFloat &)>;
@@ -57,7 +71,7 @@ Attribute foldElementwise(llvm::ArrayRef<Attribute> operands,
   }
   // An empty result has no element to evaluate (and an empty operand has no
   // splat value to read).
-  if (resultType.getNumElements() == 0)
+  if (llvm::is_contained(resultType.getShape(), 0))
     return DenseElementsAttr::get(resultType, llvm::ArrayRef<Out>());
   llvm::SmallVector<In, 3> args;
   if (llvm::all_of(dense, [](DenseElementsAttr d) { return d.isSplat(); })) {
@@ -68,7 +82,8 @@ Attribute foldElementwise(llvm::ArrayRef<Attribute> operands,
       return {};
     return DenseElementsAttr::get(resultType, llvm::ArrayRef<Out>(*value));
   }
-  if (resultType.getNumElements() > kMaxFoldedElements)
+  std::optional<int64_t> count = getElementCount(resultType.getShape());
+  if (!count || *count > kMaxFoldedElements)
     return {};
   llvm::SmallVector<llvm::SmallVector<In>> values;
   llvm::SmallVector<llvm::SmallVector<int64_t>> sources;
@@ -78,7 +93,7 @@ Attribute foldElementwise(llvm::ArrayRef<Attribute> operands,
         resultType.getShape(), llvm::cast<ShapedType>(d.getType()).getShape()));
   }
   llvm::SmallVector<Out> results;
-  for (int64_t i = 0, e = resultType.getNumElements(); i < e; ++i) {
+  for (int64_t i = 0; i < *count; ++i) {
     args.clear();
     for (size_t j = 0; j < values.size(); ++j)
       args.push_back(values[j][sources[j][i]]);

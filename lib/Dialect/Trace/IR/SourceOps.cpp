@@ -85,7 +85,8 @@ LogicalResult IotaOp::verify() {
 
 OpFoldResult IotaOp::fold(FoldAdaptor) {
   RankedTensorType type = getType();
-  if (!type.hasStaticShape() || type.getNumElements() > kMaxFoldedElements)
+  std::optional<int64_t> count = getElementCount(type.getShape());
+  if (!count || *count > kMaxFoldedElements)
     return {};
   int64_t axis = *normalizeAxis(getAxis(), type.getRank());
   // Row-major: the value at linear index i is (i / stride) % dim(axis).
@@ -96,7 +97,7 @@ OpFoldResult IotaOp::fold(FoldAdaptor) {
   Type element = type.getElementType();
   if (auto floatType = dyn_cast<FloatType>(element)) {
     SmallVector<llvm::APFloat> values;
-    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    for (int64_t i = 0; i < *count; ++i) {
       llvm::APFloat v(static_cast<double>((i / stride) % dim));
       bool losesInfo = false;
       v.convert(floatType.getFloatSemantics(),
@@ -106,7 +107,7 @@ OpFoldResult IotaOp::fold(FoldAdaptor) {
     return DenseElementsAttr::get(type, values);
   }
   SmallVector<llvm::APInt> values;
-  for (int64_t i = 0; i < type.getNumElements(); ++i)
+  for (int64_t i = 0; i < *count; ++i)
     values.emplace_back(element.getIntOrFloatBitWidth(), (i / stride) % dim);
   return DenseElementsAttr::get(type, values);
 }
