@@ -14,3 +14,6 @@ config.test_exec_root = os.path.join(config.tracec_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.tracec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
 )
+
+# Independent references: NumPy (and PyTorch) under Debian's interpreter.
+config.substitutions.append(("%python", "/usr/bin/python3"))

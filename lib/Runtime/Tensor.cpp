@@ -203,8 +203,11 @@ static void alignElements(std::vector<std::string> &elements, bool isFloat) {
 }
 
 std::string Tensor::toString() const {
-  if (rank() == 0)
-    return formatElement(*this, 0);
+  if (rank() == 0) {
+    // NumPy prints a float scalar as "29.0", an array element as "29.".
+    std::string text = formatElement(*this, 0);
+    return text.back() == '.' ? text + "0" : text;
+  }
   std::vector<std::string> elements;
   for (int64_t i = 0; i < numElements(); ++i)
     elements.push_back(formatElement(*this, i));

@@ -81,6 +81,7 @@ TEST(TensorTest, PrintsLikeNumPy) {
   EXPECT_EQ(Tensor::fromVector<float>({1, 2.5, -3, 4}, {2, 2})->toString(),
             "[[ 1.   2.5]\n [-3.   4. ]]");
   EXPECT_EQ(Tensor::scalar<double>(0.5).toString(), "0.5");
+  EXPECT_EQ(Tensor::scalar<float>(29).toString(), "29.0");
   EXPECT_EQ(Tensor::fromVector<bool>({true, false}, {2})->toString(),
             "[ True False]");
   EXPECT_EQ(Tensor::fromVector<int64_t>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2})

@@ -148,23 +148,28 @@ TRACE_BINARY(MaxOp, arith::MaximumFOp, arith::MaxSIOp)
 TRACE_BINARY(MinOp, arith::MinimumFOp, arith::MinSIOp)
 #undef TRACE_BINARY
 
-#define TRACE_COMPARE(TraceOp, FloatPredicate, IntPredicate)                   \
+#define TRACE_COMPARE(TraceOp, FloatPredicate, IntPredicate, BoolPredicate)    \
   Value buildScalar(TraceOp, OpBuilder &b, Location loc, ValueRange args,      \
                     Type) {                                                    \
-    if (isFloat(args[0].getType()))                                            \
+    Type type = args[0].getType();                                             \
+    if (isFloat(type))                                                         \
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::FloatPredicate,\
                                    args[0], args[1]);                          \
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::IntPredicate,   \
+    return arith::CmpIOp::create(b, loc,                                       \
+                                 type.isInteger(1)                             \
+                                     ? arith::CmpIPredicate::BoolPredicate     \
+                                     : arith::CmpIPredicate::IntPredicate,     \
                                  args[0], args[1]);                            \
   }
 // Ordered predicates: false when either side is NaN; `ne` is unordered so
-// NaN != NaN, as in IEEE and NumPy.
-TRACE_COMPARE(EqOp, OEQ, eq)
-TRACE_COMPARE(NeOp, UNE, ne)
-TRACE_COMPARE(LtOp, OLT, slt)
-TRACE_COMPARE(LeOp, OLE, sle)
-TRACE_COMPARE(GtOp, OGT, sgt)
-TRACE_COMPARE(GeOp, OGE, sge)
+// NaN != NaN, as in IEEE and NumPy. Booleans order false < true (unsigned;
+// signed i1 would make true == -1).
+TRACE_COMPARE(EqOp, OEQ, eq, eq)
+TRACE_COMPARE(NeOp, UNE, ne, ne)
+TRACE_COMPARE(LtOp, OLT, slt, ult)
+TRACE_COMPARE(LeOp, OLE, sle, ule)
+TRACE_COMPARE(GtOp, OGT, sgt, ugt)
+TRACE_COMPARE(GeOp, OGE, sge, uge)
 #undef TRACE_COMPARE
 
 Value buildScalar(SelectOp, OpBuilder &b, Location loc, ValueRange args, Type) {

@@ -167,3 +167,15 @@ func.func @stop_gradient(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = trace.stop_gradient %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Booleans compare unsigned: false < true.
+// CHECK-LABEL: func.func @bool_compare
+// CHECK: arith.cmpi ult
+// CHECK: arith.cmpi uge
+func.func @bool_compare(%x: tensor<4xi1>, %y: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %0 = trace.lt %x, %y : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %1 = trace.ge %x, %y : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}

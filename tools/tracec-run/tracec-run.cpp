@@ -1,0 +1,106 @@
+//===- tracec-run.cpp - Compile and run one function of a module ----------===//
+//
+//   tracec-run model.mlir --entry f --input x=@x.npy --input y=1.5 \
+//       --input z="[[1,2],[3,4]]" [--output-dir out/]
+//
+// Inputs are matched to the entry's arguments in order; the name before '='
+// labels the input in messages. Results are printed like NumPy does, or
+// written as <entry>_result<i>.npy files with --output-dir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InputParser.h"
+
+#include "tracec/Runtime/Executable.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tracec;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
+                                  cl::Required, cl::value_desc("name"));
+static cl::list<std::string>
+    inputs("input",
+           cl::desc("An argument, in order: name=@file.npy, name=1.5 or "
+                    "name=\"[[1,2],[3,4]]\""),
+           cl::value_desc("name=value"));
+static cl::opt<std::string>
+    outputDir("output-dir",
+              cl::desc("Write results as .npy files here instead of printing"),
+              cl::value_desc("dir"));
+static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
+                                  cl::init(3), cl::Prefix);
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tracec-run") << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tracec-run: compile and run a trace function\n");
+
+  Compiler compiler;
+  auto module = compiler.parseFile(inputFile);
+  if (!module)
+    return fail(llvm::toString(module.takeError()));
+  auto exe = Executable::compile(*module, CompileOptions{Target::cpu, optLevel});
+  if (!exe)
+    return fail(llvm::toString(exe.takeError()));
+  auto function = (*exe)->function(entry);
+  if (!function)
+    return fail(llvm::toString(function.takeError()));
+
+  const Signature &signature = function->signature();
+  if (inputs.size() != signature.inputs.size())
+    return fail("@" + entry + " takes " +
+                llvm::Twine(signature.inputs.size()) + " arguments but " +
+                llvm::Twine(inputs.size()) + " --input values were given " +
+                "(signature " + signature.str() + ")");
+
+  std::vector<Tensor> arguments;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto [name, value] = llvm::StringRef(input).split('=');
+    if (value.empty() && !llvm::StringRef(input).contains('='))
+      return fail("--input '" + input + "' is not name=value");
+    std::string label = "input '" + name.str() + "' (argument " +
+                        std::to_string(i) + " of @" + entry + ")";
+    auto tensor = parseInputValue(value, signature.inputs[i]);
+    if (!tensor)
+      return fail(label + ": " + llvm::toString(tensor.takeError()));
+    if (!signature.inputs[i].matches(*tensor))
+      return fail(label + ": expected " + signature.inputs[i].str() +
+                  ", got " + tensor->typeString());
+    arguments.push_back(std::move(*tensor));
+  }
+
+  auto results = (*function)(arguments);
+  if (!results)
+    return fail(llvm::toString(results.takeError()));
+
+  if (outputDir.empty()) {
+    for (auto [i, result] : llvm::enumerate(*results))
+      llvm::outs() << "result " << i << ": " << result.typeString() << "\n"
+                   << result.toString() << "\n";
+    return 0;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return fail("cannot create --output-dir '" + outputDir +
+                "': " + ec.message());
+  for (auto [i, result] : llvm::enumerate(*results)) {
+    llvm::SmallString<128> path(outputDir);
+    llvm::sys::path::append(path, entry + "_result" + std::to_string(i) + ".npy");
+    if (auto error = result.saveNpy(path))
+      return fail(llvm::toString(std::move(error)));
+    llvm::outs() << "wrote " << path << "\n";
+  }
+  return 0;
+}
