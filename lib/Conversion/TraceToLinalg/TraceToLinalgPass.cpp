@@ -29,6 +29,8 @@ struct TraceToLinalgPass
     populateElementwiseToLinalgPatterns(patterns);
     populateMatmulToLinalgPatterns(patterns);
     populateReductionToLinalgPatterns(patterns);
+    populateNeuralNetToLinalgPatterns(patterns);
+    populateSoftmaxToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

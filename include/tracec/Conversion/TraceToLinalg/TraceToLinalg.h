@@ -16,6 +16,13 @@ void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// reduce_{sum,mean,max,min} -> linalg.reduce.
 void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
 
+/// conv2d -> linalg.conv_2d_nhwc_hwcf, max_pool2d -> linalg.pooling_nhwc_max,
+/// avg_pool2d -> linalg.pooling_nhwc_sum divided by the in-bounds count.
+void populateNeuralNetToLinalgPatterns(RewritePatternSet &patterns);
+
+/// softmax, log_softmax (max-subtracted) and argmax -> linalg.
+void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H
