@@ -31,6 +31,8 @@ struct TraceToLinalgPass
     populateReductionToLinalgPatterns(patterns);
     populateNeuralNetToLinalgPatterns(patterns);
     populateSoftmaxToLinalgPatterns(patterns);
+    populateSourcesToLinalgPatterns(patterns);
+    populateShapeToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -23,6 +23,14 @@ void populateNeuralNetToLinalgPatterns(RewritePatternSet &patterns);
 /// softmax, log_softmax (max-subtracted) and argmax -> linalg.
 void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);
 
+/// constant -> arith.constant, fill -> linalg.fill, iota -> linalg.generic
+/// with linalg.index, identity without control tokens -> its operand.
+void populateSourcesToLinalgPatterns(RewritePatternSet &patterns);
+
+/// reshape, transpose, broadcast_to, concat, slice, pad, gather, one_hot ->
+/// tensor reshapes/slices/pads and linalg.
+void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H

@@ -1,0 +1,425 @@
+//===- ShapeToLinalg.cpp - Shape trace ops -> tensor / linalg -------------===//
+//
+// Pure data movement maps onto the tensor dialect where it has the op
+// (reshapes, slices, pads, concatenation by insert_slice) and onto the named
+// linalg ops otherwise (transpose, broadcast). gather and one_hot are one
+// linalg.generic each: gather reads `params` with tensor.extract at the
+// clamped index, one_hot compares linalg.index of its new dim with the index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+bool allStatic(Operation *op) {
+  auto isStatic = [](Type type) {
+    return cast<RankedTensorType>(type).hasStaticShape();
+  };
+  return llvm::all_of(op->getOperandTypes(), isStatic) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
+
+/// `value` (an f64 attribute) as an attribute of `element`: rounded to the
+/// nearest float, truncated toward zero (saturating, NaN -> 0) for integers,
+/// non-zero for i1.
+TypedAttr scalarAttr(Builder &b, Type element, llvm::APFloat value) {
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    bool losesInfo = false;
+    value.convert(floatType.getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return b.getFloatAttr(element, value);
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  if (width == 1)
+    return b.getBoolAttr(!value.isZero());
+  llvm::APSInt result(width, /*isUnsigned=*/false);
+  bool isExact = false;
+  value.convertToInteger(result, llvm::APFloat::rmTowardZero, &isExact);
+  if (value.isNaN())
+    result = 0;
+  return b.getIntegerAttr(element, result);
+}
+
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+SmallVector<utils::IteratorType> parallel(int64_t rank) {
+  return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
+}
+
+//===----------------------------------------------------------------------===//
+// reshape
+//===----------------------------------------------------------------------===//
+
+/// One group holding every dim of a rank-`rank` tensor (none for rank 0).
+SmallVector<ReassociationIndices> allInOneGroup(int64_t rank) {
+  if (rank == 0)
+    return {};
+  ReassociationIndices group;
+  for (int64_t d = 0; d < rank; ++d)
+    group.push_back(d);
+  return {group};
+}
+
+struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    auto from = cast<RankedTensorType>(op.getX().getType());
+    RankedTensorType to = op.getType();
+    if (from == to) {
+      rewriter.replaceOp(op, op.getX());
+      return success();
+    }
+    if (to.getNumElements() == 0) {
+      // Nothing to move; reshapes through a zero-sized dim are ambiguous.
+      rewriter.replaceOp(op, emptyLike(rewriter, loc, to));
+      return success();
+    }
+    // A pure collapse (or expand) of contiguous groups of dims.
+    if (from.getRank() > to.getRank()) {
+      if (auto groups = getReassociationIndicesForCollapse(from.getShape(),
+                                                           to.getShape())) {
+        rewriter.replaceOp(op, tensor::CollapseShapeOp::create(
+                                   rewriter, loc, to, op.getX(), *groups));
+        return success();
+      }
+    } else if (from.getRank() < to.getRank()) {
+      if (auto groups = getReassociationIndicesForCollapse(to.getShape(),
+                                                           from.getShape())) {
+        rewriter.replaceOp(op, tensor::ExpandShapeOp::create(
+                                   rewriter, loc, to, op.getX(), *groups));
+        return success();
+      }
+    }
+    // Otherwise through the flat (row-major) vector of elements.
+    auto flatType = RankedTensorType::get({from.getNumElements()},
+                                          from.getElementType());
+    Value flat = op.getX();
+    if (from.getRank() > 1)
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, flatType, flat,
+                                             allInOneGroup(from.getRank()));
+    else if (from.getRank() == 0)
+      flat = tensor::ExpandShapeOp::create(rewriter, loc, flatType, flat,
+                                           allInOneGroup(0));
+    Value result = flat;
+    if (to.getRank() > 1)
+      result = tensor::ExpandShapeOp::create(rewriter, loc, to, flat,
+                                             allInOneGroup(to.getRank()));
+    else if (to.getRank() == 0)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, to, flat,
+                                               allInOneGroup(0));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// transpose, broadcast_to
+//===----------------------------------------------------------------------===//
+
+struct TransposeToLinalg : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    Value init = emptyLike(rewriter, loc, op.getType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, op.getX(),
+                                                       init, op.getPerm())
+                               .getResult());
+    return success();
+  }
+};
+
+struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BroadcastToOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    auto from = cast<RankedTensorType>(op.getX().getType());
+    RankedTensorType to = op.getType();
+    if (from == to) {
+      rewriter.replaceOp(op, op.getX());
+      return success();
+    }
+    // Operand dims align with the trailing result dims.
+    int64_t offset = to.getRank() - from.getRank();
+    bool expandsUnitDims = false;
+    for (int64_t d = 0; d < from.getRank(); ++d)
+      expandsUnitDims |= from.getDimSize(d) != to.getDimSize(d + offset);
+    Value init = emptyLike(rewriter, loc, to);
+
+    if (!expandsUnitDims) {
+      // Only new leading dims: what linalg.broadcast does.
+      SmallVector<int64_t> added;
+      for (int64_t d = 0; d < offset; ++d)
+        added.push_back(d);
+      rewriter.replaceOp(op, linalg::BroadcastOp::create(rewriter, loc,
+                                                         op.getX(), init, added)
+                                 .getResult());
+      return success();
+    }
+
+    // Size-1 dims that grow are read at index 0.
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < from.getRank(); ++d)
+      exprs.push_back(from.getDimSize(d) == to.getDimSize(d + offset)
+                          ? getAffineDimExpr(d + offset, context)
+                          : getAffineConstantExpr(0, context));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(to.getRank(), 0, exprs, context),
+        rewriter.getMultiDimIdentityMap(to.getRank())};
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{to}, ValueRange{op.getX()},
+            ValueRange{init}, maps, parallel(to.getRank()),
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// concat, slice, pad
+//===----------------------------------------------------------------------===//
+
+struct ConcatToTensor : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
+    if (!axis)
+      return rewriter.notifyMatchFailure(op, "axis is out of range");
+
+    // Each input goes into its own window of the result, one after another
+    // along the axis.
+    Value result = emptyLike(rewriter, loc, type);
+    int64_t position = 0;
+    for (Value input : op.getInputs()) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      int64_t extent = inputType.getDimSize(*axis);
+      if (extent == 0)
+        continue;
+      SmallVector<int64_t> offsets(rank, 0);
+      offsets[*axis] = position;
+      SmallVector<int64_t> strides(rank, 1);
+      result = tensor::InsertSliceOp::create(
+          rewriter, loc, input, result,
+          getAsIndexOpFoldResult(rewriter.getContext(), offsets),
+          getAsIndexOpFoldResult(rewriter.getContext(), inputType.getShape()),
+          getAsIndexOpFoldResult(rewriter.getContext(), strides));
+      position += extent;
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SliceToTensor : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    RankedTensorType type = op.getType();
+    SmallVector<int64_t> strides(type.getRank(), 1);
+    if (std::optional<ArrayRef<int64_t>> given = op.getStrides())
+      strides.assign(given->begin(), given->end());
+    MLIRContext *context = rewriter.getContext();
+    rewriter.replaceOp(
+        op, tensor::ExtractSliceOp::create(
+                rewriter, op.getLoc(), type, op.getX(),
+                getAsIndexOpFoldResult(context, op.getStart()),
+                getAsIndexOpFoldResult(context, type.getShape()),
+                getAsIndexOpFoldResult(context, strides)));
+    return success();
+  }
+};
+
+struct PadToTensor : OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value padValue = arith::ConstantOp::create(
+        rewriter, loc,
+        scalarAttr(rewriter, type.getElementType(), op.getValue()));
+    MLIRContext *context = rewriter.getContext();
+    rewriter.replaceOp(
+        op, tensor::PadOp::create(rewriter, loc, type, op.getX(),
+                                  getAsIndexOpFoldResult(context, op.getLow()),
+                                  getAsIndexOpFoldResult(context, op.getHigh()),
+                                  padValue));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// gather, one_hot
+//===----------------------------------------------------------------------===//
+
+struct GatherToLinalg : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    auto params = cast<RankedTensorType>(op.getParams().getType());
+    auto indices = cast<RankedTensorType>(op.getIndices().getType());
+    RankedTensorType type = op.getType();
+    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), params.getRank());
+    if (!axis)
+      return rewriter.notifyMatchFailure(op, "axis is out of range");
+    int64_t axisSize = params.getDimSize(*axis);
+    if (axisSize == 0 && type.getNumElements() != 0)
+      return rewriter.notifyMatchFailure(
+          op, "gathers from an empty axis: no index can be clamped into it");
+
+    // Iteration space: the result's dims, i.e. params.shape[:axis],
+    // indices.shape, params.shape[axis+1:]. The indices are read at the
+    // middle group.
+    int64_t rank = type.getRank();
+    int64_t indicesRank = indices.getRank();
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t d = 0; d < indicesRank; ++d)
+      indexExprs.push_back(getAffineDimExpr(*axis + d, context));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, indexExprs, context),
+        rewriter.getMultiDimIdentityMap(rank)};
+    Value init = emptyLike(rewriter, loc, type);
+    Value source = op.getParams();
+    int64_t paramsRank = params.getRank();
+    int64_t gatherAxis = *axis;
+
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{op.getIndices()},
+            ValueRange{init}, maps, parallel(rank),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              // Out-of-range indices are clamped to [0, dim - 1].
+              Value index = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                       args[0]);
+              Value zero = arith::ConstantIndexOp::create(b, l, 0);
+              Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
+              index = arith::MaxSIOp::create(b, l, index, zero);
+              index = arith::MinSIOp::create(b, l, index, last);
+              SmallVector<Value> position;
+              for (int64_t d = 0; d < paramsRank; ++d) {
+                if (d < gatherAxis)
+                  position.push_back(linalg::IndexOp::create(b, l, d));
+                else if (d == gatherAxis)
+                  position.push_back(index);
+                else
+                  position.push_back(
+                      linalg::IndexOp::create(b, l, d - 1 + indicesRank));
+              }
+              Value element = tensor::ExtractOp::create(b, l, source, position);
+              linalg::YieldOp::create(b, l, element);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct OneHotToLinalg : OpRewritePattern<OneHotOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OneHotOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
+    if (!axis)
+      return rewriter.notifyMatchFailure(op, "axis is out of range");
+
+    // The indices are read at every result dim but the new one.
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis)
+        indexExprs.push_back(getAffineDimExpr(d, context));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, indexExprs, context),
+        rewriter.getMultiDimIdentityMap(rank)};
+    Type element = type.getElementType();
+    Value on = arith::ConstantOp::create(
+        rewriter, loc, scalarAttr(rewriter, element, op.getOnValue()));
+    Value off = arith::ConstantOp::create(
+        rewriter, loc, scalarAttr(rewriter, element, op.getOffValue()));
+    Value init = emptyLike(rewriter, loc, type);
+    int64_t hotDim = *axis;
+
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{op.getIndices()},
+            ValueRange{init}, maps, parallel(rank),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              // The index, sign-extended, is compared with the position
+              // along the new dim: an out-of-range one (negative or >= depth)
+              // matches none, giving all off_value.
+              Value position = linalg::IndexOp::create(b, l, hotDim);
+              Value index = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                       args[0]);
+              Value hot = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                position, index);
+              Value element = arith::SelectOp::create(b, l, hot, on, off);
+              linalg::YieldOp::create(b, l, element);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::trace::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ReshapeToTensor, TransposeToLinalg, BroadcastToToLinalg,
+               ConcatToTensor, SliceToTensor, PadToTensor, GatherToLinalg,
+               OneHotToLinalg>(patterns.getContext());
+}
