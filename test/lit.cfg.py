@@ -17,3 +17,10 @@ config.environment["PATH"] = os.pathsep.join(
 
 # Independent references: NumPy (and PyTorch) under Debian's interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+
+# mlir-runner's support libraries (printMemref*), next to LLVM's tools.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(llvm_lib_dir, "libmlir_c_runner_utils.so")))
