@@ -37,6 +37,11 @@ static cl::opt<std::string>
               cl::value_desc("dir"));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix);
+static cl::opt<unsigned>
+    repeat("repeat",
+           cl::desc("Run the function this many times (for timing and leak "
+                    "checks); the results of the last run are reported"),
+           cl::init(1), cl::value_desc("n"));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tracec-run") << message << "\n";
@@ -82,6 +87,13 @@ int main(int argc, char **argv) {
     arguments.push_back(std::move(*tensor));
   }
 
+  if (repeat == 0)
+    return fail("--repeat must be at least 1");
+  for (unsigned i = 1; i < repeat; ++i) {
+    auto results = (*function)(arguments);
+    if (!results)
+      return fail(llvm::toString(results.takeError()));
+  }
   auto results = (*function)(arguments);
   if (!results)
     return fail(llvm::toString(results.takeError()));
