@@ -1,0 +1,25 @@
+// RUN: tracec-opt %s --trace-to-linalg -split-input-file -verify-diagnostics
+
+// Control tokens and stateful sources belong to the state lowering: until
+// it exists they are reported, never dropped.
+func.func @identity_after(%x: tensor<4xf32>, %c: !trace.control) -> tensor<4xf32> {
+  // expected-error @below {{failed to legalize operation 'trace.identity'}}
+  %0 = trace.identity %x after(%c) : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @random() -> tensor<4xf32> {
+  // expected-error @below {{failed to legalize operation 'trace.random_uniform'}}
+  %0, %c = trace.random_uniform {seed = 3} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @fill_dynamic(%v: tensor<f32>) -> tensor<?xf32> {
+  // expected-error @below {{failed to legalize operation 'trace.fill'}}
+  %0 = trace.fill %v : tensor<f32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
