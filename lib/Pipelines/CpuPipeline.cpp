@@ -26,7 +26,7 @@ constexpr llvm::StringLiteral kCpuPipeline =
     "linalg-fuse-elementwise-ops, trace-readonly-inputs,"
     // Tensors -> buffers; results become caller-owned out-parameters, and
     // every internal allocation gets its deallocation.
-    "one-shot-bufferize{bufferize-function-boundaries "
+    "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
       "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "buffer-deallocation-pipeline,"

@@ -4,12 +4,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/raw_ostream.h"
 
-#include "llvm/Support/Format.h"
-
-#include <cmath>
-#include <functional>
 #include <cstdlib>
 #include <cstring>
 
@@ -157,81 +152,4 @@ Tensor Tensor::clone() const {
   Tensor copy = zeros(dtype_, shape_);
   std::memcpy(copy.rawData(), rawData(), sizeInBytes());
   return copy;
-}
-
-/// One element as NumPy prints it: "1.", "0.5", "-3", "True".
-static std::string formatElement(const Tensor &tensor, int64_t i) {
-  double value = tensor.elementAsDouble(i);
-  if (tensor.dtype() == DType::i1)
-    return value != 0 ? "True" : "False";
-  if (!isFloat(tensor.dtype()))
-    return std::to_string(static_cast<int64_t>(value));
-  if (std::isnan(value))
-    return "nan";
-  if (std::isinf(value))
-    return value > 0 ? "inf" : "-inf";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::format("%.6g", value);
-  if (text.find_first_of(".e") == std::string::npos)
-    text += ".";
-  return text;
-}
-
-/// Pads the elements to one width; floats align on the decimal point, as
-/// NumPy does ("[ 1.   2.5]").
-static void alignElements(std::vector<std::string> &elements, bool isFloat) {
-  size_t intWidth = 0, fracWidth = 0, width = 0;
-  for (const std::string &e : elements) {
-    size_t point = e.find('.');
-    if (isFloat && point != std::string::npos &&
-        e.find('e') == std::string::npos) {
-      intWidth = std::max(intWidth, point);
-      fracWidth = std::max(fracWidth, e.size() - point - 1);
-    }
-    width = std::max(width, e.size());
-  }
-  width = std::max(width, intWidth + 1 + fracWidth);
-  for (std::string &e : elements) {
-    size_t point = e.find('.');
-    if (isFloat && point != std::string::npos &&
-        e.find('e') == std::string::npos)
-      e = std::string(intWidth - point, ' ') + e +
-          std::string(fracWidth - (e.size() - point - 1), ' ');
-    e = std::string(width - std::min(width, e.size()), ' ') + e;
-  }
-}
-
-std::string Tensor::toString() const {
-  if (rank() == 0) {
-    // NumPy prints a float scalar as "29.0", an array element as "29.".
-    std::string text = formatElement(*this, 0);
-    return text.back() == '.' ? text + "0" : text;
-  }
-  std::vector<std::string> elements;
-  for (int64_t i = 0; i < numElements(); ++i)
-    elements.push_back(formatElement(*this, i));
-  alignElements(elements, isFloat(dtype_));
-  // Nested brackets, row-major; rows of the last dim on one line.
-  std::string text;
-  std::function<void(int64_t, int64_t &)> emit = [&](int64_t dim,
-                                                     int64_t &next) {
-    text += "[";
-    for (int64_t j = 0; j < shape_[dim]; ++j) {
-      if (dim + 1 == rank()) {
-        if (j)
-          text += " ";
-        text += elements[next++];
-      } else {
-        if (j)
-          text += std::string(rank() - dim - 1, '\n') +
-                  std::string(dim + 1, ' ');
-        emit(dim + 1, next);
-      }
-    }
-    text += "]";
-  };
-  int64_t next = 0;
-  emit(0, next);
-  return text;
 }

@@ -84,6 +84,19 @@ TEST(TensorTest, PrintsLikeNumPy) {
   EXPECT_EQ(Tensor::scalar<float>(29).toString(), "29.0");
   EXPECT_EQ(Tensor::fromVector<bool>({true, false}, {2})->toString(),
             "[ True False]");
+  // Shortest round-trip digits (at most 8), aligned on the point.
+  EXPECT_EQ(Tensor::fromVector<float>({2.7182817f, 0.13533528f, 20.085537f},
+                                      {3})
+                ->toString(),
+            "[ 2.7182817   0.13533528 20.085537  ]");
+  EXPECT_EQ(Tensor::fromVector<double>({1.0 / 3, 2}, {2})->toString(),
+            "[0.33333333 2.        ]");
+  // Scientific when magnitudes differ by more than 1000x.
+  EXPECT_EQ(Tensor::fromVector<float>({1e-5f, 1}, {2})->toString(),
+            "[1.e-05 1.e+00]");
+  EXPECT_EQ(Tensor::fromVector<int64_t>({(int64_t(1) << 62) + 1}, {1})
+                ->toString(),
+            "[4611686018427387905]");
   EXPECT_EQ(Tensor::fromVector<int64_t>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2})
                 ->toString(),
             "[[[1 2]\n  [3 4]]\n\n [[5 6]\n  [7 8]]]");
