@@ -132,6 +132,8 @@ def Trace_SigmoidOp : Trace_UnaryOp<"sigmoid", Trace_FloatTensor, "1 / (1 + e^-x
 def Trace_ReluOp : Trace_UnaryOp<"relu", Trace_SignedTensor, "max(x, 0)">;
 def Trace_GeluOp : Trace_UnaryOp<"gelu", Trace_FloatTensor,
     "x * Phi(x), the exact (erf) form">;
+def Trace_ErfOp : Trace_UnaryOp<"erf", Trace_FloatTensor,
+    "the error function (gelu's gradient needs it)">;
 def Trace_SinOp : Trace_UnaryOp<"sin", Trace_FloatTensor, "sine">;
 def Trace_CosOp : Trace_UnaryOp<"cos", Trace_FloatTensor, "cosine">;
 def Trace_SignOp : Trace_UnaryOp<"sign", Trace_SignedTensor, "-1, 0 or 1">;

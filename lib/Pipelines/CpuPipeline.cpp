@@ -21,8 +21,9 @@ namespace {
 // clang-format off
 constexpr llvm::StringLiteral kCpuPipeline =
     "builtin.module("
-    // Clean up the traced graph, then leave the trace dialect.
-    "canonicalize, cse, trace-to-linalg, canonicalize, cse,"
+    // Differentiate, clean up the traced graph, then leave the trace
+    // dialect.
+    "trace-autodiff, canonicalize, cse, trace-to-linalg, canonicalize, cse,"
     "linalg-fuse-elementwise-ops, trace-readonly-inputs,"
     // Tensors -> buffers; results become caller-owned out-parameters, and
     // every internal allocation gets its deallocation.

@@ -9,6 +9,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -30,6 +31,7 @@ Compiler::Compiler() {
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   registry.insert<mlir::trace::TraceDialect>();
+  mlir::trace::registerGradientRules(registry);
   context_ = std::make_unique<mlir::MLIRContext>(registry);
   // The JIT compiles from any thread; keep MLIR's own thread pool off so a
   // host program's threads are not multiplied.

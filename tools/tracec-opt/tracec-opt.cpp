@@ -12,6 +12,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::trace::TraceDialect>();
+  mlir::trace::registerGradientRules(registry);
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tracec optimizer driver\n", registry);

@@ -3,8 +3,10 @@
 #ifndef TRACEC_TRANSFORMS_PASSES_H
 #define TRACEC_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "tracec/Dialect/Trace/IR/TraceDialect.h"
 
 namespace mlir::trace {
 

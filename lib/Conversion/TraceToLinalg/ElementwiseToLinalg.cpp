@@ -73,6 +73,7 @@ TRACE_MATH_UNARY(Log1pOp, math::Log1pOp)
 TRACE_MATH_UNARY(SqrtOp, math::SqrtOp)
 TRACE_MATH_UNARY(RsqrtOp, math::RsqrtOp)
 TRACE_MATH_UNARY(TanhOp, math::TanhOp)
+TRACE_MATH_UNARY(ErfOp, math::ErfOp)
 TRACE_MATH_UNARY(SinOp, math::SinOp)
 TRACE_MATH_UNARY(CosOp, math::CosOp)
 TRACE_MATH_UNARY(FloorOp, math::FloorOp)
@@ -277,7 +278,8 @@ void mlir::trace::populateElementwiseToLinalgPatterns(
       ElementwiseToGeneric<Log1pOp>, ElementwiseToGeneric<SqrtOp>,
       ElementwiseToGeneric<RsqrtOp>, ElementwiseToGeneric<TanhOp>,
       ElementwiseToGeneric<SigmoidOp>, ElementwiseToGeneric<ReluOp>,
-      ElementwiseToGeneric<GeluOp>, ElementwiseToGeneric<SinOp>,
+      ElementwiseToGeneric<GeluOp>, ElementwiseToGeneric<ErfOp>,
+      ElementwiseToGeneric<SinOp>,
       ElementwiseToGeneric<CosOp>, ElementwiseToGeneric<SignOp>,
       ElementwiseToGeneric<FloorOp>, ElementwiseToGeneric<StopGradientOp>,
       // binary

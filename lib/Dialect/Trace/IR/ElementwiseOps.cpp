@@ -71,6 +71,9 @@ OpFoldResult SigmoidOp::fold(FoldAdaptor adaptor) {
 OpFoldResult GeluOp::fold(FoldAdaptor adaptor) {
   return foldUnary(adaptor.getX(), getType(), viaDouble<gelu>, nullptr);
 }
+OpFoldResult ErfOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::erf>, nullptr);
+}
 OpFoldResult SinOp::fold(FoldAdaptor adaptor) {
   return foldUnary(adaptor.getX(), getType(), viaDouble<std::sin>, nullptr);
 }

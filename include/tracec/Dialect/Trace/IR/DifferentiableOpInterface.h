@@ -1,0 +1,61 @@
+//===- DifferentiableOpInterface.h - Reverse-mode rules of ops ------------===//
+
+#ifndef TRACEC_DIALECT_TRACE_IR_DIFFERENTIABLEOPINTERFACE_H
+#define TRACEC_DIALECT_TRACE_IR_DIFFERENTIABLEOPINTERFACE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpDefinition.h"
+
+namespace mlir::trace {
+
+/// True for ranked tensors of a floating-point type: the values that carry
+/// gradients (integers and booleans never do).
+bool carriesGradient(Type type);
+
+/// The functions generated for a differentiated function `f`.
+struct GradientFunctions {
+  /// f's arguments -> f's results, then the residuals.
+  func::FuncOp forward;
+  /// The residuals, then one cotangent per result of f -> one cotangent per
+  /// differentiated argument.
+  func::FuncOp backward;
+  /// The arguments `backward` returns cotangents for, in order.
+  SmallVector<int64_t> wrt;
+};
+
+/// What a gradient rule sees of the differentiation in progress. Values
+/// passed in are the ORIGINAL function's; the state maps them to the code
+/// being built.
+class AdjointState {
+public:
+  virtual ~AdjointState() = default;
+
+  /// The value computed by the primal sweep for an original value.
+  virtual Value primal(Value original) = 0;
+  /// Records the primal value of an original result (for emitPrimal).
+  virtual void setPrimal(Value original, Value primal) = 0;
+  /// Clones `op` into the primal sweep, operands mapped (the default
+  /// emitPrimal).
+  virtual LogicalResult clonePrimal(Operation *op, OpBuilder &builder) = 0;
+
+  /// Values an op's emitPrimal keeps for its emitAdjoint.
+  virtual void save(Operation *original, ValueRange values) = 0;
+  virtual ValueRange saved(Operation *original) = 0;
+
+  /// The cotangent of an original result; null when none flows into it.
+  virtual Value cotangent(Value originalResult) = 0;
+  /// Adds `cotangent` (of the operand's type) to the cotangent of an
+  /// original operand; fan-in is summed.
+  virtual LogicalResult accumulate(Value originalOperand, Value cotangent) = 0;
+
+  /// The forward/backward functions of `callee` with respect to all of its
+  /// floating-point arguments, generated once per callee.
+  virtual FailureOr<GradientFunctions> differentiate(func::FuncOp callee) = 0;
+};
+
+} // namespace mlir::trace
+
+#include "tracec/Dialect/Trace/IR/TraceInterfaces.h.inc"
+
+#endif // TRACEC_DIALECT_TRACE_IR_DIFFERENTIABLEOPINTERFACE_H

@@ -1,0 +1,93 @@
+//===- CallGradients.cpp - The rule of func.call --------------------------===//
+//
+// A call is differentiated through its callee: the primal sweep calls the
+// callee's forward function (keeping its residuals), the adjoint sweep
+// calls its backward function. Each callee is differentiated once, however
+// many calls it has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GradientModels.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+func::FuncOp calleeOf(func::CallOp call) {
+  return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+}
+
+bool hasGradientPath(func::CallOp call) {
+  return llvm::any_of(call.getOperandTypes(), carriesGradient) &&
+         llvm::any_of(call.getResultTypes(), carriesGradient);
+}
+
+struct CallGradient
+    : DifferentiableOpInterface::ExternalModel<CallGradient, func::CallOp> {
+  LogicalResult emitPrimal(Operation *op, OpBuilder &builder,
+                           AdjointState &state) const {
+    auto call = cast<func::CallOp>(op);
+    if (!hasGradientPath(call))
+      return state.clonePrimal(op, builder);
+    func::FuncOp callee = calleeOf(call);
+    if (!callee)
+      return call.emitOpError("cannot differentiate a call of ")
+             << call.getCalleeAttr() << ": no such function";
+    FailureOr<GradientFunctions> fns = state.differentiate(callee);
+    if (failed(fns))
+      return call.emitOpError("cannot differentiate the call of ")
+             << call.getCalleeAttr();
+    SmallVector<Value> args;
+    for (Value operand : call.getOperands())
+      args.push_back(state.primal(operand));
+    auto forward =
+        func::CallOp::create(builder, call.getLoc(), fns->forward, args);
+    for (auto [result, value] :
+         llvm::zip(call.getResults(), forward.getResults()))
+      state.setPrimal(result, value);
+    state.save(op, forward.getResults().drop_front(call.getNumResults()));
+    return success();
+  }
+
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto call = cast<func::CallOp>(op);
+    if (!hasGradientPath(call))
+      return success();
+    func::FuncOp callee = calleeOf(call);
+    FailureOr<GradientFunctions> fns = state.differentiate(callee);
+    if (failed(fns))
+      return failure();
+    SmallVector<Value> args(state.saved(op));
+    GradientBuilder g(builder, call.getLoc());
+    // The backward function takes a cotangent for every float result; one
+    // that nothing flowed into is zero.
+    for (Value result : call.getResults()) {
+      if (!carriesGradient(result.getType()))
+        continue;
+      Value ct = state.cotangent(result);
+      if (!ct) {
+        auto type = cast<RankedTensorType>(result.getType());
+        ct = ConstantOp::create(builder, call.getLoc(),
+                                DenseElementsAttr::get(
+                                    type, builder.getZeroAttr(
+                                              type.getElementType())));
+      }
+      args.push_back(ct);
+    }
+    auto backward =
+        func::CallOp::create(builder, call.getLoc(), fns->backward, args);
+    for (auto [index, grad] : llvm::zip(fns->wrt, backward.getResults()))
+      if (failed(state.accumulate(call.getOperand(index), grad)))
+        return failure();
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::trace::registerCallGradients(MLIRContext *context) {
+  func::CallOp::attachInterface<CallGradient>(*context);
+}

@@ -1,0 +1,195 @@
+//===- ElementwiseGradients.cpp - Rules of the elementwise ops ------------===//
+//
+// Each rule maps (inputs, output y, output cotangent dy) to the inputs'
+// cotangents at the broadcast shape; the model sums them back down to each
+// input's shape (undoing NumPy broadcasting).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GradientBuilder.h"
+#include "GradientModels.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Unary: dx = f(x, y, dy)
+//===----------------------------------------------------------------------===//
+
+Value negRule(GradientBuilder &g, Value, Value, Value dy) { return g.neg(dy); }
+Value absRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.mul(dy, SignOp::create(g.builder, g.loc, x)); // 0 at x = 0
+}
+Value expRule(GradientBuilder &g, Value, Value y, Value dy) {
+  return g.mul(dy, y);
+}
+Value logRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.div(dy, x);
+}
+Value log1pRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.div(dy, g.add(g.constant(1, x), x));
+}
+Value sqrtRule(GradientBuilder &g, Value, Value y, Value dy) {
+  return g.div(g.mul(dy, g.constant(0.5, y)), y);
+}
+Value rsqrtRule(GradientBuilder &g, Value, Value y, Value dy) {
+  // d/dx x^-1/2 = -1/2 x^-3/2 = -1/2 y^3
+  return g.mul(g.mul(dy, g.constant(-0.5, y)), g.mul(y, g.mul(y, y)));
+}
+Value tanhRule(GradientBuilder &g, Value, Value y, Value dy) {
+  return g.mul(dy, g.sub(g.constant(1, y), g.mul(y, y)));
+}
+Value sigmoidRule(GradientBuilder &g, Value, Value y, Value dy) {
+  return g.mul(dy, g.mul(y, g.sub(g.constant(1, y), y)));
+}
+Value reluRule(GradientBuilder &g, Value x, Value, Value dy) {
+  // The gradient at 0 is 0 (TensorFlow's and JAX's choice).
+  Value positive = GtOp::create(g.builder, g.loc, x, g.constant(0, x));
+  return SelectOp::create(g.builder, g.loc, positive, dy, g.constant(0, dy));
+}
+Value geluRule(GradientBuilder &g, Value x, Value, Value dy) {
+  // d/dx x*Phi(x) = Phi(x) + x*phi(x), phi(x) = exp(-x^2/2)/sqrt(2 pi).
+  Value cdf = g.mul(g.constant(0.5, x),
+                    g.add(g.constant(1, x),
+                          ErfOp::create(g.builder, g.loc,
+                                        g.mul(x, g.constant(M_SQRT1_2, x)))));
+  Value pdf = g.mul(g.constant(0.5 * M_2_SQRTPI * M_SQRT1_2, x),
+                    g.exp(g.mul(g.constant(-0.5, x), g.mul(x, x))));
+  return g.mul(dy, g.add(cdf, g.mul(x, pdf)));
+}
+Value erfRule(GradientBuilder &g, Value x, Value, Value dy) {
+  // d/dx erf(x) = 2/sqrt(pi) exp(-x^2)
+  return g.mul(dy, g.mul(g.constant(M_2_SQRTPI, x), g.exp(g.neg(g.mul(x, x)))));
+}
+Value sinRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.mul(dy, CosOp::create(g.builder, g.loc, x));
+}
+Value cosRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.neg(g.mul(dy, SinOp::create(g.builder, g.loc, x)));
+}
+Value castRule(GradientBuilder &g, Value x, Value, Value dy) {
+  // Float-to-float only: the cotangent goes back to the input's precision.
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(type.getElementType()))
+    return {};
+  return CastOp::create(g.builder, g.loc, dy, type.getElementType());
+}
+/// Piecewise-constant functions (sign, floor): the gradient is 0.
+Value zeroRule(GradientBuilder &, Value, Value, Value) { return {}; }
+
+//===----------------------------------------------------------------------===//
+// Binary: (da, db) = f(a, b, y, dy), at the broadcast shape
+//===----------------------------------------------------------------------===//
+
+Cotangents addRule(GradientBuilder &, Value, Value, Value, Value dy) {
+  return {dy, dy};
+}
+Cotangents subRule(GradientBuilder &g, Value, Value, Value, Value dy) {
+  return {dy, g.neg(dy)};
+}
+Cotangents mulRule(GradientBuilder &g, Value a, Value b, Value, Value dy) {
+  return {g.mul(dy, b), g.mul(dy, a)};
+}
+Cotangents divRule(GradientBuilder &g, Value, Value b, Value y, Value dy) {
+  Value da = g.div(dy, b);
+  return {da, g.neg(g.mul(da, y))}; // d(a/b)/db = -a/b^2 = -y/b
+}
+Cotangents powRule(GradientBuilder &g, Value a, Value b, Value y, Value dy) {
+  // da = dy * b * a^(b-1); db = dy * y * log(a), taken as 0 where a <= 0
+  // (the log is undefined there; TensorFlow does the same).
+  Value da = g.mul(dy, g.mul(b, PowOp::create(g.builder, g.loc, a,
+                                              g.sub(b, g.constant(1, b)))));
+  Value positive = GtOp::create(g.builder, g.loc, a, g.constant(0, a));
+  Value safeA = SelectOp::create(g.builder, g.loc, positive, a, g.constant(1, a));
+  Value db = g.mul(g.mul(dy, y), g.log(safeA));
+  return {da, db};
+}
+/// max/min: the cotangent goes to the selected side; on ties it is split
+/// evenly between both (JAX's choice), so the two shares still sum to dy.
+Cotangents extremumRule(GradientBuilder &g, Value a, Value b, Value dy,
+                        bool isMax) {
+  Type element = cast<RankedTensorType>(dy.getType()).getElementType();
+  auto asFloat = [&](Value mask) {
+    return CastOp::create(g.builder, g.loc, mask, element).getResult();
+  };
+  Value wins = isMax ? GtOp::create(g.builder, g.loc, a, b).getResult()
+                     : LtOp::create(g.builder, g.loc, a, b).getResult();
+  Value loses = isMax ? LtOp::create(g.builder, g.loc, a, b).getResult()
+                      : GtOp::create(g.builder, g.loc, a, b).getResult();
+  Value tie = g.mul(asFloat(EqOp::create(g.builder, g.loc, a, b)),
+                    g.constant(0.5, dy));
+  return {g.mul(dy, g.add(asFloat(wins), tie)),
+          g.mul(dy, g.add(asFloat(loses), tie))};
+}
+Cotangents maxRule(GradientBuilder &g, Value a, Value b, Value, Value dy) {
+  return extremumRule(g, a, b, dy, /*isMax=*/true);
+}
+Cotangents minRule(GradientBuilder &g, Value a, Value b, Value, Value dy) {
+  return extremumRule(g, a, b, dy, /*isMax=*/false);
+}
+
+/// select: the condition has no gradient; each branch gets dy where it was
+/// chosen.
+struct SelectGradient
+    : DifferentiableOpInterface::ExternalModel<SelectGradient, SelectOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto select = cast<SelectOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value dy = state.cotangent(select.getResult());
+    Value cond = state.primal(select.getCond());
+    Value zero = g.constant(0, dy);
+    Value onTrue = SelectOp::create(builder, g.loc, cond, dy, zero);
+    Value onFalse = SelectOp::create(builder, g.loc, cond, zero, dy);
+    if (failed(state.accumulate(select.getOnTrue(),
+                                g.unbroadcast(onTrue, select.getOnTrue().getType()))))
+      return failure();
+    return state.accumulate(select.getOnFalse(),
+                            g.unbroadcast(onFalse, select.getOnFalse().getType()));
+  }
+};
+
+/// stop_gradient: nothing flows back.
+struct StopGradientGradient
+    : DifferentiableOpInterface::ExternalModel<StopGradientGradient,
+                                               StopGradientOp> {
+  LogicalResult emitAdjoint(Operation *, OpBuilder &, AdjointState &) const {
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
+  NegOp::attachInterface<UnaryGradient<NegOp, negRule>>(*context);
+  AbsOp::attachInterface<UnaryGradient<AbsOp, absRule>>(*context);
+  ExpOp::attachInterface<UnaryGradient<ExpOp, expRule>>(*context);
+  LogOp::attachInterface<UnaryGradient<LogOp, logRule>>(*context);
+  Log1pOp::attachInterface<UnaryGradient<Log1pOp, log1pRule>>(*context);
+  SqrtOp::attachInterface<UnaryGradient<SqrtOp, sqrtRule>>(*context);
+  RsqrtOp::attachInterface<UnaryGradient<RsqrtOp, rsqrtRule>>(*context);
+  TanhOp::attachInterface<UnaryGradient<TanhOp, tanhRule>>(*context);
+  SigmoidOp::attachInterface<UnaryGradient<SigmoidOp, sigmoidRule>>(*context);
+  ReluOp::attachInterface<UnaryGradient<ReluOp, reluRule>>(*context);
+  GeluOp::attachInterface<UnaryGradient<GeluOp, geluRule>>(*context);
+  ErfOp::attachInterface<UnaryGradient<ErfOp, erfRule>>(*context);
+  SinOp::attachInterface<UnaryGradient<SinOp, sinRule>>(*context);
+  CosOp::attachInterface<UnaryGradient<CosOp, cosRule>>(*context);
+  SignOp::attachInterface<UnaryGradient<SignOp, zeroRule>>(*context);
+  FloorOp::attachInterface<UnaryGradient<FloorOp, zeroRule>>(*context);
+  CastOp::attachInterface<UnaryGradient<CastOp, castRule>>(*context);
+  StopGradientOp::attachInterface<StopGradientGradient>(*context);
+
+  AddOp::attachInterface<BinaryGradient<AddOp, addRule>>(*context);
+  SubOp::attachInterface<BinaryGradient<SubOp, subRule>>(*context);
+  MulOp::attachInterface<BinaryGradient<MulOp, mulRule>>(*context);
+  DivOp::attachInterface<BinaryGradient<DivOp, divRule>>(*context);
+  PowOp::attachInterface<BinaryGradient<PowOp, powRule>>(*context);
+  MaxOp::attachInterface<BinaryGradient<MaxOp, maxRule>>(*context);
+  MinOp::attachInterface<BinaryGradient<MinOp, minRule>>(*context);
+  SelectOp::attachInterface<SelectGradient>(*context);
+}

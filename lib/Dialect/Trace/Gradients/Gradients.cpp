@@ -1,0 +1,21 @@
+//===- Gradients.cpp - Attaching the reverse-mode rules -------------------===//
+
+#include "tracec/Dialect/Trace/Gradients/Gradients.h"
+
+#include "GradientModels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+void mlir::trace::registerGradientRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, TraceDialect *) {
+    registerElementwiseGradients(context);
+    registerMatmulGradients(context);
+    registerReductionGradients(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
+    registerCallGradients(context);
+  });
+}

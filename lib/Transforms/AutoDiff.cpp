@@ -1,0 +1,203 @@
+//===- AutoDiff.cpp - The trace-autodiff pass -----------------------------===//
+//
+// Rewrites gradient ops into calls of generated forward/backward functions,
+// innermost first: a gradient op is rewritten only once no function its
+// callee reaches still holds an unrewritten gradient op, so that callee is
+// plain code the Differentiator can sweep.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Transforms/Passes.h"
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Transforms/Differentiator.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEAUTODIFF
+#include "tracec/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+/// The pieces shared by grad, value_and_grad and vjp.
+struct GradientRequest {
+  Operation *op;
+  FlatSymbolRefAttr callee;
+  ValueRange args;
+  ArrayRef<int64_t> wrt;
+  Unconnected unconnected;
+};
+
+std::optional<GradientRequest> asRequest(Operation *op) {
+  if (auto grad = dyn_cast<GradOp>(op))
+    return GradientRequest{op, grad.getCalleeAttr(), grad.getArgs(),
+                           grad.getWrt(), grad.getUnconnected()};
+  if (auto vg = dyn_cast<ValueAndGradOp>(op))
+    return GradientRequest{op, vg.getCalleeAttr(), vg.getArgs(), vg.getWrt(),
+                           vg.getUnconnected()};
+  if (auto vjp = dyn_cast<VjpOp>(op))
+    return GradientRequest{op, vjp.getCalleeAttr(), vjp.getArgs(),
+                           vjp.getWrt(), vjp.getUnconnected()};
+  return std::nullopt;
+}
+
+struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
+  void runOnOperation() override;
+
+  /// True when no function reachable from `f` (through calls and gradient
+  /// ops) holds a gradient op that is still pending.
+  bool isReady(func::FuncOp f, const DenseSet<Operation *> &pending,
+               SymbolTable &symbols);
+  LogicalResult rewrite(const GradientRequest &request,
+                        Differentiator &differentiator, SymbolTable &symbols);
+};
+
+} // namespace
+
+bool AutoDiffPass::isReady(func::FuncOp f,
+                           const DenseSet<Operation *> &pending,
+                           SymbolTable &symbols) {
+  SmallVector<func::FuncOp> worklist = {f};
+  DenseSet<Operation *> visited;
+  while (!worklist.empty()) {
+    func::FuncOp current = worklist.pop_back_val();
+    if (!current || !visited.insert(current).second)
+      continue;
+    bool blocked = false;
+    current.walk([&](Operation *op) {
+      if (pending.contains(op))
+        blocked = true;
+      if (auto symbolUse = op->getAttrOfType<FlatSymbolRefAttr>("callee"))
+        worklist.push_back(symbols.lookup<func::FuncOp>(symbolUse.getValue()));
+    });
+    if (blocked)
+      return false;
+  }
+  return true;
+}
+
+LogicalResult AutoDiffPass::rewrite(const GradientRequest &request,
+                                    Differentiator &differentiator,
+                                    SymbolTable &symbols) {
+  Operation *op = request.op;
+  auto f = symbols.lookup<func::FuncOp>(request.callee.getValue());
+  for (int64_t index : request.wrt)
+    if (isa<ResourceType>(request.args[index].getType()))
+      return op->emitOpError("differentiating with respect to a "
+                             "!trace.resource argument is not supported yet");
+  if (request.unconnected == Unconnected::none)
+    return op->emitOpError("unconnected = none is not supported: a gradient "
+                           "op has a fixed list of results (use zero or error)");
+
+  FailureOr<Differentiated> generated =
+      differentiator.differentiate(f, request.wrt);
+  if (failed(generated))
+    return op->emitOpError("cannot differentiate ") << request.callee;
+  if (request.unconnected == Unconnected::error &&
+      !generated->unconnected.empty()) {
+    InFlightDiagnostic diag = op->emitOpError("argument");
+    if (generated->unconnected.size() > 1)
+      diag << "s";
+    for (auto [i, index] : llvm::enumerate(generated->unconnected))
+      diag << (i ? ", " : " ") << index;
+    return diag << " of " << request.callee
+                << " do not influence its results (unconnected = error)";
+  }
+
+  OpBuilder builder(op);
+  Location loc = op->getLoc();
+  GradientFunctions &fns = generated->functions;
+  auto forward = func::CallOp::create(builder, loc, fns.forward, request.args);
+  unsigned numResults = f.getNumResults();
+  ValueRange primalResults = forward.getResults().take_front(numResults);
+  ValueRange residuals = forward.getResults().drop_front(numResults);
+
+  SmallVector<Value> backwardArgs(residuals);
+  if (auto vjp = dyn_cast<VjpOp>(op)) {
+    llvm::append_range(backwardArgs, vjp.getCotangents());
+  } else {
+    // grad and value_and_grad: the scalar result's cotangent is 1.
+    auto scalar = cast<RankedTensorType>(f.getResultTypes()[0]);
+    backwardArgs.push_back(
+        ConstantOp::create(builder, loc,
+                           DenseElementsAttr::get(
+                               scalar, builder.getFloatAttr(
+                                           scalar.getElementType(), 1.0)))
+            .getResult());
+  }
+  auto backward = func::CallOp::create(builder, loc, fns.backward, backwardArgs);
+
+  SmallVector<Value> replacements;
+  if (isa<ValueAndGradOp>(op))
+    replacements.push_back(primalResults.front());
+  else if (isa<VjpOp>(op))
+    llvm::append_range(replacements, primalResults);
+  llvm::append_range(replacements, backward.getResults());
+  op->replaceAllUsesWith(replacements);
+  op->erase();
+  return success();
+}
+
+void AutoDiffPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  Differentiator differentiator(module);
+
+  SmallVector<GradientRequest> requests;
+  DenseSet<Operation *> pending;
+  module.walk([&](Operation *op) {
+    if (auto request = asRequest(op)) {
+      requests.push_back(*request);
+      pending.insert(op);
+    }
+  });
+  DenseSet<func::FuncOp> differentiated;
+
+  // Innermost first: each round rewrites every request whose callee is
+  // free of pending gradient ops.
+  while (!requests.empty()) {
+    SmallVector<GradientRequest> blocked;
+    bool progress = false;
+    for (const GradientRequest &request : requests) {
+      auto f = symbols.lookup<func::FuncOp>(request.callee.getValue());
+      if (!isReady(f, pending, symbols)) {
+        blocked.push_back(request);
+        continue;
+      }
+      pending.erase(request.op);
+      if (failed(rewrite(request, differentiator, symbols)))
+        return signalPassFailure();
+      differentiated.insert(f);
+      progress = true;
+    }
+    if (!progress) {
+      blocked.front().op->emitOpError(
+          "cannot be differentiated: its callee reaches this gradient op "
+          "again (a cycle of gradient ops)");
+      return signalPassFailure();
+    }
+    requests = std::move(blocked);
+  }
+
+  // __inference_f: the primal alone, for the plain calls of each
+  // differentiated f.
+  for (func::FuncOp f : differentiated) {
+    OpBuilder builder(f);
+    builder.setInsertionPointAfter(f);
+    auto inference = cast<func::FuncOp>(builder.clone(*f));
+    inference.setSymName(
+        differentiator.uniqueName(("__inference_" + f.getSymName()).str()));
+    inference.setPrivate();
+    symbols.insert(inference);
+    module.walk([&](func::CallOp call) {
+      if (call.getCallee() == f.getSymName() &&
+          call->getParentOfType<func::FuncOp>() != inference)
+        call.setCallee(inference.getSymName());
+    });
+  }
+}

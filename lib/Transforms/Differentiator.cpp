@@ -1,0 +1,310 @@
+//===- Differentiator.cpp - Forward/backward functions of a function ------===//
+
+#include "tracec/Transforms/Differentiator.h"
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+SmallVector<int64_t> Differentiator::differentiableArguments(func::FuncOp f) {
+  SmallVector<int64_t> wrt;
+  for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
+    if (carriesGradient(type))
+      wrt.push_back(i);
+  return wrt;
+}
+
+std::string Differentiator::uniqueName(StringRef base) {
+  std::string name = base.str();
+  for (int i = 1; symbols_.lookup(name); ++i)
+    name = (base + "_" + Twine(i)).str();
+  return name;
+}
+
+namespace {
+
+/// The AdjointState of one function being differentiated: the primal values
+/// and the accumulated cotangents, keyed by the original function's values.
+class Sweep : public AdjointState {
+public:
+  Sweep(Differentiator &differentiator, OpBuilder &builder)
+      : differentiator_(differentiator), builder_(builder) {}
+
+  Value primal(Value original) override {
+    return primals_.lookupOrNull(original);
+  }
+  void setPrimal(Value original, Value primal) override {
+    primals_.map(original, primal);
+  }
+  LogicalResult clonePrimal(Operation *op, OpBuilder &builder) override {
+    builder.clone(*op, primals_);
+    return success();
+  }
+
+  void save(Operation *original, ValueRange values) override {
+    saved_[original].assign(values.begin(), values.end());
+  }
+  ValueRange saved(Operation *original) override { return saved_[original]; }
+
+  Value cotangent(Value originalResult) override {
+    return cotangents_.lookup(originalResult);
+  }
+
+  LogicalResult accumulate(Value originalOperand, Value cotangent) override {
+    if (!carriesGradient(originalOperand.getType()))
+      return success(); // Integers and booleans carry no gradient.
+    if (cotangent.getType() != originalOperand.getType())
+      return emitError(cotangent.getLoc())
+             << "gradient rule produced a cotangent of type "
+             << cotangent.getType() << " for a value of type "
+             << originalOperand.getType();
+    Value &sum = cotangents_[originalOperand];
+    // Fan-in: every use contributes; the contributions add up.
+    sum = sum ? AddOp::create(builder_, cotangent.getLoc(), sum, cotangent)
+                    .getResult()
+              : cotangent;
+    return success();
+  }
+
+  FailureOr<GradientFunctions> differentiate(func::FuncOp callee) override {
+    auto result = differentiator_.differentiate(
+        callee, Differentiator::differentiableArguments(callee));
+    if (failed(result))
+      return failure();
+    return result->functions;
+  }
+
+private:
+  Differentiator &differentiator_;
+  OpBuilder &builder_;
+  IRMapping primals_;
+  DenseMap<Value, Value> cotangents_;
+  DenseMap<Operation *, SmallVector<Value>> saved_;
+};
+
+} // namespace
+
+FailureOr<Differentiated>
+Differentiator::differentiate(func::FuncOp f, ArrayRef<int64_t> wrt) {
+  auto key = std::make_pair(f.getSymName().str(),
+                            std::vector<int64_t>(wrt.begin(), wrt.end()));
+  auto it = cache_.find(key);
+  if (it != cache_.end())
+    return it->second;
+  if (!inProgress_.insert(key.first).second)
+    return f.emitError("cannot differentiate @")
+           << f.getSymName()
+           << ": it calls itself (recursive functions have no static "
+              "forward/backward split)";
+  FailureOr<Differentiated> result = generate(f, wrt);
+  inProgress_.erase(key.first);
+  if (succeeded(result))
+    cache_.emplace(key, *result);
+  return result;
+}
+
+/// A zero tensor of `type` (static shape).
+static FailureOr<Value> zerosOf(OpBuilder &builder, Location loc, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return emitError(loc) << "cannot make a zero cotangent of type " << type
+                          << " (static shapes only)";
+  return ConstantOp::create(builder, loc,
+                            DenseElementsAttr::get(
+                                tensor, builder.getZeroAttr(
+                                            tensor.getElementType())))
+      .getResult();
+}
+
+FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
+                                                   ArrayRef<int64_t> wrt) {
+  Location loc = f.getLoc();
+  if (f.isExternal())
+    return f.emitError("cannot differentiate @")
+           << f.getSymName() << ": it is a declaration without a body";
+  if (!llvm::hasSingleElement(f.getBody()))
+    return f.emitError("cannot differentiate @")
+           << f.getSymName()
+           << ": it has several blocks (express control flow with scf ops)";
+
+  Differentiated result;
+  FunctionType type = f.getFunctionType();
+  unsigned numArgs = type.getNumInputs();
+  SmallVector<Type> combinedInputs(type.getInputs());
+  for (auto [i, resultType] : llvm::enumerate(type.getResults()))
+    if (carriesGradient(resultType)) {
+      result.cotangentResults.push_back(i);
+      combinedInputs.push_back(resultType);
+    }
+
+  // The combined function: primal sweep, then adjoint sweep. It is never
+  // inserted into the module; the forward and backward functions are cut
+  // out of it.
+  OpBuilder builder(f.getContext());
+  OwningOpRef<func::FuncOp> combined = func::FuncOp::create(
+      loc, "combined", builder.getFunctionType(combinedInputs, {}));
+  Block *block = combined->addEntryBlock();
+  builder.setInsertionPointToEnd(block);
+  Sweep sweep(*this, builder);
+
+  Block &body = f.getBody().front();
+  for (auto [original, arg] :
+       llvm::zip(body.getArguments(), block->getArguments().take_front(numArgs)))
+    sweep.setPrimal(original, arg);
+  for (Operation &op : body.without_terminator()) {
+    auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
+    if (failed(differentiable ? differentiable.emitPrimal(builder, sweep)
+                              : sweep.clonePrimal(&op, builder)))
+      return failure();
+  }
+  Operation *lastPrimal = block->empty() ? nullptr : &block->back();
+
+  // Seed: each returned float value gets its result's cotangent.
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [k, resultIndex] : llvm::enumerate(result.cotangentResults))
+    if (failed(sweep.accumulate(ret.getOperand(resultIndex),
+                                block->getArgument(numArgs + k))))
+      return failure();
+
+  // Adjoint sweep, in reverse.
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    bool reached = llvm::any_of(op.getResults(), [&](Value v) {
+      return sweep.cotangent(v) != nullptr;
+    });
+    if (!reached)
+      continue;
+    auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
+    if (!differentiable) {
+      bool hasGradientOperand = llvm::any_of(op.getOperandTypes(), [](Type t) {
+        return carriesGradient(t);
+      });
+      if (!hasGradientOperand)
+        continue; // Nothing to propagate into (e.g. a constant).
+      return op.emitError("cannot differentiate '")
+             << op.getName() << "': it has no gradient rule";
+    }
+    if (failed(differentiable.emitAdjoint(builder, sweep)))
+      return failure();
+  }
+
+  SmallVector<Value> grads;
+  for (int64_t index : wrt) {
+    Value grad = sweep.cotangent(body.getArgument(index));
+    if (!grad) {
+      result.unconnected.push_back(index);
+      FailureOr<Value> zeros = zerosOf(builder, loc, type.getInput(index));
+      if (failed(zeros))
+        return failure();
+      grad = *zeros;
+    }
+    grads.push_back(grad);
+  }
+
+  // Split. Forward values: the primal arguments and the primal ops' results.
+  Block::iterator adjointBegin =
+      lastPrimal ? std::next(lastPrimal->getIterator()) : block->begin();
+  DenseSet<Operation *> forwardOps;
+  for (Operation &op : llvm::make_range(block->begin(), adjointBegin))
+    forwardOps.insert(&op);
+  auto isForwardValue = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return arg.getOwner() == block && arg.getArgNumber() < numArgs;
+    return forwardOps.contains(v.getDefiningOp());
+  };
+  // Residuals: exactly the forward values the adjoint code reads, except
+  // constants, which the backward function makes again instead.
+  llvm::SetVector<Value> residuals;
+  llvm::SetVector<Operation *> rematerialized;
+  auto need = [&](Value v) {
+    if (!isForwardValue(v))
+      return;
+    Operation *def = v.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      rematerialized.insert(def);
+    else
+      residuals.insert(v);
+  };
+  for (Operation &op : llvm::make_range(adjointBegin, block->end()))
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        need(operand);
+    });
+  for (Value grad : grads)
+    need(grad);
+
+  OpBuilder moduleBuilder(f);
+  moduleBuilder.setInsertionPointAfter(f);
+  std::string suffix;
+  if (ArrayRef<int64_t>(wrt) != ArrayRef<int64_t>(differentiableArguments(f))) {
+    suffix = "_wrt";
+    for (int64_t index : wrt)
+      suffix += "_" + std::to_string(index);
+  }
+
+  // __forward_f(args) -> (results..., residuals...)
+  SmallVector<Type> forwardResults(type.getResults());
+  for (Value residual : residuals)
+    forwardResults.push_back(residual.getType());
+  auto forward = func::FuncOp::create(
+      moduleBuilder, loc,
+      uniqueName(("__forward_" + f.getSymName() + suffix).str()),
+      moduleBuilder.getFunctionType(type.getInputs(), forwardResults));
+  forward.setPrivate();
+  {
+    IRMapping mapping;
+    Block *entry = forward.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    mapping.map(block->getArguments().take_front(numArgs), entry->getArguments());
+    for (Operation &op : llvm::make_range(block->begin(), adjointBegin))
+      b.clone(op, mapping);
+    SmallVector<Value> returned;
+    for (Value v : ret.getOperands())
+      returned.push_back(mapping.lookup(sweep.primal(v)));
+    for (Value residual : residuals)
+      returned.push_back(mapping.lookup(residual));
+    func::ReturnOp::create(b, loc, returned);
+  }
+  symbols_.insert(forward);
+
+  // __backward_f(residuals..., cotangents...) -> (grads...)
+  SmallVector<Type> backwardInputs;
+  for (Value residual : residuals)
+    backwardInputs.push_back(residual.getType());
+  for (unsigned resultIndex : result.cotangentResults)
+    backwardInputs.push_back(type.getResult(resultIndex));
+  SmallVector<Type> gradTypes;
+  for (Value grad : grads)
+    gradTypes.push_back(grad.getType());
+  moduleBuilder.setInsertionPointAfter(forward);
+  auto backward = func::FuncOp::create(
+      moduleBuilder, loc,
+      uniqueName(("__backward_" + f.getSymName() + suffix).str()),
+      moduleBuilder.getFunctionType(backwardInputs, gradTypes));
+  backward.setPrivate();
+  {
+    IRMapping mapping;
+    Block *entry = backward.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    mapping.map(residuals.getArrayRef(),
+                entry->getArguments().take_front(residuals.size()));
+    mapping.map(block->getArguments().drop_front(numArgs),
+                entry->getArguments().drop_front(residuals.size()));
+    for (Operation *constant : rematerialized)
+      b.clone(*constant, mapping);
+    for (Operation &op : llvm::make_range(adjointBegin, block->end()))
+      b.clone(op, mapping);
+    SmallVector<Value> returned;
+    for (Value grad : grads)
+      returned.push_back(mapping.lookupOrDefault(grad));
+    func::ReturnOp::create(b, loc, returned);
+  }
+  symbols_.insert(backward);
+
+  result.functions = GradientFunctions{forward, backward,
+                                       SmallVector<int64_t>(wrt)};
+  return result;
+}
