@@ -24,7 +24,7 @@ constexpr llvm::StringLiteral kCpuPipeline =
     // Differentiate, clean up the traced graph, then leave the trace
     // dialect.
     "trace-autodiff, canonicalize, cse, trace-to-linalg, canonicalize, cse,"
-    "linalg-fuse-elementwise-ops, trace-readonly-inputs,"
+    "linalg-fuse-elementwise-ops, trace-readonly-inputs, trace-distinct-results,"
     // Tensors -> buffers; results become caller-owned out-parameters, and
     // every internal allocation gets its deallocation.
     "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "

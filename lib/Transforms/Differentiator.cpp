@@ -54,9 +54,16 @@ public:
     return cotangents_.lookup(originalResult);
   }
 
+  /// Activity: the original values that depend on a differentiated
+  /// argument. Only they receive cotangents.
+  void setActive(DenseSet<Value> active) { active_ = std::move(active); }
+
   LogicalResult accumulate(Value originalOperand, Value cotangent) override {
-    if (!carriesGradient(originalOperand.getType()))
-      return success(); // Integers and booleans carry no gradient.
+    // Integers, booleans and values no differentiated argument reaches
+    // (constants, stop_gradient results' producers) carry no gradient.
+    if (!carriesGradient(originalOperand.getType()) ||
+        !active_.contains(originalOperand))
+      return success();
     if (cotangent.getType() != originalOperand.getType())
       return emitError(cotangent.getLoc())
              << "gradient rule produced a cotangent of type "
@@ -84,7 +91,29 @@ private:
   IRMapping primals_;
   DenseMap<Value, Value> cotangents_;
   DenseMap<Operation *, SmallVector<Value>> saved_;
+  DenseSet<Value> active_;
 };
+
+/// The values of `body` that depend on the arguments `wrt` (through
+/// operands, or through values used inside an op's regions).
+DenseSet<Value> activeValues(Block &body, ArrayRef<int64_t> wrt) {
+  DenseSet<Value> active;
+  for (int64_t index : wrt)
+    active.insert(body.getArgument(index));
+  for (Operation &op : body) {
+    bool reads = false;
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        reads |= active.contains(operand);
+    });
+    if (!reads)
+      continue;
+    for (Value result : op.getResults())
+      if (carriesGradient(result.getType()))
+        active.insert(result);
+  }
+  return active;
+}
 
 } // namespace
 
@@ -152,6 +181,7 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
   Sweep sweep(*this, builder);
 
   Block &body = f.getBody().front();
+  sweep.setActive(activeValues(body, wrt));
   for (auto [original, arg] :
        llvm::zip(body.getArguments(), block->getArguments().take_front(numArgs)))
     sweep.setPrimal(original, arg);
@@ -179,11 +209,8 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
       continue;
     auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
     if (!differentiable) {
-      bool hasGradientOperand = llvm::any_of(op.getOperandTypes(), [](Type t) {
-        return carriesGradient(t);
-      });
-      if (!hasGradientOperand)
-        continue; // Nothing to propagate into (e.g. a constant).
+      // A cotangent only reaches results computed from a differentiated
+      // argument, so the op needs a rule.
       return op.emitError("cannot differentiate '")
              << op.getName() << "': it has no gradient rule";
     }

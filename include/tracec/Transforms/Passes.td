@@ -16,6 +16,17 @@ def TraceReadOnlyInputs : Pass<"trace-readonly-inputs", "::mlir::ModuleOp"> {
   }];
 }
 
+def TraceDistinctResults : Pass<"trace-distinct-results", "::mlir::ModuleOp"> {
+  let summary = "Give every function result its own tensor";
+  let description = [{
+    A function that returns one value twice (`return %x, %x`, as the
+    gradient of `x + y` with respect to both operands does) gets a copy
+    (`bufferization.alloc_tensor copy(...)`) for each repeat, so that after
+    bufferization every result can become its own out-parameter.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
   let summary = "Differentiate functions: generate forward/backward functions "
                 "and rewrite trace.grad, trace.value_and_grad and trace.vjp";

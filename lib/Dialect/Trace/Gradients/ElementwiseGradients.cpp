@@ -78,6 +78,9 @@ Value castRule(GradientBuilder &g, Value x, Value, Value dy) {
     return {};
   return CastOp::create(g.builder, g.loc, dy, type.getElementType());
 }
+Value identityRule(GradientBuilder &, Value, Value, Value dy) {
+  return dy; // Control tokens carry no gradient.
+}
 /// Piecewise-constant functions (sign, floor): the gradient is 0.
 Value zeroRule(GradientBuilder &, Value, Value, Value) { return {}; }
 
@@ -182,6 +185,7 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   SignOp::attachInterface<UnaryGradient<SignOp, zeroRule>>(*context);
   FloorOp::attachInterface<UnaryGradient<FloorOp, zeroRule>>(*context);
   CastOp::attachInterface<UnaryGradient<CastOp, castRule>>(*context);
+  IdentityOp::attachInterface<UnaryGradient<IdentityOp, identityRule>>(*context);
   StopGradientOp::attachInterface<StopGradientGradient>(*context);
 
   AddOp::attachInterface<BinaryGradient<AddOp, addRule>>(*context);
