@@ -21,9 +21,12 @@ namespace {
 // clang-format off
 constexpr llvm::StringLiteral kCpuPipeline =
     "builtin.module("
-    // Differentiate, clean up the traced graph, then leave the trace
+    // Differentiate; inline the generated forward/backward functions (and
+    // other calls) so values such as a loop's tape never cross a function
+    // boundary and fusion sees across calls; clean up; leave the trace
     // dialect.
-    "trace-autodiff, canonicalize, cse, trace-to-linalg, canonicalize, cse,"
+    "trace-autodiff, inline, canonicalize, cse, trace-to-linalg, canonicalize,"
+    "cse,"
     "linalg-fuse-elementwise-ops, trace-readonly-inputs, trace-distinct-results,"
     // Tensors -> buffers; results become caller-owned out-parameters, and
     // every internal allocation gets its deallocation.

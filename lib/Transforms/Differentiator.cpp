@@ -27,12 +27,64 @@ std::string Differentiator::uniqueName(StringRef base) {
 
 namespace {
 
-/// The AdjointState of one function being differentiated: the primal values
-/// and the accumulated cotangents, keyed by the original function's values.
+/// The AdjointState of one block being differentiated (a function body, or
+/// a region of a control-flow op, which gets a child Sweep): the primal
+/// values and the accumulated cotangents, keyed by the original values.
 class Sweep : public AdjointState {
 public:
-  Sweep(Differentiator &differentiator, OpBuilder &builder)
-      : differentiator_(differentiator), builder_(builder) {}
+  Sweep(Differentiator &differentiator, OpBuilder &builder,
+        Sweep *parent = nullptr)
+      : differentiator_(differentiator), builder_(builder) {
+    if (parent) {
+      // Values from above keep their primal values and activity.
+      primals_ = parent->primals_;
+      active_ = parent->active_;
+    }
+  }
+
+  /// Emits the primal of `body` (arguments bound to `primalArgs`), seeds
+  /// the terminator's operands and emits the adjoint. `activeArgs` are the
+  /// block arguments whose cotangents are wanted. `lastPrimal`, when given,
+  /// receives the last op of the primal code (null if there is none).
+  LogicalResult run(Block &body, ValueRange primalArgs,
+                    ArrayRef<Value> terminatorCotangents,
+                    ArrayRef<BlockArgument> activeArgs,
+                    Operation **lastPrimal = nullptr) {
+    for (auto [original, primal] : llvm::zip(body.getArguments(), primalArgs))
+      primals_.map(original, primal);
+    markActive(body, activeArgs);
+    for (Operation &op : body.without_terminator()) {
+      auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
+      if (failed(differentiable ? differentiable.emitPrimal(builder_, *this)
+                                : clonePrimal(&op, builder_)))
+        return failure();
+    }
+    if (lastPrimal) {
+      Block *emitted = builder_.getInsertionBlock();
+      *lastPrimal = emitted->empty() ? nullptr : &emitted->back();
+    }
+    Operation *terminator = body.getTerminator();
+    for (auto [operand, ct] :
+         llvm::zip(terminator->getOperands(), terminatorCotangents))
+      if (ct && failed(accumulate(operand, ct)))
+        return failure();
+    for (Operation &op : llvm::reverse(body.without_terminator())) {
+      bool reached = llvm::any_of(op.getResults(), [&](Value v) {
+        return cotangent(v) != nullptr;
+      });
+      if (!reached)
+        continue;
+      auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
+      // A cotangent only reaches results computed from a differentiated
+      // argument, so the op needs a rule.
+      if (!differentiable)
+        return op.emitError("cannot differentiate '")
+               << op.getName() << "': it has no gradient rule";
+      if (failed(differentiable.emitAdjoint(builder_, *this)))
+        return failure();
+    }
+    return success();
+  }
 
   Value primal(Value original) override {
     return primals_.lookupOrNull(original);
@@ -54,9 +106,7 @@ public:
     return cotangents_.lookup(originalResult);
   }
 
-  /// Activity: the original values that depend on a differentiated
-  /// argument. Only they receive cotangents.
-  void setActive(DenseSet<Value> active) { active_ = std::move(active); }
+  bool isActive(Value original) override { return active_.contains(original); }
 
   LogicalResult accumulate(Value originalOperand, Value cotangent) override {
     // Integers, booleans and values no differentiated argument reaches
@@ -85,7 +135,59 @@ public:
     return result->functions;
   }
 
+  FailureOr<SmallVector<Value>>
+  differentiateBlock(Block &block, ValueRange primalArgs,
+                     ArrayRef<Value> terminatorCotangents,
+                     ArrayRef<Value> captured, OpBuilder &builder) override {
+    Sweep child(differentiator_, builder, this);
+    SmallVector<BlockArgument> args;
+    for (BlockArgument arg : block.getArguments())
+      if (carriesGradient(arg.getType()))
+        args.push_back(arg);
+    if (failed(child.run(block, primalArgs, terminatorCotangents, args)))
+      return failure();
+    SmallVector<Value> cotangents;
+    auto collect = [&](Value original) -> LogicalResult {
+      Value ct = child.cotangent(original);
+      if (!ct && carriesGradient(original.getType())) {
+        FailureOr<Value> zeros =
+            zerosLike(builder, block.getParentOp()->getLoc(), original.getType());
+        if (failed(zeros))
+          return failure();
+        ct = *zeros;
+      }
+      cotangents.push_back(ct);
+      return success();
+    };
+    for (BlockArgument arg : block.getArguments())
+      if (failed(collect(arg)))
+        return failure();
+    for (Value value : captured)
+      if (failed(collect(value)))
+        return failure();
+    return cotangents;
+  }
+
 private:
+  /// Activity: a value is active when it depends on an active argument or
+  /// an active value from above, through operands or uses inside regions.
+  void markActive(Block &body, ArrayRef<BlockArgument> activeArgs) {
+    for (BlockArgument arg : activeArgs)
+      active_.insert(arg);
+    for (Operation &op : body) {
+      bool reads = false;
+      op.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          reads |= active_.contains(operand);
+      });
+      if (!reads)
+        continue;
+      for (Value result : op.getResults())
+        if (carriesGradient(result.getType()))
+          active_.insert(result);
+    }
+  }
+
   Differentiator &differentiator_;
   OpBuilder &builder_;
   IRMapping primals_;
@@ -93,27 +195,6 @@ private:
   DenseMap<Operation *, SmallVector<Value>> saved_;
   DenseSet<Value> active_;
 };
-
-/// The values of `body` that depend on the arguments `wrt` (through
-/// operands, or through values used inside an op's regions).
-DenseSet<Value> activeValues(Block &body, ArrayRef<int64_t> wrt) {
-  DenseSet<Value> active;
-  for (int64_t index : wrt)
-    active.insert(body.getArgument(index));
-  for (Operation &op : body) {
-    bool reads = false;
-    op.walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        reads |= active.contains(operand);
-    });
-    if (!reads)
-      continue;
-    for (Value result : op.getResults())
-      if (carriesGradient(result.getType()))
-        active.insert(result);
-  }
-  return active;
-}
 
 } // namespace
 
@@ -134,19 +215,6 @@ Differentiator::differentiate(func::FuncOp f, ArrayRef<int64_t> wrt) {
   if (succeeded(result))
     cache_.emplace(key, *result);
   return result;
-}
-
-/// A zero tensor of `type` (static shape).
-static FailureOr<Value> zerosOf(OpBuilder &builder, Location loc, Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return emitError(loc) << "cannot make a zero cotangent of type " << type
-                          << " (static shapes only)";
-  return ConstantOp::create(builder, loc,
-                            DenseElementsAttr::get(
-                                tensor, builder.getZeroAttr(
-                                            tensor.getElementType())))
-      .getResult();
 }
 
 FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
@@ -181,49 +249,26 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
   Sweep sweep(*this, builder);
 
   Block &body = f.getBody().front();
-  sweep.setActive(activeValues(body, wrt));
-  for (auto [original, arg] :
-       llvm::zip(body.getArguments(), block->getArguments().take_front(numArgs)))
-    sweep.setPrimal(original, arg);
-  for (Operation &op : body.without_terminator()) {
-    auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
-    if (failed(differentiable ? differentiable.emitPrimal(builder, sweep)
-                              : sweep.clonePrimal(&op, builder)))
-      return failure();
-  }
-  Operation *lastPrimal = block->empty() ? nullptr : &block->back();
-
-  // Seed: each returned float value gets its result's cotangent.
   auto ret = cast<func::ReturnOp>(body.getTerminator());
+  // Seed: each returned float value gets its result's cotangent.
+  SmallVector<Value> seeds(ret.getNumOperands());
   for (auto [k, resultIndex] : llvm::enumerate(result.cotangentResults))
-    if (failed(sweep.accumulate(ret.getOperand(resultIndex),
-                                block->getArgument(numArgs + k))))
-      return failure();
-
-  // Adjoint sweep, in reverse.
-  for (Operation &op : llvm::reverse(body.without_terminator())) {
-    bool reached = llvm::any_of(op.getResults(), [&](Value v) {
-      return sweep.cotangent(v) != nullptr;
-    });
-    if (!reached)
-      continue;
-    auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
-    if (!differentiable) {
-      // A cotangent only reaches results computed from a differentiated
-      // argument, so the op needs a rule.
-      return op.emitError("cannot differentiate '")
-             << op.getName() << "': it has no gradient rule";
-    }
-    if (failed(differentiable.emitAdjoint(builder, sweep)))
-      return failure();
-  }
+    seeds[resultIndex] = block->getArgument(numArgs + k);
+  SmallVector<BlockArgument> activeArgs;
+  for (int64_t index : wrt)
+    activeArgs.push_back(body.getArgument(index));
+  // The primal code ends at lastPrimal; the adjoint code follows it.
+  Operation *lastPrimal = nullptr;
+  if (failed(sweep.run(body, block->getArguments().take_front(numArgs), seeds,
+                       activeArgs, &lastPrimal)))
+    return failure();
 
   SmallVector<Value> grads;
   for (int64_t index : wrt) {
     Value grad = sweep.cotangent(body.getArgument(index));
     if (!grad) {
       result.unconnected.push_back(index);
-      FailureOr<Value> zeros = zerosOf(builder, loc, type.getInput(index));
+      FailureOr<Value> zeros = zerosLike(builder, loc, type.getInput(index));
       if (failed(zeros))
         return failure();
       grad = *zeros;

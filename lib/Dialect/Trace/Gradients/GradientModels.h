@@ -57,6 +57,7 @@ struct BinaryGradient
 };
 
 void registerCallGradients(MLIRContext *context);
+void registerControlFlowGradients(MLIRContext *context);
 void registerElementwiseGradients(MLIRContext *context);
 void registerMatmulGradients(MLIRContext *context);
 void registerReductionGradients(MLIRContext *context);

@@ -5,6 +5,7 @@
 #include "GradientModels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -17,5 +18,8 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
     registerCallGradients(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, scf::SCFDialect *) {
+    registerControlFlowGradients(context);
   });
 }

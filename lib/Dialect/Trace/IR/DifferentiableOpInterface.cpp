@@ -3,6 +3,7 @@
 #include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
 
@@ -11,4 +12,17 @@ using namespace mlir;
 bool mlir::trace::carriesGradient(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
+                                        Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return emitError(loc) << "cannot make a zero cotangent of type " << type
+                          << " (static shapes only)";
+  return ConstantOp::create(
+             builder, loc,
+             DenseElementsAttr::get(
+                 tensor, builder.getZeroAttr(tensor.getElementType())))
+      .getResult();
 }

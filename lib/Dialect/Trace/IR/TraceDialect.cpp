@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -19,6 +20,19 @@ using namespace mlir::trace;
 #define GET_ATTRDEF_CLASSES
 #include "tracec/Dialect/Trace/IR/TraceAttrs.cpp.inc"
 
+namespace {
+/// Every trace op may be inlined: none refers to its enclosing function.
+struct TraceInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void TraceDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -32,6 +46,7 @@ void TraceDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "tracec/Dialect/Trace/IR/TraceAttrs.cpp.inc"
       >();
+  addInterfaces<TraceInlinerInterface>();
 }
 
 Operation *TraceDialect::materializeConstant(OpBuilder &builder,

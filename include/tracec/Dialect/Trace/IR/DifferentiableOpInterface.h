@@ -52,7 +52,25 @@ public:
   /// The forward/backward functions of `callee` with respect to all of its
   /// floating-point arguments, generated once per callee.
   virtual FailureOr<GradientFunctions> differentiate(func::FuncOp callee) = 0;
+
+  /// For rules of region ops: emits, at `builder`, the primal of the
+  /// original `block` (its arguments bound to `primalArgs`) followed by its
+  /// adjoint, seeded with `terminatorCotangents` (one per terminator
+  /// operand; null for none). Returns the cotangents of the block's
+  /// arguments, then of `captured` (original values defined outside the
+  /// block), zeros where nothing flowed.
+  virtual FailureOr<SmallVector<Value>>
+  differentiateBlock(Block &block, ValueRange primalArgs,
+                     ArrayRef<Value> terminatorCotangents,
+                     ArrayRef<Value> captured, OpBuilder &builder) = 0;
+
+  /// Whether an original value depends on a differentiated argument (only
+  /// such values receive cotangents).
+  virtual bool isActive(Value original) = 0;
 };
+
+/// A zero tensor of `type` (a ranked tensor with a static shape).
+FailureOr<Value> zerosLike(OpBuilder &builder, Location loc, Type type);
 
 } // namespace mlir::trace
 

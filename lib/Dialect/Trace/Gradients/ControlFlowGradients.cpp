@@ -1,0 +1,299 @@
+//===- ControlFlowGradients.cpp - Rules of scf.if, scf.for, scf.while -----===//
+//
+// scf.if: the adjoint is an scf.if on the same condition whose branches
+// recompute the taken branch and sweep it backwards, yielding the
+// cotangents of the values the branches capture from above.
+//
+// scf.for: the primal loop also records each iteration's incoming carried
+// values on a tape (a tensor with a leading trip-count dim); the adjoint
+// loop runs the iterations backwards, reads the carries back from the
+// tape, recomputes the body and sweeps it, carrying the carries' cotangents
+// and summing the captured values' cotangents.
+//
+// scf.while has no trip count known before it runs, so there is nothing
+// to size the tape with: it is reported, not guessed at.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GradientModels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+/// Active float values defined above `op` and used inside its regions.
+SmallVector<Value> activeCaptures(Operation *op, AdjointState &state) {
+  llvm::SetVector<Value> captured;
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands()) {
+      Region *defRegion = operand.getParentRegion();
+      if (!op->isProperAncestor(defRegion->getParentOp()) &&
+          defRegion->getParentOp() != op && state.isActive(operand) &&
+          carriesGradient(operand.getType()))
+        captured.insert(operand);
+    }
+  });
+  return captured.takeVector();
+}
+
+struct IfGradient
+    : DifferentiableOpInterface::ExternalModel<IfGradient, scf::IfOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto ifOp = cast<scf::IfOp>(op);
+    SmallVector<Value> captured = activeCaptures(op, state);
+    if (captured.empty())
+      return success();
+    SmallVector<Value> resultCts;
+    for (Value result : ifOp.getResults())
+      resultCts.push_back(state.cotangent(result));
+    SmallVector<Type> types;
+    for (Value value : captured)
+      types.push_back(value.getType());
+
+    Location loc = op->getLoc();
+    auto adjoint = scf::IfOp::create(builder, loc, types,
+                                     state.primal(ifOp.getCondition()),
+                                     /*withElseRegion=*/true);
+    for (auto [original, emitted] :
+         llvm::zip(ifOp->getRegions(), adjoint->getRegions())) {
+      OpBuilder b = OpBuilder::atBlockBegin(&emitted.front());
+      // An if without results has an empty else: nothing flows there.
+      if (original.empty()) {
+        SmallVector<Value> zeros;
+        for (Type type : types) {
+          FailureOr<Value> zero = zerosLike(b, loc, type);
+          if (failed(zero))
+            return failure();
+          zeros.push_back(*zero);
+        }
+        scf::YieldOp::create(b, loc, zeros);
+        continue;
+      }
+      auto cts = state.differentiateBlock(original.front(), {}, resultCts,
+                                          captured, b);
+      if (failed(cts))
+        return failure();
+      scf::YieldOp::create(b, loc, *cts);
+    }
+    for (auto [value, ct] : llvm::zip(captured, adjoint.getResults()))
+      if (failed(state.accumulate(value, ct)))
+        return failure();
+    return success();
+  }
+};
+
+/// The tape type of one carried value: a leading dim of `trips`.
+RankedTensorType tapeType(Type carried) {
+  if (auto tensor = dyn_cast<RankedTensorType>(carried)) {
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    llvm::append_range(shape, tensor.getShape());
+    return RankedTensorType::get(shape, tensor.getElementType());
+  }
+  return RankedTensorType::get({ShapedType::kDynamic}, carried);
+}
+
+/// Writes `value` (a tensor, or a scalar) into row `row` of `tape`.
+Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor)
+    return tensor::InsertOp::create(b, loc, value, tape, row);
+  int64_t rank = tensor.getRank();
+  SmallVector<OpFoldResult> offsets = {row}, sizes = {b.getIndexAttr(1)},
+                            strides(rank + 1, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(tensor.getDimSize(d)));
+  }
+  return tensor::InsertSliceOp::create(b, loc, value, tape, offsets, sizes,
+                                       strides);
+}
+
+/// Reads row `row` of `tape` back as a value of `type`.
+Value replay(OpBuilder &b, Location loc, Value tape, Value row, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return tensor::ExtractOp::create(b, loc, tape, row);
+  int64_t rank = tensor.getRank();
+  SmallVector<OpFoldResult> offsets = {row}, sizes = {b.getIndexAttr(1)},
+                            strides(rank + 1, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(tensor.getDimSize(d)));
+  }
+  // Rank-reducing: drop the unit tape dim.
+  return tensor::ExtractSliceOp::create(b, loc, tensor, tape, offsets, sizes,
+                                        strides);
+}
+
+struct ForGradient
+    : DifferentiableOpInterface::ExternalModel<ForGradient, scf::ForOp> {
+  /// The loop, plus one tape per carried value; the tapes and the trip
+  /// count are saved for the adjoint.
+  LogicalResult emitPrimal(Operation *op, OpBuilder &builder,
+                           AdjointState &state) const {
+    auto forOp = cast<scf::ForOp>(op);
+    Location loc = op->getLoc();
+    for (Value carried : forOp.getInitArgs())
+      if (auto tensor = dyn_cast<RankedTensorType>(carried.getType());
+          tensor && !tensor.hasStaticShape())
+        return op->emitError("cannot differentiate an scf.for carrying ")
+               << carried.getType() << ": dynamic shapes are not supported";
+    Value lb = state.primal(forOp.getLowerBound());
+    Value ub = state.primal(forOp.getUpperBound());
+    Value step = state.primal(forOp.getStep());
+    if (!forOp.getInductionVar().getType().isIndex())
+      return op->emitError("cannot differentiate an scf.for over ")
+             << forOp.getInductionVar().getType()
+             << ": only index induction variables are supported";
+    Value trips = arith::CeilDivSIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, ub, lb), step);
+    trips = arith::MaxSIOp::create(
+        builder, loc, trips, arith::ConstantIndexOp::create(builder, loc, 0));
+
+    SmallVector<Value> inits;
+    for (Value init : forOp.getInitArgs())
+      inits.push_back(state.primal(init));
+    size_t numCarried = inits.size();
+    for (Value init : forOp.getInitArgs())
+      inits.push_back(tensor::EmptyOp::create(builder, loc,
+                                              tapeType(init.getType()),
+                                              ValueRange{trips}));
+    auto loop = scf::ForOp::create(
+        builder, loc, lb, ub, step, inits,
+        [&](OpBuilder &b, Location l, Value iv, ValueRange args) {
+          // Row of this iteration: (iv - lb) / step.
+          Value row = arith::DivSIOp::create(
+              b, l, arith::SubIOp::create(b, l, iv, lb), step);
+          SmallVector<Value> tapes;
+          for (size_t i = 0; i < numCarried; ++i)
+            tapes.push_back(record(b, l, args[numCarried + i], row, args[i]));
+          Block &body = *forOp.getBody();
+          state.setPrimal(forOp.getInductionVar(), iv);
+          for (auto [original, arg] : llvm::zip(
+                   body.getArguments().drop_front(), args.take_front(numCarried)))
+            state.setPrimal(original, arg);
+          for (Operation &nested : body.without_terminator())
+            (void)state.clonePrimal(&nested, b);
+          SmallVector<Value> yielded;
+          for (Value value : body.getTerminator()->getOperands())
+            yielded.push_back(state.primal(value));
+          llvm::append_range(yielded, tapes);
+          scf::YieldOp::create(b, l, yielded);
+        });
+    for (auto [result, value] :
+         llvm::zip(forOp.getResults(), loop.getResults().take_front(numCarried)))
+      state.setPrimal(result, value);
+    SmallVector<Value> saved = {trips};
+    llvm::append_range(saved, loop.getResults().drop_front(numCarried));
+    state.save(op, saved);
+    return success();
+  }
+
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto forOp = cast<scf::ForOp>(op);
+    Location loc = op->getLoc();
+    ValueRange saved = state.saved(op);
+    Value trips = saved.front();
+    ValueRange tapes = saved.drop_front();
+    SmallVector<Value> captured = activeCaptures(op, state);
+    Block &body = *forOp.getBody();
+    size_t numCarried = forOp.getNumResults();
+
+    // Iteration state: the carried values' cotangents (zeros where none),
+    // then the running sums of the captured values' cotangents.
+    SmallVector<Value> inits;
+    for (Value result : forOp.getResults()) {
+      Value ct = state.cotangent(result);
+      if (!ct && carriesGradient(result.getType())) {
+        FailureOr<Value> zeros = zerosLike(builder, loc, result.getType());
+        if (failed(zeros))
+          return failure();
+        ct = *zeros;
+      }
+      // Non-float carries have no cotangent; a placeholder keeps positions.
+      inits.push_back(ct ? ct : state.primal(result));
+    }
+    for (Value value : captured) {
+      FailureOr<Value> zeros = zerosLike(builder, loc, value.getType());
+      if (failed(zeros))
+        return failure();
+      inits.push_back(*zeros);
+    }
+
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value lb = state.primal(forOp.getLowerBound());
+    Value step = state.primal(forOp.getStep());
+    LogicalResult status = success();
+    auto loop = scf::ForOp::create(
+        builder, loc, zero, trips, one, inits,
+        [&](OpBuilder &b, Location l, Value k, ValueRange args) {
+          // Iterations in reverse: row = trips - 1 - k.
+          Value row = arith::SubIOp::create(
+              b, l, arith::SubIOp::create(b, l, trips, one), k);
+          Value iv = arith::AddIOp::create(
+              b, l, lb, arith::MulIOp::create(b, l, row, step));
+          SmallVector<Value> primalArgs = {iv};
+          for (auto [i, tape] : llvm::enumerate(tapes))
+            primalArgs.push_back(
+                replay(b, l, tape, row, body.getArgument(i + 1).getType()));
+          SmallVector<Value> yieldCts;
+          for (size_t i = 0; i < numCarried; ++i)
+            yieldCts.push_back(carriesGradient(forOp.getResult(i).getType())
+                                   ? args[i]
+                                   : Value());
+          auto cts = state.differentiateBlock(body, primalArgs, yieldCts,
+                                              captured, b);
+          SmallVector<Value> next;
+          if (failed(cts)) {
+            status = failure();
+            llvm::append_range(next, args);
+          } else {
+            // (*cts) = [iv, carried..., captured...]
+            for (size_t i = 0; i < numCarried; ++i)
+              next.push_back((*cts)[1 + i] ? (*cts)[1 + i] : args[i]);
+            for (size_t j = 0; j < captured.size(); ++j)
+              next.push_back(AddOp::create(b, l, args[numCarried + j],
+                                           (*cts)[1 + numCarried + j]));
+          }
+          scf::YieldOp::create(b, l, next);
+        });
+    if (failed(status))
+      return failure();
+    for (auto [init, ct] : llvm::zip(forOp.getInitArgs(),
+                                     loop.getResults().take_front(numCarried)))
+      if (carriesGradient(init.getType()) && failed(state.accumulate(init, ct)))
+        return failure();
+    for (auto [value, ct] :
+         llvm::zip(captured, loop.getResults().drop_front(numCarried)))
+      if (failed(state.accumulate(value, ct)))
+        return failure();
+    return success();
+  }
+};
+
+struct WhileGradient
+    : DifferentiableOpInterface::ExternalModel<WhileGradient, scf::WhileOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &, AdjointState &) const {
+    return op->emitError(
+        "cannot differentiate scf.while: its trip count is only known after "
+        "it runs, so there is no tape size for the reverse sweep; express "
+        "the loop as scf.for with a bound, or stop the gradient through it");
+  }
+};
+
+} // namespace
+
+void mlir::trace::registerControlFlowGradients(MLIRContext *context) {
+  scf::IfOp::attachInterface<IfGradient>(*context);
+  scf::ForOp::attachInterface<ForGradient>(*context);
+  scf::WhileOp::attachInterface<WhileGradient>(*context);
+}
