@@ -36,7 +36,8 @@ constexpr llvm::StringLiteral kCpuPipeline =
     "buffer-deallocation-pipeline,"
     // Loops, then LLVM. math-to-libm catches what has no LLVM intrinsic
     // (erf); the libm symbols resolve in the JIT's process or at link time.
-    "convert-linalg-to-loops, convert-scf-to-cf, expand-strided-metadata,"
+    "trace-expand-copies, convert-linalg-to-loops, convert-scf-to-cf,"
+    "expand-strided-metadata,"
     "lower-affine, finalize-memref-to-llvm, convert-math-to-llvm,"
     "convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm,"
     "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts)";

@@ -27,6 +27,17 @@ def TraceDistinctResults : Pass<"trace-distinct-results", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def TraceExpandCopies : Pass<"trace-expand-copies"> {
+  let summary = "Rewrite memref.copy as linalg.copy, so it becomes loops";
+  let description = [{
+    The LLVM lowering turns a memref.copy between strided (non-contiguous)
+    buffers into a call of `memrefCopy` from MLIR's C runner library.
+    Compiled code must need only libc and libm, so copies become linalg
+    copies, which the loop lowering expands inline.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
   let summary = "Differentiate functions: generate forward/backward functions "
                 "and rewrite trace.grad, trace.value_and_grad and trace.vjp";
