@@ -433,6 +433,72 @@ def Trace_AvgPool2DOp : Trace_Pool2DOp<"avg_pool2d",
     "mean over NHWC windows, counting only non-padding elements">;
 
 //===----------------------------------------------------------------------===//
+// Neural network backprop ops (TensorFlow's Conv2DBackpropInput/Filter,
+// MaxPoolGrad, AvgPoolGrad): the gradients of the ops above, which take the
+// forward op's attributes and the static shape of the operand they return
+// the cotangent of.
+//===----------------------------------------------------------------------===//
+
+// d input of conv2d: dy (the conv2d output's cotangent) scattered back
+// through the filter. `dy` must have the conv2d output shape of
+// `input_shape` with the filter.
+def Trace_Conv2DBackpropInputOp : Trace_Op<"conv2d_backprop_input",
+                                           [Pure, InferTypeOpAdaptor]> {
+  let summary = "gradient of conv2d with respect to its input";
+  let arguments = (ins Trace_FloatTensor:$filter, Trace_FloatTensor:$dy,
+      DenseI64ArrayAttr:$input_shape,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat =
+      "$filter `,` $dy attr-dict `:` functional-type(operands, results)";
+}
+
+// d filter of conv2d: the correlation of the input with dy, summed over the
+// batch and the output positions.
+def Trace_Conv2DBackpropFilterOp : Trace_Op<"conv2d_backprop_filter",
+                                            [Pure, InferTypeOpAdaptor]> {
+  let summary = "gradient of conv2d with respect to its filter";
+  let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$dy,
+      DenseI64ArrayAttr:$filter_shape,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat =
+      "$input `,` $dy attr-dict `:` functional-type(operands, results)";
+}
+
+// d input of max_pool2d: each window's dy goes to the window's maximum
+// element, the FIRST one in row-major window order on ties (a NaN counts as
+// the largest value); padding never receives.
+def Trace_MaxPool2DGradOp : Trace_Op<"max_pool2d_grad",
+                                     [Pure, InferTypeOpAdaptor]> {
+  let summary = "gradient of max_pool2d with respect to its input";
+  let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$dy,
+      DenseI64ArrayAttr:$window,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat =
+      "$input `,` $dy attr-dict `:` functional-type(operands, results)";
+}
+
+// d input of avg_pool2d: each window's dy divided by the window's number of
+// non-padding elements, spread over those elements.
+def Trace_AvgPool2DGradOp : Trace_Op<"avg_pool2d_grad",
+                                     [Pure, InferTypeOpAdaptor]> {
+  let summary = "gradient of avg_pool2d with respect to its input";
+  let arguments = (ins Trace_FloatTensor:$dy,
+      DenseI64ArrayAttr:$input_shape, DenseI64ArrayAttr:$window,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat = "$dy attr-dict `:` type($dy) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
 // Differentiation
 //===----------------------------------------------------------------------===//
 

@@ -30,6 +30,7 @@ struct TraceToLinalgPass
     populateMatmulToLinalgPatterns(patterns);
     populateReductionToLinalgPatterns(patterns);
     populateNeuralNetToLinalgPatterns(patterns);
+    populateNeuralNetGradToLinalgPatterns(patterns);
     populateSoftmaxToLinalgPatterns(patterns);
     populateSourcesToLinalgPatterns(patterns);
     populateShapeToLinalgPatterns(patterns);

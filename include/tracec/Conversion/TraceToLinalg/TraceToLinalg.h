@@ -20,6 +20,10 @@ void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
 /// avg_pool2d -> linalg.pooling_nhwc_sum divided by the in-bounds count.
 void populateNeuralNetToLinalgPatterns(RewritePatternSet &patterns);
 
+/// conv2d_backprop_input/filter, max_pool2d_grad, avg_pool2d_grad ->
+/// linalg.generic (gathers over input positions, see the .cpp).
+void populateNeuralNetGradToLinalgPatterns(RewritePatternSet &patterns);
+
 /// softmax, log_softmax (max-subtracted) and argmax -> linalg.
 void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -60,6 +60,7 @@ void registerCallGradients(MLIRContext *context);
 void registerControlFlowGradients(MLIRContext *context);
 void registerElementwiseGradients(MLIRContext *context);
 void registerMatmulGradients(MLIRContext *context);
+void registerNeuralNetGradients(MLIRContext *context);
 void registerReductionGradients(MLIRContext *context);
 
 } // namespace mlir::trace

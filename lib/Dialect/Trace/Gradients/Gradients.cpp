@@ -14,6 +14,7 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, TraceDialect *) {
     registerElementwiseGradients(context);
     registerMatmulGradients(context);
+    registerNeuralNetGradients(context);
     registerReductionGradients(context);
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
