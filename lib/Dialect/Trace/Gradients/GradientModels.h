@@ -62,6 +62,7 @@ void registerElementwiseGradients(MLIRContext *context);
 void registerMatmulGradients(MLIRContext *context);
 void registerNeuralNetGradients(MLIRContext *context);
 void registerReductionGradients(MLIRContext *context);
+void registerShapeGradients(MLIRContext *context);
 
 } // namespace mlir::trace
 

@@ -16,6 +16,7 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
     registerMatmulGradients(context);
     registerNeuralNetGradients(context);
     registerReductionGradients(context);
+    registerShapeGradients(context);
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
     registerCallGradients(context);

@@ -1,7 +1,8 @@
 //===- ReductionGradients.cpp - Rules of the reductions -------------------===//
 //
 // A reduction's cotangent is broadcast back over the reduced axes: reshape
-// to the keepdims shape, then broadcast_to the input's shape.
+// to the keepdims shape, then broadcast_to the input's shape. softmax and
+// log_softmax, which normalize along one axis, are here too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,18 +13,27 @@ using namespace mlir::trace;
 
 namespace {
 
+/// `value` (a reduction's result or cotangent) reshaped to the keepdims
+/// shape of reducing `input` over `axes`, so that it broadcasts against
+/// `input`.
+Value keepReducedDims(GradientBuilder &g, Value value, Value input,
+                      ArrayRef<int64_t> axes) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> kept(inputType.getShape());
+  for (int64_t axis : axes)
+    kept[*normalizeAxis(axis, inputType.getRank())] = 1;
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == ArrayRef<int64_t>(kept))
+    return value;
+  return ReshapeOp::create(g.builder, g.loc, type.clone(kept), value);
+}
+
 /// dy, reshaped to keep the reduced dims as 1s and broadcast to `input`'s
 /// shape.
 Value expandToInput(GradientBuilder &g, Value dy, Value input,
                     ArrayRef<int64_t> axes) {
+  dy = keepReducedDims(g, dy, input, axes);
   auto inputType = cast<RankedTensorType>(input.getType());
-  int64_t rank = inputType.getRank();
-  SmallVector<int64_t> kept(inputType.getShape());
-  for (int64_t axis : axes)
-    kept[*normalizeAxis(axis, rank)] = 1;
-  auto dyType = cast<RankedTensorType>(dy.getType());
-  if (dyType.getShape() != ArrayRef<int64_t>(kept))
-    dy = ReshapeOp::create(g.builder, g.loc, dyType.clone(kept), dy);
   if (cast<RankedTensorType>(dy.getType()) == inputType)
     return dy;
   return BroadcastToOp::create(g.builder, g.loc, inputType, dy);
@@ -49,9 +59,72 @@ struct SumLikeGradient
   }
 };
 
+/// reduce_max/reduce_min: the cotangent goes to the elements equal to the
+/// result. On ties it is split evenly among all tied elements (each gets
+/// dy / count), the elementwise max/min rule's choice generalized, so the
+/// shares still sum to dy:
+///   mask = (x == y), dx = mask * dy / sum(mask, axes, keepdims).
+template <typename OpTy>
+struct ExtremumGradient
+    : DifferentiableOpInterface::ExternalModel<ExtremumGradient<OpTy>, OpTy> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto reduce = cast<OpTy>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value x = state.primal(reduce.getX());
+    ArrayRef<int64_t> axes = reduce.getAxes();
+    Value y = keepReducedDims(g, state.primal(reduce.getResult()), x, axes);
+    Value dy = keepReducedDims(g, state.cotangent(reduce.getResult()), x, axes);
+    Type element = cast<RankedTensorType>(x.getType()).getElementType();
+    Value mask = CastOp::create(builder, g.loc,
+                                EqOp::create(builder, g.loc, x, y), element);
+    Value count = ReduceSumOp::create(builder, g.loc, mask, axes,
+                                      /*keepdims=*/true);
+    return state.accumulate(reduce.getX(), g.mul(mask, g.div(dy, count)));
+  }
+};
+
+/// softmax: dx = y * (dy - sum(dy * y, axis, keepdims)).
+struct SoftmaxGradient
+    : DifferentiableOpInterface::ExternalModel<SoftmaxGradient, SoftmaxOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto softmax = cast<SoftmaxOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value y = state.primal(softmax.getResult());
+    Value dy = state.cotangent(softmax.getResult());
+    Value dot = ReduceSumOp::create(builder, g.loc, g.mul(dy, y),
+                                    ArrayRef<int64_t>{softmax.getAxis()},
+                                    /*keepdims=*/true);
+    return state.accumulate(softmax.getX(), g.mul(y, g.sub(dy, dot)));
+  }
+};
+
+/// log_softmax: dx = dy - exp(y) * sum(dy, axis, keepdims).
+struct LogSoftmaxGradient
+    : DifferentiableOpInterface::ExternalModel<LogSoftmaxGradient,
+                                               LogSoftmaxOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto logSoftmax = cast<LogSoftmaxOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value y = state.primal(logSoftmax.getResult());
+    Value dy = state.cotangent(logSoftmax.getResult());
+    Value total = ReduceSumOp::create(builder, g.loc, dy,
+                                      ArrayRef<int64_t>{logSoftmax.getAxis()},
+                                      /*keepdims=*/true);
+    return state.accumulate(logSoftmax.getX(),
+                            g.sub(dy, g.mul(g.exp(y), total)));
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerReductionGradients(MLIRContext *context) {
   ReduceSumOp::attachInterface<SumLikeGradient<ReduceSumOp>>(*context);
   ReduceMeanOp::attachInterface<SumLikeGradient<ReduceMeanOp>>(*context);
+  ReduceMaxOp::attachInterface<ExtremumGradient<ReduceMaxOp>>(*context);
+  ReduceMinOp::attachInterface<ExtremumGradient<ReduceMinOp>>(*context);
+  SoftmaxOp::attachInterface<SoftmaxGradient>(*context);
+  LogSoftmaxOp::attachInterface<LogSoftmaxGradient>(*context);
 }

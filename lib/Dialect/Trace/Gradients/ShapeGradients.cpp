@@ -1,0 +1,244 @@
+//===- ShapeGradients.cpp - Rules of the shape ops ------------------------===//
+//
+// The shape ops move elements without arithmetic, so their rules move the
+// cotangent back: reshape and transpose invert themselves, broadcast_to
+// sums, concat and pad slice, slice pads (dilating strided dims first) and
+// gather scatter-adds through a one-hot matrix product. one_hot has no
+// rule: its input is integer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GradientModels.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+/// The rules that slice or pad need every dim size.
+LogicalResult requireStaticShape(Operation *op, Value value) {
+  if (cast<RankedTensorType>(value.getType()).hasStaticShape())
+    return success();
+  return op->emitOpError("gradient needs static shapes, got ")
+         << value.getType();
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t result = 1;
+  for (int64_t dim : dims)
+    result *= dim;
+  return result;
+}
+
+/// reshape: dx = reshape(dy) to x's shape.
+struct ReshapeGradient
+    : DifferentiableOpInterface::ExternalModel<ReshapeGradient, ReshapeOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto reshape = cast<ReshapeOp>(op);
+    Value dy = state.cotangent(reshape.getResult());
+    Value dx = ReshapeOp::create(builder, op->getLoc(),
+                                 reshape.getX().getType(), dy);
+    return state.accumulate(reshape.getX(), dx);
+  }
+};
+
+/// transpose: dx = transpose(dy, inverse(perm)), inverse[perm[i]] = i.
+struct TransposeGradient
+    : DifferentiableOpInterface::ExternalModel<TransposeGradient,
+                                               TransposeOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto transpose = cast<TransposeOp>(op);
+    ArrayRef<int64_t> perm = transpose.getPerm();
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      inverse[p] = i;
+    Value dx = TransposeOp::create(builder, op->getLoc(),
+                                   state.cotangent(transpose.getResult()),
+                                   inverse);
+    return state.accumulate(transpose.getX(), dx);
+  }
+};
+
+/// broadcast_to: dx = dy summed over the broadcast dims.
+struct BroadcastToGradient
+    : DifferentiableOpInterface::ExternalModel<BroadcastToGradient,
+                                               BroadcastToOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto broadcast = cast<BroadcastToOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value dx = g.unbroadcast(state.cotangent(broadcast.getResult()),
+                             broadcast.getX().getType());
+    return state.accumulate(broadcast.getX(), dx);
+  }
+};
+
+/// concat: input k's cotangent is dy[..., offset_k : offset_k + size_k, ...]
+/// along the axis.
+struct ConcatGradient
+    : DifferentiableOpInterface::ExternalModel<ConcatGradient, ConcatOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto concat = cast<ConcatOp>(op);
+    if (failed(requireStaticShape(op, concat.getResult())))
+      return failure();
+    Value dy = state.cotangent(concat.getResult());
+    ArrayRef<int64_t> shape = concat.getType().getShape();
+    int64_t axis = *normalizeAxis(concat.getAxis(), shape.size());
+    int64_t offset = 0;
+    for (Value input : concat.getInputs()) {
+      int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(axis);
+      SmallVector<int64_t> start(shape.size(), 0), limit(shape);
+      start[axis] = offset;
+      limit[axis] = offset + size;
+      offset += size;
+      Value dx = SliceOp::create(builder, op->getLoc(), dy, start, limit,
+                                 DenseI64ArrayAttr());
+      if (failed(state.accumulate(input, dx)))
+        return failure();
+    }
+    return success();
+  }
+};
+
+/// slice: dx is dy placed at x[start:limit:strides] in zeros. A strided dim
+/// is first dilated (stride - 1 zeros after each element: reshape [n] to
+/// [n, 1], pad to [n, stride], reshape to [n * stride], and slice off the
+/// trailing zeros, leaving (n - 1) * stride + 1 elements); then every dim is
+/// padded with `start` zeros before and the rest of x's dim after.
+struct SliceGradient
+    : DifferentiableOpInterface::ExternalModel<SliceGradient, SliceOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto slice = cast<SliceOp>(op);
+    if (failed(requireStaticShape(op, slice.getX())))
+      return failure();
+    Location loc = op->getLoc();
+    auto xType = cast<RankedTensorType>(slice.getX().getType());
+    ArrayRef<int64_t> counts = slice.getType().getShape();
+    int64_t rank = xType.getRank();
+    SmallVector<int64_t> strides(rank, 1);
+    if (auto given = slice.getStrides())
+      strides.assign(given->begin(), given->end());
+
+    // The dilation of the strided dims (one or no elements need none).
+    SmallVector<int64_t> split, splitHigh, dilated, extents;
+    bool dilates = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t n = counts[d], stride = strides[d];
+      split.push_back(n);
+      splitHigh.push_back(0);
+      if (stride == 1 || n <= 1) {
+        dilated.push_back(n);
+        extents.push_back(n);
+        continue;
+      }
+      dilates = true;
+      split.push_back(1);
+      splitHigh.push_back(stride - 1);
+      dilated.push_back(n * stride);
+      extents.push_back((n - 1) * stride + 1);
+    }
+    Value dx = state.cotangent(slice.getResult());
+    if (dilates) {
+      dx = ReshapeOp::create(builder, loc, dx, split);
+      dx = PadOp::create(builder, loc, dx, SmallVector<int64_t>(split.size(), 0),
+                         splitHigh, APFloat(0.0));
+      dx = ReshapeOp::create(builder, loc, dx, dilated);
+      dx = SliceOp::create(builder, loc, dx, SmallVector<int64_t>(rank, 0),
+                           extents, DenseI64ArrayAttr());
+    }
+    ArrayRef<int64_t> start = slice.getStart();
+    SmallVector<int64_t> high;
+    for (int64_t d = 0; d < rank; ++d)
+      high.push_back(xType.getDimSize(d) - start[d] - extents[d]);
+    dx = PadOp::create(builder, loc, dx, start, high, APFloat(0.0));
+    return state.accumulate(slice.getX(), dx);
+  }
+};
+
+/// pad: dx = dy[low : low + dim] per dim (the padding value is a constant).
+struct PadGradient
+    : DifferentiableOpInterface::ExternalModel<PadGradient, PadOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto pad = cast<PadOp>(op);
+    if (failed(requireStaticShape(op, pad.getX())))
+      return failure();
+    ArrayRef<int64_t> low = pad.getLow();
+    SmallVector<int64_t> limit;
+    for (auto [l, dim] :
+         llvm::zip(low, cast<RankedTensorType>(pad.getX().getType()).getShape()))
+      limit.push_back(l + dim);
+    Value dx = SliceOp::create(builder, op->getLoc(),
+                               state.cotangent(pad.getResult()), low, limit,
+                               DenseI64ArrayAttr());
+    return state.accumulate(pad.getX(), dx);
+  }
+};
+
+/// gather: a scatter-add of dy into params. With params viewed as
+/// [P, N, Q] (N the gathered dim) and dy as [P, I, Q] (I the index count):
+///   dparams[p, n, q] = sum_i onehot(clamp(indices))[i, n] * dy[p, i, q],
+/// one batched matmul, so repeated indices accumulate. The indices are
+/// clamped to [0, N - 1] exactly as the forward gather clamps them.
+struct GatherGradient
+    : DifferentiableOpInterface::ExternalModel<GatherGradient, GatherOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto gather = cast<GatherOp>(op);
+    if (failed(requireStaticShape(op, gather.getParams())) ||
+        failed(requireStaticShape(op, gather.getIndices())))
+      return failure();
+    Location loc = op->getLoc();
+    auto paramsType = cast<RankedTensorType>(gather.getParams().getType());
+    auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
+    ArrayRef<int64_t> shape = paramsType.getShape();
+    int64_t axis = *normalizeAxis(gather.getAxis(), shape.size());
+    int64_t depth = shape[axis];
+    if (depth == 0)
+      return success(); // Empty params: nothing to scatter into.
+
+    Type indexElement = indicesType.getElementType();
+    auto indexConstant = [&](int64_t value) -> Value {
+      auto type = RankedTensorType::get({}, indexElement);
+      return ConstantOp::create(
+          builder, loc,
+          DenseElementsAttr::get(type,
+                                 builder.getIntegerAttr(indexElement, value)));
+    };
+    Value indices = state.primal(gather.getIndices());
+    indices = MaxOp::create(builder, loc, indices, indexConstant(0));
+    indices = MinOp::create(builder, loc, indices, indexConstant(depth - 1));
+    int64_t count = indicesType.getNumElements();
+    indices = ReshapeOp::create(builder, loc, indices,
+                                ArrayRef<int64_t>{count});
+    Value oneHot = OneHotOp::create(builder, loc, indices, depth,
+                                    paramsType.getElementType());
+
+    int64_t outer = product(shape.take_front(axis));
+    int64_t inner = product(shape.drop_front(axis + 1));
+    Value dy = ReshapeOp::create(builder, loc, state.cotangent(gather.getResult()),
+                                 ArrayRef<int64_t>{outer, count, inner});
+    // [I, N]^T @ [P, I, Q] -> [P, N, Q].
+    Value scattered = MatmulOp::create(builder, loc, oneHot, dy,
+                                       /*transpose_a=*/true,
+                                       /*transpose_b=*/false);
+    Value dx = ReshapeOp::create(builder, loc, paramsType, scattered);
+    return state.accumulate(gather.getParams(), dx);
+  }
+};
+
+} // namespace
+
+void mlir::trace::registerShapeGradients(MLIRContext *context) {
+  ReshapeOp::attachInterface<ReshapeGradient>(*context);
+  TransposeOp::attachInterface<TransposeGradient>(*context);
+  BroadcastToOp::attachInterface<BroadcastToGradient>(*context);
+  ConcatOp::attachInterface<ConcatGradient>(*context);
+  SliceOp::attachInterface<SliceGradient>(*context);
+  PadOp::attachInterface<PadGradient>(*context);
+  GatherOp::attachInterface<GatherGradient>(*context);
+}
