@@ -125,9 +125,8 @@ LogicalResult checkDy(std::optional<Location> loc, const std::string &label,
         actual == wanted)
       continue;
     return emitOptionalError(loc, label, " dy shape ",
-                             formatShape(dy.getShape()),
-                             " does not match the ", what.str(), " ",
-                             formatShape(expected));
+                             formatShape(dy.getShape()), " does not match ",
+                             formatShape(expected), ", the ", what.str());
   }
   return success();
 }
