@@ -16,7 +16,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <functional>
 
 using namespace tracec;
 
@@ -159,6 +158,103 @@ void alignElements(std::vector<std::string> &elements) {
     e = std::string(width - e.size(), ' ') + e;
 }
 
+/// NumPy's _formatArray: nested brackets, rows wrapped at 75 columns with a
+/// hanging indent, and arrays of more than 1000 elements summarized with
+/// "..." after the first and before the last 3 items of each long axis.
+class ArrayFormatter {
+public:
+  ArrayFormatter(llvm::ArrayRef<int64_t> shape,
+                 const std::vector<std::string> &elements)
+      : shape_(shape), elements_(elements) {
+    int64_t count = 1;
+    for (int64_t dim : shape)
+      count *= dim;
+    summarize_ = count > kSummaryThreshold;
+  }
+
+  std::string format() {
+    std::vector<int64_t> index;
+    return recurse(index, " ", kLineWidth);
+  }
+
+private:
+  static constexpr int kLineWidth = 75;
+  static constexpr int64_t kSummaryThreshold = 1000;
+  static constexpr int64_t kEdgeItems = 3;
+
+  /// Appends `word` to `line`, first moving `line` into `s` if the word
+  /// would not fit (unless the line holds nothing but the indent).
+  static void extend(std::string &s, std::string &line, const std::string &word,
+                     size_t width, const std::string &prefix) {
+    if (line.size() + word.size() > width && line.size() > prefix.size()) {
+      s += llvm::StringRef(line).rtrim().str() + "\n";
+      line = prefix;
+    }
+    line += word;
+  }
+
+  std::string element(llvm::ArrayRef<int64_t> index) const {
+    int64_t linear = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      linear = linear * shape_[d] + index[d];
+    return elements_[linear];
+  }
+
+  std::string recurse(std::vector<int64_t> &index, const std::string &hanging,
+                      int width) {
+    size_t axis = index.size();
+    size_t left = shape_.size() - axis;
+    if (left == 0)
+      return element(index);
+    std::string nextHanging = hanging + " ";
+    int nextWidth = width - 1; // room for the closing ']'
+    int64_t length = shape_[axis];
+    bool summary = summarize_ && 2 * kEdgeItems < length;
+    int64_t leading = summary ? kEdgeItems : 0;
+    int64_t trailing = summary ? kEdgeItems : length;
+    auto item = [&](int64_t i) {
+      index.push_back(i);
+      std::string text = recurse(index, nextHanging, nextWidth);
+      index.pop_back();
+      return text;
+    };
+
+    std::string s;
+    if (left == 1) {
+      size_t elementWidth = width - 1;
+      std::string line = hanging;
+      for (int64_t i = 0; i < leading; ++i) {
+        extend(s, line, item(i), elementWidth, hanging);
+        line += " ";
+      }
+      if (summary) {
+        extend(s, line, "...", elementWidth, hanging);
+        line += " ";
+      }
+      for (int64_t i = trailing; i > 1; --i) {
+        extend(s, line, item(length - i), elementWidth, hanging);
+        line += " ";
+      }
+      extend(s, line, item(length - 1), elementWidth, hanging);
+      s += line;
+    } else {
+      std::string rowSeparator(left - 1, '\n');
+      for (int64_t i = 0; i < leading; ++i)
+        s += hanging + item(i) + rowSeparator;
+      if (summary)
+        s += hanging + "..." + rowSeparator;
+      for (int64_t i = trailing; i > 1; --i)
+        s += hanging + item(length - i) + rowSeparator;
+      s += hanging + item(length - 1);
+    }
+    return "[" + s.substr(hanging.size()) + "]";
+  }
+
+  llvm::ArrayRef<int64_t> shape_;
+  const std::vector<std::string> &elements_;
+  bool summarize_;
+};
+
 } // namespace
 
 std::string Tensor::toString() const {
@@ -170,22 +266,5 @@ std::string Tensor::toString() const {
     return text.back() == '.' ? text + "0" : text;
   }
   alignElements(elements);
-  // Nested brackets, row-major; the last dim's rows on one line each.
-  std::string text;
-  int64_t next = 0;
-  std::function<void(int64_t)> emit = [&](int64_t dim) {
-    text += "[";
-    for (int64_t j = 0; j < shape_[dim]; ++j) {
-      if (dim + 1 == rank()) {
-        text += (j ? " " : "") + elements[next++];
-        continue;
-      }
-      if (j)
-        text += std::string(rank() - dim - 1, '\n') + std::string(dim + 1, ' ');
-      emit(dim + 1);
-    }
-    text += "]";
-  };
-  emit(0);
-  return text;
+  return ArrayFormatter(shape_, elements).format();
 }

@@ -97,6 +97,23 @@ TEST(TensorTest, PrintsLikeNumPy) {
   EXPECT_EQ(Tensor::fromVector<int64_t>({(int64_t(1) << 62) + 1}, {1})
                 ->toString(),
             "[4611686018427387905]");
+  // Rows wrap at 75 columns with a hanging indent (np.arange(30.) * 1.5).
+  std::vector<float> ramp;
+  for (int i = 0; i < 30; ++i)
+    ramp.push_back(1.5f * i);
+  EXPECT_EQ(Tensor::fromVector<float>(ramp, {30})->toString(),
+            "[ 0.   1.5  3.   4.5  6.   7.5  9.  10.5 12.  13.5 15.  16.5 18.  "
+            "19.5\n 21.  22.5 24.  25.5 27.  28.5 30.  31.5 33.  34.5 36.  37.5 "
+            "39.  40.5\n 42.  43.5]");
+  // More than 1000 elements: summarized (np.arange(2000).reshape(40, 50)).
+  std::vector<int64_t> counting;
+  for (int64_t i = 0; i < 2000; ++i)
+    counting.push_back(i);
+  EXPECT_EQ(Tensor::fromVector<int64_t>(counting, {40, 50})->toString(),
+            "[[   0    1    2 ...   47   48   49]\n [  50   51   52 ...   97   "
+            "98   99]\n [ 100  101  102 ...  147  148  149]\n ...\n [1850 1851 "
+            "1852 ... 1897 1898 1899]\n [1900 1901 1902 ... 1947 1948 1949]\n "
+            "[1950 1951 1952 ... 1997 1998 1999]]");
   EXPECT_EQ(Tensor::fromVector<int64_t>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2})
                 ->toString(),
             "[[[1 2]\n  [3 4]]\n\n [[5 6]\n  [7 8]]]");
