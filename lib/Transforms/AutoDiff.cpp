@@ -12,7 +12,7 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Transforms/Differentiator.h"
 
-#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEAUTODIFF
@@ -156,7 +156,9 @@ void AutoDiffPass::runOnOperation() {
       pending.insert(op);
     }
   });
-  DenseSet<func::FuncOp> differentiated;
+  // In order of first request, so generated names do not depend on
+  // pointer values.
+  llvm::SetVector<func::FuncOp> differentiated;
 
   // Innermost first: each round rewrites every request whose callee is
   // free of pending gradient ops.
