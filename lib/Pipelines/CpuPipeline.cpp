@@ -36,7 +36,9 @@ constexpr llvm::StringLiteral kCpuPipeline =
     "buffer-deallocation-pipeline,"
     // Loops, then LLVM. math-to-libm catches what has no LLVM intrinsic
     // (erf); the libm symbols resolve in the JIT's process or at link time.
-    "trace-expand-copies, convert-linalg-to-loops, convert-scf-to-cf,"
+    "trace-expand-copies, convert-linalg-to-loops,"
+    // Integer powers have no LLVM intrinsic: outline them as loops.
+    "convert-math-to-funcs, convert-scf-to-cf,"
     "expand-strided-metadata,"
     "lower-affine, finalize-memref-to-llvm, convert-math-to-llvm,"
     "convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm,"
