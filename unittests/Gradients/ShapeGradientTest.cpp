@@ -201,3 +201,12 @@ func.func @f(%x: tensor<?xf64>) -> tensor<f64> {
 }
 
 } // namespace
+
+namespace {
+/// fill broadcasts its scalar: the scalar's cotangent is the sum of dy.
+TEST(ShapeGradients, Fill) {
+  EXPECT_TRUE(tracec::testing::checkOpGradients(
+      "%y = trace.fill %arg0 : tensor<f64> -> tensor<2x3xf64>", {"tensor<f64>"},
+      "tensor<2x3xf64>", {tracec::Tensor::scalar<double>(0.7)}));
+}
+} // namespace

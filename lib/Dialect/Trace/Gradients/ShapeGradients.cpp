@@ -75,6 +75,20 @@ struct BroadcastToGradient
   }
 };
 
+/// fill: the scalar was broadcast everywhere, so its cotangent is the sum
+/// of dy.
+struct FillGradient
+    : DifferentiableOpInterface::ExternalModel<FillGradient, FillOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto fill = cast<FillOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    return state.accumulate(
+        fill.getValue(), g.unbroadcast(state.cotangent(fill.getResult()),
+                                       fill.getValue().getType()));
+  }
+};
+
 /// concat: input k's cotangent is dy[..., offset_k : offset_k + size_k, ...]
 /// along the axis.
 struct ConcatGradient
@@ -237,6 +251,7 @@ void mlir::trace::registerShapeGradients(MLIRContext *context) {
   ReshapeOp::attachInterface<ReshapeGradient>(*context);
   TransposeOp::attachInterface<TransposeGradient>(*context);
   BroadcastToOp::attachInterface<BroadcastToGradient>(*context);
+  FillOp::attachInterface<FillGradient>(*context);
   ConcatOp::attachInterface<ConcatGradient>(*context);
   SliceOp::attachInterface<SliceGradient>(*context);
   PadOp::attachInterface<PadGradient>(*context);
