@@ -55,4 +55,37 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
+  let summary = "Order stateful ops with control tokens and keep them alive "
+                "(TensorFlow's automatic control dependencies)";
+  let description = [{
+    Per function, and recursively in the regions of scf.if/for/while (a
+    region starts from the state at its op and may use outer tokens):
+    - ops on the same resource keep program order: a read waits for the last
+      write, a write for the last write and every read since it; reads are
+      not ordered among themselves; different resources are not ordered;
+    - ops with effects on no particular resource (print, random_*) and calls
+      of functions with such effects (or of external functions) are ordered
+      with every other stateful op;
+    - resources that may alias count as one: the same SSA value, and two
+      parameters of a function that some call passes one resource for;
+    - a func.call of a function that touches state is a stateful op on the
+      resources passed to it, reading/writing what the callee (transitively)
+      reads/writes. It takes no `after` tokens, so its tensor operands are
+      routed through `trace.identity ... after(...)` instead;
+    - the tensor results of a function (of a region: its yield) are routed
+      through `trace.identity ... after(...)` on the last stateful ops of
+      the block, so none can be dropped as dead. Stateful ops that no result
+      can wait for (a function without tensor results) stay alive through
+      their declared memory effects.
+    Tokens are only added, never removed, and only where no token already
+    orders the op; running the pass twice changes nothing. What an op reads
+    and writes comes from MemoryEffectOpInterface; a stateful op's `after`
+    tokens are its trailing operands. Tokens cannot leave a region or a call
+    (scf ops and func.call yield no token): ops after one are ordered after
+    it by its memory effects only.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
+}
+
 #endif // TRACEC_TRANSFORMS_PASSES
