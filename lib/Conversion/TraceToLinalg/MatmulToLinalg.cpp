@@ -9,6 +9,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -19,15 +21,6 @@ using namespace mlir::trace;
 
 namespace {
 
-/// A zero-filled tensor of `type`: the accumulator of a contraction.
-Value zeroFilled(OpBuilder &b, Location loc, RankedTensorType type) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
-  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-}
-
 /// Operand map over the iteration space (batch..., m, n, k): its own batch
 /// dims (right-aligned, size-1 dims broadcast) and its two matrix dims.
 AffineMap operandMap(RankedTensorType operand, RankedTensorType result,
@@ -37,8 +30,8 @@ AffineMap operandMap(RankedTensorType operand, RankedTensorType result,
   int64_t offset = batchRank - operandBatch;
   SmallVector<AffineExpr> exprs;
   for (int64_t d = 0; d < operandBatch; ++d) {
-    bool broadcast = operand.getDimSize(d) == 1 &&
-                     result.getDimSize(d + offset) != 1;
+    bool broadcast =
+        operand.getDimSize(d) == 1 && result.getDimSize(d + offset) != 1;
     exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
                               : getAffineDimExpr(d + offset, context));
   }
@@ -57,15 +50,17 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
     auto rhs = cast<RankedTensorType>(op.getRhs().getType());
     RankedTensorType result = op.getType();
     if (!lhs.hasStaticShape() || !rhs.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
-    Value init = zeroFilled(rewriter, loc, result);
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(result.getElementType()));
     bool transposed = op.getTransposeA() || op.getTransposeB();
     if (!transposed && lhs.getRank() == 2 && rhs.getRank() == 2) {
-      rewriter.replaceOp(op, linalg::MatmulOp::create(
-                                 rewriter, loc, TypeRange{result},
-                                 ValueRange{op.getLhs(), op.getRhs()},
-                                 ValueRange{init}));
+      rewriter.replaceOp(
+          op, linalg::MatmulOp::create(rewriter, loc, TypeRange{result},
+                                       ValueRange{op.getLhs(), op.getRhs()},
+                                       ValueRange{init}));
       return success();
     }
     if (!transposed && lhs.getRank() == 3 && rhs.getRank() == 3 &&

@@ -29,6 +29,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -40,14 +42,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// A tensor of `shape` filled with the constant `value`.
-Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-             TypedAttr value) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, value.getType());
-  Value scalar = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
-}
 
 bool hasPadding(ArrayRef<int64_t> padding) {
   return llvm::any_of(padding, [](int64_t p) { return p != 0; });
@@ -66,12 +60,11 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   for (int64_t d = 0; d < 4; ++d)
     shape[d] += low[d] + high[d];
   auto paddedType = RankedTensorType::get(shape, type.getElementType());
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
-  return tensor::PadOp::create(b, loc, paddedType, input,
-                               getAsIndexOpFoldResult(b.getContext(), low),
-                               getAsIndexOpFoldResult(b.getContext(), high),
-                               zero);
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  return tensor::PadOp::create(
+      b, loc, paddedType, input, getAsIndexOpFoldResult(b.getContext(), low),
+      getAsIndexOpFoldResult(b.getContext(), high), zero);
 }
 
 /// The spread tensor's size along one spatial dim: it must hold the last
@@ -112,17 +105,15 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
           Value o = arith::DivSIOp::create(nb, l, rel, index(strides[i]));
           Value exact = arith::CmpIOp::create(
               nb, l, arith::CmpIPredicate::eq,
-              arith::RemSIOp::create(nb, l, rel, index(strides[i])),
-              index(0));
+              arith::RemSIOp::create(nb, l, rel, index(strides[i])), index(0));
           Value low = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
                                             rel, index(0));
-          Value high = arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::slt, o,
-              index(type.getDimSize(1 + i)));
+          Value high = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                             o, index(type.getDimSize(1 + i)));
           Value dimValid = arith::AndIOp::create(
               nb, l, exact, arith::AndIOp::create(nb, l, low, high));
-          valid = valid ? arith::AndIOp::create(nb, l, valid, dimValid)
-                        : dimValid;
+          valid =
+              valid ? arith::AndIOp::create(nb, l, valid, dimValid) : dimValid;
           // Clamped, so the read stays in bounds where it is not used.
           Value clamped = arith::MinSIOp::create(
               nb, l, arith::MaxSIOp::create(nb, l, o, index(0)),
@@ -133,7 +124,8 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
         Value read = tensor::ExtractOp::create(nb, l, source, at);
         Value fill = arith::ConstantOp::create(nb, l, background);
         linalg::YieldOp::create(
-            nb, l, arith::SelectOp::create(nb, l, valid, read, fill).getResult());
+            nb, l,
+            arith::SelectOp::create(nb, l, valid, read, fill).getResult());
       });
   return generic.getResult(0);
 }
@@ -200,7 +192,8 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     if (!allStatic({filter, dy, result}))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -212,10 +205,8 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                                     (f[1] - 1) * dilations[1]};
     SmallVector<int64_t> shape = {
         in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1),
-                   strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2),
-                   strides[1]),
+        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
+        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
         f[3]};
     Value spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
                             rewriter.getZeroAttr(element));
@@ -230,10 +221,11 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
         AffineMap::get(7, 0, {(f[0] - 1) - kh, (f[1] - 1) - kw, c, fo},
                        context),
         windowMap(context, 7), leadingMap(context, 7)};
-    Value init =
-        filled(rewriter, loc, result.getShape(), rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{spreadDy, op.getFilter(),
+        rewriter, loc, TypeRange{result},
+        ValueRange{spreadDy, op.getFilter(),
                    windowShape(rewriter, loc, f[0], f[1], element)},
         ValueRange{init}, maps, iterators(4, 3),
         [](OpBuilder &b, Location l, ValueRange args) {
@@ -246,8 +238,7 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
   }
 };
 
-struct Conv2DBackpropFilterToLinalg
-    : OpRewritePattern<Conv2DBackpropFilterOp> {
+struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(Conv2DBackpropFilterOp op,
@@ -257,7 +248,8 @@ struct Conv2DBackpropFilterToLinalg
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     if (!allStatic({input, dy, result}))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -276,8 +268,8 @@ struct Conv2DBackpropFilterToLinalg
                        context),
         AffineMap::get(7, 0, {d[4], d[5], d[6], d[3]}, context),
         leadingMap(context, 7)};
-    Value init =
-        filled(rewriter, loc, result.getShape(), rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{padded, op.getDy()},
         ValueRange{init}, maps, iterators(4, 3),
@@ -313,7 +305,8 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     if (!allStatic({input, dy}))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     MLIRContext *context = rewriter.getContext();
     Type element = input.getElementType();
@@ -330,18 +323,17 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     for (unsigned i = 0; i < 6; ++i)
       d.push_back(getAffineDimExpr(i, context));
     SmallVector<AffineMap> argMaps = {
-        AffineMap::get(6, 0,
-                       {d[0], d[1] * strides[0] + d[4],
-                        d[2] * strides[1] + d[5], d[3]},
-                       context),
+        AffineMap::get(
+            6, 0,
+            {d[0], d[1] * strides[0] + d[4], d[2] * strides[1] + d[5], d[3]},
+            context),
         windowMap(context, 6), leadingMap(context, 6), leadingMap(context, 6)};
-    Value maxInit =
-        filled(rewriter, loc, dy.getShape(), rewriter.getZeroAttr(element));
-    Value argInit =
-        filled(rewriter, loc, dy.getShape(), rewriter.getI64IntegerAttr(-1));
+    Value maxInit = filledTensor(rewriter, loc, dy.getShape(),
+                                 rewriter.getZeroAttr(element));
+    Value argInit = filledTensor(rewriter, loc, dy.getShape(),
+                                 rewriter.getI64IntegerAttr(-1));
     auto argmax = linalg::GenericOp::create(
-        rewriter, loc,
-        TypeRange{dy, RankedTensorType::get(dy.getShape(), i64)},
+        rewriter, loc, TypeRange{dy, RankedTensorType::get(dy.getShape(), i64)},
         ValueRange{padSpatial(rewriter, loc, op.getInput(), padding),
                    windowShape(rewriter, loc, window[0], window[1], element)},
         ValueRange{maxInit, argInit}, argMaps, iterators(4, 2),
@@ -372,9 +364,9 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
               arith::AndIOp::create(b, l, xNaN, bestNaN));
           Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
                                                 index, bestIndex);
-          Value none = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, bestIndex,
-              arith::ConstantIntOp::create(b, l, i64, 0));
+          Value none =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, bestIndex,
+                                    arith::ConstantIntOp::create(b, l, i64, 0));
           Value take = arith::OrIOp::create(
               b, l, arith::OrIOp::create(b, l, none, greater),
               arith::AndIOp::create(b, l, tie, earlier));
@@ -388,18 +380,18 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
                       b, l, out, arith::ConstantIndexOp::create(b, l, stride)),
                   k);
             };
-            Value rowIn = inBounds(b, l, position(1, strides[0], kh),
-                                   padding[0], in[1]);
-            Value colIn = inBounds(b, l, position(2, strides[1], kw),
-                                   padding[2], in[2]);
+            Value rowIn =
+                inBounds(b, l, position(1, strides[0], kh), padding[0], in[1]);
+            Value colIn =
+                inBounds(b, l, position(2, strides[1], kw), padding[2], in[2]);
             take = arith::AndIOp::create(
                 b, l, take, arith::AndIOp::create(b, l, rowIn, colIn));
           }
           linalg::YieldOp::create(
               b, l,
-              ValueRange{arith::SelectOp::create(b, l, take, x, best),
-                         arith::SelectOp::create(b, l, take, index,
-                                                 bestIndex)});
+              ValueRange{
+                  arith::SelectOp::create(b, l, take, x, best),
+                  arith::SelectOp::create(b, l, take, index, bestIndex)});
         });
 
     // 2. Each input position gathers dy from the windows whose argmax it
@@ -407,10 +399,8 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
     SmallVector<int64_t> shape = {
         in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1),
-                   strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2),
-                   strides[1]),
+        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
+        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
         in[3]};
     Value spreadArg = spread(rewriter, loc, argmax.getResult(1), shape, offsets,
                              strides, rewriter.getI64IntegerAttr(-1));
@@ -420,10 +410,10 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     AffineMap read = spreadReadMap(context, 6, padding, ones, d[3]);
     SmallVector<AffineMap> maps = {read, read, windowMap(context, 6),
                                    leadingMap(context, 6)};
-    Value init =
-        filled(rewriter, loc, in, rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{input}, ValueRange{spreadArg, spreadDy,
+        rewriter, loc, TypeRange{input},
+        ValueRange{spreadArg, spreadDy,
                    windowShape(rewriter, loc, window[0], window[1], element)},
         ValueRange{init}, maps, iterators(4, 2),
         [&](OpBuilder &b, Location l, ValueRange args) {
@@ -479,7 +469,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     if (!allStatic({dy, result}))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -491,22 +482,23 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
     // 1. dy / count, count = the window's non-padding elements.
     SmallVector<AffineMap> identity(2, rewriter.getMultiDimIdentityMap(4));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, dy.getShape(), element);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, dy.getShape(), element);
     auto scaled = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{dy}, ValueRange{op.getDy()},
-        ValueRange{empty}, identity, iterators(4, 0),
+        rewriter, loc, TypeRange{dy}, ValueRange{op.getDy()}, ValueRange{empty},
+        identity, iterators(4, 0),
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value count;
           if (!padded) {
             count = arith::ConstantOp::create(
                 b, l, b.getFloatAttr(element, window[0] * window[1]));
           } else {
-            Value rows = inBoundsCount(b, l, linalg::IndexOp::create(b, l, 1),
-                                       strides[0], padding[0], window[0],
-                                       in[1]);
-            Value cols = inBoundsCount(b, l, linalg::IndexOp::create(b, l, 2),
-                                       strides[1], padding[2], window[1],
-                                       in[2]);
+            Value rows =
+                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 1),
+                              strides[0], padding[0], window[0], in[1]);
+            Value cols =
+                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 2),
+                              strides[1], padding[2], window[1], in[2]);
             Value product = arith::MulIOp::create(b, l, rows, cols);
             Value asInt =
                 arith::IndexCastOp::create(b, l, b.getI64Type(), product);
@@ -521,10 +513,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
     SmallVector<int64_t> shape = {
         in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1),
-                   strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2),
-                   strides[1]),
+        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
+        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
         in[3]};
     Value spreadDy = spread(rewriter, loc, scaled.getResult(0), shape, offsets,
                             strides, rewriter.getZeroAttr(element));
@@ -532,9 +522,10 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     SmallVector<AffineMap> maps = {
         spreadReadMap(context, 6, padding, ones, getAffineDimExpr(3, context)),
         windowMap(context, 6), leadingMap(context, 6)};
-    Value init = filled(rewriter, loc, in, rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{spreadDy,
+        rewriter, loc, TypeRange{result},
+        ValueRange{spreadDy,
                    windowShape(rewriter, loc, window[0], window[1], element)},
         ValueRange{init}, maps, iterators(4, 2),
         [](OpBuilder &b, Location l, ValueRange args) {

@@ -11,6 +11,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,14 +22,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// A tensor of `shape` filled with the constant `value`.
-Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-             TypedAttr value) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, value.getType());
-  Value scalar = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
-}
 
 /// The lowest value of a float type: -inf.
 TypedAttr lowestFloat(OpBuilder &b, Type element) {
@@ -51,10 +45,9 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
     shape[d] += low[d] + high[d];
   auto paddedType = RankedTensorType::get(shape, type.getElementType());
   Value padValue = arith::ConstantOp::create(b, loc, value);
-  return tensor::PadOp::create(b, loc, paddedType, input,
-                               getAsIndexOpFoldResult(b.getContext(), low),
-                               getAsIndexOpFoldResult(b.getContext(), high),
-                               padValue);
+  return tensor::PadOp::create(
+      b, loc, paddedType, input, getAsIndexOpFoldResult(b.getContext(), low),
+      getAsIndexOpFoldResult(b.getContext(), high), padValue);
 }
 
 struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
@@ -68,13 +61,14 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
     RankedTensorType result = op.getType();
     if (!input.hasStaticShape() || !filter.hasStaticShape() ||
         !result.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     Type element = input.getElementType();
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
                               rewriter.getZeroAttr(element));
-    Value init = filled(rewriter, loc, result.getShape(),
-                        rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(element));
     auto conv = linalg::Conv2DNhwcHwcfOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{padded, op.getFilter()},
         ValueRange{init}, rewriter.getI64VectorAttr(op.getStrides()),
@@ -93,14 +87,15 @@ struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
     if (!input.hasStaticShape() || !result.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     // -inf in the padding and the accumulator: padding never wins, and
     // maximumf lets a NaN in the window through.
     TypedAttr lowest = lowestFloat(rewriter, input.getElementType());
     Value padded =
         padSpatial(rewriter, loc, op.getInput(), op.getPadding(), lowest);
-    Value init = filled(rewriter, loc, result.getShape(), lowest);
+    Value init = filledTensor(rewriter, loc, result.getShape(), lowest);
     Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
                                            input.getElementType());
     auto pool = linalg::PoolingNhwcMaxOp::create(
@@ -138,7 +133,8 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
     if (!input.hasStaticShape() || !result.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
 
     Type element = input.getElementType();
     ArrayRef<int64_t> window = op.getWindow();
@@ -146,16 +142,15 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     ArrayRef<int64_t> padding = op.getPadding();
     Value padded = padSpatial(rewriter, loc, op.getInput(), padding,
                               rewriter.getZeroAttr(element));
-    Value init = filled(rewriter, loc, result.getShape(),
-                        rewriter.getZeroAttr(element));
-    Value windowShape =
-        tensor::EmptyOp::create(rewriter, loc, window, element);
-    Value sum = linalg::PoolingNhwcSumOp::create(
-                    rewriter, loc, TypeRange{result},
-                    ValueRange{padded, windowShape}, ValueRange{init},
-                    rewriter.getI64VectorAttr(strides),
-                    rewriter.getI64VectorAttr({1, 1}))
-                    ->getResult(0);
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(element));
+    Value windowShape = tensor::EmptyOp::create(rewriter, loc, window, element);
+    Value sum =
+        linalg::PoolingNhwcSumOp::create(
+            rewriter, loc, TypeRange{result}, ValueRange{padded, windowShape},
+            ValueRange{init}, rewriter.getI64VectorAttr(strides),
+            rewriter.getI64VectorAttr({1, 1}))
+            ->getResult(0);
 
     // sum / count, where count is the number of non-padding elements of the
     // window: kh * kw without padding, computed per (oh, ow) with it.
@@ -165,8 +160,8 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(4));
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
-    Value out = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                        element);
+    Value out =
+        tensor::EmptyOp::create(rewriter, loc, result.getShape(), element);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{sum}, ValueRange{out},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
@@ -175,15 +170,15 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
             count = arith::ConstantOp::create(
                 b, l, b.getFloatAttr(element, fullCount));
           } else {
-            Value rows = inBoundsCount(b, l, linalg::IndexOp::create(b, l, 1),
-                                       strides[0], padding[0], window[0],
-                                       height);
-            Value cols = inBoundsCount(b, l, linalg::IndexOp::create(b, l, 2),
-                                       strides[1], padding[2], window[1],
-                                       width);
+            Value rows =
+                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 1),
+                              strides[0], padding[0], window[0], height);
+            Value cols =
+                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 2),
+                              strides[1], padding[2], window[1], width);
             Value product = arith::MulIOp::create(b, l, rows, cols);
-            Value asInt = arith::IndexCastOp::create(b, l, b.getI64Type(),
-                                                     product);
+            Value asInt =
+                arith::IndexCastOp::create(b, l, b.getI64Type(), product);
             count = arith::SIToFPOp::create(b, l, element, asInt);
           }
           linalg::YieldOp::create(

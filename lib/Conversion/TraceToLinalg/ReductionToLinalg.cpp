@@ -8,6 +8,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,8 +32,9 @@ TypedAttr identityOf(Combiner combiner, Type element, OpBuilder &b) {
     return b.getFloatAttr(
         element, llvm::APFloat::getInf(floatType.getFloatSemantics(), lowest));
   unsigned width = element.getIntOrFloatBitWidth();
-  return b.getIntegerAttr(element, lowest ? llvm::APInt::getSignedMinValue(width)
-                                          : llvm::APInt::getSignedMaxValue(width));
+  return b.getIntegerAttr(element, lowest
+                                       ? llvm::APInt::getSignedMinValue(width)
+                                       : llvm::APInt::getSignedMaxValue(width));
 }
 
 Value combine(Combiner combiner, OpBuilder &b, Location loc, Value x,
@@ -79,7 +82,8 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getX().getType());
     if (!input.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
     int64_t rank = input.getRank();
     SmallVector<int64_t> axes;
     for (int64_t axis : op.getAxes())
@@ -101,11 +105,8 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
     Type element = input.getElementType();
     auto reducedType = RankedTensorType::get(reducedShape, element);
 
-    Value empty = tensor::EmptyOp::create(rewriter, loc, reducedShape, element);
-    Value identity = arith::ConstantOp::create(
-        rewriter, loc, identityOf(kCombiner, element, rewriter));
-    Value init =
-        linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+    Value init = filledTensor(rewriter, loc, reducedShape,
+                              identityOf(kCombiner, element, rewriter));
     Value result =
         linalg::ReduceOp::create(
             rewriter, loc, ValueRange{op.getX()}, ValueRange{init}, axes,
@@ -134,8 +135,8 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
     }
 
     if (op.getKeepdims())
-      result = tensor::ExpandShapeOp::create(rewriter, loc, op.getType(),
-                                             result, keepdimsGroups(rank, axes));
+      result = tensor::ExpandShapeOp::create(
+          rewriter, loc, op.getType(), result, keepdimsGroups(rank, axes));
     rewriter.replaceOp(op, result);
     return success();
   }

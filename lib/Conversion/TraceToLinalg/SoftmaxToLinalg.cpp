@@ -17,6 +17,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -27,14 +29,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// A tensor of `shape` filled with the constant `value`.
-Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-             TypedAttr value) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, value.getType());
-  Value scalar = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
-}
 
 /// `shape` without dim `axis`.
 SmallVector<int64_t> dropAxis(ArrayRef<int64_t> shape, int64_t axis) {
@@ -59,18 +53,18 @@ Value reduceAlong(OpBuilder &b, Location loc, Value x, int64_t axis,
   auto floatType = cast<FloatType>(type.getElementType());
   TypedAttr identity =
       isMax ? TypedAttr(b.getFloatAttr(
-                  floatType, llvm::APFloat::getInf(
-                                 floatType.getFloatSemantics(), true)))
+                  floatType,
+                  llvm::APFloat::getInf(floatType.getFloatSemantics(), true)))
             : TypedAttr(b.getZeroAttr(floatType));
-  Value init = filled(b, loc, dropAxis(type.getShape(), axis), identity);
+  Value init = filledTensor(b, loc, dropAxis(type.getShape(), axis), identity);
   return linalg::ReduceOp::create(
              b, loc, ValueRange{x}, ValueRange{init}, {axis},
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value combined =
-                   isMax ? Value(arith::MaximumFOp::create(nb, l, args[0],
-                                                           args[1]))
-                         : Value(arith::AddFOp::create(nb, l, args[0],
-                                                       args[1]));
+                   isMax
+                       ? Value(
+                             arith::MaximumFOp::create(nb, l, args[0], args[1]))
+                       : Value(arith::AddFOp::create(nb, l, args[0], args[1]));
                linalg::YieldOp::create(nb, l, combined);
              })
       .getResult(0);
@@ -84,16 +78,15 @@ Value mapWithReduced(
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   int64_t rank = type.getRank();
   MLIRContext *context = b.getContext();
-  SmallVector<AffineMap> maps(full.size(),
-                              b.getMultiDimIdentityMap(rank));
+  SmallVector<AffineMap> maps(full.size(), b.getMultiDimIdentityMap(rank));
   maps.append(reduced.size(), withoutAxis(rank, axis, context));
   maps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<Value> inputs(full);
   llvm::append_range(inputs, reduced);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  Value out = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                      type.getElementType());
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, inputs, ValueRange{out}, maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -111,7 +104,8 @@ struct SoftmaxToLinalg : OpRewritePattern<OpTy> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getX().getType());
     if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
@@ -119,12 +113,13 @@ struct SoftmaxToLinalg : OpRewritePattern<OpTy> {
     Value x = op.getX();
     Value max = reduceAlong(rewriter, loc, x, *axis, /*isMax=*/true);
     // exp(x - m), the numerator, and its sum along the axis.
-    Value exp = mapWithReduced(
-        rewriter, loc, type, {x}, {max}, *axis,
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
-          return math::ExpOp::create(b, l, shifted);
-        });
+    Value exp =
+        mapWithReduced(rewriter, loc, type, {x}, {max}, *axis,
+                       [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                         Value shifted =
+                             arith::SubFOp::create(b, l, args[0], args[1]);
+                         return math::ExpOp::create(b, l, shifted);
+                       });
     Value sum = reduceAlong(rewriter, loc, exp, *axis, /*isMax=*/false);
 
     Value result;
@@ -153,8 +148,8 @@ TypedAttr lowestOf(OpBuilder &b, Type element) {
   if (auto floatType = dyn_cast<FloatType>(element))
     return b.getFloatAttr(
         element, llvm::APFloat::getInf(floatType.getFloatSemantics(), true));
-  return b.getIntegerAttr(element, llvm::APInt::getSignedMinValue(
-                                       element.getIntOrFloatBitWidth()));
+  return b.getIntegerAttr(
+      element, llvm::APInt::getSignedMinValue(element.getIntOrFloatBitWidth()));
 }
 
 /// Whether the candidate (`value`, `index`) replaces the running maximum
@@ -165,10 +160,10 @@ Value candidateWins(OpBuilder &b, Location loc, Value value, Value index,
   Value lowerIndex = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            index, bestIndex);
   if (!isa<FloatType>(value.getType())) {
-    Value greater = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                          value, best);
-    Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        value, best);
+    Value greater =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, value, best);
+    Value equal =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, value, best);
     Value tieWins = arith::AndIOp::create(b, loc, equal, lowerIndex);
     return arith::OrIOp::create(b, loc, greater, tieWins);
   }
@@ -197,7 +192,8 @@ struct ArgmaxToLinalg : OpRewritePattern<ArgmaxOp> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getX().getType());
     if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims are not lowered yet");
     int64_t rank = type.getRank();
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
     if (!axis)
@@ -208,9 +204,9 @@ struct ArgmaxToLinalg : OpRewritePattern<ArgmaxOp> {
     Type element = type.getElementType();
     SmallVector<int64_t> reducedShape = dropAxis(type.getShape(), *axis);
     Value initValue =
-        filled(rewriter, loc, reducedShape, lowestOf(rewriter, element));
-    Value initIndex = filled(rewriter, loc, reducedShape,
-                             rewriter.getI64IntegerAttr(0));
+        filledTensor(rewriter, loc, reducedShape, lowestOf(rewriter, element));
+    Value initIndex = filledTensor(rewriter, loc, reducedShape,
+                                   rewriter.getI64IntegerAttr(0));
 
     MLIRContext *context = rewriter.getContext();
     AffineMap reducedMap = withoutAxis(rank, *axis, context);
@@ -221,8 +217,7 @@ struct ArgmaxToLinalg : OpRewritePattern<ArgmaxOp> {
     iterators[*axis] = utils::IteratorType::reduction;
     int64_t reduceDim = *axis;
     auto generic = linalg::GenericOp::create(
-        rewriter, loc,
-        TypeRange{initValue.getType(), initIndex.getType()},
+        rewriter, loc, TypeRange{initValue.getType(), initIndex.getType()},
         ValueRange{op.getX()}, ValueRange{initValue, initIndex}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value value = args[0], best = args[1], bestIndex = args[2];

@@ -4,10 +4,10 @@ and compares the results with NumPy. Prints "ok NAME" or "FAIL NAME: why".
 usage: check_elementwise.py MODULE WORKDIR   (tracec-run must be on PATH)
 """
 import math
-import subprocess
 import sys
 
 import numpy as np
+from tracec_cases import run_cases
 
 module, work = sys.argv[1], sys.argv[2]
 
@@ -61,20 +61,4 @@ cases["cast_i32_f64"] = ([xi], xi.astype(np.float64))
 cases["cast_i1_f32"] = ([mask], mask.astype(np.float32))
 cases["cast_f32_i1"] = ([xn], xn != 0)
 
-for name, (inputs, expected) in cases.items():
-    args = []
-    for i, value in enumerate(inputs):
-        path = f"{work}/{name}_{i}.npy"
-        np.save(path, value)
-        args += ["--input", f"a{i}=@{path}"]
-    run = subprocess.run(["tracec-run", module, "--entry", name, *args,
-                          "--output-dir", work], capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"FAIL {name}: {run.stderr.strip()}")
-        continue
-    got = np.load(f"{work}/{name}_result0.npy")
-    if expected.dtype.kind == "f" and got.dtype.kind == "f":
-        ok = np.allclose(got, expected, rtol=2e-6, atol=1e-7)
-    else:
-        ok = got.shape == expected.shape and np.array_equal(got, expected)
-    print(f"ok {name}" if ok else f"FAIL {name}: got {got.tolist()}, expected {expected.tolist()}")
+run_cases(module, work, cases, rtol=2e-6, atol=1e-7)

@@ -3,10 +3,10 @@ the results with NumPy. Prints "ok NAME" or "FAIL NAME: why".
 
 usage: check_matmul_reductions.py MODULE WORKDIR   (tracec-run on PATH)
 """
-import subprocess
 import sys
 
 import numpy as np
+from tracec_cases import run_cases
 
 module, work = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(3)
@@ -34,19 +34,4 @@ cases = {
     "reduce_min_all": ([x], np.array(x.min())),
     "reduce_sum_i32": ([xi], xi.sum(1, dtype=np.int32)),
 }
-for name, (inputs, expected) in cases.items():
-    args = []
-    for i, value in enumerate(inputs):
-        path = f"{work}/{name}_{i}.npy"
-        np.save(path, value)
-        args += ["--input", f"a{i}=@{path}"]
-    run = subprocess.run(["tracec-run", module, "--entry", name, *args,
-                          "--output-dir", work], capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"FAIL {name}: {run.stderr.strip()}")
-        continue
-    got = np.load(f"{work}/{name}_result0.npy")
-    ok = got.shape == expected.shape and (
-        np.allclose(got, expected, rtol=1e-5, atol=1e-6)
-        if expected.dtype.kind == "f" else np.array_equal(got, expected))
-    print(f"ok {name}" if ok else f"FAIL {name}: got {got.tolist()}, expected {expected.tolist()}")
+run_cases(module, work, cases, rtol=1e-5, atol=1e-6)
