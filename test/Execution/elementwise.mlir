@@ -50,6 +50,7 @@
 // CHECK-DAG: ok gt_i32
 // CHECK-DAG: ok ge_f32
 // CHECK-DAG: ok ge_i32
+// CHECK-DAG: ok log1p_small_f32
 // CHECK-DAG: ok select_f32
 // CHECK-DAG: ok cast_f32_i32
 // CHECK-DAG: ok cast_i32_f64
@@ -260,4 +261,8 @@ func.func @cast_i1_f32(%x: tensor<2x3xi1>) -> tensor<2x3xf32> {
 func.func @cast_f32_i1(%x: tensor<2x3xf32>) -> tensor<2x3xi1> {
   %0 = trace.cast %x : tensor<2x3xf32> to tensor<2x3xi1>
   return %0 : tensor<2x3xi1>
+}
+func.func @log1p_small_f32(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = trace.log1p %x : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }

@@ -16,6 +16,7 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -69,7 +70,6 @@ Value buildScalar(AbsOp, OpBuilder &b, Location loc, ValueRange args, Type) {
   }
 TRACE_MATH_UNARY(ExpOp, math::ExpOp)
 TRACE_MATH_UNARY(LogOp, math::LogOp)
-TRACE_MATH_UNARY(Log1pOp, math::Log1pOp)
 TRACE_MATH_UNARY(SqrtOp, math::SqrtOp)
 TRACE_MATH_UNARY(RsqrtOp, math::RsqrtOp)
 TRACE_MATH_UNARY(TanhOp, math::TanhOp)
@@ -78,6 +78,30 @@ TRACE_MATH_UNARY(SinOp, math::SinOp)
 TRACE_MATH_UNARY(CosOp, math::CosOp)
 TRACE_MATH_UNARY(FloorOp, math::FloorOp)
 #undef TRACE_MATH_UNARY
+
+Value buildScalar(Log1pOp, OpBuilder &b, Location loc, ValueRange args,
+                  Type type) {
+  // log(1 + x) loses x's digits when |x| is small (LLVM has no log1p
+  // intrinsic, and the math lowering uses exactly that). Goldberg's form
+  // is accurate to a few ulps: with u = 1 + x rounded,
+  // log1p(x) = x * log(u) / (u - 1), and x itself when u == 1.
+  Value x = args[0];
+  Value one = floatConstant(b, loc, type, 1.0);
+  Value u = arith::AddFOp::create(b, loc, one, x);
+  Value d = arith::SubFOp::create(b, loc, u, one);
+  Value logU = math::LogOp::create(b, loc, u);
+  Value scaled = arith::MulFOp::create(
+      b, loc, logU, arith::DivFOp::create(b, loc, x, d));
+  Value exact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d,
+                            floatConstant(b, loc, type, 0.0));
+  // For x = +inf, u - 1 = inf and the quotient is NaN: log(u) is right.
+  Value infinite = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, u,
+      floatConstant(b, loc, type, std::numeric_limits<double>::infinity()));
+  Value large = arith::SelectOp::create(b, loc, infinite, logU, scaled);
+  return arith::SelectOp::create(b, loc, exact, x, large);
+}
 
 Value buildScalar(SigmoidOp, OpBuilder &b, Location loc, ValueRange args,
                   Type type) {

@@ -37,7 +37,13 @@ func.func @size_one_and_scalar(%c: tensor<4x1xi32>, %x: tensor<4x5xi32>, %s: ten
 // CHECK: math.absf
 // CHECK: math.exp
 // CHECK: math.log
-// CHECK: math.log1p
+// log1p in Goldberg's form: x * log(1 + x) / ((1 + x) - 1), x when 1 + x == 1.
+// CHECK: %[[U:.*]] = arith.addf %{{.*}}, %[[X:.*]] : f32
+// CHECK: %[[D:.*]] = arith.subf %[[U]], %{{.*}} : f32
+// CHECK: %[[LOG:.*]] = math.log %[[U]] : f32
+// CHECK: %[[Q:.*]] = arith.divf %[[X]], %[[D]] : f32
+// CHECK: arith.mulf %[[LOG]], %[[Q]] : f32
+// CHECK-NOT: math.log1p
 // CHECK: math.sqrt
 // CHECK: math.rsqrt
 // CHECK: math.tanh

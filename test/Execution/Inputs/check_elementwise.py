@@ -55,6 +55,9 @@ for name, fn in binary.items():
 for name, fn in compare.items():
     cases[f"{name}_f32"] = ([xn, yf], fn(xn, yf))
     cases[f"{name}_i32"] = ([xi, yi], fn(xi, yi))
+# log1p keeps the digits of tiny x, where log(1 + x) would return 0.
+tiny = np.array([[1e-8, -1e-7, 1e-5], [-0.5, 1e30, 0.0]], np.float32)
+cases["log1p_small_f32"] = ([tiny], np.log1p(tiny.astype(np.float64)))
 cases["select_f32"] = ([mask, xn, yf], np.where(mask, xn, yf))
 cases["cast_f32_i32"] = ([xn], np.trunc(xn).astype(np.int32))
 cases["cast_i32_f64"] = ([xi], xi.astype(np.float64))
