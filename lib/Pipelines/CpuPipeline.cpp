@@ -21,6 +21,9 @@ namespace {
 // clang-format off
 constexpr llvm::StringLiteral kCpuPipeline =
     "builtin.module("
+    // Order stateful ops by control tokens before anything may move or
+    // drop them (functions without state are left as they are).
+    "trace-auto-control-deps,"
     // Differentiate; inline the generated forward/backward functions (and
     // other calls) so values such as a loop's tape never cross a function
     // boundary and fusion sees across calls; clean up; leave the trace
