@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::trace {
@@ -48,9 +49,6 @@ struct Summary {
   bool unknown = false;
   SmallVector<unsigned> argAccess;
 
-  bool touchesState() const {
-    return unknown || llvm::any_of(argAccess, [](unsigned a) { return a; });
-  }
   bool operator==(const Summary &other) const {
     return unknown == other.unknown && argAccess == other.argAccess;
   }
