@@ -220,3 +220,28 @@ func.func @ddf(%x: tensor<f32>) -> tensor<f32> {
 // CHECK-NEXT: trace.constant dense<1.000000e+00>
 // CHECK-NEXT: call @__backward_df(
 // CHECK-NOT: trace.grad
+
+// -----
+
+// An op without a gradient rule that no cotangent reaches is cloned into the
+// forward function as it is (here an upstream arith op on tensors of the
+// non-differentiated %c); its result is saved because d x = d p * sq reads it.
+func.func @f(%x: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<f32> {
+  %sq = arith.mulf %c, %c : tensor<3xf32>
+  %p = trace.mul %x, %sq : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = trace.reduce_sum %p {axes = array<i64: 0>} : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+// CHECK-LABEL: func.func private @__forward_f_wrt_0(
+// CHECK-SAME: %{{[a-z0-9_]+}}: tensor<3xf32>, %[[C:[a-z0-9_]+]]: tensor<3xf32>)
+// CHECK:      %[[SQ:[a-z0-9_]+]] = arith.mulf %[[C]], %[[C]] : tensor<3xf32>
+// CHECK:      return %{{[a-z0-9_]+}}, %[[SQ]],
+// CHECK-LABEL: func.func private @__backward_f_wrt_0(
+// CHECK-SAME: %[[RSQ:[a-z0-9_]+]]: tensor<3xf32>, %{{[a-z0-9_]+}}: tensor<3xf32>, %{{[a-z0-9_]+}}: tensor<f32>) -> tensor<3xf32>
+// CHECK-NOT:  arith.mulf
+// CHECK:      %[[DX:[a-z0-9_]+]] = trace.mul %{{[a-z0-9_]+}}, %[[RSQ]]
+// CHECK:      return %[[DX]]
+func.func @df(%x: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  %g = trace.grad @f(%x, %c) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
