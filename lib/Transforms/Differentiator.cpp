@@ -5,6 +5,7 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -217,6 +218,31 @@ Differentiator::differentiate(func::FuncOp f, ArrayRef<int64_t> wrt) {
   return result;
 }
 
+/// Rules build a cotangent for every operand, also ones that are dropped
+/// (inactive operands, such as constants or arguments outside `wrt`). Erases
+/// the side-effect-free ops of `ops` that nothing in `roots` depends on, so
+/// the residuals are what the remaining backward code reads.
+static void eraseDeadCode(llvm::iterator_range<Block::iterator> ops,
+                          ArrayRef<Value> roots) {
+  DenseSet<Value> live(roots.begin(), roots.end());
+  SmallVector<Operation *> reversed;
+  for (Operation &op : ops)
+    reversed.push_back(&op);
+  for (Operation *op : llvm::reverse(reversed)) {
+    bool needed = !isMemoryEffectFree(op) ||
+                  llvm::any_of(op->getResults(),
+                               [&](Value v) { return live.contains(v); });
+    if (!needed) {
+      op->erase();
+      continue;
+    }
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        live.insert(operand);
+    });
+  }
+}
+
 FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
                                                    ArrayRef<int64_t> wrt) {
   Location loc = f.getLoc();
@@ -278,6 +304,9 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
 
   // Split. Forward values: the primal arguments and the primal ops' results.
   Block::iterator adjointBegin =
+      lastPrimal ? std::next(lastPrimal->getIterator()) : block->begin();
+  eraseDeadCode(llvm::make_range(adjointBegin, block->end()), grads);
+  adjointBegin =
       lastPrimal ? std::next(lastPrimal->getIterator()) : block->begin();
   DenseSet<Operation *> forwardOps;
   for (Operation &op : llvm::make_range(block->begin(), adjointBegin))

@@ -1,5 +1,4 @@
 // RUN: tracec-opt %s --trace-autodiff | FileCheck %s
-// XFAIL: *
 //
 // KNOWN BUG (reported, not fixed here): the residuals are "exactly the
 // values the backward code reads", but the backward code still holds the

@@ -1,5 +1,4 @@
 // RUN: tracec-opt %s --trace-autodiff | FileCheck %s
-// XFAIL: *
 //
 // KNOWN BUG (reported, not fixed here): the scf.for rule builds tensor.empty,
 // tensor.insert_slice and tensor.extract_slice for the tape, but the

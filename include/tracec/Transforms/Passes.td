@@ -51,8 +51,12 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
     function is differentiated, so grad of grad works. Rules come from
     DifferentiableOpInterface; fan-in cotangents are summed.
   }];
+  // Rules of control flow build arith, scf and tensor ops.
   let dependentDialects = ["::mlir::trace::TraceDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
