@@ -1,16 +1,12 @@
 // RUN: tracec-opt %s --trace-autodiff | FileCheck %s
 //
-// KNOWN BUG (reported, not fixed here): the residuals are "exactly the
-// values the backward code reads", but the backward code still holds the
-// cotangents the binary rules (mul, div, matmul) build for operands that
-// are not active (constants, arguments outside wrt); those cotangents are
-// dropped by AdjointState::accumulate, but the ops computing them stay in
-// the adjoint sweep and the Differentiator collects their operands as
-// residuals before any dead-code elimination. Here, for d/dy sum(x * y),
-// the forward saves y as well as x although d/dy needs only x, and for
-// d/dw of (x @ w) / c it saves the result (read by d c = -(d / c) * result).
-// Remove the XFAIL line once the residuals are computed from the live
-// adjoint code only.
+// Regression test: residuals come from the live backward code only. The
+// binary rules (mul, div, matmul) also build cotangents for operands that
+// are not active (constants, arguments outside wrt); AdjointState::accumulate
+// drops them, and the ops computing them must not make their operands
+// residuals. Once they did: for d/dy sum(x * y) the forward saved y as well
+// as x although d/dy needs only x, and for d/dw of (x @ w) / c it saved w
+// (read by d x = dm @ w^T) and the result (read by d c = -(d / c) * result).
 
 func.func @f(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<f32> {
   %p = trace.mul %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>

@@ -1,14 +1,12 @@
 // RUN: tracec-opt %s --trace-autodiff | FileCheck %s
 //
-// KNOWN BUG (reported, not fixed here): the scf.for rule builds tensor.empty,
-// tensor.insert_slice and tensor.extract_slice for the tape, but the
-// trace-autodiff pass does not declare the tensor dialect as dependent
-// (include/tracec/Transforms/Passes.td lists only trace and func). When the
-// input uses no tensor op, the dialect is not loaded, building tensor.empty
-// fails and tracec-opt crashes (segfault in scf::ForOp::build on a null
-// init value). The CPU pipeline loads the dialect earlier and hides it.
-// Remove the XFAIL line once TraceAutoDiff's dependentDialects include
-// tensor (and arith and scf, which the rule also builds).
+// Regression test: the scf.for rule builds tensor.empty,
+// tensor.insert_slice and tensor.extract_slice for the tape (and arith ops
+// for the trip count), so trace-autodiff must load the tensor, arith and scf
+// dialects itself. When it declared only trace and func, an input without
+// any tensor op crashed tracec-opt (segfault in scf::ForOp::build on a null
+// init value: tensor.empty could not be built); the CPU pipeline loaded the
+// dialect earlier and hid it.
 
 func.func @power(%x: tensor<3xf32>) -> tensor<f32> {
   %c0 = arith.constant 0 : index

@@ -6,21 +6,18 @@
 // weights and biases (not x, not the integer labels).
 //
 // What the backward function needs, rule by rule (lib/Dialect/Trace/Gradients):
-//   div %total, %n      d total = dl / n (n is a constant: rematerialized);
-//                       the rule also builds d n = -(d total * mean), which
-//                       reads the loss %mean although n is a constant
-//   mul %logp, %onehot  d logp = d picked * onehot -> %onehot; the rule
-//                       also builds d onehot = d picked * logp
+//   div %total, %n      d total = dl / n (n is a constant: rematerialized)
+//   mul %logp, %onehot  d logp = d picked * onehot -> %onehot
 //   log_softmax         dx = dy - exp(y) * sum(dy)  -> %logp
 //   matmul %a, %w2      d a = d o @ w2^T, d w2 = a^T @ d o -> %w2, %a
 //   relu %hb            select(hb > 0, ...)          -> %hb
-//   matmul %x, %w1      d w1 = x^T @ d h -> %x; the rule also builds
-//                       d x = d h @ w1^T, which reads %w1
+//   matmul %x, %w1      d w1 = x^T @ d h             -> %x
 // The adds and reduce_sum read nothing but their cotangents. So the
 // intermediates h = x @ w1, o = a @ w2, ob = o + b2, picked and total are
-// never saved. %mean (a second time, after the result) and %w1 are saved
-// only because the cotangents of the inactive operands n and x are built
-// and then never used (see autodiff-dead-residuals.mlir).
+// never saved. Nor are the loss and %w1: the rules' cotangents of the
+// inactive operands (d n = -(d total * mean), d onehot = d picked * logp,
+// d x = d h @ w1^T) would read them, but those are dead and erased before
+// the residuals are collected (autodiff-dead-residuals.mlir).
 
 func.func @loss(%x: tensor<4x3xf32>, %labels: tensor<4xi32>, %w1: tensor<3x5xf32>, %b1: tensor<5xf32>,
                 %w2: tensor<5x2xf32>, %b2: tensor<2xf32>) -> tensor<f32> {
