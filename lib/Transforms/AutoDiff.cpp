@@ -106,7 +106,8 @@ LogicalResult AutoDiffPass::rewrite(const GradientRequest &request,
     for (auto [i, index] : llvm::enumerate(generated->unconnected))
       diag << (i ? ", " : " ") << index;
     return diag << " of " << request.callee
-                << " do not influence its results (unconnected = error)";
+                << (generated->unconnected.size() > 1 ? " do" : " does")
+                << " not influence its results (unconnected = error)";
   }
 
   OpBuilder builder(op);

@@ -10,7 +10,7 @@ func.func @f(%x: tensor<3xf32>, %unused: tensor<3xf32>) -> tensor<f32> {
   return %s : tensor<f32>
 }
 func.func @df(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
-  // expected-error @below {{'trace.grad' op argument 1 of @f do not influence its results (unconnected = error)}}
+  // expected-error @below {{'trace.grad' op argument 1 of @f does not influence its results (unconnected = error)}}
   %g:2 = trace.grad @f(%x, %y) {wrt = array<i64: 0, 1>, unconnected = #trace.unconnected<error>} : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
   return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
 }
