@@ -39,7 +39,7 @@ constexpr llvm::StringLiteral kCpuPipeline =
     "buffer-deallocation-pipeline,"
     // Loops, then LLVM. math-to-libm catches what has no LLVM intrinsic
     // (erf); the libm symbols resolve in the JIT's process or at link time.
-    "trace-expand-copies, convert-linalg-to-loops,"
+    "trace-contraction-loop-order, trace-expand-copies, convert-linalg-to-loops,"
     // Integer powers have no LLVM intrinsic: outline them as loops.
     "convert-math-to-funcs, convert-scf-to-cf,"
     "expand-strided-metadata,"

@@ -8,6 +8,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "tracec/Pipelines/Pipelines.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -139,14 +140,29 @@ Executable::compile(const Module &module, const CompileOptions &options) {
                                      llvm::StringRef(diagnostics).rtrim());
   }
 
+  // The host CPU's target machine: without it LLVM's optimizer knows no
+  // vector registers and vectorizes nothing.
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return llvm::createStringError("cannot target the host CPU: " +
+                                   llvm::toString(builder.takeError()));
+  builder->setCodeGenOptLevel(options.optLevel >= 3
+                                  ? llvm::CodeGenOptLevel::Aggressive
+                                  : llvm::CodeGenOptLevel::Default);
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    return llvm::createStringError("cannot target the host CPU: " +
+                                   llvm::toString(machine.takeError()));
+
   mlir::ExecutionEngineOptions engineOptions;
   auto transformer = mlir::makeOptimizingTransformer(
-      options.optLevel, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+      options.optLevel, /*sizeLevel=*/0, machine->get());
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                             : llvm::CodeGenOptLevel::Default;
-  auto engine = mlir::ExecutionEngine::create(*copy, engineOptions);
+  auto engine =
+      mlir::ExecutionEngine::create(*copy, engineOptions, std::move(*machine));
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +
                                    llvm::toString(engine.takeError()));
