@@ -28,7 +28,9 @@ constexpr llvm::StringLiteral kCpuPipeline =
     // other calls) so values such as a loop's tape never cross a function
     // boundary and fusion sees across calls; clean up; leave the trace
     // dialect.
-    "trace-autodiff, inline, canonicalize, cse, trace-to-linalg, canonicalize,"
+    "trace-autodiff, inline, canonicalize, cse,"
+    // Variables become the caller's buffers, read and written in place.
+    "trace-lower-state, trace-to-linalg, canonicalize,"
     "cse,"
     "linalg-fuse-elementwise-ops, trace-readonly-inputs, trace-distinct-results,"
     // Tensors -> buffers; results become caller-owned out-parameters, and

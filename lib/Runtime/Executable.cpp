@@ -7,6 +7,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -19,7 +20,9 @@ using namespace tracec;
 std::string Signature::str() const {
   std::string text = "@" + name + "(";
   for (size_t i = 0; i < inputs.size(); ++i)
-    text += (i ? ", " : "") + inputs[i].str();
+    text += (i ? ", " : "") +
+            (inputs[i].isVariable ? "!trace.resource<" + inputs[i].str() + ">"
+                                  : inputs[i].str());
   text += ") -> (";
   for (size_t i = 0; i < results.size(); ++i)
     text += (i ? ", " : "") + results[i].str();
@@ -37,8 +40,15 @@ static std::optional<DType> dtypeOf(mlir::Type type) {
   return parseDType(name);
 }
 
-/// The spec of a host-callable value type, or why it is not one.
+/// The spec of a host-callable value type, or why it is not one. A
+/// resource (a variable) is passed as a buffer of its value type.
 static llvm::Expected<TensorSpec> specOf(mlir::Type type) {
+  if (auto resource = llvm::dyn_cast<mlir::trace::ResourceType>(type)) {
+    auto spec = specOf(resource.getValueType());
+    if (spec)
+      spec->isVariable = true;
+    return spec;
+  }
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -53,7 +63,8 @@ static llvm::Expected<TensorSpec> specOf(mlir::Type type) {
   std::optional<DType> dtype = dtypeOf(tensor.getElementType());
   if (!dtype)
     return llvm::createStringError("unsupported element type in " + text);
-  return TensorSpec{*dtype, llvm::SmallVector<int64_t, 4>(tensor.getShape())};
+  return TensorSpec{*dtype, llvm::SmallVector<int64_t, 4>(tensor.getShape()),
+                    /*isVariable=*/false};
 }
 
 static llvm::Expected<Signature> signatureOf(mlir::func::FuncOp func) {
@@ -248,7 +259,34 @@ static llvm::Error checkTensors(const Signature &signature, llvm::StringRef what
     if (!specs[i].matches(tensors[i]))
       return llvm::createStringError(
           what + " " + std::to_string(i) + " of @" + signature.name +
-          ": expected " + specs[i].str() + ", got " + tensors[i].typeString());
+          ": expected " + specs[i].str() +
+          (specs[i].isVariable ? " (a variable)" : "") + ", got " +
+          tensors[i].typeString());
+  return llvm::Error::success();
+}
+
+/// A variable's buffer is updated in place: no other argument or output may
+/// share its storage, or the compiled code would read or write it behind
+/// the variable's back.
+static llvm::Error checkVariablesUnshared(const Signature &signature,
+                                          llvm::ArrayRef<Tensor> inputs,
+                                          llvm::ArrayRef<Tensor> outputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!signature.inputs[i].isVariable || inputs[i].sizeInBytes() == 0)
+      continue;
+    for (size_t j = 0; j < inputs.size(); ++j)
+      if (j != i && inputs[j].sharesStorageWith(inputs[i]))
+        return llvm::createStringError(
+            "argument " + std::to_string(i) + " of @" + signature.name +
+            " is a variable, updated in place, and shares its storage with "
+            "argument " + std::to_string(j));
+    for (size_t j = 0; j < outputs.size(); ++j)
+      if (outputs[j].sharesStorageWith(inputs[i]))
+        return llvm::createStringError(
+            "argument " + std::to_string(i) + " of @" + signature.name +
+            " is a variable, updated in place, and shares its storage with "
+            "output " + std::to_string(j));
+  }
   return llvm::Error::success();
 }
 
@@ -259,8 +297,12 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
     return error;
   if (auto error = checkTensors(sig, "output", sig.results, outputs))
     return error;
-  // The compiled code never writes its inputs (trace-readonly-inputs), so
-  // const_cast only satisfies the descriptor's pointer type.
+  if (auto error = checkVariablesUnshared(sig, inputs, outputs))
+    return error;
+  // The compiled code never writes its tensor inputs (trace-readonly-inputs),
+  // so const_cast only satisfies the descriptor's pointer type. A variable's
+  // buffer (trace-lower-state) is passed as is and updated in place: that is
+  // the point of a variable, and why it is not copied.
   std::vector<Descriptor> descriptors;
   descriptors.reserve(inputs.size() + outputs.size());
   for (const Tensor &input : inputs)

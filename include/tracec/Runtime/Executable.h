@@ -8,7 +8,8 @@
 //
 // Functions check the count, dtype and shape of their arguments and report
 // a mismatch as an error naming the argument. Compiled code is reentrant:
-// one Function may be called from several threads at once.
+// one Function may be called from several threads at once, as long as no
+// two concurrent calls update the same variable (see tracec::Variable).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,11 @@ struct CompileOptions {
 struct TensorSpec {
   DType dtype;
   llvm::SmallVector<int64_t, 4> shape;
+  /// A `!trace.resource<tensor<...>>` argument (a variable): the tensor
+  /// passed for it is the variable's buffer, which the call reads and
+  /// updates in place (see tracec::Variable). dtype and shape are those of
+  /// the variable's value.
+  bool isVariable = false;
   std::string str() const { return formatTensorType(dtype, shape); }
   bool matches(const Tensor &tensor) const {
     return tensor.dtype() == dtype && tensor.shape() == llvm::ArrayRef(shape);
@@ -53,7 +59,8 @@ struct Signature {
   std::string name;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> results;
-  /// "@f(tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>)"
+  /// "@f(tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>)"; a variable input
+  /// shows as "!trace.resource<tensor<2xf32>>".
   std::string str() const;
 };
 
@@ -62,6 +69,13 @@ public:
   const Signature &signature() const { return *signature_; }
 
   /// Runs the function on `inputs` and returns new result tensors.
+  ///
+  /// Inputs are never written, except the tensor passed for a variable
+  /// argument (TensorSpec::isVariable): it is not copied, and the call
+  /// updates it in place, so every Tensor sharing its storage (such as
+  /// Variable::buffer()) sees the new value. A variable's tensor must share
+  /// storage with no other argument or output. Calls that update the same
+  /// variable must not run concurrently: hold Variable::lock() around them.
   llvm::Expected<std::vector<Tensor>>
   operator()(llvm::ArrayRef<Tensor> inputs) const;
 

@@ -105,4 +105,26 @@ def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::trace::TraceDialect"];
 }
 
+def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
+  let summary = "Variables become caller-owned buffers updated in place";
+  let description = [{
+    Each `!trace.resource<tensor<S x T>>` function argument becomes a
+    `memref<S x T>` argument: the caller's buffer, which the function reads
+    and writes in place. `trace.var.read` becomes a snapshot of the buffer's
+    current contents (`bufferization.to_tensor` of the buffer copied into a
+    fresh tensor by `bufferization.alloc_tensor copy(...)`), so a later write
+    cannot change an earlier read. `trace.var.assign` writes its value into
+    the buffer (`bufferization.materialize_in_destination ... restrict
+    writable`); `assign_add`/`assign_sub` snapshot the buffer, compute with
+    `trace.add`/`trace.sub` (lowered by trace-to-linalg) and write back.
+    Control tokens and `trace.identity ... after(...)` are erased: the
+    block's program order, made consistent with the tokens by
+    trace-auto-control-deps, carries the order. Functions whose tokens also
+    feed ops this pass does not lower (print, random_*) are left unchanged.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TRACEC_TRANSFORMS_PASSES
