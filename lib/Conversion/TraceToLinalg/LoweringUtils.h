@@ -12,6 +12,14 @@ namespace mlir::trace {
 Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
                    TypedAttr value);
 
+/// The number of non-padding rows (or columns) in the window of output
+/// position `out` (an index): the window covers
+/// [out * stride - padBefore, ... + size) of an input dim of `extent`
+/// elements.
+Value inBoundsCount(OpBuilder &builder, Location loc, Value out,
+                    int64_t stride, int64_t padBefore, int64_t size,
+                    int64_t extent);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H

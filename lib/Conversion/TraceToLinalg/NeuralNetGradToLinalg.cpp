@@ -443,23 +443,6 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
   }
 };
 
-/// The number of non-padding rows (or columns) in the window of output
-/// position `out`: the window covers [out * stride - padBefore, ... + size)
-/// of an input dim of `extent` elements.
-Value inBoundsCount(OpBuilder &b, Location loc, Value out, int64_t stride,
-                    int64_t padBefore, int64_t size, int64_t extent) {
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value start = arith::SubIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, out, index(stride)),
-      index(padBefore));
-  Value end = arith::AddIOp::create(b, loc, start, index(size));
-  Value first = arith::MaxSIOp::create(b, loc, start, index(0));
-  Value last = arith::MinSIOp::create(b, loc, end, index(extent));
-  return arith::SubIOp::create(b, loc, last, first);
-}
-
 struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
   using OpRewritePattern::OpRewritePattern;
 
