@@ -24,3 +24,12 @@ config.substitutions.append(
     ("%mlir_runner_utils", os.path.join(llvm_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(
     ("%mlir_c_runner_utils", os.path.join(llvm_lib_dir, "libmlir_c_runner_utils.so")))
+
+# `REQUIRES: cuda`: tests that run kernels need a loadable CUDA driver; lit
+# reports them UNSUPPORTED elsewhere.
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda")
+except OSError:
+    lit_config.note("no CUDA driver (libcuda.so.1): GPU execution tests are unsupported")

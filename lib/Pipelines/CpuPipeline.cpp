@@ -8,37 +8,14 @@
 
 #include "tracec/Pipelines/Pipelines.h"
 
-#include "mlir/InitAllPasses.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "tracec/Conversion/Passes.h"
-#include "tracec/Transforms/Passes.h"
+#include "TraceToBuffers.h"
 
-#include <mutex>
+#include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 
-namespace {
 // clang-format off
-constexpr llvm::StringLiteral kCpuPipeline =
-    "builtin.module("
-    // Order stateful ops by control tokens before anything may move or
-    // drop them (functions without state are left as they are).
-    "trace-auto-control-deps,"
-    // Differentiate; inline the generated forward/backward functions (and
-    // other calls) so values such as a loop's tape never cross a function
-    // boundary and fusion sees across calls; clean up; leave the trace
-    // dialect.
-    "trace-autodiff, inline, canonicalize, cse,"
-    // Variables become the caller's buffers, read and written in place.
-    "trace-lower-state, trace-to-linalg, canonicalize,"
-    "cse,"
-    "linalg-fuse-elementwise-ops, trace-readonly-inputs, trace-distinct-results,"
-    // Tensors -> buffers; results become caller-owned out-parameters, and
-    // every internal allocation gets its deallocation.
-    "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
-      "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
-    "buffer-deallocation-pipeline,"
+static constexpr llvm::StringLiteral kCpuBackHalf =
     // Loops, then LLVM. math-to-libm catches what has no LLVM intrinsic
     // (erf); the libm symbols resolve in the JIT's process or at link time.
     "trace-contraction-loop-order, trace-expand-copies, convert-linalg-to-loops,"
@@ -47,30 +24,19 @@ constexpr llvm::StringLiteral kCpuPipeline =
     "expand-strided-metadata,"
     "lower-affine, finalize-memref-to-llvm, convert-math-to-llvm,"
     "convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm,"
-    "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts)";
+    "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts";
 // clang-format on
-} // namespace
 
-StringRef tracec::cpuPipelineText() { return kCpuPipeline; }
-
-/// The pipeline is parsed from text, so every pass it names must be in the
-/// registry, also in programs (the JIT) that did not register them.
-static void registerPipelinePasses() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    registerAllPasses();
-    trace::registerTracecConversionPasses();
-    trace::registerTracecTransformsPasses();
-  });
+StringRef tracec::cpuPipelineText() {
+  static const std::string text = ("builtin.module(" +
+                                   traceToBuffersPipelineText() + "," +
+                                   kCpuBackHalf + ")")
+                                      .str();
+  return text;
 }
 
 LogicalResult tracec::buildCpuPipeline(OpPassManager &pm) {
-  registerPipelinePasses();
-  // The text starts with the anchor; parse its body into `pm`.
-  StringRef text = kCpuPipeline;
-  text.consume_front("builtin.module(");
-  text.consume_back(")");
-  return parsePassPipeline(text, pm);
+  return parseModulePipeline(cpuPipelineText(), pm);
 }
 
 void tracec::registerPipelines() {
@@ -83,4 +49,5 @@ void tracec::registerPipelines() {
         if (failed(buildCpuPipeline(pm)))
           llvm::report_fatal_error("tracec-cpu-pipeline does not parse");
       });
+  registerGpuPipeline();
 }

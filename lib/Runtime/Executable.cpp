@@ -9,6 +9,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
+#include "tracec/Runtime/CudaRuntime.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -144,8 +145,14 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       return mlir::success();
     });
     mlir::PassManager pm(context);
-    if (mlir::failed(buildCpuPipeline(pm)))
+    if (options.target == Target::cuda) {
+      GpuPipelineOptions gpuOptions;
+      gpuOptions.chip = options.chip;
+      if (mlir::failed(buildGpuPipeline(pm, gpuOptions)))
+        return llvm::createStringError("the GPU pipeline does not parse");
+    } else if (mlir::failed(buildCpuPipeline(pm))) {
       return llvm::createStringError("the CPU pipeline does not parse");
+    }
     if (mlir::failed(pm.run(*copy)))
       return llvm::createStringError("compilation failed:\n" +
                                      llvm::StringRef(diagnostics).rtrim());
@@ -178,6 +185,25 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     return llvm::createStringError("JIT compilation failed: " +
                                    llvm::toString(engine.takeError()));
   exe->engine_ = std::move(*engine);
+  exe->target_ = options.target;
+  if (options.target == Target::cuda) {
+    // Host code calls the runtime shim; its global constructors load the
+    // kernels, which is where a missing driver shows first.
+    exe->engine_->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      for (const cuda::EntryPoint *entry = cuda::entryPoints(); entry->name;
+           ++entry)
+        symbols[interner(entry->name)] = {
+            llvm::orc::ExecutorAddr::fromPtr(entry->address),
+            llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+    cuda::beginCall();
+    exe->engine_->initialize();
+    std::string error = cuda::takeError();
+    if (!error.empty())
+      return llvm::createStringError("cannot load the GPU kernels: " + error);
+  }
   return exe;
 }
 
@@ -189,7 +215,7 @@ llvm::Expected<Function> Executable::function(llvm::StringRef name) const {
     if (!entry)
       return llvm::createStringError("@" + name + " was not compiled: " +
                                      llvm::toString(entry.takeError()));
-    return Function(signature, *entry, engine_);
+    return Function(signature, *entry, engine_, target_);
   }
   auto it = uncallable_.find(name);
   if (it != uncallable_.end())
@@ -312,7 +338,17 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
   llvm::SmallVector<void *, 32> args;
   for (Descriptor &descriptor : descriptors)
     descriptor.pack(args);
+  if (target_ != Target::cuda) {
+    entry_(args.data());
+    return llvm::Error::success();
+  }
+  // The shim records the first CUDA error of the call (see CudaRuntime.h).
+  cuda::beginCall();
   entry_(args.data());
+  std::string error = cuda::takeError();
+  if (!error.empty())
+    return llvm::createStringError("@" + sig.name + " failed on the GPU: " +
+                                   error);
   return llvm::Error::success();
 }
 

@@ -37,6 +37,14 @@ static cl::opt<std::string>
               cl::value_desc("dir"));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix);
+static cl::opt<Target> target(
+    "target", cl::desc("Where the function runs"), cl::init(Target::cpu),
+    cl::values(clEnumValN(Target::cpu, "cpu", "the host CPU (default)"),
+               clEnumValN(Target::cuda, "cuda",
+                          "an NVIDIA GPU through the CUDA driver")));
+static cl::opt<std::string>
+    chip("chip", cl::desc("--target=cuda: GPU architecture of the PTX"),
+         cl::init("sm_80"), cl::value_desc("sm_NN"));
 static cl::opt<unsigned>
     repeat("repeat",
            cl::desc("Run the function this many times (for timing and leak "
@@ -57,7 +65,11 @@ int main(int argc, char **argv) {
   auto module = compiler.parseFile(inputFile);
   if (!module)
     return fail(llvm::toString(module.takeError()));
-  auto exe = Executable::compile(*module, CompileOptions{Target::cpu, optLevel});
+  CompileOptions options;
+  options.target = target;
+  options.optLevel = optLevel;
+  options.chip = chip;
+  auto exe = Executable::compile(*module, options);
   if (!exe)
     return fail(llvm::toString(exe.takeError()));
   auto function = (*exe)->function(entry);

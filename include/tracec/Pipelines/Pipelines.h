@@ -4,6 +4,9 @@
 #define TRACEC_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
 
 namespace tracec {
 
@@ -16,8 +19,47 @@ llvm::LogicalResult buildCpuPipeline(mlir::OpPassManager &pm);
 /// The textual form of the CPU pipeline (what --tracec-cpu-pipeline runs).
 llvm::StringRef cpuPipelineText();
 
-/// Registers the upstream passes, tracec's passes and --tracec-cpu-pipeline
-/// with the pass registry (for tracec-opt).
+/// Options of --tracec-gpu-pipeline.
+struct GpuPipelineOptions
+    : mlir::PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("NVIDIA GPU architecture: sm_80, "
+                                          "sm_90, sm_90a, ..."),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features such as +ptx80 (default: the chip's "
+                     "minimum PTX version)"),
+      llvm::cl::init("")};
+  Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads per block, given to the innermost parallel "
+                     "dimensions (unless tile-sizes is set)"),
+      llvm::cl::init(256)};
+  ListOption<int64_t> tileSizes{
+      *this, "tile-sizes",
+      llvm::cl::desc("Threads per block along the innermost parallel "
+                     "dimensions, outermost first")};
+  Option<unsigned> optLevel{*this, "O",
+                            llvm::cl::desc("LLVM optimization level of the "
+                                           "kernels (0-3)"),
+                            llvm::cl::init(3)};
+};
+
+/// trace (on tensors) -> GPU kernels as PTX in `gpu.binary` ops, and host
+/// code in the LLVM dialect that launches them through the mgpu* runtime
+/// calls (lib/Runtime/Cuda). Same calling convention as the CPU pipeline.
+llvm::LogicalResult buildGpuPipeline(mlir::OpPassManager &pm,
+                                     const GpuPipelineOptions &options);
+
+/// The textual form of the GPU pipeline for `options`.
+std::string gpuPipelineText(const GpuPipelineOptions &options);
+
+/// Registers --tracec-gpu-pipeline.
+void registerGpuPipeline();
+
+/// Registers the upstream passes, tracec's passes and the --tracec-*-pipeline
+/// pipelines with the pass registry (for tracec-opt).
 void registerPipelines();
 
 } // namespace tracec

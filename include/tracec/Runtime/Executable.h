@@ -31,12 +31,17 @@ class ExecutionEngine;
 
 namespace tracec {
 
-enum class Target { cpu };
+/// Where compiled code runs: the host CPU, or an NVIDIA GPU through the
+/// CUDA driver (kernels as PTX, launched by host code on the CPU).
+enum class Target { cpu, cuda };
 
 struct CompileOptions {
   Target target = Target::cpu;
   /// LLVM optimization level (0-3) of the generated code.
   unsigned optLevel = 3;
+  /// Target::cuda: the GPU architecture the PTX is generated for; the
+  /// driver compiles it for the device, which may be this one or newer.
+  std::string chip = "sm_80";
 };
 
 /// The dtype and static shape of one argument or result.
@@ -88,19 +93,22 @@ private:
   friend class Executable;
   Function(std::shared_ptr<const Signature> signature,
            void (*entry)(void **),
-           std::shared_ptr<mlir::ExecutionEngine> engine)
+           std::shared_ptr<mlir::ExecutionEngine> engine, Target target)
       : signature_(std::move(signature)), entry_(entry),
-        engine_(std::move(engine)) {}
+        engine_(std::move(engine)), target_(target) {}
 
   std::shared_ptr<const Signature> signature_;
   void (*entry_)(void **);
   std::shared_ptr<mlir::ExecutionEngine> engine_; // keeps the code alive
+  Target target_;
 };
 
 class Executable {
 public:
-  /// Runs the CPU pipeline on a copy of `module` (which stays usable) and
-  /// JIT-compiles it for the host CPU.
+  /// Runs the CPU or GPU pipeline on a copy of `module` (which stays
+  /// usable) and JIT-compiles the host code for the host CPU. For
+  /// Target::cuda this loads the kernels, so it fails where no CUDA driver
+  /// or device is found ("CUDA driver not found: ...").
   static llvm::Expected<std::unique_ptr<Executable>>
   compile(const Module &module, const CompileOptions &options = {});
 
@@ -115,6 +123,7 @@ private:
   Executable() = default;
 
   std::shared_ptr<mlir::ExecutionEngine> engine_;
+  Target target_ = Target::cpu;
   std::vector<std::shared_ptr<const Signature>> signatures_;
   /// Public functions that cannot be called from the host, and why.
   llvm::StringMap<std::string> uncallable_;

@@ -127,4 +127,94 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// GPU
+//===----------------------------------------------------------------------===//
+
+def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp"> {
+  let summary = "Put every buffer a kernel may touch in CUDA managed memory";
+  let description = [{
+    Runs on bufferized host functions, before loops are mapped to the GPU.
+    A kernel can only reach memory the driver knows, so:
+    - `memref.alloc`/`memref.alloca` become `gpu.alloc host_shared` (CUDA
+      managed memory: one address valid on the host and the device, pages
+      migrate to whichever touches them) and their deallocations
+      `gpu.dealloc`;
+    - the caller's buffers (memref arguments) and constants
+      (`memref.get_global`) are copied into managed buffers where they enter
+      the function; before each return, managed copies of arguments the
+      function may write (outputs, variables) are copied back.
+    Host code that remains (loops not mapped to the GPU, copies) reads and
+    writes the same managed buffers after each synchronous launch, so the
+    result is correct whichever side runs an op.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def TraceGpuTileParallelLoops
+    : Pass<"trace-gpu-tile-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Tile each outermost scf.parallel into blocks of threads";
+  let description = [{
+    Splits every outermost `scf.parallel` into a loop over tiles (mapped to
+    blocks by gpu-map-parallel-loops) around a loop inside a tile (mapped to
+    threads). Without `tile-sizes`, the innermost (contiguous) dimensions
+    get up to `threads` threads, so neighbouring threads touch neighbouring
+    elements (coalesced loads and stores). Out-of-range threads of a partial
+    tile are masked by an `scf.if`.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "256",
+           "Threads per block when tile-sizes is not given">,
+    ListOption<"tileSizes", "tile-sizes", "int64_t",
+               "Tile sizes of the innermost parallel dimensions, outermost "
+               "first (the last is the innermost dimension)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {
+  let summary = "Expand math functions into arithmetic, for kernels that "
+                "link no libdevice";
+  let description = [{
+    convert-gpu-to-nvvm turns math functions (exp, tanh, erf, log1p, ...)
+    into calls of CUDA's libdevice (`__nv_expf`), which only the CUDA SDK
+    provides; unresolved, the PTX does not load. This pass computes f16 and
+    bf16 functions in f32, expands tanh, sinh, powers and the like into
+    simpler ops, and replaces the f32 ones by MLIR's polynomial
+    approximations (those of the CPU's vectorized math), so kernels are
+    self-contained. f64 functions are left as they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TraceNvvmAttachTarget : Pass<"trace-nvvm-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach a checked #nvvm.target to every gpu.module";
+  let description = [{
+    Like nvvm-attach-target, but an unknown chip or a PTX version the chip
+    does not support is a diagnostic instead of an abort inside LLVM's NVPTX
+    back end. Without `features`, the chip's minimum PTX version is used.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_80\"",
+           "NVIDIA GPU architecture (sm_80, sm_90, sm_90a, ...)">,
+    Option<"features", "features", "std::string", "\"\"",
+           "PTX features such as +ptx80 (default: the chip's minimum)">,
+    Option<"optLevel", "O", "unsigned", "3", "LLVM optimization level">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+def TracePrintGpuAssembly : Pass<"trace-print-gpu-assembly", "::mlir::ModuleOp"> {
+  let summary = "Print the assembly (PTX) of every gpu.binary to stdout";
+  let description = [{
+    `gpu-module-to-binary{format=isa}` embeds PTX in a `gpu.binary` as an
+    escaped string. This pass prints each object's text as is, preceded by
+    `// gpu.binary @name (target)`, for FileCheck and for reading; use it
+    with `-o /dev/null`.
+  }];
+}
+
 #endif // TRACEC_TRANSFORMS_PASSES

@@ -4,6 +4,7 @@ result with NumPy's. Shared by the check_*.py scripts of this folder.
 Each case is NAME -> (inputs, expected): the function @NAME is run on the
 inputs (saved as .npy files) and "ok NAME" or "FAIL NAME: why" is printed.
 """
+import os
 import subprocess
 
 import numpy as np
@@ -16,8 +17,10 @@ def run_cases(module, work, cases, rtol, atol):
             path = f"{work}/{name}_{i}.npy"
             np.save(path, value)
             args += ["--input", f"a{i}=@{path}"]
+        # TRACEC_RUN_FLAGS (e.g. --target=cuda) runs the cases elsewhere.
+        flags = os.environ.get("TRACEC_RUN_FLAGS", "").split()
         run = subprocess.run(["tracec-run", module, "--entry", name, *args,
-                              "--output-dir", work],
+                              *flags, "--output-dir", work],
                              capture_output=True, text=True)
         if run.returncode != 0:
             print(f"FAIL {name}: {run.stderr.strip()}")

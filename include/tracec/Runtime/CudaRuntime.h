@@ -1,0 +1,51 @@
+//===- CudaRuntime.h - What compiled GPU code calls -----------------------===//
+//
+// The mgpu* entry points that MLIR's gpu-to-llvm lowering makes host code
+// call (module load, kernel launch, alloc/free, memcpy, streams, events),
+// implemented on the CUDA driver API loaded with dlopen("libcuda.so.1") at
+// run time: building needs no CUDA headers or SDK.
+//
+// Errors. The mgpu* ABI returns void or a handle, so a failure cannot
+// travel through the compiled code. Instead, the first error of a call is
+// recorded in thread-local state (each thread runs its own calls) and the
+// caller asks for it afterwards: beginCall(), run the code, takeError().
+// After a failure nothing more reaches the device: launches, copies and
+// fills are skipped and allocations come from host memory, so the host
+// code runs to its end safely (its results are garbage, and the caller
+// gets the error instead of them). Where the driver cannot be loaded,
+// every entry point fails with "CUDA driver not found: ...".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_RUNTIME_CUDARUNTIME_H
+#define TRACEC_RUNTIME_CUDARUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tracec::cuda {
+
+/// Starts a call into compiled GPU code on this thread: forgets the error
+/// of the previous one.
+void beginCall();
+
+/// The first error on this thread since beginCall(), and clears it; empty
+/// if there was none.
+std::string takeError();
+
+/// Whether the driver loaded and found a device; if not, `why` says why
+/// ("CUDA driver not found: ...").
+bool driverAvailable(std::string *why = nullptr);
+
+/// An mgpu* entry point, for a JIT to link compiled code against.
+struct EntryPoint {
+  const char *name;
+  void *address;
+};
+/// All of them, ending with {nullptr, nullptr}.
+const EntryPoint *entryPoints();
+
+} // namespace tracec::cuda
+
+#endif // TRACEC_RUNTIME_CUDARUNTIME_H

@@ -1,0 +1,289 @@
+//===- CudaRuntime.cpp - The mgpu* entry points on the CUDA driver --------===//
+//
+// Signatures are those MLIR's gpu-to-llvm lowering declares (LLVM 22). See
+// tracec/Runtime/CudaRuntime.h for how errors are reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Runtime/CudaRuntime.h"
+
+#include "CudaDriver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_set>
+
+using namespace tracec::cuda;
+
+namespace {
+/// What one thread's current call has seen.
+struct CallState {
+  std::string error;
+  /// Host memory handed out for allocations after a failure.
+  std::unordered_set<void *> fallbackBuffers;
+  /// Whether the driver's context is current on this thread.
+  bool contextCurrent = false;
+};
+thread_local CallState state;
+
+/// Module loads run in the JIT's global constructors, on whichever thread
+/// initializes it; a later launch from the module reports why it failed.
+std::mutex moduleErrorMutex;
+std::string moduleError;
+} // namespace
+
+static void fail(const std::string &message) {
+  if (state.error.empty())
+    state.error = message;
+}
+
+static const DriverApi &api() { return driver().api; }
+
+/// True if the device may be used now: the driver is there, this call has
+/// not failed, and the context is current on this thread.
+static bool usable() {
+  const Driver &loaded = driver();
+  if (!loaded.error.empty()) {
+    fail(loaded.error);
+    return false;
+  }
+  if (!state.error.empty())
+    return false;
+  if (!state.contextCurrent) {
+    if (CUresult result = loaded.api.cuCtxSetCurrent(loaded.context)) {
+      fail(describe("cuCtxSetCurrent", result));
+      return false;
+    }
+    state.contextCurrent = true;
+  }
+  return true;
+}
+
+static bool check(const char *call, CUresult result) {
+  if (result != 0)
+    fail(describe(call, result));
+  return result == 0;
+}
+
+void tracec::cuda::beginCall() { state.error.clear(); }
+
+std::string tracec::cuda::takeError() {
+  std::string error = std::move(state.error);
+  state.error.clear();
+  return error;
+}
+
+bool tracec::cuda::driverAvailable(std::string *why) {
+  const Driver &loaded = driver();
+  if (why)
+    *why = loaded.error;
+  return loaded.error.empty();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+// CU_JIT_* option numbers of the driver ABI.
+static constexpr CUjit_option kJitErrorLogBuffer = 5;
+static constexpr CUjit_option kJitErrorLogBufferSize = 6;
+static constexpr CUjit_option kJitOptimizationLevel = 7;
+static constexpr unsigned kStreamNonBlocking = 1;
+static constexpr unsigned kMemAttachGlobal = 1;
+static constexpr unsigned kEventDisableTiming = 2;
+
+static CUmodule loadModule(const void *data, int optLevel, bool jit) {
+  if (!usable())
+    return nullptr;
+  char log[8192] = {0};
+  CUjit_option options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize,
+                            kJitOptimizationLevel};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  CUmodule module = nullptr;
+  CUresult result = api().cuModuleLoadDataEx(&module, data, jit ? 3 : 2,
+                                             options, values);
+  if (result != 0) {
+    std::string message = describe("cuModuleLoadDataEx", result);
+    if (log[0])
+      message += ": " + std::string(log);
+    fail(message);
+    std::lock_guard<std::mutex> lock(moduleErrorMutex);
+    moduleError = message;
+    return nullptr;
+  }
+  return module;
+}
+
+extern "C" {
+
+CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
+  return loadModule(data, 0, /*jit=*/false);
+}
+
+/// PTX (NUL-terminated), compiled by the driver's JIT.
+CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
+  return loadModule(data, optLevel, /*jit=*/true);
+}
+
+void mgpuModuleUnload(CUmodule module) {
+  if (module && driver().error.empty())
+    api().cuModuleUnload(module);
+}
+
+CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  if (!usable())
+    return nullptr;
+  if (!module) {
+    std::lock_guard<std::mutex> lock(moduleErrorMutex);
+    fail(std::string("cannot launch kernel ") + name +
+         ": its module did not load: " + moduleError);
+    return nullptr;
+  }
+  CUfunction function = nullptr;
+  check("cuModuleGetFunction", api().cuModuleGetFunction(&function, module,
+                                                          name));
+  return function;
+}
+
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemoryBytes,
+                      CUstream stream, void **params, void **extra,
+                      size_t /*paramsCount*/) {
+  if (!usable() || !function)
+    return;
+  check("cuLaunchKernel",
+        api().cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                             blockZ, sharedMemoryBytes, stream, params,
+                             extra));
+}
+
+CUstream mgpuStreamCreate() {
+  if (!usable())
+    return nullptr;
+  CUstream stream = nullptr;
+  check("cuStreamCreate", api().cuStreamCreate(&stream, kStreamNonBlocking));
+  return stream;
+}
+
+void mgpuStreamDestroy(CUstream stream) {
+  if (stream && driver().error.empty())
+    api().cuStreamDestroy(stream);
+}
+
+/// Where a kernel's own errors (a bad address, ...) surface.
+void mgpuStreamSynchronize(CUstream stream) {
+  if (stream && usable())
+    check("cuStreamSynchronize", api().cuStreamSynchronize(stream));
+}
+
+void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  if (stream && event && usable())
+    check("cuStreamWaitEvent", api().cuStreamWaitEvent(stream, event, 0));
+}
+
+CUevent mgpuEventCreate() {
+  if (!usable())
+    return nullptr;
+  CUevent event = nullptr;
+  check("cuEventCreate", api().cuEventCreate(&event, kEventDisableTiming));
+  return event;
+}
+
+void mgpuEventDestroy(CUevent event) {
+  if (event && driver().error.empty())
+    api().cuEventDestroy(event);
+}
+
+void mgpuEventSynchronize(CUevent event) {
+  if (event && usable())
+    check("cuEventSynchronize", api().cuEventSynchronize(event));
+}
+
+void mgpuEventRecord(CUevent event, CUstream stream) {
+  if (event && usable())
+    check("cuEventRecord", api().cuEventRecord(event, stream));
+}
+
+/// Managed memory for `isHostShared` (what the GPU pipeline allocates),
+/// device memory otherwise. After a failure: host memory, so that the host
+/// code that goes on touching the buffer stays memory-safe.
+void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+                   bool isHostShared) {
+  if (sizeBytes == 0)
+    return nullptr;
+  if (usable()) {
+    CUdeviceptr pointer = 0;
+    bool ok = isHostShared
+                  ? check("cuMemAllocManaged",
+                          api().cuMemAllocManaged(&pointer, sizeBytes,
+                                                  kMemAttachGlobal))
+                  : check("cuMemAlloc", api().cuMemAlloc(&pointer, sizeBytes));
+    if (ok)
+      return reinterpret_cast<void *>(pointer);
+  }
+  size_t rounded = (sizeBytes + 255) / 256 * 256;
+  void *fallback = std::aligned_alloc(256, rounded);
+  if (fallback)
+    std::memset(fallback, 0, rounded);
+  state.fallbackBuffers.insert(fallback);
+  return fallback;
+}
+
+/// Frees also after a failure: the call is cleaning up.
+void mgpuMemFree(void *pointer, CUstream /*stream*/) {
+  if (!pointer)
+    return;
+  if (state.fallbackBuffers.erase(pointer)) {
+    std::free(pointer);
+    return;
+  }
+  if (driver().error.empty())
+    api().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
+}
+
+void mgpuMemcpy(void *destination, void *source, size_t sizeBytes,
+                CUstream stream) {
+  if (sizeBytes && usable())
+    check("cuMemcpyAsync",
+          api().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
+                              reinterpret_cast<CUdeviceptr>(source),
+                              sizeBytes, stream));
+}
+
+void mgpuMemset32(void *destination, unsigned value, size_t count,
+                  CUstream stream) {
+  if (count && usable())
+    check("cuMemsetD32Async",
+          api().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(destination),
+                                 value, count, stream));
+}
+
+void mgpuMemset16(void *destination, unsigned short value, size_t count,
+                  CUstream stream) {
+  if (count && usable())
+    check("cuMemsetD16Async",
+          api().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(destination),
+                                 value, count, stream));
+}
+
+} // extern "C"
+
+const EntryPoint *tracec::cuda::entryPoints() {
+#define ENTRY(name) {#name, reinterpret_cast<void *>(&name)}
+  static const EntryPoint entries[] = {
+      ENTRY(mgpuModuleLoad),       ENTRY(mgpuModuleLoadJIT),
+      ENTRY(mgpuModuleUnload),     ENTRY(mgpuModuleGetFunction),
+      ENTRY(mgpuLaunchKernel),     ENTRY(mgpuStreamCreate),
+      ENTRY(mgpuStreamDestroy),    ENTRY(mgpuStreamSynchronize),
+      ENTRY(mgpuStreamWaitEvent),  ENTRY(mgpuEventCreate),
+      ENTRY(mgpuEventDestroy),     ENTRY(mgpuEventSynchronize),
+      ENTRY(mgpuEventRecord),      ENTRY(mgpuMemAlloc),
+      ENTRY(mgpuMemFree),          ENTRY(mgpuMemcpy),
+      ENTRY(mgpuMemset32),         ENTRY(mgpuMemset16),
+      {nullptr, nullptr}};
+#undef ENTRY
+  return entries;
+}

@@ -1,0 +1,182 @@
+//===- GpuManagedBuffers.cpp - Buffers a kernel can reach -----------------===//
+//
+// The design: every buffer a function touches lives in CUDA managed memory
+// (`gpu.alloc host_shared`, cuMemAllocManaged), one address valid on the
+// host and the device. The caller's buffers are ordinary host memory, which
+// a kernel cannot reach, so they are copied into managed buffers on entry
+// and the written ones copied back before returning. Launches are
+// synchronous, so host code between them (a loop not mapped to the GPU, a
+// copy) sees the kernels' writes: the result is right whichever side runs
+// an op, at the price of one copy per argument and call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEGPUMANAGEDBUFFERS
+#include "tracec/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+/// Whether anything may write `buffer` or an alias of it (a view, a cast,
+/// its base buffer). Ops that declare no memory effects are assumed to.
+static bool mayBeWritten(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      bool aliases = false;
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType())) {
+          worklist.push_back(result);
+          aliases = true;
+        }
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects) {
+        if (!aliases && !user->hasTrait<OpTrait::ReturnLike>())
+          return true;
+        continue;
+      }
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const auto &instance : instances)
+        if (isa<MemoryEffects::Write>(instance.getEffect()) &&
+            (!instance.getValue() || instance.getValue() == value))
+          return true;
+    }
+  }
+  return false;
+}
+
+/// `gpu.alloc host_shared` of `type`, with the dynamic sizes of `like`.
+static Value allocManaged(OpBuilder &builder, Location loc, MemRefType type,
+                          Value like) {
+  SmallVector<Value> sizes;
+  for (auto [i, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size))
+      sizes.push_back(memref::DimOp::create(builder, loc, like, i));
+  return gpu::AllocOp::create(builder, loc, type, /*asyncToken=*/Type(),
+                              ValueRange(), sizes, ValueRange(),
+                              /*hostShared=*/true)
+      .getMemref();
+}
+
+/// gpu.dealloc lowers to a runtime call only in its async form.
+static void deallocManaged(OpBuilder &builder, Location loc, Value buffer) {
+  auto tokenType = gpu::AsyncTokenType::get(builder.getContext());
+  Value start = gpu::WaitOp::create(builder, loc, tokenType, ValueRange())
+                    .getAsyncToken();
+  Value done = gpu::DeallocOp::create(builder, loc, tokenType, start, buffer)
+                   .getAsyncToken();
+  gpu::WaitOp::create(builder, loc, Type(), done);
+}
+
+namespace {
+struct GpuManagedBuffersPass
+    : mlir::trace::impl::TraceGpuManagedBuffersBase<GpuManagedBuffersPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(runOnFunction(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult runOnFunction(func::FuncOp func) {
+    // Allocations of the function itself: managed from the start.
+    WalkResult result = func.walk([&](Operation *op) {
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        return WalkResult::advance();
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (!type.getLayout().isIdentity()) {
+        op->emitOpError("cannot be placed in GPU managed memory: its layout "
+                        "is not the identity");
+        return WalkResult::interrupt();
+      }
+      OpBuilder builder(op);
+      SmallVector<Value> sizes(op->getOperands());
+      Value managed = gpu::AllocOp::create(builder, op->getLoc(), type,
+                                           Type(), ValueRange(), sizes,
+                                           ValueRange(), /*hostShared=*/true)
+                          .getMemref();
+      op->getResult(0).replaceAllUsesWith(managed);
+      // An alloca dies with its scope: free it at the end of its block.
+      if (isa<memref::AllocaOp>(op)) {
+        builder.setInsertionPoint(op->getBlock()->getTerminator());
+        deallocManaged(builder, op->getLoc(), managed);
+      }
+      op->erase();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+    // Every deallocation left frees one of those allocations: the callee
+    // never frees the caller's buffers.
+    func.walk([&](memref::DeallocOp dealloc) {
+      OpBuilder builder(dealloc);
+      deallocManaged(builder, dealloc.getLoc(), dealloc.getMemref());
+      dealloc.erase();
+    });
+
+    // Host memory entering the function: arguments and constants.
+    SmallVector<func::ReturnOp> returns;
+    func.walk([&](func::ReturnOp op) { returns.push_back(op); });
+    for (BlockArgument arg : func.getArguments())
+      if (auto type = dyn_cast<MemRefType>(arg.getType()))
+        if (failed(stage(arg, type, func.getBody().front(),
+                         func.getBody().front().begin(), returns,
+                         /*copyBack=*/mayBeWritten(arg))))
+          return failure();
+    SmallVector<memref::GetGlobalOp> globals;
+    func.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
+    for (memref::GetGlobalOp global : globals) {
+      Operation *scope = global->getBlock()->getTerminator();
+      SmallVector<Operation *> ends{scope};
+      if (failed(stage(global.getResult(), global.getType(),
+                       *global->getBlock(), std::next(global->getIterator()),
+                       ends, /*copyBack=*/false)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// Replaces `hostBuffer` by a managed copy made at `start` in `block`,
+  /// freed (and, if `copyBack`, copied back) before each of `ends`.
+  LogicalResult stage(Value hostBuffer, MemRefType type, Block &block,
+                      Block::iterator start, ArrayRef<Operation *> ends,
+                      bool copyBack) {
+    Location loc = hostBuffer.getLoc();
+    if (!type.getLayout().isIdentity())
+      return emitError(loc) << "a buffer of type " << type
+                            << " cannot be copied to GPU managed memory: its "
+                               "layout is not the identity";
+    OpBuilder builder = OpBuilder::atBlockBegin(&block);
+    builder.setInsertionPoint(&block, start);
+    Value managed = allocManaged(builder, loc, type, hostBuffer);
+    auto copyIn = memref::CopyOp::create(builder, loc, hostBuffer, managed);
+    hostBuffer.replaceAllUsesExcept(managed, copyIn);
+    for (Operation *end : ends) {
+      builder.setInsertionPoint(end);
+      if (copyBack)
+        memref::CopyOp::create(builder, loc, managed, hostBuffer);
+      deallocManaged(builder, loc, managed);
+    }
+    return success();
+  }
+
+  LogicalResult stage(Value hostBuffer, MemRefType type, Block &block,
+                      Block::iterator start, ArrayRef<func::ReturnOp> ends,
+                      bool copyBack) {
+    SmallVector<Operation *> ops(ends.begin(), ends.end());
+    return stage(hostBuffer, type, block, start, ArrayRef<Operation *>(ops),
+                 copyBack);
+  }
+};
+} // namespace

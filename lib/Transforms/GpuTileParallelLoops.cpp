@@ -1,0 +1,74 @@
+//===- GpuTileParallelLoops.cpp - scf.parallel -> blocks of threads -------===//
+
+#include "tracec/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEGPUTILEPARALLELLOOPS
+#include "tracec/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+/// Tile sizes that give the innermost dimensions up to `threads` threads:
+/// a dimension takes as many as it has iterations (rounded up to a power of
+/// two), the next outer one what is left. Dynamic extents take all.
+static SmallVector<int64_t> defaultTileSizes(scf::ParallelOp loop,
+                                             int64_t threads) {
+  SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
+  for (int64_t d = loop.getNumLoops() - 1; d >= 0 && threads > 1; --d) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[d]);
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[d]);
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
+    int64_t extent = threads;
+    if (lower && upper && step && *step > 0)
+      extent = llvm::divideCeil(*upper - *lower, *step);
+    sizes[d] = std::min<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(extent, 1)),
+                                 threads);
+    threads /= sizes[d];
+  }
+  return sizes;
+}
+
+namespace {
+struct GpuTileParallelLoopsPass
+    : mlir::trace::impl::TraceGpuTileParallelLoopsBase<
+          GpuTileParallelLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (threads < 1) {
+      getOperation().emitError("trace-gpu-tile-parallel-loops: threads must "
+                               "be positive, got ")
+          << threads;
+      return signalPassFailure();
+    }
+    if (llvm::any_of(tileSizes, [](int64_t size) { return size < 1; })) {
+      getOperation().emitError("trace-gpu-tile-parallel-loops: tile sizes "
+                               "must be positive");
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> outermost;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>())
+        outermost.push_back(loop);
+    });
+    for (scf::ParallelOp loop : outermost) {
+      SmallVector<int64_t> sizes = defaultTileSizes(loop, threads);
+      if (!tileSizes.empty()) {
+        // Align the given sizes with the innermost dimensions.
+        std::fill(sizes.begin(), sizes.end(), 1);
+        int64_t skip = std::max<int64_t>(tileSizes.size() - sizes.size(), 0);
+        int64_t first = sizes.size() - (tileSizes.size() - skip);
+        for (size_t i = skip; i < tileSizes.size(); ++i)
+          sizes[first + i - skip] = tileSizes[i];
+      }
+      // Fixed-size tiles with an in-bounds check inside: the inner loop's
+      // static bounds become the block size.
+      scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true);
+    }
+  }
+};
+} // namespace
