@@ -37,7 +37,9 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       // neighbouring elements.
       "  gpu-map-parallel-loops{{mapping-policy=innermost-first},"
       "  convert-parallel-loops-to-gpu),"
-      "gpu-kernel-outlining,"
+      // Integer powers become functions, which outlining copies into the
+      // kernels' modules.
+      "convert-math-to-funcs, gpu-kernel-outlining,"
       "trace-nvvm-attach-target{{chip={2} features={3} O={4}},"
       // What gpu-lower-to-nvvm-pipeline runs, with our target attached.
       "convert-nvgpu-to-nvvm, convert-vector-to-scf, convert-scf-to-cf,"
@@ -46,7 +48,7 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       "convert-index-to-llvm, canonicalize, cse,"
       // No libdevice without the CUDA SDK: math functions become arithmetic.
       "gpu.module(strip-debuginfo, trace-gpu-expand-math, convert-gpu-to-nvvm,"
-      "  canonicalize, cse,"
+      "  trace-nvvm-native-math, canonicalize, cse,"
       "  reconcile-unrealized-casts),"
       "gpu-to-llvm, gpu-module-to-binary{{format=isa},"
       // Host loops left over (reductions of every dimension).

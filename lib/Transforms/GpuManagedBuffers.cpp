@@ -125,15 +125,20 @@ struct GpuManagedBuffersPass
       dealloc.erase();
     });
 
-    // Host memory entering the function: arguments and constants.
+    // Host memory entering the function: the arguments of an entry point
+    // (a private function's come from its callers here, already managed)
+    // and constants.
     SmallVector<func::ReturnOp> returns;
     func.walk([&](func::ReturnOp op) { returns.push_back(op); });
-    for (BlockArgument arg : func.getArguments())
-      if (auto type = dyn_cast<MemRefType>(arg.getType()))
-        if (failed(stage(arg, type, func.getBody().front(),
-                         func.getBody().front().begin(), returns,
-                         /*copyBack=*/mayBeWritten(arg))))
-          return failure();
+    for (BlockArgument arg : func.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || !func.isPublic())
+        continue;
+      if (failed(stage(arg, type, func.getBody().front(),
+                       func.getBody().front().begin(), returns,
+                       /*copyBack=*/mayBeWritten(arg))))
+        return failure();
+    }
     SmallVector<memref::GetGlobalOp> globals;
     func.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
     for (memref::GetGlobalOp global : globals) {
@@ -161,7 +166,12 @@ struct GpuManagedBuffersPass
     builder.setInsertionPoint(&block, start);
     Value managed = allocManaged(builder, loc, type, hostBuffer);
     auto copyIn = memref::CopyOp::create(builder, loc, hostBuffer, managed);
-    hostBuffer.replaceAllUsesExcept(managed, copyIn);
+    // Everything but the staging itself (the copy, the sizes) uses the copy.
+    hostBuffer.replaceUsesWithIf(managed, [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      return user != copyIn && !(isa<memref::DimOp>(user) &&
+                                 user->isBeforeInBlock(copyIn));
+    });
     for (Operation *end : ends) {
       builder.setInsertionPoint(end);
       if (copyBack)

@@ -42,7 +42,7 @@ struct GpuTileParallelLoopsPass
     if (threads < 1) {
       getOperation().emitError("trace-gpu-tile-parallel-loops: threads must "
                                "be positive, got ")
-          << threads;
+          << threads.getValue();
       return signalPassFailure();
     }
     if (llvm::any_of(tileSizes, [](int64_t size) { return size < 1; })) {

@@ -182,12 +182,25 @@ def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {
     provides; unresolved, the PTX does not load. This pass computes f16 and
     bf16 functions in f32, expands tanh, sinh, powers and the like into
     simpler ops, and replaces the f32 ones by MLIR's polynomial
-    approximations (those of the CPU's vectorized math), so kernels are
-    self-contained. f64 functions are left as they are.
+    approximations (those of the CPU's vectorized math). What is left
+    (floor, sqrt, fma, ...) trace-nvvm-native-math defines. Transcendental
+    f64 functions are left as they are: they need libdevice.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def TraceNvvmNativeMath : Pass<"trace-nvvm-native-math"> {
+  let summary = "Define the libdevice functions NVPTX implements natively";
+  let description = [{
+    Runs after convert-gpu-to-nvvm, which turns floor, ceil, fabs, sqrt,
+    fma, copysign, trunc, rint and round into declarations of libdevice
+    functions (`__nv_floorf`, ...). Each such declaration gets an internal
+    body calling the LLVM intrinsic, which the NVPTX back end compiles to
+    one instruction (`cvt.rmi.f32.f32`, `sqrt.rn.f32`, ...), so the PTX
+    needs no libdevice.
+  }];
 }
 
 def TraceNvvmAttachTarget : Pass<"trace-nvvm-attach-target", "::mlir::ModuleOp"> {

@@ -1,0 +1,54 @@
+//===- NvvmNativeMath.cpp - libdevice functions NVPTX has as instructions -===//
+
+#include "tracec/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACENVVMNATIVEMATH
+#include "tracec/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+/// libdevice function -> the LLVM intrinsic op with the same semantics.
+static StringRef intrinsicFor(StringRef function) {
+  static const llvm::StringMap<StringRef> intrinsics = {
+      {"__nv_floorf", "llvm.intr.floor"},   {"__nv_floor", "llvm.intr.floor"},
+      {"__nv_ceilf", "llvm.intr.ceil"},     {"__nv_ceil", "llvm.intr.ceil"},
+      {"__nv_fabsf", "llvm.intr.fabs"},     {"__nv_fabs", "llvm.intr.fabs"},
+      {"__nv_sqrtf", "llvm.intr.sqrt"},     {"__nv_sqrt", "llvm.intr.sqrt"},
+      {"__nv_fmaf", "llvm.intr.fma"},       {"__nv_fma", "llvm.intr.fma"},
+      {"__nv_copysignf", "llvm.intr.copysign"},
+      {"__nv_copysign", "llvm.intr.copysign"},
+      {"__nv_truncf", "llvm.intr.trunc"},   {"__nv_trunc", "llvm.intr.trunc"},
+      {"__nv_rintf", "llvm.intr.roundeven"},
+      {"__nv_rint", "llvm.intr.roundeven"},
+      {"__nv_roundf", "llvm.intr.round"},   {"__nv_round", "llvm.intr.round"},
+  };
+  return intrinsics.lookup(function);
+}
+
+namespace {
+struct NvvmNativeMathPass
+    : mlir::trace::impl::TraceNvvmNativeMathBase<NvvmNativeMathPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](LLVM::LLVMFuncOp func) {
+      StringRef intrinsic = intrinsicFor(func.getName());
+      if (!func.isExternal() || intrinsic.empty())
+        return;
+      OpBuilder builder(func.getContext());
+      Block *body = func.addEntryBlock(builder);
+      builder.setInsertionPointToStart(body);
+      Location loc = func.getLoc();
+      OperationState state(loc, intrinsic);
+      state.addOperands(body->getArguments());
+      state.addTypes(func.getFunctionType().getReturnType());
+      Operation *call = builder.create(state);
+      LLVM::ReturnOp::create(builder, loc, call->getResults());
+      func.setLinkage(LLVM::Linkage::Internal);
+    });
+  }
+};
+} // namespace
