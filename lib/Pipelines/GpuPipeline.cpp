@@ -31,7 +31,9 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       // Copies between internal buffers become kernels; the copies that
       // stage the caller's buffers, added next, stay host memcpys.
       "trace-expand-copies, trace-gpu-managed-buffers,"
-      "func.func(convert-linalg-to-parallel-loops,"
+      // Reductions: a block per output element, combined as a tree.
+      "func.func(trace-gpu-block-reductions{{threads={5}},"
+      "  convert-linalg-to-parallel-loops,"
       "  trace-gpu-tile-parallel-loops{{threads={0} tile-sizes={1}},"
       // Innermost loop dimension -> thread x: neighbouring threads touch
       // neighbouring elements.
@@ -56,7 +58,8 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       "convert-func-to-llvm, convert-cf-to-llvm, convert-ub-to-llvm,"
       "canonicalize, cse, reconcile-unrealized-casts",
       options.threads.getValue(), tileSizes, options.chip.getValue(),
-      options.features.getValue(), options.optLevel.getValue());
+      options.features.getValue(), options.optLevel.getValue(),
+      options.reductionThreads.getValue());
   // clang-format on
   return ("builtin.module(" + traceToBuffersPipelineText() + "," + backHalf +
           ")")

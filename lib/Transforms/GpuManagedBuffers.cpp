@@ -130,7 +130,8 @@ struct GpuManagedBuffersPass
     // and constants.
     SmallVector<func::ReturnOp> returns;
     func.walk([&](func::ReturnOp op) { returns.push_back(op); });
-    for (BlockArgument arg : func.getArguments()) {
+    // In reverse, as each goes to the top: staging in argument order.
+    for (BlockArgument arg : llvm::reverse(func.getArguments())) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type || !func.isPublic())
         continue;

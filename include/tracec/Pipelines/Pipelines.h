@@ -36,6 +36,11 @@ struct GpuPipelineOptions
       llvm::cl::desc("Threads per block, given to the innermost parallel "
                      "dimensions (unless tile-sizes is set)"),
       llvm::cl::init(256)};
+  Option<int64_t> reductionThreads{
+      *this, "reduction-threads",
+      llvm::cl::desc("Threads per block of a reduction (a power of two, "
+                     "32-1024)"),
+      llvm::cl::init(256)};
   ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
       llvm::cl::desc("Threads per block along the innermost parallel "

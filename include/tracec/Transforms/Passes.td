@@ -152,6 +152,33 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TraceGpuBlockReductions
+    : Pass<"trace-gpu-block-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Reduce with a block of threads per output element, "
+                "combined as a tree";
+  let description = [{
+    Rewrites a linalg.generic on buffers that reduces (static shapes, one
+    f32 or i32 output, a body `yield combine(f(inputs), out)` with combine
+    one of add, mul, max, min, and, or, xor; not a contraction with two or
+    more parallel dimensions such as a matmul, nor a convolution) into a
+    `gpu.launch` with one block per output element: each thread folds a
+    strided share of the reduction space into a partial result, then
+    `gpu.all_reduce` combines the block's partials as a tree (warp
+    shuffles, shared memory between warps) and thread 0 folds the total
+    into the output. Full reductions (no parallel dimension) thus run on
+    the GPU too. Other ops are left to the loop lowering.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "256",
+           "Threads per block (a power of two, 32 to 1024); fewer when the "
+           "reduction is shorter">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TraceGpuTileParallelLoops
     : Pass<"trace-gpu-tile-parallel-loops", "::mlir::func::FuncOp"> {
   let summary = "Tile each outermost scf.parallel into blocks of threads";
