@@ -31,8 +31,10 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       // Copies between internal buffers become kernels; the copies that
       // stage the caller's buffers, added next, stay host memcpys.
       "trace-expand-copies, trace-gpu-managed-buffers,"
-      // Reductions: a block per output element, combined as a tree.
-      "func.func(trace-gpu-block-reductions{{threads={5}},"
+      // Matmuls through shared-memory tiles; reductions as a tree, a
+      // block per output element.
+      "func.func(trace-gpu-tiled-matmul{{tile={6}},"
+      "  trace-gpu-block-reductions{{threads={5}},"
       "  convert-linalg-to-parallel-loops,"
       "  trace-gpu-tile-parallel-loops{{threads={0} tile-sizes={1}},"
       // Innermost loop dimension -> thread x: neighbouring threads touch
@@ -46,7 +48,7 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       // What gpu-lower-to-nvvm-pipeline runs, with our target attached.
       "convert-nvgpu-to-nvvm, convert-vector-to-scf, convert-scf-to-cf,"
       "convert-nvvm-to-llvm, convert-func-to-llvm, expand-strided-metadata,"
-      "lower-affine, finalize-memref-to-llvm, convert-arith-to-llvm,"
+      "lower-affine, convert-arith-to-llvm,"
       "convert-index-to-llvm, canonicalize, cse,"
       // No libdevice without the CUDA SDK: math functions become arithmetic.
       "gpu.module(strip-debuginfo, trace-gpu-expand-math, convert-gpu-to-nvvm,"
@@ -59,7 +61,7 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       "canonicalize, cse, reconcile-unrealized-casts",
       options.threads.getValue(), tileSizes, options.chip.getValue(),
       options.features.getValue(), options.optLevel.getValue(),
-      options.reductionThreads.getValue());
+      options.reductionThreads.getValue(), options.matmulTile.getValue());
   // clang-format on
   return ("builtin.module(" + traceToBuffersPipelineText() + "," + backHalf +
           ")")

@@ -41,6 +41,11 @@ struct GpuPipelineOptions
       llvm::cl::desc("Threads per block of a reduction (a power of two, "
                      "32-1024)"),
       llvm::cl::init(256)};
+  Option<int64_t> matmulTile{
+      *this, "matmul-tile",
+      llvm::cl::desc("Edge of a matmul's shared-memory tile (tile x tile "
+                     "threads per block, at most 32)"),
+      llvm::cl::init(16)};
   ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
       llvm::cl::desc("Threads per block along the innermost parallel "

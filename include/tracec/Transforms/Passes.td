@@ -179,6 +179,29 @@ def TraceGpuBlockReductions
                            "::mlir::scf::SCFDialect"];
 }
 
+def TraceGpuTiledMatmul : Pass<"trace-gpu-tiled-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Matmul as a shared-memory tiled kernel";
+  let description = [{
+    Rewrites an f32 contraction on static buffers with one m, one n and one
+    k dimension (linalg.matmul, transposed operands, batch_matmul and
+    broadcast batch dimensions) into a `gpu.launch` in which each block
+    computes a `tile` x `tile` tile of the result (batch over the grid's z):
+    for each `tile`-wide slab of k, its threads copy one element of A and of
+    B into shared memory (`#gpu.address_space<workgroup>`; zero outside the
+    matrices), `gpu.barrier`, accumulate `tile` products from shared
+    memory, `gpu.barrier`; then add their sum to C. Other contractions are
+    left to the loop lowering.
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t", "16",
+           "Tile edge: tile x tile threads per block, at most 32">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TraceGpuTileParallelLoops
     : Pass<"trace-gpu-tile-parallel-loops", "::mlir::func::FuncOp"> {
   let summary = "Tile each outermost scf.parallel into blocks of threads";

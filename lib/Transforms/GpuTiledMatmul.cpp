@@ -1,0 +1,209 @@
+//===- GpuTiledMatmul.cpp - Matmul through shared-memory tiles ------------===//
+//
+// The classic tiled kernel: a block computes a T x T tile of C, stepping
+// along k one T-wide slab at a time; its threads first copy the slabs of A
+// and B into shared memory (one element each, zero outside the matrices),
+// wait at a barrier, accumulate T products from shared memory, and wait
+// again before the next slab overwrites it. Each element of A and B is read
+// from global memory once per tile instead of once per product.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEGPUTILEDMATMUL
+#include "tracec/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+/// CUDA's limit on the grid's y and z dimensions.
+static constexpr int64_t kMaxGridYZ = 65535;
+
+/// Single m, n and k dimensions, f32, static, on buffers: the contractions
+/// (matmul, transposed, batched, broadcast batch dims) this pass tiles.
+static FailureOr<linalg::ContractionDimensions>
+matchMatmul(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return failure();
+  auto output = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!output || !output.getElementType().isF32())
+    return failure();
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!getElementTypeOrSelf(input->get().getType()).isF32())
+      return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return failure();
+  return dims;
+}
+
+static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                                   ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults())
+    indices.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+  return indices;
+}
+
+static void rewrite(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims, int64_t tile) {
+  Location loc = op.getLoc();
+  MLIRContext *context = op.getContext();
+  OpBuilder b(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t m = ranges[dims.m[0]], n = ranges[dims.n[0]], k = ranges[dims.k[0]];
+  int64_t batch = 1;
+  for (unsigned d : dims.batch)
+    batch *= ranges[d];
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Type f32 = b.getF32Type();
+  auto shared = MemRefType::get(
+      {tile, tile}, f32, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+  Value one = constant(1), tileSize = constant(tile);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, constant(llvm::divideCeil(n, tile)),
+      constant(llvm::divideCeil(m, tile)), constant(batch), tileSize, tileSize,
+      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, /*workgroupAttributions=*/
+      TypeRange{shared, shared});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tileA = launch.getWorkgroupAttributions()[0];
+  Value tileB = launch.getWorkgroupAttributions()[1];
+  gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
+  Value tileConst = constant(tile), zeroIndex = constant(0);
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, block.y, tileConst), thread.y);
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, block.x, tileConst), thread.x);
+
+  // Loop indices in the op's order; batch indices from the grid's z.
+  SmallVector<Value> ivs(ranges.size(), zeroIndex);
+  ivs[dims.m[0]] = row;
+  ivs[dims.n[0]] = col;
+  Value linearBatch = block.z;
+  for (unsigned d : llvm::reverse(dims.batch)) {
+    Value extent = constant(ranges[d]);
+    ivs[d] = arith::RemUIOp::create(b, loc, linearBatch, extent);
+    linearBatch = arith::DivUIOp::create(b, loc, linearBatch, extent);
+  }
+  auto less = [&](Value index, int64_t bound) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                                 constant(bound));
+  };
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  OpOperand *lhs = op.getDpsInputOperand(0), *rhs = op.getDpsInputOperand(1);
+
+  /// Loads operand `operand` at `ivs` where `inBounds`, else 0.
+  auto loadOrZero = [&](OpBuilder &builder, OpOperand *operand,
+                        ArrayRef<Value> at, Value inBounds) -> Value {
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{f32}, inBounds,
+                                  /*withElseRegion=*/true);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    Value value = memref::LoadOp::create(
+        then, loc, operand->get(),
+        applyMap(then, loc, op.getMatchingIndexingMap(operand), at));
+    scf::YieldOp::create(then, loc, value);
+    OpBuilder otherwise = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(otherwise, loc, zero);
+    return ifOp.getResult(0);
+  };
+
+  auto slabs = scf::ForOp::create(b, loc, zeroIndex, constant(k), tileConst,
+                                  ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(slabs.getBody());
+    Value k0 = slabs.getInductionVar();
+    // This thread's element of each slab: A[row, k0 + tx], B[k0 + ty, col].
+    SmallVector<Value> atA = ivs, atB = ivs;
+    atA[dims.k[0]] = arith::AddIOp::create(b, loc, k0, thread.x);
+    atB[dims.k[0]] = arith::AddIOp::create(b, loc, k0, thread.y);
+    Value inA = arith::AndIOp::create(b, loc, less(row, m),
+                                      less(atA[dims.k[0]], k));
+    Value inB = arith::AndIOp::create(b, loc, less(atB[dims.k[0]], k),
+                                      less(col, n));
+    memref::StoreOp::create(b, loc, loadOrZero(b, lhs, atA, inA), tileA,
+                            ValueRange{thread.y, thread.x});
+    memref::StoreOp::create(b, loc, loadOrZero(b, rhs, atB, inB), tileB,
+                            ValueRange{thread.y, thread.x});
+    gpu::BarrierOp::create(b, loc);
+    auto products = scf::ForOp::create(b, loc, zeroIndex, tileConst,
+                                       constant(1),
+                                       ValueRange{slabs.getRegionIterArg(0)});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(products.getBody());
+      Value kk = products.getInductionVar();
+      Value a = memref::LoadOp::create(b, loc, tileA, ValueRange{thread.y, kk});
+      Value bValue =
+          memref::LoadOp::create(b, loc, tileB, ValueRange{kk, thread.x});
+      Value product = arith::MulFOp::create(b, loc, a, bValue);
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::AddFOp::create(
+                               b, loc, products.getRegionIterArg(0), product)});
+    }
+    // Nobody overwrites the slab before everyone has used it.
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, products.getResult(0));
+  }
+
+  // C[row, col] += the sum, inside C.
+  Value inC = arith::AndIOp::create(b, loc, less(row, m), less(col, n));
+  auto ifIn = scf::IfOp::create(b, loc, inC, /*withElseRegion=*/false);
+  {
+    OpBuilder then = OpBuilder::atBlockBegin(&ifIn.getThenRegion().front());
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> at =
+        applyMap(then, loc, op.getMatchingIndexingMap(init), ivs);
+    Value old = memref::LoadOp::create(then, loc, init->get(), at);
+    Value sum = arith::AddFOp::create(then, loc, old, slabs.getResult(0));
+    memref::StoreOp::create(then, loc, sum, init->get(), at);
+  }
+  gpu::TerminatorOp::create(b, loc);
+  op->erase();
+}
+
+namespace {
+struct GpuTiledMatmulPass
+    : mlir::trace::impl::TraceGpuTiledMatmulBase<GpuTiledMatmulPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (tile < 1 || tile * tile > 1024) {
+      getOperation().emitError("trace-gpu-tiled-matmul: tile must be 1 to 32 "
+                               "(tile * tile threads per block), got ")
+          << tile.getValue();
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, linalg::ContractionDimensions>>
+        matmuls;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      FailureOr<linalg::ContractionDimensions> dims = matchMatmul(op);
+      if (failed(dims))
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t batch = 1;
+      for (unsigned d : dims->batch)
+        batch *= ranges[d];
+      if (batch <= kMaxGridYZ &&
+          llvm::divideCeil(ranges[dims->m[0]], tile) <= kMaxGridYZ)
+        matmuls.push_back({op, *dims});
+    });
+    for (auto &[op, dims] : matmuls)
+      rewrite(op, dims, tile);
+  }
+};
+} // namespace
