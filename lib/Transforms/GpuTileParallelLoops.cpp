@@ -32,6 +32,29 @@ static SmallVector<int64_t> defaultTileSizes(scf::ParallelOp loop,
   return sizes;
 }
 
+/// CUDA's limit on the grid's y and z dimensions.
+static constexpr int64_t kMaxGridYZ = 65535;
+
+/// gpu-map-parallel-loops (innermost-first) gives the tile loop's last
+/// dimension the grid's x, the one before y, the one before that z: a
+/// launch with more blocks than CUDA allows there would fail at run time.
+static LogicalResult checkGrid(scf::ParallelOp loop, ArrayRef<int64_t> sizes) {
+  int64_t rank = loop.getNumLoops();
+  for (int64_t back = 1; back <= 2 && back < rank; ++back) {
+    int64_t d = rank - 1 - back;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[d]);
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[d]);
+    if (!lower || !upper)
+      continue;
+    int64_t blocks = llvm::divideCeil(*upper - *lower, sizes[d]);
+    if (blocks > kMaxGridYZ)
+      return loop.emitError() << "needs " << blocks << " blocks in grid "
+                              << (back == 1 ? "y" : "z") << ", over CUDA's "
+                              << kMaxGridYZ << " (use larger tile-sizes)";
+  }
+  return success();
+}
+
 namespace {
 struct GpuTileParallelLoopsPass
     : mlir::trace::impl::TraceGpuTileParallelLoopsBase<
@@ -65,6 +88,8 @@ struct GpuTileParallelLoopsPass
         for (size_t i = skip; i < tileSizes.size(); ++i)
           sizes[first + i - skip] = tileSizes[i];
       }
+      if (failed(checkGrid(loop, sizes)))
+        return signalPassFailure();
       // Fixed-size tiles with an in-bounds check inside: the inner loop's
       // static bounds become the block size.
       scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true);
