@@ -1,0 +1,29 @@
+//===- FakeCudaDriver.h - What the fake CUDA driver saw -------------------===//
+
+#ifndef TRACEC_UNITTESTS_RUNTIME_CUDA_FAKECUDADRIVER_H
+#define TRACEC_UNITTESTS_RUNTIME_CUDA_FAKECUDADRIVER_H
+
+#include <array>
+#include <string>
+#include <vector>
+
+struct FakeLaunch {
+  std::string kernel;
+  std::array<unsigned, 3> grid, block;
+};
+
+struct FakeCudaStats {
+  int modulesLoaded = 0;
+  std::string lastModule; // its PTX
+  std::vector<FakeLaunch> launches;
+  int allocations = 0, frees = 0;
+};
+
+extern "C" {
+/// Copies what the driver saw since the last reset into `stats`.
+void fakeCudaStats(FakeCudaStats *stats);
+/// Forgets it; launches fail with `launchError` (a CUresult) if not 0.
+void fakeCudaReset(int launchError);
+}
+
+#endif // TRACEC_UNITTESTS_RUNTIME_CUDA_FAKECUDADRIVER_H
