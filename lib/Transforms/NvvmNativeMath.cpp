@@ -34,10 +34,23 @@ namespace {
 struct NvvmNativeMathPass
     : mlir::trace::impl::TraceNvvmNativeMathBase<NvvmNativeMathPass> {
   void runOnOperation() override {
-    getOperation()->walk([](LLVM::LLVMFuncOp func) {
-      StringRef intrinsic = intrinsicFor(func.getName());
-      if (!func.isExternal() || intrinsic.empty())
+    bool unresolved = false;
+    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
+      if (!func.isExternal() || !func.getName().starts_with("__nv_"))
         return;
+      StringRef intrinsic = intrinsicFor(func.getName());
+      if (intrinsic.empty()) {
+        // The PTX would not load: say so now, where the function is used.
+        std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(func, func->getParentOp());
+        Operation *user = uses && !uses->empty() ? uses->begin()->getUser()
+                                                 : func.getOperation();
+        user->emitError() << "'" << func.getName()
+                          << "' is a function of CUDA's libdevice, which "
+                             "tracec does not link";
+        unresolved = true;
+        return;
+      }
       OpBuilder builder(func.getContext());
       Block *body = func.addEntryBlock(builder);
       builder.setInsertionPointToStart(body);
@@ -49,6 +62,8 @@ struct NvvmNativeMathPass
       LLVM::ReturnOp::create(builder, loc, call->getResults());
       func.setLinkage(LLVM::Linkage::Internal);
     });
+    if (unresolved)
+      signalPassFailure();
   }
 };
 } // namespace

@@ -233,8 +233,8 @@ def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {
     bf16 functions in f32, expands tanh, sinh, powers and the like into
     simpler ops, and replaces the f32 ones by MLIR's polynomial
     approximations (those of the CPU's vectorized math). What is left
-    (floor, sqrt, fma, ...) trace-nvvm-native-math defines. Transcendental
-    f64 functions are left as they are: they need libdevice.
+    (floor, sqrt, fma, ...) trace-nvvm-native-math defines. f64 functions
+    are left to LLVM's NVPTX back end, which expands them itself.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
@@ -249,7 +249,8 @@ def TraceNvvmNativeMath : Pass<"trace-nvvm-native-math"> {
     functions (`__nv_floorf`, ...). Each such declaration gets an internal
     body calling the LLVM intrinsic, which the NVPTX back end compiles to
     one instruction (`cvt.rmi.f32.f32`, `sqrt.rn.f32`, ...), so the PTX
-    needs no libdevice.
+    needs no libdevice. Any other libdevice function left is an error at
+    its call: the module would not load.
   }];
 }
 
