@@ -57,13 +57,17 @@ static bool mayBeWritten(Value buffer) {
   return false;
 }
 
-/// `gpu.alloc host_shared` of `type`, with the dynamic sizes of `like`.
+/// `gpu.alloc host_shared` of `type`, with the dynamic sizes of `like`
+/// (read by the ops added to `reads`).
 static Value allocManaged(OpBuilder &builder, Location loc, MemRefType type,
-                          Value like) {
+                          Value like, SmallPtrSetImpl<Operation *> &reads) {
   SmallVector<Value> sizes;
   for (auto [i, size] : llvm::enumerate(type.getShape()))
-    if (ShapedType::isDynamic(size))
-      sizes.push_back(memref::DimOp::create(builder, loc, like, i));
+    if (ShapedType::isDynamic(size)) {
+      auto dim = memref::DimOp::create(builder, loc, like, i);
+      reads.insert(dim);
+      sizes.push_back(dim);
+    }
   return gpu::AllocOp::create(builder, loc, type, /*asyncToken=*/Type(),
                               ValueRange(), sizes, ValueRange(),
                               /*hostShared=*/true)
@@ -128,7 +132,7 @@ struct GpuManagedBuffersPass
     // Host memory entering the function: the arguments of an entry point
     // (a private function's come from its callers here, already managed)
     // and constants.
-    SmallVector<func::ReturnOp> returns;
+    SmallVector<Operation *> returns;
     func.walk([&](func::ReturnOp op) { returns.push_back(op); });
     // In reverse, as each goes to the top: staging in argument order.
     for (BlockArgument arg : llvm::reverse(func.getArguments())) {
@@ -143,11 +147,10 @@ struct GpuManagedBuffersPass
     SmallVector<memref::GetGlobalOp> globals;
     func.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
     for (memref::GetGlobalOp global : globals) {
-      Operation *scope = global->getBlock()->getTerminator();
-      SmallVector<Operation *> ends{scope};
+      Operation *end = global->getBlock()->getTerminator();
       if (failed(stage(global.getResult(), global.getType(),
                        *global->getBlock(), std::next(global->getIterator()),
-                       ends, /*copyBack=*/false)))
+                       end, /*copyBack=*/false)))
         return failure();
     }
     return success();
@@ -163,15 +166,13 @@ struct GpuManagedBuffersPass
       return emitError(loc) << "a buffer of type " << type
                             << " cannot be copied to GPU managed memory: its "
                                "layout is not the identity";
-    OpBuilder builder = OpBuilder::atBlockBegin(&block);
-    builder.setInsertionPoint(&block, start);
-    Value managed = allocManaged(builder, loc, type, hostBuffer);
-    auto copyIn = memref::CopyOp::create(builder, loc, hostBuffer, managed);
+    OpBuilder builder(&block, start);
+    SmallPtrSet<Operation *, 4> staging;
+    Value managed = allocManaged(builder, loc, type, hostBuffer, staging);
+    staging.insert(memref::CopyOp::create(builder, loc, hostBuffer, managed));
     // Everything but the staging itself (the copy, the sizes) uses the copy.
     hostBuffer.replaceUsesWithIf(managed, [&](OpOperand &use) {
-      Operation *user = use.getOwner();
-      return user != copyIn && !(isa<memref::DimOp>(user) &&
-                                 user->isBeforeInBlock(copyIn));
+      return !staging.contains(use.getOwner());
     });
     for (Operation *end : ends) {
       builder.setInsertionPoint(end);
@@ -180,14 +181,6 @@ struct GpuManagedBuffersPass
       deallocManaged(builder, loc, managed);
     }
     return success();
-  }
-
-  LogicalResult stage(Value hostBuffer, MemRefType type, Block &block,
-                      Block::iterator start, ArrayRef<func::ReturnOp> ends,
-                      bool copyBack) {
-    SmallVector<Operation *> ops(ends.begin(), ends.end());
-    return stage(hostBuffer, type, block, start, ArrayRef<Operation *>(ops),
-                 copyBack);
   }
 };
 } // namespace

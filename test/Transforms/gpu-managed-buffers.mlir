@@ -49,6 +49,21 @@ func.func private @helper(%a: memref<2xf32>) {
 
 // -----
 
+// Dynamic sizes are read from the caller's buffer, before the copy.
+// CHECK-LABEL: func.func @dynamic(
+// CHECK-SAME: %[[X:.*]]: memref<?xf32>)
+// CHECK: %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
+// CHECK: %[[MX:.*]] = gpu.alloc host_shared (%[[N]]) : memref<?xf32>
+// CHECK: memref.copy %[[X]], %[[MX]]
+// CHECK: memref.dim %[[MX]]
+func.func @dynamic(%x: memref<?xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  return %n : index
+}
+
+// -----
+
 // A layout other than the identity cannot be staged: a diagnostic.
 func.func @strided(%x: memref<4xf32, strided<[2]>>) {
   // expected-error @-1 {{cannot be copied to GPU managed memory}}
