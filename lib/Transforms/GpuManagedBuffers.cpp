@@ -3,8 +3,9 @@
 // The design: every buffer a function touches lives in CUDA managed memory
 // (`gpu.alloc host_shared`, cuMemAllocManaged), one address valid on the
 // host and the device. The caller's buffers are ordinary host memory, which
-// a kernel cannot reach, so they are copied into managed buffers on entry
-// and the written ones copied back before returning. Launches are
+// a kernel cannot reach, so the ones the function reads are copied into
+// managed buffers on entry and the ones it writes copied back before
+// returning. Launches are
 // synchronous, so host code between them (a loop not mapped to the GPU, a
 // copy) sees the kernels' writes: the result is right whichever side runs
 // an op, at the price of one copy per argument and call.
@@ -24,9 +25,11 @@ namespace mlir::trace {
 
 using namespace mlir;
 
-/// Whether anything may write `buffer` or an alias of it (a view, a cast,
-/// its base buffer). Ops that declare no memory effects are assumed to.
-static bool mayBeWritten(Value buffer) {
+/// Whether anything may have an `Effect` (read, write) on `buffer` or an
+/// alias of it (a view, a cast, its base buffer). Ops that declare no
+/// memory effects are assumed to, and so are ops that take the buffer into
+/// their regions as an operand (an scf.for iter_arg).
+template <typename Effect> static bool mayHave(Value buffer) {
   SmallVector<Value> worklist{buffer};
   DenseSet<Value> seen;
   while (!worklist.empty()) {
@@ -34,13 +37,15 @@ static bool mayBeWritten(Value buffer) {
     if (!seen.insert(value).second)
       continue;
     for (Operation *user : value.getUsers()) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects && user->getNumRegions() > 0)
+        return true;
       bool aliases = false;
       for (Value result : user->getResults())
         if (isa<BaseMemRefType>(result.getType())) {
           worklist.push_back(result);
           aliases = true;
         }
-      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
       if (!effects) {
         if (!aliases && !user->hasTrait<OpTrait::ReturnLike>())
           return true;
@@ -49,7 +54,7 @@ static bool mayBeWritten(Value buffer) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffects(instances);
       for (const auto &instance : instances)
-        if (isa<MemoryEffects::Write>(instance.getEffect()) &&
+        if (isa<Effect>(instance.getEffect()) &&
             (!instance.getValue() || instance.getValue() == value))
           return true;
     }
@@ -141,7 +146,8 @@ struct GpuManagedBuffersPass
         continue;
       if (failed(stage(arg, type, func.getBody().front(),
                        func.getBody().front().begin(), returns,
-                       /*copyBack=*/mayBeWritten(arg))))
+                       /*copyIn=*/mayHave<MemoryEffects::Read>(arg),
+                       /*copyBack=*/mayHave<MemoryEffects::Write>(arg))))
         return failure();
     }
     SmallVector<memref::GetGlobalOp> globals;
@@ -150,17 +156,18 @@ struct GpuManagedBuffersPass
       Operation *end = global->getBlock()->getTerminator();
       if (failed(stage(global.getResult(), global.getType(),
                        *global->getBlock(), std::next(global->getIterator()),
-                       end, /*copyBack=*/false)))
+                       end, /*copyIn=*/true, /*copyBack=*/false)))
         return failure();
     }
     return success();
   }
 
-  /// Replaces `hostBuffer` by a managed copy made at `start` in `block`,
+  /// Replaces `hostBuffer` by a managed buffer made at `start` in `block`
+  /// (a copy if `copyIn`: an output the function only writes needs none),
   /// freed (and, if `copyBack`, copied back) before each of `ends`.
   LogicalResult stage(Value hostBuffer, MemRefType type, Block &block,
                       Block::iterator start, ArrayRef<Operation *> ends,
-                      bool copyBack) {
+                      bool copyIn, bool copyBack) {
     Location loc = hostBuffer.getLoc();
     if (!type.getLayout().isIdentity())
       return emitError(loc) << "a buffer of type " << type
@@ -169,7 +176,8 @@ struct GpuManagedBuffersPass
     OpBuilder builder(&block, start);
     SmallPtrSet<Operation *, 4> staging;
     Value managed = allocManaged(builder, loc, type, hostBuffer, staging);
-    staging.insert(memref::CopyOp::create(builder, loc, hostBuffer, managed));
+    if (copyIn)
+      staging.insert(memref::CopyOp::create(builder, loc, hostBuffer, managed));
     // Everything but the staging itself (the copy, the sizes) uses the copy.
     hostBuffer.replaceUsesWithIf(managed, [&](OpOperand &use) {
       return !staging.contains(use.getOwner());

@@ -1,15 +1,15 @@
 // RUN: tracec-opt %s --trace-gpu-managed-buffers -split-input-file -verify-diagnostics | FileCheck %s
 
 // An entry point's buffers are staged in managed memory: copied in on
-// entry; copied back only if written (the output, not the input); the
-// function's own allocations are managed; every managed buffer is freed.
+// entry only if read (the input, not the output, which is only written),
+// copied back only if written (the output, not the input); the function's
+// own allocations are managed; every managed buffer is freed.
 // CHECK-LABEL: func.func @scale(
 // CHECK-SAME: %[[X:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>)
-// CHECK-DAG: %[[MX:.*]] = gpu.alloc host_shared () : memref<4xf32>
-// CHECK-DAG: memref.copy %[[X]], %[[MX]]
-// CHECK-DAG: %[[MOUT:.*]] = gpu.alloc host_shared () : memref<4xf32>
-// CHECK-DAG: memref.copy %[[OUT]], %[[MOUT]]
-// CHECK: %[[TMP:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK: %[[MX:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK-NEXT: memref.copy %[[X]], %[[MX]]
+// CHECK-NEXT: %[[MOUT:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK-NEXT: %[[TMP:.*]] = gpu.alloc host_shared () : memref<4xf32>
 // CHECK: linalg.copy ins(%[[MX]] : memref<4xf32>) outs(%[[TMP]] : memref<4xf32>)
 // CHECK: linalg.copy ins(%[[TMP]] : memref<4xf32>) outs(%[[MOUT]] : memref<4xf32>)
 // CHECK: %[[T0:.*]] = gpu.wait async
@@ -56,10 +56,13 @@ func.func private @helper(%a: memref<2xf32>) {
 // CHECK: %[[MX:.*]] = gpu.alloc host_shared (%[[N]]) : memref<?xf32>
 // CHECK: memref.copy %[[X]], %[[MX]]
 // CHECK: memref.dim %[[MX]]
-func.func @dynamic(%x: memref<?xf32>) -> index {
+// CHECK: memref.load %[[MX]]
+func.func @dynamic(%x: memref<?xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %n = memref.dim %x, %c0 : memref<?xf32>
-  return %n : index
+  %last = arith.subi %n, %c0 : index
+  %v = memref.load %x[%last] : memref<?xf32>
+  return %v : f32
 }
 
 // -----
@@ -67,5 +70,30 @@ func.func @dynamic(%x: memref<?xf32>) -> index {
 // A layout other than the identity cannot be staged: a diagnostic.
 func.func @strided(%x: memref<4xf32, strided<[2]>>) {
   // expected-error @-1 {{cannot be copied to GPU managed memory}}
+  return
+}
+
+// -----
+
+// An output that is also read (a matmul accumulates into it) is copied in;
+// so is a buffer that flows into a region as an operand, whatever happens
+// to it there.
+// CHECK-LABEL: func.func @read_write(
+// CHECK-SAME: %[[A:.*]]: memref<2x2xf32>, %[[C:.*]]: memref<2x2xf32>, %[[L:.*]]: memref<2xf32>)
+// CHECK: memref.copy %[[A]]
+// CHECK: memref.copy %[[C]]
+// CHECK: memref.copy %[[L]]
+// CHECK: linalg.matmul
+// CHECK: scf.for
+// CHECK-NOT: memref.copy %{{.*}}, %[[A]]
+// CHECK-DAG: memref.copy %{{.*}}, %[[C]]
+// CHECK-DAG: memref.copy %{{.*}}, %[[L]]
+func.func @read_write(%a: memref<2x2xf32>, %c: memref<2x2xf32>, %l: memref<2xf32>) {
+  linalg.matmul ins(%a, %a : memref<2x2xf32>, memref<2x2xf32>) outs(%c : memref<2x2xf32>)
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%b = %l) -> (memref<2xf32>) {
+    scf.yield %b : memref<2xf32>
+  }
   return
 }

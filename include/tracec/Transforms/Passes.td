@@ -140,10 +140,13 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
       managed memory: one address valid on the host and the device, pages
       migrate to whichever touches them) and their deallocations
       `gpu.dealloc`;
-    - the caller's buffers (memref arguments) and constants
-      (`memref.get_global`) are copied into managed buffers where they enter
-      the function; before each return, managed copies of arguments the
-      function may write (outputs, variables) are copied back.
+    - the caller's buffers (memref arguments of public functions) and
+      constants (`memref.get_global`) get managed twins where they enter
+      the function, filled by a copy if the function may read them; before
+      each return, the twins of arguments the function may write (outputs,
+      variables) are copied back. What an op reads and writes comes from
+      MemoryEffectOpInterface; ops that declare nothing are assumed to do
+      both.
     Host code that remains (loops not mapped to the GPU, copies) reads and
     writes the same managed buffers after each synchronous launch, so the
     result is correct whichever side runs an op.
