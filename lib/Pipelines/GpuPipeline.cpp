@@ -1,15 +1,17 @@
 //===- GpuPipeline.cpp - trace -> NVVM kernels (PTX) + host LLVM ----------===//
 //
-// After the shared front half (trace -> linalg on buffers), every linalg op
-// becomes an scf.parallel (reduction dimensions stay sequential loops
-// inside it), tiled into blocks of threads and turned into a gpu.launch;
-// kernels are outlined into a gpu.module, lowered to NVVM and compiled to
-// PTX by LLVM's NVPTX back end (no CUDA SDK). The host side calls the mgpu*
-// entry points of the runtime shim (lib/Runtime/Cuda).
+// After the shared front half (trace -> linalg on buffers): matmuls become
+// shared-memory tiled kernels, reductions a block-level tree per output
+// element, and every other linalg op an scf.parallel (reduction dimensions
+// stay sequential loops inside it) tiled into blocks of threads; all turn
+// into gpu.launch ops, outlined into gpu.modules, lowered to NVVM and
+// compiled to PTX by LLVM's NVPTX back end (no CUDA SDK). The host side
+// calls the mgpu* entry points of the runtime shim (lib/Runtime/Cuda).
 //
 // Buffers: see trace-gpu-managed-buffers. All memory the code touches is
 // CUDA managed memory; the caller's buffers are copied in and out around
-// the function, so host code and kernels may share any buffer.
+// the function (as far as it reads and writes them), so host code and
+// kernels may share any buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +57,8 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       "  trace-nvvm-native-math, canonicalize, cse,"
       "  reconcile-unrealized-casts),"
       "gpu-to-llvm, gpu-module-to-binary{{format=isa},"
-      // Host loops left over (reductions of every dimension).
+      // Host code left over: control flow, loops without a parallel
+      // dimension that no kernel took (argmax of a whole tensor).
       "convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm,"
       "convert-func-to-llvm, convert-cf-to-llvm, convert-ub-to-llvm,"
       "canonicalize, cse, reconcile-unrealized-casts",
