@@ -43,12 +43,14 @@ static LogicalResult checkStaticShapes(func::FuncOp func) {
     if (auto resource = dyn_cast<trace::ResourceType>(type))
       type = resource.getValueType();
     auto shaped = dyn_cast<ShapedType>(type);
-    if (shaped && !shaped.hasStaticShape())
-      return func.emitError() << "entry @" << func.getSymName() << ": " << what
-                              << " " << i << " has type " << type
+    if (!shaped || shaped.hasStaticShape())
+      return success();
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    return func.emitError() << "entry @" << func.getSymName() << ": " << what
+                              << " " << i << " has type " << text
                               << " with dynamic dims, which tracec does not "
                                  "support yet (export one entry per shape)";
-    return success();
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
     if (failed(check(type, "argument", i)))

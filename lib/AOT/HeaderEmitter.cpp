@@ -198,6 +198,8 @@ private:
         results.push_back(&b);
     }
     std::string cls = camelCase(entry.signature.name);
+    if (cls == options.className)
+      cls += "Entry"; // a member may not be named after its class
     os << "\n  // " << logicalSignature(entry, buffers) << "\n"
        << "  class " << cls << " {\n  public:\n"
        << "    // The arguments that are not variables, in order.\n"

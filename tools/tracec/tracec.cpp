@@ -123,6 +123,8 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   Compiler compiler;
   mlir::MLIRContext &context = compiler.context();
+  // Errors name the source location; the generic op dump adds nothing.
+  context.printOpOnDiagnostic(false);
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   ArgumentNames names;
