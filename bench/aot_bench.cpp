@@ -107,7 +107,7 @@ void BM_AotMlpStep(benchmark::State &state) {
     benchmark::DoNotOptimize(step.Run());
     benchmark::ClobberMemory();
   }
-  state.counters["loss"] = *step.result0_data();
+  state.counters["loss"] = *static_cast<float *>(step.result_data(0));
 }
 BENCHMARK(BM_AotMlpStep)->Unit(benchmark::kMillisecond);
 
