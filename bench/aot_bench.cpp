@@ -102,7 +102,8 @@ void BM_AotMlpStep(benchmark::State &state) {
   auto &step = model.loss_and_grads;
   fillMlpInputs({step.arg_x_data(), step.arg_w1_data(), step.arg_b1_data(),
                  step.arg_w2_data(), step.arg_b2_data()},
-                step.arg_labels_data(), MLPBENCH_LOSS_AND_GRADS_ARG_LABELS_SIZE);
+                step.arg_labels_data(),
+                MLPBENCH_LOSS_AND_GRADS_ARG_LABELS_SIZE);
   for (auto _ : state) {
     benchmark::DoNotOptimize(step.Run());
     benchmark::ClobberMemory();

@@ -12,8 +12,9 @@
 using namespace mlir;
 using namespace tracec::aot;
 
-LogicalResult tracec::aot::lowerToCEntryPoints(ModuleOp module,
-                                               llvm::ArrayRef<EntryPoint> entries) {
+LogicalResult
+tracec::aot::lowerToCEntryPoints(ModuleOp module,
+                                 llvm::ArrayRef<EntryPoint> entries) {
   // Only the entries and what they use are compiled: a function that is
   // not exported may use ops the pipeline cannot lower.
   llvm::StringSet<> exported;
@@ -27,7 +28,8 @@ LogicalResult tracec::aot::lowerToCEntryPoints(ModuleOp module,
     }
     // Result names are the header's business; the pipeline need not carry them.
     for (unsigned i = 0; i < func.getNumResults(); ++i)
-      func.removeResultAttr(i, StringAttr::get(module.getContext(), "trace.name"));
+      func.removeResultAttr(i,
+                            StringAttr::get(module.getContext(), "trace.name"));
   }
 
   PassManager pm(module.getContext());

@@ -78,8 +78,8 @@ static LogicalResult addCEntryPoint(ModuleOp module, const EntryPoint &entry) {
 
   b.setInsertionPointToEnd(check);
   Value null = LLVM::ZeroOp::create(b, loc, ptrType);
-  Value anyNull = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
-                                           b.getBoolAttr(false));
+  Value anyNull =
+      LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(false));
   for (Value buffer : check->getArguments()) {
     Value isNull =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, buffer, null);

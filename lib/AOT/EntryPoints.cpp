@@ -39,7 +39,8 @@ static std::vector<std::string> uniqueNames(llvm::ArrayRef<std::string> names,
 
 /// Host calls take static shapes only: one compiled entry serves one shape.
 static LogicalResult checkStaticShapes(func::FuncOp func) {
-  auto check = [&](Type type, llvm::StringRef what, unsigned i) -> LogicalResult {
+  auto check = [&](Type type, llvm::StringRef what,
+                   unsigned i) -> LogicalResult {
     if (auto resource = dyn_cast<trace::ResourceType>(type))
       type = resource.getValueType();
     auto shaped = dyn_cast<ShapedType>(type);
@@ -48,9 +49,9 @@ static LogicalResult checkStaticShapes(func::FuncOp func) {
     std::string text;
     llvm::raw_string_ostream(text) << type;
     return func.emitError() << "entry @" << func.getSymName() << ": " << what
-                              << " " << i << " has type " << text
-                              << " with dynamic dims, which tracec does not "
-                                 "support yet (export one entry per shape)";
+                            << " " << i << " has type " << text
+                            << " with dynamic dims, which tracec does not "
+                               "support yet (export one entry per shape)";
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
     if (failed(check(type, "argument", i)))
@@ -101,11 +102,9 @@ static std::string publicFunctions(ModuleOp module) {
   return list;
 }
 
-FailureOr<std::vector<EntryPoint>>
-tracec::aot::collectEntryPoints(ModuleOp module,
-                                llvm::ArrayRef<std::string> names,
-                                llvm::StringRef prefix,
-                                const ArgumentNames &argNames) {
+FailureOr<std::vector<EntryPoint>> tracec::aot::collectEntryPoints(
+    ModuleOp module, llvm::ArrayRef<std::string> names, llvm::StringRef prefix,
+    const ArgumentNames &argNames) {
   std::vector<EntryPoint> entries;
   llvm::StringSet<> seen;
   for (const std::string &name : names) {

@@ -23,12 +23,18 @@ constexpr int64_t kAlignment = 64;
 llvm::StringRef cType(DType dtype) {
   switch (dtype) {
   case DType::f16:
-  case DType::bf16: return "uint16_t";
-  case DType::f32: return "float";
-  case DType::f64: return "double";
-  case DType::i1: return "bool";
-  case DType::i32: return "int32_t";
-  case DType::i64: return "int64_t";
+  case DType::bf16:
+    return "uint16_t";
+  case DType::f32:
+    return "float";
+  case DType::f64:
+    return "double";
+  case DType::i1:
+    return "bool";
+  case DType::i32:
+    return "int32_t";
+  case DType::i64:
+    return "int64_t";
   }
   return "void";
 }
@@ -67,6 +73,69 @@ std::string camelCase(llvm::StringRef name) {
   return result.empty() ? "Entry" : result;
 }
 
+// The fixed parts of the C++ class; formatv fills in the {N}s ({{ is {).
+constexpr const char *kEntryAccessors =
+    R"(    static constexpr size_t ArgSize(int i) {
+      return i >= 0 && i < kNumArgs ? kArgSizes[i] : 0;
+    }
+    static constexpr size_t ResultSize(int i) {
+      return i >= 0 && i < kNumResults ? kResultSizes[i] : 0;
+    }
+    // An argument's buffer: the class's own, or the caller's after
+    // set_arg_data (which must outlive the calls of Run).
+    void *arg_data(int i) {
+      return i >= 0 && i < kNumArgs ? args_[i] : nullptr;
+    }
+    void set_arg_data(int i, const void *data) {
+      if (i >= 0 && i < kNumArgs) args_[i] = const_cast<void *>(data);
+    }
+    void *result_data(int i) {
+      return i >= 0 && i < kNumResults ? results_[i] : nullptr;
+    }
+)";
+
+constexpr const char *kModelClassHead = R"(
+// The entry points of {0} with their buffers. The class owns one
+// 64-byte aligned, zero-initialised allocation holding the variables
+// (persistent: every entry reads and updates them) and each entry's
+// argument and result buffers. Not copyable; one instance is used by one
+// thread at a time.
+class {1} {{
+public:
+  static constexpr int kNumVariables = {2};
+)";
+
+constexpr const char *kModelAccessors =
+    R"(  static constexpr size_t VariableSize(int i) {
+    return i >= 0 && i < kNumVariables ? kVariableSizes[i] : 0;
+  }
+  // A variable's buffer: write it to initialise the variable, read it
+  // for its current value.
+  void *variable_data(int i) {
+    return i >= 0 && i < kNumVariables ? variables_[i] : nullptr;
+  }
+  static const char *VariableName(int i) {
+    static const char *const names[] = {)";
+
+constexpr const char *kModelClassTail = R"(
+  {0}() {{
+{1}    arena_ = std::aligned_alloc({2}, kArenaBytes);
+    if (!arena_)
+      return; // every buffer stays null: Run returns 1
+    std::memset(arena_, 0, kArenaBytes);
+    char *arena = static_cast<char *>(arena_);
+{3}  }
+  ~{0}() {{ std::free(arena_); }
+  {0}(const {0} &) = delete;
+  {0} &operator=(const {0} &) = delete;
+
+private:
+  static constexpr size_t kArenaBytes = {4};
+  void *arena_ = nullptr;
+  void *variables_[kNumVariables + 1] = {{};
+};
+)";
+
 /// One buffer of an entry as the header sees it.
 struct Buffer {
   enum Kind { input, variable, result } kind;
@@ -86,9 +155,10 @@ std::vector<Buffer> buffersOf(const EntryPoint &entry,
       buffers.push_back({Buffer::input, name, spec, inputs++});
       continue;
     }
-    auto it = llvm::find_if(variables, [&, &name = name](const ModelVariable &v) {
-      return v.name == name;
-    });
+    auto it =
+        llvm::find_if(variables, [&, &name = name](const ModelVariable &v) {
+          return v.name == name;
+        });
     buffers.push_back({Buffer::variable, name, spec,
                        static_cast<int>(it - variables.begin())});
   }
@@ -165,14 +235,16 @@ private:
        << "\n#define " << macro << "_NUM_RESULTS "
        << entry.signature.results.size() << "\n";
     for (const Buffer &b : buffers) {
-      std::string name = macro + (b.kind == Buffer::result ? "_RESULT_" : "_ARG_") +
+      std::string name = macro +
+                         (b.kind == Buffer::result ? "_RESULT_" : "_ARG_") +
                          upper(b.name);
       os << "#define " << name << "_RANK " << b.spec.shape.size() << "\n";
       if (!b.spec.shape.empty())
         os << "#define " << name << "_SHAPE {"
-           << llvm::join(llvm::map_range(b.spec.shape,
-                                         [](int64_t d) { return std::to_string(d); }),
-                         ", ")
+           << llvm::join(
+                  llvm::map_range(b.spec.shape,
+                                  [](int64_t d) { return std::to_string(d); }),
+                  ", ")
            << "}\n";
       os << "#define " << name << "_SIZE " << elementCount(b.spec) << "\n"
          << "#define " << name << "_BYTES " << byteSize(b.spec) << "\n";
@@ -207,28 +279,18 @@ private:
        << "    static constexpr int kNumResults = " << results.size() << ";\n";
     writeSizes("    ", "kArgSizes", inputs);
     writeSizes("    ", "kResultSizes", results);
-    os << "    static constexpr size_t ArgSize(int i) {\n"
-          "      return i >= 0 && i < kNumArgs ? kArgSizes[i] : 0;\n    }\n"
-          "    static constexpr size_t ResultSize(int i) {\n"
-          "      return i >= 0 && i < kNumResults ? kResultSizes[i] : 0;\n    }\n"
-          "    // An argument's buffer: the class's own, or the caller's after\n"
-          "    // set_arg_data (which must outlive the calls of Run).\n"
-          "    void *arg_data(int i) {\n"
-          "      return i >= 0 && i < kNumArgs ? args_[i] : nullptr;\n    }\n"
-          "    void set_arg_data(int i, const void *data) {\n"
-          "      if (i >= 0 && i < kNumArgs) args_[i] = const_cast<void *>(data);\n"
-          "    }\n"
-          "    void *result_data(int i) {\n"
-          "      return i >= 0 && i < kNumResults ? results_[i] : nullptr;\n    }\n";
-    for (const Buffer *b : inputs) {
-      llvm::StringRef type = cType(b->spec.dtype);
-      os << llvm::formatv("    {0} *arg_{1}_data() {{ return static_cast<{0} *>(args_[{2}]); }\n"
-                          "    void set_arg_{1}_data(const {0} *data) {{\n"
-                          "      args_[{2}] = const_cast<{0} *>(data);\n    }\n",
-                          type, b->name, b->index);
+    os << kEntryAccessors;
+    for (const Buffer *b : inputs)
+      os << llvm::formatv(
+          R"(    {0} *arg_{1}_data() {{ return static_cast<{0} *>(args_[{2}]); }
+    void set_arg_{1}_data(const {0} *data) {{
+      args_[{2}] = const_cast<{0} *>(data);
     }
+)",
+          cType(b->spec.dtype), b->name, b->index);
     for (const Buffer *b : results)
-      os << llvm::formatv("    {0} *result_{1}_data() {{ return static_cast<{0} *>(results_[{2}]); }\n",
+      os << llvm::formatv("    {0} *result_{1}_data() {{ return "
+                          "static_cast<{0} *>(results_[{2}]); }\n",
                           cType(b->spec.dtype), b->name, b->index);
     os << "    // Runs @" << entry.signature.name
        << " on the buffers and the model's variables: 0, or 1 if a\n"
@@ -243,12 +305,18 @@ private:
          << (b.kind == Buffer::input ? "const " : "") << cType(b.spec.dtype)
          << " *>(" << array << "[" << b.index << "])";
     }
-    os << ");\n    }\n\n  private:\n    friend class " << options.className
-       << ";\n"
-          "    void *args_[kNumArgs + 1] = {};\n"
-          "    void *results_[kNumResults + 1] = {};\n"
-          "    void **variables_ = nullptr;\n  };\n  "
-       << cls << " " << entry.signature.name << ";\n";
+    os << llvm::formatv(R"();
+    }
+
+  private:
+    friend class {0};
+    void *args_[kNumArgs + 1] = {{};
+    void *results_[kNumResults + 1] = {{};
+    void **variables_ = nullptr;
+  };
+  {1} {2};
+)",
+                        options.className, cls, entry.signature.name);
   }
 
   void writeClass() {
@@ -260,32 +328,20 @@ private:
     for (const Buffer &b : variableBuffers)
       variablePtrs.push_back(&b);
 
-    os << "\n#include <cstdlib>\n#include <cstring>\n\n";
+    os << "\n#include <cstdlib>\n#include <cstring>\n";
     if (!options.namespaceName.empty())
-      os << "namespace " << options.namespaceName << " {\n\n";
-    os << "// The entry points of " << options.modelName
-       << " with their buffers. The class owns\n"
-          "// one 64-byte aligned, zero-initialised allocation holding the\n"
-          "// variables (persistent: every entry reads and updates them) and each\n"
-          "// entry's argument and result buffers. Not copyable; one instance is\n"
-          "// used by one thread at a time.\n"
-       << "class " << cls << " {\npublic:\n"
-       << "  static constexpr int kNumVariables = " << variables.size() << ";\n";
+      os << "\nnamespace " << options.namespaceName << " {\n";
+    os << llvm::formatv(kModelClassHead, options.modelName, cls,
+                        variables.size());
     writeSizes("  ", "kVariableSizes", variablePtrs);
-    os << "  static constexpr size_t VariableSize(int i) {\n"
-          "    return i >= 0 && i < kNumVariables ? kVariableSizes[i] : 0;\n  }\n"
-          "  static const char *VariableName(int i) {\n"
-          "    static const char *const names[] = {";
+    os << kModelAccessors;
     for (const ModelVariable &v : variables)
       os << "\"" << v.name << "\", ";
-    os << "nullptr};\n"
-          "    return i >= 0 && i < kNumVariables ? names[i] : nullptr;\n  }\n"
-          "  // A variable's buffer: write it to initialise the variable, read it\n"
-          "  // for its current value.\n"
-          "  void *variable_data(int i) {\n"
-          "    return i >= 0 && i < kNumVariables ? variables_[i] : nullptr;\n  }\n";
+    os << "nullptr};\n    return i >= 0 && i < kNumVariables ? names[i] : "
+          "nullptr;\n  }\n";
     for (const Buffer &b : variableBuffers)
-      os << llvm::formatv("  {0} *var_{1}_data() {{ return static_cast<{0} *>(variables_[{2}]); }\n",
+      os << llvm::formatv("  {0} *var_{1}_data() {{ return static_cast<{0} "
+                          "*>(variables_[{2}]); }\n",
                           cType(b.spec.dtype), b.name, b.index);
     for (const EntryPoint &entry : entries)
       writeEntryClass(entry);
@@ -309,21 +365,8 @@ private:
         place(e + ".results_[" + std::to_string(i) + "]", spec);
       links += "    " + e + ".variables_ = variables_;\n";
     }
-    os << "\n  " << cls << "() {\n"
-       << links
-       << "    arena_ = std::aligned_alloc(" << kAlignment << ", kArenaBytes);\n"
-       << "    if (!arena_) return;  // every buffer stays null: Run returns 1\n"
-       << "    std::memset(arena_, 0, kArenaBytes);\n"
-       << "    char *arena = static_cast<char *>(arena_);\n"
-       << layout << "  }\n"
-       << "  ~" << cls << "() { std::free(arena_); }\n"
-       << "  " << cls << "(const " << cls << " &) = delete;\n"
-       << "  " << cls << " &operator=(const " << cls << " &) = delete;\n\n"
-       << "private:\n"
-       << "  static constexpr size_t kArenaBytes = " << std::max<int64_t>(offset, kAlignment)
-       << ";\n"
-       << "  void *arena_ = nullptr;\n"
-       << "  void *variables_[kNumVariables + 1] = {};\n};\n";
+    os << llvm::formatv(kModelClassTail, cls, links, kAlignment, layout,
+                        std::max<int64_t>(offset, kAlignment));
     if (!options.namespaceName.empty())
       os << "\n} // namespace " << options.namespaceName << "\n";
   }

@@ -27,8 +27,8 @@ static std::string nameAt(llvm::SMRange range) {
 }
 
 OwningOpRef<ModuleOp> tracec::aot::parseModel(llvm::SourceMgr &sourceMgr,
-                                               MLIRContext *context,
-                                               ArgumentNames &names) {
+                                              MLIRContext *context,
+                                              ArgumentNames &names) {
   Block block;
   AsmParserState state;
   ParserConfig config(context);

@@ -10,9 +10,9 @@ using namespace tracec;
 std::string Signature::str() const {
   std::string text = "@" + name + "(";
   for (size_t i = 0; i < inputs.size(); ++i)
-    text += (i ? ", " : "") +
-            (inputs[i].isVariable ? "!trace.resource<" + inputs[i].str() + ">"
-                                  : inputs[i].str());
+    text += (i ? ", " : "") + (inputs[i].isVariable
+                                   ? "!trace.resource<" + inputs[i].str() + ">"
+                                   : inputs[i].str());
   text += ") -> (";
   for (size_t i = 0; i < results.size(); ++i)
     text += (i ? ", " : "") + results[i].str();
@@ -71,4 +71,3 @@ llvm::Expected<Signature> tracec::signatureOf(mlir::func::FuncOp func) {
   }
   return signature;
 }
-

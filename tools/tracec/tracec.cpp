@@ -96,8 +96,9 @@ static std::string camelCase(llvm::StringRef name) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(
-      argc, argv, "tracec: compile trace functions to an object file and a "
-                  "C/C++ header\n");
+      argc, argv,
+      "tracec: compile trace functions to an object file and a "
+      "C/C++ header\n");
 
   std::string stem = toCIdentifier(llvm::sys::path::stem(inputFile), "model_");
   std::string cls = className.empty() ? camelCase(stem) : className.getValue();
@@ -117,8 +118,8 @@ int main(int argc, char **argv) {
 
   auto file = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/true);
   if (!file)
-    return fail("cannot read '" + inputFile + "': " +
-                file.getError().message());
+    return fail("cannot read '" + inputFile +
+                "': " + file.getError().message());
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   Compiler compiler;
@@ -149,12 +150,12 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(llvmModule.takeError()));
     if (emitKind == EmitKind::llvm) {
       (*llvmModule)->print(output->os(), nullptr);
-    } else if (auto error = emitMachineCode(
-                   **llvmModule, **machine,
-                   emitKind == EmitKind::obj
-                       ? llvm::CodeGenFileType::ObjectFile
-                       : llvm::CodeGenFileType::AssemblyFile,
-                   output->os())) {
+    } else if (auto error =
+                   emitMachineCode(**llvmModule, **machine,
+                                   emitKind == EmitKind::obj
+                                       ? llvm::CodeGenFileType::ObjectFile
+                                       : llvm::CodeGenFileType::AssemblyFile,
+                                   output->os())) {
       return fail(llvm::toString(std::move(error)));
     }
   }

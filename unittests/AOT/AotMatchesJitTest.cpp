@@ -22,14 +22,17 @@ using namespace tracec;
 
 namespace {
 
-std::string errorText(llvm::Error error) { return llvm::toString(std::move(error)); }
+std::string errorText(llvm::Error error) {
+  return llvm::toString(std::move(error));
+}
 
 /// The example's inputs, made up (exact in float).
 Tensor filled(std::vector<int64_t> shape, int multiplier, int modulus,
               float scale) {
   Tensor t = Tensor::zeros(DType::f32, shape);
   for (int64_t i = 0; i < t.numElements(); ++i)
-    t.data<float>()[i] = float((i * multiplier) % modulus - modulus / 2) * scale;
+    t.data<float>()[i] =
+        float((i * multiplier) % modulus - modulus / 2) * scale;
   return t;
 }
 
@@ -55,10 +58,9 @@ TEST(AotMatchesJit, TrainingAndPrediction) {
   Tensor labels = Tensor::zeros(DType::i32, {8});
   for (int i = 0; i < 8; ++i)
     labels.data<int32_t>()[i] = i % 3;
-  std::vector<Tensor> initial = {filled({4, 16}, 5, 13, 1 / 16.0f),
-                                 filled({16}, 3, 5, 1 / 32.0f),
-                                 filled({16, 3}, 3, 7, 1 / 8.0f),
-                                 filled({3}, 1, 3, 1 / 8.0f)};
+  std::vector<Tensor> initial = {
+      filled({4, 16}, 5, 13, 1 / 16.0f), filled({16}, 3, 5, 1 / 32.0f),
+      filled({16, 3}, 3, 7, 1 / 8.0f), filled({3}, 1, 3, 1 / 8.0f)};
 
   aottest::TestMlp model;
   std::vector<std::unique_ptr<Variable>> variables;
@@ -73,9 +75,9 @@ TEST(AotMatchesJit, TrainingAndPrediction) {
 
   for (int i = 0; i < 10; ++i) {
     ASSERT_EQ(model.step.Run(), 0);
-    auto loss = (*step)({x, labels, variables[0]->buffer(),
-                         variables[1]->buffer(), variables[2]->buffer(),
-                         variables[3]->buffer()});
+    auto loss =
+        (*step)({x, labels, variables[0]->buffer(), variables[1]->buffer(),
+                 variables[2]->buffer(), variables[3]->buffer()});
     ASSERT_TRUE(bool(loss)) << errorText(loss.takeError());
     expectNear(model.step.result_loss_data(), (*loss)[0], "loss");
     for (int v = 0; v < model.kNumVariables; ++v)
@@ -85,8 +87,9 @@ TEST(AotMatchesJit, TrainingAndPrediction) {
 
   model.predict.set_arg_x_data(x.data<float>());
   ASSERT_EQ(model.predict.Run(), 0);
-  auto predicted = (*predict)({x, variables[0]->buffer(), variables[1]->buffer(),
-                               variables[2]->buffer(), variables[3]->buffer()});
+  auto predicted =
+      (*predict)({x, variables[0]->buffer(), variables[1]->buffer(),
+                  variables[2]->buffer(), variables[3]->buffer()});
   ASSERT_TRUE(bool(predicted)) << errorText(predicted.takeError());
   expectNear(model.predict.result_probs_data(), (*predicted)[0], "probs");
   EXPECT_EQ(std::vector<int64_t>(model.predict.result_classes_data(),
@@ -121,9 +124,9 @@ TEST(AotMatchesJit, NullBufferIsAnErrorCode) {
   EXPECT_EQ(model.step.Run(), 1);
   float x[32] = {}, probs[24];
   int64_t classes[8];
-  EXPECT_EQ(testmlp_predict(x, nullptr, nullptr, nullptr, nullptr, probs,
-                            classes),
-            1);
+  EXPECT_EQ(
+      testmlp_predict(x, nullptr, nullptr, nullptr, nullptr, probs, classes),
+      1);
 }
 
 } // namespace

@@ -27,7 +27,8 @@ tracec::createCpuTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
   initializeNativeTarget();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError("cannot target " + triple.str() + ": " +
                                    error);
@@ -46,14 +47,15 @@ tracec::createCpuTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
     std::unique_ptr<llvm::MCSubtargetInfo> generic(
         target->createMCSubtargetInfo(triple, "", ""));
     if (!generic || !generic->isCPUStringValid(cpuName))
-      return llvm::createStringError("unknown CPU '" + cpuName + "' for " +
-                                     triple.str() +
-                                     " (try native, x86-64-v3, skylake-avx512)");
+      return llvm::createStringError(
+          "unknown CPU '" + cpuName + "' for " + triple.str() +
+          " (try native, x86-64-v3, skylake-avx512)");
   }
 
-  llvm::CodeGenOptLevel level = optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
-                                : optLevel == 0 ? llvm::CodeGenOptLevel::None
-                                                : llvm::CodeGenOptLevel::Default;
+  llvm::CodeGenOptLevel level =
+      optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+      : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                      : llvm::CodeGenOptLevel::Default;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpuName, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
       std::nullopt, level));
@@ -72,8 +74,8 @@ tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
     return llvm::createStringError("cannot translate the module to LLVM IR");
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
-  auto optimize = mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                                  &machine);
+  auto optimize =
+      mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &machine);
   if (llvm::Error error = optimize(llvmModule.get()))
     return std::move(error);
   return llvmModule;
