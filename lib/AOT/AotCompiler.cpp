@@ -1,0 +1,42 @@
+//===- AotCompiler.cpp - Lowering a model to exported C entry points ------===//
+
+#include "tracec/AOT/AotCompiler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "tracec/Pipelines/Pipelines.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tracec::aot;
+
+LogicalResult
+tracec::aot::lowerToCEntryPoints(ModuleOp module,
+                                 llvm::ArrayRef<EntryPoint> entries) {
+  // Only the entries and what they use are compiled: a function that is
+  // not exported may use ops the pipeline cannot lower.
+  llvm::StringSet<> exported;
+  for (const EntryPoint &entry : entries)
+    exported.insert(entry.signature.name);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!exported.contains(func.getSymName())) {
+      if (!func.isExternal())
+        func.setPrivate();
+      continue;
+    }
+    // Result names are the header's business; the pipeline need not carry them.
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      func.removeResultAttr(i,
+                            StringAttr::get(module.getContext(), "trace.name"));
+  }
+
+  PassManager pm(module.getContext());
+  pm.addPass(createSymbolDCEPass());
+  if (failed(tracec::buildCpuPipeline(pm)))
+    return emitError(module.getLoc(), "the CPU pipeline does not parse");
+  if (failed(pm.run(module)))
+    return failure();
+  return addCEntryPoints(module, entries);
+}
