@@ -56,7 +56,9 @@ struct Model {
 };
 
 Model &model() {
-  static Model instance;
+  // Never destroyed: destroying a JIT during static destruction at exit
+  // runs after LLVM's own statics are gone.
+  static Model &instance = *new Model;
   return instance;
 }
 

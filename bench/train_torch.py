@@ -10,30 +10,12 @@ Prints one JSON object: median seconds per step of each optimizer.
 
 import argparse
 import json
-import statistics
-import time
 
 import torch
 
+from timing import time_per_call
+
 BATCH, FEATURES, HIDDEN, CLASSES = 64, 2, 32, 3
-
-
-def time_per_call(fn, min_time, repeats):
-    """Median over `repeats` batches of the mean time per call, each batch
-    running at least `min_time` seconds (after a warm-up)."""
-    for _ in range(10):
-        fn()
-    medians = []
-    for _ in range(repeats):
-        calls, start = 0, time.perf_counter()
-        while True:
-            fn()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= min_time:
-                break
-        medians.append(elapsed / calls)
-    return statistics.median(medians)
 
 
 def step_function(optimizer_class):
