@@ -9,6 +9,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
+#include "tracec/Runtime/PrintCallback.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -177,6 +179,14 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +
                                    llvm::toString(engine.takeError()));
+  // Compiled trace.print calls back into this library.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   exe->engine_ = std::move(*engine);
   return exe;
 }
