@@ -49,11 +49,9 @@ std::optional<int32_t> dtypeCode(Type element) {
 Value pointerTo(OpBuilder &b, Location loc, Value memref) {
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value integer =
-      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(b, loc,
-                                  LLVM::LLVMPointerType::get(b.getContext()),
-                                  integer);
+  Value integer = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), integer);
 }
 
 /// A pointer to a private constant global holding `value`.
@@ -62,10 +60,10 @@ Value constantGlobal(OpBuilder &b, Location loc, SymbolTable &symbols,
   auto type = MemRefType::get(value.getType().getShape(),
                               value.getType().getElementType());
   OpBuilder detached(b.getContext());
-  auto global = memref::GlobalOp::create(detached, loc, name,
-                                         b.getStringAttr("private"), type,
-                                         value, /*constant=*/true,
-                                         /*alignment=*/nullptr);
+  auto global =
+      memref::GlobalOp::create(detached, loc, name, b.getStringAttr("private"),
+                               type, value, /*constant=*/true,
+                               /*alignment=*/nullptr);
   symbols.insert(global, symbols.getOp()->getRegion(0).front().begin());
   Value memref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   return pointerTo(b, loc, memref);
@@ -76,8 +74,8 @@ func::FuncOp callback(OpBuilder &b, Location loc, SymbolTable &symbols) {
   if (auto existing = symbols.lookup<func::FuncOp>(TRACEC_PRINT_TENSOR_SYMBOL))
     return existing;
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  auto type = b.getFunctionType(
-      {ptr, b.getI32Type(), b.getI64Type(), ptr, ptr}, {});
+  auto type =
+      b.getFunctionType({ptr, b.getI32Type(), b.getI64Type(), ptr, ptr}, {});
   OpBuilder detached(b.getContext());
   auto func =
       func::FuncOp::create(detached, loc, TRACEC_PRINT_TENSOR_SYMBOL, type);
@@ -115,11 +113,11 @@ LogicalResult mlir::trace::lowerPrint(PrintOp print, SymbolTable &symbols) {
       type.getRank() == 0
           ? Value(LLVM::ZeroOp::create(b, loc,
                                        LLVM::LLVMPointerType::get(context)))
-          : constantGlobal(b, loc, symbols, "__trace_print_shape",
-                           DenseElementsAttr::get(
-                               RankedTensorType::get({type.getRank()},
-                                                     b.getI64Type()),
-                               type.getShape()));
+          : constantGlobal(
+                b, loc, symbols, "__trace_print_shape",
+                DenseElementsAttr::get(
+                    RankedTensorType::get({type.getRank()}, b.getI64Type()),
+                    type.getShape()));
 
   Value copy = bufferization::AllocTensorOp::create(b, loc, type, ValueRange{},
                                                     /*copy=*/print.getX());
@@ -131,10 +129,10 @@ LogicalResult mlir::trace::lowerPrint(PrintOp print, SymbolTable &symbols) {
   func::FuncOp callee = callback(b, loc, symbols);
   func::CallOp::create(
       b, loc, callee,
-      ValueRange{messagePtr,
-                 arith::ConstantIntOp::create(b, loc, b.getI32Type(), *dtype),
-                 arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                              type.getRank()),
-                 shapePtr, dataPtr});
+      ValueRange{
+          messagePtr,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), *dtype),
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), type.getRank()),
+          shapePtr, dataPtr});
   return success();
 }

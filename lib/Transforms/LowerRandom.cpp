@@ -30,27 +30,18 @@ using namespace mlir::trace;
 
 namespace {
 
-/// A private module-level global, renamed if `name` is taken.
-template <typename Build>
-Operation *insertGlobal(SymbolTable &symbols, Build build) {
-  OpBuilder detached(symbols.getOp()->getContext());
-  Operation *global = build(detached);
-  Block &body = symbols.getOp()->getRegion(0).front();
-  symbols.insert(global, body.begin());
-  return global;
-}
-
-/// This run's number of the op: its counter, a fresh private global, is
-/// advanced atomically, so concurrent runs get distinct numbers.
+/// This run's number of the op: its counter, a fresh private global (renamed
+/// if the name is taken), is advanced atomically, so concurrent runs get
+/// distinct numbers.
 Value nextRun(OpBuilder &b, Location loc, SymbolTable &symbols) {
   auto type = MemRefType::get({}, b.getI64Type());
   auto zero = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
                                      APInt(64, 0));
-  auto global = cast<memref::GlobalOp>(insertGlobal(symbols, [&](OpBuilder &g) {
-    return memref::GlobalOp::create(g, loc, "__trace_random_counter",
-                                    g.getStringAttr("private"), type, zero,
-                                    /*constant=*/false, /*alignment=*/nullptr);
-  }));
+  OpBuilder detached(b.getContext());
+  auto global = memref::GlobalOp::create(
+      detached, loc, "__trace_random_counter", b.getStringAttr("private"), type,
+      zero, /*constant=*/false, /*alignment=*/nullptr);
+  symbols.insert(global, symbols.getOp()->getRegion(0).front().begin());
   Value counter =
       memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   Value one = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
@@ -129,13 +120,14 @@ Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
                             math::LogOp::create(b, loc, u1)));
   Value angle = arith::MulFOp::create(
       b, loc, floatConstant(b, loc, compute, 2 * llvm::numbers::pi), u2);
-  Value z = arith::MulFOp::create(b, loc, radius,
-                                  math::CosOp::create(b, loc, angle));
+  Value z =
+      arith::MulFOp::create(b, loc, radius, math::CosOp::create(b, loc, angle));
   Value scaled = arith::MulFOp::create(
-      b, loc, floatConstant(b, loc, compute, normal.getStddev().convertToDouble()),
-      z);
+      b, loc,
+      floatConstant(b, loc, compute, normal.getStddev().convertToDouble()), z);
   return arith::AddFOp::create(
-      b, loc, floatConstant(b, loc, compute, normal.getMean().convertToDouble()),
+      b, loc,
+      floatConstant(b, loc, compute, normal.getMean().convertToDouble()),
       scaled);
 }
 
@@ -149,11 +141,11 @@ LogicalResult mlir::trace::lowerRandom(Operation *random,
                                "lowered, got ")
            << type;
   auto element = cast<FloatType>(type.getElementType());
-  Type compute = element.isF64() ? Type(element) : Type(Float32Type::get(
-                                                       random->getContext()));
+  Type compute = element.isF64() ? Type(element)
+                                 : Type(Float32Type::get(random->getContext()));
   auto uniform = dyn_cast<RandomUniformOp>(random);
-  uint64_t seed = uniform ? uniform.getSeed()
-                          : cast<RandomNormalOp>(random).getSeed();
+  uint64_t seed =
+      uniform ? uniform.getSeed() : cast<RandomNormalOp>(random).getSeed();
   OpBuilder b(random);
   Location loc = random->getLoc();
   std::pair<Value, Value> run = splitWords(b, loc, nextRun(b, loc, symbols));

@@ -26,7 +26,8 @@ std::array<Value, 4> mlir::trace::buildPhilox4x32(OpBuilder &b, Location loc,
                                                   std::array<Value, 4> c,
                                                   uint64_t key) {
   Value m0 = constantU32(b, loc, kM0), m1 = constantU32(b, loc, kM1);
-  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  uint32_t k0 = static_cast<uint32_t>(key),
+           k1 = static_cast<uint32_t>(key >> 32);
   for (int round = 0; round < kRounds; ++round) {
     auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c[0]);
     auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c[2]);
