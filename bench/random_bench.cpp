@@ -33,18 +33,27 @@ func.func @normal() -> tensor<1048576xf32> {
   std::exit(1);
 }
 
-const Executable &executable() {
-  static Compiler compiler;
-  static std::unique_ptr<Executable> exe = [] {
+/// The compiled module, made once for every benchmark.
+struct Model {
+  Compiler compiler;
+  std::unique_ptr<Executable> exe;
+
+  Model() {
     auto module = compiler.parseString(kModule, "random_bench.mlir");
     if (!module)
       fail(module.takeError());
     auto compiled = Executable::compile(*module);
     if (!compiled)
       fail(compiled.takeError());
-    return std::move(*compiled);
-  }();
-  return *exe;
+    exe = std::move(*compiled);
+  }
+};
+
+/// Never destroyed: the JIT's destructor compiles its deinitializer, which
+/// at exit would use LLVM state that static destructors already freed.
+const Executable &executable() {
+  static Model *model = new Model();
+  return *model->exe;
 }
 
 void drawInto(benchmark::State &state, const char *name) {

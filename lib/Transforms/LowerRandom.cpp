@@ -10,7 +10,8 @@
 // random_uniform is low + u * (high - low), clamped below high;
 // random_normal is mean + stddev * sqrt(-2 ln(1 - u1)) * cos(2 pi u2)
 // (Box-Muller; u2 from x1, or from (x2, x3) for f64). f16 and bf16 are
-// computed in f32 and rounded.
+// computed in f32 and rounded. f32 log and cos are MLIR's polynomial
+// approximations (a few ulp), f64 ones libm's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +21,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -182,6 +185,16 @@ LogicalResult mlir::trace::lowerRandom(Operation *random,
                            uniform.getHigh().convertToDouble()));
         linalg::YieldOp::create(nb, l, value);
       });
+  // f32 log and cos as polynomials, which LLVM vectorizes with the rest of
+  // the generator; libm's scalar calls would take most of the time.
+  if (!uniform && compute.isF32()) {
+    RewritePatternSet patterns(b.getContext());
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return name == "math.log" || name == "math.cos";
+    });
+    if (failed(applyPatternsGreedily(generic, std::move(patterns))))
+      return random->emitOpError("math approximations did not converge");
+  }
   random->getResult(0).replaceAllUsesWith(generic.getResult(0));
   return success();
 }
