@@ -26,6 +26,8 @@
 // CHECK-DAG: ok seeds differ
 // CHECK-DAG: ok two ops with different seeds differ
 // CHECK-DAG: ok a called function draws new numbers per call
+// CHECK-DAG: ok each loop iteration draws a new run
+// CHECK-DAG: ok the gradient through a random op is its draw
 // CHECK-DAG: ok uniform statistics
 // CHECK-DAG: ok normal statistics
 // CHECK-NOT: FAIL
@@ -93,4 +95,30 @@ func.func @uniform_large() -> tensor<100000xf32> {
 func.func @normal_large() -> tensor<500x200xf64> {
   %0, %c = trace.random_normal {seed = 321, mean = 2.0, stddev = 3.0} : tensor<500x200xf64>
   return %0 : tensor<500x200xf64>
+}
+
+// In a loop, every iteration is a run: the sum of three draws.
+func.func @loop_sum() -> tensor<5xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = trace.constant dense<0.0> : tensor<5xf32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> (tensor<5xf32>) {
+    %u, %c = trace.random_uniform {seed = 8} : tensor<5xf32>
+    %s = trace.add %acc, %u : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+    scf.yield %s : tensor<5xf32>
+  }
+  return %r : tensor<5xf32>
+}
+
+// A differentiated function draws too: d/dw sum(w * u) = u.
+func.func @masked_sum(%w: tensor<6xf32>) -> tensor<f32> {
+  %u, %c = trace.random_uniform {seed = 6} : tensor<6xf32>
+  %m = trace.mul %w, %u : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  %s = trace.reduce_sum %m {axes = array<i64: 0>} : tensor<6xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grad_of_masked_sum(%w: tensor<6xf32>) -> tensor<6xf32> {
+  %g = trace.grad @masked_sum(%w) {wrt = array<i64: 0>} : (tensor<6xf32>) -> tensor<6xf32>
+  return %g : tensor<6xf32>
 }

@@ -99,6 +99,22 @@ report("a called function draws new numbers per call",
        np.array_equal(c1, ref.uniform((8,), np.float32, 17, 1)),
        f"{c0.tolist()} {c1.tolist()}")
 
+expected = np.zeros(5, np.float32)
+for n in range(3):
+    expected = expected + ref.uniform((5,), np.float32, 8, n)
+got = run("loop_sum")[0]
+report("each loop iteration draws a new run", np.array_equal(got, expected),
+       f"got {got.tolist()}, expected {expected.tolist()}")
+
+out = os.path.join(work, "grad")
+proc = subprocess.run(["tracec-run", module, "--entry", "grad_of_masked_sum",
+                       "--input", "w=[1, 2, 3, 4, 5, 6]", "--output-dir", out],
+                      capture_output=True, text=True)
+got = np.load(os.path.join(out, "grad_of_masked_sum_result0.npy")) \
+    if proc.returncode == 0 else proc.stderr
+report("the gradient through a random op is its draw",
+       np.array_equal(got, ref.uniform((6,), np.float32, 6, 0)), f"{got}")
+
 # Statistics: U(-1, 3) has mean 1, variance 16/12; N(2, 3^2). The KS
 # distance of n samples exceeds 1.95/sqrt(n) with probability 0.1%.
 u = run("uniform_large")[0].astype(np.float64)
