@@ -8,7 +8,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "tracec/Pipelines/Pipelines.h"
+#include "tracec/Runtime/PrintCallback.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tracec;
@@ -88,6 +90,14 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +
                                    llvm::toString(engine.takeError()));
+  // Compiled trace.print calls back into this library.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   exe->engine_ = std::move(*engine);
   return exe;
 }
