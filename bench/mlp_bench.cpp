@@ -79,7 +79,9 @@ struct Model {
 };
 
 Model &model() {
-  static Model m;
+  // Never destroyed: destroying a JIT during static destruction at exit
+  // runs after LLVM's own statics are gone.
+  static Model &m = *new Model;
   return m;
 }
 

@@ -14,10 +14,10 @@ Prints one JSON object: median seconds per call of each, and the settings.
 
 import argparse
 import json
-import statistics
-import time
 
 import torch
+
+from timing import time_per_call
 import torch.nn.functional as F
 
 BATCH, IN, HIDDEN, CLASSES = 64, 784, 256, 10
@@ -27,24 +27,6 @@ def loss_fn(x, onehot_labels, w1, b1, w2, b2):
     a = torch.relu(x @ w1 + b1)
     logp = torch.log_softmax(a @ w2 + b2, dim=1)
     return (-(logp * onehot_labels).sum(dim=1)).mean()
-
-
-def time_per_call(fn, min_time, repeats):
-    """Median over `repeats` batches of the mean time per call, each batch
-    running at least `min_time` seconds (after a warm-up)."""
-    for _ in range(10):
-        fn()
-    medians = []
-    for _ in range(repeats):
-        calls, start = 0, time.perf_counter()
-        while True:
-            fn()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= min_time:
-                break
-        medians.append(elapsed / calls)
-    return statistics.median(medians)
 
 
 def main():

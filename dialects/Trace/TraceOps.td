@@ -507,15 +507,19 @@ def Trace_StopGradientOp : Trace_UnaryOp<"stop_gradient", Trace_Tensor,
 
 // Shared by the gradient ops: the function to differentiate, the arguments
 // to differentiate with respect to, and what unconnected arguments get.
+// Pure on tensors; on variables (`!trace.resource` arguments) it may read
+// and write them, as its callee does (trace-auto-control-deps looks into
+// the callee).
 class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
-        [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+        [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>])> {
   let summary = what;
 }
 
 def Trace_GradOp : Trace_GradientOp<"grad",
     "gradient of a scalar function with respect to `wrt` arguments",
-    [Pure, InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptor]> {
   let description = [{
     ```mlir
     %g = trace.grad @loss(%w, %x) {wrt = [0]}
@@ -535,7 +539,7 @@ def Trace_GradOp : Trace_GradientOp<"grad",
 }
 
 def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
-    "the value of a scalar function and its gradient", [Pure]> {
+    "the value of a scalar function and its gradient"> {
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
       DenseI64ArrayAttr:$wrt,
       DefaultValuedAttr<Trace_UnconnectedAttr,
@@ -554,7 +558,7 @@ def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
 
 def Trace_VjpOp : Trace_GradientOp<"vjp",
     "vector-Jacobian product: results and the cotangents of `wrt` arguments",
-    [Pure, AttrSizedOperandSegments]> {
+    [AttrSizedOperandSegments]> {
   let description = [{
     ```mlir
     %y, %gx = trace.vjp @f(%x) cotangents(%dy) {wrt = [0]}

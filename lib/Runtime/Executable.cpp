@@ -7,85 +7,14 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "tracec/Runtime/CudaRuntime.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/TargetSelect.h"
+#include "tracec/Runtime/PrintCallback.h"
+#include "tracec/Target/Cpu/CpuTarget.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <mutex>
-
 using namespace tracec;
-
-std::string Signature::str() const {
-  std::string text = "@" + name + "(";
-  for (size_t i = 0; i < inputs.size(); ++i)
-    text += (i ? ", " : "") +
-            (inputs[i].isVariable ? "!trace.resource<" + inputs[i].str() + ">"
-                                  : inputs[i].str());
-  text += ") -> (";
-  for (size_t i = 0; i < results.size(); ++i)
-    text += (i ? ", " : "") + results[i].str();
-  return text + ")";
-}
-
-//===----------------------------------------------------------------------===//
-// Signatures
-//===----------------------------------------------------------------------===//
-
-static std::optional<DType> dtypeOf(mlir::Type type) {
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  type.print(os);
-  return parseDType(name);
-}
-
-/// The spec of a host-callable value type, or why it is not one. A
-/// resource (a variable) is passed as a buffer of its value type.
-static llvm::Expected<TensorSpec> specOf(mlir::Type type) {
-  if (auto resource = llvm::dyn_cast<mlir::trace::ResourceType>(type)) {
-    auto spec = specOf(resource.getValueType());
-    if (spec)
-      spec->isVariable = true;
-    return spec;
-  }
-  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  if (!tensor)
-    return llvm::createStringError("type " + text +
-                                   " cannot be passed from the host");
-  if (!tensor.hasStaticShape())
-    return llvm::createStringError("type " + text +
-                                   " has dynamic dims, which the JIT does "
-                                   "not support yet");
-  std::optional<DType> dtype = dtypeOf(tensor.getElementType());
-  if (!dtype)
-    return llvm::createStringError("unsupported element type in " + text);
-  return TensorSpec{*dtype, llvm::SmallVector<int64_t, 4>(tensor.getShape()),
-                    /*isVariable=*/false};
-}
-
-static llvm::Expected<Signature> signatureOf(mlir::func::FuncOp func) {
-  Signature signature{func.getSymName().str(), {}, {}};
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    auto spec = specOf(type);
-    if (!spec)
-      return llvm::createStringError("argument " + std::to_string(i) + ": " +
-                                     llvm::toString(spec.takeError()));
-    signature.inputs.push_back(*spec);
-  }
-  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
-    auto spec = specOf(type);
-    if (!spec)
-      return llvm::createStringError("result " + std::to_string(i) + ": " +
-                                     llvm::toString(spec.takeError()));
-    signature.results.push_back(*spec);
-  }
-  return signature;
-}
 
 //===----------------------------------------------------------------------===//
 // Compilation
@@ -109,17 +38,8 @@ static std::string formatDiagnostic(mlir::Diagnostic &diagnostic) {
   return text;
 }
 
-static void initializeNativeTarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
-
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::compile(const Module &module, const CompileOptions &options) {
-  initializeNativeTarget();
   mlir::OwningOpRef<mlir::ModuleOp> copy(module.get().clone());
   mlir::MLIRContext *context = copy->getContext();
 
@@ -160,14 +80,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
 
   // The host CPU's target machine: without it LLVM's optimizer knows no
   // vector registers and vectorizes nothing.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return llvm::createStringError("cannot target the host CPU: " +
-                                   llvm::toString(builder.takeError()));
-  builder->setCodeGenOptLevel(options.optLevel >= 3
-                                  ? llvm::CodeGenOptLevel::Aggressive
-                                  : llvm::CodeGenOptLevel::Default);
-  auto machine = builder->createTargetMachine();
+  auto machine = createCpuTargetMachine("native", options.optLevel);
   if (!machine)
     return llvm::createStringError("cannot target the host CPU: " +
                                    llvm::toString(machine.takeError()));
@@ -184,6 +97,14 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   if (!engine)
     return llvm::createStringError("JIT compilation failed: " +
                                    llvm::toString(engine.takeError()));
+  // Compiled trace.print calls back into this library.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   exe->engine_ = std::move(*engine);
   exe->target_ = options.target;
   if (options.target == Target::cuda) {

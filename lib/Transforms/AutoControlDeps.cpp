@@ -6,7 +6,8 @@
 // ordered with everything; the results of functions and of scf regions are
 // routed through `trace.identity ... after(...)` so that no stateful op can
 // be dropped as dead. What an op reads and writes comes from its declared
-// MemoryEffectOpInterface effects; a func.call from a summary of its callee.
+// MemoryEffectOpInterface effects; a func.call's (or a gradient op's) from a
+// summary of its callee.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,9 +146,28 @@ private:
   DenseMap<Operation *, unsigned> position;
 };
 
-func::FuncOp lookupCallee(SymbolTableCollection &symbols, func::CallOp call) {
-  return symbols.lookupNearestSymbolFrom<func::FuncOp>(call,
-                                                       call.getCalleeAttr());
+/// An op that runs a function of the module on some of its operands: a
+/// func.call, or a gradient op (which runs its callee's forward code).
+struct CallSite {
+  /// Null when the symbol names no function.
+  func::FuncOp callee;
+  ValueRange args;
+};
+
+std::optional<CallSite> asCallSite(SymbolTableCollection &symbols,
+                                   Operation *op) {
+  auto lookup = [&](FlatSymbolRefAttr name) {
+    return symbols.lookupNearestSymbolFrom<func::FuncOp>(op, name);
+  };
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return CallSite{lookup(call.getCalleeAttr()), call.getOperands()};
+  if (auto grad = dyn_cast<GradOp>(op))
+    return CallSite{lookup(grad.getCalleeAttr()), grad.getArgs()};
+  if (auto vg = dyn_cast<ValueAndGradOp>(op))
+    return CallSite{lookup(vg.getCalleeAttr()), vg.getArgs()};
+  if (auto vjp = dyn_cast<VjpOp>(op))
+    return CallSite{lookup(vjp.getCalleeAttr()), vjp.getArgs()};
+  return std::nullopt;
 }
 
 Value ControlDeps::aliasClass(Value resource) {
@@ -170,11 +190,12 @@ void ControlDeps::computeAliases() {
   bool changed = true;
   while (changed) {
     changed = false;
-    module.walk([&](func::CallOp call) {
-      func::FuncOp callee = lookupCallee(symbols, call);
-      if (!callee || callee.isExternal())
+    module.walk([&](Operation *op) {
+      std::optional<CallSite> site = asCallSite(symbols, op);
+      if (!site || !site->callee || site->callee.isExternal())
         return;
-      ValueRange operands = call.getOperands();
+      func::FuncOp callee = site->callee;
+      ValueRange operands = site->args;
       for (unsigned i = 0; i < operands.size(); ++i) {
         if (!isa<ResourceType>(operands[i].getType()))
           continue;
@@ -199,8 +220,8 @@ void ControlDeps::computeAliases() {
 
 Effects ControlDeps::getEffects(Operation *op) {
   Effects result;
-  if (auto call = dyn_cast<func::CallOp>(op)) {
-    func::FuncOp callee = lookupCallee(symbols, call);
+  if (std::optional<CallSite> site = asCallSite(symbols, op)) {
+    func::FuncOp callee = site->callee;
     // A body we cannot see may do anything.
     if (!callee || callee.isExternal()) {
       result.unknown = true;
@@ -208,8 +229,7 @@ Effects ControlDeps::getEffects(Operation *op) {
     }
     const Summary &summary = summaries[callee];
     result.unknown = summary.unknown;
-    for (auto [operand, access] :
-         llvm::zip(call.getOperands(), summary.argAccess))
+    for (auto [operand, access] : llvm::zip(site->args, summary.argAccess))
       if (access)
         result.accesses.emplace_back(operand, access);
     return result;

@@ -86,10 +86,6 @@ LogicalResult AutoDiffPass::rewrite(const GradientRequest &request,
                                     SymbolTable &symbols) {
   Operation *op = request.op;
   auto f = symbols.lookup<func::FuncOp>(request.callee.getValue());
-  for (int64_t index : request.wrt)
-    if (isa<ResourceType>(request.args[index].getType()))
-      return op->emitOpError("differentiating with respect to a "
-                             "!trace.resource argument is not supported yet");
   if (request.unconnected == Unconnected::none)
     return op->emitOpError("unconnected = none is not supported: a gradient "
                            "op has a fixed list of results (use zero or error)");

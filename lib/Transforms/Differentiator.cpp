@@ -115,7 +115,7 @@ public:
     if (!carriesGradient(originalOperand.getType()) ||
         !active_.contains(originalOperand))
       return success();
-    if (cotangent.getType() != originalOperand.getType())
+    if (cotangent.getType() != cotangentType(originalOperand.getType()))
       return emitError(cotangent.getLoc())
              << "gradient rule produced a cotangent of type "
              << cotangent.getType() << " for a value of type "

@@ -62,6 +62,23 @@ template <typename Effect> static bool mayHave(Value buffer) {
   return false;
 }
 
+/// Whether a linalg op (which may become a kernel) uses `buffer` or an
+/// alias of it.
+static bool usedByLinalg(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<linalg::LinalgOp>(user))
+        return true;
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          worklist.push_back(result);
+    }
+  }
+  return false;
+}
+
 /// `gpu.alloc host_shared` of `type`, with the dynamic sizes of `like`
 /// (read by the ops added to `reads`).
 static Value allocManaged(OpBuilder &builder, Location loc, MemRefType type,
@@ -150,13 +167,22 @@ struct GpuManagedBuffersPass
                        /*copyBack=*/mayHave<MemoryEffects::Write>(arg))))
         return failure();
     }
+    // A mutable global that no linalg op uses (a random op's run counter,
+    // advanced atomically on the host) stays where it is: a copy would
+    // lose concurrent updates. One that a kernel may write is written back.
     SmallVector<memref::GetGlobalOp> globals;
     func.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
-    for (memref::GetGlobalOp global : globals) {
-      Operation *end = global->getBlock()->getTerminator();
-      if (failed(stage(global.getResult(), global.getType(),
-                       *global->getBlock(), std::next(global->getIterator()),
-                       end, /*copyIn=*/true, /*copyBack=*/false)))
+    for (memref::GetGlobalOp get : globals) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      bool constant = global && global.getConstant();
+      if (!constant && !usedByLinalg(get.getResult()))
+        continue;
+      Operation *end = get->getBlock()->getTerminator();
+      if (failed(stage(get.getResult(), get.getType(), *get->getBlock(),
+                       std::next(get->getIterator()), end, /*copyIn=*/true,
+                       /*copyBack=*/!constant &&
+                           mayHave<MemoryEffects::Write>(get.getResult()))))
         return failure();
     }
     return success();

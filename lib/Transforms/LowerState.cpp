@@ -11,16 +11,22 @@
 //   trace.var.assign_add %r, %x   (assign_sub: trace.sub)
 //     -> snapshot %old; %new = trace.add %old, %x; materialize %new in %m
 //   %y = trace.identity %x after(...)  -> %x
+//   random_uniform, random_normal, print: StateLowerings.h
 //
 // Control tokens are erased: trace-auto-control-deps already put the block's
-// ops in an order consistent with them, and the buffer writes have memory
-// effects, so program order carries the order from here on.
+// ops in an order consistent with them, and what replaces the ops has
+// memory effects (buffer writes, the random counters' atomic updates, the
+// print callback's calls), so program order carries the order from here on.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Transforms/Passes.h"
 
+#include "StateLowerings.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
@@ -43,7 +49,8 @@ MemRefType bufferTypeOf(ResourceType resource) {
 }
 
 bool isStateOp(Operation *op) {
-  return isa<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp>(op);
+  return isa<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp, PrintOp,
+             RandomUniformOp, RandomNormalOp>(op);
 }
 
 /// A fresh tensor holding the buffer's contents now: a later write to the
@@ -67,30 +74,33 @@ struct LowerStatePass
     : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Functions whose tokens feed ops this pass does not lower (print,
-    // random_*) are left as they are, for trace-to-linalg to report.
+    SymbolTable symbols(module);
     bool failedAny = false;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (failed(lowerFunction(func)))
+    // Collected first: lowering adds globals and declarations to the module.
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
+      if (failed(lowerFunction(func, symbols)))
         failedAny = true;
     if (failedAny)
       signalPassFailure();
   }
 
-  /// Whether every control token of the function is one this pass erases.
-  static bool onlyKnownTokenUsers(func::FuncOp func) {
-    WalkResult result = func.walk([](Operation *op) {
+  /// An op outside this pass that takes a control token, or null.
+  static Operation *unknownTokenUser(func::FuncOp func) {
+    Operation *unknown = nullptr;
+    func.walk([&](Operation *op) {
       for (Value v : op->getResults())
         if (isa<ControlType>(v.getType()))
           for (Operation *user : v.getUsers())
-            if (!isStateOp(user) && !isa<IdentityOp>(user))
+            if (!isStateOp(user) && !isa<IdentityOp>(user)) {
+              unknown = user;
               return WalkResult::interrupt();
+            }
       return WalkResult::advance();
     });
-    return !result.wasInterrupted();
+    return unknown;
   }
 
-  LogicalResult lowerFunction(func::FuncOp func) {
+  LogicalResult lowerFunction(func::FuncOp func, SymbolTable &symbols) {
     bool hasResourceArgs = llvm::any_of(func.getArgumentTypes(), [](Type t) {
       return isa<ResourceType>(t);
     });
@@ -105,8 +115,11 @@ struct LowerStatePass
           (isa<IdentityOp>(op) && !cast<IdentityOp>(op).getAfter().empty()))
         hasState = true;
     });
-    if (!hasState || !onlyKnownTokenUsers(func))
+    if (!hasState)
       return success();
+    if (Operation *user = unknownTokenUser(func))
+      return user->emitOpError("takes a control token, which trace-lower-state "
+                               "cannot lower");
     if (llvm::any_of(func.getResultTypes(),
                      [](Type t) { return isa<ResourceType>(t); }))
       return func.emitError("returning a resource is not supported");
@@ -140,6 +153,16 @@ struct LowerStatePass
         if (identity.getAfter().empty())
           continue;
         identity.getResult().replaceAllUsesWith(identity.getX());
+        continue;
+      }
+      if (auto print = dyn_cast<PrintOp>(op)) {
+        if (failed(lowerPrint(print, symbols)))
+          return failure();
+        continue;
+      }
+      if (isa<RandomUniformOp, RandomNormalOp>(op)) {
+        if (failed(lowerRandom(op, symbols)))
+          return failure();
         continue;
       }
       Value buffer = op->getOperand(0);

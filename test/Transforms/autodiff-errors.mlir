@@ -45,15 +45,23 @@ func.func @df(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// wrt a variable.
-func.func @read_loss(%v: !trace.resource<tensor<4xf32>>) -> tensor<f32> {
-  %x, %c = trace.var.read %v : !trace.resource<tensor<4xf32>>
-  %s = trace.reduce_sum %x {axes = array<i64: 0>} : tensor<4xf32> -> tensor<f32>
+// A variable read inside a region the backward pass would replay.
+func.func @read_in_if(%v: !trace.resource<tensor<4xf32>>, %p: i1) -> tensor<f32> {
+  // expected-error @below {{'scf.if' op cannot be differentiated: its body touches state (variables, print, random), and the backward pass would run the body again; move the stateful op out of the region}}
+  %r = scf.if %p -> tensor<4xf32> {
+    // expected-note @below {{stateful op here}}
+    %x, %c = trace.var.read %v : !trace.resource<tensor<4xf32>>
+    scf.yield %x : tensor<4xf32>
+  } else {
+    %z = trace.constant dense<0.0> : tensor<4xf32>
+    scf.yield %z : tensor<4xf32>
+  }
+  %s = trace.reduce_sum %r {axes = array<i64: 0>} : tensor<4xf32> -> tensor<f32>
   return %s : tensor<f32>
 }
-func.func @df(%v: !trace.resource<tensor<4xf32>>) -> tensor<4xf32> {
-  // expected-error @below {{'trace.grad' op differentiating with respect to a !trace.resource argument is not supported yet}}
-  %g = trace.grad @read_loss(%v) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>) -> tensor<4xf32>
+func.func @df(%v: !trace.resource<tensor<4xf32>>, %p: i1) -> tensor<4xf32> {
+  // expected-error @below {{'trace.grad' op cannot differentiate @read_in_if}}
+  %g = trace.grad @read_in_if(%v, %p) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, i1) -> tensor<4xf32>
   return %g : tensor<4xf32>
 }
 

@@ -67,6 +67,31 @@ func.func @dynamic(%x: memref<?xf32>) -> f32 {
 
 // -----
 
+// A mutable global used only by host code (a random op's run counter,
+// advanced atomically) stays in place; one a linalg op writes is staged
+// and written back.
+memref.global "private" @counter : memref<i64> = dense<0>
+memref.global "private" @table : memref<2xf32> = dense<0.0>
+// CHECK-LABEL: func.func @globals(
+// CHECK: %[[COUNTER:.*]] = memref.get_global @counter
+// CHECK-NEXT: memref.atomic_rmw addi %{{.*}}, %[[COUNTER]][]
+// CHECK: %[[TABLE:.*]] = memref.get_global @table
+// CHECK-NEXT: %[[MT:.*]] = gpu.alloc host_shared () : memref<2xf32>
+// CHECK-NEXT: memref.copy %[[TABLE]], %[[MT]]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[MT]] : memref<2xf32>)
+// CHECK: memref.copy %[[MT]], %[[TABLE]]
+func.func @globals() -> i64 {
+  %one = arith.constant 1 : i64
+  %c = memref.get_global @counter : memref<i64>
+  %n = memref.atomic_rmw addi %one, %c[] : (i64, memref<i64>) -> i64
+  %t = memref.get_global @table : memref<2xf32>
+  %v = arith.constant 1.0 : f32
+  linalg.fill ins(%v : f32) outs(%t : memref<2xf32>)
+  return %n : i64
+}
+
+// -----
+
 // A layout other than the identity cannot be staged: a diagnostic.
 func.func @strided(%x: memref<4xf32, strided<[2]>>) {
   // expected-error @-1 {{cannot be copied to GPU managed memory}}

@@ -17,6 +17,7 @@
 #define TRACEC_RUNTIME_EXECUTABLE_H
 
 #include "tracec/Runtime/Compiler.h"
+#include "tracec/Runtime/Signature.h"
 #include "tracec/Runtime/Tensor.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -42,31 +43,6 @@ struct CompileOptions {
   /// Target::cuda: the GPU architecture the PTX is generated for; the
   /// driver compiles it for the device, which may be this one or newer.
   std::string chip = "sm_80";
-};
-
-/// The dtype and static shape of one argument or result.
-struct TensorSpec {
-  DType dtype;
-  llvm::SmallVector<int64_t, 4> shape;
-  /// A `!trace.resource<tensor<...>>` argument (a variable): the tensor
-  /// passed for it is the variable's buffer, which the call reads and
-  /// updates in place (see tracec::Variable). dtype and shape are those of
-  /// the variable's value.
-  bool isVariable = false;
-  std::string str() const { return formatTensorType(dtype, shape); }
-  bool matches(const Tensor &tensor) const {
-    return tensor.dtype() == dtype && tensor.shape() == llvm::ArrayRef(shape);
-  }
-};
-
-/// What a function of the module takes and returns.
-struct Signature {
-  std::string name;
-  std::vector<TensorSpec> inputs;
-  std::vector<TensorSpec> results;
-  /// "@f(tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>)"; a variable input
-  /// shows as "!trace.resource<tensor<2xf32>>".
-  std::string str() const;
 };
 
 class Function {

@@ -117,14 +117,25 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
     the buffer (`bufferization.materialize_in_destination ... restrict
     writable`); `assign_add`/`assign_sub` snapshot the buffer, compute with
     `trace.add`/`trace.sub` (lowered by trace-to-linalg) and write back.
+    `trace.random_uniform`/`random_normal` get a run counter each (a
+    private i64 `memref.global`, 0 in a fresh module, advanced by
+    `memref.atomic_rmw` on every run) and draw Philox4x32-10 numbers in a
+    `linalg.generic` keyed by the op's seed. `trace.print` becomes a call of
+    `tracec_print_tensor` (tracec/Runtime/PrintCallback.h) on a contiguous
+    copy of its tensor.
     Control tokens and `trace.identity ... after(...)` are erased: the
     block's program order, made consistent with the tokens by
-    trace-auto-control-deps, carries the order. Functions whose tokens also
-    feed ops this pass does not lower (print, random_*) are left unchanged.
+    trace-auto-control-deps, carries the order.
   }];
   let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 //===----------------------------------------------------------------------===//
@@ -146,7 +157,8 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
       each return, the twins of arguments the function may write (outputs,
       variables) are copied back. What an op reads and writes comes from
       MemoryEffectOpInterface; ops that declare nothing are assumed to do
-      both.
+      both. A mutable global that no linalg op uses (a random op's run
+      counter, advanced atomically by host code) is left in place.
     Host code that remains (loops not mapped to the GPU, copies) reads and
     writes the same managed buffers after each synchronous launch, so the
     result is correct whichever side runs an op.

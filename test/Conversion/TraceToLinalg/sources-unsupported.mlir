@@ -1,7 +1,8 @@
 // RUN: tracec-opt %s --trace-to-linalg -split-input-file -verify-diagnostics
 
-// Control tokens and stateful sources belong to the state lowering: until
-// it exists they are reported, never dropped.
+// Control tokens and stateful sources belong to trace-lower-state, which
+// runs first in the pipelines: left to this pass they are reported, never
+// dropped.
 func.func @identity_after(%x: tensor<4xf32>, %c: !trace.control) -> tensor<4xf32> {
   // expected-error @below {{failed to legalize operation 'trace.identity'}}
   %0 = trace.identity %x after(%c) : tensor<4xf32>

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -42,11 +44,58 @@ SmallVector<Value> activeCaptures(Operation *op, AdjointState &state) {
   return captured.takeVector();
 }
 
+/// The first op in `op`'s regions that touches state — a stateful trace op
+/// (one yielding a control token) or a call of a function holding one — or
+/// null.
+Operation *findStatefulOp(Operation *op) {
+  DenseSet<Operation *> visitedCallees;
+  std::function<Operation *(Operation *)> find = [&](Operation *root) {
+    Operation *found = nullptr;
+    root->walk([&](Operation *nested) {
+      if (nested == root)
+        return WalkResult::advance();
+      if (llvm::any_of(nested->getResultTypes(), llvm::IsaPred<ControlType>)) {
+        found = nested;
+        return WalkResult::interrupt();
+      }
+      if (auto call = dyn_cast<func::CallOp>(nested)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && visitedCallees.insert(callee).second && find(callee)) {
+          found = nested;
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  };
+  return find(op);
+}
+
+/// The adjoint of a region op runs its body again; a body that reads or
+/// writes state would then do so twice (and read values later writes
+/// changed), so it is reported.
+LogicalResult checkReplayable(Operation *op) {
+  Operation *stateful = findStatefulOp(op);
+  if (!stateful)
+    return success();
+  InFlightDiagnostic diag =
+      op->emitOpError("cannot be differentiated: its body touches state "
+                      "(variables, print, random), and the backward pass "
+                      "would run the body again; move the stateful op out "
+                      "of the region");
+  diag.attachNote(stateful->getLoc()) << "stateful op here";
+  return diag;
+}
+
 struct IfGradient
     : DifferentiableOpInterface::ExternalModel<IfGradient, scf::IfOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto ifOp = cast<scf::IfOp>(op);
+    if (failed(checkReplayable(op)))
+      return failure();
     SmallVector<Value> captured = activeCaptures(op, state);
     if (captured.empty())
       return success();
@@ -199,6 +248,8 @@ struct ForGradient
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto forOp = cast<scf::ForOp>(op);
+    if (failed(checkReplayable(op)))
+      return failure();
     Location loc = op->getLoc();
     ValueRange saved = state.saved(op);
     Value trips = saved.front();

@@ -63,6 +63,7 @@ void registerMatmulGradients(MLIRContext *context);
 void registerNeuralNetGradients(MLIRContext *context);
 void registerReductionGradients(MLIRContext *context);
 void registerShapeGradients(MLIRContext *context);
+void registerStateGradients(MLIRContext *context);
 
 } // namespace mlir::trace
 

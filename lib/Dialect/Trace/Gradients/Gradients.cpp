@@ -17,6 +17,7 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
     registerNeuralNetGradients(context);
     registerReductionGradients(context);
     registerShapeGradients(context);
+    registerStateGradients(context);
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
     registerCallGradients(context);

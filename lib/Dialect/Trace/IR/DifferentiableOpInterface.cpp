@@ -9,14 +9,20 @@ using namespace mlir;
 
 #include "tracec/Dialect/Trace/IR/TraceInterfaces.cpp.inc"
 
+Type mlir::trace::cotangentType(Type type) {
+  if (auto resource = dyn_cast<ResourceType>(type))
+    return resource.getValueType();
+  return type;
+}
+
 bool mlir::trace::carriesGradient(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto tensor = dyn_cast<RankedTensorType>(cotangentType(type));
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
 FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
                                         Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto tensor = dyn_cast<RankedTensorType>(cotangentType(type));
   if (!tensor || !tensor.hasStaticShape())
     return emitError(loc) << "cannot make a zero cotangent of type " << type
                           << " (static shapes only)";

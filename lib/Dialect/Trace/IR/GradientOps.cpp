@@ -8,25 +8,14 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::trace;
-
-/// The type of the gradient with respect to an argument of type `type`: the
-/// argument's own type, or the value type of a variable.
-static Type gradientType(Type type) {
-  if (auto resource = dyn_cast<ResourceType>(type))
-    return resource.getValueType();
-  return type;
-}
-
-static bool isDifferentiable(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(gradientType(type));
-  return tensor && isa<FloatType>(tensor.getElementType());
-}
 
 /// The message for a `wrt` argument that has no gradient.
 static constexpr StringLiteral kNotDifferentiable =
@@ -43,12 +32,12 @@ static LogicalResult inferGradientTypes(std::optional<Location> loc,
       return emitOptionalError(loc, opPrefix(opName), " wrt index ", index,
                                " is out of range: the callee is given ",
                                argTypes.size(), " arguments");
-    if (!isDifferentiable(argTypes[index]))
+    if (!carriesGradient(argTypes[index]))
       return emitOptionalError(
           loc, opPrefix(opName),
           " cannot differentiate with respect to argument ", index,
           " of type ", argTypes[index], kNotDifferentiable);
-    types.push_back(gradientType(argTypes[index]));
+    types.push_back(cotangentType(argTypes[index]));
   }
   return success();
 }
@@ -90,7 +79,7 @@ verifyGradientCallee(Operation *op, FlatSymbolRefAttr calleeName,
     if (seen.test(index))
       return op->emitOpError("wrt index ") << index << " is repeated";
     seen.set(index);
-    if (!isDifferentiable(args[index].getType()))
+    if (!carriesGradient(args[index].getType()))
       return op->emitOpError("cannot differentiate with respect to argument ")
              << index << " of type " << args[index].getType()
              << kNotDifferentiable;
@@ -196,7 +185,7 @@ LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return failure();
   TypeRange calleeResults = callee->getFunctionType().getResults();
   for (auto [i, type] : llvm::enumerate(calleeResults))
-    if (!isDifferentiable(type) || isa<ResourceType>(type))
+    if (!carriesGradient(type) || isa<ResourceType>(type))
       return emitOpError("result ")
              << i << " of " << getCalleeAttr() << " has type " << type
              << ", but only floating-point tensor results have cotangents";
@@ -282,4 +271,36 @@ void VjpOp::print(OpAsmPrinter &printer) {
   printer << " : (" << getArgs().getTypes() << "), ("
           << getCotangents().getTypes() << ") -> (" << getResultTypes()
           << ')';
+}
+
+/// A gradient op runs its callee on `args`: pure on tensors, but it may read
+/// and write the variables among them, as the callee does.
+static void getCalleeEffects(
+    MutableOperandRange args,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &arg : args) {
+    if (!isa<ResourceType>(arg.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &arg);
+    effects.emplace_back(MemoryEffects::Write::get(), &arg);
+  }
+}
+
+void GradOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getCalleeEffects(getArgsMutable(), effects);
+}
+
+void ValueAndGradOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getCalleeEffects(getArgsMutable(), effects);
+}
+
+void VjpOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getCalleeEffects(getArgsMutable(), effects);
 }

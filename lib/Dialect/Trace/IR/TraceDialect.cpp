@@ -21,11 +21,15 @@ using namespace mlir::trace;
 #include "tracec/Dialect/Trace/IR/TraceAttrs.cpp.inc"
 
 namespace {
-/// Every trace op may be inlined: none refers to its enclosing function.
+/// Trace ops may be inlined (none refers to its enclosing function), except
+/// the random sources: each op owns one run counter, which every call of its
+/// function advances; an inlined copy would start a counter of its own and
+/// repeat the numbers of another call.
 struct TraceInlinerInterface : DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
+  bool isLegalToInline(Operation *op, Region *, bool,
+                       IRMapping &) const final {
+    return !isa<RandomUniformOp, RandomNormalOp>(op);
   }
   bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
     return true;

@@ -9,9 +9,15 @@
 
 namespace mlir::trace {
 
-/// True for ranked tensors of a floating-point type: the values that carry
-/// gradients (integers and booleans never do).
+/// True for ranked tensors of a floating-point type, and for variables
+/// (`!trace.resource`) holding one: the values that carry gradients
+/// (integers and booleans never do).
 bool carriesGradient(Type type);
+
+/// The type of a value's cotangent: the type itself for a tensor; for a
+/// variable, the type of the value it holds (its gradient is the gradient
+/// of the values read from it).
+Type cotangentType(Type type);
 
 /// The functions generated for a differentiated function `f`.
 struct GradientFunctions {
@@ -69,7 +75,8 @@ public:
   virtual bool isActive(Value original) = 0;
 };
 
-/// A zero tensor of `type` (a ranked tensor with a static shape).
+/// A zero cotangent for a value of `type` (a ranked tensor with a static
+/// shape, or a variable holding one).
 FailureOr<Value> zerosLike(OpBuilder &builder, Location loc, Type type);
 
 } // namespace mlir::trace

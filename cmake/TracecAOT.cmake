@@ -1,0 +1,60 @@
+# tracec_add_aot_library(<name> MODEL <model.mlir> ENTRIES <entry>...
+#                        [CLASS <Name>] [NAMESPACE <ns>] [TARGET_CPU <cpu>])
+#
+# Compiles the entries of a trace module at build time, with the `tracec`
+# ahead-of-time compiler, into the static library <name> and the header
+# <name>.h on its include path: tfcompile's tf_library, without Bazel. The
+# library needs only libc and libm. TARGET_CPU defaults to
+# TRACEC_AOT_TARGET_CPU, else "native" (the building machine's CPU).
+function(tracec_add_aot_library name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODEL;CLASS;NAMESPACE;TARGET_CPU" "ENTRIES")
+  if(NOT ARG_MODEL OR NOT ARG_ENTRIES)
+    message(FATAL_ERROR "tracec_add_aot_library(${name}): MODEL and ENTRIES are required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tracec_add_aot_library(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_TARGET_CPU)
+    set(ARG_TARGET_CPU "${TRACEC_AOT_TARGET_CPU}")
+  endif()
+  if(NOT ARG_TARGET_CPU)
+    set(ARG_TARGET_CPU native)
+  endif()
+  # The installed package imports the compiler as tracec::tracec; in
+  # tracec's own build it is the tracec target.
+  if(TARGET tracec::tracec)
+    set(compiler tracec::tracec)
+  else()
+    set(compiler tracec)
+  endif()
+
+  get_filename_component(model "${ARG_MODEL}" ABSOLUTE)
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_aot")
+  set(object "${dir}/${name}.o")
+  set(header "${dir}/${name}.h")
+  set(args --target-cpu "${ARG_TARGET_CPU}")
+  foreach(entry IN LISTS ARG_ENTRIES)
+    list(APPEND args --entry "${entry}")
+  endforeach()
+  if(ARG_CLASS)
+    list(APPEND args --class "${ARG_CLASS}")
+  endif()
+  if(ARG_NAMESPACE)
+    list(APPEND args --namespace "${ARG_NAMESPACE}")
+  endif()
+
+  add_custom_command(
+    OUTPUT "${object}" "${header}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
+    COMMAND ${compiler} "${model}" ${args} -o "${object}" --header "${header}"
+    DEPENDS "${model}" ${compiler}
+    COMMENT "tracec: compiling ${ARG_ENTRIES} of ${ARG_MODEL}"
+    VERBATIM)
+  set_source_files_properties("${object}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  add_library(${name} STATIC "${object}" "${header}")
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
+  target_include_directories(${name} PUBLIC "${dir}")
+  if(UNIX AND NOT APPLE)
+    target_link_libraries(${name} PUBLIC m)
+  endif()
+endfunction()

@@ -1,0 +1,35 @@
+//===- AotCompiler.h - Lowering a model to exported C entry points --------===//
+//
+//   ArgumentNames names;
+//   auto module = parseModel(sourceMgr, &context, names);
+//   auto entries = collectEntryPoints(*module, {"step"}, "model", names);
+//   lowerToCEntryPoints(*module, *entries);        // LLVM dialect
+//   auto ir = translateToLLVMIR(*module, llvmContext, *machine);
+//   emitHeader(os, *entries, options);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_AOT_AOTCOMPILER_H
+#define TRACEC_AOT_AOTCOMPILER_H
+
+#include "tracec/AOT/EntryPoints.h"
+
+namespace tracec::aot {
+
+/// Runs the CPU pipeline (autodiff included) on what `entries` need of
+/// `module` — other public functions are dropped — and adds one C function
+/// per entry (EntryPoint::symbol). Only those are exported: every other
+/// function and global gets internal linkage, so several models link into
+/// one program. Errors go to the context's diagnostic handler.
+mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
+                                        llvm::ArrayRef<EntryPoint> entries);
+
+/// Adds the C functions of `entries` to `module`, already lowered to the
+/// LLVM dialect: each checks its buffers for null, builds the memref
+/// descriptors of their static shapes and calls the lowered entry.
+mlir::LogicalResult addCEntryPoints(mlir::ModuleOp module,
+                                    llvm::ArrayRef<EntryPoint> entries);
+
+} // namespace tracec::aot
+
+#endif // TRACEC_AOT_AOTCOMPILER_H

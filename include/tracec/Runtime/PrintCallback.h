@@ -1,0 +1,46 @@
+/*===- PrintCallback.h - The C ABI that compiled trace.print calls --------===*\
+|*                                                                            *|
+|* `trace.print %x {message = "..."}` lowers to a call of                     *|
+|* tracec_print_tensor with the message, the dtype code, the rank, the shape  *|
+|* and the row-major, contiguous data of a copy of %x. The JIT resolves the   *|
+|* symbol to TracecRuntime's implementation; a program linking an object      *|
+|* file compiled by tracec provides its own (or links TracecRuntime).         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TRACEC_RUNTIME_PRINTCALLBACK_H
+#define TRACEC_RUNTIME_PRINTCALLBACK_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types, in the order of tracec::DType. f16/bf16 elements are their
+   16-bit patterns; i1 elements are one byte each (0 or 1). */
+enum tracec_dtype {
+  TRACEC_DTYPE_F16 = 0,
+  TRACEC_DTYPE_BF16 = 1,
+  TRACEC_DTYPE_F32 = 2,
+  TRACEC_DTYPE_F64 = 3,
+  TRACEC_DTYPE_I1 = 4,
+  TRACEC_DTYPE_I32 = 5,
+  TRACEC_DTYPE_I64 = 6
+};
+
+/* The callback's symbol name, for code generators. */
+#define TRACEC_PRINT_TENSOR_SYMBOL "tracec_print_tensor"
+
+/* Writes `message`, a space (when the message is not empty) and the tensor
+   in NumPy's format, then a newline, to stdout, and flushes it: what
+   Python's print(message, array) shows. `shape` holds `rank` dims (it may be
+   null when rank is 0); `data` holds the elements in row-major order. */
+void tracec_print_tensor(const char *message, int32_t dtype, int64_t rank,
+                         const int64_t *shape, const void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACEC_RUNTIME_PRINTCALLBACK_H */

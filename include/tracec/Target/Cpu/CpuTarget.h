@@ -1,0 +1,38 @@
+//===- CpuTarget.h - LLVM code generation for the host's CPUs -------------===//
+//
+// What the JIT and the ahead-of-time compiler share once the CPU pipeline
+// has lowered a module to the LLVM dialect: the target machine and LLVM's
+// optimizer configured for it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_TARGET_CPU_CPUTARGET_H
+#define TRACEC_TARGET_CPU_CPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+
+namespace tracec {
+
+/// A target machine for the host's triple. `cpu` is "native" (the host CPU
+/// and every feature it has, as the JIT uses) or an LLVM CPU name such as
+/// "x86-64-v3" or "skylake-avx512"; an unknown name is an error listing
+/// none of LLVM's noise. Code is position independent, so an object file
+/// may go into a shared library.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createCpuTargetMachine(llvm::StringRef cpu = "native", unsigned optLevel = 3);
+
+/// Translates `module` (in the LLVM dialect) to LLVM IR for `machine` and
+/// runs LLVM's optimizer at `optLevel` (0-3), as the JIT does. Translation
+/// errors are reported to the module's context as diagnostics.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                  llvm::TargetMachine &machine, unsigned optLevel = 3);
+
+} // namespace tracec
+
+#endif // TRACEC_TARGET_CPU_CPUTARGET_H

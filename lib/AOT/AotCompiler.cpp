@@ -1,0 +1,58 @@
+//===- AotCompiler.cpp - Lowering a model to exported C entry points ------===//
+
+#include "tracec/AOT/AotCompiler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Pipelines/Pipelines.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tracec::aot;
+
+LogicalResult
+tracec::aot::lowerToCEntryPoints(ModuleOp module,
+                                 llvm::ArrayRef<EntryPoint> entries) {
+  // Only the entries and what they use are compiled: a function that is
+  // not exported may use ops the pipeline cannot lower.
+  llvm::StringSet<> exported;
+  for (const EntryPoint &entry : entries)
+    exported.insert(entry.signature.name);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!exported.contains(func.getSymName())) {
+      if (!func.isExternal())
+        func.setPrivate();
+      continue;
+    }
+    // Result names are the header's business; the pipeline need not carry them.
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      func.removeResultAttr(i,
+                            StringAttr::get(module.getContext(), "trace.name"));
+  }
+
+  PassManager dce(module.getContext());
+  dce.addPass(createSymbolDCEPass());
+  if (failed(dce.run(module)))
+    return failure();
+  // trace.print calls the JIT runtime's printer (tracec_print_tensor); an
+  // object needs nothing beyond libc/libm, so it is refused here rather
+  // than left as an undefined symbol for the host's linker to report.
+  WalkResult printing = module.walk([](trace::PrintOp print) {
+    print.emitOpError("is not supported ahead of time: it calls the JIT "
+                      "runtime's printer (tracec_print_tensor), and a tracec "
+                      "object needs only libc/libm");
+    return WalkResult::interrupt();
+  });
+  if (printing.wasInterrupted())
+    return failure();
+
+  PassManager pm(module.getContext());
+  if (failed(tracec::buildCpuPipeline(pm)))
+    return emitError(module.getLoc(), "the CPU pipeline does not parse");
+  if (failed(pm.run(module)))
+    return failure();
+  return addCEntryPoints(module, entries);
+}

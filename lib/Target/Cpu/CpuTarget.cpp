@@ -1,0 +1,82 @@
+//===- CpuTarget.cpp - LLVM code generation for the host's CPUs -----------===//
+
+#include "tracec/Target/Cpu/CpuTarget.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+#include <mutex>
+
+using namespace tracec;
+
+static void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+tracec::createCpuTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
+  initializeNativeTarget();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("cannot target " + triple.str() + ": " +
+                                   error);
+
+  std::string cpuName = cpu.str();
+  std::string features;
+  if (cpu == "native") {
+    cpuName = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures hostFeatures;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      hostFeatures.AddFeature(feature.first(), feature.second);
+    features = hostFeatures.getString();
+  } else {
+    // Ask a generic subtarget: a target machine for an unknown CPU would
+    // print LLVM's own warning and carry on.
+    std::unique_ptr<llvm::MCSubtargetInfo> generic(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (!generic || !generic->isCPUStringValid(cpuName))
+      return llvm::createStringError(
+          "unknown CPU '" + cpuName + "' for " + triple.str() +
+          " (try native, x86-64-v3, skylake-avx512)");
+  }
+
+  llvm::CodeGenOptLevel level =
+      optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+      : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                      : llvm::CodeGenOptLevel::Default;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpuName, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, level));
+  if (!machine)
+    return llvm::createStringError("cannot create a target machine for " +
+                                   triple.str() + " (" + cpuName + ")");
+  return machine;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                          llvm::TargetMachine &machine, unsigned optLevel) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return llvm::createStringError("cannot translate the module to LLVM IR");
+  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  auto optimize =
+      mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &machine);
+  if (llvm::Error error = optimize(llvmModule.get()))
+    return std::move(error);
+  return llvmModule;
+}

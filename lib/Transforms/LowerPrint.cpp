@@ -1,0 +1,138 @@
+//===- LowerPrint.cpp - trace.print -> a call of tracec_print_tensor ------===//
+//
+//   trace.print %x {message = "m"} : tensor<2x3xf32>
+//     -> %copy = bufferization.alloc_tensor() copy(%x)    (contiguous)
+//        %buf = bufferization.to_buffer %copy read_only
+//        call @tracec_print_tensor(ptr(@message), 2 /*f32*/, 2,
+//                                  ptr(@shape), ptr(%buf))
+//
+// The message ("m\0") and the shape are constant memref.globals; pointers
+// are the aligned pointers of memrefs as !llvm.ptr, the C ABI of
+// tracec/Runtime/PrintCallback.h. The copy's buffer is freed at the end of
+// its block (buffer deallocation), after the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StateLowerings.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "tracec/Runtime/PrintCallback.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+std::optional<int32_t> dtypeCode(Type element) {
+  if (element.isF16())
+    return TRACEC_DTYPE_F16;
+  if (element.isBF16())
+    return TRACEC_DTYPE_BF16;
+  if (element.isF32())
+    return TRACEC_DTYPE_F32;
+  if (element.isF64())
+    return TRACEC_DTYPE_F64;
+  if (element.isInteger(1))
+    return TRACEC_DTYPE_I1;
+  if (element.isInteger(32))
+    return TRACEC_DTYPE_I32;
+  if (element.isInteger(64))
+    return TRACEC_DTYPE_I64;
+  return std::nullopt;
+}
+
+/// The aligned pointer of a memref, as the callback's pointer type.
+Value pointerTo(OpBuilder &b, Location loc, Value memref) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value integer = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), integer);
+}
+
+/// A pointer to a private constant global holding `value`.
+Value constantGlobal(OpBuilder &b, Location loc, SymbolTable &symbols,
+                     StringRef name, DenseElementsAttr value) {
+  auto type = MemRefType::get(value.getType().getShape(),
+                              value.getType().getElementType());
+  OpBuilder detached(b.getContext());
+  auto global =
+      memref::GlobalOp::create(detached, loc, name, b.getStringAttr("private"),
+                               type, value, /*constant=*/true,
+                               /*alignment=*/nullptr);
+  symbols.insert(global, symbols.getOp()->getRegion(0).front().begin());
+  Value memref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  return pointerTo(b, loc, memref);
+}
+
+/// The callback's declaration, added once.
+func::FuncOp callback(OpBuilder &b, Location loc, SymbolTable &symbols) {
+  if (auto existing = symbols.lookup<func::FuncOp>(TRACEC_PRINT_TENSOR_SYMBOL))
+    return existing;
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto type =
+      b.getFunctionType({ptr, b.getI32Type(), b.getI64Type(), ptr, ptr}, {});
+  OpBuilder detached(b.getContext());
+  auto func =
+      func::FuncOp::create(detached, loc, TRACEC_PRINT_TENSOR_SYMBOL, type);
+  func.setPrivate();
+  symbols.insert(func, symbols.getOp()->getRegion(0).front().begin());
+  return func;
+}
+
+} // namespace
+
+LogicalResult mlir::trace::lowerPrint(PrintOp print, SymbolTable &symbols) {
+  RankedTensorType type = print.getX().getType();
+  std::optional<int32_t> dtype = dtypeCode(type.getElementType());
+  if (!dtype)
+    return print.emitOpError("cannot print elements of type ")
+           << type.getElementType();
+  if (!type.hasStaticShape())
+    return print.emitOpError("needs a statically shaped operand to be "
+                             "lowered, got ")
+           << type;
+  OpBuilder b(print);
+  Location loc = print.getLoc();
+  MLIRContext *context = b.getContext();
+
+  StringRef message = print.getMessage();
+  SmallVector<int8_t> text(message.begin(), message.end());
+  text.push_back(0);
+  Value messagePtr = constantGlobal(
+      b, loc, symbols, "__trace_print_message",
+      DenseElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(text.size())},
+                                b.getI8Type()),
+          ArrayRef<int8_t>(text)));
+  Value shapePtr =
+      type.getRank() == 0
+          ? Value(LLVM::ZeroOp::create(b, loc,
+                                       LLVM::LLVMPointerType::get(context)))
+          : constantGlobal(
+                b, loc, symbols, "__trace_print_shape",
+                DenseElementsAttr::get(
+                    RankedTensorType::get({type.getRank()}, b.getI64Type()),
+                    type.getShape()));
+
+  Value copy = bufferization::AllocTensorOp::create(b, loc, type, ValueRange{},
+                                                    /*copy=*/print.getX());
+  Value buffer = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()), copy,
+      /*read_only=*/true);
+  Value dataPtr = pointerTo(b, loc, buffer);
+
+  func::FuncOp callee = callback(b, loc, symbols);
+  func::CallOp::create(
+      b, loc, callee,
+      ValueRange{
+          messagePtr,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), *dtype),
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), type.getRank()),
+          shapePtr, dataPtr});
+  return success();
+}

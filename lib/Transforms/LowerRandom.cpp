@@ -1,0 +1,200 @@
+//===- LowerRandom.cpp - random_uniform/random_normal -> Philox numbers ---===//
+//
+// Element i (row-major) of the n-th run of an op with seed s is drawn from
+//   (x0, x1, x2, x3) = Philox4x32-10(counter = (lo(i), hi(i), lo(n), hi(n)),
+//                                    key = s)
+// where lo/hi are the low and high 32 bits. A uniform number in [0, 1)
+// takes the top bits of the words, as NumPy does:
+//   f32: (x0 >> 8) * 2^-24            f64: ((x0 << 32 | x1) >> 11) * 2^-53
+// (the f64 form of the next words (x2, x3) for a second number).
+// random_uniform is low + u * (high - low), clamped below high;
+// random_normal is mean + stddev * sqrt(-2 ln(1 - u1)) * cos(2 pi u2)
+// (Box-Muller; u2 from x1, or from (x2, x3) for f64). f16 and bf16 are
+// computed in f32 and rounded. f32 log and cos are MLIR's polynomial
+// approximations (a few ulp), f64 ones libm's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Philox.h"
+#include "StateLowerings.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+/// This run's number of the op: its counter, a fresh private global (renamed
+/// if the name is taken), is advanced atomically, so concurrent runs get
+/// distinct numbers.
+Value nextRun(OpBuilder &b, Location loc, SymbolTable &symbols) {
+  auto type = MemRefType::get({}, b.getI64Type());
+  auto zero = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                     APInt(64, 0));
+  OpBuilder detached(b.getContext());
+  auto global = memref::GlobalOp::create(
+      detached, loc, "__trace_random_counter", b.getStringAttr("private"), type,
+      zero, /*constant=*/false, /*alignment=*/nullptr);
+  symbols.insert(global, symbols.getOp()->getRegion(0).front().begin());
+  Value counter =
+      memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
+  return memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                                     counter, ValueRange{});
+}
+
+/// The low and high 32-bit words of an i64.
+std::pair<Value, Value> splitWords(OpBuilder &b, Location loc, Value x) {
+  Value shift = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 32);
+  Value high = arith::ShRUIOp::create(b, loc, x, shift);
+  return {arith::TruncIOp::create(b, loc, b.getI32Type(), x),
+          arith::TruncIOp::create(b, loc, b.getI32Type(), high)};
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// A uniform number in [0, 1) of `type` (f32 or f64) from the top bits of
+/// `high` (and `low`, for f64).
+Value uniform01(OpBuilder &b, Location loc, Type type, Value high, Value low) {
+  if (type.isF32()) {
+    Value shift = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 8);
+    Value bits = arith::ShRUIOp::create(b, loc, high, shift);
+    Value u = arith::UIToFPOp::create(b, loc, type, bits);
+    return arith::MulFOp::create(b, loc, u,
+                                 floatConstant(b, loc, type, 0x1p-24));
+  }
+  Type i64 = b.getI64Type();
+  Value hi = arith::ExtUIOp::create(b, loc, i64, high);
+  Value lo = arith::ExtUIOp::create(b, loc, i64, low);
+  Value word = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(b, loc, hi,
+                            arith::ConstantIntOp::create(b, loc, i64, 32)),
+      lo);
+  Value bits = arith::ShRUIOp::create(
+      b, loc, word, arith::ConstantIntOp::create(b, loc, i64, 11));
+  Value u = arith::UIToFPOp::create(b, loc, type, bits);
+  return arith::MulFOp::create(b, loc, u, floatConstant(b, loc, type, 0x1p-53));
+}
+
+/// The largest value of `type` below `high` (as `type` rounds it).
+Value largestBelow(OpBuilder &b, Location loc, FloatType type, double high) {
+  APFloat value(high);
+  bool losesInfo;
+  value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  value.next(/*nextDown=*/true);
+  return arith::ConstantOp::create(b, loc, FloatAttr::get(type, value));
+}
+
+/// One element of the op's result (in `compute`, f32 or f64) from the
+/// Philox words.
+Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
+             std::array<Value, 4> x) {
+  bool wide = compute.isF64();
+  if (auto uniform = dyn_cast<RandomUniformOp>(random)) {
+    double low = uniform.getLow().convertToDouble();
+    double high = uniform.getHigh().convertToDouble();
+    Value u = uniform01(b, loc, compute, x[0], x[1]);
+    Value scaled = arith::MulFOp::create(
+        b, loc, u, floatConstant(b, loc, compute, high - low));
+    return arith::AddFOp::create(b, loc, floatConstant(b, loc, compute, low),
+                                 scaled);
+  }
+  auto normal = cast<RandomNormalOp>(random);
+  Value u1 = arith::SubFOp::create(b, loc, floatConstant(b, loc, compute, 1.0),
+                                   uniform01(b, loc, compute, x[0], x[1]));
+  Value u2 = wide ? uniform01(b, loc, compute, x[2], x[3])
+                  : uniform01(b, loc, compute, x[1], x[1]);
+  Value radius = math::SqrtOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, floatConstant(b, loc, compute, -2.0),
+                            math::LogOp::create(b, loc, u1)));
+  Value angle = arith::MulFOp::create(
+      b, loc, floatConstant(b, loc, compute, 2 * llvm::numbers::pi), u2);
+  Value z =
+      arith::MulFOp::create(b, loc, radius, math::CosOp::create(b, loc, angle));
+  Value scaled = arith::MulFOp::create(
+      b, loc,
+      floatConstant(b, loc, compute, normal.getStddev().convertToDouble()), z);
+  return arith::AddFOp::create(
+      b, loc,
+      floatConstant(b, loc, compute, normal.getMean().convertToDouble()),
+      scaled);
+}
+
+} // namespace
+
+LogicalResult mlir::trace::lowerRandom(Operation *random,
+                                       SymbolTable &symbols) {
+  auto type = cast<RankedTensorType>(random->getResult(0).getType());
+  if (!type.hasStaticShape())
+    return random->emitOpError("needs a statically shaped result to be "
+                               "lowered, got ")
+           << type;
+  auto element = cast<FloatType>(type.getElementType());
+  Type compute = element.isF64() ? Type(element)
+                                 : Type(Float32Type::get(random->getContext()));
+  auto uniform = dyn_cast<RandomUniformOp>(random);
+  uint64_t seed =
+      uniform ? uniform.getSeed() : cast<RandomNormalOp>(random).getSeed();
+  OpBuilder b(random);
+  Location loc = random->getLoc();
+  std::pair<Value, Value> run = splitWords(b, loc, nextRun(b, loc, symbols));
+
+  // Row-major strides, to number the elements.
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(type.getRank())};
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        Value index = arith::ConstantIndexOp::create(nb, l, 0);
+        for (auto [d, stride] : llvm::enumerate(strides)) {
+          Value term = arith::MulIOp::create(
+              nb, l, linalg::IndexOp::create(nb, l, d),
+              arith::ConstantIndexOp::create(nb, l, stride));
+          index = arith::AddIOp::create(nb, l, index, term);
+        }
+        auto [indexLow, indexHigh] = splitWords(
+            nb, l, arith::IndexCastUIOp::create(nb, l, nb.getI64Type(), index));
+        std::array<Value, 4> words = buildPhilox4x32(
+            nb, l, {indexLow, indexHigh, run.first, run.second}, seed);
+        Value value = sample(nb, l, random, compute, words);
+        if (value.getType() != element)
+          value = arith::TruncFOp::create(nb, l, element, value);
+        if (uniform)
+          value = arith::MinimumFOp::create(
+              nb, l, value,
+              largestBelow(nb, l, element,
+                           uniform.getHigh().convertToDouble()));
+        linalg::YieldOp::create(nb, l, value);
+      });
+  // f32 log and cos as polynomials, which LLVM vectorizes with the rest of
+  // the generator; libm's scalar calls would take most of the time.
+  if (!uniform && compute.isF32()) {
+    RewritePatternSet patterns(b.getContext());
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return name == "math.log" || name == "math.cos";
+    });
+    if (failed(applyPatternsGreedily(generic, std::move(patterns))))
+      return random->emitOpError("math approximations did not converge");
+  }
+  random->getResult(0).replaceAllUsesWith(generic.getResult(0));
+  return success();
+}

@@ -1,0 +1,76 @@
+// Bad input: one clear error with a location where there is one, exit 1,
+// and no output file left behind.
+
+// RUN: not tracec %s --entry nope -o %t.o 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: errors.mlir:1:1: error: no public function @nope to export (the module has @dynamic, @scale, @counter, @counter_wide, @prints)
+
+// RUN: not tracec %s --entry hidden -o %t.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
+// PRIVATE: error: no public function @hidden to export
+
+// RUN: not tracec %s --entry dynamic -o %t.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: errors.mlir:[[@LINE+23]]:1: error: entry @dynamic: argument 0 has type tensor<?x4xf32> with dynamic dims, which tracec does not support yet (export one entry per shape)
+
+// RUN: not tracec %s --entry scale --entry scale -o %t.o 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: error: entry @scale is given twice
+
+// RUN: rm -f %t.var.o %t.var.h
+// RUN: not tracec %s --entry counter --entry counter_wide -o %t.var.o --header %t.var.h 2>&1 | FileCheck %s --check-prefix=VARIABLE
+// RUN: not ls %t.var.o
+// RUN: not ls %t.var.h
+// VARIABLE: error: variable 'v' is tensor<8xf32> in @counter_wide but tensor<4xf32> in @counter (arguments with the same name are the same variable)
+
+// RUN: not tracec %s --entry scale -o %t.missing/dir/out.o 2>&1 | FileCheck %s --check-prefix=OUTPUT
+// OUTPUT: tracec: error: cannot write '{{.*}}missing/dir/out.o': No such file or directory
+
+// RUN: not tracec %s --entry scale -o %t.o --header %t.missing/dir/out.h 2>&1 | FileCheck %s --check-prefix=HEADER
+// HEADER: tracec: error: cannot write '{{.*}}missing/dir/out.h': No such file or directory
+
+// RUN: not tracec %s --entry scale -o %t.o --target-cpu=pentium9 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: tracec: error: --target-cpu: unknown CPU 'pentium9' for x86_64
+
+// RUN: not tracec %s --entry scale -o %t.o --class 9lives 2>&1 | FileCheck %s --check-prefix=CLASS
+// CLASS: tracec: error: --class '9lives' is not a C++ identifier
+
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  return %x : tensor<?x4xf32>
+}
+
+func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = trace.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+func.func private @hidden(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+func.func @counter(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) {
+  %c = trace.var.assign_add %v, %x : !trace.resource<tensor<4xf32>>
+  return
+}
+
+func.func @counter_wide(%v: !trace.resource<tensor<8xf32>>, %x: tensor<8xf32>) {
+  %c = trace.var.assign_add %v, %x : !trace.resource<tensor<8xf32>>
+  return
+}
+
+// trace.print needs the JIT runtime's printer: refused ahead of time.
+// RUN: not tracec %s --entry prints -o %t.o 2>&1 | FileCheck %s --check-prefix=PRINT
+// PRINT: errors.mlir:[[@LINE+3]]:8: error: 'trace.print' op is not supported ahead of time: it calls the JIT runtime's printer (tracec_print_tensor), and a tracec object needs only libc/libm
+// PRINT-NOT: error
+func.func @prints(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = trace.print %x : tensor<4xf32>
+  return %x : tensor<4xf32>
+}
+
+// Only the entries are compiled: @prints does not stop @scale.
+// RUN: tracec %s --entry scale -o %t.o
+
+// RUN: not tracec %S/Inputs/bad-syntax.mlir --entry f -o %t.o 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// SYNTAX: bad-syntax.mlir:3:27: error: expected '>' in tensor type
+
+// RUN: not tracec %S/Inputs/no-such-file.mlir --entry f -o %t.o 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: tracec: error: cannot read '{{.*}}no-such-file.mlir': No such file or directory
+
+// RUN: not tracec %s -o %t.o 2>&1 | FileCheck %s --check-prefix=NOENTRY
+// NOENTRY: must be specified at least once

@@ -1,0 +1,171 @@
+//===- tracec.cpp - The ahead-of-time compiler ----------------------------===//
+//
+//   tracec model.mlir --entry step --entry predict -o model.o \
+//       --header model.h [--class Model] [--namespace ns] \
+//       [--target-cpu native|x86-64-v3|...] [--emit=obj|asm|llvm|mlir]
+//
+// Compiles the entries with the CPU pipeline (autodiff included) and LLVM
+// at -O3 into an object file that needs only libc and libm, and writes a
+// C/C++ header declaring them: int <prefix>_<entry>(buffers...) each, and
+// a class owning the variables and buffers. The prefix is the class name
+// lower-cased, else the model file's stem.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/AOT/AotCompiler.h"
+#include "tracec/AOT/HeaderEmitter.h"
+#include "tracec/AOT/ObjectEmitter.h"
+#include "tracec/Runtime/Compiler.h"
+#include "tracec/Target/Cpu/CpuTarget.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace tracec;
+using namespace tracec::aot;
+namespace cl = llvm::cl;
+
+enum class EmitKind { obj, asm_, llvm, mlir };
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required);
+static cl::list<std::string> entryNames("entry",
+                                        cl::desc("A function to export"),
+                                        cl::OneOrMore, cl::value_desc("name"));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::Required, cl::value_desc("file"));
+static cl::opt<std::string> headerFile("header",
+                                       cl::desc("Write the C/C++ header here"),
+                                       cl::value_desc("file.h"));
+static cl::opt<std::string>
+    className("class",
+              cl::desc("C++ class name; its lower case prefixes the C "
+                       "symbols (default: from the model file's name)"),
+              cl::value_desc("Name"));
+static cl::opt<std::string>
+    namespaceName("namespace", cl::desc("C++ namespace of the class (a::b)"),
+                  cl::value_desc("ns"));
+static cl::opt<std::string>
+    targetCpu("target-cpu",
+              cl::desc("CPU to generate code for: native (default) or an "
+                       "LLVM CPU name such as x86-64-v3"),
+              cl::init("native"), cl::value_desc("cpu"));
+static cl::opt<EmitKind> emitKind(
+    "emit", cl::desc("What -o receives"), cl::init(EmitKind::obj),
+    cl::values(clEnumValN(EmitKind::obj, "obj", "an object file (default)"),
+               clEnumValN(EmitKind::asm_, "asm", "assembly"),
+               clEnumValN(EmitKind::llvm, "llvm", "optimized LLVM IR"),
+               clEnumValN(EmitKind::mlir, "mlir",
+                          "the module in the LLVM dialect, with the C "
+                          "entry points")));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tracec") << message << "\n";
+  return 1;
+}
+
+/// Opens `path` for writing; nothing is left there unless keep() is called.
+static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path,
+                                                        std::string &error) {
+  std::error_code ec;
+  auto file = std::make_unique<llvm::ToolOutputFile>(
+      path, ec,
+      emitKind == EmitKind::obj && path == outputFile ? llvm::sys::fs::OF_None
+                                                      : llvm::sys::fs::OF_Text);
+  if (ec) {
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    return nullptr;
+  }
+  return file;
+}
+
+/// "Model" for "mlp_model": the default class name.
+static std::string camelCase(llvm::StringRef name) {
+  std::string result;
+  for (llvm::StringRef word : llvm::split(name, '_'))
+    if (!word.empty())
+      result += llvm::toUpper(word.front()) + word.drop_front().str();
+  return result;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tracec: compile trace functions to an object file and a "
+      "C/C++ header\n");
+
+  std::string stem = toCIdentifier(llvm::sys::path::stem(inputFile), "model_");
+  std::string cls = className.empty() ? camelCase(stem) : className.getValue();
+  if (toCIdentifier(cls) != cls || cls.empty())
+    return fail("--class '" + cls + "' is not a C++ identifier");
+  std::string prefix = className.empty() ? llvm::StringRef(stem).lower()
+                                         : llvm::StringRef(cls).lower();
+
+  // Open the outputs first: an unwritable path fails before compiling.
+  std::string error;
+  auto output = openOutput(outputFile, error);
+  if (!output)
+    return fail(error);
+  std::unique_ptr<llvm::ToolOutputFile> header;
+  if (!headerFile.empty() && !(header = openOutput(headerFile, error)))
+    return fail(error);
+
+  auto file = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/true);
+  if (!file)
+    return fail("cannot read '" + inputFile +
+                "': " + file.getError().message());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  Compiler compiler;
+  mlir::MLIRContext &context = compiler.context();
+  // Errors name the source location; the generic op dump adds nothing.
+  context.printOpOnDiagnostic(false);
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  ArgumentNames names;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseModel(sourceMgr, &context, names);
+  if (!module)
+    return 1;
+  auto entries = collectEntryPoints(*module, entryNames, prefix, names);
+  if (mlir::failed(entries) ||
+      mlir::failed(lowerToCEntryPoints(*module, *entries)))
+    return 1;
+
+  if (emitKind == EmitKind::mlir) {
+    module->print(output->os());
+  } else {
+    auto machine = createCpuTargetMachine(targetCpu);
+    if (!machine)
+      return fail("--target-cpu: " + llvm::toString(machine.takeError()));
+    llvm::LLVMContext llvmContext;
+    auto llvmModule = translateToLLVMIR(*module, llvmContext, **machine);
+    if (!llvmModule)
+      return fail(llvm::toString(llvmModule.takeError()));
+    if (emitKind == EmitKind::llvm) {
+      (*llvmModule)->print(output->os(), nullptr);
+    } else if (auto error =
+                   emitMachineCode(**llvmModule, **machine,
+                                   emitKind == EmitKind::obj
+                                       ? llvm::CodeGenFileType::ObjectFile
+                                       : llvm::CodeGenFileType::AssemblyFile,
+                                   output->os())) {
+      return fail(llvm::toString(std::move(error)));
+    }
+  }
+
+  if (header)
+    emitHeader(header->os(), *entries,
+               {llvm::sys::path::filename(inputFile).str(), prefix, cls,
+                namespaceName});
+  output->keep();
+  if (header)
+    header->keep();
+  return 0;
+}
