@@ -33,3 +33,12 @@ try:
     config.available_features.add("cuda")
 except OSError:
     lit_config.note("no CUDA driver (libcuda.so.1): GPU execution tests are unsupported")
+
+# The CUDA runtime shim an AOT object links against, and the tests' fake
+# driver.
+config.substitutions.append(
+    ("%tracec_cuda_runtime",
+     os.path.join(config.tracec_obj_root, "lib", "Runtime", "Cuda", "libTracecCudaRuntime.a")))
+config.substitutions.append(
+    ("%fake_cuda_driver",
+     os.path.join(config.tracec_obj_root, "lib", "libFakeCudaDriver.so")))

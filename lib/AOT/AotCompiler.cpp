@@ -15,7 +15,8 @@ using namespace tracec::aot;
 
 LogicalResult
 tracec::aot::lowerToCEntryPoints(ModuleOp module,
-                                 llvm::ArrayRef<EntryPoint> entries) {
+                                 llvm::ArrayRef<EntryPoint> entries,
+                                 llvm::StringRef cudaChip) {
   // Only the entries and what they use are compiled: a function that is
   // not exported may use ops the pipeline cannot lower.
   llvm::StringSet<> exported;
@@ -50,8 +51,14 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
     return failure();
 
   PassManager pm(module.getContext());
-  if (failed(tracec::buildCpuPipeline(pm)))
+  if (!cudaChip.empty()) {
+    GpuPipelineOptions options;
+    options.chip = cudaChip.str();
+    if (failed(tracec::buildGpuPipeline(pm, options)))
+      return emitError(module.getLoc(), "the GPU pipeline does not parse");
+  } else if (failed(tracec::buildCpuPipeline(pm))) {
     return emitError(module.getLoc(), "the CPU pipeline does not parse");
+  }
   if (failed(pm.run(module)))
     return failure();
   return addCEntryPoints(module, entries);

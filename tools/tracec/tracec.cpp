@@ -2,7 +2,8 @@
 //
 //   tracec model.mlir --entry step --entry predict -o model.o \
 //       --header model.h [--class Model] [--namespace ns] \
-//       [--target-cpu native|x86-64-v3|...] [--emit=obj|asm|llvm|mlir]
+//       [--target-cpu native|x86-64-v3|...] [--cuda-chip sm_80|sm_90|...]
+//       [--emit=obj|asm|llvm|mlir]
 //
 // Compiles the entries with the CPU pipeline (autodiff included) and LLVM
 // at -O3 into an object file that needs only libc and libm, and writes a
@@ -55,6 +56,12 @@ static cl::opt<std::string>
               cl::desc("CPU to generate code for: native (default) or an "
                        "LLVM CPU name such as x86-64-v3"),
               cl::init("native"), cl::value_desc("cpu"));
+static cl::opt<std::string>
+    cudaChip("cuda-chip",
+             cl::desc("Compile for an NVIDIA GPU of this architecture "
+                      "(sm_80, sm_90, ...): PTX embedded in the object, "
+                      "which then links TracecCudaRuntime and libdl"),
+             cl::value_desc("sm_NN"));
 static cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What -o receives"), cl::init(EmitKind::obj),
     cl::values(clEnumValN(EmitKind::obj, "obj", "an object file (default)"),
@@ -135,7 +142,7 @@ int main(int argc, char **argv) {
     return 1;
   auto entries = collectEntryPoints(*module, entryNames, prefix, names);
   if (mlir::failed(entries) ||
-      mlir::failed(lowerToCEntryPoints(*module, *entries)))
+      mlir::failed(lowerToCEntryPoints(*module, *entries, cudaChip)))
     return 1;
 
   if (emitKind == EmitKind::mlir) {

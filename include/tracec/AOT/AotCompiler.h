@@ -21,8 +21,14 @@ namespace tracec::aot {
 /// per entry (EntryPoint::symbol). Only those are exported: every other
 /// function and global gets internal linkage, so several models link into
 /// one program. Errors go to the context's diagnostic handler.
+///
+/// With a `cudaChip` (sm_80, ...), the GPU pipeline runs instead: kernels
+/// are embedded in the object as PTX, and the object calls the mgpu* entry
+/// points, so the program links TracecCudaRuntime (and libdl); the CUDA
+/// driver is loaded when the object's constructor loads the kernels.
 mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
-                                        llvm::ArrayRef<EntryPoint> entries);
+                                        llvm::ArrayRef<EntryPoint> entries,
+                                        llvm::StringRef cudaChip = {});
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
 /// LLVM dialect: each checks its buffers for null, builds the memref

@@ -1,0 +1,16 @@
+/* Calls an entry compiled with --cuda-chip: it links against the runtime
+   shim, loads its kernels through whichever driver TRACEC_CUDA_DRIVER
+   names, and returns 0 (a failure is the shim's to report: without a
+   driver nothing runs on the device and the program stays memory-safe). */
+#include "model.h"
+
+#include <stdio.h>
+
+int main(void) {
+  static float x[1024], y[1024];
+  for (int i = 0; i < 1024; ++i)
+    x[i] = (float)i / 1024;
+  int status = cuda_scale(x, y);
+  printf("status %d\n", status);
+  return status;
+}
