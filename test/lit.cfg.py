@@ -40,5 +40,7 @@ config.substitutions.append(
     ("%tracec_cuda_runtime",
      os.path.join(config.tracec_obj_root, "lib", "Runtime", "Cuda", "libTracecCudaRuntime.a")))
 config.substitutions.append(
+    ("%tracec_include", os.path.join(config.tracec_src_root, "include")))
+config.substitutions.append(
     ("%fake_cuda_driver",
      os.path.join(config.tracec_obj_root, "lib", "libFakeCudaDriver.so")))

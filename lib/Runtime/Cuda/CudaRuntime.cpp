@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Runtime/CudaRuntime.h"
+#include "tracec/Runtime/tracec_cuda.h"
 
 #include "CudaDriver.h"
 
@@ -72,6 +73,12 @@ std::string tracec::cuda::takeError() {
   std::string error = std::move(state.error);
   state.error.clear();
   return error;
+}
+
+const char *tracec_cuda_take_error(void) {
+  thread_local std::string taken;
+  taken = takeError();
+  return taken.empty() ? nullptr : taken.c_str();
 }
 
 bool tracec::cuda::driverAvailable(std::string *why) {

@@ -1,8 +1,9 @@
 /* Calls an entry compiled with --cuda-chip: it links against the runtime
    shim, loads its kernels through whichever driver TRACEC_CUDA_DRIVER
-   names, and returns 0 (a failure is the shim's to report: without a
-   driver nothing runs on the device and the program stays memory-safe). */
+   names, and reports the CUDA error, if any (without a driver nothing runs
+   on the device and the program stays memory-safe). */
 #include "model.h"
+#include "tracec/Runtime/tracec_cuda.h"
 
 #include <stdio.h>
 
@@ -11,6 +12,7 @@ int main(void) {
   for (int i = 0; i < 1024; ++i)
     x[i] = (float)i / 1024;
   int status = cuda_scale(x, y);
-  printf("status %d\n", status);
+  const char *error = tracec_cuda_take_error();
+  printf("status %d, CUDA error: %s\n", status, error ? error : "none");
   return status;
 }
