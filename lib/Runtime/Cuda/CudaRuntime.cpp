@@ -61,6 +61,19 @@ static bool usable() {
   return true;
 }
 
+/// For clean-up (unload, destroy, free), which goes on after a failure and
+/// may run on another thread (an Executable destroyed elsewhere): true if
+/// the driver is there, with its context current on this thread.
+static bool cleanupPossible() {
+  const Driver &loaded = driver();
+  if (!loaded.error.empty())
+    return false;
+  if (!state.contextCurrent &&
+      loaded.api.cuCtxSetCurrent(loaded.context) == 0)
+    state.contextCurrent = true;
+  return state.contextCurrent;
+}
+
 static bool check(const char *call, CUresult result) {
   if (result != 0)
     fail(describe(call, result));
@@ -135,7 +148,7 @@ CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 void mgpuModuleUnload(CUmodule module) {
-  if (module && driver().error.empty())
+  if (module && cleanupPossible())
     api().cuModuleUnload(module);
 }
 
@@ -176,7 +189,7 @@ CUstream mgpuStreamCreate() {
 }
 
 void mgpuStreamDestroy(CUstream stream) {
-  if (stream && driver().error.empty())
+  if (stream && cleanupPossible())
     api().cuStreamDestroy(stream);
 }
 
@@ -200,7 +213,7 @@ CUevent mgpuEventCreate() {
 }
 
 void mgpuEventDestroy(CUevent event) {
-  if (event && driver().error.empty())
+  if (event && cleanupPossible())
     api().cuEventDestroy(event);
 }
 
@@ -247,7 +260,7 @@ void mgpuMemFree(void *pointer, CUstream /*stream*/) {
     std::free(pointer);
     return;
   }
-  if (driver().error.empty())
+  if (cleanupPossible())
     api().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
 }
 

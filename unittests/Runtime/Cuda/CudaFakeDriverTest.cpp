@@ -74,6 +74,12 @@ TEST_F(CudaFakeDriverTest, CompileLoadsThePtx) {
             std::string::npos);
 }
 
+TEST_F(CudaFakeDriverTest, DestroyingTheExecutableUnloadsItsKernels) {
+  EXPECT_EQ(seen().modulesUnloaded, 0);
+  exe.reset();
+  EXPECT_EQ(seen().modulesUnloaded, 3);
+}
+
 TEST_F(CudaFakeDriverTest, CallLaunchesEachKernelAndFreesEverything) {
   auto f = exe->function("f");
   ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());

@@ -57,6 +57,8 @@ int cuModuleLoadDataEx(void **module, const void *image, unsigned, int *,
   return 0;
 }
 int cuModuleUnload(void *module) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++stats.modulesUnloaded;
   delete static_cast<char *>(module);
   return 0;
 }

@@ -13,7 +13,7 @@ struct FakeLaunch {
 };
 
 struct FakeCudaStats {
-  int modulesLoaded = 0;
+  int modulesLoaded = 0, modulesUnloaded = 0;
   std::string lastModule; // its PTX
   std::vector<FakeLaunch> launches;
   int allocations = 0, frees = 0;
