@@ -25,19 +25,20 @@ using namespace mlir;
 /// CUDA's limit on the grid's y and z dimensions.
 static constexpr int64_t kMaxGridYZ = 65535;
 
-/// Single m, n and k dimensions, f32, static, on buffers: the contractions
-/// (matmul, transposed, batched, broadcast batch dims) this pass tiles.
+/// Single m, n and k dimensions, one element type (float or integer),
+/// static, on buffers: the contractions (matmul, transposed, batched,
+/// broadcast batch dims) this pass tiles.
 static FailureOr<linalg::ContractionDimensions>
 matchMatmul(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(op))
     return failure();
-  auto output = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
-  if (!output || !output.getElementType().isF32())
+  Type type = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  if (!isa<FloatType, IntegerType>(type) || type.isInteger(1))
     return failure();
   for (OpOperand *input : op.getDpsInputOperands())
-    if (!getElementTypeOrSelf(input->get().getType()).isF32())
+    if (getElementTypeOrSelf(input->get().getType()) != type)
       return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
@@ -69,9 +70,20 @@ static void rewrite(linalg::LinalgOp op,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  Type f32 = b.getF32Type();
+  Type type = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  bool isFloat = isa<FloatType>(type);
+  auto multiply = [&](OpBuilder &builder, Value x, Value y) -> Value {
+    if (isFloat)
+      return arith::MulFOp::create(builder, loc, x, y);
+    return arith::MulIOp::create(builder, loc, x, y);
+  };
+  auto add = [&](OpBuilder &builder, Value x, Value y) -> Value {
+    if (isFloat)
+      return arith::AddFOp::create(builder, loc, x, y);
+    return arith::AddIOp::create(builder, loc, x, y);
+  };
   auto shared = MemRefType::get(
-      {tile, tile}, f32, MemRefLayoutAttrInterface(),
+      {tile, tile}, type, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
   Value one = constant(1), tileSize = constant(tile);
   auto launch = gpu::LaunchOp::create(
@@ -104,13 +116,14 @@ static void rewrite(linalg::LinalgOp op,
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
                                  constant(bound));
   };
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value zero = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
   OpOperand *lhs = op.getDpsInputOperand(0), *rhs = op.getDpsInputOperand(1);
 
   /// Loads operand `operand` at `ivs` where `inBounds`, else 0.
   auto loadOrZero = [&](OpBuilder &builder, OpOperand *operand,
                         ArrayRef<Value> at, Value inBounds) -> Value {
-    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{f32}, inBounds,
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{type}, inBounds,
                                   /*withElseRegion=*/true);
     OpBuilder then = ifOp.getThenBodyBuilder();
     Value value = memref::LoadOp::create(
@@ -151,10 +164,9 @@ static void rewrite(linalg::LinalgOp op,
       Value a = memref::LoadOp::create(b, loc, tileA, ValueRange{thread.y, kk});
       Value bValue =
           memref::LoadOp::create(b, loc, tileB, ValueRange{kk, thread.x});
-      Value product = arith::MulFOp::create(b, loc, a, bValue);
-      scf::YieldOp::create(b, loc,
-                           ValueRange{arith::AddFOp::create(
-                               b, loc, products.getRegionIterArg(0), product)});
+      Value product = multiply(b, a, bValue);
+      scf::YieldOp::create(
+          b, loc, ValueRange{add(b, products.getRegionIterArg(0), product)});
     }
     // Nobody overwrites the slab before everyone has used it.
     gpu::BarrierOp::create(b, loc);
@@ -170,7 +182,7 @@ static void rewrite(linalg::LinalgOp op,
     SmallVector<Value> at =
         applyMap(then, loc, op.getMatchingIndexingMap(init), ivs);
     Value old = memref::LoadOp::create(then, loc, init->get(), at);
-    Value sum = arith::AddFOp::create(then, loc, old, slabs.getResult(0));
+    Value sum = add(then, old, slabs.getResult(0));
     memref::StoreOp::create(then, loc, sum, init->get(), at);
   }
   gpu::TerminatorOp::create(b, loc);

@@ -37,11 +37,25 @@ func.func @batched_transposed(%a: memref<3x16x24xf32>, %b: memref<3x40x24xf32>, 
 
 // -----
 
-// Integer matmuls are left to the loop lowering.
+// Integer matmuls multiply and add as integers.
 // CHECK-LABEL: func.func @integer(
-// CHECK-NOT: gpu.launch
-// CHECK: linalg.matmul
+// CHECK: gpu.launch
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK-NOT: linalg.matmul
 func.func @integer(%a: memref<4x8xi32>, %b: memref<8x4xi32>, %c: memref<4x4xi32>) {
   linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x4xi32>) outs(%c : memref<4x4xi32>)
+  return
+}
+
+// -----
+
+// Mixed element types (f16 products accumulated in f32) are left to the
+// loop lowering.
+// CHECK-LABEL: func.func @mixed(
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+func.func @mixed(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %c: memref<4x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
   return
 }

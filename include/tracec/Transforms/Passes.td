@@ -197,9 +197,10 @@ def TraceGpuBlockReductions
 def TraceGpuTiledMatmul : Pass<"trace-gpu-tiled-matmul", "::mlir::func::FuncOp"> {
   let summary = "Matmul as a shared-memory tiled kernel";
   let description = [{
-    Rewrites an f32 contraction on static buffers with one m, one n and one
-    k dimension (linalg.matmul, transposed operands, batch_matmul and
-    broadcast batch dimensions) into a `gpu.launch` in which each block
+    Rewrites a contraction on static buffers of one element type (float or
+    integer) with one m, one n and one k dimension (linalg.matmul,
+    transposed operands, batch_matmul and broadcast batch dimensions) into
+    a `gpu.launch` in which each block
     computes a `tile` x `tile` tile of the result (batch over the grid's z):
     for each `tile`-wide slab of k, its threads copy one element of A and of
     B into shared memory (`#gpu.address_space<workgroup>`; zero outside the
