@@ -52,9 +52,11 @@ std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
       "convert-nvvm-to-llvm, convert-func-to-llvm, expand-strided-metadata,"
       "lower-affine, convert-arith-to-llvm,"
       "convert-index-to-llvm, canonicalize, cse,"
-      // No libdevice without the CUDA SDK: math functions become arithmetic.
-      "gpu.module(strip-debuginfo, trace-gpu-expand-math, convert-gpu-to-nvvm,"
-      "  trace-nvvm-native-math, canonicalize, cse,"
+      // No libdevice without the CUDA SDK: math functions become arithmetic
+      // (f64 ones need libdevice). Locations are stripped after the last
+      // diagnostic that names them.
+      "gpu.module(trace-gpu-expand-math, convert-gpu-to-nvvm,"
+      "  trace-nvvm-native-math, strip-debuginfo, canonicalize, cse,"
       "  reconcile-unrealized-casts),"
       "gpu-to-llvm, gpu-module-to-binary{{format=isa},"
       // Host code left over: control flow, loops without a parallel

@@ -3,7 +3,10 @@
 #include "tracec/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACENVVMNATIVEMATH
@@ -30,15 +33,30 @@ static StringRef intrinsicFor(StringRef function) {
   return intrinsics.lookup(function);
 }
 
+/// Whether gpu-module-to-binary will link CUDA's libdevice: it looks in the
+/// toolkit that NVVM::getCUDAToolkitPath() finds (CUDA_ROOT, CUDA_HOME,
+/// CUDA_PATH, ...), which machines with the CUDA SDK have.
+static bool libdeviceFound() {
+  StringRef toolkit = NVVM::getCUDAToolkitPath();
+  if (toolkit.empty())
+    return false;
+  SmallString<128> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::exists(path);
+}
+
 namespace {
 struct NvvmNativeMathPass
     : mlir::trace::impl::TraceNvvmNativeMathBase<NvvmNativeMathPass> {
   void runOnOperation() override {
     bool unresolved = false;
+    bool libdevice = libdeviceFound();
     getOperation()->walk([&](LLVM::LLVMFuncOp func) {
       if (!func.isExternal() || !func.getName().starts_with("__nv_"))
         return;
       StringRef intrinsic = intrinsicFor(func.getName());
+      if (intrinsic.empty() && libdevice)
+        return; // gpu-module-to-binary links it
       if (intrinsic.empty()) {
         // The PTX would not load: say so now, where the function is used.
         std::optional<SymbolTable::UseRange> uses =
@@ -46,8 +64,8 @@ struct NvvmNativeMathPass
         Operation *user = uses && !uses->empty() ? uses->begin()->getUser()
                                                  : func.getOperation();
         user->emitError() << "'" << func.getName()
-                          << "' is a function of CUDA's libdevice, which "
-                             "tracec does not link";
+                          << "' is a function of CUDA's libdevice, and no "
+                             "CUDA toolkit is found (set CUDA_HOME)";
         unresolved = true;
         return;
       }

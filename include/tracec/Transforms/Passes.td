@@ -250,7 +250,7 @@ def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {
     simpler ops, and replaces the f32 ones by MLIR's polynomial
     approximations (those of the CPU's vectorized math). What is left
     (floor, sqrt, fma, ...) trace-nvvm-native-math defines. f64 functions
-    are left to LLVM's NVPTX back end, which expands them itself.
+    are left to libdevice (see trace-nvvm-native-math).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
@@ -265,8 +265,10 @@ def TraceNvvmNativeMath : Pass<"trace-nvvm-native-math"> {
     functions (`__nv_floorf`, ...). Each such declaration gets an internal
     body calling the LLVM intrinsic, which the NVPTX back end compiles to
     one instruction (`cvt.rmi.f32.f32`, `sqrt.rn.f32`, ...), so the PTX
-    needs no libdevice. Any other libdevice function left is an error at
-    its call: the module would not load.
+    needs no libdevice. Other libdevice functions (f64 exp, log, sin, ...)
+    are left for gpu-module-to-binary to link where a CUDA toolkit is found
+    (CUDA_ROOT, CUDA_HOME, CUDA_PATH); where none is, each is an error at
+    its call, since the module would not load.
   }];
 }
 
