@@ -30,9 +30,8 @@ struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
   }
 };
 
-/// |x| = max(x, -x) for integers (wrapping at the minimum, as C's abs).
-/// convert-gpu-to-nvvm has two lowerings of math.absi, and which one wins
-/// varies from run to run; one of them calls libdevice's __nv_abs.
+/// |x| = max(x, -x) for integers (wrapping at the minimum, as C's abs);
+/// convert-gpu-to-nvvm would call libdevice's __nv_abs.
 struct ExpandAbsI : OpRewritePattern<math::AbsIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::AbsIOp op,
