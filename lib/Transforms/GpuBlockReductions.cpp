@@ -12,6 +12,8 @@
 
 #include "tracec/Transforms/Passes.h"
 
+#include "AffineMapValues.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -26,6 +28,7 @@ namespace mlir::trace {
 } // namespace mlir::trace
 
 using namespace mlir;
+using mlir::trace::applyMap;
 
 namespace {
 /// The op that folds one value into the accumulator (`out`), and what it is
@@ -99,16 +102,6 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
     indices[d] = arith::RemUIOp::create(b, loc, linear, extent);
     linear = arith::DivUIOp::create(b, loc, linear, extent);
   }
-  return indices;
-}
-
-/// The value of each indexing map at `ivs` (the loop indices).
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults())
-    indices.push_back(affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
   return indices;
 }
 

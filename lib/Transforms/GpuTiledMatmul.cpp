@@ -11,6 +11,8 @@
 
 #include "tracec/Transforms/Passes.h"
 
+#include "AffineMapValues.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -21,6 +23,7 @@ namespace mlir::trace {
 } // namespace mlir::trace
 
 using namespace mlir;
+using mlir::trace::applyMap;
 
 /// CUDA's limit on the grid's y and z dimensions.
 static constexpr int64_t kMaxGridYZ = 65535;
@@ -46,15 +49,6 @@ matchMatmul(linalg::LinalgOp op) {
       dims->k.size() != 1)
     return failure();
   return dims;
-}
-
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults())
-    indices.push_back(affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
-  return indices;
 }
 
 static void rewrite(linalg::LinalgOp op,
