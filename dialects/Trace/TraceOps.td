@@ -13,6 +13,7 @@
 
 include "Trace/TraceBase.td"
 include "Trace/TraceTypes.td"
+include "Trace/GradientOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 
@@ -513,7 +514,8 @@ def Trace_StopGradientOp : Trace_UnaryOp<"stop_gradient", Trace_Tensor,
 class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
         [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
-         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>])> {
+         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+         Trace_GradientOpInterface])> {
   let summary = what;
 }
 

@@ -161,12 +161,8 @@ std::optional<CallSite> asCallSite(SymbolTableCollection &symbols,
   };
   if (auto call = dyn_cast<func::CallOp>(op))
     return CallSite{lookup(call.getCalleeAttr()), call.getOperands()};
-  if (auto grad = dyn_cast<GradOp>(op))
-    return CallSite{lookup(grad.getCalleeAttr()), grad.getArgs()};
-  if (auto vg = dyn_cast<ValueAndGradOp>(op))
-    return CallSite{lookup(vg.getCalleeAttr()), vg.getArgs()};
-  if (auto vjp = dyn_cast<VjpOp>(op))
-    return CallSite{lookup(vjp.getCalleeAttr()), vjp.getArgs()};
+  if (auto gradient = dyn_cast<GradientOpInterface>(op))
+    return CallSite{lookup(gradient.getCalleeAttr()), gradient.getArgs()};
   return std::nullopt;
 }
 

@@ -24,28 +24,6 @@ using namespace mlir::trace;
 
 namespace {
 
-/// The pieces shared by grad, value_and_grad and vjp.
-struct GradientRequest {
-  Operation *op;
-  FlatSymbolRefAttr callee;
-  ValueRange args;
-  ArrayRef<int64_t> wrt;
-  Unconnected unconnected;
-};
-
-std::optional<GradientRequest> asRequest(Operation *op) {
-  if (auto grad = dyn_cast<GradOp>(op))
-    return GradientRequest{op, grad.getCalleeAttr(), grad.getArgs(),
-                           grad.getWrt(), grad.getUnconnected()};
-  if (auto vg = dyn_cast<ValueAndGradOp>(op))
-    return GradientRequest{op, vg.getCalleeAttr(), vg.getArgs(), vg.getWrt(),
-                           vg.getUnconnected()};
-  if (auto vjp = dyn_cast<VjpOp>(op))
-    return GradientRequest{op, vjp.getCalleeAttr(), vjp.getArgs(),
-                           vjp.getWrt(), vjp.getUnconnected()};
-  return std::nullopt;
-}
-
 struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
   void runOnOperation() override;
 
@@ -53,7 +31,7 @@ struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
   /// ops) holds a gradient op that is still pending.
   bool isReady(func::FuncOp f, const DenseSet<Operation *> &pending,
                SymbolTable &symbols);
-  LogicalResult rewrite(const GradientRequest &request,
+  LogicalResult rewrite(GradientOpInterface request,
                         Differentiator &differentiator, SymbolTable &symbols);
 };
 
@@ -81,27 +59,28 @@ bool AutoDiffPass::isReady(func::FuncOp f,
   return true;
 }
 
-LogicalResult AutoDiffPass::rewrite(const GradientRequest &request,
+LogicalResult AutoDiffPass::rewrite(GradientOpInterface request,
                                     Differentiator &differentiator,
                                     SymbolTable &symbols) {
-  Operation *op = request.op;
-  auto f = symbols.lookup<func::FuncOp>(request.callee.getValue());
-  if (request.unconnected == Unconnected::none)
+  Operation *op = request;
+  FlatSymbolRefAttr callee = request.getCalleeAttr();
+  auto f = symbols.lookup<func::FuncOp>(callee.getValue());
+  if (request.getUnconnected() == Unconnected::none)
     return op->emitOpError("unconnected = none is not supported: a gradient "
                            "op has a fixed list of results (use zero or error)");
 
   FailureOr<Differentiated> generated =
-      differentiator.differentiate(f, request.wrt);
+      differentiator.differentiate(f, request.getWrt());
   if (failed(generated))
-    return op->emitOpError("cannot differentiate ") << request.callee;
-  if (request.unconnected == Unconnected::error &&
+    return op->emitOpError("cannot differentiate ") << callee;
+  if (request.getUnconnected() == Unconnected::error &&
       !generated->unconnected.empty()) {
     InFlightDiagnostic diag = op->emitOpError("argument");
     if (generated->unconnected.size() > 1)
       diag << "s";
     for (auto [i, index] : llvm::enumerate(generated->unconnected))
       diag << (i ? ", " : " ") << index;
-    return diag << " of " << request.callee
+    return diag << " of " << callee
                 << (generated->unconnected.size() > 1 ? " do" : " does")
                 << " not influence its results (unconnected = error)";
   }
@@ -109,7 +88,8 @@ LogicalResult AutoDiffPass::rewrite(const GradientRequest &request,
   OpBuilder builder(op);
   Location loc = op->getLoc();
   GradientFunctions &fns = generated->functions;
-  auto forward = func::CallOp::create(builder, loc, fns.forward, request.args);
+  auto forward =
+      func::CallOp::create(builder, loc, fns.forward, request.getArgs());
   unsigned numResults = f.getNumResults();
   ValueRange primalResults = forward.getResults().take_front(numResults);
   ValueRange residuals = forward.getResults().drop_front(numResults);
@@ -145,13 +125,11 @@ void AutoDiffPass::runOnOperation() {
   SymbolTable symbols(module);
   Differentiator differentiator(module);
 
-  SmallVector<GradientRequest> requests;
+  SmallVector<GradientOpInterface> requests;
   DenseSet<Operation *> pending;
-  module.walk([&](Operation *op) {
-    if (auto request = asRequest(op)) {
-      requests.push_back(*request);
-      pending.insert(op);
-    }
+  module.walk([&](GradientOpInterface request) {
+    requests.push_back(request);
+    pending.insert(request);
   });
   // In order of first request, so generated names do not depend on
   // pointer values.
@@ -160,22 +138,23 @@ void AutoDiffPass::runOnOperation() {
   // Innermost first: each round rewrites every request whose callee is
   // free of pending gradient ops.
   while (!requests.empty()) {
-    SmallVector<GradientRequest> blocked;
+    SmallVector<GradientOpInterface> blocked;
     bool progress = false;
-    for (const GradientRequest &request : requests) {
-      auto f = symbols.lookup<func::FuncOp>(request.callee.getValue());
+    for (GradientOpInterface request : requests) {
+      auto f =
+          symbols.lookup<func::FuncOp>(request.getCalleeAttr().getValue());
       if (!isReady(f, pending, symbols)) {
         blocked.push_back(request);
         continue;
       }
-      pending.erase(request.op);
+      pending.erase(request);
       if (failed(rewrite(request, differentiator, symbols)))
         return signalPassFailure();
       differentiated.insert(f);
       progress = true;
     }
     if (!progress) {
-      blocked.front().op->emitOpError(
+      blocked.front()->emitOpError(
           "cannot be differentiated: its callee reaches this gradient op "
           "again (a cycle of gradient ops)");
       return signalPassFailure();

@@ -17,6 +17,8 @@
 using namespace mlir;
 using namespace mlir::trace;
 
+#include "tracec/Dialect/Trace/IR/GradientOpInterface.cpp.inc"
+
 /// The message for a `wrt` argument that has no gradient.
 static constexpr StringLiteral kNotDifferentiable =
     ": only floating-point tensors (or variables holding them) have "
