@@ -5,7 +5,11 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "tracec/Conversion/Passes.h"
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cpu/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
+#include "tracec/Transforms/Differentiation/Passes.h"
+#include "tracec/Transforms/State/Passes.h"
 
 #include <mutex>
 
@@ -40,7 +44,11 @@ void tracec::registerPipelinePasses() {
   std::call_once(once, [] {
     registerAllPasses();
     trace::registerTracecConversionPasses();
-    trace::registerTracecTransformsPasses();
+    trace::registerTracecDifferentiationPasses();
+    trace::registerTracecStatePasses();
+    trace::registerTracecBufferizationPasses();
+    trace::registerTracecCpuPasses();
+    trace::registerTracecCudaPasses();
   });
 }
 

@@ -1,13 +1,13 @@
 //===- GpuTileParallelLoops.cpp - scf.parallel -> blocks of threads -------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
 
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEGPUTILEPARALLELLOOPS
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cuda/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

@@ -7,16 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Transforms/Differentiation/Passes.h"
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
-#include "tracec/Transforms/Differentiator.h"
+#include "tracec/Transforms/Differentiation/Differentiator.h"
 
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEAUTODIFF
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/Differentiation/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

@@ -1,20 +1,16 @@
-//===- Passes.h - tracec transformations ----------------------------------===//
+//===- Passes.h - tracec control dependencies and state lowering passes ----------------------------------===//
 
-#ifndef TRACEC_TRANSFORMS_PASSES_H
-#define TRACEC_TRANSFORMS_PASSES_H
+#ifndef TRACEC_TRANSFORMS_STATE_PASSES_H
+#define TRACEC_TRANSFORMS_STATE_PASSES_H
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
@@ -22,11 +18,11 @@
 namespace mlir::trace {
 
 #define GEN_PASS_DECL
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/State/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/State/Passes.h.inc"
 
 } // namespace mlir::trace
 
-#endif // TRACEC_TRANSFORMS_PASSES_H
+#endif // TRACEC_TRANSFORMS_STATE_PASSES_H

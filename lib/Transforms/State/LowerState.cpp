@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Transforms/State/Passes.h"
 
 #include "StateLowerings.h"
 
@@ -32,7 +32,7 @@
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACELOWERSTATE
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/State/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- Differentiator.cpp - Forward/backward functions of a function ------===//
 
-#include "tracec/Transforms/Differentiator.h"
+#include "tracec/Transforms/Differentiation/Differentiator.h"
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 

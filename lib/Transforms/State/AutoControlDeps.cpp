@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Transforms/State/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -25,7 +25,7 @@
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEAUTOCONTROLDEPS
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/State/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- ContractionLoopOrder.cpp - Contiguous innermost loops --------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACECONTRACTIONLOOPORDER
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cpu/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

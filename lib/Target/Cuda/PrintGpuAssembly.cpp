@@ -1,13 +1,13 @@
 //===- PrintGpuAssembly.cpp - The PTX of each gpu.binary, as text ---------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEPRINTGPUASSEMBLY
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cuda/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

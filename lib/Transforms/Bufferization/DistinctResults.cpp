@@ -1,12 +1,12 @@
 //===- DistinctResults.cpp - One tensor per function result ---------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEDISTINCTRESULTS
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/Bufferization/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- NvvmNativeMath.cpp - libdevice functions NVPTX has as instructions -===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACENVVMNATIVEMATH
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cuda/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

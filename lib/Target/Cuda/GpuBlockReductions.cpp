@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
 
 #include "AffineMapValues.h"
 
@@ -24,7 +24,7 @@
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEGPUBLOCKREDUCTIONS
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cuda/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

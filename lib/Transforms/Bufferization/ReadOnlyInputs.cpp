@@ -1,13 +1,13 @@
 //===- ReadOnlyInputs.cpp - Protect the caller's input buffers ------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEREADONLYINPUTS
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/Bufferization/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

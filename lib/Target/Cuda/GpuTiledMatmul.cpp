@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
 
 #include "AffineMapValues.h"
 
@@ -19,7 +19,7 @@
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEGPUTILEDMATMUL
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cuda/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

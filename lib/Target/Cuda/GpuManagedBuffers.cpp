@@ -12,15 +12,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEGPUMANAGEDBUFFERS
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Target/Cuda/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

@@ -1,12 +1,12 @@
 //===- ExpandCopies.cpp - memref.copy -> linalg.copy ----------------------===//
 
-#include "tracec/Transforms/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEEXPANDCOPIES
-#include "tracec/Transforms/Passes.h.inc"
+#include "tracec/Transforms/Bufferization/Passes.h.inc"
 } // namespace mlir::trace
 
 using namespace mlir;

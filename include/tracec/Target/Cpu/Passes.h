@@ -1,0 +1,21 @@
+//===- Passes.h - tracec CPU code generation passes ----------------------------------===//
+
+#ifndef TRACEC_TARGET_CPU_PASSES_H
+#define TRACEC_TARGET_CPU_PASSES_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "tracec/Dialect/Trace/IR/TraceDialect.h"
+
+namespace mlir::trace {
+
+#define GEN_PASS_DECL
+#include "tracec/Target/Cpu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tracec/Target/Cpu/Passes.h.inc"
+
+} // namespace mlir::trace
+
+#endif // TRACEC_TARGET_CPU_PASSES_H

@@ -1,0 +1,41 @@
+//===- Passes.td - tracec bufferization helpers passes -*- tablegen -*-===//
+
+#ifndef TRACEC_TRANSFORMS_BUFFERIZATION_PASSES
+#define TRACEC_TRANSFORMS_BUFFERIZATION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TraceReadOnlyInputs : Pass<"trace-readonly-inputs", "::mlir::ModuleOp"> {
+  let summary = "Keep bufferization from writing into a public function's inputs";
+  let description = [{
+    Marks every tensor argument of a public function
+    `bufferization.writable = false`. The caller owns those buffers (the
+    destination-passing convention), so an in-place update must copy first
+    instead of clobbering the caller's data. Private functions are left to
+    the bufferization analysis, which sees all their call sites.
+  }];
+}
+
+def TraceDistinctResults : Pass<"trace-distinct-results", "::mlir::ModuleOp"> {
+  let summary = "Give every function result its own tensor";
+  let description = [{
+    A function that returns one value twice (`return %x, %x`, as the
+    gradient of `x + y` with respect to both operands does) gets a copy
+    (`bufferization.alloc_tensor copy(...)`) for each repeat, so that after
+    bufferization every result can become its own out-parameter.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TraceExpandCopies : Pass<"trace-expand-copies"> {
+  let summary = "Rewrite memref.copy as linalg.copy, so it becomes loops";
+  let description = [{
+    The LLVM lowering turns a memref.copy between strided (non-contiguous)
+    buffers into a call of `memrefCopy` from MLIR's C runner library.
+    Compiled code must need only libc and libm, so copies become linalg
+    copies, which the loop lowering expands inline.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // TRACEC_TRANSFORMS_BUFFERIZATION_PASSES

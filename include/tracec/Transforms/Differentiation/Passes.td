@@ -1,0 +1,29 @@
+//===- Passes.td - tracec differentiation passes -*- tablegen -*-===//
+
+#ifndef TRACEC_TRANSFORMS_DIFFERENTIATION_PASSES
+#define TRACEC_TRANSFORMS_DIFFERENTIATION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Differentiate functions: generate forward/backward functions "
+                "and rewrite trace.grad, trace.value_and_grad and trace.vjp";
+  let description = [{
+    For each function `f` a gradient op references, generates `__forward_f`
+    (f's results plus the residuals the backward function needs — only
+    those), `__backward_f` (residuals and result cotangents -> argument
+    cotangents) and `__inference_f` (the primal alone, which plain calls of
+    `f` then use). Gradient ops become calls of the forward and backward
+    functions. Gradient ops inside a function are rewritten before that
+    function is differentiated, so grad of grad works. Rules come from
+    DifferentiableOpInterface; fan-in cotangents are summed.
+  }];
+  // Rules of control flow build arith, scf and tensor ops.
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // TRACEC_TRANSFORMS_DIFFERENTIATION_PASSES

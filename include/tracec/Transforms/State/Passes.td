@@ -1,0 +1,74 @@
+//===- Passes.td - tracec control dependencies and state lowering passes -*- tablegen -*-===//
+
+#ifndef TRACEC_TRANSFORMS_STATE_PASSES
+#define TRACEC_TRANSFORMS_STATE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
+  let summary = "Order stateful ops with control tokens and keep them alive "
+                "(TensorFlow's automatic control dependencies)";
+  let description = [{
+    Per function, and recursively in the regions of scf.if/for/while (a
+    region starts from the state at its op and may use outer tokens):
+    - ops on the same resource keep program order: a read waits for the last
+      write, a write for the last write and every read since it; reads are
+      not ordered among themselves; different resources are not ordered;
+    - ops with effects on no particular resource (print, random_*) and calls
+      of functions with such effects (or of external functions) are ordered
+      with every other stateful op;
+    - resources that may alias count as one: the same SSA value, and two
+      parameters of a function that some call passes one resource for;
+    - a func.call of a function that touches state is a stateful op on the
+      resources passed to it, reading/writing what the callee (transitively)
+      reads/writes. It takes no `after` tokens, so its tensor operands are
+      routed through `trace.identity ... after(...)` instead;
+    - the tensor results of a function (of a region: its yield) are routed
+      through `trace.identity ... after(...)` on the last stateful ops of
+      the block, so none can be dropped as dead. Stateful ops that no result
+      can wait for (a function without tensor results) stay alive through
+      their declared memory effects.
+    Tokens are only added, never removed, and only where no token already
+    orders the op; running the pass twice changes nothing. What an op reads
+    and writes comes from MemoryEffectOpInterface; a stateful op's `after`
+    tokens are its trailing operands. Tokens cannot leave a region or a call
+    (scf ops and func.call yield no token): ops after one are ordered after
+    it by its memory effects only.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
+}
+
+def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
+  let summary = "Variables become caller-owned buffers updated in place";
+  let description = [{
+    Each `!trace.resource<tensor<S x T>>` function argument becomes a
+    `memref<S x T>` argument: the caller's buffer, which the function reads
+    and writes in place. `trace.var.read` becomes a snapshot of the buffer's
+    current contents (`bufferization.to_tensor` of the buffer copied into a
+    fresh tensor by `bufferization.alloc_tensor copy(...)`), so a later write
+    cannot change an earlier read. `trace.var.assign` writes its value into
+    the buffer (`bufferization.materialize_in_destination ... restrict
+    writable`); `assign_add`/`assign_sub` snapshot the buffer, compute with
+    `trace.add`/`trace.sub` (lowered by trace-to-linalg) and write back.
+    `trace.random_uniform`/`random_normal` get a run counter each (a
+    private i64 `memref.global`, 0 in a fresh module, advanced by
+    `memref.atomic_rmw` on every run) and draw Philox4x32-10 numbers in a
+    `linalg.generic` keyed by the op's seed. `trace.print` becomes a call of
+    `tracec_print_tensor` (tracec/Runtime/PrintCallback.h) on a contiguous
+    copy of its tensor.
+    Control tokens and `trace.identity ... after(...)` are erased: the
+    block's program order, made consistent with the tokens by
+    trace-auto-control-deps, carries the order.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // TRACEC_TRANSFORMS_STATE_PASSES
