@@ -65,8 +65,7 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
     func.addPass(createConvertLinalgToParallelLoopsPass());
     trace::TraceGpuTileParallelLoopsOptions tiling;
     tiling.threads = options.threads;
-    tiling.tileSizes.assign(options.tileSizes.begin(),
-                            options.tileSizes.end());
+    tiling.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
     func.addPass(trace::createTraceGpuTileParallelLoops(tiling));
     // Innermost loop dimension -> thread x: neighbouring threads touch
     // neighbouring elements.

@@ -22,9 +22,9 @@ std::string errorText(llvm::Error error) {
 
 /// Nothing that tracec-opt registers is in this process's registry.
 void expectNothingRegistered() {
-  for (const char *pass : {"canonicalize", "inline", "one-shot-bufferize",
-                           "convert-func-to-llvm", "trace-autodiff",
-                           "trace-to-linalg", "trace-expand-copies"})
+  for (const char *pass :
+       {"canonicalize", "inline", "one-shot-bufferize", "convert-func-to-llvm",
+        "trace-autodiff", "trace-to-linalg", "trace-expand-copies"})
     EXPECT_EQ(mlir::PassInfo::lookup(pass), nullptr) << pass;
   for (const char *pipeline : {"tracec-cpu-pipeline", "tracec-gpu-pipeline",
                                "buffer-deallocation-pipeline"})
@@ -70,9 +70,8 @@ TEST(JitWithoutRegistrationTest, CompilesAndRunsWithAnEmptyRegistry) {
 
   auto everyOther = (*exe)->function("every_other");
   ASSERT_TRUE(bool(everyOther)) << errorText(everyOther.takeError());
-  auto slice =
-      (*everyOther)({*Tensor::fromVector<float>({0, 1, 2, 3, 4, 5, 6, 7},
-                                                {2, 4})});
+  auto slice = (*everyOther)(
+      {*Tensor::fromVector<float>({0, 1, 2, 3, 4, 5, 6, 7}, {2, 4})});
   ASSERT_TRUE(bool(slice)) << errorText(slice.takeError());
   EXPECT_EQ((*slice)[0].toVector<float>(), (std::vector<float>{0, 2, 4, 6}));
 

@@ -23,8 +23,7 @@ namespace tracec {
 void buildCpuPipeline(mlir::OpPassManager &pm);
 
 /// Options of --tracec-gpu-pipeline.
-struct GpuPipelineOptions
-    : mlir::PassPipelineOptions<GpuPipelineOptions> {
+struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("NVIDIA GPU architecture: sm_80, "
                                           "sm_90, sm_90a, ..."),
