@@ -13,7 +13,7 @@
 
 include "Trace/TraceBase.td"
 include "Trace/TraceTypes.td"
-include "Trace/GradientOpInterface.td"
+include "Trace/GradientRequestOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 
@@ -515,7 +515,7 @@ class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
         [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-         Trace_GradientOpInterface])> {
+         Trace_GradientRequestOpInterface])> {
   let summary = what;
 }
 

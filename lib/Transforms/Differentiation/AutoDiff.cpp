@@ -31,7 +31,7 @@ struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
   /// ops) holds a gradient op that is still pending.
   bool isReady(func::FuncOp f, const DenseSet<Operation *> &pending,
                SymbolTable &symbols);
-  LogicalResult rewrite(GradientOpInterface request,
+  LogicalResult rewrite(GradientRequestOpInterface request,
                         Differentiator &differentiator, SymbolTable &symbols);
 };
 
@@ -59,7 +59,7 @@ bool AutoDiffPass::isReady(func::FuncOp f,
   return true;
 }
 
-LogicalResult AutoDiffPass::rewrite(GradientOpInterface request,
+LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
                                     Differentiator &differentiator,
                                     SymbolTable &symbols) {
   Operation *op = request;
@@ -125,9 +125,9 @@ void AutoDiffPass::runOnOperation() {
   SymbolTable symbols(module);
   Differentiator differentiator(module);
 
-  SmallVector<GradientOpInterface> requests;
+  SmallVector<GradientRequestOpInterface> requests;
   DenseSet<Operation *> pending;
-  module.walk([&](GradientOpInterface request) {
+  module.walk([&](GradientRequestOpInterface request) {
     requests.push_back(request);
     pending.insert(request);
   });
@@ -138,9 +138,9 @@ void AutoDiffPass::runOnOperation() {
   // Innermost first: each round rewrites every request whose callee is
   // free of pending gradient ops.
   while (!requests.empty()) {
-    SmallVector<GradientOpInterface> blocked;
+    SmallVector<GradientRequestOpInterface> blocked;
     bool progress = false;
-    for (GradientOpInterface request : requests) {
+    for (GradientRequestOpInterface request : requests) {
       auto f =
           symbols.lookup<func::FuncOp>(request.getCalleeAttr().getValue());
       if (!isReady(f, pending, symbols)) {

@@ -1,17 +1,19 @@
-//===- GradientOpInterface.td - grad, value_and_grad, vjp ----*- tablegen -*-===//
+//===- GradientRequestOpInterface.td - Derivative requests -*- tablegen -*-===//
 
-#ifndef TRACE_GRADIENT_OP_INTERFACE_TD
-#define TRACE_GRADIENT_OP_INTERFACE_TD
+#ifndef TRACE_GRADIENT_REQUEST_OP_INTERFACE_TD
+#define TRACE_GRADIENT_REQUEST_OP_INTERFACE_TD
 
 include "mlir/IR/OpBase.td"
 
-def Trace_GradientOpInterface : OpInterface<"GradientOpInterface"> {
+def Trace_GradientRequestOpInterface : OpInterface<"GradientRequestOpInterface"> {
   let cppNamespace = "::mlir::trace";
   let description = [{
-    What the gradient ops (grad, value_and_grad, vjp) share: they run the
-    function `callee` on `args` and differentiate it with respect to the
+    Ops that *request* a derivative (grad, value_and_grad, vjp): they run
+    the function `callee` on `args` and differentiate it with respect to the
     `wrt` arguments. trace-autodiff rewrites them; trace-auto-control-deps
     treats them as calls of `callee`. The ops' own accessors implement it.
+    Not to be confused with DifferentiableOpInterface: the ops that *have*
+    a derivative rule, which trace-autodiff applies inside the callee.
   }];
   let methods = [
     InterfaceMethod<"The differentiated function.",
@@ -25,4 +27,4 @@ def Trace_GradientOpInterface : OpInterface<"GradientOpInterface"> {
   ];
 }
 
-#endif // TRACE_GRADIENT_OP_INTERFACE_TD
+#endif // TRACE_GRADIENT_REQUEST_OP_INTERFACE_TD
