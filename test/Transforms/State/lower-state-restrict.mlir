@@ -1,4 +1,5 @@
 // RUN: tracec-opt %s --trace-lower-state | FileCheck %s
+// RUN: tracec-opt %s --trace-lower-state | FileCheck %s --check-prefix=CONTRACT
 // RUN: tracec-opt %s --trace-lower-state --trace-to-linalg --canonicalize --cse "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s --check-prefix=BUF
 
 // bufferization's `restrict` contract: a `to_tensor ... restrict` is the
@@ -7,6 +8,15 @@
 // assign, two assigns in a row, assign_add) must not put `restrict` on the
 // caller's buffer at all: every restrict names a fresh snapshot buffer,
 // exactly once.
+
+// CONTRACT-LABEL: func.func @many_accesses
+// CONTRACT-SAME: (%[[M:[a-z0-9_]+]]: memref<2xf32>
+// CONTRACT-NOT: to_tensor %[[M]]
+// CONTRACT-NOT: restrict {{.*}}%[[M]]
+// CONTRACT-COUNT-3: to_tensor %{{.+}} restrict
+// CONTRACT-NOT: to_tensor %[[M]]
+// CONTRACT-NOT: restrict {{.*}}%[[M]]
+// CONTRACT: return
 
 // CHECK-LABEL: func.func @many_accesses
 // CHECK-SAME: (%[[M:[a-z0-9_]+]]: memref<2xf32>
