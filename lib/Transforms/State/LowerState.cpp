@@ -117,6 +117,7 @@ struct LowerStatePass
     });
     if (!hasState)
       return success();
+    stripRegionTokens(func);
     if (Operation *user = unknownTokenUser(func))
       return user->emitOpError("takes a control token, which trace-lower-state "
                                "cannot lower");

@@ -3,6 +3,7 @@
 #ifndef TRACEC_LIB_TRANSFORMS_STATELOWERINGS_H
 #define TRACEC_LIB_TRANSFORMS_STATELOWERINGS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
@@ -17,6 +18,11 @@ LogicalResult lowerRandom(Operation *random, SymbolTable &symbols);
 /// print: a call of tracec_print_tensor (tracec/Runtime/PrintCallback.h)
 /// on a contiguous copy of the tensor. The caller erases the op.
 LogicalResult lowerPrint(PrintOp print, SymbolTable &symbols);
+
+/// Drops the control tokens that scf ops carry (token operands, results,
+/// block arguments and yield operands) and the trace.group joins, so that
+/// only the stateful ops' own tokens remain for the caller to erase.
+void stripRegionTokens(func::FuncOp func);
 
 } // namespace mlir::trace
 
