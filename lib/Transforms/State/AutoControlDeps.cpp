@@ -3,11 +3,14 @@
 // TensorFlow's AutomaticControlDependencies, made explicit in SSA. Stateful
 // ops (those yielding a !trace.control token) get `after(...)` tokens so that
 // ops on one resource keep program order and ops with unknown effects are
-// ordered with everything; the results of functions and of scf regions are
-// routed through `trace.identity ... after(...)` so that no stateful op can
-// be dropped as dead. What an op reads and writes comes from its declared
+// ordered with everything; the results of functions are routed through
+// `trace.identity ... after(...)` so that no stateful op can be dropped as
+// dead. scf.if/for/while ops whose regions touch state become nodes of the
+// token graph themselves: they get a token result (carried from iteration
+// to iteration in loops), so the token graph is the order also across
+// region boundaries. What an op reads and writes comes from its declared
 // MemoryEffectOpInterface effects; a func.call's (or a gradient op's) from a
-// summary of its callee.
+// summary of its callee; an scf op's from the ops in its regions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,7 +163,13 @@ DenseSet<Value> waitedFor(Value value) {
     return {};
   if (Value token = getToken(def))
     return reachedFrom(token);
-  return reachedBy(def);
+  DenseSet<Value> seen = reachedBy(def);
+  // An identity's value comes after what its operand comes after, too (so a
+  // result routed once is not routed again).
+  if (auto identity = dyn_cast<IdentityOp>(def))
+    for (Value token : waitedFor(identity.getX()))
+      seen.insert(token);
+  return seen;
 }
 
 /// One token standing for all of `tokens`.
