@@ -5,6 +5,13 @@
 // RUN: tracec-run %s --entry doubling --input v="[1]" | FileCheck %s --check-prefix=WHILE
 // RUN: tracec-run %s --entry conditional --input v="[1, 2]" --input flag=true | FileCheck %s --check-prefix=IF-TRUE
 // RUN: tracec-run %s --entry conditional --input v="[1, 2]" --input flag=false | FileCheck %s --check-prefix=IF-FALSE
+// The GPU pipeline compiles the same functions to PTX, nothing unresolved
+// (numbers on a device are for the run-on-gpu tests, which need one).
+// RUN: tracec-opt %s --tracec-gpu-pipeline=chip=sm_80 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=GPU
+// GPU: .target sm_80
+// GPU: .visible .entry accumulate_kernel(
+// GPU: .visible .entry doubling_kernel(
+// GPU: .visible .entry conditional_kernel(
 
 // v = v * 2 + x, three times, printing v at the start of each iteration:
 // [1, 2] -> [2.5, 5] -> [5.5, 11] -> [11.5, 23]. The result is the sum of
