@@ -28,6 +28,9 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
+#include <limits>
+
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEAUTOCONTROLDEPS
 #include "tracec/Transforms/State/Passes.h.inc"
@@ -122,62 +125,62 @@ void pushParents(Value token, SmallVectorImpl<Value> &worklist) {
         pushControlOperands(&block.back(), worklist);
 }
 
+/// Tokens a search of the token graph need not look behind: every search
+/// looks for tokens at or after some program position, and what a token
+/// earlier than that waits for is earlier still (see
+/// ControlDeps::below). Searching less can only make the pass add a token
+/// that was already implied, never miss one.
+using Prune = function_ref<bool(Value)>;
+
 /// Adds to `seen` the tokens reachable from `worklist`, transitively.
-void collectTokens(SmallVector<Value> worklist, DenseSet<Value> &seen) {
+void collectTokens(SmallVector<Value> worklist, DenseSet<Value> &seen,
+                   Prune prune) {
   while (!worklist.empty()) {
     Value token = worklist.pop_back_val();
-    if (seen.insert(token).second)
+    if (seen.insert(token).second && !prune(token))
       pushParents(token, worklist);
   }
 }
 
 /// Adds to `seen` the tokens that `token` waits for (not itself).
-void collectAncestors(Value token, DenseSet<Value> &seen) {
+void collectAncestors(Value token, DenseSet<Value> &seen, Prune prune) {
   SmallVector<Value> worklist;
   pushParents(token, worklist);
-  collectTokens(std::move(worklist), seen);
+  collectTokens(std::move(worklist), seen, prune);
 }
 
 /// The tokens an op already waits for through its control operands.
-DenseSet<Value> reachedBy(Operation *op) {
+DenseSet<Value> reachedBy(Operation *op, Prune prune) {
   SmallVector<Value> worklist;
   pushControlOperands(op, worklist);
   DenseSet<Value> seen;
-  collectTokens(std::move(worklist), seen);
+  collectTokens(std::move(worklist), seen, prune);
   return seen;
 }
 
 /// `token` and the tokens it waits for.
-DenseSet<Value> reachedFrom(Value token) {
+DenseSet<Value> reachedFrom(Value token, Prune prune) {
   DenseSet<Value> seen;
-  collectTokens({token}, seen);
+  collectTokens({token}, seen, prune);
   return seen;
 }
 
 /// The tokens a value is available only after: its producer's token (when
 /// that is a stateful op or an scf op carrying tokens) and everything the
 /// producer waits for.
-DenseSet<Value> waitedFor(Value value) {
+DenseSet<Value> waitedFor(Value value, Prune prune) {
   Operation *def = value.getDefiningOp();
   if (!def)
     return {};
   if (Value token = getToken(def))
-    return reachedFrom(token);
-  DenseSet<Value> seen = reachedBy(def);
+    return reachedFrom(token, prune);
+  DenseSet<Value> seen = reachedBy(def, prune);
   // An identity's value comes after what its operand comes after, too (so a
   // result routed once is not routed again).
   if (auto identity = dyn_cast<IdentityOp>(def))
-    for (Value token : waitedFor(identity.getX()))
+    for (Value token : waitedFor(identity.getX(), prune))
       seen.insert(token);
   return seen;
-}
-
-/// One token standing for all of `tokens`.
-Value join(OpBuilder &builder, Location loc, ArrayRef<Value> tokens) {
-  if (tokens.size() == 1)
-    return tokens.front();
-  return GroupOp::create(builder, loc, ControlType::get(builder.getContext()),
-                         tokens);
 }
 
 class ControlDeps {
@@ -223,6 +226,9 @@ private:
                                    const DenseSet<Value> &reached);
   void routeOperands(Operation *user, ArrayRef<Value> required);
   void replaced(Operation *from, Operation *to);
+  Value join(OpBuilder &builder, Location loc, ArrayRef<Value> tokens);
+  std::pair<unsigned, unsigned> key(Value token);
+  std::function<bool(Value)> below(ArrayRef<Value> targets);
 
   ModuleOp module;
   SymbolTableCollection symbols;
@@ -230,8 +236,9 @@ private:
   /// at some call.
   llvm::EquivalenceClasses<Value> aliases;
   DenseMap<Operation *, Summary> summaries;
-  /// Program order (a preorder walk of the function), to keep the tokens
-  /// added to an op in a deterministic order.
+  /// Program order (a preorder walk of the function, ops the pass creates
+  /// at the op they are inserted before), to keep the tokens added to an op
+  /// in a deterministic order and to bound searches of the token graph.
   DenseMap<Operation *, unsigned> position;
 };
 /// An op that runs a function of the module on some of its operands: a
@@ -458,20 +465,45 @@ ControlDeps::missingTokens(ArrayRef<Value> required,
       missing.insert(token);
   // Keep only the last ones: drop a token another missing one waits for.
   DenseSet<Value> implied;
+  auto prune = below(missing.getArrayRef());
   for (Value token : missing)
-    collectAncestors(token, implied);
+    collectAncestors(token, implied, prune);
   SmallVector<Value> result = llvm::to_vector(llvm::make_filter_range(
       missing, [&](Value token) { return !implied.contains(token); }));
-  // Program order; a loop's carried token comes at its loop.
-  auto key = [&](Value token) -> std::pair<unsigned, unsigned> {
-    if (auto arg = dyn_cast<BlockArgument>(token))
-      return {position.lookup(arg.getOwner()->getParentOp()),
-              arg.getArgNumber()};
-    auto result = cast<OpResult>(token);
-    return {position.lookup(result.getOwner()), result.getResultNumber()};
-  };
   llvm::stable_sort(result, [&](Value a, Value b) { return key(a) < key(b); });
   return result;
+}
+
+/// Program order; a loop's carried token comes at its loop.
+std::pair<unsigned, unsigned> ControlDeps::key(Value token) {
+  if (auto arg = dyn_cast<BlockArgument>(token))
+    return {position.lookup(arg.getOwner()->getParentOp()),
+            arg.getArgNumber()};
+  auto result = cast<OpResult>(token);
+  return {position.lookup(result.getOwner()), result.getResultNumber()};
+}
+
+/// Searching for `targets`, a token before all of them need not be looked
+/// behind: what it waits for comes before it. (An scf op's token waits for
+/// ops in its regions, which come after it, but those wait in turn only
+/// for tokens before the scf op or inside it, and the targets, taken from
+/// the state, the block or enclosing blocks, are never inside it.)
+std::function<bool(Value)> ControlDeps::below(ArrayRef<Value> targets) {
+  unsigned floor = std::numeric_limits<unsigned>::max();
+  for (Value token : targets)
+    floor = std::min(floor, key(token).first);
+  return [this, floor](Value token) { return key(token).first < floor; };
+}
+
+/// One token standing for all of `tokens`.
+Value ControlDeps::join(OpBuilder &builder, Location loc,
+                        ArrayRef<Value> tokens) {
+  if (tokens.size() == 1)
+    return tokens.front();
+  auto group = GroupOp::create(
+      builder, loc, ControlType::get(builder.getContext()), tokens);
+  position[group] = position.lookup(group->getNextNode());
+  return group;
 }
 
 void ControlDeps::routeOperands(Operation *user, ArrayRef<Value> required) {
@@ -487,7 +519,8 @@ void ControlDeps::routeOperands(Operation *user, ArrayRef<Value> required) {
       operand.set(done);
       continue;
     }
-    SmallVector<Value> tokens = missingTokens(required, waitedFor(value));
+    SmallVector<Value> tokens =
+        missingTokens(required, waitedFor(value, below(required)));
     if (tokens.empty())
       continue;
     Value waited = IdentityOp::create(builder, user->getLoc(), value.getType(),
@@ -504,7 +537,8 @@ void ControlDeps::replaced(Operation *from, Operation *to) {
 /// Makes the loop's initial token (`init`) wait for `preds` too.
 void ControlDeps::waitInInit(OpOperand &init, ArrayRef<Value> preds) {
   SmallVector<Value> tokens = {init.get()};
-  llvm::append_range(tokens, missingTokens(preds, reachedFrom(init.get())));
+  llvm::append_range(
+      tokens, missingTokens(preds, reachedFrom(init.get(), below(preds))));
   if (tokens.size() == 1)
     return;
   OpBuilder builder(init.getOwner());
@@ -523,7 +557,7 @@ void ControlDeps::yieldToken(Operation *terminator, unsigned index,
   if (exists) {
     Value token = terminator->getOperand(index);
     tokens.push_back(token);
-    reached = reachedFrom(token);
+    reached = reachedFrom(token, below(required));
   }
   llvm::append_range(tokens, missingTokens(required, reached));
   if (exists && tokens.size() == 1)
@@ -553,7 +587,8 @@ FailureOr<Operation *> ControlDeps::orderIf(scf::IfOp op, ArrayRef<Value> preds,
     newOp.getThenRegion().takeBody(op.getThenRegion());
     if (op.getElseRegion().empty()) {
       builder.createBlock(&newOp.getElseRegion());
-      scf::YieldOp::create(builder, op.getLoc());
+      auto yield = scf::YieldOp::create(builder, op.getLoc());
+      position[yield] = position.lookup(op);
     } else {
       newOp.getElseRegion().takeBody(op.getElseRegion());
     }
@@ -693,7 +728,8 @@ LogicalResult ControlDeps::orderOp(Operation *op, const Effects &effects,
   if (op->hasTrait<OpTrait::AttrSizedOperandSegments>())
     return op->emitOpError("takes control tokens, but not as its trailing "
                            "operands");
-  SmallVector<Value> tokens = missingTokens(preds.getArrayRef(), reachedBy(op));
+  SmallVector<Value> tokens = missingTokens(
+      preds.getArrayRef(), reachedBy(op, below(preds.getArrayRef())));
   // By convention the `after(...)` tokens are a stateful op's trailing
   // operands.
   op->insertOperands(op->getNumOperands(), tokens);
@@ -747,8 +783,9 @@ FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
 
   // The last ones: those no other op of the block waits for.
   DenseSet<Value> implied;
+  auto prune = below(tokens);
   for (Value token : tokens)
-    collectAncestors(token, implied);
+    collectAncestors(token, implied, prune);
   return llvm::to_vector(llvm::make_filter_range(
       tokens, [&](Value token) { return !implied.contains(token); }));
 }
