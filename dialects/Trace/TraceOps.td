@@ -690,4 +690,19 @@ def Trace_IdentityOp : Trace_Op<"identity",
   let hasFolder = 1;
 }
 
+def Trace_GroupOp : Trace_Op<"group", [Pure]> {
+  let summary = "a control token available once all the given ones are";
+  let description = [{
+    `%c = trace.group(%c0, %c1)`: TensorFlow's `tf.group`, a join of control
+    tokens. Automatic control dependencies use it where one token must stand
+    for several: what an scf.if branch yields, what a loop carries from one
+    iteration to the next. `trace.group()` is a token that is
+    available at once (the start of a loop nothing waits for yet).
+  }];
+  let arguments = (ins Variadic<Trace_ControlType>:$tokens);
+  let results = (outs Trace_ControlType:$result);
+  let assemblyFormat = "`(` $tokens `)` attr-dict";
+  let hasFolder = 1;
+}
+
 #endif // TRACE_OPS_TD

@@ -3,17 +3,22 @@
 // TensorFlow's AutomaticControlDependencies, made explicit in SSA. Stateful
 // ops (those yielding a !trace.control token) get `after(...)` tokens so that
 // ops on one resource keep program order and ops with unknown effects are
-// ordered with everything; the results of functions and of scf regions are
-// routed through `trace.identity ... after(...)` so that no stateful op can
-// be dropped as dead. What an op reads and writes comes from its declared
+// ordered with everything; the results of functions are routed through
+// `trace.identity ... after(...)` so that no stateful op can be dropped as
+// dead. scf.if/for/while ops whose regions touch state become nodes of the
+// token graph themselves: they get a token result (carried from iteration
+// to iteration in loops), so the token graph is the order also across
+// region boundaries. What an op reads and writes comes from its declared
 // MemoryEffectOpInterface effects; a func.call's (or a gradient op's) from a
-// summary of its callee.
+// summary of its callee; an scf op's from the ops in its regions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Transforms/State/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -22,6 +27,9 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <functional>
+#include <limits>
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEAUTOCONTROLDEPS
@@ -55,12 +63,19 @@ struct Summary {
   }
 };
 
-/// The token a stateful op yields, or null for ops that yield none.
+/// The token a stateful op (or an scf op that carries tokens) yields, or
+/// null for ops that yield none.
 Value getToken(Operation *op) {
   for (Value result : op->getResults())
     if (isa<ControlType>(result.getType()))
       return result;
   return {};
+}
+
+/// The region ops whose regions tokens flow through: they become nodes of
+/// the token graph (with a token result) when their regions touch state.
+bool carriesTokens(Operation *op) {
+  return isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op);
 }
 
 /// Whether trace.identity accepts values of this type (Trace_Tensor).
@@ -74,32 +89,97 @@ bool canWaitOn(Type type) {
   return element.isInteger(1) || element.isInteger(32) || element.isInteger(64);
 }
 
-/// The stateful ops `op` already waits for: the ops whose tokens reach it
-/// through `after` operands, transitively (not `op` itself).
-void collectAncestry(Operation *op, DenseSet<Operation *> &seen) {
-  SmallVector<Operation *> worklist = {op};
-  while (!worklist.empty()) {
-    Operation *current = worklist.pop_back_val();
-    for (Value operand : current->getOperands()) {
-      if (!isa<ControlType>(operand.getType()))
-        continue;
-      Operation *def = operand.getDefiningOp();
-      if (def && seen.insert(def).second)
-        worklist.push_back(def);
+void pushControlOperands(Operation *op, SmallVectorImpl<Value> &worklist) {
+  for (Value operand : op->getOperands())
+    if (isa<ControlType>(operand.getType()))
+      worklist.push_back(operand);
+}
+
+/// Pushes the tokens that must be available before `token` is.
+void pushParents(Value token, SmallVectorImpl<Value> &worklist) {
+  if (auto arg = dyn_cast<BlockArgument>(token)) {
+    // A token carried by a loop waits for its initial value (the first
+    // iteration does, and every later one waits for the one before). The
+    // back edge is not followed: it would make every carried token wait
+    // for itself.
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      if (OpOperand *init = loop.getTiedLoopInit(arg))
+        worklist.push_back(init->get());
+    } else if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+      if (arg.getOwner() == loop.getBeforeBody())
+        worklist.push_back(loop.getInits()[arg.getArgNumber()]);
+      else
+        worklist.push_back(loop.getConditionOp().getArgs()[arg.getArgNumber()]);
     }
+    return;
+  }
+  Operation *def = token.getDefiningOp();
+  pushControlOperands(def, worklist);
+  // The token of an scf op is what its regions yield.
+  if (!carriesTokens(def))
+    return;
+  for (Region &region : def->getRegions())
+    for (Block &block : region)
+      if (!block.empty())
+        pushControlOperands(&block.back(), worklist);
+}
+
+/// Tokens a search of the token graph need not look behind: every search
+/// looks for tokens at or after some program position, and what a token
+/// earlier than that waits for is earlier still (see
+/// ControlDeps::below). Searching less can only make the pass add a token
+/// that was already implied, never miss one.
+using Prune = function_ref<bool(Value)>;
+
+/// Adds to `seen` the tokens reachable from `worklist`, transitively.
+void collectTokens(SmallVector<Value> worklist, DenseSet<Value> &seen,
+                   Prune prune) {
+  while (!worklist.empty()) {
+    Value token = worklist.pop_back_val();
+    if (seen.insert(token).second && !prune(token))
+      pushParents(token, worklist);
   }
 }
 
-/// The stateful ops a value is available only after: its producer (when
-/// that is a stateful op) and everything the producer waits for.
-DenseSet<Operation *> waitedFor(Value value) {
-  DenseSet<Operation *> seen;
+/// Adds to `seen` the tokens that `token` waits for (not itself).
+void collectAncestors(Value token, DenseSet<Value> &seen, Prune prune) {
+  SmallVector<Value> worklist;
+  pushParents(token, worklist);
+  collectTokens(std::move(worklist), seen, prune);
+}
+
+/// The tokens an op already waits for through its control operands.
+DenseSet<Value> reachedBy(Operation *op, Prune prune) {
+  SmallVector<Value> worklist;
+  pushControlOperands(op, worklist);
+  DenseSet<Value> seen;
+  collectTokens(std::move(worklist), seen, prune);
+  return seen;
+}
+
+/// `token` and the tokens it waits for.
+DenseSet<Value> reachedFrom(Value token, Prune prune) {
+  DenseSet<Value> seen;
+  collectTokens({token}, seen, prune);
+  return seen;
+}
+
+/// The tokens a value is available only after: its producer's token (when
+/// that is a stateful op or an scf op carrying tokens) and everything the
+/// producer waits for.
+DenseSet<Value> waitedFor(Value value, Prune prune) {
   Operation *def = value.getDefiningOp();
   if (!def)
-    return seen;
-  if (getToken(def))
-    seen.insert(def);
-  collectAncestry(def, seen);
+    return {};
+  if (Value token = getToken(def))
+    return reachedFrom(token, prune);
+  DenseSet<Value> seen = reachedBy(def, prune);
+  // An identity's value comes after what its operand comes after, too (so a
+  // result routed once is not routed again).
+  if (auto identity = dyn_cast<IdentityOp>(def))
+    for (Value token : waitedFor(identity.getX(), prune))
+      seen.insert(token);
   return seen;
 }
 
@@ -110,30 +190,45 @@ public:
   LogicalResult run();
 
 private:
-  /// Per resource class: the last write and the reads since it. A class
-  /// without a slot has not been touched since the last unknown op.
+  /// Per resource class: the token of the last write and those of the reads
+  /// since it. A class without a slot has not been touched since the last
+  /// unknown op. Tokens are those of stateful ops, of scf ops carrying
+  /// tokens, or the token a loop iteration starts from.
   struct Slot {
-    Operation *lastWrite = nullptr;
-    SmallVector<Operation *> reads;
+    Value lastWrite;
+    SmallVector<Value> reads;
   };
   struct State {
     llvm::MapVector<Value, Slot> slots;
-    Operation *lastUnknown = nullptr;
+    Value lastUnknown;
   };
 
   void computeAliases();
   void computeSummaries();
   Summary summarize(func::FuncOp func);
   Effects getEffects(Operation *op);
+  Effects getRegionEffects(Operation *op);
   Value aliasClass(Value resource);
 
   LogicalResult orderBlock(Block &block, State state);
-  SetVector<Operation *> predecessors(const Effects &effects,
-                                      const State &state);
-  void record(Operation *op, const Effects &effects, State &state);
-  SmallVector<Value> missingTokens(ArrayRef<Operation *> required,
-                                   const DenseSet<Operation *> &reached);
-  void routeOperands(Operation *user, ArrayRef<Operation *> required);
+  FailureOr<SmallVector<Value>> orderOps(Block &block, State state);
+  LogicalResult orderOp(Operation *op, const Effects &effects, State &state);
+  FailureOr<Operation *> orderIf(scf::IfOp op, ArrayRef<Value> preds,
+                                 const State &state);
+  FailureOr<Operation *> orderFor(scf::ForOp op, ArrayRef<Value> preds);
+  FailureOr<Operation *> orderWhile(scf::WhileOp op, ArrayRef<Value> preds);
+  void waitInInit(OpOperand &init, ArrayRef<Value> preds);
+  void yieldToken(Operation *terminator, unsigned index,
+                  ArrayRef<Value> required);
+  SetVector<Value> predecessors(const Effects &effects, const State &state);
+  void record(Value token, const Effects &effects, State &state);
+  SmallVector<Value> missingTokens(ArrayRef<Value> required,
+                                   const DenseSet<Value> &reached);
+  void routeOperands(Operation *user, ArrayRef<Value> required);
+  void replaced(Operation *from, Operation *to);
+  Value join(OpBuilder &builder, Location loc, ArrayRef<Value> tokens);
+  std::pair<unsigned, unsigned> key(Value token);
+  std::function<bool(Value)> below(ArrayRef<Value> targets);
 
   ModuleOp module;
   SymbolTableCollection symbols;
@@ -141,11 +236,11 @@ private:
   /// at some call.
   llvm::EquivalenceClasses<Value> aliases;
   DenseMap<Operation *, Summary> summaries;
-  /// Program order (a preorder walk of the function), to keep the tokens
-  /// added to an op in a deterministic order.
+  /// Program order (a preorder walk of the function, ops the pass creates
+  /// at the op they are inserted before), to keep the tokens added to an op
+  /// in a deterministic order and to bound searches of the token graph.
   DenseMap<Operation *, unsigned> position;
 };
-
 /// An op that runs a function of the module on some of its operands: a
 /// func.call, or a gradient op (which runs its callee's forward code).
 struct CallSite {
@@ -300,18 +395,34 @@ void ControlDeps::computeSummaries() {
   }
 }
 
-SetVector<Operation *> ControlDeps::predecessors(const Effects &effects,
-                                                 const State &state) {
-  SetVector<Operation *> preds;
-  auto add = [&](Operation *op) {
-    if (op)
-      preds.insert(op);
+Effects ControlDeps::getRegionEffects(Operation *op) {
+  // Merged per resource, so that the op counts once per resource.
+  llvm::MapVector<Value, unsigned> accesses;
+  Effects result;
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    Effects effects = getEffects(nested);
+    result.unknown |= effects.unknown;
+    for (auto [resource, access] : effects.accesses)
+      accesses[resource] |= access;
+  });
+  result.accesses.assign(accesses.begin(), accesses.end());
+  return result;
+}
+
+SetVector<Value> ControlDeps::predecessors(const Effects &effects,
+                                           const State &state) {
+  SetVector<Value> preds;
+  auto add = [&](Value token) {
+    if (token)
+      preds.insert(token);
   };
   add(state.lastUnknown);
   if (effects.unknown) {
     for (const auto &[cls, slot] : state.slots) {
       add(slot.lastWrite);
-      for (Operation *read : slot.reads)
+      for (Value read : slot.reads)
         add(read);
     }
     return preds;
@@ -322,51 +433,80 @@ SetVector<Operation *> ControlDeps::predecessors(const Effects &effects,
       continue;
     add(it->second.lastWrite);
     if (access & kWrite)
-      for (Operation *read : it->second.reads)
+      for (Value read : it->second.reads)
         add(read);
   }
   return preds;
 }
 
-void ControlDeps::record(Operation *op, const Effects &effects,
-                         State &state) {
+void ControlDeps::record(Value token, const Effects &effects, State &state) {
   if (effects.unknown) {
     state.slots.clear();
-    state.lastUnknown = op;
+    state.lastUnknown = token;
     return;
   }
   for (auto [resource, access] : effects.accesses) {
     Slot &slot = state.slots[aliasClass(resource)];
     if (access & kWrite) {
-      slot.lastWrite = op;
+      slot.lastWrite = token;
       slot.reads.clear();
     } else {
-      slot.reads.push_back(op);
+      slot.reads.push_back(token);
     }
   }
 }
 
 SmallVector<Value>
-ControlDeps::missingTokens(ArrayRef<Operation *> required,
-                           const DenseSet<Operation *> &reached) {
-  SmallVector<Operation *> missing;
-  for (Operation *op : required)
-    if (!reached.contains(op))
-      missing.push_back(op);
-  // Keep only the last ones: drop an op another missing op already waits
-  // for.
-  DenseSet<Operation *> implied;
-  for (Operation *op : missing)
-    collectAncestry(op, implied);
-  llvm::erase_if(missing, [&](Operation *op) { return implied.contains(op); });
-  llvm::sort(missing, [&](Operation *a, Operation *b) {
-    return position.lookup(a) < position.lookup(b);
-  });
-  return llvm::map_to_vector(missing, [](Operation *op) { return getToken(op); });
+ControlDeps::missingTokens(ArrayRef<Value> required,
+                           const DenseSet<Value> &reached) {
+  SetVector<Value> missing;
+  for (Value token : required)
+    if (!reached.contains(token))
+      missing.insert(token);
+  // Keep only the last ones: drop a token another missing one waits for.
+  DenseSet<Value> implied;
+  auto prune = below(missing.getArrayRef());
+  for (Value token : missing)
+    collectAncestors(token, implied, prune);
+  SmallVector<Value> result = llvm::to_vector(llvm::make_filter_range(
+      missing, [&](Value token) { return !implied.contains(token); }));
+  llvm::stable_sort(result, [&](Value a, Value b) { return key(a) < key(b); });
+  return result;
 }
 
-void ControlDeps::routeOperands(Operation *user,
-                                ArrayRef<Operation *> required) {
+/// Program order; a loop's carried token comes at its loop.
+std::pair<unsigned, unsigned> ControlDeps::key(Value token) {
+  if (auto arg = dyn_cast<BlockArgument>(token))
+    return {position.lookup(arg.getOwner()->getParentOp()),
+            arg.getArgNumber()};
+  auto result = cast<OpResult>(token);
+  return {position.lookup(result.getOwner()), result.getResultNumber()};
+}
+
+/// Searching for `targets`, a token before all of them need not be looked
+/// behind: what it waits for comes before it. (An scf op's token waits for
+/// ops in its regions, which come after it, but those wait in turn only
+/// for tokens before the scf op or inside it, and the targets, taken from
+/// the state, the block or enclosing blocks, are never inside it.)
+std::function<bool(Value)> ControlDeps::below(ArrayRef<Value> targets) {
+  unsigned floor = std::numeric_limits<unsigned>::max();
+  for (Value token : targets)
+    floor = std::min(floor, key(token).first);
+  return [this, floor](Value token) { return key(token).first < floor; };
+}
+
+/// One token standing for all of `tokens`.
+Value ControlDeps::join(OpBuilder &builder, Location loc,
+                        ArrayRef<Value> tokens) {
+  if (tokens.size() == 1)
+    return tokens.front();
+  auto group = GroupOp::create(
+      builder, loc, ControlType::get(builder.getContext()), tokens);
+  position[group] = position.lookup(group->getNextNode());
+  return group;
+}
+
+void ControlDeps::routeOperands(Operation *user, ArrayRef<Value> required) {
   if (required.empty())
     return;
   OpBuilder builder(user);
@@ -379,7 +519,8 @@ void ControlDeps::routeOperands(Operation *user,
       operand.set(done);
       continue;
     }
-    SmallVector<Value> tokens = missingTokens(required, waitedFor(value));
+    SmallVector<Value> tokens =
+        missingTokens(required, waitedFor(value, below(required)));
     if (tokens.empty())
       continue;
     Value waited = IdentityOp::create(builder, user->getLoc(), value.getType(),
@@ -389,54 +530,276 @@ void ControlDeps::routeOperands(Operation *user,
   }
 }
 
-LogicalResult ControlDeps::orderBlock(Block &block, State state) {
-  SmallVector<Operation *> stateful;
-  for (Operation &op : block) {
-    // Regions see the state at the op; their tokens cannot leave them.
-    if (op.getNumRegions() && !op.hasTrait<OpTrait::IsIsolatedFromAbove>()) {
+void ControlDeps::replaced(Operation *from, Operation *to) {
+  position[to] = position.lookup(from);
+}
+
+/// Makes the loop's initial token (`init`) wait for `preds` too.
+void ControlDeps::waitInInit(OpOperand &init, ArrayRef<Value> preds) {
+  SmallVector<Value> tokens = {init.get()};
+  llvm::append_range(
+      tokens, missingTokens(preds, reachedFrom(init.get(), below(preds))));
+  if (tokens.size() == 1)
+    return;
+  OpBuilder builder(init.getOwner());
+  init.set(join(builder, init.getOwner()->getLoc(), tokens));
+}
+
+/// Sets operand `index` of a region's terminator (appending it when the
+/// terminator has no such operand yet) to a token that waits for
+/// `required`; a token already there is kept and joined with what it
+/// misses.
+void ControlDeps::yieldToken(Operation *terminator, unsigned index,
+                             ArrayRef<Value> required) {
+  SmallVector<Value> tokens;
+  DenseSet<Value> reached;
+  bool exists = index < terminator->getNumOperands();
+  if (exists) {
+    Value token = terminator->getOperand(index);
+    tokens.push_back(token);
+    reached = reachedFrom(token, below(required));
+  }
+  llvm::append_range(tokens, missingTokens(required, reached));
+  if (exists && tokens.size() == 1)
+    return;
+  OpBuilder builder(terminator);
+  Value token = join(builder, terminator->getLoc(), tokens);
+  if (exists)
+    terminator->setOperand(index, token);
+  else
+    terminator->insertOperands(index, token);
+}
+
+FailureOr<Operation *> ControlDeps::orderIf(scf::IfOp op, ArrayRef<Value> preds,
+                                            const State &state) {
+  MLIRContext *context = op.getContext();
+  Value existing = getToken(op);
+  if (!existing) {
+    // A new if with one more result, the token; an if without else gets an
+    // else (yielding the tokens the if waits for).
+    OpBuilder builder(op);
+    SmallVector<Type> types(op.getResultTypes());
+    types.push_back(ControlType::get(context));
+    auto newOp = scf::IfOp::create(builder, op.getLoc(), types,
+                                   op.getCondition(), /*addThenBlock=*/false,
+                                   /*addElseBlock=*/false);
+    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    newOp.getThenRegion().takeBody(op.getThenRegion());
+    if (op.getElseRegion().empty()) {
+      builder.createBlock(&newOp.getElseRegion());
+      auto yield = scf::YieldOp::create(builder, op.getLoc());
+      position[yield] = position.lookup(op);
+    } else {
+      newOp.getElseRegion().takeBody(op.getElseRegion());
+    }
+    op.replaceAllUsesWith(newOp.getResults().drop_back());
+    replaced(op, newOp);
+    op.erase();
+    op = newOp;
+    existing = getToken(op);
+  }
+  unsigned index = cast<OpResult>(existing).getResultNumber();
+  for (Region *region : {&op.getThenRegion(), &op.getElseRegion()}) {
+    // A branch starts from the state at the if: its ops wait for outer
+    // tokens directly.
+    FailureOr<SmallVector<Value>> last = orderOps(region->front(), state);
+    if (failed(last))
+      return failure();
+    // Whichever branch runs, the if's token stands for everything the if
+    // waits for as a whole, not only for what this branch touched.
+    SmallVector<Value> required(preds);
+    llvm::append_range(required, *last);
+    yieldToken(region->front().getTerminator(), index, required);
+  }
+  return op.getOperation();
+}
+
+FailureOr<Operation *> ControlDeps::orderFor(scf::ForOp op,
+                                             ArrayRef<Value> preds) {
+  auto isToken = [](BlockArgument arg) {
+    return isa<ControlType>(arg.getType());
+  };
+  auto args = op.getRegionIterArgs();
+  auto found = llvm::find_if(args, isToken);
+  if (found == args.end()) {
+    // Carry one more value, the token: iteration i+1 starts from the token
+    // iteration i yields.
+    OpBuilder builder(op);
+    Value init = join(builder, op.getLoc(), missingTokens(preds, {}));
+    IRRewriter rewriter(op.getContext());
+    rewriter.setInsertionPoint(op);
+    unsigned pos = position.lookup(op);
+    FailureOr<LoopLikeOpInterface> newOp = op.replaceWithAdditionalYields(
+        rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> newArgs) {
+          return SmallVector<Value>(newArgs.begin(), newArgs.end());
+        });
+    if (failed(newOp))
+      return op.emitOpError("cannot carry a control token");
+    op = cast<scf::ForOp>(newOp->getOperation());
+    position[op] = pos;
+    // yieldToken below sets what the iteration yields.
+    op.getBody()->getTerminator()->eraseOperands(op.getNumRegionIterArgs() - 1);
+    found = std::prev(op.getRegionIterArgs().end());
+  } else {
+    waitInInit(*op.getTiedLoopInit(*found), preds);
+  }
+  BlockArgument carried = *found;
+  unsigned index = carried.getArgNumber() - op.getNumInductionVars();
+
+  State state;
+  state.lastUnknown = carried;
+  FailureOr<SmallVector<Value>> last = orderOps(*op.getBody(), state);
+  if (failed(last))
+    return failure();
+  SmallVector<Value> required = {carried};
+  llvm::append_range(required, *last);
+  yieldToken(op.getBody()->getTerminator(), index, required);
+  return op.getOperation();
+}
+
+FailureOr<Operation *> ControlDeps::orderWhile(scf::WhileOp op,
+                                               ArrayRef<Value> preds) {
+  auto isToken = [](Value value) { return isa<ControlType>(value.getType()); };
+  auto beforeArgs = op.getBeforeArguments();
+  auto beforeFound = llvm::find_if(beforeArgs, isToken);
+  Value result = getToken(op);
+  if (beforeFound == beforeArgs.end() || !result) {
+    // Carry one more value, the token, through both regions and out.
+    MLIRContext *context = op.getContext();
+    Type control = ControlType::get(context);
+    OpBuilder builder(op);
+    SmallVector<Value> inits(op.getInits());
+    inits.push_back(join(builder, op.getLoc(), missingTokens(preds, {})));
+    SmallVector<Type> types(op.getResultTypes());
+    types.push_back(control);
+    auto newOp = scf::WhileOp::create(builder, op.getLoc(), types, inits);
+    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    newOp.getBefore().takeBody(op.getBefore());
+    newOp.getAfter().takeBody(op.getAfter());
+    newOp.getBeforeBody()->addArgument(control, op.getLoc());
+    newOp.getAfterBody()->addArgument(control, op.getLoc());
+    op.replaceAllUsesWith(newOp.getResults().drop_back());
+    replaced(op, newOp);
+    op.erase();
+    op = newOp;
+    beforeFound = std::prev(op.getBeforeArguments().end());
+    result = op.getResults().back();
+  } else {
+    waitInInit(*op.getTiedLoopInit(cast<BlockArgument>(*beforeFound)), preds);
+  }
+  auto beforeArg = cast<BlockArgument>(*beforeFound);
+  unsigned resultIndex = cast<OpResult>(result).getResultNumber();
+  BlockArgument afterArg = op.getAfterBody()->getArgument(resultIndex);
+
+  // The condition passes the token to the body and out of the loop; the
+  // body passes it to the next iteration's condition.
+  State before;
+  before.lastUnknown = beforeArg;
+  FailureOr<SmallVector<Value>> last = orderOps(*op.getBeforeBody(), before);
+  if (failed(last))
+    return failure();
+  SmallVector<Value> required = {beforeArg};
+  llvm::append_range(required, *last);
+  yieldToken(op.getConditionOp(), /*index=*/1 + resultIndex, required);
+
+  State after;
+  after.lastUnknown = afterArg;
+  last = orderOps(*op.getAfterBody(), after);
+  if (failed(last))
+    return failure();
+  required = {afterArg};
+  llvm::append_range(required, *last);
+  yieldToken(op.getAfterBody()->getTerminator(), beforeArg.getArgNumber(),
+             required);
+  return op.getOperation();
+}
+
+LogicalResult ControlDeps::orderOp(Operation *op, const Effects &effects,
+                                   State &state) {
+  SetVector<Value> preds = predecessors(effects, state);
+  Value token = getToken(op);
+  if (!token) {
+    // A call of a stateful function takes no tokens: its tensor operands
+    // wait instead.
+    routeOperands(op, preds.getArrayRef());
+    return success();
+  }
+  if (op->hasTrait<OpTrait::AttrSizedOperandSegments>())
+    return op->emitOpError("takes control tokens, but not as its trailing "
+                           "operands");
+  SmallVector<Value> tokens = missingTokens(
+      preds.getArrayRef(), reachedBy(op, below(preds.getArrayRef())));
+  // By convention the `after(...)` tokens are a stateful op's trailing
+  // operands.
+  op->insertOperands(op->getNumOperands(), tokens);
+  record(token, effects, state);
+  return success();
+}
+
+FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
+                                                    State state) {
+  SmallVector<Value> tokens;
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (carriesTokens(&op)) {
+      // The scf op becomes one node of the token graph: it touches what its
+      // regions touch, waits for what that requires, and what follows waits
+      // for its token.
+      Effects effects = getRegionEffects(&op);
+      if (effects.empty())
+        continue;
+      SmallVector<Value> preds = predecessors(effects, state).takeVector();
+      FailureOr<Operation *> node = failure();
+      if (auto ifOp = dyn_cast<scf::IfOp>(op))
+        node = orderIf(ifOp, preds, state);
+      else if (auto forOp = dyn_cast<scf::ForOp>(op))
+        node = orderFor(forOp, preds);
+      else
+        node = orderWhile(cast<scf::WhileOp>(op), preds);
+      if (failed(node))
+        return failure();
+      Value token = getToken(*node);
+      record(token, effects, state);
+      tokens.push_back(token);
+      continue;
+    }
+
+    // Other region ops: their regions see the state at the op, and tokens
+    // do not leave them.
+    if (op.getNumRegions() && !op.hasTrait<OpTrait::IsIsolatedFromAbove>())
       for (Region &region : op.getRegions())
         for (Block &nested : region)
           if (failed(orderBlock(nested, state)))
             return failure();
-    }
 
     Effects effects = getEffects(&op);
     if (effects.empty())
       continue;
-    SetVector<Operation *> preds = predecessors(effects, state);
-    Value token = getToken(&op);
-    if (!token) {
-      // A call of a stateful function takes no tokens: its tensor operands
-      // wait instead.
-      routeOperands(&op, preds.getArrayRef());
-      continue;
-    }
-    if (op.hasTrait<OpTrait::AttrSizedOperandSegments>())
-      return op.emitOpError("takes control tokens, but not as its trailing "
-                            "operands");
-    DenseSet<Operation *> reached;
-    collectAncestry(&op, reached);
-    SmallVector<Value> tokens = missingTokens(preds.getArrayRef(), reached);
-    // By convention the `after(...)` tokens are a stateful op's trailing
-    // operands.
-    op.insertOperands(op.getNumOperands(), tokens);
-    record(&op, effects, state);
-    stateful.push_back(&op);
+    if (failed(orderOp(&op, effects, state)))
+      return failure();
+    if (Value token = getToken(&op))
+      tokens.push_back(token);
   }
 
+  // The last ones: those no other op of the block waits for.
+  DenseSet<Value> implied;
+  auto prune = below(tokens);
+  for (Value token : tokens)
+    collectAncestors(token, implied, prune);
+  return llvm::to_vector(llvm::make_filter_range(
+      tokens, [&](Value token) { return !implied.contains(token); }));
+}
+
+LogicalResult ControlDeps::orderBlock(Block &block, State state) {
+  FailureOr<SmallVector<Value>> last = orderOps(block, state);
+  if (failed(last))
+    return failure();
   Operation *terminator = block.empty() ? nullptr : &block.back();
   if (!terminator || !(terminator->hasTrait<OpTrait::ReturnLike>() ||
                        isa<RegionBranchTerminatorOpInterface>(terminator)))
     return success();
   // Everything that ran in this block must run before what leaves it.
-  DenseSet<Operation *> implied;
-  for (Operation *op : stateful)
-    collectAncestry(op, implied);
-  SmallVector<Operation *> last;
-  for (Operation *op : stateful)
-    if (!implied.contains(op))
-      last.push_back(op);
-  routeOperands(terminator, last);
+  routeOperands(terminator, *last);
   return success();
 }
 

@@ -13,6 +13,7 @@
 //   trace.var.assign_add %r, %x   (assign_sub: trace.sub)
 //     -> snapshot %old; %new = trace.add %old, %x; materialize %new in %m
 //   %y = trace.identity %x after(...)  -> %x
+//   %c = trace.group(%a, %b)           -> nothing (a join of tokens)
 //   random_uniform, random_normal, print: StateLowerings.h
 //
 // Why this form: a `to_tensor ... restrict` promises one-shot bufferization
@@ -168,13 +169,25 @@ struct LowerIdentity : OpConversionPattern<IdentityOp> {
   }
 };
 
+/// A join of tokens: nothing (its tokens are gone too).
+struct LowerGroup : OpConversionPattern<GroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupOp group, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(group, {ValueRange{}});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::trace::populateVariableLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LowerVarRead, LowerVarUpdate<VarAssignOp>,
                LowerVarUpdate<VarAssignAddOp, AddOp>,
-               LowerVarUpdate<VarAssignSubOp, SubOp>, LowerIdentity>(
+               LowerVarUpdate<VarAssignSubOp, SubOp>, LowerIdentity, LowerGroup>(
       converter, patterns.getContext());
 }
 

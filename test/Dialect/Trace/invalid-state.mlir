@@ -166,3 +166,20 @@ func.func @identity_not_a_tensor(%v: !trace.resource<tensor<4xf32>>) {
   %y = "trace.identity"(%v) : (!trace.resource<tensor<4xf32>>) -> !trace.resource<tensor<4xf32>>
   return
 }
+
+// -----
+
+// expected-note @below {{prior use here}}
+func.func @group_of_a_tensor(%t: tensor<4xf32>) {
+  // expected-error @below {{use of value '%t' expects different type than prior uses: '!trace.control' vs 'tensor<4xf32>'}}
+  %c = trace.group(%t)
+  return
+}
+
+// -----
+
+func.func @group_of_a_tensor_generic(%t: tensor<4xf32>) {
+  // expected-error @below {{'trace.group' op operand #0 must be variadic of}}
+  %c = "trace.group"(%t) : (tensor<4xf32>) -> !trace.control
+  return
+}

@@ -9,8 +9,7 @@ def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
   let summary = "Order stateful ops with control tokens and keep them alive "
                 "(TensorFlow's automatic control dependencies)";
   let description = [{
-    Per function, and recursively in the regions of scf.if/for/while (a
-    region starts from the state at its op and may use outer tokens):
+    Per function, and recursively in regions:
     - ops on the same resource keep program order: a read waits for the last
       write, a write for the last write and every read since it; reads are
       not ordered among themselves; different resources are not ordered;
@@ -23,17 +22,38 @@ def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
       resources passed to it, reading/writing what the callee (transitively)
       reads/writes. It takes no `after` tokens, so its tensor operands are
       routed through `trace.identity ... after(...)` instead;
-    - the tensor results of a function (of a region: its yield) are routed
-      through `trace.identity ... after(...)` on the last stateful ops of
-      the block, so none can be dropped as dead. Stateful ops that no result
-      can wait for (a function without tensor results) stay alive through
-      their declared memory effects.
-    Tokens are only added, never removed, and only where no token already
-    orders the op; running the pass twice changes nothing. What an op reads
-    and writes comes from MemoryEffectOpInterface; a stateful op's `after`
-    tokens are its trailing operands. Tokens cannot leave a region or a call
-    (scf ops and func.call yield no token): ops after one are ordered after
-    it by its memory effects only.
+    - an scf.if/for/while whose regions touch state is one node of the token
+      graph, a stateful op on what its regions touch: it gets a
+      `!trace.control` result, and what follows it on those resources waits
+      for that token. scf.if: each branch yields a token (a missing else is
+      added) standing for the branch's last ops and for everything the if
+      waits for, so the token is complete whichever branch ran; the ops in
+      a branch wait for outer tokens directly. scf.for/scf.while: the token
+      is loop-carried (an iter_arg; in scf.while also a condition operand);
+      its initial value is what the loop waits for, every op of an
+      iteration waits for the carried token, and an iteration yields its
+      last ops, so iteration i+1 comes after iteration i;
+    - the tensor results of a function are routed through
+      `trace.identity ... after(...)` on the last stateful ops (or scf
+      nodes) of its block, so every stateful op is reachable from them
+      through tokens. Stateful ops that no result can wait for (a function
+      without tensor results) stay alive through their declared memory
+      effects.
+    One token per scf op, not one per resource it touches: ops on other
+    resources are not ordered with the scf op at all (its effects are
+    per resource, like a call's), and inside a branch ops keep per-resource
+    precision; what is lost is only that, within a loop that touches two
+    resources, iteration i+1's ops on one wait for iteration i's ops on
+    the other too (and an op after the loop on one, for the loop as a
+    whole). It keeps the token graph (and the IR) small, and per-resource
+    order is exact everywhere else.
+    Several tokens are joined with `trace.group`. Tokens are only added,
+    never removed, and only where no token already orders the op; running
+    the pass twice changes nothing. What an op reads and writes comes from
+    MemoryEffectOpInterface; a stateful op's `after` tokens are its trailing
+    operands. Tokens do not leave a func.call (it yields none; ops after it
+    are ordered by its memory effects) nor region ops other than
+    scf.if/for/while.
   }];
   let dependentDialects = ["::mlir::trace::TraceDialect"];
 }
@@ -70,7 +90,8 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
       `linalg.generic` keyed by the op's seed.
     - `trace.print` becomes a call of `tracec_print_tensor`
       (tracec/Runtime/PrintCallback.h) on a contiguous copy of its tensor.
-    - `trace.identity ... after(...)` becomes its value.
+    - `trace.identity ... after(...)` becomes its value; `trace.group`,
+      a join of tokens, becomes nothing.
     Control tokens disappear: the program order, made consistent with the
     tokens by trace-auto-control-deps, carries the order, and what replaces
     the stateful ops has memory effects that keep it. An op that takes or

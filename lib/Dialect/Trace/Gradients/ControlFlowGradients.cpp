@@ -187,6 +187,11 @@ struct ForGradient
   /// count are saved for the adjoint.
   LogicalResult emitPrimal(Operation *op, OpBuilder &builder,
                            AdjointState &state) const {
+    // A body that touches state is never swept backwards (emitAdjoint
+    // reports it), so there is nothing to tape: the loop is cloned as it is,
+    // with the control token it carries (which has no gradient).
+    if (findStatefulOp(op))
+      return state.clonePrimal(op, builder);
     auto forOp = cast<scf::ForOp>(op);
     Location loc = op->getLoc();
     for (Value carried : forOp.getInitArgs())

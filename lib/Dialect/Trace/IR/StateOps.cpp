@@ -24,3 +24,10 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) {
     return getX();
   return {};
 }
+
+OpFoldResult GroupOp::fold(FoldAdaptor) {
+  // A group of one token is that token.
+  if (getTokens().size() == 1)
+    return getTokens().front();
+  return {};
+}

@@ -46,3 +46,34 @@ func.func @already_ordered(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>
   %w1 = trace.var.assign %v, %x after(%c) : !trace.resource<tensor<4xf32>>
   return
 }
+
+// -----
+
+// Also through regions: the second run finds the token results, the carried
+// tokens and what the regions yield, and adds nothing.
+// CHECK-LABEL: func.func @regions
+// CHECK: scf.for {{.*}} -> (tensor<4xf32>, !trace.control)
+// CHECK: scf.if {{.*}} -> (!trace.control)
+// CHECK: scf.while {{.*}} -> (tensor<4xf32>, !trace.control)
+func.func @regions(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>, %pred: i1) -> tensor<4xf32> {
+  %lb = arith.constant 0 : index
+  %ub = arith.constant 3 : index
+  %step = arith.constant 1 : index
+  %w = trace.var.assign %v, %x : !trace.resource<tensor<4xf32>>
+  %l = scf.for %i = %lb to %ub step %step iter_args(%acc = %x) -> tensor<4xf32> {
+    scf.if %pred {
+      %p = trace.print %acc : tensor<4xf32>
+    }
+    %r, %c = trace.var.read %v : !trace.resource<tensor<4xf32>>
+    scf.yield %r : tensor<4xf32>
+  }
+  %m = scf.while (%a = %l) : (tensor<4xf32>) -> tensor<4xf32> {
+    %r, %c = trace.var.read %v : !trace.resource<tensor<4xf32>>
+    scf.condition(%pred) %r : tensor<4xf32>
+  } do {
+  ^bb0(%a: tensor<4xf32>):
+    %c = trace.var.assign_add %v, %a : !trace.resource<tensor<4xf32>>
+    scf.yield %a : tensor<4xf32>
+  }
+  return %m : tensor<4xf32>
+}
