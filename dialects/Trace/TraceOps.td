@@ -517,6 +517,9 @@ class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
          Trace_GradientOpInterface])> {
   let summary = what;
+  // Checks what needs no callee (`unconnected`); the rest is in
+  // verifySymbolUses.
+  let hasVerifier = 1;
 }
 
 def Trace_GradOp : Trace_GradientOp<"grad",
