@@ -37,15 +37,20 @@ def Trace_Dialect : Dialect {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
+// The dtypes of the dialect, each written once: every constraint below is
+// built from these, and C++ asks `isTraceElementType` (generated from
+// Trace_Element) instead of listing them again.
 def Trace_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Trace_Int : AnyTypeOf<[I32, I64]>;
-def Trace_Element : AnyTypeOf<[F16, BF16, F32, F64, I1, I32, I64]>;
+def Trace_Element : AnyTypeOf<[Trace_Float, I1, Trace_Int]> {
+  let cppFunctionName = "isTraceElementType";
+}
 
-def Trace_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I1, I32, I64]>;
-def Trace_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
-def Trace_NumericTensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
-def Trace_SignedTensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64]>;
-def Trace_IndexTensor : RankedTensorOf<[I32, I64]>;
+def Trace_Tensor : RankedTensorOf<[Trace_Element]>;
+def Trace_FloatTensor : RankedTensorOf<[Trace_Float]>;
+// Floats and integers, not booleans.
+def Trace_NumericTensor : RankedTensorOf<[Trace_Float, Trace_Int]>;
+def Trace_IndexTensor : RankedTensorOf<[Trace_Int]>;
 def Trace_BoolTensor : RankedTensorOf<[I1]>;
 
 // An i64 attribute read as a signed value (axes may be negative).

@@ -121,8 +121,8 @@ class Trace_UnaryOp<string mnemonic, Type type, string what,
   let hasFolder = 1;
 }
 
-def Trace_NegOp : Trace_UnaryOp<"neg", Trace_SignedTensor, "-x">;
-def Trace_AbsOp : Trace_UnaryOp<"abs", Trace_SignedTensor, "|x|">;
+def Trace_NegOp : Trace_UnaryOp<"neg", Trace_NumericTensor, "-x">;
+def Trace_AbsOp : Trace_UnaryOp<"abs", Trace_NumericTensor, "|x|">;
 def Trace_ExpOp : Trace_UnaryOp<"exp", Trace_FloatTensor, "e^x">;
 def Trace_LogOp : Trace_UnaryOp<"log", Trace_FloatTensor, "natural logarithm">;
 def Trace_Log1pOp : Trace_UnaryOp<"log1p", Trace_FloatTensor, "log(1 + x)">;
@@ -130,14 +130,14 @@ def Trace_SqrtOp : Trace_UnaryOp<"sqrt", Trace_FloatTensor, "square root">;
 def Trace_RsqrtOp : Trace_UnaryOp<"rsqrt", Trace_FloatTensor, "1 / sqrt(x)">;
 def Trace_TanhOp : Trace_UnaryOp<"tanh", Trace_FloatTensor, "hyperbolic tangent">;
 def Trace_SigmoidOp : Trace_UnaryOp<"sigmoid", Trace_FloatTensor, "1 / (1 + e^-x)">;
-def Trace_ReluOp : Trace_UnaryOp<"relu", Trace_SignedTensor, "max(x, 0)">;
+def Trace_ReluOp : Trace_UnaryOp<"relu", Trace_NumericTensor, "max(x, 0)">;
 def Trace_GeluOp : Trace_UnaryOp<"gelu", Trace_FloatTensor,
     "x * Phi(x), the exact (erf) form">;
 def Trace_ErfOp : Trace_UnaryOp<"erf", Trace_FloatTensor,
     "the error function (gelu's gradient needs it)">;
 def Trace_SinOp : Trace_UnaryOp<"sin", Trace_FloatTensor, "sine">;
 def Trace_CosOp : Trace_UnaryOp<"cos", Trace_FloatTensor, "cosine">;
-def Trace_SignOp : Trace_UnaryOp<"sign", Trace_SignedTensor, "-1, 0 or 1">;
+def Trace_SignOp : Trace_UnaryOp<"sign", Trace_NumericTensor, "-1, 0 or 1">;
 def Trace_FloorOp : Trace_UnaryOp<"floor", Trace_FloatTensor, "round down">;
 
 //===----------------------------------------------------------------------===//
@@ -526,6 +526,9 @@ class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
     getResultReplacements(::mlir::ValueRange values,
                           ::mlir::ValueRange gradients);
   }];
+  // Checks what needs no callee (`unconnected`); the rest is in
+  // verifySymbolUses.
+  let hasVerifier = 1;
 }
 
 // grad and value_and_grad differentiate a scalar loss: its cotangent is 1.

@@ -2,6 +2,9 @@
 
 #include "GradientChecker.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace tracec;
 using namespace tracec::testing;
 
@@ -136,6 +139,49 @@ func.func @f(%x: tensor<3xf64>, %y: tensor<3xf64>) -> tensor<f64> {
   // relu'(0) = 0, abs'(0) = 0, max ties split 0.5 / 0.5.
   EXPECT_EQ((*grads)[0].toVector<double>(), std::vector<double>({0.5, 0, 2.5}));
   EXPECT_EQ((*grads)[1].toVector<double>(), std::vector<double>({0.5, 1, 0.5}));
+}
+
+/// pow(x, y) where the formulas y x^(y-1) and x^y log(x) are 0 * inf or log
+/// of a non-positive number: PyTorch's and JAX's convention. The expected
+/// values are torch.autograd's (PyTorch 1.13, f64, torch.pow(x, y).backward()
+/// for each pair):
+///   (x, y)      d/dx    d/dy
+///   (0, 0)      0       0
+///   (0, 2)      0       0
+///   (0, 0.5)    inf     0
+///   (0, -1)     -inf    -inf
+///   (-2, 0)     0       nan
+///   (-2, 3)     12      nan
+///   (2, 0)      0       log(2)
+///   (3, 2)      6       9 log(3)
+TEST(ElementwiseGradients, PowAtZeroAndNegativeBasesFollowsPyTorch) {
+  std::string source = R"mlir(
+func.func @f(%x: tensor<8xf64>, %y: tensor<8xf64>) -> tensor<f64> {
+  %p = trace.pow %x, %y : (tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+  %t = trace.reduce_sum %p {axes = array<i64: 0>} : tensor<8xf64> -> tensor<f64>
+  return %t : tensor<f64>
+}
+)mlir";
+  double inf = std::numeric_limits<double>::infinity();
+  auto grads = evaluateGradients(
+      source, "f",
+      {*Tensor::fromVector<double>({0, 0, 0, 0, -2, -2, 2, 3}, {8}),
+       *Tensor::fromVector<double>({0, 2, 0.5, -1, 0, 3, 0, 2}, {8})},
+      {0, 1});
+  ASSERT_TRUE(bool(grads)) << llvm::toString(grads.takeError());
+  std::vector<double> dx = (*grads)[0].toVector<double>();
+  std::vector<double> dy = (*grads)[1].toVector<double>();
+  std::vector<double> expectedDx = {0, 0, inf, -inf, 0, 12, 0, 6};
+  for (size_t i = 0; i < expectedDx.size(); ++i)
+    EXPECT_DOUBLE_EQ(dx[i], expectedDx[i]) << "d/dx at " << i;
+  EXPECT_EQ(dy[0], 0);
+  EXPECT_EQ(dy[1], 0);
+  EXPECT_EQ(dy[2], 0);
+  EXPECT_EQ(dy[3], -inf);
+  EXPECT_TRUE(std::isnan(dy[4])) << dy[4];
+  EXPECT_TRUE(std::isnan(dy[5])) << dy[5];
+  EXPECT_NEAR(dy[6], 0.6931471805599453, 1e-12);
+  EXPECT_NEAR(dy[7], 9.887510598012987, 1e-12);
 }
 
 TEST(LinearAlgebraGradients, MatmulEveryLayout) {

@@ -17,8 +17,10 @@ using namespace mlir;
 /// two), the next outer one what is left. Dynamic extents take all.
 static SmallVector<int64_t> defaultTileSizes(scf::ParallelOp loop,
                                              int64_t threads) {
-  SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
-  for (int64_t d = loop.getNumLoops() - 1; d >= 0 && threads > 1; --d) {
+  // Signed from the start: `getNumLoops() - 1` is unsigned and would wrap.
+  int64_t rank = loop.getNumLoops();
+  SmallVector<int64_t> sizes(rank, 1);
+  for (int64_t d = rank - 1; d >= 0 && threads > 1; --d) {
     std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[d]);
     std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[d]);
     std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
@@ -81,12 +83,16 @@ struct GpuTileParallelLoopsPass
     for (scf::ParallelOp loop : outermost) {
       SmallVector<int64_t> sizes = defaultTileSizes(loop, threads);
       if (!tileSizes.empty()) {
-        // Align the given sizes with the innermost dimensions.
+        // Align the given sizes with the innermost dimensions, from the
+        // back: the last size is the innermost dimension's. Either list may
+        // be the longer one (sizes beyond the loop's rank are dropped,
+        // missing ones are 1), so the counts are signed: a size_t
+        // difference of the two would wrap.
+        int64_t rank = sizes.size();
+        int64_t given = tileSizes.size();
         std::fill(sizes.begin(), sizes.end(), 1);
-        int64_t skip = std::max<int64_t>(tileSizes.size() - sizes.size(), 0);
-        int64_t first = sizes.size() - (tileSizes.size() - skip);
-        for (size_t i = skip; i < tileSizes.size(); ++i)
-          sizes[first + i - skip] = tileSizes[i];
+        for (int64_t i = 0, e = std::min(rank, given); i < e; ++i)
+          sizes[rank - 1 - i] = tileSizes[given - 1 - i];
       }
       if (failed(checkGrid(loop, sizes)))
         return signalPassFailure();

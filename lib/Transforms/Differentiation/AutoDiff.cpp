@@ -81,9 +81,6 @@ LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
   Operation *op = request;
   FlatSymbolRefAttr callee = request.getCalleeAttr();
   func::FuncOp f = calleeOf(op, symbols);
-  if (request.getUnconnected() == Unconnected::none)
-    return op->emitOpError("unconnected = none is not supported: a gradient "
-                           "op has a fixed list of results (use zero or error)");
 
   FailureOr<Differentiated> generated =
       differentiator.differentiate(f, request.getWrt());

@@ -24,6 +24,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -81,12 +82,7 @@ bool carriesTokens(Operation *op) {
 /// Whether trace.identity accepts values of this type (Trace_Tensor).
 bool canWaitOn(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return false;
-  Type element = tensor.getElementType();
-  if (element.isF16() || element.isBF16() || element.isF32() || element.isF64())
-    return true;
-  return element.isInteger(1) || element.isInteger(32) || element.isInteger(64);
+  return tensor && isTraceElementType(tensor.getElementType());
 }
 
 void pushControlOperands(Operation *op, SmallVectorImpl<Value> &worklist) {

@@ -12,17 +12,41 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
 // CHECK-NOT: trace.
 // CHECK: return %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]], %[[X]]
+// The identity of float addition is -0.0 (see @add_plus_zero_not_identity).
 func.func @identities_float(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %minus_zero = trace.constant dense<-0.0> : tensor<2x3xf32>
   %zero = trace.constant dense<0.0> : tensor<2x3xf32>
   %one = trace.constant dense<1.0> : tensor<2x3xf32>
-  %0 = trace.add %x, %zero : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-  %1 = trace.add %zero, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = trace.add %x, %minus_zero : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = trace.add %minus_zero, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %2 = trace.sub %x, %zero : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %3 = trace.mul %x, %one : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %4 = trace.mul %one, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %5 = trace.div %x, %one : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %6 = trace.pow %x, %one : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0, %1, %2, %3, %4, %5, %6 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// +0.0 is not the identity of float addition: -0.0 + +0.0 = +0.0, so
+// x + 0.0 and 0.0 + x are not x when x is -0.0. Nor is x - -0.0
+// (-0.0 - -0.0 = +0.0). test/Execution/signed-zero.mlir runs them.
+// CHECK-LABEL: func.func @add_plus_zero_not_identity
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[H:.*]]: tensor<4xbf16>)
+// CHECK: trace.add %[[X]], %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK: trace.add %{{.*}}, %[[X]] : (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK: trace.add %[[H]], %{{.*}} : (tensor<4xbf16>, tensor<bf16>)
+// CHECK: trace.sub %[[X]], %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>)
+func.func @add_plus_zero_not_identity(%x: tensor<2x3xf32>, %h: tensor<4xbf16>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xbf16>, tensor<2x3xf32>) {
+  %zero = trace.constant dense<0.0> : tensor<2x3xf32>
+  %zero_bf16 = trace.constant dense<0.0> : tensor<bf16>
+  %minus_zero = trace.constant dense<-0.0> : tensor<2x3xf32>
+  %0 = trace.add %x, %zero : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = trace.add %zero, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = trace.add %h, %zero_bf16 : (tensor<4xbf16>, tensor<bf16>) -> tensor<4xbf16>
+  %3 = trace.sub %x, %minus_zero : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xbf16>, tensor<2x3xf32>
 }
 
 // -----

@@ -1,15 +1,16 @@
 // RUN: tracec-opt %s -canonicalize -split-input-file | FileCheck %s
 
-// Reducing over no axes is the identity, with or without keepdims.
+// Reducing over no axes is the identity, with or without keepdims (for
+// float sums and means see @float_sum_keeps_sign).
 // CHECK-LABEL: func.func @no_axes
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[I:.*]]: tensor<4xi32>)
 // CHECK-NOT: trace.reduce
 // CHECK: return %[[X]], %[[X]], %[[I]], %[[I]] :
 func.func @no_axes(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi32>) {
-  %0 = trace.reduce_sum %x {axes = array<i64>} : tensor<2x3xf32> -> tensor<2x3xf32>
-  %1 = trace.reduce_mean %x {axes = array<i64>, keepdims} : tensor<2x3xf32> -> tensor<2x3xf32>
-  %2 = trace.reduce_max %i {axes = array<i64>} : tensor<4xi32> -> tensor<4xi32>
-  %3 = trace.reduce_min %i {axes = array<i64>} : tensor<4xi32> -> tensor<4xi32>
+  %0 = trace.reduce_max %x {axes = array<i64>} : tensor<2x3xf32> -> tensor<2x3xf32>
+  %1 = trace.reduce_min %x {axes = array<i64>, keepdims} : tensor<2x3xf32> -> tensor<2x3xf32>
+  %2 = trace.reduce_sum %i {axes = array<i64>} : tensor<4xi32> -> tensor<4xi32>
+  %3 = trace.reduce_sum %i {axes = array<i64>, keepdims} : tensor<4xi32> -> tensor<4xi32>
   return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi32>
 }
 
@@ -20,7 +21,7 @@ func.func @no_axes(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> (tensor<2x3xf32>, 
 // CHECK-NOT: trace.reduce
 // CHECK: return %[[X]] : tensor<f32>
 func.func @scalar_no_axes(%x: tensor<f32>) -> tensor<f32> {
-  %0 = trace.reduce_sum %x {axes = array<i64>} : tensor<f32> -> tensor<f32>
+  %0 = trace.reduce_max %x {axes = array<i64>} : tensor<f32> -> tensor<f32>
   return %0 : tensor<f32>
 }
 
@@ -39,15 +40,30 @@ func.func @dynamic_no_axes(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
 
 // Reducing only size-1 dims and keeping them is also the identity.
 // CHECK-LABEL: func.func @size_one_keepdims
-// CHECK-SAME: (%[[X:.*]]: tensor<1x3x1xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x1xf32>, %[[I:.*]]: tensor<1x3x1xi64>)
 // CHECK-NOT: trace.reduce
-// CHECK: return %[[X]], %[[X]], %[[X]], %[[X]] :
-func.func @size_one_keepdims(%x: tensor<1x3x1xf32>) -> (tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>) {
-  %0 = trace.reduce_sum %x {axes = array<i64: 0>, keepdims} : tensor<1x3x1xf32> -> tensor<1x3x1xf32>
-  %1 = trace.reduce_mean %x {axes = array<i64: 0, -1>, keepdims} : tensor<1x3x1xf32> -> tensor<1x3x1xf32>
+// CHECK: return %[[I]], %[[I]], %[[X]], %[[X]] :
+func.func @size_one_keepdims(%x: tensor<1x3x1xf32>, %i: tensor<1x3x1xi64>) -> (tensor<1x3x1xi64>, tensor<1x3x1xi64>, tensor<1x3x1xf32>, tensor<1x3x1xf32>) {
+  %0 = trace.reduce_sum %i {axes = array<i64: 0>, keepdims} : tensor<1x3x1xi64> -> tensor<1x3x1xi64>
+  %1 = trace.reduce_sum %i {axes = array<i64: 0, -1>, keepdims} : tensor<1x3x1xi64> -> tensor<1x3x1xi64>
   %2 = trace.reduce_max %x {axes = array<i64: 2>, keepdims} : tensor<1x3x1xf32> -> tensor<1x3x1xf32>
   %3 = trace.reduce_min %x {axes = array<i64: -3>, keepdims} : tensor<1x3x1xf32> -> tensor<1x3x1xf32>
-  return %0, %1, %2, %3 : tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>
+  return %0, %1, %2, %3 : tensor<1x3x1xi64>, tensor<1x3x1xi64>, tensor<1x3x1xf32>, tensor<1x3x1xf32>
+}
+
+// -----
+
+// A float sum starts from +0.0, so the sum (and mean) of one -0.0 is +0.0
+// (NumPy and PyTorch agree): it is not the operand, and does not fold.
+// (reduce_mean is float-only, so it never folds to its operand.)
+// test/Execution/signed-zero.mlir runs it.
+// CHECK-LABEL: func.func @float_sum_keeps_sign
+// CHECK: trace.reduce_sum %{{.*}} {axes = array<i64>} : tensor<2x3xf32> -> tensor<2x3xf32>
+// CHECK: trace.reduce_mean %{{.*}} {axes = array<i64: 0>, keepdims} : tensor<1x3xf16> -> tensor<1x3xf16>
+func.func @float_sum_keeps_sign(%x: tensor<2x3xf32>, %h: tensor<1x3xf16>) -> (tensor<2x3xf32>, tensor<1x3xf16>) {
+  %0 = trace.reduce_sum %x {axes = array<i64>} : tensor<2x3xf32> -> tensor<2x3xf32>
+  %1 = trace.reduce_mean %h {axes = array<i64: 0>, keepdims} : tensor<1x3xf16> -> tensor<1x3xf16>
+  return %0, %1 : tensor<2x3xf32>, tensor<1x3xf16>
 }
 
 // -----

@@ -747,3 +747,42 @@ func.func @f(%w: tensor<4xf32>) {
   %g = trace.vjp @vec(%w) cotangents() {wrt = array<i64: 0>} : (tensor<4xf32>), () -> tensor<4xf32>
   return
 }
+
+// -----
+
+// unconnected = none (TensorFlow's UnconnectedGradients.NONE returns None
+// for such an argument) has no MLIR counterpart: an op's results are fixed
+// and there is no "None" tensor. The verifier rejects it, for each op,
+// rather than leaving every pass to.
+func.func @loss(%w: tensor<4xf32>) -> tensor<f32> {
+  %s = trace.reduce_sum %w {axes = array<i64: 0>} : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{'trace.grad' op unconnected = none is not supported: an op has a fixed list of results and there is no 'None' tensor to return; use #trace.unconnected<zero> (zeros, the default) or #trace.unconnected<error>}}
+  %g = trace.grad @loss(%w) {wrt = array<i64: 0>, unconnected = #trace.unconnected<none>} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @loss(%w: tensor<4xf32>) -> tensor<f32> {
+  %s = trace.reduce_sum %w {axes = array<i64: 0>} : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{'trace.value_and_grad' op unconnected = none is not supported}}
+  %v, %g = trace.value_and_grad @loss(%w) {wrt = array<i64: 0>, unconnected = #trace.unconnected<none>} : (tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @id(%w: tensor<4xf32>) -> tensor<4xf32> {
+  return %w : tensor<4xf32>
+}
+func.func @f(%w: tensor<4xf32>) {
+  // expected-error @below {{'trace.vjp' op unconnected = none is not supported}}
+  %y, %g = trace.vjp @id(%w) cotangents(%w) {wrt = array<i64: 0>, unconnected = #trace.unconnected<none>} : (tensor<4xf32>), (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}

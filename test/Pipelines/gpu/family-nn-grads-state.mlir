@@ -10,7 +10,21 @@
 // SM80: .target sm_80
 // SM90: .target sm_90
 // CHECK: .visible .entry nn_grads_kernel(
+// The backprops multiply and accumulate; max_pool2d_grad finds the window's
+// (NaN-aware) maximum and routes the cotangent to it; avg_pool2d_grad
+// divides by the window size.
+// CHECK: mul.rn.f32
+// CHECK: add.rn.f32
+// CHECK: setp.nan.f32
+// CHECK: setp.gt.f32
+// CHECK: selp.b64
+// CHECK: div.rn.f32
 // CHECK: .visible .entry state_kernel(
+// assign_add stores the sum, assign_sub the difference.
+// CHECK: add.rn.f32 [[ADD:%r[0-9]+]]
+// CHECK: st.global.b32 [{{.*}}], [[ADD]];
+// CHECK: sub.rn.f32 [[SUB:%r[0-9]+]]
+// CHECK: st.global.b32 [{{.*}}], [[SUB]];
 
 // Both variables: staged in, written back before returning.
 // HOST-LABEL: llvm.func @state(

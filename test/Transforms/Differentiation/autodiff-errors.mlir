@@ -1,8 +1,8 @@
 // RUN: tracec-opt %s --trace-autodiff -split-input-file -verify-diagnostics
 
 // What trace-autodiff reports. Verifier-level errors (a callee returning a
-// non-scalar, wrt out of range, wrt an integer argument) are covered by
-// test/Dialect/Trace/invalid-gradients.mlir.
+// non-scalar, wrt out of range, wrt an integer argument, unconnected = none)
+// are covered by test/Dialect/Trace/invalid-gradients.mlir.
 
 // unconnected = error: an argument in wrt that the result does not depend on.
 func.func @f(%x: tensor<3xf32>, %unused: tensor<3xf32>) -> tensor<f32> {
@@ -28,19 +28,6 @@ func.func @df(%a: tensor<3xf32>, %b: tensor<3xf32>, %c: tensor<3xf32>) -> tensor
   // expected-error @below {{'trace.value_and_grad' op arguments 0, 2 of @f do not influence its results (unconnected = error)}}
   %v, %g:3 = trace.value_and_grad @f(%a, %b, %c) {wrt = array<i64: 0, 1, 2>, unconnected = #trace.unconnected<error>} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %v : tensor<f32>
-}
-
-// -----
-
-// unconnected = none has no fixed result list.
-func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
-  %s = trace.reduce_sum %x {axes = array<i64: 0>} : tensor<3xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-func.func @df(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // expected-error @below {{'trace.grad' op unconnected = none is not supported: a gradient op has a fixed list of results (use zero or error)}}
-  %g = trace.grad @f(%x) {wrt = array<i64: 0>, unconnected = #trace.unconnected<none>} : (tensor<3xf32>) -> tensor<3xf32>
-  return %g : tensor<3xf32>
 }
 
 // -----

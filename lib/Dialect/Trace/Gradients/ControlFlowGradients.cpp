@@ -219,6 +219,9 @@ struct ForGradient
       inits.push_back(tensor::EmptyOp::create(builder, loc,
                                               tapeType(init.getType()),
                                               ValueRange{trips}));
+    // The body builder cannot return a failure: it records the op that could
+    // not be cloned, and the loop is dropped after it is built.
+    Operation *notCloned = nullptr;
     auto loop = scf::ForOp::create(
         builder, loc, lb, ub, step, inits,
         [&](OpBuilder &b, Location l, Value iv, ValueRange args) {
@@ -233,14 +236,30 @@ struct ForGradient
           for (auto [original, arg] : llvm::zip(
                    body.getArguments().drop_front(), args.take_front(numCarried)))
             state.setPrimal(original, arg);
-          for (Operation &nested : body.without_terminator())
-            (void)state.clonePrimal(&nested, b);
+          for (Operation &nested : body.without_terminator()) {
+            if (failed(state.clonePrimal(&nested, b))) {
+              notCloned = &nested;
+              // Yield the incoming values so that the loop stays valid
+              // until it is erased.
+              scf::YieldOp::create(b, l, args);
+              return;
+            }
+          }
           SmallVector<Value> yielded;
           for (Value value : body.getTerminator()->getOperands())
             yielded.push_back(state.primal(value));
           llvm::append_range(yielded, tapes);
           scf::YieldOp::create(b, l, yielded);
         });
+    if (notCloned) {
+      loop->erase();
+      InFlightDiagnostic diag = op->emitOpError(
+          "cannot be differentiated: its body could not be copied into the "
+          "primal loop");
+      diag.attachNote(notCloned->getLoc())
+          << "could not copy '" << notCloned->getName() << "'";
+      return diag;
+    }
     for (auto [result, value] :
          llvm::zip(forOp.getResults(), loop.getResults().take_front(numCarried)))
       state.setPrimal(result, value);

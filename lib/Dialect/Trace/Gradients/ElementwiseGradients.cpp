@@ -101,14 +101,32 @@ Cotangents divRule(GradientBuilder &g, Value, Value b, Value y, Value dy) {
   Value da = g.div(dy, b);
   return {da, g.neg(g.mul(da, y))}; // d(a/b)/db = -a/b^2 = -y/b
 }
+/// pow, with PyTorch's choices (JAX's too for da) where the formulas
+/// da = dy * b * a^(b-1) and db = dy * y * log(a) meet 0 * inf or NaN:
+/// - da is 0 where b == 0 (a^0 is constant in a; the formula gives
+///   0 * 0^-1 = NaN at a = 0);
+/// - db is 0 where a == 0 and b >= 0 (0^b is 0 or 1 there; the formula
+///   gives 0 * -inf = NaN);
+/// - elsewhere the formulas stand: at a = 0, b < 0 they give -inf for both
+///   (with dy = 1), and db is NaN for a < 0, where log(a) is undefined.
+/// (TensorFlow instead takes db as 0 wherever a <= 0; JAX gives NaN for db at
+/// a = 0, b < 0.) Checked against
+/// torch.autograd in unittests/Gradients/ElementwiseGradientTest.cpp.
 Cotangents powRule(GradientBuilder &g, Value a, Value b, Value y, Value dy) {
-  // da = dy * b * a^(b-1); db = dy * y * log(a), taken as 0 where a <= 0
-  // (the log is undefined there; TensorFlow does the same).
-  Value da = g.mul(dy, g.mul(b, PowOp::create(g.builder, g.loc, a,
-                                              g.sub(b, g.constant(1, b)))));
-  Value positive = GtOp::create(g.builder, g.loc, a, g.constant(0, a));
-  Value safeA = SelectOp::create(g.builder, g.loc, positive, a, g.constant(1, a));
-  Value db = g.mul(g.mul(dy, y), g.log(safeA));
+  Value zero = g.constant(0, dy);
+  Value power = g.mul(b, PowOp::create(g.builder, g.loc, a,
+                                       g.sub(b, g.constant(1, b))));
+  Value constantInA = EqOp::create(g.builder, g.loc, b, g.constant(0, b));
+  Value da = g.mul(dy, SelectOp::create(g.builder, g.loc, constantInA, zero,
+                                        power));
+  Value zeroBase = EqOp::create(g.builder, g.loc, a, g.constant(0, a));
+  Value nonNegativeExponent =
+      GeOp::create(g.builder, g.loc, b, g.constant(0, b));
+  Value logTerm = g.mul(y, g.log(a));
+  Value atZeroBase = SelectOp::create(g.builder, g.loc, nonNegativeExponent,
+                                      zero, logTerm);
+  Value db = g.mul(dy, SelectOp::create(g.builder, g.loc, zeroBase,
+                                        atZeroBase, logTerm));
   return {da, db};
 }
 /// max/min: the cotangent goes to the selected side; on ties it is split

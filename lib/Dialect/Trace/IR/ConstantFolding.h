@@ -121,7 +121,9 @@ Attribute foldCompare(Attribute lhs, Attribute rhs, RankedTensorType resultType,
 /// Evaluates a double-precision function in `x`'s float semantics.
 llvm::APFloat applyInDouble(const llvm::APFloat &x, double (*fn)(double));
 
-/// True when `attr` is a splat constant equal to `value` (exactly).
+/// True when `attr` is a splat constant equal to `value`: bitwise for floats
+/// (so +0.0 and -0.0 differ, as they do for folding), by value for
+/// integers (where -0.0 matches 0).
 bool isSplatValue(Attribute attr, double value);
 
 } // namespace mlir::trace

@@ -137,10 +137,16 @@ static Value foldIdentityOperand(Operation *op, Attribute rhs, double identity) 
 }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (Value x = foldIdentityOperand(*this, adaptor.getRhs(), 0.0))
+  // The float identity is -0.0, not +0.0: -0.0 + +0.0 is +0.0, so x + 0.0
+  // would turn x = -0.0 into +0.0 (IEEE 754, as NumPy and arith.addf). Floats
+  // match the splat bitwise, so +0.0 does not fold; integers compare as
+  // doubles, where -0.0 == 0, so integer 0 still does.
+  constexpr double identity = -0.0;
+  if (Value x = foldIdentityOperand(*this, adaptor.getRhs(), identity))
     return x;
-  // 0 + x: commute the check.
-  if (isSplatValue(adaptor.getLhs(), 0.0) && getRhs().getType() == getType())
+  // -0 + x: commute the check.
+  if (isSplatValue(adaptor.getLhs(), identity) &&
+      getRhs().getType() == getType())
     return getRhs();
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
@@ -149,6 +155,9 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  // x - +0.0 is x for every x (-0.0 - +0.0 = -0.0), but x - -0.0 is not
+  // (-0.0 - -0.0 = +0.0): +0.0 is matched bitwise, so -0.0 does not fold.
+  // 0 - x is not -x either (0 - 0 = +0, -(+0) = -0), so it is not folded.
   if (Value x = foldIdentityOperand(*this, adaptor.getRhs(), 0.0))
     return x;
   return foldBinary(

@@ -6,9 +6,9 @@ using namespace mlir;
 using namespace mlir::trace;
 
 /// Reducing over no axes, or only over size-1 dims kept with `keepdims`, is
-/// the identity: the sum, mean, maximum and minimum of one element are that
-/// element. Both cases are exactly those where the result type is the
-/// operand type (a reduced dim that is kept becomes a static 1).
+/// the identity: the maximum and minimum of one element are that element.
+/// Both cases are exactly those where the result type is the operand type
+/// (a reduced dim that is kept becomes a static 1).
 static OpFoldResult foldIdentityReduction(Operation *op) {
   Value x = op->getOperand(0);
   if (x.getType() == op->getResult(0).getType())
@@ -16,12 +16,17 @@ static OpFoldResult foldIdentityReduction(Operation *op) {
   return {};
 }
 
-OpFoldResult ReduceSumOp::fold(FoldAdaptor) {
-  return foldIdentityReduction(*this);
+/// A sum starts from +0.0 (as NumPy's and PyTorch's do), and
+/// +0.0 + -0.0 = +0.0: the float sum or mean of one element is that element
+/// except for -0.0, so only integer sums fold to their operand.
+static OpFoldResult foldIdentitySum(Operation *op) {
+  if (isa<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType())))
+    return {};
+  return foldIdentityReduction(op);
 }
-OpFoldResult ReduceMeanOp::fold(FoldAdaptor) {
-  return foldIdentityReduction(*this);
-}
+
+OpFoldResult ReduceSumOp::fold(FoldAdaptor) { return foldIdentitySum(*this); }
+OpFoldResult ReduceMeanOp::fold(FoldAdaptor) { return foldIdentitySum(*this); }
 OpFoldResult ReduceMaxOp::fold(FoldAdaptor) {
   return foldIdentityReduction(*this);
 }

@@ -2,16 +2,12 @@
 
 #include "ConstantFolding.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::trace;
-
-static bool isTraceElementType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
-         type.isInteger(1) || type.isInteger(32) || type.isInteger(64);
-}
 
 //===----------------------------------------------------------------------===//
 // constant

@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -19,6 +20,10 @@ using namespace mlir::trace;
 
 #define GET_ATTRDEF_CLASSES
 #include "tracec/Dialect/Trace/IR/TraceAttrs.cpp.inc"
+
+namespace mlir::trace {
+#include "tracec/Dialect/Trace/IR/TraceTypeConstraints.cpp.inc"
+} // namespace mlir::trace
 
 namespace {
 /// Trace ops may be inlined (none refers to its enclosing function), except
@@ -65,10 +70,7 @@ Operation *TraceDialect::materializeConstant(OpBuilder &builder,
 LogicalResult
 ResourceType::verify(function_ref<InFlightDiagnostic()> emitError,
                      RankedTensorType valueType) {
-  Type element = valueType.getElementType();
-  if (!element.isF16() && !element.isBF16() && !element.isF32() &&
-      !element.isF64() && !element.isSignlessInteger(1) &&
-      !element.isSignlessInteger(32) && !element.isSignlessInteger(64))
+  if (!isTraceElementType(valueType.getElementType()))
     return emitError() << "resource value type must be a tensor of f16, "
                           "bf16, f32, f64, i1, i32 or i64, got "
                        << valueType;
