@@ -2,6 +2,8 @@
 
 #include "tracec/Runtime/Executable.h"
 
+#include "EngineLifetime.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -105,7 +107,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });
-  exe->engine_ = std::move(*engine);
+  exe->engine_ = shareEngine(std::move(*engine));
   exe->target_ = options.target;
   if (options.target == Target::cuda) {
     // Host code calls the runtime shim; its global constructors load the
@@ -124,7 +126,19 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     std::string error = cuda::takeError();
     if (!error.empty())
       return llvm::createStringError("cannot load the GPU kernels: " + error);
+  } else {
+    exe->engine_->initialize();
   }
+  // Everything is compiled now, not on first use: an Executable destroyed
+  // at exit must not need LLVM's code generator (see EngineLifetime.h).
+  for (const auto &signature : exe->signatures_) {
+    auto entry = exe->engine_->lookupPacked(signature->name);
+    if (entry)
+      exe->entries_[signature->name] = *entry;
+    else
+      exe->notCompiled_[signature->name] = llvm::toString(entry.takeError());
+  }
+  engineCompiled();
   return exe;
 }
 
@@ -132,11 +146,11 @@ llvm::Expected<Function> Executable::function(llvm::StringRef name) const {
   for (const auto &signature : signatures_) {
     if (signature->name != name)
       continue;
-    auto entry = engine_->lookupPacked(name);
-    if (!entry)
+    auto entry = entries_.find(name);
+    if (entry == entries_.end())
       return llvm::createStringError("@" + name + " was not compiled: " +
-                                     llvm::toString(entry.takeError()));
-    return Function(signature, *entry, engine_, target_);
+                                     notCompiled_.lookup(name));
+    return Function(signature, entry->second, engine_, target_);
   }
   auto it = uncallable_.find(name);
   if (it != uncallable_.end())
