@@ -20,6 +20,7 @@
 #include "tracec/Target/Cpu/CpuTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "../Common/ToolOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -33,35 +34,40 @@ namespace cl = llvm::cl;
 
 enum class EmitKind { obj, asm_, llvm, mlir };
 
+static cl::OptionCategory toolCategory("tracec options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(toolCategory));
 static cl::list<std::string> entryNames("entry",
                                         cl::desc("A function to export"),
-                                        cl::OneOrMore, cl::value_desc("name"));
+                                        cl::OneOrMore, cl::value_desc("name"),
+                                        cl::cat(toolCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::Required, cl::value_desc("file"));
+                                       cl::Required, cl::value_desc("file"),
+                                       cl::cat(toolCategory));
 static cl::opt<std::string> headerFile("header",
                                        cl::desc("Write the C/C++ header here"),
-                                       cl::value_desc("file.h"));
+                                       cl::value_desc("file.h"),
+                                       cl::cat(toolCategory));
 static cl::opt<std::string>
     className("class",
               cl::desc("C++ class name; its lower case prefixes the C "
                        "symbols (default: from the model file's name)"),
-              cl::value_desc("Name"));
+              cl::value_desc("Name"), cl::cat(toolCategory));
 static cl::opt<std::string>
     namespaceName("namespace", cl::desc("C++ namespace of the class (a::b)"),
-                  cl::value_desc("ns"));
+                  cl::value_desc("ns"), cl::cat(toolCategory));
 static cl::opt<std::string>
     targetCpu("target-cpu",
               cl::desc("CPU to generate code for: native (default) or an "
                        "LLVM CPU name such as x86-64-v3"),
-              cl::init("native"), cl::value_desc("cpu"));
+              cl::init("native"), cl::value_desc("cpu"), cl::cat(toolCategory));
 static cl::opt<std::string>
     cudaChip("cuda-chip",
              cl::desc("Compile for an NVIDIA GPU of this architecture "
                       "(sm_80, sm_90, ...): PTX embedded in the object, "
                       "which then links TracecCudaRuntime and libdl"),
-             cl::value_desc("sm_NN"));
+             cl::value_desc("sm_NN"), cl::cat(toolCategory));
 static cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What -o receives"), cl::init(EmitKind::obj),
     cl::values(clEnumValN(EmitKind::obj, "obj", "an object file (default)"),
@@ -69,7 +75,7 @@ static cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::llvm, "llvm", "optimized LLVM IR"),
                clEnumValN(EmitKind::mlir, "mlir",
                           "the module in the LLVM dialect, with the C "
-                          "entry points")));
+                          "entry points")), cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tracec") << message << "\n";
@@ -102,6 +108,7 @@ static std::string camelCase(llvm::StringRef name) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tracec: compile trace functions to an object file and a "
