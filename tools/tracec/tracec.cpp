@@ -97,15 +97,6 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path,
   return file;
 }
 
-/// "Model" for "mlp_model": the default class name.
-static std::string camelCase(llvm::StringRef name) {
-  std::string result;
-  for (llvm::StringRef word : llvm::split(name, '_'))
-    if (!word.empty())
-      result += llvm::toUpper(word.front()) + word.drop_front().str();
-  return result;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   hideUnrelatedOptions(toolCategory);
@@ -115,7 +106,8 @@ int main(int argc, char **argv) {
       "C/C++ header\n");
 
   std::string stem = toCIdentifier(llvm::sys::path::stem(inputFile), "model_");
-  std::string cls = className.empty() ? camelCase(stem) : className.getValue();
+  std::string cls =
+      className.empty() ? toClassName(stem, "Model") : className.getValue();
   if (toCIdentifier(cls) != cls || cls.empty())
     return fail("--class '" + cls + "' is not a C++ identifier");
   std::string prefix = className.empty() ? llvm::StringRef(stem).lower()
