@@ -82,6 +82,20 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// Flushes `file`; a write error (a full disk, /dev/full) is reported as
+/// an error naming the file and cleared, so that the stream does not abort
+/// the process when it is destroyed, which also removes the partial file.
+static bool finishOutput(llvm::ToolOutputFile &file, std::string &error) {
+  llvm::raw_fd_ostream &os = file.os();
+  os.flush();
+  if (!os.has_error())
+    return true;
+  error = "cannot write '" + file.getFilename().str() +
+          "': " + os.error().message();
+  os.clear_error();
+  return false;
+}
+
 /// Opens `path` for writing; nothing is left there unless keep() is called.
 static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path,
                                                         std::string &error) {
@@ -170,6 +184,9 @@ int main(int argc, char **argv) {
     emitHeader(header->os(), *entries,
                {llvm::sys::path::filename(inputFile).str(), prefix, cls,
                 namespaceName});
+  if (!finishOutput(*output, error) ||
+      (header && !finishOutput(*header, error)))
+    return fail(error);
   output->keep();
   if (header)
     header->keep();

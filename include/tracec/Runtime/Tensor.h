@@ -11,6 +11,7 @@
 #define TRACEC_RUNTIME_TENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -116,8 +117,13 @@ public:
   std::string toString() const;
 
   /// NumPy .npy files (format 1.0-3.0, little-endian, C order). bf16 has no
-  /// .npy dtype and is rejected.
-  static llvm::Expected<Tensor> loadNpy(llvm::StringRef path);
+  /// .npy dtype and is rejected. The header's shape is checked against the
+  /// file's size before anything is allocated; `checkType`, if given, sees
+  /// the header's dtype and shape first, and its error is returned.
+  static llvm::Expected<Tensor>
+  loadNpy(llvm::StringRef path,
+          llvm::function_ref<llvm::Error(DType, llvm::ArrayRef<int64_t>)>
+              checkType = nullptr);
   llvm::Error saveNpy(llvm::StringRef path) const;
 
 private:
