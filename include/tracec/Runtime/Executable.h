@@ -18,7 +18,7 @@
 
 #include "tracec/Runtime/Compiler.h"
 #include "tracec/Runtime/Signature.h"
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
 
 #include "llvm/ADT/StringMap.h"
 

@@ -14,7 +14,7 @@ namespace mlir::trace {
 /// Replaces the tensor result; the caller erases the op and its token.
 LogicalResult lowerRandom(Operation *random, SymbolTable &symbols);
 
-/// print: a call of tracec_print_tensor (tracec/Runtime/PrintCallback.h)
+/// print: a call of tracec_print_tensor (tracec/ABI/tracec_print.h)
 /// on a contiguous copy of the tensor. The caller erases the op.
 LogicalResult lowerPrint(PrintOp print, SymbolTable &symbols);
 

@@ -54,7 +54,7 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
     private i64 `memref.global`, 0 in a fresh module, advanced by
     `memref.atomic_rmw` on every run) and draw Philox4x32-10 numbers in a
     `linalg.generic` keyed by the op's seed. `trace.print` becomes a call of
-    `tracec_print_tensor` (tracec/Runtime/PrintCallback.h) on a contiguous
+    `tracec_print_tensor` (tracec/ABI/tracec_print.h) on a contiguous
     copy of its tensor.
     Control tokens and `trace.identity ... after(...)` are erased: the
     block's program order, made consistent with the tokens by

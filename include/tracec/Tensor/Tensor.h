@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACEC_RUNTIME_TENSOR_H
-#define TRACEC_RUNTIME_TENSOR_H
+#ifndef TRACEC_TENSOR_TENSOR_H
+#define TRACEC_TENSOR_TENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -113,7 +113,8 @@ public:
   /// A deep copy with its own storage.
   Tensor clone() const;
 
-  /// NumPy-style text: "[[1. 2.]\n [3. 4.]]".
+  /// NumPy-style text: "[[1. 2.]\n [3. 4.]]" (TracecABI's formatter, the
+  /// one compiled trace.print uses).
   std::string toString() const;
 
   /// NumPy .npy files (format 1.0-3.0, little-endian, C order). bf16 has no
@@ -143,4 +144,4 @@ private:
 
 } // namespace tracec
 
-#endif // TRACEC_RUNTIME_TENSOR_H
+#endif // TRACEC_TENSOR_TENSOR_H
