@@ -196,7 +196,8 @@ public:
        << "// class below aligns its own to 64 bytes). A C function returns "
           "0,\n"
        << "// or 1 if a buffer is null. The object needs only libc and "
-          "libm.\n\n"
+          "libm\n"
+       << "// (and TracecABI where the model uses trace.print).\n\n"
        << "#ifndef " << guard << "\n#define " << guard << "\n\n"
        << "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
        << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";

@@ -6,7 +6,8 @@
 //       [--emit=obj|asm|llvm|mlir]
 //
 // Compiles the entries with the CPU pipeline (autodiff included) and LLVM
-// at -O3 into an object file that needs only libc and libm, and writes a
+// at -O3 into an object file that needs only libc and libm (and TracecABI,
+// C with no LLVM, where the model prints), and writes a
 // C/C++ header declaring them: int <prefix>_<entry>(buffers...) each, and
 // a class owning the variables and buffers. The prefix is the class name
 // lower-cased, else the model file's stem.
