@@ -13,7 +13,7 @@
 
 include "Trace/TraceBase.td"
 include "Trace/TraceTypes.td"
-include "Trace/GradientOpInterface.td"
+include "Trace/GradientRequestOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 
@@ -515,9 +515,30 @@ class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
         [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-         Trace_GradientOpInterface])> {
+         Trace_GradientRequestOpInterface])> {
   let summary = what;
+  // GradientRequestOpInterface: defined by each op (extraClassDefinition).
+  let extraClassDeclaration = [{
+    ::llvm::SmallVector<::mlir::Value>
+    buildSeedCotangents(::mlir::OpBuilder &builder,
+                        ::mlir::TypeRange calleeResults);
+    ::llvm::SmallVector<::mlir::Value>
+    getResultReplacements(::mlir::ValueRange values,
+                          ::mlir::ValueRange gradients);
+  }];
 }
+
+// grad and value_and_grad differentiate a scalar loss: its cotangent is 1.
+defvar Trace_ScalarLossSeed = [{
+  ::llvm::SmallVector<::mlir::Value>
+  $cppClass::buildSeedCotangents(::mlir::OpBuilder &builder,
+                                 ::mlir::TypeRange calleeResults) {
+    auto loss = ::llvm::cast<::mlir::RankedTensorType>(calleeResults.front());
+    auto one = ::mlir::DenseElementsAttr::get(
+        loss, builder.getFloatAttr(loss.getElementType(), 1.0));
+    return {ConstantOp::create(builder, getLoc(), one).getResult()};
+  }
+}];
 
 def Trace_GradOp : Trace_GradientOp<"grad",
     "gradient of a scalar function with respect to `wrt` arguments",
@@ -538,6 +559,13 @@ def Trace_GradOp : Trace_GradientOp<"grad",
   let results = (outs Variadic<Trace_Tensor>:$grads);
   let assemblyFormat =
       "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+  let extraClassDefinition = Trace_ScalarLossSeed # [{
+    ::llvm::SmallVector<::mlir::Value>
+    $cppClass::getResultReplacements(::mlir::ValueRange,
+                                     ::mlir::ValueRange gradients) {
+      return ::llvm::to_vector(gradients);
+    }
+  }];
 }
 
 def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
@@ -556,6 +584,16 @@ def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
     OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
                    "::llvm::ArrayRef<int64_t>":$wrt)>
   ];
+  // The loss, then the gradients.
+  let extraClassDefinition = Trace_ScalarLossSeed # [{
+    ::llvm::SmallVector<::mlir::Value>
+    $cppClass::getResultReplacements(::mlir::ValueRange values,
+                                     ::mlir::ValueRange gradients) {
+      ::llvm::SmallVector<::mlir::Value> replacements = {values.front()};
+      ::llvm::append_range(replacements, gradients);
+      return replacements;
+    }
+  }];
 }
 
 def Trace_VjpOp : Trace_GradientOp<"vjp",
@@ -583,6 +621,21 @@ def Trace_VjpOp : Trace_GradientOp<"vjp",
                    "::mlir::ValueRange":$cotangents,
                    "::llvm::ArrayRef<int64_t>":$wrt)>
   ];
+  // Seeded with its cotangent operands; yields the callee's results, then
+  // the cotangents of the `wrt` arguments.
+  let extraClassDefinition = [{
+    ::llvm::SmallVector<::mlir::Value>
+    $cppClass::buildSeedCotangents(::mlir::OpBuilder &, ::mlir::TypeRange) {
+      return ::llvm::to_vector(getCotangents());
+    }
+    ::llvm::SmallVector<::mlir::Value>
+    $cppClass::getResultReplacements(::mlir::ValueRange values,
+                                     ::mlir::ValueRange gradients) {
+      ::llvm::SmallVector<::mlir::Value> replacements(values);
+      ::llvm::append_range(replacements, gradients);
+      return replacements;
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,44 +10,46 @@
 
 #include "TraceToBuffers.h"
 
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "tracec/Target/Cpu/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
 
 using namespace mlir;
 
-// clang-format off
-static constexpr llvm::StringLiteral kCpuBackHalf =
-    // Loops, then LLVM. math-to-libm catches what has no LLVM intrinsic
-    // (erf); the libm symbols resolve in the JIT's process or at link time.
-    "trace-contraction-loop-order, trace-expand-copies, convert-linalg-to-loops,"
-    // Integer powers have no LLVM intrinsic: outline them as loops.
-    "convert-math-to-funcs, convert-scf-to-cf,"
-    "expand-strided-metadata,"
-    "lower-affine, finalize-memref-to-llvm, convert-math-to-llvm,"
-    "convert-math-to-libm, convert-arith-to-llvm, convert-func-to-llvm,"
-    "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts";
-// clang-format on
+void tracec::buildCpuPipeline(OpPassManager &pm) {
+  buildTraceToBuffersPipeline(pm);
 
-StringRef tracec::cpuPipelineText() {
-  static const std::string text = ("builtin.module(" +
-                                   traceToBuffersPipelineText() + "," +
-                                   kCpuBackHalf + ")")
-                                      .str();
-  return text;
-}
-
-LogicalResult tracec::buildCpuPipeline(OpPassManager &pm) {
-  return parseModulePipeline(cpuPipelineText(), pm);
-}
-
-void tracec::registerPipelines() {
-  registerPipelinePasses();
-  PassPipelineRegistration<>(
-      "tracec-cpu-pipeline",
-      "Lower trace functions to the LLVM dialect for the host CPU "
-      "(results become caller-owned out-parameters)",
-      [](OpPassManager &pm) {
-        if (failed(buildCpuPipeline(pm)))
-          llvm::report_fatal_error("tracec-cpu-pipeline does not parse");
-      });
-  registerGpuPipeline();
+  // Loops, then LLVM.
+  pm.addPass(trace::createTraceContractionLoopOrder());
+  // Copies between strided buffers would call the C runner library's
+  // memrefCopy; as linalg copies they become loops.
+  pm.addPass(trace::createTraceExpandCopies());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  // Integer powers have no LLVM intrinsic: outline them as loops.
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What has no LLVM intrinsic (erf) becomes a libm call; the libm symbols
+  // resolve in the JIT's process or at link time.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -6,7 +6,7 @@
 // stay sequential loops inside it) tiled into blocks of threads; all turn
 // into gpu.launch ops, outlined into gpu.modules, lowered to NVVM and
 // compiled to PTX by LLVM's NVPTX back end (no CUDA SDK). The host side
-// calls the mgpu* entry points of the runtime shim (lib/Runtime/Cuda).
+// calls the mgpu* entry points of the runtime shim (lib/ABI/Cuda).
 //
 // Buffers: see trace-gpu-managed-buffers. All memory the code touches is
 // CUDA managed memory; the caller's buffers are copied in and out around
@@ -19,74 +19,110 @@
 
 #include "TraceToBuffers.h"
 
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
 
 using namespace mlir;
 
-std::string tracec::gpuPipelineText(const GpuPipelineOptions &options) {
-  std::string tileSizes;
-  for (int64_t size : options.tileSizes)
-    tileSizes += (tileSizes.empty() ? "" : ",") + std::to_string(size);
-  // clang-format off
-  std::string backHalf = llvm::formatv(
-      // Copies between internal buffers become kernels; the copies that
-      // stage the caller's buffers, added next, stay host memcpys.
-      "trace-expand-copies, trace-gpu-managed-buffers,"
-      // Matmuls through shared-memory tiles; reductions as a tree, a
-      // block per output element.
-      "func.func(trace-gpu-tiled-matmul{{tile={6}},"
-      "  trace-gpu-block-reductions{{threads={5}},"
-      "  convert-linalg-to-parallel-loops,"
-      "  trace-gpu-tile-parallel-loops{{threads={0} tile-sizes={1}},"
-      // Innermost loop dimension -> thread x: neighbouring threads touch
-      // neighbouring elements.
-      "  gpu-map-parallel-loops{{mapping-policy=innermost-first},"
-      "  convert-parallel-loops-to-gpu),"
-      // Integer powers become functions, which outlining copies into the
-      // kernels' modules.
-      "convert-math-to-funcs, gpu-kernel-outlining,"
-      "trace-nvvm-attach-target{{chip={2} features={3} O={4}},"
-      // What gpu-lower-to-nvvm-pipeline runs, with our target attached.
-      "convert-nvgpu-to-nvvm, convert-vector-to-scf, convert-scf-to-cf,"
-      "convert-nvvm-to-llvm, convert-func-to-llvm, expand-strided-metadata,"
-      "lower-affine, convert-arith-to-llvm,"
-      "convert-index-to-llvm, canonicalize, cse,"
-      // No libdevice without the CUDA SDK: math functions become arithmetic
-      // (f64 ones need libdevice). Locations are stripped after the last
-      // diagnostic that names them.
-      "gpu.module(trace-gpu-expand-math, convert-gpu-to-nvvm,"
-      "  trace-nvvm-native-math, strip-debuginfo, canonicalize, cse,"
-      "  reconcile-unrealized-casts),"
-      "gpu-to-llvm, gpu-module-to-binary{{format=isa},"
-      // Host code left over: control flow, loops without a parallel
-      // dimension that no kernel took (argmax of a whole tensor).
-      "convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm,"
-      "convert-func-to-llvm, convert-cf-to-llvm, convert-ub-to-llvm,"
-      "canonicalize, cse, reconcile-unrealized-casts",
-      options.threads.getValue(), tileSizes, options.chip.getValue(),
-      options.features.getValue(), options.optLevel.getValue(),
-      options.reductionThreads.getValue(), options.matmulTile.getValue());
-  // clang-format on
-  return ("builtin.module(" + traceToBuffersPipelineText() + "," + backHalf +
-          ")")
-      .str();
-}
+void tracec::buildGpuPipeline(OpPassManager &pm,
+                              const GpuPipelineOptions &options) {
+  buildTraceToBuffersPipeline(pm);
 
-LogicalResult tracec::buildGpuPipeline(OpPassManager &pm,
-                                       const GpuPipelineOptions &options) {
-  return parseModulePipeline(gpuPipelineText(options), pm);
-}
+  // Copies between internal buffers become kernels; the copies that stage
+  // the caller's buffers, added next, stay host memcpys.
+  pm.addPass(trace::createTraceExpandCopies());
+  pm.addPass(trace::createTraceGpuManagedBuffers());
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    // Matmuls through shared-memory tiles; reductions as a tree, a block
+    // per output element.
+    func.addPass(trace::createTraceGpuTiledMatmul({options.matmulTile}));
+    func.addPass(
+        trace::createTraceGpuBlockReductions({options.reductionThreads}));
+    func.addPass(createConvertLinalgToParallelLoopsPass());
+    trace::TraceGpuTileParallelLoopsOptions tiling;
+    tiling.threads = options.threads;
+    tiling.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
+    func.addPass(trace::createTraceGpuTileParallelLoops(tiling));
+    // Innermost loop dimension -> thread x: neighbouring threads touch
+    // neighbouring elements.
+    GpuMapParallelLoopsPassOptions mapping;
+    mapping.mappingPolicyStr = "innermost-first";
+    func.addPass(createGpuMapParallelLoopsPass(mapping));
+    func.addPass(createConvertParallelLoopToGpuPass());
+  }
+  // Integer powers become functions, which outlining copies into the
+  // kernels' modules.
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createGpuKernelOutliningPass());
+  trace::TraceNvvmAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(trace::createTraceNvvmAttachTarget(target));
 
-void tracec::registerGpuPipeline() {
-  registerPipelinePasses();
-  PassPipelineRegistration<GpuPipelineOptions>(
-      "tracec-gpu-pipeline",
-      "Lower trace functions to NVVM kernels compiled to PTX and host code "
-      "calling the CUDA runtime shim (results become caller-owned "
-      "out-parameters)",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        if (failed(buildGpuPipeline(pm, options)))
-          llvm::report_fatal_error("tracec-gpu-pipeline does not parse");
-      });
+  // What gpu-lower-to-nvvm-pipeline runs, with our target attached.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  {
+    // No libdevice without the CUDA SDK: math functions become arithmetic
+    // (f64 ones need libdevice). Locations are stripped after the last
+    // diagnostic that names them.
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(trace::createTraceGpuExpandMath());
+    kernels.addPass(createConvertGpuOpsToNVVMOps());
+    kernels.addPass(trace::createTraceNvvmNativeMath());
+    kernels.addPass(createStripDebugInfoPass());
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createCSEPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  }
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+
+  // Host code left over: control flow, loops without a parallel dimension
+  // that no kernel took (argmax of a whole tensor).
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -7,20 +7,12 @@
 
 namespace tracec {
 
-/// trace on tensors -> linalg on buffers (the body of a builtin.module
-/// pipeline): control dependencies, differentiation, state, linalg,
+/// Adds trace on tensors -> linalg on buffers to `pm` (anchored on
+/// builtin.module): control dependencies, differentiation, state, linalg,
 /// elementwise fusion, bufferization with results turned into caller-owned
 /// out-parameters and every internal buffer freed. Targets append their
 /// back half.
-llvm::StringRef traceToBuffersPipelineText();
-
-/// Registers every pass a pipeline text may name, also in programs (the
-/// JIT) that did not register them.
-void registerPipelinePasses();
-
-/// Parses "builtin.module(...)" into `pm`, which is anchored on the module.
-llvm::LogicalResult parseModulePipeline(llvm::StringRef text,
-                                        mlir::OpPassManager &pm);
+void buildTraceToBuffersPipeline(mlir::OpPassManager &pm);
 
 } // namespace tracec
 

@@ -10,12 +10,19 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "tracec/Conversion/Passes.h"
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
+#include "tracec/Target/Cpu/Passes.h"
+#include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Transforms/Bufferization/Passes.h"
+#include "tracec/Transforms/Differentiation/Passes.h"
+#include "tracec/Transforms/State/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,7 +46,16 @@ static mlir::LogicalResult checkInputFile(llvm::StringRef filename) {
 }
 
 int main(int argc, char **argv) {
-  // Upstream passes, ours, and the named pipelines.
+  // Upstream passes (every mlir-opt flag), ours, and the named pipelines.
+  // The libraries register nothing: this tool is the one place that parses
+  // passes by name.
+  mlir::registerAllPasses();
+  mlir::trace::registerTracecConversionPasses();
+  mlir::trace::registerTracecDifferentiationPasses();
+  mlir::trace::registerTracecStatePasses();
+  mlir::trace::registerTracecBufferizationPasses();
+  mlir::trace::registerTracecCpuPasses();
+  mlir::trace::registerTracecCudaPasses();
   tracec::registerPipelines();
 
   mlir::DialectRegistry registry;

@@ -8,20 +8,22 @@
 
 #include <string>
 
+// The pipelines are built in C++ from the passes' constructors and typed
+// options: building and running one needs no pass registry, so programs
+// that compile (the JIT, tracec) register nothing. Only tools that parse
+// pass names (tracec-opt) register the passes and the pipelines.
+
 namespace tracec {
 
-/// trace (on tensors) -> LLVM dialect for the host CPU. Entry points use
-/// destination passing: every result becomes a caller-owned out-parameter
-/// appended after the arguments, and every buffer the code allocates
-/// internally is freed before it returns.
-llvm::LogicalResult buildCpuPipeline(mlir::OpPassManager &pm);
-
-/// The textual form of the CPU pipeline (what --tracec-cpu-pipeline runs).
-llvm::StringRef cpuPipelineText();
+/// Adds trace (on tensors) -> LLVM dialect for the host CPU to `pm`, which
+/// is anchored on builtin.module. Entry points use destination passing:
+/// every result becomes a caller-owned out-parameter appended after the
+/// arguments, and every buffer the code allocates internally is freed
+/// before it returns.
+void buildCpuPipeline(mlir::OpPassManager &pm);
 
 /// Options of --tracec-gpu-pipeline.
-struct GpuPipelineOptions
-    : mlir::PassPipelineOptions<GpuPipelineOptions> {
+struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("NVIDIA GPU architecture: sm_80, "
                                           "sm_90, sm_90a, ..."),
@@ -56,20 +58,18 @@ struct GpuPipelineOptions
                             llvm::cl::init(3)};
 };
 
-/// trace (on tensors) -> GPU kernels as PTX in `gpu.binary` ops, and host
-/// code in the LLVM dialect that launches them through the mgpu* runtime
-/// calls (lib/Runtime/Cuda). Same calling convention as the CPU pipeline.
-llvm::LogicalResult buildGpuPipeline(mlir::OpPassManager &pm,
-                                     const GpuPipelineOptions &options);
+/// Adds trace (on tensors) -> GPU kernels as PTX in `gpu.binary` ops, and
+/// host code in the LLVM dialect that launches them through the mgpu*
+/// runtime calls (lib/ABI/Cuda), to `pm` (anchored on builtin.module).
+/// Same calling convention as the CPU pipeline. Bad options (an unknown
+/// chip, a PTX version too old for it, no threads) are diagnostics of the
+/// passes that take them, when the pipeline runs.
+void buildGpuPipeline(mlir::OpPassManager &pm,
+                      const GpuPipelineOptions &options);
 
-/// The textual form of the GPU pipeline for `options`.
-std::string gpuPipelineText(const GpuPipelineOptions &options);
-
-/// Registers --tracec-gpu-pipeline.
-void registerGpuPipeline();
-
-/// Registers the upstream passes, tracec's passes and the --tracec-*-pipeline
-/// pipelines with the pass registry (for tracec-opt).
+/// Registers --tracec-cpu-pipeline and --tracec-gpu-pipeline (with the
+/// options above) with the global pass registry, for tools that parse
+/// pipelines by name. Libraries never call it.
 void registerPipelines();
 
 } // namespace tracec

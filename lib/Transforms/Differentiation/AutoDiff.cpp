@@ -12,6 +12,8 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Transforms/Differentiation/Differentiator.h"
 
+#include "mlir/Interfaces/CallInterfaces.h"
+
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::trace {
@@ -31,9 +33,23 @@ struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
   /// ops) holds a gradient op that is still pending.
   bool isReady(func::FuncOp f, const DenseSet<Operation *> &pending,
                SymbolTable &symbols);
-  LogicalResult rewrite(GradientOpInterface request,
+  LogicalResult rewrite(GradientRequestOpInterface request,
                         Differentiator &differentiator, SymbolTable &symbols);
 };
+
+/// The function `op` runs, when it is a call or a gradient request of a
+/// function by symbol (a call through a value runs no known function).
+func::FuncOp calleeOf(Operation *op, SymbolTable &symbols) {
+  FlatSymbolRefAttr callee;
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    callee = dyn_cast_if_present<FlatSymbolRefAttr>(
+        dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()));
+  else if (auto request = dyn_cast<GradientRequestOpInterface>(op))
+    callee = request.getCalleeAttr();
+  if (!callee)
+    return {};
+  return symbols.lookup<func::FuncOp>(callee.getValue());
+}
 
 } // namespace
 
@@ -50,8 +66,8 @@ bool AutoDiffPass::isReady(func::FuncOp f,
     current.walk([&](Operation *op) {
       if (pending.contains(op))
         blocked = true;
-      if (auto symbolUse = op->getAttrOfType<FlatSymbolRefAttr>("callee"))
-        worklist.push_back(symbols.lookup<func::FuncOp>(symbolUse.getValue()));
+      if (func::FuncOp callee = calleeOf(op, symbols))
+        worklist.push_back(callee);
     });
     if (blocked)
       return false;
@@ -59,12 +75,12 @@ bool AutoDiffPass::isReady(func::FuncOp f,
   return true;
 }
 
-LogicalResult AutoDiffPass::rewrite(GradientOpInterface request,
+LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
                                     Differentiator &differentiator,
                                     SymbolTable &symbols) {
   Operation *op = request;
   FlatSymbolRefAttr callee = request.getCalleeAttr();
-  auto f = symbols.lookup<func::FuncOp>(callee.getValue());
+  func::FuncOp f = calleeOf(op, symbols);
   if (request.getUnconnected() == Unconnected::none)
     return op->emitOpError("unconnected = none is not supported: a gradient "
                            "op has a fixed list of results (use zero or error)");
@@ -94,27 +110,14 @@ LogicalResult AutoDiffPass::rewrite(GradientOpInterface request,
   ValueRange primalResults = forward.getResults().take_front(numResults);
   ValueRange residuals = forward.getResults().drop_front(numResults);
 
+  // The request says how the backward sweep is seeded and which values it
+  // yields (GradientRequestOpInterface).
   SmallVector<Value> backwardArgs(residuals);
-  if (auto vjp = dyn_cast<VjpOp>(op)) {
-    llvm::append_range(backwardArgs, vjp.getCotangents());
-  } else {
-    // grad and value_and_grad: the scalar result's cotangent is 1.
-    auto scalar = cast<RankedTensorType>(f.getResultTypes()[0]);
-    backwardArgs.push_back(
-        ConstantOp::create(builder, loc,
-                           DenseElementsAttr::get(
-                               scalar, builder.getFloatAttr(
-                                           scalar.getElementType(), 1.0)))
-            .getResult());
-  }
+  llvm::append_range(backwardArgs,
+                     request.buildSeedCotangents(builder, f.getResultTypes()));
   auto backward = func::CallOp::create(builder, loc, fns.backward, backwardArgs);
-
-  SmallVector<Value> replacements;
-  if (isa<ValueAndGradOp>(op))
-    replacements.push_back(primalResults.front());
-  else if (isa<VjpOp>(op))
-    llvm::append_range(replacements, primalResults);
-  llvm::append_range(replacements, backward.getResults());
+  SmallVector<Value> replacements =
+      request.getResultReplacements(primalResults, backward.getResults());
   op->replaceAllUsesWith(replacements);
   op->erase();
   return success();
@@ -125,9 +128,9 @@ void AutoDiffPass::runOnOperation() {
   SymbolTable symbols(module);
   Differentiator differentiator(module);
 
-  SmallVector<GradientOpInterface> requests;
+  SmallVector<GradientRequestOpInterface> requests;
   DenseSet<Operation *> pending;
-  module.walk([&](GradientOpInterface request) {
+  module.walk([&](GradientRequestOpInterface request) {
     requests.push_back(request);
     pending.insert(request);
   });
@@ -138,11 +141,10 @@ void AutoDiffPass::runOnOperation() {
   // Innermost first: each round rewrites every request whose callee is
   // free of pending gradient ops.
   while (!requests.empty()) {
-    SmallVector<GradientOpInterface> blocked;
+    SmallVector<GradientRequestOpInterface> blocked;
     bool progress = false;
-    for (GradientOpInterface request : requests) {
-      auto f =
-          symbols.lookup<func::FuncOp>(request.getCalleeAttr().getValue());
+    for (GradientRequestOpInterface request : requests) {
+      func::FuncOp f = calleeOf(request, symbols);
       if (!isReady(f, pending, symbols)) {
         blocked.push_back(request);
         continue;
@@ -172,10 +174,11 @@ void AutoDiffPass::runOnOperation() {
         differentiator.uniqueName(("__inference_" + f.getSymName()).str()));
     inference.setPrivate();
     symbols.insert(inference);
-    module.walk([&](func::CallOp call) {
-      if (call.getCallee() == f.getSymName() &&
+    auto inferenceRef = FlatSymbolRefAttr::get(inference);
+    module.walk([&](CallOpInterface call) {
+      if (calleeOf(call, symbols) == f &&
           call->getParentOfType<func::FuncOp>() != inference)
-        call.setCallee(inference.getSymName());
+        call.setCalleeFromCallable(inferenceRef);
     });
   }
 }

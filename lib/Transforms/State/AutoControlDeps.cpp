@@ -161,7 +161,7 @@ std::optional<CallSite> asCallSite(SymbolTableCollection &symbols,
   };
   if (auto call = dyn_cast<func::CallOp>(op))
     return CallSite{lookup(call.getCalleeAttr()), call.getOperands()};
-  if (auto gradient = dyn_cast<GradientOpInterface>(op))
+  if (auto gradient = dyn_cast<GradientRequestOpInterface>(op))
     return CallSite{lookup(gradient.getCalleeAttr()), gradient.getArgs()};
   return std::nullopt;
 }

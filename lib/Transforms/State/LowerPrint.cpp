@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "tracec/ABI/tracec_print.h"
 
 using namespace mlir;
@@ -59,12 +60,10 @@ Value constantGlobal(OpBuilder &b, Location loc, SymbolTable &symbols,
                      StringRef name, DenseElementsAttr value) {
   auto type = MemRefType::get(value.getType().getShape(),
                               value.getType().getElementType());
-  OpBuilder detached(b.getContext());
-  auto global =
-      memref::GlobalOp::create(detached, loc, name, b.getStringAttr("private"),
-                               type, value, /*constant=*/true,
-                               /*alignment=*/nullptr);
-  symbols.insert(global, symbols.getOp()->getRegion(0).front().begin());
+  auto global = createModuleSymbol<memref::GlobalOp>(
+      b, symbols, loc, uniqueSymbolName(symbols, name),
+      b.getStringAttr("private"), type, value, /*constant=*/true,
+      /*alignment=*/nullptr);
   Value memref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   return pointerTo(b, loc, memref);
 }
@@ -76,63 +75,87 @@ func::FuncOp callback(OpBuilder &b, Location loc, SymbolTable &symbols) {
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   auto type =
       b.getFunctionType({ptr, b.getI32Type(), b.getI64Type(), ptr, ptr}, {});
-  OpBuilder detached(b.getContext());
-  auto func =
-      func::FuncOp::create(detached, loc, TRACEC_PRINT_TENSOR_SYMBOL, type);
+  auto func = createModuleSymbol<func::FuncOp>(
+      b, symbols, loc, TRACEC_PRINT_TENSOR_SYMBOL, type);
   func.setPrivate();
-  symbols.insert(func, symbols.getOp()->getRegion(0).front().begin());
   return func;
 }
 
+struct LowerPrint : OpConversionPattern<PrintOp> {
+  LowerPrint(const TypeConverter &converter, MLIRContext *context,
+             SymbolTable &symbols)
+      : OpConversionPattern(converter, context), symbols(symbols) {}
+
+  // 1:N adaptor: the `after` tokens have become nothing.
+  LogicalResult
+  matchAndRewrite(PrintOp print, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = print.getX().getType();
+    std::optional<int32_t> dtype = dtypeCode(type.getElementType());
+    if (!dtype || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(print, "checkPrintLowerable fails");
+    Location loc = print.getLoc();
+    MLIRContext *context = rewriter.getContext();
+
+    StringRef message = print.getMessage();
+    SmallVector<int8_t> text(message.begin(), message.end());
+    text.push_back(0);
+    Value messagePtr = constantGlobal(
+        rewriter, loc, symbols, "__trace_print_message",
+        DenseElementsAttr::get(
+            RankedTensorType::get({static_cast<int64_t>(text.size())},
+                                  rewriter.getI8Type()),
+            ArrayRef<int8_t>(text)));
+    Value shapePtr =
+        type.getRank() == 0
+            ? Value(LLVM::ZeroOp::create(rewriter, loc,
+                                         LLVM::LLVMPointerType::get(context)))
+            : constantGlobal(rewriter, loc, symbols, "__trace_print_shape",
+                             DenseElementsAttr::get(
+                                 RankedTensorType::get({type.getRank()},
+                                                       rewriter.getI64Type()),
+                                 type.getShape()));
+
+    Value copy = bufferization::AllocTensorOp::create(
+        rewriter, loc, type, ValueRange{}, /*copy=*/adaptor.getX().front());
+    Value buffer = bufferization::ToBufferOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        copy, /*read_only=*/true);
+    Value dataPtr = pointerTo(rewriter, loc, buffer);
+
+    func::FuncOp callee = callback(rewriter, loc, symbols);
+    func::CallOp::create(
+        rewriter, loc, callee,
+        ValueRange{messagePtr,
+                   arith::ConstantIntOp::create(rewriter, loc,
+                                                rewriter.getI32Type(), *dtype),
+                   arith::ConstantIntOp::create(
+                       rewriter, loc, rewriter.getI64Type(), type.getRank()),
+                   shapePtr, dataPtr});
+    // The token becomes nothing.
+    rewriter.replaceOpWithMultiple(print, SmallVector<SmallVector<Value>>(1));
+    return success();
+  }
+
+  SymbolTable &symbols;
+};
+
 } // namespace
 
-LogicalResult mlir::trace::lowerPrint(PrintOp print, SymbolTable &symbols) {
+LogicalResult mlir::trace::checkPrintLowerable(PrintOp print) {
   RankedTensorType type = print.getX().getType();
-  std::optional<int32_t> dtype = dtypeCode(type.getElementType());
-  if (!dtype)
+  if (!dtypeCode(type.getElementType()))
     return print.emitOpError("cannot print elements of type ")
            << type.getElementType();
   if (!type.hasStaticShape())
     return print.emitOpError("needs a statically shaped operand to be "
                              "lowered, got ")
            << type;
-  OpBuilder b(print);
-  Location loc = print.getLoc();
-  MLIRContext *context = b.getContext();
-
-  StringRef message = print.getMessage();
-  SmallVector<int8_t> text(message.begin(), message.end());
-  text.push_back(0);
-  Value messagePtr = constantGlobal(
-      b, loc, symbols, "__trace_print_message",
-      DenseElementsAttr::get(
-          RankedTensorType::get({static_cast<int64_t>(text.size())},
-                                b.getI8Type()),
-          ArrayRef<int8_t>(text)));
-  Value shapePtr =
-      type.getRank() == 0
-          ? Value(LLVM::ZeroOp::create(b, loc,
-                                       LLVM::LLVMPointerType::get(context)))
-          : constantGlobal(
-                b, loc, symbols, "__trace_print_shape",
-                DenseElementsAttr::get(
-                    RankedTensorType::get({type.getRank()}, b.getI64Type()),
-                    type.getShape()));
-
-  Value copy = bufferization::AllocTensorOp::create(b, loc, type, ValueRange{},
-                                                    /*copy=*/print.getX());
-  Value buffer = bufferization::ToBufferOp::create(
-      b, loc, MemRefType::get(type.getShape(), type.getElementType()), copy,
-      /*read_only=*/true);
-  Value dataPtr = pointerTo(b, loc, buffer);
-
-  func::FuncOp callee = callback(b, loc, symbols);
-  func::CallOp::create(
-      b, loc, callee,
-      ValueRange{
-          messagePtr,
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), *dtype),
-          arith::ConstantIntOp::create(b, loc, b.getI64Type(), type.getRank()),
-          shapePtr, dataPtr});
   return success();
+}
+
+void mlir::trace::populatePrintLoweringPatterns(const TypeConverter &converter,
+                                                RewritePatternSet &patterns,
+                                                SymbolTable &symbols) {
+  patterns.add<LowerPrint>(converter, patterns.getContext(), symbols);
 }

@@ -40,11 +40,10 @@ Value nextRun(OpBuilder &b, Location loc, SymbolTable &symbols) {
   auto type = MemRefType::get({}, b.getI64Type());
   auto zero = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
                                      APInt(64, 0));
-  OpBuilder detached(b.getContext());
-  auto global = memref::GlobalOp::create(
-      detached, loc, "__trace_random_counter", b.getStringAttr("private"), type,
-      zero, /*constant=*/false, /*alignment=*/nullptr);
-  symbols.insert(global, symbols.getOp()->getRegion(0).front().begin());
+  auto global = createModuleSymbol<memref::GlobalOp>(
+      b, symbols, loc, uniqueSymbolName(symbols, "__trace_random_counter"),
+      b.getStringAttr("private"), type, zero, /*constant=*/false,
+      /*alignment=*/nullptr);
   Value counter =
       memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   Value one = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
@@ -134,22 +133,16 @@ Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
       scaled);
 }
 
-} // namespace
-
-LogicalResult mlir::trace::lowerRandom(Operation *random,
-                                       SymbolTable &symbols) {
+/// The generic drawing `random`'s numbers, built at `b`'s insertion point.
+linalg::GenericOp buildRandom(OpBuilder &b, Operation *random,
+                              SymbolTable &symbols) {
   auto type = cast<RankedTensorType>(random->getResult(0).getType());
-  if (!type.hasStaticShape())
-    return random->emitOpError("needs a statically shaped result to be "
-                               "lowered, got ")
-           << type;
   auto element = cast<FloatType>(type.getElementType());
   Type compute = element.isF64() ? Type(element)
                                  : Type(Float32Type::get(random->getContext()));
   auto uniform = dyn_cast<RandomUniformOp>(random);
   uint64_t seed =
       uniform ? uniform.getSeed() : cast<RandomNormalOp>(random).getSeed();
-  OpBuilder b(random);
   Location loc = random->getLoc();
   std::pair<Value, Value> run = splitWords(b, loc, nextRun(b, loc, symbols));
 
@@ -161,7 +154,7 @@ LogicalResult mlir::trace::lowerRandom(Operation *random,
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(type.getRank())};
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
+  return linalg::GenericOp::create(
       b, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange) {
         Value index = arith::ConstantIndexOp::create(nb, l, 0);
@@ -185,16 +178,66 @@ LogicalResult mlir::trace::lowerRandom(Operation *random,
                            uniform.getHigh().convertToDouble()));
         linalg::YieldOp::create(nb, l, value);
       });
-  // f32 log and cos as polynomials, which LLVM vectorizes with the rest of
-  // the generator; libm's scalar calls would take most of the time.
-  if (!uniform && compute.isF32()) {
-    RewritePatternSet patterns(b.getContext());
-    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
-      return name == "math.log" || name == "math.cos";
-    });
-    if (failed(applyPatternsGreedily(generic, std::move(patterns))))
-      return random->emitOpError("math approximations did not converge");
+}
+
+template <typename RandomOp>
+struct LowerRandom : OpConversionPattern<RandomOp> {
+  using Base = OpConversionPattern<RandomOp>;
+  LowerRandom(const TypeConverter &converter, MLIRContext *context,
+              SymbolTable &symbols, SmallVectorImpl<Operation *> &approximate)
+      : Base(converter, context), symbols(symbols), approximate(approximate) {}
+
+  // 1:N adaptor: the `after` tokens have become nothing.
+  LogicalResult
+  matchAndRewrite(RandomOp random, typename Base::OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(random.getResult().getType());
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(random, "checkRandomLowerable fails");
+    linalg::GenericOp generic = buildRandom(rewriter, random, symbols);
+    // f32 log and cos as polynomials, which LLVM vectorizes with the rest
+    // of the generator; libm's scalar calls would take most of the time.
+    if (isa<RandomNormalOp>(random) && !type.getElementType().isF64())
+      approximate.push_back(generic);
+    // The numbers, and no token.
+    rewriter.replaceOpWithMultiple(
+        random, SmallVector<SmallVector<Value>>{{generic.getResult(0)}, {}});
+    return success();
   }
-  random->getResult(0).replaceAllUsesWith(generic.getResult(0));
+
+  SymbolTable &symbols;
+  SmallVectorImpl<Operation *> &approximate;
+};
+
+} // namespace
+
+LogicalResult mlir::trace::checkRandomLowerable(Operation *random) {
+  auto type = cast<RankedTensorType>(random->getResult(0).getType());
+  if (!type.hasStaticShape())
+    return random->emitOpError("needs a statically shaped result to be "
+                               "lowered, got ")
+           << type;
+  return success();
+}
+
+void mlir::trace::populateRandomLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    SymbolTable &symbols, SmallVectorImpl<Operation *> &approximate) {
+  patterns.add<LowerRandom<RandomUniformOp>, LowerRandom<RandomNormalOp>>(
+      converter, patterns.getContext(), symbols, approximate);
+}
+
+LogicalResult
+mlir::trace::approximateRandomMath(ArrayRef<Operation *> generics) {
+  if (generics.empty())
+    return success();
+  RewritePatternSet patterns(generics.front()->getContext());
+  populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+    return name == "math.log" || name == "math.cos";
+  });
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (Operation *generic : generics)
+    if (failed(applyPatternsGreedily(generic, frozen)))
+      return generic->emitOpError("math approximations did not converge");
   return success();
 }

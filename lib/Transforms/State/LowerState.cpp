@@ -1,22 +1,28 @@
 //===- LowerState.cpp - Variables become caller-owned buffers -------------===//
 //
-// A `!trace.resource<tensor<S x T>>` argument becomes a `memref<S x T>`
-// argument: the caller's buffer, updated in place.
+// A dialect conversion. A `!trace.resource<tensor<S x T>>` becomes a
+// `memref<S x T>`: the caller's buffer, updated in place; `!trace.control`
+// becomes nothing, wherever it appears (function signatures, calls,
+// returns, scf.if/for/while results, iter_args and yields):
 //
 //   %v, %c = trace.var.read %r after(...)
-//     -> %t = bufferization.to_tensor %m restrict
-//        %v = bufferization.alloc_tensor() copy(%t)       (a snapshot)
+//     -> %s = memref.alloc() ; memref.copy %m, %s          (a snapshot)
+//        %v = bufferization.to_tensor %s restrict writable
 //   trace.var.assign %r, %x after(...)
-//     -> bufferization.materialize_in_destination %x in restrict writable %m
+//     -> bufferization.materialize_in_destination %x in writable %m
 //   trace.var.assign_add %r, %x   (assign_sub: trace.sub)
 //     -> snapshot %old; %new = trace.add %old, %x; materialize %new in %m
 //   %y = trace.identity %x after(...)  -> %x
 //   random_uniform, random_normal, print: StateLowerings.h
 //
-// Control tokens are erased: trace-auto-control-deps already put the block's
-// ops in an order consistent with them, and what replaces the ops has
-// memory effects (buffer writes, the random counters' atomic updates, the
-// print callback's calls), so program order carries the order from here on.
+// Why this form: a `to_tensor ... restrict` promises one-shot bufferization
+// that the tensor is the only way tensor IR reaches the buffer, and a
+// `materialize_in_destination ... restrict` that no other restrict op names
+// it. A variable is read and written many times, so neither may name the
+// caller's buffer. Reads copy it with memref ops, which one-shot
+// bufferization leaves where they are, into a fresh buffer that only the
+// one to_tensor names (restrict holds; writable, since nothing else sees
+// it); writes copy into it at their place in the program without restrict.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +31,17 @@
 #include "StateLowerings.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include <type_traits>
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACELOWERSTATE
@@ -38,171 +51,211 @@ namespace mlir::trace {
 using namespace mlir;
 using namespace mlir::trace;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
 
 /// The buffer type of a resource's value, or null when it has none.
-MemRefType bufferTypeOf(ResourceType resource) {
+static MemRefType bufferTypeOf(ResourceType resource) {
   auto tensor = dyn_cast<RankedTensorType>(resource.getValueType());
-  if (!tensor)
+  if (!tensor || !tensor.hasStaticShape())
     return {};
   return MemRefType::get(tensor.getShape(), tensor.getElementType());
 }
 
-bool isStateOp(Operation *op) {
-  return isa<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp, PrintOp,
-             RandomUniformOp, RandomNormalOp>(op);
+StateTypeConverter::StateTypeConverter() {
+  // Tried last: everything else stays as it is.
+  addConversion([](Type type) { return type; });
+  // A null type (no static shape) makes the conversion fail.
+  addConversion(
+      [](ResourceType resource) -> Type { return bufferTypeOf(resource); });
+  addConversion([](ControlType, SmallVectorImpl<Type> &) { return success(); });
 }
 
-/// A fresh tensor holding the buffer's contents now: a later write to the
-/// buffer cannot change it.
+std::string mlir::trace::uniqueSymbolName(SymbolTable &symbols,
+                                          StringRef base) {
+  std::string name = base.str();
+  for (unsigned suffix = 0; symbols.lookup(name); ++suffix)
+    name = (base + "_" + Twine(suffix)).str();
+  return name;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A tensor holding the buffer's contents now, in a fresh buffer of its
+/// own: a later write to `buffer` cannot change it.
 Value snapshot(OpBuilder &b, Location loc, Value buffer, Type tensorType) {
-  Value view = bufferization::ToTensorOp::create(b, loc, tensorType, buffer,
-                                                 /*restrict=*/true,
-                                                 /*writable=*/false);
-  return bufferization::AllocTensorOp::create(
-      b, loc, cast<RankedTensorType>(tensorType), ValueRange{}, /*copy=*/view);
+  auto type = cast<MemRefType>(buffer.getType());
+  // 64 bytes, as one-shot bufferization aligns its own allocations.
+  Value copy = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  memref::CopyOp::create(b, loc, buffer, copy);
+  return bufferization::ToTensorOp::create(b, loc, tensorType, copy,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
 }
 
+/// Writes `value` into `buffer`, at this point of the program.
 void store(OpBuilder &b, Location loc, Value value, Value buffer) {
-  auto op = bufferization::MaterializeInDestinationOp::create(b, loc, value,
-                                                               buffer);
-  op.setRestrict(true);
-  op.setWritable(true);
+  bufferization::MaterializeInDestinationOp::create(
+      b, loc, /*result=*/Type(), value, buffer, /*restrict=*/false,
+      /*writable=*/true);
 }
 
-struct LowerStatePass
-    : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    bool failedAny = false;
-    // Collected first: lowering adds globals and declarations to the module.
-    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
-      if (failed(lowerFunction(func, symbols)))
-        failedAny = true;
-    if (failedAny)
-      signalPassFailure();
-  }
+/// The buffer a variable op's resource became (1:N adaptors: tokens have
+/// become empty ranges).
+FailureOr<Value> bufferOf(ValueRange resource) {
+  if (resource.size() != 1 || !isa<MemRefType>(resource.front().getType()))
+    return failure();
+  return resource.front();
+}
 
-  /// An op outside this pass that takes a control token, or null.
-  static Operation *unknownTokenUser(func::FuncOp func) {
-    Operation *unknown = nullptr;
-    func.walk([&](Operation *op) {
-      for (Value v : op->getResults())
-        if (isa<ControlType>(v.getType()))
-          for (Operation *user : v.getUsers())
-            if (!isStateOp(user) && !isa<IdentityOp>(user)) {
-              unknown = user;
-              return WalkResult::interrupt();
-            }
-      return WalkResult::advance();
-    });
-    return unknown;
-  }
+struct LowerVarRead : OpConversionPattern<VarReadOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult lowerFunction(func::FuncOp func, SymbolTable &symbols) {
-    bool hasResourceArgs = llvm::any_of(func.getArgumentTypes(), [](Type t) {
-      return isa<ResourceType>(t);
-    });
-    if (func.isExternal()) {
-      if (hasResourceArgs)
-        convertSignature(func);
-      return success();
-    }
-    bool hasState = hasResourceArgs;
-    func.walk([&](Operation *op) {
-      if (isStateOp(op) ||
-          (isa<IdentityOp>(op) && !cast<IdentityOp>(op).getAfter().empty()))
-        hasState = true;
-    });
-    if (!hasState)
-      return success();
-    if (Operation *user = unknownTokenUser(func))
-      return user->emitOpError("takes a control token, which trace-lower-state "
-                               "cannot lower");
-    if (llvm::any_of(func.getResultTypes(),
-                     [](Type t) { return isa<ResourceType>(t); }))
-      return func.emitError("returning a resource is not supported");
-
-    // Arguments: resources become buffers in place (call sites pass the
-    // caller's converted arguments, so their types follow).
-    Block &entry = func.getBody().front();
-    for (BlockArgument arg : entry.getArguments())
-      if (auto resource = dyn_cast<ResourceType>(arg.getType())) {
-        MemRefType buffer = bufferTypeOf(resource);
-        if (!buffer || !buffer.hasStaticShape())
-          return emitError(arg.getLoc())
-                 << "argument " << arg.getArgNumber() << " of @"
-                 << func.getSymName() << ": " << resource
-                 << " needs a statically shaped tensor value to become a "
-                    "buffer";
-        arg.setType(buffer);
-      }
-    convertSignature(func);
-
-    // Lower the state ops in program order.
-    SmallVector<Operation *> ops;
-    func.walk([&](Operation *op) {
-      if (isStateOp(op) || isa<IdentityOp>(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops) {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      if (auto identity = dyn_cast<IdentityOp>(op)) {
-        if (identity.getAfter().empty())
-          continue;
-        identity.getResult().replaceAllUsesWith(identity.getX());
-        continue;
-      }
-      if (auto print = dyn_cast<PrintOp>(op)) {
-        if (failed(lowerPrint(print, symbols)))
-          return failure();
-        continue;
-      }
-      if (isa<RandomUniformOp, RandomNormalOp>(op)) {
-        if (failed(lowerRandom(op, symbols)))
-          return failure();
-        continue;
-      }
-      Value buffer = op->getOperand(0);
-      if (!isa<MemRefType>(buffer.getType()))
-        return op->emitError("the variable must be a function argument to be "
-                             "lowered to a buffer");
-      if (auto read = dyn_cast<VarReadOp>(op)) {
-        read.getValue().replaceAllUsesWith(
-            snapshot(b, loc, buffer, read.getValue().getType()));
-        continue;
-      }
-      Value value = op->getOperand(1);
-      if (isa<VarAssignAddOp, VarAssignSubOp>(op)) {
-        Value old = snapshot(b, loc, buffer, value.getType());
-        value = isa<VarAssignAddOp>(op)
-                    ? Value(AddOp::create(b, loc, old, value))
-                    : Value(SubOp::create(b, loc, old, value));
-      }
-      store(b, loc, value, buffer);
-    }
-    // Erase users of tokens before their producers: in reverse program order.
-    for (Operation *op : llvm::reverse(ops)) {
-      if (auto identity = dyn_cast<IdentityOp>(op))
-        if (identity.getAfter().empty())
-          continue;
-      op->dropAllUses();
-      op->erase();
-    }
+  LogicalResult
+  matchAndRewrite(VarReadOp read, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> buffer = bufferOf(adaptor.getResource());
+    if (failed(buffer))
+      return rewriter.notifyMatchFailure(read, "the resource is no buffer");
+    Value value =
+        snapshot(rewriter, read.getLoc(), *buffer, read.getValue().getType());
+    // The value, and no token.
+    rewriter.replaceOpWithMultiple(
+        read, SmallVector<SmallVector<Value>>{{value}, {}});
     return success();
   }
+};
 
-  static void convertSignature(func::FuncOp func) {
-    SmallVector<Type> inputs;
-    for (Type t : func.getArgumentTypes()) {
-      auto resource = dyn_cast<ResourceType>(t);
-      MemRefType buffer = resource ? bufferTypeOf(resource) : MemRefType();
-      inputs.push_back(buffer ? Type(buffer) : t);
+/// assign, assign_add (`combine` = trace.add), assign_sub (trace.sub).
+template <typename UpdateOp, typename CombineOp = void>
+struct LowerVarUpdate : OpConversionPattern<UpdateOp> {
+  using Base = OpConversionPattern<UpdateOp>;
+  using Base::Base;
+
+  LogicalResult
+  matchAndRewrite(UpdateOp update, typename Base::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> buffer = bufferOf(adaptor.getResource());
+    if (failed(buffer))
+      return rewriter.notifyMatchFailure(update, "the resource is no buffer");
+    Location loc = update.getLoc();
+    Value value = adaptor.getValue().front();
+    if constexpr (!std::is_void_v<CombineOp>) {
+      Value old = snapshot(rewriter, loc, *buffer, value.getType());
+      value = CombineOp::create(rewriter, loc, old, value);
     }
-    func.setFunctionType(
-        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+    store(rewriter, loc, value, *buffer);
+    // No token.
+    rewriter.replaceOpWithMultiple(update, SmallVector<SmallVector<Value>>(1));
+    return success();
+  }
+};
+
+/// identity with tokens: the value itself (program order waits now).
+struct LowerIdentity : OpConversionPattern<IdentityOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IdentityOp identity, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(identity, adaptor.getX());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::trace::populateVariableLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LowerVarRead, LowerVarUpdate<VarAssignOp>,
+               LowerVarUpdate<VarAssignAddOp, AddOp>,
+               LowerVarUpdate<VarAssignSubOp, SubOp>, LowerIdentity>(
+      converter, patterns.getContext());
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What the patterns cannot lower, diagnosed up front.
+LogicalResult checkLowerable(ModuleOp module) {
+  bool failedAny = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto resource = dyn_cast<ResourceType>(type);
+      if (!resource || bufferTypeOf(resource))
+        continue;
+      Location loc =
+          func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
+      emitError(loc) << "argument " << i << " of @" << func.getSymName() << ": "
+                     << resource
+                     << " needs a statically shaped tensor value to become a "
+                        "buffer";
+      failedAny = true;
+    }
+    if (llvm::any_of(func.getResultTypes(),
+                     [](Type t) { return isa<ResourceType>(t); })) {
+      func.emitError("returning a resource is not supported");
+      failedAny = true;
+    }
+  }
+  module.walk([&](Operation *op) {
+    LogicalResult lowerable = success();
+    if (auto print = dyn_cast<PrintOp>(op))
+      lowerable = checkPrintLowerable(print);
+    else if (isa<RandomUniformOp, RandomNormalOp>(op))
+      lowerable = checkRandomLowerable(op);
+    if (failed(lowerable))
+      failedAny = true;
+  });
+  return failure(failedAny);
+}
+
+struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(checkLowerable(module)))
+      return signalPassFailure();
+
+    MLIRContext *context = &getContext();
+    StateTypeConverter converter;
+    ConversionTarget target(*context);
+    // Ops are legal once no state type is left in their operands, results
+    // and regions; functions once their signature and body are converted;
+    // scf ops as populateSCFStructuralTypeConversionsAndLegality says.
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    // Stateful ops never stay: one that cannot be lowered is an error.
+    target.addIllegalOp<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp,
+                        PrintOp, RandomUniformOp, RandomNormalOp>();
+
+    SymbolTable symbols(module);
+    SmallVector<Operation *> approximate;
+    RewritePatternSet patterns(context);
+    populateVariableLoweringPatterns(converter, patterns);
+    populatePrintLoweringPatterns(converter, patterns, symbols);
+    populateRandomLoweringPatterns(converter, patterns, symbols, approximate);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    if (failed(approximateRandomMath(approximate)))
+      return signalPassFailure();
   }
 };
 

@@ -1,22 +1,75 @@
-//===- StateLowerings.h - Lowerings of trace-lower-state's stateful ops ---===//
+//===- StateLowerings.h - Patterns of trace-lower-state -------------------===//
+//
+// trace-lower-state is a dialect conversion: StateTypeConverter says what
+// the state types become, one pattern per stateful op says what the op
+// becomes, and upstream's structural patterns (func signatures, calls,
+// returns, scf regions) follow the types.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TRACEC_LIB_TRANSFORMS_STATELOWERINGS_H
 #define TRACEC_LIB_TRANSFORMS_STATELOWERINGS_H
 
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 namespace mlir::trace {
 
-/// random_uniform / random_normal: the op's run counter lives in a private
-/// i64 `memref.global` (0 in a fresh module) that `memref.atomic_rmw`
-/// advances on every run; a `linalg.generic` draws the numbers with Philox.
-/// Replaces the tensor result; the caller erases the op and its token.
-LogicalResult lowerRandom(Operation *random, SymbolTable &symbols);
+/// `!trace.resource<tensor<S x T>>` becomes `memref<S x T>` (the caller's
+/// buffer; statically shaped values only); `!trace.control` becomes nothing
+/// (a 1:0 conversion: once ops touch buffers, program order carries what
+/// the tokens said); every other type stays.
+class StateTypeConverter : public TypeConverter {
+public:
+  StateTypeConverter();
+};
+
+/// var.read, var.assign, var.assign_add, var.assign_sub, and identity with
+/// tokens (LowerState.cpp).
+void populateVariableLoweringPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 
 /// print: a call of tracec_print_tensor (tracec/ABI/tracec_print.h)
-/// on a contiguous copy of the tensor. The caller erases the op.
-LogicalResult lowerPrint(PrintOp print, SymbolTable &symbols);
+/// on a contiguous copy of the tensor (LowerPrint.cpp). The message and
+/// shape globals and the callback's declaration go into `symbols`.
+void populatePrintLoweringPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   SymbolTable &symbols);
+
+/// random_uniform / random_normal: the op's run counter lives in a private
+/// i64 `memref.global` (0 in a fresh module) that `memref.atomic_rmw`
+/// advances on every run; a `linalg.generic` draws the numbers with Philox
+/// (LowerRandom.cpp). Each generic whose f32 log and cos should become
+/// polynomials is appended to `approximate`, for
+/// approximateRandomMath once the conversion is done (a pattern cannot run
+/// other patterns).
+void populateRandomLoweringPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    SymbolTable &symbols,
+                                    SmallVectorImpl<Operation *> &approximate);
+LogicalResult approximateRandomMath(ArrayRef<Operation *> generics);
+
+/// The checks the patterns rely on, with a diagnostic on `op` when it
+/// cannot be lowered (run before the conversion, so that a failure is one
+/// clear error, not a pattern that does not apply).
+LogicalResult checkPrintLowerable(PrintOp print);
+LogicalResult checkRandomLowerable(Operation *random);
+
+/// A symbol name based on `base` that `symbols` does not hold yet.
+std::string uniqueSymbolName(SymbolTable &symbols, StringRef base);
+
+/// Creates a module-level symbol op with `b` (so that a conversion sees
+/// it), at the start of `symbols`' module, and registers it.
+template <typename OpTy, typename... Args>
+OpTy createModuleSymbol(OpBuilder &b, SymbolTable &symbols, Location loc,
+                        Args &&...args) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&symbols.getOp()->getRegion(0).front());
+  auto op = OpTy::create(b, loc, std::forward<Args>(args)...);
+  symbols.insert(op);
+  return op;
+}
 
 } // namespace mlir::trace
 

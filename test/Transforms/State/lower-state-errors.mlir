@@ -18,12 +18,24 @@ func.func @random_dynamic() -> tensor<?xf32> {
 
 // -----
 
-// Tokens are erased: an op that takes one and is not lowered here would be
-// left dangling.
-func.func private @sink(!trace.control)
-func.func @token_to_call(%x: tensor<2xf32>) {
-  %c = trace.print %x : tensor<2xf32>
-  // expected-error @below {{'func.call' op takes a control token, which trace-lower-state cannot lower}}
-  func.call @sink(%c) : (!trace.control) -> ()
-  return
+// Tokens are erased: an op that takes or yields one and has no pattern
+// (scf.execute_region; scf.if/for/while, func.call and func.return have
+// them) would be left dangling.
+func.func @token_from_execute_region(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @below {{failed to legalize operation 'scf.execute_region' that was explicitly marked illegal}}
+  %c = scf.execute_region -> !trace.control {
+    %p = trace.print %x : tensor<2xf32>
+    scf.yield %p : !trace.control
+  }
+  %y = trace.identity %x after(%c) : tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @dynamic_variable(
+    // expected-error @below {{argument 0 of @dynamic_variable: '!trace.resource<tensor<?xf32>>' needs a statically shaped tensor value to become a buffer}}
+    %v: !trace.resource<tensor<?xf32>>) -> tensor<?xf32> {
+  %r, %c = trace.var.read %v : !trace.resource<tensor<?xf32>>
+  return %r : tensor<?xf32>
 }

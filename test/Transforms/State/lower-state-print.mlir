@@ -10,7 +10,7 @@
 // CHECK-DAG: memref.global "private" constant @__trace_print_shape{{(_[0-9]+)?}} : memref<1xi64> = dense<2>
 // CHECK-LABEL: func.func @between_variable_ops
 // CHECK-SAME: (%[[M:[a-z0-9_]+]]: memref<2xf32>, %[[X:[a-z0-9_]+]]: tensor<2xf32>)
-// CHECK: %[[OLD:.+]] = bufferization.alloc_tensor() copy(%{{.+}}) : tensor<2xf32>
+// CHECK: %[[OLD:.+]] = bufferization.to_tensor %{{.+}} restrict writable : memref<2xf32> to tensor<2xf32>
 // CHECK: %[[MSG:.+]] = memref.get_global @__trace_print_message
 // CHECK: %[[MSGP:.+]] = llvm.inttoptr
 // CHECK: %[[SHAPE:.+]] = memref.get_global @__trace_print_shape
@@ -22,7 +22,7 @@
 // CHECK-DAG: %[[F32:.+]] = arith.constant 2 : i32
 // CHECK-DAG: %[[RANK:.+]] = arith.constant 1 : i64
 // CHECK: call @tracec_print_tensor(%[[MSGP]], %[[F32]], %[[RANK]], %[[SHAPEP]], %[[DATAP]])
-// CHECK: bufferization.materialize_in_destination %{{.+}} in restrict writable %[[M]]
+// CHECK: bufferization.materialize_in_destination %{{.+}} in writable %[[M]]
 // CHECK: call @tracec_print_tensor
 // CHECK-NOT: trace.print
 func.func @between_variable_ops(%v: !trace.resource<tensor<2xf32>>, %x: tensor<2xf32>) -> tensor<2xf32> {

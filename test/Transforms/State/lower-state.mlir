@@ -3,28 +3,34 @@
 // RUN: tracec-opt %s -split-input-file --tracec-cpu-pipeline | FileCheck %s --check-prefix=LLVM
 
 // A resource argument becomes the caller's buffer. A read is a snapshot (a
-// copy of the buffer now); an assign writes into the buffer in place;
-// assign_add and assign_sub read, compute with trace ops and write; control
-// tokens and trace.identity with tokens disappear, program order stays.
+// copy of the buffer now, into a buffer of its own that one to_tensor
+// restrict names); an assign writes into the buffer in place, without
+// restrict (the buffer is written many times); assign_add and assign_sub
+// read, compute with trace ops and write; control tokens and trace.identity
+// with tokens disappear, program order stays.
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[M:[a-z0-9_]+]]: memref<4xf32>, %[[X:[a-z0-9_]+]]: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
-// CHECK-NEXT: %[[T0:.+]] = bufferization.to_tensor %[[M]] restrict : memref<4xf32> to tensor<4xf32>
-// CHECK-NEXT: %[[OLD:.+]] = bufferization.alloc_tensor() copy(%[[T0]]) : tensor<4xf32>
+// CHECK-NEXT: %[[B0:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK-NEXT: memref.copy %[[M]], %[[B0]] : memref<4xf32> to memref<4xf32>
+// CHECK-NEXT: %[[OLD:.+]] = bufferization.to_tensor %[[B0]] restrict writable : memref<4xf32> to tensor<4xf32>
 // CHECK-NEXT: %[[H:.+]] = trace.constant
 // CHECK-NEXT: %[[HX:.+]] = trace.mul %[[H]], %[[X]]
 // CHECK-NEXT: %[[N:.+]] = trace.sub %[[OLD]], %[[HX]]
-// CHECK-NEXT: bufferization.materialize_in_destination %[[N]] in restrict writable %[[M]] : (tensor<4xf32>, memref<4xf32>) -> ()
-// CHECK-NEXT: %[[T1:.+]] = bufferization.to_tensor %[[M]] restrict
-// CHECK-NEXT: %[[S1:.+]] = bufferization.alloc_tensor() copy(%[[T1]])
+// CHECK-NEXT: bufferization.materialize_in_destination %[[N]] in writable %[[M]] : (tensor<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT: %[[B1:.+]] = memref.alloc()
+// CHECK-NEXT: memref.copy %[[M]], %[[B1]]
+// CHECK-NEXT: %[[S1:.+]] = bufferization.to_tensor %[[B1]] restrict writable
 // CHECK-NEXT: %[[A:.+]] = trace.add %[[S1]], %[[X]]
-// CHECK-NEXT: bufferization.materialize_in_destination %[[A]] in restrict writable %[[M]]
-// CHECK-NEXT: %[[T2:.+]] = bufferization.to_tensor %[[M]] restrict
-// CHECK-NEXT: %[[S2:.+]] = bufferization.alloc_tensor() copy(%[[T2]])
-// CHECK-NEXT: %[[T3:.+]] = bufferization.to_tensor %[[M]] restrict
-// CHECK-NEXT: %[[S3:.+]] = bufferization.alloc_tensor() copy(%[[T3]])
+// CHECK-NEXT: bufferization.materialize_in_destination %[[A]] in writable %[[M]]
+// CHECK-NEXT: %[[B2:.+]] = memref.alloc()
+// CHECK-NEXT: memref.copy %[[M]], %[[B2]]
+// CHECK-NEXT: %[[S2:.+]] = bufferization.to_tensor %[[B2]] restrict writable
+// CHECK-NEXT: %[[B3:.+]] = memref.alloc()
+// CHECK-NEXT: memref.copy %[[M]], %[[B3]]
+// CHECK-NEXT: %[[S3:.+]] = bufferization.to_tensor %[[B3]] restrict writable
 // CHECK-NEXT: %[[D:.+]] = trace.sub %[[S3]], %[[X]]
-// CHECK-NEXT: bufferization.materialize_in_destination %[[D]] in restrict writable %[[M]]
+// CHECK-NEXT: bufferization.materialize_in_destination %[[D]] in writable %[[M]]
 // CHECK-NEXT: return %[[OLD]], %[[S2]]
 // CHECK-NOT: trace.var
 // CHECK-NOT: trace.identity
@@ -62,11 +68,13 @@ func.func @step(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> (tenso
 // CHECK-SAME: (%[[M:[a-z0-9_]+]]: memref<2xf32>, %[[X:[a-z0-9_]+]]: tensor<2xf32>)
 // CHECK-NEXT: call @inc(%[[M]], %[[X]]) : (memref<2xf32>, tensor<2xf32>) -> ()
 // CHECK-NEXT: call @inc(%[[M]], %[[X]]) : (memref<2xf32>, tensor<2xf32>) -> ()
-// CHECK-NEXT: bufferization.to_tensor %[[M]] restrict
+// CHECK-NEXT: memref.alloc()
+// CHECK-NEXT: memref.copy %[[M]]
 // CHECK-LABEL: func.func @loop
 // CHECK: scf.for
-// CHECK-NEXT: bufferization.to_tensor %{{.*}} restrict
-// CHECK-NEXT: bufferization.alloc_tensor() copy
+// CHECK-NEXT: memref.alloc()
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: bufferization.to_tensor %{{.*}} restrict writable
 // CHECK-NEXT: trace.sub
 // CHECK-NEXT: bufferization.materialize_in_destination
 // CHECK-NEXT: }

@@ -33,7 +33,18 @@ def TraceExpandCopies : Pass<"trace-expand-copies"> {
     The LLVM lowering turns a memref.copy between strided (non-contiguous)
     buffers into a call of `memrefCopy` from MLIR's C runner library.
     Compiled code must need only libc and libm, so copies become linalg
-    copies, which the loop lowering expands inline.
+    copies, which the loop lowering expands inline (the GPU pipeline maps
+    them to kernels).
+
+    Upstream has the hook but not the option: the `memCpyFn` of
+    `OneShotBufferizationOptions` and of `BufferResultsToOutParamsOpts`
+    would create linalg copies in the first place, but in LLVM 22 the
+    constructors of one-shot-bufferize and buffer-results-to-out-params
+    take only their generated option structs, which have no such field
+    (only the transform op `transform.bufferization.one_shot_bufferize`
+    has `memcpy_op`). Using the hook would mean a hand-written pass around
+    `runOneShotModuleBufferize` and `promoteBufferResultsToOutParams`
+    instead of this one.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

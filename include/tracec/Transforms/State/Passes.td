@@ -41,24 +41,40 @@ def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
 def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
   let summary = "Variables become caller-owned buffers updated in place";
   let description = [{
-    Each `!trace.resource<tensor<S x T>>` function argument becomes a
-    `memref<S x T>` argument: the caller's buffer, which the function reads
-    and writes in place. `trace.var.read` becomes a snapshot of the buffer's
-    current contents (`bufferization.to_tensor` of the buffer copied into a
-    fresh tensor by `bufferization.alloc_tensor copy(...)`), so a later write
-    cannot change an earlier read. `trace.var.assign` writes its value into
-    the buffer (`bufferization.materialize_in_destination ... restrict
-    writable`); `assign_add`/`assign_sub` snapshot the buffer, compute with
-    `trace.add`/`trace.sub` (lowered by trace-to-linalg) and write back.
-    `trace.random_uniform`/`random_normal` get a run counter each (a
-    private i64 `memref.global`, 0 in a fresh module, advanced by
-    `memref.atomic_rmw` on every run) and draw Philox4x32-10 numbers in a
-    `linalg.generic` keyed by the op's seed. `trace.print` becomes a call of
-    `tracec_print_tensor` (tracec/ABI/tracec_print.h) on a contiguous
-    copy of its tensor.
-    Control tokens and `trace.identity ... after(...)` are erased: the
-    block's program order, made consistent with the tokens by
-    trace-auto-control-deps, carries the order.
+    A dialect conversion with a type converter that maps each
+    `!trace.resource<tensor<S x T>>` to `memref<S x T>` (the caller's
+    buffer, which the function reads and writes in place) and drops
+    `!trace.control` (1:0): function signatures, calls, returns and the
+    results, iter_args and yields of scf.if/for/while follow it through
+    upstream's structural patterns, one pattern per stateful op does the
+    rest.
+    - `trace.var.read` is a snapshot: `memref.copy` of the buffer into a
+      fresh `memref.alloc`, seen as a tensor through one
+      `bufferization.to_tensor ... restrict writable`. A later write to the
+      variable cannot change an earlier read.
+    - `trace.var.assign` writes its value into the buffer where it stands
+      in the program (`bufferization.materialize_in_destination ... in
+      writable`, which bufferizes to a copy); `assign_add`/`assign_sub`
+      snapshot the buffer, compute with `trace.add`/`trace.sub` (lowered by
+      trace-to-linalg) and write back.
+    Why not `to_tensor %buffer restrict` per read and `restrict` on each
+    write: `restrict` promises one-shot bufferization that the op is the
+    only way tensor IR reaches the buffer, so at most one may name it, and
+    a variable is read and written many times; breaking that promise lets
+    bufferization reorder or merge accesses. Reads through memref copies and
+    writes without `restrict` keep every access at its place in the
+    program, and each `restrict` names a buffer no other op sees.
+    - `trace.random_uniform`/`random_normal` get a run counter each (a
+      private i64 `memref.global`, 0 in a fresh module, advanced by
+      `memref.atomic_rmw` on every run) and draw Philox4x32-10 numbers in a
+      `linalg.generic` keyed by the op's seed.
+    - `trace.print` becomes a call of `tracec_print_tensor`
+      (tracec/ABI/tracec_print.h) on a contiguous copy of its tensor.
+    - `trace.identity ... after(...)` becomes its value.
+    Control tokens disappear: the program order, made consistent with the
+    tokens by trace-auto-control-deps, carries the order, and what replaces
+    the stateful ops has memory effects that keep it. An op that takes or
+    yields a token and has no pattern fails the conversion.
   }];
   let dependentDialects = ["::mlir::trace::TraceDialect",
                            "::mlir::arith::ArithDialect",

@@ -17,7 +17,7 @@
 using namespace mlir;
 using namespace mlir::trace;
 
-#include "tracec/Dialect/Trace/IR/GradientOpInterface.cpp.inc"
+#include "tracec/Dialect/Trace/IR/GradientRequestOpInterface.cpp.inc"
 
 /// The message for a `wrt` argument that has no gradient.
 static constexpr StringLiteral kNotDifferentiable =

@@ -15,14 +15,15 @@ func.func private @loss(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[V:[a-z0-9_]+]]: memref<4xf32>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
-// CHECK:      %[[T0:[a-z0-9_]+]] = bufferization.to_tensor %[[V]] restrict
-// CHECK-NEXT: %[[R0:[a-z0-9_]+]] = bufferization.alloc_tensor() copy(%[[T0]])
+// CHECK:      memref.copy %[[V]], %[[B0:[a-z0-9_]+]]
+// CHECK-NEXT: %[[R0:[a-z0-9_]+]] = bufferization.to_tensor %[[B0]] restrict writable
 // CHECK:      %[[SUB:[a-z0-9_]+]] = trace.sub %{{[a-z0-9_]+}}, %[[X]]
-// CHECK-NEXT: bufferization.materialize_in_destination %[[SUB]] in restrict writable %[[V]]
-// CHECK-NEXT: %[[T1:[a-z0-9_]+]] = bufferization.to_tensor %[[V]] restrict
-// CHECK-NEXT: %[[R1:[a-z0-9_]+]] = bufferization.alloc_tensor() copy(%[[T1]])
+// CHECK-NEXT: bufferization.materialize_in_destination %[[SUB]] in writable %[[V]]
+// CHECK-NEXT: %[[B1:[a-z0-9_]+]] = memref.alloc()
+// CHECK-NEXT: memref.copy %[[V]], %[[B1]]
+// CHECK-NEXT: %[[R1:[a-z0-9_]+]] = bufferization.to_tensor %[[B1]] restrict writable
 // CHECK:      %[[ADD:[a-z0-9_]+]] = trace.add %{{[a-z0-9_]+}}, %[[X]]
-// CHECK-NEXT: bufferization.materialize_in_destination %[[ADD]] in restrict writable %[[V]]
+// CHECK-NEXT: bufferization.materialize_in_destination %[[ADD]] in writable %[[V]]
 // CHECK-NEXT: return %[[R0]], %[[R1]], %[[X]]
 func.func @step(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %r0, %c0 = trace.var.read %v : !trace.resource<tensor<4xf32>>

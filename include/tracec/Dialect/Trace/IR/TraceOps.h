@@ -13,7 +13,7 @@
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
-#include "tracec/Dialect/Trace/IR/GradientOpInterface.h.inc"
+#include "tracec/Dialect/Trace/IR/GradientRequestOpInterface.h.inc"
 
 #define GET_OP_CLASSES
 #include "tracec/Dialect/Trace/IR/TraceOps.h.inc"

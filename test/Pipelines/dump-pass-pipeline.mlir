@@ -1,0 +1,77 @@
+// The named pipelines are the ones the JIT and tracec build in C++
+// (unittests/Pipelines checks the two agree pass for pass and that the
+// printed text parses back): each step is an ordinary pass, so
+// --mlir-print-ir-after-all shows the IR after every one of them.
+// RUN: tracec-opt %s --tracec-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
+
+// CPU:      builtin.module(
+// CPU-NEXT:   trace-auto-control-deps,
+// CPU-NEXT:   trace-autodiff,
+// CPU-NEXT:   inline{default-pipeline=canonicalize
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   cse,
+// CPU-NEXT:   trace-lower-state,
+// CPU-NEXT:   trace-to-linalg,
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   cse,
+// CPU-NEXT:   linalg-fuse-elementwise-ops,
+// CPU-NEXT:   trace-readonly-inputs,
+// CPU-NEXT:   trace-distinct-results,
+// CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
+// CPU-NEXT:   buffer-results-to-out-params{add-result-attr=false hoist-dynamic-allocs=false hoist-static-allocs=true modify-public-functions=true},
+// The buffer-deallocation-pipeline:
+// CPU-NEXT:   expand-realloc{
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   ownership-based-buffer-deallocation{
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   buffer-deallocation-simplification,
+// CPU-NEXT:   bufferization-lower-deallocations,
+// CPU-NEXT:   cse,
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   trace-contraction-loop-order,
+// CPU-NEXT:   trace-expand-copies,
+// CPU-NEXT:   convert-linalg-to-loops,
+// CPU-NEXT:   convert-math-to-funcs{
+// CPU-NEXT:   convert-scf-to-cf{
+// CPU-NEXT:   expand-strided-metadata,
+// CPU-NEXT:   lower-affine,
+// CPU-NEXT:   finalize-memref-to-llvm{
+// CPU-NEXT:   convert-math-to-llvm{
+// CPU-NEXT:   convert-math-to-libm,
+// CPU-NEXT:   convert-arith-to-llvm{
+// CPU-NEXT:   convert-func-to-llvm{
+// CPU-NEXT:   convert-cf-to-llvm{
+// CPU-NEXT:   convert-ub-to-llvm{
+// CPU-NEXT:   reconcile-unrealized-casts
+// CPU-NEXT: )
+
+// The typed options reach the passes that take them.
+// GPU:      trace-expand-copies,
+// GPU-NEXT: trace-gpu-managed-buffers,
+// GPU-NEXT: func.func(
+// GPU-NEXT:   trace-gpu-tiled-matmul{tile=8},
+// GPU-NEXT:   trace-gpu-block-reductions{threads=64},
+// GPU-NEXT:   convert-linalg-to-parallel-loops,
+// GPU-NEXT:   trace-gpu-tile-parallel-loops{threads=128 tile-sizes={4,32}},
+// GPU-NEXT:   gpu-map-parallel-loops{mapping-policy=innermost-first},
+// GPU-NEXT:   convert-parallel-loops-to-gpu
+// GPU-NEXT: ),
+// GPU:      gpu-kernel-outlining
+// GPU-NEXT: trace-nvvm-attach-target{O=2 chip=sm_90 features=},
+// GPU:      gpu.module(
+// GPU-NEXT:   trace-gpu-expand-math,
+// GPU-NEXT:   convert-gpu-to-nvvm{
+// GPU-NEXT:   trace-nvvm-native-math,
+// GPU:      gpu-module-to-binary{format=isa
+
+// STEPS: IR Dump After TraceAutoDiff (trace-autodiff)
+// STEPS: IR Dump After OneShotBufferizePass (one-shot-bufferize)
+// STEPS: IR Dump After BufferResultsToOutParamsPass (buffer-results-to-out-params)
+// STEPS: IR Dump After TraceExpandCopies (trace-expand-copies)
+// STEPS: IR Dump After ReconcileUnrealizedCastsPass (reconcile-unrealized-casts)
+func.func @scale(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = trace.add %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
