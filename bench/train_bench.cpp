@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Runtime/Executable.h"
-#include "tracec/Runtime/Variable.h"
+#include "tracec/Tensor/Variable.h"
 
 #include <benchmark/benchmark.h>
 

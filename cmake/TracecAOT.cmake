@@ -4,7 +4,8 @@
 # Compiles the entries of a trace module at build time, with the `tracec`
 # ahead-of-time compiler, into the static library <name> and the header
 # <name>.h on its include path: tfcompile's tf_library, without Bazel. The
-# library needs only libc and libm. TARGET_CPU defaults to
+# library needs only libc and libm, and TracecABI (C, static, no LLVM) where
+# the model uses trace.print. TARGET_CPU defaults to
 # TRACEC_AOT_TARGET_CPU, else "native" (the building machine's CPU).
 function(tracec_add_aot_library name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODEL;CLASS;NAMESPACE;TARGET_CPU" "ENTRIES")
@@ -54,6 +55,13 @@ function(tracec_add_aot_library name)
   add_library(${name} STATIC "${object}" "${header}")
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
   target_include_directories(${name} PUBLIC "${dir}")
+  # trace.print calls tracec_print_tensor. TracecABI is a static C library:
+  # a program that does not print takes nothing from it.
+  if(TARGET tracec::TracecABI)
+    target_link_libraries(${name} PUBLIC tracec::TracecABI)
+  elseif(TARGET TracecABI)
+    target_link_libraries(${name} PUBLIC TracecABI)
+  endif()
   if(UNIX AND NOT APPLE)
     target_link_libraries(${name} PUBLIC m)
   endif()

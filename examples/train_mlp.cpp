@@ -18,7 +18,7 @@
 
 #include "tracec/Runtime/Compiler.h"
 #include "tracec/Runtime/Executable.h"
-#include "tracec/Runtime/Variable.h"
+#include "tracec/Tensor/Variable.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

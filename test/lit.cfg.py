@@ -34,11 +34,14 @@ try:
 except OSError:
     lit_config.note("no CUDA driver (libcuda.so.1): GPU execution tests are unsupported")
 
-# The CUDA runtime shim an AOT object links against, and the tests' fake
-# driver.
+# What AOT objects link against: the C ABI (tracec_print_tensor) and the
+# CUDA runtime shim; and the tests' fake driver.
+config.substitutions.append(
+    ("%tracec_abi",
+     os.path.join(config.tracec_obj_root, "lib", "ABI", "libTracecABI.a")))
 config.substitutions.append(
     ("%tracec_cuda_runtime",
-     os.path.join(config.tracec_obj_root, "lib", "Runtime", "Cuda", "libTracecCudaRuntime.a")))
+     os.path.join(config.tracec_obj_root, "lib", "ABI", "Cuda", "libTracecCudaRuntime.a")))
 config.substitutions.append(
     ("%tracec_include", os.path.join(config.tracec_src_root, "include")))
 config.substitutions.append(

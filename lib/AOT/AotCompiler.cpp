@@ -6,7 +6,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-#include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -38,18 +37,6 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   dce.addPass(createSymbolDCEPass());
   if (failed(dce.run(module)))
     return failure();
-  // trace.print calls the JIT runtime's printer (tracec_print_tensor); an
-  // object needs nothing beyond libc/libm, so it is refused here rather
-  // than left as an undefined symbol for the host's linker to report.
-  WalkResult printing = module.walk([](trace::PrintOp print) {
-    print.emitOpError("is not supported ahead of time: it calls the JIT "
-                      "runtime's printer (tracec_print_tensor), and a tracec "
-                      "object needs only libc/libm");
-    return WalkResult::interrupt();
-  });
-  if (printing.wasInterrupted())
-    return failure();
-
   PassManager pm(module.getContext());
   if (!cudaChip.empty()) {
     GpuPipelineOptions options;

@@ -11,16 +11,6 @@ using namespace mlir;
 using namespace tracec;
 using namespace tracec::aot;
 
-std::string tracec::aot::toCIdentifier(llvm::StringRef name,
-                                       llvm::StringRef fallbackPrefix) {
-  std::string id;
-  for (char c : name)
-    id += llvm::isAlnum(c) || c == '_' ? c : '_';
-  if (id.empty() || llvm::isDigit(id.front()))
-    id = fallbackPrefix.str() + id;
-  return id;
-}
-
 /// Unique C identifiers for `names`; an empty, numeric (`%0`) or repeated
 /// name becomes "<fallback><i>".
 static std::vector<std::string> uniqueNames(llvm::ArrayRef<std::string> names,

@@ -60,21 +60,6 @@ int64_t paddedSize(const TensorSpec &spec) {
 
 std::string upper(llvm::StringRef text) { return text.upper(); }
 
-/// "Step" for "step", "TrainStep" for "train_step".
-std::string camelCase(llvm::StringRef name) {
-  std::string result;
-  bool startWord = true;
-  for (char c : name) {
-    if (c == '_') {
-      startWord = true;
-      continue;
-    }
-    result += startWord ? llvm::toUpper(c) : c;
-    startWord = false;
-  }
-  return result.empty() ? "Entry" : result;
-}
-
 // The fixed parts of the C++ class; formatv fills in the {N}s ({{ is {).
 constexpr const char *kEntryAccessors =
     R"(    static constexpr size_t ArgSize(int i) {
@@ -211,7 +196,8 @@ public:
        << "// class below aligns its own to 64 bytes). A C function returns "
           "0,\n"
        << "// or 1 if a buffer is null. The object needs only libc and "
-          "libm.\n\n"
+          "libm\n"
+       << "// (and TracecABI where the model uses trace.print).\n\n"
        << "#ifndef " << guard << "\n#define " << guard << "\n\n"
        << "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
        << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
@@ -277,7 +263,7 @@ private:
       else if (b.kind == Buffer::result)
         results.push_back(&b);
     }
-    std::string cls = camelCase(entry.signature.name);
+    std::string cls = toClassName(entry.signature.name, "Entry");
     if (cls == options.className)
       cls += "Entry"; // a member may not be named after its class
     os << "\n  // " << logicalSignature(entry, buffers) << "\n"
@@ -324,7 +310,8 @@ private:
   };
   {1} {2};
 )",
-                        options.className, cls, entry.signature.name);
+                        options.className, cls,
+                        toCIdentifier(entry.signature.name));
   }
 
   void writeClass() {
@@ -364,7 +351,7 @@ private:
     for (auto [i, v] : llvm::enumerate(variables))
       place("variables_[" + std::to_string(i) + "]", v.spec);
     for (const EntryPoint &entry : entries) {
-      const std::string &e = entry.signature.name;
+      std::string e = toCIdentifier(entry.signature.name);
       int inputs = 0;
       for (const TensorSpec &spec : entry.signature.inputs)
         if (!spec.isVariable)

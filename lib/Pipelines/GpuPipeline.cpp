@@ -6,7 +6,7 @@
 // stay sequential loops inside it) tiled into blocks of threads; all turn
 // into gpu.launch ops, outlined into gpu.modules, lowered to NVVM and
 // compiled to PTX by LLVM's NVPTX back end (no CUDA SDK). The host side
-// calls the mgpu* entry points of the runtime shim (lib/Runtime/Cuda).
+// calls the mgpu* entry points of the runtime shim (lib/ABI/Cuda).
 //
 // Buffers: see trace-gpu-managed-buffers. All memory the code touches is
 // CUDA managed memory; the caller's buffers are copied in and out around

@@ -2,14 +2,16 @@
 
 #include "tracec/Runtime/Executable.h"
 
+#include "EngineLifetime.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "tracec/Pipelines/Pipelines.h"
-#include "tracec/Runtime/CudaRuntime.h"
-#include "tracec/Runtime/PrintCallback.h"
+#include "tracec/ABI/CudaRuntime.h"
+#include "tracec/ABI/tracec_print.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -104,7 +106,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });
-  exe->engine_ = std::move(*engine);
+  exe->engine_ = shareEngine(std::move(*engine));
   exe->target_ = options.target;
   if (options.target == Target::cuda) {
     // Host code calls the runtime shim; its global constructors load the
@@ -123,7 +125,19 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     std::string error = cuda::takeError();
     if (!error.empty())
       return llvm::createStringError("cannot load the GPU kernels: " + error);
+  } else {
+    exe->engine_->initialize();
   }
+  // Everything is compiled now, not on first use: an Executable destroyed
+  // at exit must not need LLVM's code generator (see EngineLifetime.h).
+  for (const auto &signature : exe->signatures_) {
+    auto entry = exe->engine_->lookupPacked(signature->name);
+    if (entry)
+      exe->entries_[signature->name] = *entry;
+    else
+      exe->notCompiled_[signature->name] = llvm::toString(entry.takeError());
+  }
+  engineCompiled();
   return exe;
 }
 
@@ -131,11 +145,11 @@ llvm::Expected<Function> Executable::function(llvm::StringRef name) const {
   for (const auto &signature : signatures_) {
     if (signature->name != name)
       continue;
-    auto entry = engine_->lookupPacked(name);
-    if (!entry)
+    auto entry = entries_.find(name);
+    if (entry == entries_.end())
       return llvm::createStringError("@" + name + " was not compiled: " +
-                                     llvm::toString(entry.takeError()));
-    return Function(signature, *entry, engine_, target_);
+                                     notCompiled_.lookup(name));
+    return Function(signature, entry->second, engine_, target_);
   }
   auto it = uncallable_.find(name);
   if (it != uncallable_.end())

@@ -32,6 +32,11 @@ private:
     rest_ = rest_.ltrim();
     if (!rest_.consume_front("["))
       return readNumber(values, shape, depth);
+    // Each level is a recursive call: bound them before the stack runs out.
+    if (depth == kMaxRank)
+      return errorHere("lists nested deeper than " + llvm::Twine(kMaxRank) +
+                       " levels (a tensor of rank over " +
+                       llvm::Twine(kMaxRank) + ")");
     int64_t count = 0;
     rest_ = rest_.ltrim();
     if (!rest_.consume_front("]")) {
@@ -96,9 +101,16 @@ private:
 
   llvm::Error errorHere(const llvm::Twine &message) {
     size_t column = text_.size() - rest_.size() + 1;
-    return llvm::createStringError("bad literal '" + text_ + "' at column " +
+    // A long literal is shown by its start: the column says where.
+    std::string shown = text_.size() <= kMaxShown
+                            ? text_.str()
+                            : text_.take_front(kMaxShown).str() + "...";
+    return llvm::createStringError("bad literal '" + shown + "' at column " +
                                    llvm::Twine(column) + ": " + message);
   }
+
+  static constexpr size_t kMaxRank = 64;
+  static constexpr size_t kMaxShown = 60;
 
   StringRef text_, rest_;
   std::optional<size_t> leafDepth_;
@@ -150,7 +162,13 @@ llvm::Error storeElement(Tensor &tensor, int64_t i, double value) {
 llvm::Expected<Tensor> tracec::parseInputValue(StringRef value,
                                                const TensorSpec &spec) {
   if (value.consume_front("@"))
-    return Tensor::loadNpy(value);
+    return Tensor::loadNpy(
+        value, [&](DType dtype, llvm::ArrayRef<int64_t> shape) -> llvm::Error {
+          if (dtype == spec.dtype && shape == llvm::ArrayRef(spec.shape))
+            return llvm::Error::success();
+          return llvm::createStringError("expected " + spec.str() + ", got " +
+                                         formatTensorType(dtype, shape));
+        });
 
   std::vector<double> values;
   std::vector<int64_t> shape;

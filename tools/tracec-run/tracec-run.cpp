@@ -12,6 +12,7 @@
 #include "InputParser.h"
 
 #include "tracec/Runtime/Executable.h"
+#include "../Common/ToolOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -22,34 +23,39 @@
 using namespace tracec;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("tracec-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(toolCategory));
 static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
-                                  cl::Required, cl::value_desc("name"));
+                                  cl::Required, cl::value_desc("name"),
+                                  cl::cat(toolCategory));
 static cl::list<std::string>
     inputs("input",
            cl::desc("An argument, in order: name=@file.npy, name=1.5 or "
                     "name=\"[[1,2],[3,4]]\""),
-           cl::value_desc("name=value"));
+           cl::value_desc("name=value"), cl::cat(toolCategory));
 static cl::opt<std::string>
     outputDir("output-dir",
               cl::desc("Write results as .npy files here instead of printing"),
-              cl::value_desc("dir"));
+              cl::value_desc("dir"), cl::cat(toolCategory));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
-                                  cl::init(3), cl::Prefix);
+                                  cl::init(3), cl::Prefix,
+                                  cl::cat(toolCategory));
 static cl::opt<Target> target(
     "target", cl::desc("Where the function runs"), cl::init(Target::cpu),
     cl::values(clEnumValN(Target::cpu, "cpu", "the host CPU (default)"),
                clEnumValN(Target::cuda, "cuda",
-                          "an NVIDIA GPU through the CUDA driver")));
+                          "an NVIDIA GPU through the CUDA driver")),
+                          cl::cat(toolCategory));
 static cl::opt<std::string>
     chip("chip", cl::desc("--target=cuda: GPU architecture of the PTX"),
-         cl::init("sm_80"), cl::value_desc("sm_NN"));
+         cl::init("sm_80"), cl::value_desc("sm_NN"), cl::cat(toolCategory));
 static cl::opt<unsigned>
     repeat("repeat",
            cl::desc("Run the function this many times (for timing and leak "
                     "checks); the results of the last run are reported"),
-           cl::init(1), cl::value_desc("n"));
+           cl::init(1), cl::value_desc("n"), cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tracec-run") << message << "\n";
@@ -58,6 +64,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "tracec-run: compile and run a trace function\n");
 

@@ -6,7 +6,8 @@
 //       [--emit=obj|asm|llvm|mlir]
 //
 // Compiles the entries with the CPU pipeline (autodiff included) and LLVM
-// at -O3 into an object file that needs only libc and libm, and writes a
+// at -O3 into an object file that needs only libc and libm (and TracecABI,
+// C with no LLVM, where the model prints), and writes a
 // C/C++ header declaring them: int <prefix>_<entry>(buffers...) each, and
 // a class owning the variables and buffers. The prefix is the class name
 // lower-cased, else the model file's stem.
@@ -20,6 +21,7 @@
 #include "tracec/Target/Cpu/CpuTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "../Common/ToolOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -33,35 +35,40 @@ namespace cl = llvm::cl;
 
 enum class EmitKind { obj, asm_, llvm, mlir };
 
+static cl::OptionCategory toolCategory("tracec options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(toolCategory));
 static cl::list<std::string> entryNames("entry",
                                         cl::desc("A function to export"),
-                                        cl::OneOrMore, cl::value_desc("name"));
+                                        cl::OneOrMore, cl::value_desc("name"),
+                                        cl::cat(toolCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::Required, cl::value_desc("file"));
+                                       cl::Required, cl::value_desc("file"),
+                                       cl::cat(toolCategory));
 static cl::opt<std::string> headerFile("header",
                                        cl::desc("Write the C/C++ header here"),
-                                       cl::value_desc("file.h"));
+                                       cl::value_desc("file.h"),
+                                       cl::cat(toolCategory));
 static cl::opt<std::string>
     className("class",
               cl::desc("C++ class name; its lower case prefixes the C "
                        "symbols (default: from the model file's name)"),
-              cl::value_desc("Name"));
+              cl::value_desc("Name"), cl::cat(toolCategory));
 static cl::opt<std::string>
     namespaceName("namespace", cl::desc("C++ namespace of the class (a::b)"),
-                  cl::value_desc("ns"));
+                  cl::value_desc("ns"), cl::cat(toolCategory));
 static cl::opt<std::string>
     targetCpu("target-cpu",
               cl::desc("CPU to generate code for: native (default) or an "
                        "LLVM CPU name such as x86-64-v3"),
-              cl::init("native"), cl::value_desc("cpu"));
+              cl::init("native"), cl::value_desc("cpu"), cl::cat(toolCategory));
 static cl::opt<std::string>
     cudaChip("cuda-chip",
              cl::desc("Compile for an NVIDIA GPU of this architecture "
                       "(sm_80, sm_90, ...): PTX embedded in the object, "
                       "which then links TracecCudaRuntime and libdl"),
-             cl::value_desc("sm_NN"));
+             cl::value_desc("sm_NN"), cl::cat(toolCategory));
 static cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What -o receives"), cl::init(EmitKind::obj),
     cl::values(clEnumValN(EmitKind::obj, "obj", "an object file (default)"),
@@ -69,11 +76,25 @@ static cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::llvm, "llvm", "optimized LLVM IR"),
                clEnumValN(EmitKind::mlir, "mlir",
                           "the module in the LLVM dialect, with the C "
-                          "entry points")));
+                          "entry points")), cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tracec") << message << "\n";
   return 1;
+}
+
+/// Flushes `file`; a write error (a full disk, /dev/full) is reported as
+/// an error naming the file and cleared, so that the stream does not abort
+/// the process when it is destroyed, which also removes the partial file.
+static bool finishOutput(llvm::ToolOutputFile &file, std::string &error) {
+  llvm::raw_fd_ostream &os = file.os();
+  os.flush();
+  if (!os.has_error())
+    return true;
+  error = "cannot write '" + file.getFilename().str() +
+          "': " + os.error().message();
+  os.clear_error();
+  return false;
 }
 
 /// Opens `path` for writing; nothing is left there unless keep() is called.
@@ -91,24 +112,17 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path,
   return file;
 }
 
-/// "Model" for "mlp_model": the default class name.
-static std::string camelCase(llvm::StringRef name) {
-  std::string result;
-  for (llvm::StringRef word : llvm::split(name, '_'))
-    if (!word.empty())
-      result += llvm::toUpper(word.front()) + word.drop_front().str();
-  return result;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tracec: compile trace functions to an object file and a "
       "C/C++ header\n");
 
   std::string stem = toCIdentifier(llvm::sys::path::stem(inputFile), "model_");
-  std::string cls = className.empty() ? camelCase(stem) : className.getValue();
+  std::string cls =
+      className.empty() ? toClassName(stem, "Model") : className.getValue();
   if (toCIdentifier(cls) != cls || cls.empty())
     return fail("--class '" + cls + "' is not a C++ identifier");
   std::string prefix = className.empty() ? llvm::StringRef(stem).lower()
@@ -171,6 +185,9 @@ int main(int argc, char **argv) {
     emitHeader(header->os(), *entries,
                {llvm::sys::path::filename(inputFile).str(), prefix, cls,
                 namespaceName});
+  if (!finishOutput(*output, error) ||
+      (header && !finishOutput(*header, error)))
+    return fail(error);
   output->keep();
   if (header)
     header->keep();

@@ -11,7 +11,7 @@
 #include "aot_test_mlp.h"
 
 #include "tracec/Runtime/Executable.h"
-#include "tracec/Runtime/Variable.h"
+#include "tracec/Tensor/Variable.h"
 
 #include <gtest/gtest.h>
 

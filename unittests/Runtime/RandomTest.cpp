@@ -1,7 +1,7 @@
 //===- RandomTest.cpp - Random numbers and prints through the C++ JIT -----===//
 
 #include "tracec/Runtime/Executable.h"
-#include "tracec/Runtime/PrintCallback.h"
+#include "tracec/ABI/tracec_print.h"
 
 #include <gtest/gtest.h>
 

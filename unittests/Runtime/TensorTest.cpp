@@ -1,6 +1,6 @@
 //===- TensorTest.cpp - tracec::Tensor ------------------------------------===//
 
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

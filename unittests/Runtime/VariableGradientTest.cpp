@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Runtime/Executable.h"
-#include "tracec/Runtime/Variable.h"
+#include "tracec/Tensor/Variable.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 //===- VariableTest.cpp - Variables updated in place by compiled code -----===//
 
 #include "tracec/Runtime/Executable.h"
-#include "tracec/Runtime/Variable.h"
+#include "tracec/Tensor/Variable.h"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 #define TRACEC_AOT_ENTRYPOINTS_H
 
 #include "tracec/AOT/ModelParser.h"
+#include "tracec/AOT/Naming.h"
 #include "tracec/Runtime/Signature.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -32,11 +33,6 @@ struct ModelVariable {
   std::string name;
   TensorSpec spec;
 };
-
-/// `name` as a C identifier: other characters become '_', and a leading
-/// digit gets `fallbackPrefix` in front.
-std::string toCIdentifier(llvm::StringRef name,
-                          llvm::StringRef fallbackPrefix = "_");
 
 /// The entry points `names` of `module`, exported as "<prefix>_<name>".
 /// Arguments are named as in the source, results as the `trace.name`

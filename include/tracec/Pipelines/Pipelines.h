@@ -60,7 +60,7 @@ struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
 
 /// Adds trace (on tensors) -> GPU kernels as PTX in `gpu.binary` ops, and
 /// host code in the LLVM dialect that launches them through the mgpu*
-/// runtime calls (lib/Runtime/Cuda), to `pm` (anchored on builtin.module).
+/// runtime calls (lib/ABI/Cuda), to `pm` (anchored on builtin.module).
 /// Same calling convention as the CPU pipeline. Bad options (an unknown
 /// chip, a PTX version too old for it, no threads) are diagnostics of the
 /// passes that take them, when the pipeline runs.

@@ -18,7 +18,7 @@
 
 #include "tracec/Runtime/Compiler.h"
 #include "tracec/Runtime/Signature.h"
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -103,6 +103,10 @@ private:
   std::vector<std::shared_ptr<const Signature>> signatures_;
   /// Public functions that cannot be called from the host, and why.
   llvm::StringMap<std::string> uncallable_;
+  /// The compiled entry of each callable function, looked up at compile
+  /// time; and why the lookup failed, for those it did.
+  llvm::StringMap<void (*)(void **)> entries_;
+  llvm::StringMap<std::string> notCompiled_;
 };
 
 } // namespace tracec

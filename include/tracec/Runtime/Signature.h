@@ -9,7 +9,7 @@
 #ifndef TRACEC_RUNTIME_SIGNATURE_H
 #define TRACEC_RUNTIME_SIGNATURE_H
 
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -2,6 +2,8 @@
 
 #include "tracec/Target/Cuda/Passes.h"
 
+#include "GridLimits.h"
+
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -34,8 +36,7 @@ static SmallVector<int64_t> defaultTileSizes(scf::ParallelOp loop,
   return sizes;
 }
 
-/// CUDA's limit on the grid's y and z dimensions.
-static constexpr int64_t kMaxGridYZ = 65535;
+using mlir::trace::kMaxGridYZ;
 
 /// gpu-map-parallel-loops (innermost-first) gives the tile loop's last
 /// dimension the grid's x, the one before y, the one before that z: a

@@ -12,6 +12,7 @@
 #include "tracec/Target/Cuda/Passes.h"
 
 #include "AffineMapValues.h"
+#include "GridLimits.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,8 +26,7 @@ namespace mlir::trace {
 using namespace mlir;
 using mlir::trace::applyMap;
 
-/// CUDA's limit on the grid's y and z dimensions.
-static constexpr int64_t kMaxGridYZ = 65535;
+using mlir::trace::kMaxGridYZ;
 
 /// Single m, n and k dimensions, one element type (float or integer),
 /// static, on buffers: the contractions (matmul, transposed, batched,

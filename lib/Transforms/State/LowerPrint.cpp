@@ -8,7 +8,7 @@
 //
 // The message ("m\0") and the shape are constant memref.globals; pointers
 // are the aligned pointers of memrefs as !llvm.ptr, the C ABI of
-// tracec/Runtime/PrintCallback.h. The copy's buffer is freed at the end of
+// tracec/ABI/tracec_print.h. The copy's buffer is freed at the end of
 // its block (buffer deallocation), after the call.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "tracec/Runtime/PrintCallback.h"
+#include "tracec/ABI/tracec_print.h"
 
 using namespace mlir;
 using namespace mlir::trace;

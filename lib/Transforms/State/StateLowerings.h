@@ -30,7 +30,7 @@ public:
 void populateVariableLoweringPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
 
-/// print: a call of tracec_print_tensor (tracec/Runtime/PrintCallback.h)
+/// print: a call of tracec_print_tensor (tracec/ABI/tracec_print.h)
 /// on a contiguous copy of the tensor (LowerPrint.cpp). The message and
 /// shape globals and the callback's declaration go into `symbols`.
 void populatePrintLoweringPatterns(const TypeConverter &converter,

@@ -27,5 +27,5 @@ for target in cpu gpu; do
 done
 /usr/lib/llvm-22/bin/clang++ -std=c++17 -O2 -Wall -Wextra -I"$out" -I"$root/include" "$here/check.cpp" \
   "$out"/checks_cpu.o "$out"/checks_gpu.o "$out"/train_cpu.o "$out"/train_gpu.o \
-  "$build/lib/Runtime/Cuda/libTracecCudaRuntime.a" -ldl -lm -o "$out/check"
+  "$build/lib/ABI/Cuda/libTracecCudaRuntime.a" -ldl -lm -o "$out/check"
 echo "built $out/check"

@@ -14,7 +14,7 @@
 #include "checks_gpu.h"
 #include "train_cpu.h"
 #include "train_gpu.h"
-#include "tracec/Runtime/tracec_cuda.h"
+#include "tracec/ABI/tracec_cuda.h"
 
 #include <chrono>
 #include <cmath>

@@ -2,7 +2,7 @@
 // and no output file left behind.
 
 // RUN: not tracec %s --entry nope -o %t.o 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// UNKNOWN: errors.mlir:1:1: error: no public function @nope to export (the module has @dynamic, @scale, @counter, @counter_wide, @prints)
+// UNKNOWN: errors.mlir:1:1: error: no public function @nope to export (the module has @dynamic, @scale, @counter, @counter_wide, @constant_loss, @unconnected)
 
 // RUN: not tracec %s --entry hidden -o %t.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
 // PRIVATE: error: no public function @hidden to export
@@ -54,17 +54,19 @@ func.func @counter_wide(%v: !trace.resource<tensor<8xf32>>, %x: tensor<8xf32>) {
   return
 }
 
-// trace.print needs the JIT runtime's printer: refused ahead of time.
-// RUN: not tracec %s --entry prints -o %t.o 2>&1 | FileCheck %s --check-prefix=PRINT
-// PRINT: errors.mlir:[[@LINE+3]]:8: error: 'trace.print' op is not supported ahead of time: it calls the JIT runtime's printer (tracec_print_tensor), and a tracec object needs only libc/libm
-// PRINT-NOT: error
-func.func @prints(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %c = trace.print %x : tensor<4xf32>
-  return %x : tensor<4xf32>
-}
-
-// Only the entries are compiled: @prints does not stop @scale.
+// Only the entries are compiled: @unconnected, whose gradient the pipeline
+// refuses, does not stop @scale.
+// RUN: not tracec %s --entry unconnected -o %t.o 2>&1 | FileCheck %s --check-prefix=UNCONNECTED
 // RUN: tracec %s --entry scale -o %t.o
+// UNCONNECTED: error:
+func.func @constant_loss(%x: tensor<4xf32>) -> tensor<f32> {
+  %c = trace.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+func.func @unconnected(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %g = trace.grad @constant_loss(%x) {wrt = array<i64: 0>, unconnected = #trace.unconnected<error>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
 
 // RUN: not tracec %S/Inputs/bad-syntax.mlir --entry f -o %t.o 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // SYNTAX: bad-syntax.mlir:3:27: error: expected '>' in tensor type

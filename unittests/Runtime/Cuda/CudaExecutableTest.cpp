@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Runtime/CudaRuntime.h"
+#include "tracec/ABI/CudaRuntime.h"
 #include "tracec/Runtime/Executable.h"
 
 #include <gtest/gtest.h>

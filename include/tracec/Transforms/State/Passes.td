@@ -89,7 +89,7 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
       `memref.atomic_rmw` on every run) and draw Philox4x32-10 numbers in a
       `linalg.generic` keyed by the op's seed.
     - `trace.print` becomes a call of `tracec_print_tensor`
-      (tracec/Runtime/PrintCallback.h) on a contiguous copy of its tensor.
+      (tracec/ABI/tracec_print.h) on a contiguous copy of its tensor.
     - `trace.identity ... after(...)` becomes its value; `trace.group`,
       a join of tokens, becomes nothing.
     Control tokens disappear: the program order, made consistent with the

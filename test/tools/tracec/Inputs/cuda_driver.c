@@ -3,7 +3,7 @@
    names, and reports the CUDA error, if any (without a driver nothing runs
    on the device and the program stays memory-safe). */
 #include "model.h"
-#include "tracec/Runtime/tracec_cuda.h"
+#include "tracec/ABI/tracec_cuda.h"
 
 #include <stdio.h>
 

@@ -11,8 +11,8 @@
  *
  *===----------------------------------------------------------------------===*/
 
-#ifndef TRACEC_RUNTIME_TRACEC_CUDA_H
-#define TRACEC_RUNTIME_TRACEC_CUDA_H
+#ifndef TRACEC_ABI_TRACEC_CUDA_H
+#define TRACEC_ABI_TRACEC_CUDA_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,4 +27,4 @@ const char *tracec_cuda_take_error(void);
 }
 #endif
 
-#endif /* TRACEC_RUNTIME_TRACEC_CUDA_H */
+#endif /* TRACEC_ABI_TRACEC_CUDA_H */

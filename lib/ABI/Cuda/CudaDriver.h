@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACEC_LIB_RUNTIME_CUDA_CUDADRIVER_H
-#define TRACEC_LIB_RUNTIME_CUDA_CUDADRIVER_H
+#ifndef TRACEC_LIB_ABI_CUDA_CUDADRIVER_H
+#define TRACEC_LIB_ABI_CUDA_CUDADRIVER_H
 
 #include <cstddef>
 #include <string>
@@ -75,4 +75,4 @@ std::string describe(const char *call, CUresult result);
 
 } // namespace tracec::cuda
 
-#endif // TRACEC_LIB_RUNTIME_CUDA_CUDADRIVER_H
+#endif // TRACEC_LIB_ABI_CUDA_CUDADRIVER_H

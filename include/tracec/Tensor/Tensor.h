@@ -7,10 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACEC_RUNTIME_TENSOR_H
-#define TRACEC_RUNTIME_TENSOR_H
+#ifndef TRACEC_TENSOR_TENSOR_H
+#define TRACEC_TENSOR_TENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -112,12 +113,18 @@ public:
   /// A deep copy with its own storage.
   Tensor clone() const;
 
-  /// NumPy-style text: "[[1. 2.]\n [3. 4.]]".
+  /// NumPy-style text: "[[1. 2.]\n [3. 4.]]" (TracecABI's formatter, the
+  /// one compiled trace.print uses).
   std::string toString() const;
 
   /// NumPy .npy files (format 1.0-3.0, little-endian, C order). bf16 has no
-  /// .npy dtype and is rejected.
-  static llvm::Expected<Tensor> loadNpy(llvm::StringRef path);
+  /// .npy dtype and is rejected. The header's shape is checked against the
+  /// file's size before anything is allocated; `checkType`, if given, sees
+  /// the header's dtype and shape first, and its error is returned.
+  static llvm::Expected<Tensor>
+  loadNpy(llvm::StringRef path,
+          llvm::function_ref<llvm::Error(DType, llvm::ArrayRef<int64_t>)>
+              checkType = nullptr);
   llvm::Error saveNpy(llvm::StringRef path) const;
 
 private:
@@ -137,4 +144,4 @@ private:
 
 } // namespace tracec
 
-#endif // TRACEC_RUNTIME_TENSOR_H
+#endif // TRACEC_TENSOR_TENSOR_H

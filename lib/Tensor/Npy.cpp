@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace tracec;
 using llvm::StringRef;
@@ -61,11 +62,28 @@ static std::optional<StringRef> headerValue(StringRef header, StringRef key) {
   return rest.take_front(end).trim();
 }
 
+/// The bytes of a tensor of `shape`, unless they overflow 64 bits.
+static std::optional<uint64_t> byteCount(DType dtype,
+                                         llvm::ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  uint64_t bytes = dtypeSize(dtype);
+  for (int64_t dim : shape) {
+    if (bytes > std::numeric_limits<uint64_t>::max() / uint64_t(dim))
+      return std::nullopt;
+    bytes *= uint64_t(dim);
+  }
+  return bytes;
+}
+
 static llvm::Error npyError(StringRef path, const llvm::Twine &message) {
   return llvm::createStringError(path + ": " + message);
 }
 
-llvm::Expected<Tensor> Tensor::loadNpy(StringRef path) {
+llvm::Expected<Tensor>
+Tensor::loadNpy(StringRef path,
+                llvm::function_ref<llvm::Error(DType, llvm::ArrayRef<int64_t>)>
+                    checkType) {
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
@@ -116,12 +134,21 @@ llvm::Expected<Tensor> Tensor::loadNpy(StringRef path) {
     shape.push_back(dim);
   }
 
-  Tensor tensor = zeros(*dtype, shape);
+  if (checkType)
+    if (llvm::Error error = checkType(*dtype, shape))
+      return std::move(error);
+
+  // The header may declare any shape: the data must be in the file before
+  // anything is allocated for it.
   StringRef data = bytes.drop_front(headerStart + headerLength);
-  if (data.size() != tensor.sizeInBytes())
+  std::optional<uint64_t> needed = byteCount(*dtype, shape);
+  if (!needed || data.size() != *needed)
     return npyError(path, "holds " + llvm::Twine(data.size()) +
-                              " data bytes but " + tensor.typeString() +
-                              " needs " + llvm::Twine(tensor.sizeInBytes()));
+                              " data bytes but " +
+                              formatTensorType(*dtype, shape) + " needs " +
+                              (needed ? llvm::Twine(*needed)
+                                      : llvm::Twine("more than 2^64")));
+  Tensor tensor = zeros(*dtype, shape);
   std::memcpy(tensor.rawData(), data.data(), data.size());
   return tensor;
 }

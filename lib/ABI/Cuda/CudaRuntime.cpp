@@ -1,12 +1,12 @@
 //===- CudaRuntime.cpp - The mgpu* entry points on the CUDA driver --------===//
 //
 // Signatures are those MLIR's gpu-to-llvm lowering declares (LLVM 22). See
-// tracec/Runtime/CudaRuntime.h for how errors are reported.
+// tracec/ABI/CudaRuntime.h for how errors are reported.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Runtime/CudaRuntime.h"
-#include "tracec/Runtime/tracec_cuda.h"
+#include "tracec/ABI/CudaRuntime.h"
+#include "tracec/ABI/tracec_cuda.h"
 
 #include "CudaDriver.h"
 

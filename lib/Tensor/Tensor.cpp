@@ -1,6 +1,9 @@
 //===- Tensor.cpp - Host tensors ------------------------------------------===//
 
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
+
+#include "tracec/ABI/tracec_format.h"
+#include "tracec/ABI/tracec_print.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -13,6 +16,15 @@ using llvm::ArrayRef;
 using llvm::StringRef;
 
 static constexpr size_t kAlignment = 64;
+
+static_assert(TRACEC_DTYPE_F16 == static_cast<int>(DType::f16) &&
+                  TRACEC_DTYPE_BF16 == static_cast<int>(DType::bf16) &&
+                  TRACEC_DTYPE_F32 == static_cast<int>(DType::f32) &&
+                  TRACEC_DTYPE_F64 == static_cast<int>(DType::f64) &&
+                  TRACEC_DTYPE_I1 == static_cast<int>(DType::i1) &&
+                  TRACEC_DTYPE_I32 == static_cast<int>(DType::i32) &&
+                  TRACEC_DTYPE_I64 == static_cast<int>(DType::i64),
+              "the C dtype codes follow tracec::DType");
 
 StringRef tracec::dtypeName(DType dtype) {
   switch (dtype) {
@@ -152,4 +164,14 @@ Tensor Tensor::clone() const {
   Tensor copy = zeros(dtype_, shape_);
   std::memcpy(copy.rawData(), rawData(), sizeInBytes());
   return copy;
+}
+
+std::string Tensor::toString() const {
+  std::unique_ptr<char, decltype(&std::free)> text(
+      tracec_format_tensor(static_cast<int32_t>(dtype_), rank(),
+                           shape_.data(), rawData()),
+      &std::free);
+  if (!text)
+    llvm::report_bad_alloc_error("tracec::Tensor::toString: out of memory");
+  return text.get();
 }

@@ -1,6 +1,6 @@
 //===- Variable.cpp - Mutable state passed to compiled functions ----------===//
 
-#include "tracec/Runtime/Variable.h"
+#include "tracec/Tensor/Variable.h"
 
 #include <cstring>
 

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACEC_RUNTIME_CUDARUNTIME_H
-#define TRACEC_RUNTIME_CUDARUNTIME_H
+#ifndef TRACEC_ABI_CUDARUNTIME_H
+#define TRACEC_ABI_CUDARUNTIME_H
 
 #include <cstddef>
 #include <cstdint>
@@ -48,4 +48,4 @@ const EntryPoint *entryPoints();
 
 } // namespace tracec::cuda
 
-#endif // TRACEC_RUNTIME_CUDARUNTIME_H
+#endif // TRACEC_ABI_CUDARUNTIME_H

@@ -16,10 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACEC_RUNTIME_VARIABLE_H
-#define TRACEC_RUNTIME_VARIABLE_H
+#ifndef TRACEC_TENSOR_VARIABLE_H
+#define TRACEC_TENSOR_VARIABLE_H
 
-#include "tracec/Runtime/Tensor.h"
+#include "tracec/Tensor/Tensor.h"
 
 #include <mutex>
 
@@ -56,4 +56,4 @@ private:
 
 } // namespace tracec
 
-#endif // TRACEC_RUNTIME_VARIABLE_H
+#endif // TRACEC_TENSOR_VARIABLE_H

@@ -1,15 +1,16 @@
-/*===- PrintCallback.h - The C ABI that compiled trace.print calls --------===*\
+/*===- tracec_print.h - The C ABI that compiled trace.print calls ---------===*\
 |*                                                                            *|
 |* `trace.print %x {message = "..."}` lowers to a call of                     *|
 |* tracec_print_tensor with the message, the dtype code, the rank, the shape  *|
-|* and the row-major, contiguous data of a copy of %x. The JIT resolves the   *|
-|* symbol to TracecRuntime's implementation; a program linking an object      *|
-|* file compiled by tracec provides its own (or links TracecRuntime).         *|
+|* and the row-major, contiguous data of a copy of %x. The compiler           *|
+|* (trace-lower-state) takes the symbol's name and the dtype codes from here; *|
+|* TracecABI implements it, in C, with no LLVM: the JIT resolves the symbol   *|
+|* to it, and a program linking a tracec object that prints links it.        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef TRACEC_RUNTIME_PRINTCALLBACK_H
-#define TRACEC_RUNTIME_PRINTCALLBACK_H
+#ifndef TRACEC_ABI_TRACEC_PRINT_H
+#define TRACEC_ABI_TRACEC_PRINT_H
 
 #include <stdint.h>
 
@@ -43,4 +44,4 @@ void tracec_print_tensor(const char *message, int32_t dtype, int64_t rank,
 }
 #endif
 
-#endif /* TRACEC_RUNTIME_PRINTCALLBACK_H */
+#endif /* TRACEC_ABI_TRACEC_PRINT_H */
