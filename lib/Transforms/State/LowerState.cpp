@@ -176,7 +176,7 @@ struct LowerGroup : OpConversionPattern<GroupOp> {
   LogicalResult
   matchAndRewrite(GroupOp group, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithMultiple(group, {ValueRange{}});
+    rewriter.replaceOpWithMultiple(group, SmallVector<SmallVector<Value>>(1));
     return success();
   }
 };
