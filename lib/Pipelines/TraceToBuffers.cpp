@@ -22,6 +22,10 @@ void tracec::buildTraceToBuffersPipeline(OpPassManager &pm) {
   // boundary and fusion sees across calls; clean up; leave the trace
   // dialect.
   pm.addPass(trace::createTraceAutoDiff());
+  // The gradient ops became calls of generated functions that may touch
+  // state: order them as any other call (the pass keeps the tokens it
+  // gave before).
+  pm.addPass(trace::createTraceAutoControlDeps());
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

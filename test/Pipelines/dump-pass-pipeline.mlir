@@ -9,6 +9,7 @@
 // CPU:      builtin.module(
 // CPU-NEXT:   trace-auto-control-deps,
 // CPU-NEXT:   trace-autodiff,
+// CPU-NEXT:   trace-auto-control-deps,
 // CPU-NEXT:   inline{default-pipeline=canonicalize
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,

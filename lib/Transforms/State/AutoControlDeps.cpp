@@ -8,7 +8,11 @@
 // dead. scf.if/for/while ops whose regions touch state become nodes of the
 // token graph themselves: they get a token result (carried from iteration
 // to iteration in loops), so the token graph is the order also across
-// region boundaries. What an op reads and writes comes from its declared
+// region boundaries. Likewise calls: a function with state that func.call
+// reaches takes a token as its last argument and returns one as its last
+// result (public functions, and those a gradient op references, are called
+// through a private copy that does, so their signatures stay as written).
+// What an op reads and writes comes from its declared
 // MemoryEffectOpInterface effects; a func.call's (or a gradient op's) from a
 // summary of its callee; an scf op's from the ops in its regions.
 //
@@ -59,6 +63,9 @@ struct Summary {
   bool unknown = false;
   SmallVector<unsigned> argAccess;
 
+  bool empty() const {
+    return !unknown && llvm::all_of(argAccess, [](unsigned a) { return !a; });
+  }
   bool operator==(const Summary &other) const {
     return unknown == other.unknown && argAccess == other.argAccess;
   }
@@ -71,6 +78,28 @@ Value getToken(Operation *op) {
     if (isa<ControlType>(result.getType()))
       return result;
   return {};
+}
+
+/// Where a function takes its token: the form this pass gives called
+/// functions with state is one token argument and a token among the results
+/// (the generated forward function of such a function keeps that form).
+std::optional<unsigned> tokenArgument(func::FuncOp func) {
+  ArrayRef<Type> inputs = func.getArgumentTypes();
+  auto isToken = [](Type type) { return isa<ControlType>(type); };
+  if (llvm::count_if(inputs, isToken) != 1 ||
+      llvm::none_of(func.getResultTypes(), isToken))
+    return std::nullopt;
+  return llvm::find_if(inputs, isToken) - inputs.begin();
+}
+
+bool takesToken(func::FuncOp func) { return tokenArgument(func).has_value(); }
+
+/// The result that stands for everything a function did to state.
+unsigned tokenResult(func::FuncOp func) {
+  ArrayRef<Type> results = func.getResultTypes();
+  return llvm::find_if(results, [](Type type) {
+           return isa<ControlType>(type);
+         }) - results.begin();
 }
 
 /// The region ops whose regions tokens flow through: they become nodes of
@@ -201,19 +230,24 @@ private:
 
   void computeAliases();
   void computeSummaries();
+  LogicalResult threadTokensThroughCalls();
   Summary summarize(func::FuncOp func);
   Effects getEffects(Operation *op);
   Effects getRegionEffects(Operation *op);
   Value aliasClass(Value resource);
 
+  LogicalResult orderFunction(func::FuncOp func);
   LogicalResult orderBlock(Block &block, State state);
   FailureOr<SmallVector<Value>> orderOps(Block &block, State state);
-  LogicalResult orderOp(Operation *op, const Effects &effects, State &state);
+  FailureOr<Operation *> orderOp(Operation *op, const Effects &effects,
+                                 State &state);
+  Operation *orderCall(func::CallOp call, func::FuncOp callee,
+                       ArrayRef<Value> preds);
   FailureOr<Operation *> orderIf(scf::IfOp op, ArrayRef<Value> preds,
                                  const State &state);
   FailureOr<Operation *> orderFor(scf::ForOp op, ArrayRef<Value> preds);
   FailureOr<Operation *> orderWhile(scf::WhileOp op, ArrayRef<Value> preds);
-  void waitInInit(OpOperand &init, ArrayRef<Value> preds);
+  void waitAlsoFor(OpOperand &token, ArrayRef<Value> preds);
   void yieldToken(Operation *terminator, unsigned index,
                   ArrayRef<Value> required);
   SetVector<Value> predecessors(const Effects &effects, const State &state);
@@ -391,6 +425,61 @@ void ControlDeps::computeSummaries() {
   }
 }
 
+LogicalResult ControlDeps::threadTokensThroughCalls() {
+  // The functions with state that func.calls reach, and what each call
+  // calls instead: the function itself, given a token argument and result,
+  // or a private copy where the signature must stay (a public function is
+  // the host's entry; a gradient op passes its callee no token).
+  llvm::MapVector<func::FuncOp, func::FuncOp> targets;
+  module.walk([&](func::CallOp call) {
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal() || takesToken(callee) ||
+        summaries[callee].empty())
+      return;
+    targets.insert({callee, callee});
+  });
+  if (targets.empty())
+    return success();
+
+  SymbolTable &table = symbols.getSymbolTable(module);
+  for (auto &[callee, target] : targets) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(callee, module);
+    bool onlyCalls = uses && llvm::all_of(*uses, [](SymbolTable::SymbolUse use) {
+      return isa<func::CallOp>(use.getUser());
+    });
+    if (!callee.isPrivate() || !onlyCalls) {
+      target = callee.clone();
+      target.setPrivate();
+      target.setName(("__ordered_" + callee.getName()).str());
+      table.insert(target, std::next(Block::iterator(callee)));
+      summaries[target] = summaries[callee];
+      // Arguments the callee's callers may alias, the copy's callers may.
+      for (auto [i, a] : llvm::enumerate(callee.getArguments()))
+        for (auto [j, b] : llvm::enumerate(callee.getArguments()))
+          if (i < j && isa<ResourceType>(a.getType()) &&
+              aliases.isEquivalent(a, b))
+            aliases.unionSets(target.getArgument(i), target.getArgument(j));
+    }
+    Type control = ControlType::get(module.getContext());
+    if (failed(target.insertArgument(target.getNumArguments(), control, {},
+                                     target.getLoc())) ||
+        failed(target.insertResult(target.getNumResults(), control, {})))
+      return target.emitOpError("cannot take and return a control token");
+  }
+  // Calls of a copy call it; their token operand and result are added when
+  // the caller is ordered.
+  module.walk([&](func::CallOp call) {
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    auto it = targets.find(callee);
+    if (it != targets.end() && it->second != callee)
+      call.setCallee(it->second.getName());
+  });
+  return success();
+}
+
 Effects ControlDeps::getRegionEffects(Operation *op) {
   // Merged per resource, so that the op counts once per resource.
   llvm::MapVector<Value, unsigned> accesses;
@@ -530,15 +619,17 @@ void ControlDeps::replaced(Operation *from, Operation *to) {
   position[to] = position.lookup(from);
 }
 
-/// Makes the loop's initial token (`init`) wait for `preds` too.
-void ControlDeps::waitInInit(OpOperand &init, ArrayRef<Value> preds) {
-  SmallVector<Value> tokens = {init.get()};
-  llvm::append_range(
-      tokens, missingTokens(preds, reachedFrom(init.get(), below(preds))));
-  if (tokens.size() == 1)
+/// Makes the token passed as `token` (a loop's initial token, a call's
+/// token argument) wait for `preds` too.
+void ControlDeps::waitAlsoFor(OpOperand &token, ArrayRef<Value> preds) {
+  // The token there may itself be implied by the new ones.
+  SmallVector<Value> required = {token.get()};
+  llvm::append_range(required, preds);
+  SmallVector<Value> tokens = missingTokens(required, {});
+  if (tokens.size() == 1 && tokens.front() == token.get())
     return;
-  OpBuilder builder(init.getOwner());
-  init.set(join(builder, init.getOwner()->getLoc(), tokens));
+  OpBuilder builder(token.getOwner());
+  token.set(join(builder, token.getOwner()->getLoc(), tokens));
 }
 
 /// Sets operand `index` of a region's terminator (appending it when the
@@ -638,7 +729,7 @@ FailureOr<Operation *> ControlDeps::orderFor(scf::ForOp op,
     op.getBody()->getTerminator()->eraseOperands(op.getNumRegionIterArgs() - 1);
     found = std::prev(op.getRegionIterArgs().end());
   } else {
-    waitInInit(*op.getTiedLoopInit(*found), preds);
+    waitAlsoFor(*op.getTiedLoopInit(*found), preds);
   }
   BlockArgument carried = *found;
   unsigned index = carried.getArgNumber() - op.getNumInductionVars();
@@ -682,7 +773,7 @@ FailureOr<Operation *> ControlDeps::orderWhile(scf::WhileOp op,
     beforeFound = std::prev(op.getBeforeArguments().end());
     result = op.getResults().back();
   } else {
-    waitInInit(*op.getTiedLoopInit(cast<BlockArgument>(*beforeFound)), preds);
+    waitAlsoFor(*op.getTiedLoopInit(cast<BlockArgument>(*beforeFound)), preds);
   }
   auto beforeArg = cast<BlockArgument>(*beforeFound);
   unsigned resultIndex = cast<OpResult>(result).getResultNumber();
@@ -711,26 +802,59 @@ FailureOr<Operation *> ControlDeps::orderWhile(scf::WhileOp op,
   return op.getOperation();
 }
 
-LogicalResult ControlDeps::orderOp(Operation *op, const Effects &effects,
-                                   State &state) {
+/// A call of a function that takes a token gets one (or, already having one,
+/// makes it wait for `preds` too) and returns one.
+Operation *ControlDeps::orderCall(func::CallOp call, func::FuncOp callee,
+                                  ArrayRef<Value> preds) {
+  unsigned index = *tokenArgument(callee);
+  if (call.getNumOperands() == callee.getNumArguments()) {
+    waitAlsoFor(call->getOpOperand(index), preds);
+    return call;
+  }
+  OpBuilder builder(call);
+  SmallVector<Value> operands(call.getOperands());
+  operands.insert(operands.begin() + index,
+                  join(builder, call.getLoc(),
+                       missingTokens(preds, reachedBy(call, below(preds)))));
+  auto newCall = func::CallOp::create(builder, call.getLoc(), callee, operands);
+  newCall->setDiscardableAttrs(call->getDiscardableAttrDictionary());
+  unsigned result = tokenResult(callee);
+  for (auto [i, value] : llvm::enumerate(call.getResults()))
+    value.replaceAllUsesWith(newCall.getResult(i < result ? i : i + 1));
+  replaced(call, newCall);
+  call.erase();
+  return newCall;
+}
+
+FailureOr<Operation *> ControlDeps::orderOp(Operation *op,
+                                            const Effects &effects,
+                                            State &state) {
   SetVector<Value> preds = predecessors(effects, state);
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (callee && takesToken(callee))
+      op = orderCall(call, callee, preds.getArrayRef());
+  }
   Value token = getToken(op);
   if (!token) {
-    // A call of a stateful function takes no tokens: its tensor operands
-    // wait instead.
+    // A gradient op (or a call of a body we cannot see) takes no tokens: its
+    // tensor operands wait instead.
     routeOperands(op, preds.getArrayRef());
-    return success();
+    return op;
   }
-  if (op->hasTrait<OpTrait::AttrSizedOperandSegments>())
-    return op->emitOpError("takes control tokens, but not as its trailing "
-                           "operands");
-  SmallVector<Value> tokens = missingTokens(
-      preds.getArrayRef(), reachedBy(op, below(preds.getArrayRef())));
-  // By convention the `after(...)` tokens are a stateful op's trailing
-  // operands.
-  op->insertOperands(op->getNumOperands(), tokens);
+  if (!isa<func::CallOp>(op)) {
+    if (op->hasTrait<OpTrait::AttrSizedOperandSegments>())
+      return op->emitOpError("takes control tokens, but not as its trailing "
+                             "operands");
+    SmallVector<Value> tokens = missingTokens(
+        preds.getArrayRef(), reachedBy(op, below(preds.getArrayRef())));
+    // By convention the `after(...)` tokens are a stateful op's trailing
+    // operands.
+    op->insertOperands(op->getNumOperands(), tokens);
+  }
   record(token, effects, state);
-  return success();
+  return op;
 }
 
 FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
@@ -771,9 +895,10 @@ FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
     Effects effects = getEffects(&op);
     if (effects.empty())
       continue;
-    if (failed(orderOp(&op, effects, state)))
+    FailureOr<Operation *> node = orderOp(&op, effects, state);
+    if (failed(node))
       return failure();
-    if (Value token = getToken(&op))
+    if (Value token = getToken(*node))
       tokens.push_back(token);
   }
 
@@ -799,18 +924,48 @@ LogicalResult ControlDeps::orderBlock(Block &block, State state) {
   return success();
 }
 
+LogicalResult ControlDeps::orderFunction(func::FuncOp func) {
+  if (!takesToken(func)) {
+    for (Block &block : func.getBody())
+      if (failed(orderBlock(block, State())))
+        return failure();
+    return success();
+  }
+  // The body starts from the token the caller passes, and returns one that
+  // stands for all of it: the call is one node of the caller's token graph.
+  BlockArgument entry = func.getArgument(*tokenArgument(func));
+  for (Block &block : func.getBody()) {
+    State state;
+    state.lastUnknown = entry;
+    FailureOr<SmallVector<Value>> last = orderOps(block, state);
+    if (failed(last))
+      return failure();
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    SmallVector<Value> required = {entry};
+    llvm::append_range(required, *last);
+    yieldToken(ret, tokenResult(func), required);
+    // The results wait as in any function, so that they still do once the
+    // call is inlined.
+    routeOperands(ret, *last);
+  }
+  return success();
+}
+
 LogicalResult ControlDeps::run() {
   computeAliases();
   computeSummaries();
+  if (failed(threadTokensThroughCalls()))
+    return failure();
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
     position.clear();
     func.walk<WalkOrder::PreOrder>(
         [&](Operation *op) { position[op] = position.size(); });
-    for (Block &block : func.getBody())
-      if (failed(orderBlock(block, State())))
-        return failure();
+    if (failed(orderFunction(func)))
+      return failure();
   }
   return success();
 }

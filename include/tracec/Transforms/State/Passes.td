@@ -20,8 +20,16 @@ def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
       parameters of a function that some call passes one resource for;
     - a func.call of a function that touches state is a stateful op on the
       resources passed to it, reading/writing what the callee (transitively)
-      reads/writes. It takes no `after` tokens, so its tensor operands are
-      routed through `trace.identity ... after(...)` instead;
+      reads/writes, and a node of the token graph: the callee takes one
+      `!trace.control` argument (its body starts from it) and returns a
+      token standing for all it did (yielded besides its results, which
+      still wait for its last stateful ops, as after inlining they must).
+      A public callee keeps its signature (it is the host's entry) and so
+      does one a gradient op references: their calls call a private copy
+      `__ordered_<name>` in that form. A gradient op takes no tokens: its
+      tensor operands are routed through `trace.identity ... after(...)`;
+      the pipelines run the pass again after `trace-autodiff`, when the
+      gradient ops have become calls;
     - an scf.if/for/while whose regions touch state is one node of the token
       graph, a stateful op on what its regions touch: it gets a
       `!trace.control` result, and what follows it on those resources waits

@@ -5,9 +5,9 @@
 // so the write of %b waits for the read of %a.
 
 // CHECK-LABEL: func.func private @swap
-// CHECK-SAME: (%[[A:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[B:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>)
+// CHECK-SAME: (%[[A:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[B:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[T:[a-z0-9_]+]]: !trace.control)
 func.func private @swap(%a: !trace.resource<tensor<4xf32>>, %b: !trace.resource<tensor<4xf32>>) {
-  // CHECK-NEXT: %[[RA:[a-z0-9_]+]], %[[CA:[a-z0-9_]+]] = trace.var.read %[[A]] :
+  // CHECK-NEXT: %[[RA:[a-z0-9_]+]], %[[CA:[a-z0-9_]+]] = trace.var.read %[[A]] after(%[[T]]) :
   // CHECK-NEXT: trace.var.assign %[[B]], %[[RA]] after(%[[CA]]) :
   %ra, %ca = trace.var.read %a : !trace.resource<tensor<4xf32>>
   %cb = trace.var.assign %b, %ra : !trace.resource<tensor<4xf32>>
