@@ -117,10 +117,14 @@ Value::Value(mlir::Value value, uint64_t scope)
     : value_(value), type_(llvm::cast<mlir::RankedTensorType>(value.getType())),
       scope_(scope) {}
 
-DType Value::dtype() const { return dtypeOf(type_.getElementType()); }
+DType Value::dtype() const {
+  if (!type_)
+    throw TraceError("the dtype of a null tracec::Value was asked for");
+  return dtypeOf(type_.getElementType());
+}
 
 std::string Value::typeString() const {
-  return formatTensorType(dtype(), shape());
+  return type_ ? formatTensorType(dtype(), shape()) : "<null>";
 }
 
 Value detail::wrap(mlir::Value value) {
@@ -241,11 +245,23 @@ mlir::Type detail::elementType(DType dtype) {
 }
 
 DType detail::dtypeOf(mlir::Type type) {
+  if (type.isF32())
+    return DType::f32;
+  if (type.isF64())
+    return DType::f64;
+  if (type.isF16())
+    return DType::f16;
+  if (type.isBF16())
+    return DType::bf16;
+  if (type.isInteger(1))
+    return DType::i1;
+  if (type.isInteger(32))
+    return DType::i32;
+  if (type.isInteger(64))
+    return DType::i64;
   std::string name;
   llvm::raw_string_ostream os(name);
   type.print(os);
-  if (std::optional<DType> dtype = parseDType(name))
-    return *dtype;
   fail("tracec: element type " + name + " has no tracec dtype");
 }
 

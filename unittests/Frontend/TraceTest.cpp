@@ -118,6 +118,10 @@ TEST(Trace, OpsOutsideATraceAreRejected) {
           [&](llvm::ArrayRef<Value> a) -> Values { return {a[0] + nothing}; });
   });
   EXPECT_NE(message.find("null tracec::Value"), std::string::npos) << message;
+  EXPECT_EQ(nothing.rank(), 0);
+  EXPECT_EQ(nothing.typeString(), "<null>");
+  message = traceError([&] { nothing.dtype(); });
+  EXPECT_NE(message.find("null tracec::Value"), std::string::npos) << message;
 }
 
 TEST(Trace, CallChecksInputs) {

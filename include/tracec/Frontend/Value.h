@@ -41,10 +41,13 @@ public:
   Value() = default;
 
   explicit operator bool() const { return bool(value_); }
+  /// Throws TraceError for a null Value; shape() of one is empty.
   DType dtype() const;
-  llvm::ArrayRef<int64_t> shape() const { return type_.getShape(); }
-  int64_t rank() const { return type_.getRank(); }
-  int64_t numElements() const { return type_.getNumElements(); }
+  llvm::ArrayRef<int64_t> shape() const {
+    return type_ ? type_.getShape() : llvm::ArrayRef<int64_t>();
+  }
+  int64_t rank() const { return shape().size(); }
+  int64_t numElements() const { return type_ ? type_.getNumElements() : 0; }
   /// "tensor<2x3xf32>".
   std::string typeString() const;
   mlir::RankedTensorType type() const { return type_; }
