@@ -16,14 +16,14 @@ namespace tracec {
 /// Compiler must outlive it.
 class Module {
 public:
+  /// Adopts a module built in a Compiler's context (as the C++ tracer does).
+  explicit Module(mlir::OwningOpRef<mlir::ModuleOp> module)
+      : module_(std::move(module)) {}
   mlir::ModuleOp get() const { return module_.get(); }
   /// The module as tracec-opt would print it.
   std::string str() const;
 
 private:
-  friend class Compiler;
-  explicit Module(mlir::OwningOpRef<mlir::ModuleOp> module)
-      : module_(std::move(module)) {}
   mlir::OwningOpRef<mlir::ModuleOp> module_;
 };
 

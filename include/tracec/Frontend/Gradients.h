@@ -1,0 +1,55 @@
+//===- Gradients.h - grad, value_and_grad and vjp of traced callables -----===//
+//
+// Function transforms, as in JAX: `grad(f)` is a Callable that, called
+// inside a trace, traces `f` into a private func.func of the same module
+// and records `trace.grad @f(args)`; the trace-autodiff pass does the
+// differentiation when the module is compiled (or when ir(true) is asked).
+//
+//   auto loss = [](llvm::ArrayRef<Value> a) -> std::vector<Value> {
+//     return {sum(square(matmul(a[1], a[0])))};
+//   };
+//   ... inside a trace:  Value dw = grad(loss)({w, x})[0];
+//
+// Transforms nest (grad(grad(f)) gives second derivatives). Values of the
+// enclosing trace that `f` uses become extra (captured) arguments of its
+// func.func, and variables it uses become resource arguments; neither is
+// differentiated unless asked for in GradOptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_FRONTEND_GRADIENTS_H
+#define TRACEC_FRONTEND_GRADIENTS_H
+
+#include "tracec/Frontend/Trace.h"
+
+namespace tracec {
+
+/// What a gradient of an argument the result does not depend on is.
+enum class Unconnected { error, zero };
+
+struct GradOptions {
+  /// The arguments to differentiate with respect to (JAX's argnums).
+  std::vector<int64_t> argnums = {0};
+  /// Variables to differentiate with respect to (the gradient of the values
+  /// read from them); their gradients follow those of `argnums`.
+  std::vector<Variable *> variables = {};
+  Unconnected unconnected = Unconnected::zero;
+  /// The name of the traced callee's func.func ("" gives a fresh name).
+  std::string name = "";
+};
+
+/// grad(f)(args): the gradients of f's single rank-0 float result with
+/// respect to argnums, then variables.
+Callable grad(Callable f, GradOptions options = {});
+/// value_and_grad(f)(args): f's result, then the gradients.
+Callable value_and_grad(Callable f, GradOptions options = {});
+/// The vector-Jacobian product: f's results at `primals`, then the
+/// cotangents of argnums (then variables) given the results' cotangents
+/// (one per result of f, of its type).
+std::vector<Value> vjp(const Callable &f, llvm::ArrayRef<Value> primals,
+                       llvm::ArrayRef<Value> cotangents,
+                       GradOptions options = {});
+
+} // namespace tracec
+
+#endif // TRACEC_FRONTEND_GRADIENTS_H

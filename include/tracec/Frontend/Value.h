@@ -1,0 +1,165 @@
+//===- Value.h - Symbolic tensors recorded by the tracer ------------------===//
+//
+// A tracec::Value is a symbolic tensor inside a function being traced (see
+// tracec::trace): an SSA value of the `trace` dialect with a static shape
+// and a dtype. Arithmetic on Values records ops:
+//
+//   tracec::Value y = tracec::relu(tracec::matmul(x, w) + b) * 0.5;
+//
+// Binary ops broadcast as NumPy does; operands of different dtypes are
+// promoted first (bool < i32 < i64 < f16/bf16 < f32 < f64; an integer and
+// a float give the float; f16 with bf16 gives f32), and a C++ scalar takes
+// the dtype of the Value it meets (JAX's weak typing): `x * 2` keeps x's
+// dtype, and a fractional scalar with an integer or bool Value gives f32.
+//
+// A Value belongs to the trace (and the region: a cond branch, a loop body)
+// that created it. It may be used in nested regions and in functions traced
+// inside it (grad callees, where it becomes a captured input); using it
+// after its region or trace has ended, or in another trace, throws
+// TraceError.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_FRONTEND_VALUE_H
+#define TRACEC_FRONTEND_VALUE_H
+
+#include "tracec/Frontend/TraceError.h"
+#include "tracec/Tensor/Tensor.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace tracec {
+
+class Value {
+public:
+  /// A null Value (no tensor); using it in an op throws TraceError.
+  Value() = default;
+
+  explicit operator bool() const { return bool(value_); }
+  DType dtype() const;
+  llvm::ArrayRef<int64_t> shape() const { return type_.getShape(); }
+  int64_t rank() const { return type_.getRank(); }
+  int64_t numElements() const { return type_.getNumElements(); }
+  /// "tensor<2x3xf32>".
+  std::string typeString() const;
+  mlir::RankedTensorType type() const { return type_; }
+
+  /// The underlying SSA value. It is only meaningful while its trace is
+  /// being recorded; the tracer checks that before every use.
+  mlir::Value getUnchecked() const { return value_; }
+  /// The identity of the region that defined this Value.
+  uint64_t scope() const { return scope_; }
+
+  /// Used by the tracer: wraps `value` defined in region `scope`.
+  Value(mlir::Value value, uint64_t scope);
+
+private:
+  mlir::Value value_;
+  mlir::RankedTensorType type_;
+  uint64_t scope_ = 0;
+};
+
+/// A C++ number mixed with a Value: it becomes a constant of the Value's
+/// dtype (or f32 if it is fractional and the Value is an integer or bool).
+struct Scalar {
+  double value;
+  bool isIntegral;
+  template <typename T,
+            typename = std::enable_if_t<std::is_arithmetic<T>::value>>
+  Scalar(T v) // NOLINT: implicit on purpose, as in `x * 2`.
+      : value(static_cast<double>(v)), isIntegral(std::is_integral<T>::value) {}
+};
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops with NumPy broadcasting and dtype promotion.
+//===----------------------------------------------------------------------===//
+
+Value add(const Value &lhs, const Value &rhs);
+Value sub(const Value &lhs, const Value &rhs);
+Value mul(const Value &lhs, const Value &rhs);
+/// Integers: truncating division.
+Value div(const Value &lhs, const Value &rhs);
+Value pow(const Value &lhs, const Value &rhs);
+/// Elementwise max/min (NaN wins); `max`/`min` are the reductions.
+Value maximum(const Value &lhs, const Value &rhs);
+Value minimum(const Value &lhs, const Value &rhs);
+/// Comparisons give i1 tensors.
+Value equal(const Value &lhs, const Value &rhs);
+Value not_equal(const Value &lhs, const Value &rhs);
+Value less(const Value &lhs, const Value &rhs);
+Value less_equal(const Value &lhs, const Value &rhs);
+Value greater(const Value &lhs, const Value &rhs);
+Value greater_equal(const Value &lhs, const Value &rhs);
+
+/// A rank-0 constant for `scalar` meeting `other` (weak typing, as above).
+Value scalarLike(Scalar scalar, const Value &other);
+
+#define TRACEC_BINARY_SCALAR_OVERLOADS(NAME)                                   \
+  inline Value NAME(const Value &lhs, Scalar rhs) {                            \
+    return NAME(lhs, scalarLike(rhs, lhs));                                    \
+  }                                                                            \
+  inline Value NAME(Scalar lhs, const Value &rhs) {                            \
+    return NAME(scalarLike(lhs, rhs), rhs);                                    \
+  }
+TRACEC_BINARY_SCALAR_OVERLOADS(add)
+TRACEC_BINARY_SCALAR_OVERLOADS(sub)
+TRACEC_BINARY_SCALAR_OVERLOADS(mul)
+TRACEC_BINARY_SCALAR_OVERLOADS(div)
+TRACEC_BINARY_SCALAR_OVERLOADS(pow)
+TRACEC_BINARY_SCALAR_OVERLOADS(maximum)
+TRACEC_BINARY_SCALAR_OVERLOADS(minimum)
+TRACEC_BINARY_SCALAR_OVERLOADS(equal)
+TRACEC_BINARY_SCALAR_OVERLOADS(not_equal)
+TRACEC_BINARY_SCALAR_OVERLOADS(less)
+TRACEC_BINARY_SCALAR_OVERLOADS(less_equal)
+TRACEC_BINARY_SCALAR_OVERLOADS(greater)
+TRACEC_BINARY_SCALAR_OVERLOADS(greater_equal)
+#undef TRACEC_BINARY_SCALAR_OVERLOADS
+
+Value neg(const Value &x);
+
+//===----------------------------------------------------------------------===//
+// Operators. `==` and `!=` are not overloaded (they would not give a bool);
+// use equal/not_equal.
+//===----------------------------------------------------------------------===//
+
+inline Value operator+(const Value &a, const Value &b) { return add(a, b); }
+inline Value operator-(const Value &a, const Value &b) { return sub(a, b); }
+inline Value operator*(const Value &a, const Value &b) { return mul(a, b); }
+inline Value operator/(const Value &a, const Value &b) { return div(a, b); }
+inline Value operator<(const Value &a, const Value &b) { return less(a, b); }
+inline Value operator<=(const Value &a, const Value &b) {
+  return less_equal(a, b);
+}
+inline Value operator>(const Value &a, const Value &b) { return greater(a, b); }
+inline Value operator>=(const Value &a, const Value &b) {
+  return greater_equal(a, b);
+}
+inline Value operator-(const Value &x) { return neg(x); }
+
+#define TRACEC_SCALAR_OPERATOR(OP, NAME)                                       \
+  inline Value operator OP(const Value &a, Scalar b) { return NAME(a, b); }    \
+  inline Value operator OP(Scalar a, const Value &b) { return NAME(a, b); }
+TRACEC_SCALAR_OPERATOR(+, add)
+TRACEC_SCALAR_OPERATOR(-, sub)
+TRACEC_SCALAR_OPERATOR(*, mul)
+TRACEC_SCALAR_OPERATOR(/, div)
+TRACEC_SCALAR_OPERATOR(<, less)
+TRACEC_SCALAR_OPERATOR(<=, less_equal)
+TRACEC_SCALAR_OPERATOR(>, greater)
+TRACEC_SCALAR_OPERATOR(>=, greater_equal)
+#undef TRACEC_SCALAR_OPERATOR
+
+inline Value &operator+=(Value &a, const Value &b) { return a = a + b; }
+inline Value &operator-=(Value &a, const Value &b) { return a = a - b; }
+inline Value &operator*=(Value &a, const Value &b) { return a = a * b; }
+inline Value &operator/=(Value &a, const Value &b) { return a = a / b; }
+
+} // namespace tracec
+
+#endif // TRACEC_FRONTEND_VALUE_H

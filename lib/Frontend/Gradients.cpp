@@ -1,0 +1,141 @@
+//===- Gradients.cpp - grad, value_and_grad, vjp --------------------------===//
+//
+// The callable is traced into a private func.func of the module and a
+// gradient op references it; trace-autodiff differentiates it later. The
+// op's operands are the explicit arguments, then what the callee added:
+// Values it captured from the enclosing function, and variables.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tracer.h"
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Frontend/Gradients.h"
+
+using namespace tracec;
+using namespace tracec::detail;
+namespace trace = mlir::trace;
+
+namespace {
+enum class GradientKind { grad, valueAndGrad, vjp };
+} // namespace
+
+static std::vector<Value> differentiate(GradientKind kind, const Callable &f,
+                                        llvm::ArrayRef<Value> primals,
+                                        llvm::ArrayRef<Value> cotangents,
+                                        const GradOptions &options) {
+  llvm::StringRef opName = kind == GradientKind::grad
+                               ? trace::GradOp::getOperationName()
+                           : kind == GradientKind::valueAndGrad
+                               ? trace::ValueAndGradOp::getOperationName()
+                               : trace::VjpOp::getOperationName();
+  llvm::SmallVector<mlir::Value> args;
+  for (const Value &primal : primals)
+    args.push_back(resolve(primal));
+  for (int64_t index : options.argnums)
+    if (index < 0 || index >= (int64_t)primals.size())
+      fail(locationPrefix(location()) + ": error: '" + opName +
+           "' argnum " + llvm::Twine(index) + " is out of range for " +
+           llvm::Twine(primals.size()) + " arguments");
+
+  TracedCallee callee =
+      traceCallee(options.name, mlir::ValueRange(args).getTypes(), f,
+                  options.variables);
+  mlir::FunctionType calleeType = callee.func.getFunctionType();
+
+  llvm::SmallVector<int64_t> wrt(options.argnums.begin(),
+                                 options.argnums.end());
+  for (Variable *variable : options.variables)
+    for (auto [i, extra] : llvm::enumerate(callee.extras))
+      if (extra.kind == ArgumentInfo::Kind::variable &&
+          extra.variable == variable) {
+        wrt.push_back(primals.size() + i);
+        break;
+      }
+  for (ExtraArgument &extra : callee.extras)
+    args.push_back(extra.outer);
+
+  mlir::OpBuilder b(&context());
+  llvm::SmallVector<mlir::NamedAttribute> attrs = {
+      b.getNamedAttr("callee",
+                     mlir::FlatSymbolRefAttr::get(callee.func.getSymNameAttr())),
+      b.getNamedAttr("wrt", b.getDenseI64ArrayAttr(wrt)),
+      b.getNamedAttr("unconnected",
+                     trace::UnconnectedAttr::get(
+                         &context(), options.unconnected == Unconnected::error
+                                         ? trace::Unconnected::error
+                                         : trace::Unconnected::zero))};
+
+  // The gradients have the types of the wrt arguments (a variable's: of its
+  // value); for value_and_grad and vjp the callee's results come first.
+  llvm::SmallVector<mlir::Type> types;
+  if (kind == GradientKind::valueAndGrad) {
+    if (calleeType.getNumResults() != 1)
+      fail(locationPrefix(location()) + ": error: '" + opName +
+           "' needs a function with one (scalar) result, @" +
+           callee.func.getSymName() + " returns " +
+           llvm::Twine(calleeType.getNumResults()));
+    types.push_back(calleeType.getResult(0));
+  }
+  if (kind == GradientKind::vjp)
+    llvm::append_range(types, calleeType.getResults());
+  for (int64_t index : wrt) {
+    mlir::Type type = args[index].getType();
+    if (auto resource = llvm::dyn_cast<trace::ResourceType>(type))
+      type = resource.getValueType();
+    types.push_back(type);
+  }
+
+  llvm::SmallVector<mlir::Value> operands(args);
+  if (kind == GradientKind::vjp) {
+    if (cotangents.size() != calleeType.getNumResults())
+      fail(locationPrefix(location()) + ": error: 'trace.vjp' got " +
+           llvm::Twine(cotangents.size()) + " cotangents for @" +
+           callee.func.getSymName() + ", which returns " +
+           llvm::Twine(calleeType.getNumResults()) + " results");
+    for (auto [i, cotangent] : llvm::enumerate(cotangents)) {
+      mlir::Type result = calleeType.getResult(i);
+      resolve(cotangent);
+      Value converted = castTo(
+          cotangent, dtypeOf(llvm::cast<mlir::RankedTensorType>(result)
+                                 .getElementType()));
+      operands.push_back(resolve(converted));
+    }
+    attrs.push_back(b.getNamedAttr(
+        "operandSegmentSizes",
+        b.getDenseI32ArrayAttr({(int32_t)args.size(),
+                                (int32_t)cotangents.size()})));
+  }
+
+  mlir::Operation *op;
+  if (kind == GradientKind::grad)
+    op = createOp(opName, operands, attrs, std::nullopt, wrt.size());
+  else
+    op = createOp(opName, operands, attrs, llvm::ArrayRef<mlir::Type>(types));
+  verifyOrFail(op, /*symbolUses=*/true);
+  std::vector<Value> results;
+  for (mlir::Value result : op->getResults())
+    results.push_back(wrap(result));
+  return results;
+}
+
+Callable tracec::grad(Callable f, GradOptions options) {
+  return [f = std::move(f), options = std::move(options)](
+             llvm::ArrayRef<Value> args) {
+    return differentiate(GradientKind::grad, f, args, {}, options);
+  };
+}
+
+Callable tracec::value_and_grad(Callable f, GradOptions options) {
+  return [f = std::move(f), options = std::move(options)](
+             llvm::ArrayRef<Value> args) {
+    return differentiate(GradientKind::valueAndGrad, f, args, {}, options);
+  };
+}
+
+std::vector<Value> tracec::vjp(const Callable &f,
+                               llvm::ArrayRef<Value> primals,
+                               llvm::ArrayRef<Value> cotangents,
+                               GradOptions options) {
+  return differentiate(GradientKind::vjp, f, primals, cotangents, options);
+}
