@@ -110,7 +110,11 @@ class Variable:
             new = current + value
         else:
             new = current - value
-        if np.broadcast_shapes(np.shape(new), self.shape) != self.shape:
+        try:
+            fits = np.broadcast_shapes(np.shape(new), self.shape) == self.shape
+        except ValueError:
+            fits = False
+        if not fits:
             raise ValueError(f"cannot assign a value of shape {np.shape(new)} "
                              f"to variable {self.name} of shape {self.shape}")
         self._handle.assign(np.asarray(new, self.dtype))
