@@ -49,7 +49,7 @@ def test_tape_inside_function_watches_variables():
 
 
 def test_non_persistent_tape_gives_one_gradient():
-    x = np.float32(2.0) * np.ones((), np.float32)
+    x = np.asarray(2.0, np.float32)
     with tracec.GradientTape() as tape:
         tape.watch(x)
         y = tnp.multiply(x, x)
@@ -103,6 +103,8 @@ def test_tape_argument_errors():
     with tracec.GradientTape() as tape:
         with pytest.raises(TypeError, match="watch: a str is neither"):
             tape.watch("x")
+        with pytest.raises(TypeError, match="watch: a NumPy scalar"):
+            tape.watch(np.float32(1.0))
     with pytest.raises(ValueError, match="unconnected_gradients must be"):
         tape.gradient(np.ones(1, np.float32), [], unconnected_gradients="bogus")
 
@@ -140,7 +142,8 @@ def test_grad_and_value_and_grad_with_argnums():
 
 
 def test_grad_of_grad():
-    f = tracec.grad(tracec.grad(lambda x: tnp.sum(x * x * x)))
+    inner = tracec.grad(lambda x: tnp.sum(x * x * x))   # 3x^2
+    f = tracec.grad(lambda x: tnp.sum(inner(x)))          # 6x
     x = f32(4)
     np.testing.assert_allclose(f(x), 6 * x, rtol=1e-5)
 

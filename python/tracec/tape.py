@@ -193,6 +193,10 @@ class GradientTape:
                 self._watched_variables[id(t)] = t
             elif isinstance(t, (np.ndarray, Value)):
                 self._tracked[id(t)] = t
+            elif isinstance(t, np.generic):
+                raise TypeError("GradientTape.watch: a NumPy scalar "
+                                f"({type(t).__name__}) is not an array; watch "
+                                "np.asarray(x) and compute with that")
             else:
                 raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
                                 "neither an array, a tracec value nor a "
@@ -529,7 +533,8 @@ def hessians(ys, xs):
     for x, g in zip(xs_list, gradients(ys, xs_list)):
         n = int(np.prod(x.shape))
         flat = tnp.reshape(g, (n,))
-        rows = [tnp.reshape(gradients(flat[i], x)[0], (1, n)) for i in range(n)]
+        rows = [tnp.reshape(gradients(flat[i], [x])[0], (1, n))
+                for i in range(n)]
         result.append(tnp.reshape(tnp.concatenate(rows, 0),
                                   tuple(x.shape) + tuple(x.shape)))
     return result[0] if single else result
