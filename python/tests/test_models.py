@@ -103,7 +103,9 @@ def test_cond_and_fori_loop_model_matches_torch():
     w = tracec.Variable(f32(3, 3, seed=1, scale=0.5))
 
     def model(x, flip):
-        h = tracec.fori_loop(0, 3, lambda i, h: tnp.tanh(h @ w), x)
+        wv = w.read_value()  # read once: loop bodies that touch state are
+        # not differentiable (see the next test)
+        h = tracec.fori_loop(0, 3, lambda i, h: tnp.tanh(h @ wv), x)
         return tracec.cond(flip > 0, lambda h: -h, lambda h: h * 2.0, h)
 
     @tracec.function
@@ -128,6 +130,24 @@ def test_cond_and_fori_loop_model_matches_torch():
         np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-4, atol=1e-6)
         np.testing.assert_allclose(gw, tw.grad.numpy(), rtol=1e-4, atol=1e-6)
     assert f.trace_count == 1  # flip is an array: one trace, both branches
+
+
+def test_compile_errors_show_the_python_line():
+    w = tracec.Variable(f32(3, 3))
+
+    @tracec.function
+    def f(x):
+        with tracec.GradientTape() as tape:
+            tape.watch(x)
+            h = tracec.fori_loop(0, 2, lambda i, h: h @ w, x)  # reads w: error
+            loss = tnp.sum(h)
+        return tape.gradient(loss, x)
+
+    with pytest.raises(tracec.CompileError) as info:
+        f(f32(2, 3))
+    line = f.python_function.__code__.co_firstlineno + 4
+    assert f"test_models.py:{line}:0: error: 'scf.for' op cannot be " \
+        "differentiated: its body touches state" in str(info.value)
 
 
 @pytest.mark.parametrize("name", ["adam", "sgd"])

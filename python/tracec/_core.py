@@ -125,6 +125,11 @@ def _is_tensor(x) -> bool:
 
 _eager_cache: dict = {}
 _tapes: list = []  # active GradientTapes, innermost last
+# While a control-flow region is traced: dicts collecting the Values its ops
+# use (control_flow.py makes the tape-tracked ones explicit operands).
+_observers: list = []
+# While a tape replays a control-flow op: id(recorded Value) -> its replay.
+_substitutions: dict = {}
 
 
 def apply(kernel, operands, *static, name=None):
@@ -136,6 +141,12 @@ def apply(kernel, operands, *static, name=None):
     if _C.is_tracing() or any(isinstance(o, Value) for o in operands):
         _set_location()
         values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
+        if _substitutions:
+            values = tuple(_substitutions.get(id(v), v) for v in values)
+        for seen in _observers:
+            for v in values:
+                if isinstance(v, Value):
+                    seen[id(v)] = v
         result = kernel(*values, *static)
     else:
         values = tuple(to_array(o) if _is_tensor(o) else o for o in operands)
