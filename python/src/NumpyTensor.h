@@ -14,6 +14,8 @@
 #include "tracec/Runtime/Signature.h"
 #include "tracec/Tensor/Tensor.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -35,6 +37,9 @@ DType dtypeOfNumpy(const py::dtype &dtype, const std::string &what);
 /// dtype, and an array of another dtype or shape is a TypeError/ValueError
 /// naming `what` and the expected type.
 Tensor toTensor(py::handle object, const std::string &what,
+                const TensorSpec *spec = nullptr);
+/// The same, describing the argument only when there is an error.
+Tensor toTensor(py::handle object, llvm::function_ref<std::string()> describe,
                 const TensorSpec *spec = nullptr);
 
 /// An array over the tensor's storage (no copy); it keeps the storage alive.

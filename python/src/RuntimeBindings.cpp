@@ -38,10 +38,12 @@ py::tuple tracec::python::callWithArrays(const Function &function,
   llvm::SmallVector<Tensor, 8> inputs;
   inputs.reserve(signature.inputs.size());
   for (size_t i = 0; i < numGiven; ++i)
-    inputs.push_back(toTensor(args[i],
-                              "argument " + std::to_string(i) + " of @" +
-                                  signature.name,
-                              &signature.inputs[firstInput + i]));
+    inputs.push_back(toTensor(
+        args[i],
+        [&] {
+          return "argument " + std::to_string(i) + " of @" + signature.name;
+        },
+        &signature.inputs[firstInput + i]));
   inputs.append(extras.begin(), extras.end());
   std::vector<Tensor> outputs;
   outputs.reserve(signature.results.size());
