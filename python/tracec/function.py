@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import time
 import weakref
 
@@ -22,6 +23,9 @@ from . import _tracec as _C
 from ._core import Value
 
 _names = itertools.count()
+# LLVM's optimization level for traced functions (the test suite runs with
+# TRACEC_OPT_LEVEL=1: it compiles many small functions once each).
+DEFAULT_OPT_LEVEL = int(os.environ.get("TRACEC_OPT_LEVEL", "3"))
 
 
 class TensorSpec:
@@ -170,13 +174,14 @@ class Function:
     """A Python function traced per input signature (see tracec.function)."""
 
     def __init__(self, python_function, input_signature=None, name=None,
-                 jit_compile_opt_level: int = 3):
+                 jit_compile_opt_level: int = None):
         functools.update_wrapper(self, python_function)
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         if self._name == "<lambda>":
             self._name = "lambda"
-        self._opt_level = jit_compile_opt_level
+        self._opt_level = DEFAULT_OPT_LEVEL if jit_compile_opt_level is None \
+            else jit_compile_opt_level
         self._input_signature = None
         if input_signature is not None:
             specs = list(input_signature)
