@@ -13,7 +13,8 @@ from . import numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, while_loop  # noqa: F401
 from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
-from .tape import (GradientTape, grad, gradients, hessians,  # noqa: F401
+from .tape import (GradientTape, grad, gradients, gradients_function,  # noqa: F401
+                   hessians, implicit_grad, implicit_value_and_grad,
                    value_and_grad, vjp)
 from .variables import Variable  # noqa: F401
 from . import _core as _core_module

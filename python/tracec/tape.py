@@ -548,3 +548,40 @@ def _current_function_tape():
         raise RuntimeError("tracec.gradients works inside a tracec.function "
                            "(eagerly, use tracec.GradientTape)")
     return _function_tapes[-1]
+
+
+# ---------------------------------------------------------------------------
+# The seeds' implicit gradients (tfe.implicit_*) and gradients_function
+# ---------------------------------------------------------------------------
+
+
+def implicit_value_and_grad(f):
+    """implicit_value_and_grad(f)(*args) -> (f(*args), [(gradient, variable)])
+    with respect to every trainable variable f reads (tfe's
+    implicit_value_and_gradients)."""
+    def wrapper(*args):
+        with GradientTape() as tape:
+            value = f(*args)
+        variables = tape.watched_variables()
+        if not variables:
+            raise ValueError(f"{getattr(f, '__name__', f)} reads no trainable "
+                             "tracec.Variable: nothing to differentiate")
+        grads = tape.gradient(value, variables)
+        return value, list(zip(grads, variables))
+    return wrapper
+
+
+def implicit_grad(f):
+    """implicit_grad(f)(*args) -> [(gradient, variable)] (tfe.implicit_gradients)."""
+    vg = implicit_value_and_grad(f)
+    return lambda *args: vg(*args)[1]
+
+
+def gradients_function(f, params=None):
+    """gradients_function(f)(*args) -> the gradients of f with respect to its
+    arguments (or those at the indices `params`), as a list
+    (tfe.gradients_function)."""
+    def wrapper(*args):
+        nums = tuple(range(len(args))) if params is None else tuple(params)
+        return list(grad(f, argnums=nums)(*args))
+    return wrapper
