@@ -138,36 +138,55 @@ def apply(kernel, operands, *static, name=None):
     Operands that are Python numbers stay numbers (the kernel makes them
     constants of the other operand's dtype); `static` are attributes (axes,
     shapes), part of an eager op's cache key."""
-    if _C.is_tracing() or any(isinstance(o, Value) for o in operands):
-        _set_location()
-        values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
-        if _substitutions:
-            values = tuple(_substitutions.get(id(v), v) for v in values)
-        for seen in _observers:
-            for v in values:
-                if isinstance(v, Value):
-                    seen[id(v)] = v
-        result = kernel(*values, *static)
-    else:
-        values = tuple(to_array(o) if _is_tensor(o) else o for o in operands)
-        result = _eager(kernel, values, static, name)
-    if _tapes:
-        for tape in _tapes:
-            tape._record(kernel, values, static, result)
+    if not _C.is_tracing():
+        result = _eager(kernel, operands, static, name)
+        if result is not _SYMBOLIC:
+            return result
+    _set_location()
+    values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
+    if _substitutions:
+        values = tuple(_substitutions.get(id(v), v) for v in values)
+    for seen in _observers:
+        for v in values:
+            if isinstance(v, Value):
+                seen[id(v)] = v
+    result = kernel(*values, *static)
+    for tape in _tapes:
+        tape._record(kernel, values, static, result)
     return result
 
 
-def _eager(kernel, values, static, name):
-    key = (kernel, static,
-           tuple((v.shape, v.dtype.char) if isinstance(v, np.ndarray)
-                 else (type(v), v) for v in values))
+_SYMBOLIC = object()  # _eager's answer when an operand is a tracer Value
+
+
+def _eager(kernel, operands, static, name):
+    values, key, arrays = [], [], []
+    for o in operands:
+        t = type(o)
+        if t is not np.ndarray:
+            if t in _SCALARS:
+                values.append(o)
+                key.append((t, o))
+                continue
+            if t is Value:
+                return _SYMBOLIC
+            o = to_array(o)
+        values.append(o)
+        arrays.append(o)
+        key.append((o.shape, o.dtype))
+    key = (kernel, static, tuple(key))
     entry = _eager_cache.get(key)
     if entry is None:
         entry = _trace_eager(kernel, values, static, name)
         _eager_cache[key] = entry
     function, single = entry
-    outputs = function(*[v for v in values if isinstance(v, np.ndarray)])
-    return outputs[0] if single else tuple(outputs)
+    outputs = function(*arrays)
+    result = outputs[0] if single else tuple(outputs)
+    if _tapes:
+        values = tuple(values)
+        for tape in _tapes:
+            tape._record(kernel, values, static, result)
+    return result
 
 
 def _trace_eager(kernel, values, static, name):
