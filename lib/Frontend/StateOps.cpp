@@ -39,3 +39,13 @@ void tracec::assign_add(Variable &variable, const Value &value) {
 void tracec::assign_sub(Variable &variable, const Value &value) {
   update(trace::VarAssignSubOp::getOperationName(), variable, value);
 }
+
+void tracec::assign(Variable &variable, Scalar value) {
+  assign(variable, splat(value.value, variable.buffer().dtype(), {}));
+}
+void tracec::assign_add(Variable &variable, Scalar value) {
+  assign_add(variable, splat(value.value, variable.buffer().dtype(), {}));
+}
+void tracec::assign_sub(Variable &variable, Scalar value) {
+  assign_sub(variable, splat(value.value, variable.buffer().dtype(), {}));
+}

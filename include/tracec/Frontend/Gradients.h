@@ -50,6 +50,29 @@ std::vector<Value> vjp(const Callable &f, llvm::ArrayRef<Value> primals,
                        llvm::ArrayRef<Value> cotangents,
                        GradOptions options = {});
 
+/// What gradients() returns for an x that ys do not depend on.
+enum class UnconnectedGradients { none, zero };
+
+struct GradientsOptions {
+  /// The cotangents of ys (TensorFlow's grad_ys), one per y, cast and
+  /// broadcast to its type; ones if empty.
+  std::vector<Value> gradYs = {};
+  /// Values treated as constants: no gradient flows through them.
+  std::vector<Value> stopGradients = {};
+  /// none: a null Value; zero: zeros of x's type.
+  UnconnectedGradients unconnected = UnconnectedGradients::none;
+};
+
+/// Symbolic gradients of already-recorded Values, as tf.gradients does in a
+/// graph: the gradient of sum(ys * gradYs) with respect to each x. The
+/// recorded ops from xs to ys are copied into a private func.func (values
+/// that do not depend on xs become its extra arguments) and differentiated
+/// by a trace.vjp op. Block arguments of loop bodies and branches count as
+/// constants. Gradients of integer or bool xs are unconnected. Applying it
+/// to its own results gives higher derivatives (hessians).
+std::vector<Value> gradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Value> xs,
+                             const GradientsOptions &options = {});
+
 } // namespace tracec
 
 #endif // TRACEC_FRONTEND_GRADIENTS_H

@@ -86,6 +86,12 @@ inline Value where(const Value &cond, const Value &onTrue,
                    const Value &onFalse) {
   return select(cond, onTrue, onFalse);
 }
+inline Value where(const Value &cond, const Value &onTrue, Scalar onFalse) {
+  return select(cond, onTrue, onFalse);
+}
+inline Value where(const Value &cond, Scalar onTrue, const Value &onFalse) {
+  return select(cond, onTrue, onFalse);
+}
 /// Converts the element type (float -> int truncates toward zero; to bool
 /// tests for non-zero). Casting to the same dtype returns x.
 Value cast(const Value &x, DType dtype);

@@ -29,6 +29,10 @@ Value read(Variable &variable);
 void assign(Variable &variable, const Value &value);
 void assign_add(Variable &variable, const Value &value);
 void assign_sub(Variable &variable, const Value &value);
+/// A C++ number, as a constant of the variable's dtype.
+void assign(Variable &variable, Scalar value);
+void assign_add(Variable &variable, Scalar value);
+void assign_sub(Variable &variable, Scalar value);
 
 } // namespace tracec
 

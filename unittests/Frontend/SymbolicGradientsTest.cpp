@@ -1,0 +1,95 @@
+//===- SymbolicGradientsTest.cpp - gradients() on recorded values ---------===//
+
+#include "FrontendTestUtil.h"
+
+#include <cmath>
+
+using namespace tracec;
+using namespace tracec::testing;
+
+namespace {
+
+using Values = std::vector<Value>;
+
+TEST(SymbolicGradients, OfRecordedValues) {
+  Variable v(tensor<double>({2, -1, 0.5}, {3}));
+  ConcreteFunction f = trace(
+      "grads", {spec(DType::f64, {3}), spec(DType::f64, {3}),
+                spec(DType::f64, {3})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0], w = a[1], unused = a[2];
+        Value r = read(v); // an independent value: an extra argument
+        Value h = sin(x) * w;
+        Value y = sum(h * x * r);
+        Values g = gradients({y}, {x, w, unused, h});
+        EXPECT_FALSE(bool(g[2])); // unconnected: none
+        GradientsOptions zero;
+        zero.unconnected = UnconnectedGradients::zero;
+        zero.stopGradients = {h};
+        // With h a constant, y = sum(h x r): d/dx = h r, d/dw = 0.
+        Values s = gradients({y}, {x, w}, zero);
+        Values t = gradients({y, sum(r * x)}, {r},
+                             {{full({}, 3.0, DType::f64), ones({}, DType::f64)}});
+        return {g[0], g[1], g[3], s[0], s[1], t[0]};
+      });
+  std::vector<double> x = {0.3, -1.2, 2.0}, w = {1.5, 0.5, -2};
+  std::vector<double> r = {2, -1, 0.5};
+  std::vector<Tensor> out =
+      run(f, {tensor<double>(x, {3}), tensor<double>(w, {3}),
+              tensor<double>({0, 0, 0}, {3})});
+  ASSERT_EQ(out.size(), 6u);
+  std::vector<double> dx, dw, dh, dxStopped, dr;
+  for (int i = 0; i < 3; ++i) {
+    // y = sum(sin(x) w x r)
+    dx.push_back(w[i] * r[i] * (std::cos(x[i]) * x[i] + std::sin(x[i])));
+    dw.push_back(std::sin(x[i]) * x[i] * r[i]);
+    dh.push_back(x[i] * r[i]);
+    dxStopped.push_back(std::sin(x[i]) * w[i] * r[i]);
+    // 3 y + sum(r x): d/dr = 3 sin(x) w x + x
+    dr.push_back(3 * std::sin(x[i]) * w[i] * x[i] + x[i]);
+  }
+  expectNear(out[0].toVector<double>(), dx, 1e-12);
+  expectNear(out[1].toVector<double>(), dw, 1e-12);
+  expectNear(out[2].toVector<double>(), dh, 1e-12);
+  expectNear(out[3].toVector<double>(), dxStopped, 1e-12);
+  expectNear(out[4].toVector<double>(), {0, 0, 0});
+  expectNear(out[5].toVector<double>(), dr, 1e-12);
+}
+
+TEST(SymbolicGradients, SecondDerivativesAndControlFlow) {
+  ConcreteFunction f = trace(
+      "hess", {spec(DType::f64, {3})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0];
+        Value y = sum(x * x * x);
+        Value g = gradients({y}, {x})[0];            // 3x^2
+        Value h = gradients({sum(g)}, {x})[0];       // 6x
+        // Through a loop: y2 = x * 2^3.
+        Value y2 = fori_loop(
+            0, 3,
+            [](llvm::ArrayRef<Value> v) -> Values { return {v[1] * 2}; },
+            {x})[0];
+        Value g2 = gradients({sum(y2 * y2)}, {x})[0]; // 2 * 64 x
+        return {g, h, g2};
+      });
+  std::vector<Tensor> out = run(f, {tensor<double>({1, -2, 0.5}, {3})});
+  ASSERT_EQ(out.size(), 3u);
+  expectNear(out[0].toVector<double>(), {3, 12, 0.75}, 1e-12);
+  expectNear(out[1].toVector<double>(), {6, -12, 3}, 1e-12);
+  expectNear(out[2].toVector<double>(), {128, -256, 64}, 1e-12);
+}
+
+TEST(SymbolicGradients, Errors) {
+  std::string message = traceError([] {
+    trace("bad", {spec(DType::i32, {3})},
+          [](llvm::ArrayRef<Value> a) -> Values {
+            return gradients({sum(a[0])}, {a[0]});
+          });
+  });
+  EXPECT_NE(message.find("gradients: ys must be floating-point tensors, got "
+                         "tensor<i32>"),
+            std::string::npos)
+      << message;
+}
+
+} // namespace
