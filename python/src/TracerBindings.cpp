@@ -265,6 +265,21 @@ void tracec::python::bindTracer(py::module_ &m) {
     return vjp(toCallable(std::move(fn)), primals, cotangents,
                gradOptions(argnums, variables, unconnectedZero));
   });
+  m.def("gradients", [](const std::vector<Value> &ys,
+                        const std::vector<Value> &xs,
+                        const std::vector<Value> &gradYs,
+                        const std::vector<Value> &stopGradients,
+                        bool unconnectedZero) {
+    GradientsOptions options;
+    options.gradYs = gradYs;
+    options.stopGradients = stopGradients;
+    options.unconnected = unconnectedZero ? UnconnectedGradients::zero
+                                          : UnconnectedGradients::none;
+    py::list result;
+    for (const Value &g : gradients(ys, xs, options))
+      result.append(g ? py::cast(g) : py::none());
+    return result;
+  });
   m.def("cond", [](const Value &pred, py::function t, py::function f,
                    const std::vector<Value> &operands) {
     return cond(pred, toCallable(std::move(t)), toCallable(std::move(f)),

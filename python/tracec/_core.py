@@ -125,11 +125,6 @@ def _is_tensor(x) -> bool:
 
 _eager_cache: dict = {}
 _tapes: list = []  # active GradientTapes, innermost last
-# While a control-flow region is traced: dicts collecting the Values its ops
-# use (control_flow.py makes the tape-tracked ones explicit operands).
-_observers: list = []
-# While a tape replays a control-flow op: id(recorded Value) -> its replay.
-_substitutions: dict = {}
 
 
 def apply(kernel, operands, *static, name=None):
@@ -144,12 +139,6 @@ def apply(kernel, operands, *static, name=None):
             return result
     _set_location()
     values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
-    if _substitutions:
-        values = tuple(_substitutions.get(id(v), v) for v in values)
-    for seen in _observers:
-        for v in values:
-            if isinstance(v, Value):
-                seen[id(v)] = v
     result = kernel(*values, *static)
     for tape in _tapes:
         tape._record(kernel, values, static, result)

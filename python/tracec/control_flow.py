@@ -30,64 +30,6 @@ def _region(fn, singles):
     return body
 
 
-class _Implicit:
-    """A control-flow kernel whose regions also use `num` values of the
-    enclosing function (closed over, not passed): on a tape they are
-    operands, so gradients reach them; a replay substitutes them."""
-
-    def __init__(self, kernel, originals, num_operands):
-        self.kernel = kernel
-        self.originals = originals
-        self.num_operands = num_operands
-        self.__name__ = kernel.__name__
-
-    def __call__(self, *args):
-        values = args[:self.num_operands]
-        implicit = args[self.num_operands:self.num_operands + len(self.originals)]
-        static = args[self.num_operands + len(self.originals):]
-        saved = dict(_core._substitutions)
-        for original, new in zip(self.originals, implicit):
-            _core._substitutions[id(original)] = new
-        try:
-            return self.kernel(*values, *static)
-        finally:
-            _core._substitutions.clear()
-            _core._substitutions.update(saved)
-
-
-def _apply_region_op(kernel, operands, *static, name):
-    """apply() for an op with traced regions, recording on active tapes the
-    tape-tracked values its regions close over as extra operands."""
-    tapes = _core._tapes[:]
-    if not tapes:
-        return apply(kernel, operands, *static, name=name)
-    seen = {}
-    _core._observers.append(seen)
-    try:
-        with _suspend_recording():
-            result = apply(kernel, operands, *static, name=name)
-    finally:
-        _core._observers.remove(seen)
-    ids = {id(o) for o in operands}
-    implicit = [v for k, v in seen.items() if k not in ids and any(
-        k in t._tracked for t in tapes)]
-    recorded = _Implicit(kernel, implicit, len(operands)) if implicit else kernel
-    values = tuple(_core.to_value(o) if not isinstance(o, (int, float, bool))
-                   else o for o in operands)
-    for tape in tapes:
-        tape._record(recorded, values + tuple(implicit), static, result)
-    return result
-
-
-class _suspend_recording:
-    def __enter__(self):
-        self.saved = _core._tapes[:]
-        _core._tapes.clear()
-
-    def __exit__(self, *exc):
-        _core._tapes[:] = self.saved
-
-
 def _cond_kernel(pred, *operands_and_fns):
     *operands, true_fn, false_fn = operands_and_fns
     singles = []
@@ -102,8 +44,8 @@ def cond(pred, true_fn, false_fn, *operands):
     if not _symbolic() and not isinstance(pred, Value):
         return true_fn(*operands) if bool(np.asarray(pred)) else \
             false_fn(*operands)
-    return _apply_region_op(_cond_kernel, (pred, *operands), true_fn, false_fn,
-                            name="cond")
+    return apply(_cond_kernel, (pred, *operands), true_fn, false_fn,
+                 name="cond")
 
 
 def _while_kernel(*init_and_fns):
@@ -126,8 +68,7 @@ def while_loop(cond_fun, body_fun, init_val):
         return val
     cf = (lambda v: cond_fun(v)) if single else (lambda *v: cond_fun(v))
     bf = (lambda v: body_fun(v)) if single else (lambda *v: body_fun(v))
-    result = _apply_region_op(_while_kernel, tuple(init), cf, bf,
-                              name="while_loop")
+    result = apply(_while_kernel, tuple(init), cf, bf, name="while_loop")
     return result if single or isinstance(result, tuple) else tuple(result)
 
 
@@ -150,6 +91,6 @@ def fori_loop(lower, upper, body_fun, init_val):
         return val
     bf = (lambda i, v: body_fun(i, v)) if single else \
         (lambda i, *v: body_fun(i, v))
-    result = _apply_region_op(_fori_kernel, tuple(init), int(lower),
-                              int(upper), bf, name="fori_loop")
+    result = apply(_fori_kernel, tuple(init), int(lower), int(upper), bf,
+                   name="fori_loop")
     return result if single or isinstance(result, tuple) else tuple(result)

@@ -1,22 +1,21 @@
 """Gradients: tracec.GradientTape, grad, value_and_grad, vjp, gradients.
 
-Nothing differentiates in Python. A tape records the program the user ran
-(each op's kernel, attributes and operands, as tracec._core.apply runs it);
-`gradient` turns the part of that program between the sources and the
-target into a function and records `trace.vjp` of it with the C++ tracer,
-so the compiler's trace-autodiff pass differentiates it:
+Nothing differentiates in Python; every form becomes a trace.grad or
+trace.vjp op that the compiler's trace-autodiff pass differentiates.
 
-- inside a tracec.function the vjp op goes into the function being traced
-  (values the program uses but that do not depend on the sources are the
-  enclosing function's values, captured by the vjp's callee);
-- eagerly, the same op is traced into a small function of the sources and
-  the other arrays the program used, compiled once per program structure
-  and shapes (cached), and run.
-
-The gradient computation is itself an op recorded on enclosing tapes, so
-nested tapes give higher derivatives. Variables read under a tape are
-watched automatically; their gradients are those of the values read
-(the vjp's `variables`).
+- Inside a tracec.function, `GradientTape.gradient` and `tracec.gradients`
+  are the C++ tracer's gradients() of the recorded values: it slices the
+  ops between xs and ys into a function differentiated by trace.vjp. A
+  variable's gradient is the sum of those of the values read from it under
+  the tape (every traced function runs under a hidden tape that records
+  reads, for tracec.gradients).
+- Eagerly, a tape records the program the user ran (each op's kernel,
+  attributes and operands, as tracec._core.apply runs it). `gradient`
+  replays the part between the sources and the target symbolically, inside
+  trace.vjp, in a small function of the sources and the other arrays the
+  program used, compiled once per program structure and shapes (cached).
+  The gradient is itself an op recorded on enclosing tapes, so nested tapes
+  give higher derivatives; variables are the vjp's `variables`.
 """
 from __future__ import annotations
 
@@ -227,7 +226,7 @@ class GradientTape:
 
     # --- gradient -----------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients="none", _stop_ids=frozenset()):
+                 unconnected_gradients="none", _stops=()):
         """d(sum of target)/d(sources), or with `output_gradients` the
         vector-Jacobian product. `sources` may be nested (lists, tuples,
         dicts) of arrays/values/Variables; the result has their structure.
@@ -263,8 +262,12 @@ class GradientTape:
                   and _is_float(s)]
         variables = [s for s in source_list if isinstance(s, Variable)
                      and np.issubdtype(s.dtype, np.floating)]
-        grads = self._compute(targets, leaves, variables, cotangents,
-                              _stop_ids)
+        if _C.is_tracing():
+            grads = self._symbolic(targets, leaves, variables, cotangents,
+                                   _stops)
+        else:
+            grads = self._compute(targets, leaves, variables, cotangents,
+                                  frozenset(id(s) for s in _stops))
         result = []
         for s in source_list:
             g = grads.get(id(s))
@@ -274,6 +277,38 @@ class GradientTape:
                                    else s)
             result.append(g)
         return _pack(template, result)
+
+    def _symbolic(self, targets, leaves, variables, cotangents, stops):
+        """Inside a traced function: the C++ tracer's gradients() of the
+        recorded values (it slices the ops between them into a function
+        differentiated by trace.vjp). A variable's gradient is the sum of
+        those of the values read from it under this tape."""
+        reads = {}
+        for rec in self._records:
+            if rec.read is not None:
+                reads.setdefault(id(rec.read), []).extend(rec.outputs)
+        xs = [_core.to_value(x) for x in leaves]
+        owners = []
+        for v in variables:
+            for r in reads.get(id(v), []):
+                xs.append(r)
+                owners.append(id(v))
+        if not xs:
+            return {}
+        ys = [_core.to_value(t) for t in targets]
+        grad_ys = [_core.to_value(c) for c in cotangents or []]
+        stops = [_core.to_value(s) for s in stops]
+        _core._set_location()
+        grads = _C.gradients(ys, xs, grad_ys, stops, False)
+        out = {}
+        for leaf, g in zip(leaves, grads):
+            if g is not None:
+                out[id(leaf)] = g
+        from . import numpy as tnp
+        for owner, g in zip(owners, grads[len(leaves):]):
+            if g is not None:
+                out[owner] = g if owner not in out else tnp.add(out[owner], g)
+        return out
 
     def _compute(self, targets, leaves, variables, cotangents, stop_ids):
         records = self._records
@@ -520,7 +555,7 @@ def gradients(ys, xs, grad_ys=None, stop_gradients=None,
         _flatten(stop_gradients, stops)
     return tape.gradient(ys, xs, output_gradients=grad_ys,
                          unconnected_gradients=unconnected_gradients,
-                         _stop_ids=frozenset(id(s) for s in stops))
+                         _stops=stops)
 
 
 def hessians(ys, xs):
