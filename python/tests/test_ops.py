@@ -34,6 +34,11 @@ CASES = [
     ("astype", lambda m: m.astype(X, np.int32), X.astype(np.int32)),
     ("matmul", lambda m: m.matmul(X, X.T), X @ X.T),
     ("power", lambda m: m.power(np.abs(X), 1.5), np.abs(X) ** 1.5),
+    ("argmin", lambda m: m.argmin(X, axis=0), X.argmin(0)),
+    ("clip", lambda m: m.clip(X, -0.5, 0.5), np.clip(X, -0.5, 0.5)),
+    ("std", lambda m: m.std(X, axis=1), X.std(1)),
+    ("squeeze", lambda m: m.squeeze(m.reshape(X, (3, 1, 4))), X),
+    ("ravel", lambda m: m.ravel(X), X.ravel()),
 ]
 
 

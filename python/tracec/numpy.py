@@ -143,9 +143,41 @@ def argmax(x, axis=-1):
     return apply(_argmax, (x,), int(axis), name="argmax")
 
 
+def argmin(x, axis=-1):
+    return argmax(negative(x), axis)
+
+
+def clip(x, a_min, a_max):
+    return minimum(maximum(x, a_min), a_max)
+
+
+def var(x, axis=None, keepdims=False):
+    centered = subtract(x, mean(x, axis, keepdims=True))
+    return mean(multiply(centered, centered), axis, keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis, keepdims))
+
+
 # ---------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------
+
+
+def ravel(x):
+    return reshape(x, (-1,))
+
+
+def squeeze(x, axis=None):
+    shape = _shape(x)
+    axes = range(len(shape)) if axis is None else \
+        [a % len(shape) for a in _axes(axis)]
+    for a in axes:
+        if axis is not None and shape[a] != 1:
+            raise ValueError(f"cannot squeeze axis {a} of size {shape[a]}")
+    return reshape(x, tuple(d for i, d in enumerate(shape)
+                            if not (i in axes and d == 1)))
 
 
 def _reshape(x, shape):
