@@ -237,8 +237,6 @@ class GradientTape:
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError("unconnected_gradients must be 'none' or 'zero', "
                              f"got {unconnected_gradients!r}")
-        if self._recording and not self._persistent:
-            pass  # TF allows it with a warning; so do we, silently.
         if self._used and not self._persistent:
             raise RuntimeError("GradientTape.gradient can only be called once "
                                "on a non-persistent tape (use "
