@@ -183,3 +183,73 @@ TEST(Gradients, UnconnectedErrorAndBadArgnums) {
 }
 
 } // namespace
+
+namespace {
+
+/// The forward/backward pair: forward's results are the function's, and
+/// backward on its residuals gives the vector-Jacobian product.
+TEST(Gradients, ForwardBackwardPair) {
+  ConcreteFunction f = trace(
+      "f", {spec(DType::f64, {3}), spec(DType::f64, {3}),
+            spec(DType::i32, {})},
+      [](llvm::ArrayRef<Value> a) -> Values {
+        return {sum(tanh(a[0] * a[1])), a[0] * 2, a[2] + 1};
+      });
+  auto pair = f.forwardBackward();
+  ASSERT_TRUE(bool(pair)) << llvm::toString(pair.takeError());
+  EXPECT_EQ(pair->numResults, 3u);
+  EXPECT_EQ(pair->wrt, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(pair->cotangentResults, (std::vector<unsigned>{0, 1}));
+  std::vector<double> x = {0.5, -1, 2}, w = {1.5, 0.25, -0.5};
+  auto forward = pair->forward({tensor<double>(x, {3}), tensor<double>(w, {3}),
+                                Tensor::scalar<int32_t>(4)});
+  ASSERT_TRUE(bool(forward)) << llvm::toString(forward.takeError());
+  ASSERT_EQ(forward->size(), 3 + pair->numResiduals);
+  double total = 0;
+  for (int i = 0; i < 3; ++i)
+    total += std::tanh(x[i] * w[i]);
+  expectNear((*forward)[0].toVector<double>(), {total}, 1e-12);
+  EXPECT_EQ((*forward)[2].toVector<int>(), (std::vector<int>{5}));
+
+  std::vector<Tensor> backwardArgs(forward->begin() + 3, forward->end());
+  backwardArgs.push_back(Tensor::scalar<double>(2.0));
+  backwardArgs.push_back(tensor<double>({1, 0, -1}, {3}));
+  auto grads = pair->backward(backwardArgs);
+  ASSERT_TRUE(bool(grads)) << llvm::toString(grads.takeError());
+  ASSERT_EQ(grads->size(), 2u);
+  std::vector<double> dx, dw;
+  std::vector<double> dy1 = {1, 0, -1};
+  for (int i = 0; i < 3; ++i) {
+    double s = 1 - std::pow(std::tanh(x[i] * w[i]), 2);
+    dx.push_back(2 * s * w[i] + 2 * dy1[i]);
+    dw.push_back(2 * s * x[i]);
+  }
+  expectNear((*grads)[0].toVector<double>(), dx, 1e-12);
+  expectNear((*grads)[1].toVector<double>(), dw, 1e-12);
+}
+
+} // namespace
+
+namespace {
+
+/// With a variable: its gradient is that of the value read from it.
+TEST(Gradients, ForwardBackwardWithAVariable) {
+  Variable v(tensor<double>({1, 2}, {2}));
+  ConcreteFunction f = trace(
+      "g", {spec(DType::f64, {2})}, [&](llvm::ArrayRef<Value> a) -> Values {
+        return {sum(read(v) * a[0] * a[0])};
+      });
+  auto pair = f.forwardBackward({0, 1});
+  ASSERT_TRUE(bool(pair)) << llvm::toString(pair.takeError());
+  auto forward = pair->forward({tensor<double>({3, -1}, {2}), v.buffer()});
+  ASSERT_TRUE(bool(forward)) << llvm::toString(forward.takeError());
+  expectNear((*forward)[0].toVector<double>(), {1 * 9 + 2 * 1});
+  std::vector<Tensor> args(forward->begin() + 1, forward->end());
+  args.push_back(Tensor::scalar<double>(1.0));
+  auto grads = pair->backward(args);
+  ASSERT_TRUE(bool(grads)) << llvm::toString(grads.takeError());
+  expectNear((*grads)[0].toVector<double>(), {6, -4});
+  expectNear((*grads)[1].toVector<double>(), {9, 1});
+}
+
+} // namespace

@@ -92,6 +92,8 @@ struct ArgumentInfo {
   Variable *variable = nullptr;
 };
 
+struct ForwardBackward;
+
 /// A traced function: its module (one public func.func named as traced,
 /// plus private functions traced for grad/value_and_grad/vjp), its inputs,
 /// outputs, captured inputs and variables. Callable through the JIT.
@@ -126,6 +128,14 @@ public:
   /// captured inputs and variable buffers): what operator() calls.
   llvm::Expected<Function> compiledFunction();
 
+  /// The function split for reverse mode, compiled (the seeds'
+  /// __forward_/__backward_ pair), so that a gradient tape can
+  /// differentiate through it without running its forward work twice.
+  /// `wrt`: indices into arguments() (default: every float input).
+  llvm::Expected<ForwardBackward>
+  forwardBackward(llvm::ArrayRef<int64_t> wrt = {},
+                  const CompileOptions &options = {}) const;
+
   /// Runs the function on the signature's inputs; captured inputs and
   /// variables are passed by the function itself, and variables are
   /// updated in place. Calls that update the same variable must not run
@@ -145,6 +155,21 @@ private:
   std::vector<TensorSpec> outputs_;
   std::unique_ptr<Executable> executable_;
   std::optional<Function> function_;
+};
+
+/// See ConcreteFunction::forwardBackward.
+struct ForwardBackward {
+  /// Every argument (as compiledFunction() takes them) -> the results,
+  /// then `numResiduals` residuals.
+  Function forward;
+  /// The residuals, then the cotangents of the results listed in
+  /// cotangentResults (the float ones) -> the cotangents of `wrt`.
+  Function backward;
+  unsigned numResults;
+  unsigned numResiduals;
+  std::vector<unsigned> cotangentResults;
+  /// Indices into the concrete function's arguments().
+  std::vector<int64_t> wrt;
 };
 
 /// Traces `fn` on symbolic inputs of `signature` into a func.func named
