@@ -78,6 +78,37 @@ public:
 
   py::list variables() const { return py::cast(variables_); }
 
+  /// The captured inputs and variable buffers a call passes after the
+  /// inputs, as arrays over the same storage (variables are updated in
+  /// place through them), each with its VariableHandle or None.
+  py::list extras() {
+    if (!compiled_)
+      compile(3);
+    py::list list;
+    size_t i = 0;
+    for (const ArgumentInfo &argument : function_.arguments()) {
+      if (argument.kind == ArgumentInfo::Kind::input)
+        continue;
+      py::object variable = py::none();
+      if (argument.kind == ArgumentInfo::Kind::variable)
+        variable = py::cast(lookupVariable(argument.variable));
+      list.append(py::make_tuple(toNumpy(extras_[i++]), variable));
+    }
+    return list;
+  }
+
+  /// The compiled forward/backward pair for `wrt` (indices into the
+  /// arguments: inputs, then captured inputs and variables).
+  py::tuple forwardBackward(const I64s &wrt, unsigned optLevel) {
+    CompileOptions options;
+    options.optLevel = optLevel;
+    ForwardBackward pair = unwrap(function_.forwardBackward(wrt, options));
+    return py::make_tuple(pair.forward, pair.backward, pair.numResults,
+                          pair.numResiduals,
+                          std::vector<unsigned>(pair.cotangentResults),
+                          pair.wrt);
+  }
+
 private:
   ConcreteFunction function_;
   std::vector<std::shared_ptr<Variable>> variables_;
@@ -311,6 +342,9 @@ void tracec::python::bindTracer(py::module_ &m) {
              return list;
            })
       .def("variables", &PyConcreteFunction::variables)
+      .def("extras", &PyConcreteFunction::extras)
+      .def("forward_backward", &PyConcreteFunction::forwardBackward,
+           py::arg("wrt"), py::arg("opt_level") = 3)
       .def("compile", &PyConcreteFunction::compile, py::arg("opt_level") = 3)
       .def("__call__", &PyConcreteFunction::call);
 

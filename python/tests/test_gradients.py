@@ -110,13 +110,21 @@ def test_tape_argument_errors():
 
 
 def test_tape_differentiates_through_a_tracec_function():
+    # The seeds' _backprop_call: the compiled forward (results + residuals)
+    # runs once, the compiled backward gives the gradients: no retrace, no
+    # second forward (the call counter is assigned once per call).
     w = tracec.Variable(f32(3, 2))
+    calls = tracec.Variable(0.0, trainable=False)
+    traces = []
 
     @tracec.function
     def predict(x):
+        traces.append(1)
+        calls.assign_add(1.0)
         return tnp.sum(tnp.square(x @ w))
 
     x = f32(4, 3, seed=1)
+    predict(x)
     with tracec.GradientTape() as tape:
         tape.watch(x)
         loss = predict(x)
@@ -124,6 +132,13 @@ def test_tape_differentiates_through_a_tracec_function():
     tx, tw = torch_grad(lambda a, b: ((a @ b) ** 2).sum(), x, w.numpy())
     np.testing.assert_allclose(gx, tx, rtol=1e-5)
     np.testing.assert_allclose(gw, tw, rtol=1e-5)
+    assert len(traces) == 1 and float(calls.numpy()) == 2.0
+
+    # A target computed from the function's result: the tape replays.
+    with tracec.GradientTape() as tape:
+        tape.watch(x)
+        y = tnp.multiply(predict(x), 3.0)
+    np.testing.assert_allclose(tape.gradient(y, x), 3 * tx, rtol=1e-5)
 
 
 # --- function transforms ------------------------------------------------------

@@ -341,6 +341,7 @@ class Function:
         c_function.compile(self._opt_level)
         concrete = ConcreteFunction(c_function, holder["template"], positions,
                                     len(args), name)
+        concrete._opt_level = self._opt_level
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete

@@ -39,14 +39,16 @@ def _read_kernel(variable):
 
 
 class _Record:
-    __slots__ = ("kernel", "operands", "static", "outputs", "read")
+    __slots__ = ("kernel", "operands", "static", "outputs", "read", "backward")
 
-    def __init__(self, kernel, operands, static, outputs, read=None):
+    def __init__(self, kernel, operands, static, outputs, read=None,
+                 backward=None):
         self.kernel = kernel
         self.operands = operands
         self.static = static
         self.outputs = outputs
         self.read = read  # the Variable, for a read
+        self.backward = backward  # a tracec.function's _BackwardCall
 
 
 @contextlib.contextmanager
@@ -205,19 +207,29 @@ class GradientTape:
         return list(self._watched_variables.values())
 
     # --- recording (called by _core.apply and Variable) ---------------------
-    def _record(self, kernel, operands, static, result):
+    def _record(self, kernel, operands, static, result, backward=None):
         if not self._record_all and not any(
-                id(o) in self._tracked for o in operands if _is_tensor(o)):
+                id(o) in self._tracked for o in operands if _is_tensor(o)) \
+                and not (backward is not None and any(
+                    self._watches(v) for v in backward.variables)):
             return
         outputs = [result] if isinstance(result, (Value, np.ndarray)) \
             else list(result)
-        self._records.append(_Record(kernel, operands, static, outputs))
+        self._records.append(_Record(kernel, operands, static, outputs,
+                                     backward=backward))
+        if backward is not None:
+            for v in backward.variables:
+                if self._watches(v):
+                    self._watched_variables.setdefault(id(v), v)
         for o in outputs:
             self._tracked[id(o)] = o
 
+    def _watches(self, variable):
+        return (self._record_all or id(variable) in self._watched_variables
+                or (self._watch_accessed and variable.trainable))
+
     def _record_read(self, variable, value):
-        if not (self._record_all or id(variable) in self._watched_variables
-                or (self._watch_accessed and variable.trainable)):
+        if not self._watches(variable):
             return
         self._watched_variables.setdefault(id(variable), variable)
         self._records.append(_Record(_read_kernel, (), (variable,), [value],
@@ -314,6 +326,13 @@ class GradientTape:
         for r, rec in enumerate(records):
             for j, o in enumerate(rec.outputs):
                 producer[id(o)] = (r, j)
+        if len(targets) == 1 and id(targets[0]) in producer:
+            r, j = producer[id(targets[0])]
+            if records[r].backward is not None:
+                grads = records[r].backward.gradient(
+                    records[r], j, leaves, variables, cotangents)
+                if grads is not None:
+                    return grads
         leaf_index = {id(x): k for k, x in enumerate(leaves)}
         var_ids = {id(v) for v in variables}
 
@@ -434,10 +453,82 @@ class _FunctionKernel:
         return [_core.to_value(x) for x in leaves]
 
 
+class _BackwardCall:
+    """A tracec.function run under an eager tape through its compiled
+    forward function (results + residuals), with the compiled backward
+    function kept for the tape: the seeds' _backprop_call. Gradients of its
+    outputs with respect to its array inputs and variables need no retrace
+    and no second forward pass."""
+
+    def __init__(self, pair, variables, variable_arguments, residuals):
+        (self.forward, self.backward, self.num_results, self.num_residuals,
+         self.cotangent_results, self.wrt) = pair
+        self.variables = variables  # the float variables it uses
+        self.variable_arguments = variable_arguments  # their argument index
+        self.residuals = residuals
+
+    def gradient(self, record, output, leaves, variables, cotangents):
+        """The gradients for `leaves` and `variables` if they are this
+        call's inputs and variables, else None (the tape replays)."""
+        inputs = {id(o): k for k, o in enumerate(record.operands)}
+        if any(id(x) not in inputs for x in leaves) or any(
+                all(v is not w for w in self.variables) for v in variables):
+            return None
+        cts = []
+        for j in self.cotangent_results:
+            out = record.outputs[j]
+            if j == output:
+                cts.append(np.asarray(cotangents[0], out.dtype)
+                           if cotangents else np.ones_like(out))
+            else:
+                cts.append(np.zeros_like(out))
+        grads = self.backward(*self.residuals, *cts)
+        by_wrt = dict(zip(self.wrt, grads))
+        result = {}
+        for x in leaves:
+            g = by_wrt.get(inputs[id(x)])
+            if g is not None:
+                result[id(x)] = g
+        for v in variables:
+            index = next(i for i, w in enumerate(self.variables) if w is v)
+            g = by_wrt.get(self.variable_arguments[index])
+            if g is not None:
+                result[id(v)] = g
+        return result
+
+
+def _forward_backward(concrete):
+    """(pair, wrt) for a concrete function, compiled once."""
+    cached = getattr(concrete, "_forward_backward", None)
+    if cached is None:
+        from .variables import Variable
+        specs = concrete._c.inputs()
+        extras = concrete._c.extras()
+        wrt = [i for i, (dtype, _) in enumerate(specs)
+               if dtype in ("f16", "bf16", "f32", "f64")]
+        variable_args, variables = [], []
+        for k, (array, handle) in enumerate(extras):
+            if handle is not None and array.dtype.kind == "f":
+                variable_args.append(len(specs) + k)
+                variables.append(Variable._registry[id(handle)])
+        pair = concrete._c.forward_backward(wrt + variable_args,
+                                            concrete._opt_level)
+        cached = (pair, len(wrt), variables, variable_args,
+                  [a for a, _ in extras])
+        concrete._forward_backward = cached
+    return cached
+
+
 def _record_function_call(function, concrete, args):
-    from .function import _flatten
-    outputs = concrete(*args)
+    from .function import _flatten, _pack
     positions = concrete._positions
+    operands = tuple(args[i] for i in positions)
+    pair, num_float, variables, variable_args, extras = \
+        _forward_backward(concrete)
+    flat = pair[0](*operands, *extras)
+    results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
+    backward = _BackwardCall(pair, variables, variable_args, residuals)
+    outputs = _pack(concrete._template, results)
     static_args = tuple(None if i in positions else a
                         for i, a in enumerate(args))
     key = (function, static_args)
@@ -446,11 +537,8 @@ def _record_function_call(function, concrete, args):
     if kernel is None:
         kernel = kernels[key] = _FunctionKernel(function, static_args,
                                                 positions)
-    flat = []
-    _flatten(outputs, flat)
-    operands = tuple(args[i] for i in positions)
     for tape in _core._tapes:
-        tape._record(kernel, operands, (), flat)
+        tape._record(kernel, operands, (), results, backward=backward)
     return outputs
 
 
