@@ -8,6 +8,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 
@@ -93,6 +94,20 @@ Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
     llvm::report_bad_alloc_error("tracec::Tensor: out of memory");
   std::memset(memory, 0, rounded);
   return Tensor(dtype, shape, std::shared_ptr<uint8_t>(memory, std::free), 0);
+}
+
+Tensor Tensor::borrow(DType dtype, ArrayRef<int64_t> shape, void *data,
+                      std::shared_ptr<void> owner) {
+  assert(isAligned(data) && "borrowed tensor data must be 64-byte aligned");
+  // The aliasing constructor: the owner's reference count, data's address.
+  return Tensor(dtype, shape,
+                std::shared_ptr<uint8_t>(std::move(owner),
+                                         static_cast<uint8_t *>(data)),
+                0);
+}
+
+bool Tensor::isAligned(const void *data) {
+  return reinterpret_cast<uintptr_t>(data) % kAlignment == 0;
 }
 
 llvm::Error Tensor::elementCountError(size_t count, ArrayRef<int64_t> shape) {

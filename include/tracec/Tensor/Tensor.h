@@ -66,6 +66,15 @@ public:
     return tensor;
   }
 
+  /// A tensor over memory it does not own (a NumPy array's, say): `data`
+  /// must be 64-byte aligned, row-major and hold the shape's elements; the
+  /// tensor and its views keep `owner` alive. Compiled code reads and writes
+  /// it in place, as it does a tensor's own storage.
+  static Tensor borrow(DType dtype, llvm::ArrayRef<int64_t> shape, void *data,
+                       std::shared_ptr<void> owner);
+  /// Whether `data` is aligned as compiled code requires (64 bytes).
+  static bool isAligned(const void *data);
+
   /// A rank-0 tensor.
   template <typename T> static Tensor scalar(T value) {
     return *fromVector<T>({value}, {});

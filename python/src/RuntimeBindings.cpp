@@ -1,0 +1,161 @@
+//===- RuntimeBindings.cpp - The JIT and variables from Python ------------===//
+//
+// tracec._tracec.compile_module(text) -> Executable; Executable.function(name)
+// -> Function, called with NumPy arrays; Variable over tracec::Variable.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+#include "Errors.h"
+#include "NumpyTensor.h"
+
+#include "tracec/Runtime/Executable.h"
+
+#include <pybind11/stl.h>
+
+#include <mutex>
+#include <unordered_map>
+
+using namespace tracec;
+using namespace tracec::python;
+
+//===----------------------------------------------------------------------===//
+// Calls with NumPy arrays
+//===----------------------------------------------------------------------===//
+
+py::tuple tracec::python::callWithArrays(const Function &function,
+                                         const py::args &args,
+                                         size_t firstInput,
+                                         llvm::ArrayRef<Tensor> extras) {
+  const Signature &signature = function.signature();
+  size_t numGiven = args.size();
+  size_t numInputs = signature.inputs.size() - firstInput - extras.size();
+  if (numGiven != numInputs)
+    throw py::type_error("@" + signature.name + " takes " +
+                         std::to_string(numInputs) + " argument" +
+                         (numInputs == 1 ? "" : "s") + ", got " +
+                         std::to_string(numGiven));
+  llvm::SmallVector<Tensor, 8> inputs;
+  inputs.reserve(signature.inputs.size());
+  for (size_t i = 0; i < numGiven; ++i)
+    inputs.push_back(toTensor(
+        args[i],
+        [&] {
+          return "argument " + std::to_string(i) + " of @" + signature.name;
+        },
+        &signature.inputs[firstInput + i]));
+  inputs.append(extras.begin(), extras.end());
+  std::vector<Tensor> outputs;
+  outputs.reserve(signature.results.size());
+  for (const TensorSpec &spec : signature.results)
+    outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
+  unwrap(function.call(inputs, outputs));
+  py::tuple results(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    results[i] = toNumpy(outputs[i]);
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Variables
+//===----------------------------------------------------------------------===//
+
+std::shared_ptr<Variable>
+tracec::python::lookupVariable(const Variable *variable) {
+  std::lock_guard<std::mutex> lock(variableRegistryMutex());
+  auto it = variableRegistry().find(variable);
+  if (it == variableRegistry().end())
+    return nullptr;
+  return it->second.lock();
+}
+
+std::mutex &tracec::python::variableRegistryMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::unordered_map<const Variable *, std::weak_ptr<Variable>> &
+tracec::python::variableRegistry() {
+  static auto *registry =
+      new std::unordered_map<const Variable *, std::weak_ptr<Variable>>();
+  return *registry;
+}
+
+static std::shared_ptr<Variable> makeVariable(py::handle initial) {
+  Tensor value = toTensor(initial, "the initial value");
+  auto variable = std::shared_ptr<Variable>(
+      new Variable(value), [](Variable *v) {
+        {
+          std::lock_guard<std::mutex> lock(variableRegistryMutex());
+          variableRegistry().erase(v);
+        }
+        delete v;
+      });
+  std::lock_guard<std::mutex> lock(variableRegistryMutex());
+  variableRegistry()[variable.get()] = variable;
+  return variable;
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+static Compiler &runtimeCompiler() {
+  // Leaked: compiled code may outlive any static destructor order.
+  static Compiler *compiler = new Compiler();
+  return *compiler;
+}
+
+void tracec::python::bindRuntime(py::module_ &m) {
+  py::class_<Function>(m, "Function")
+      .def_property_readonly("name",
+                             [](const Function &f) { return f.signature().name; })
+      .def_property_readonly(
+          "signature", [](const Function &f) { return f.signature().str(); })
+      .def("__call__", [](const Function &f, const py::args &args) {
+        return callWithArrays(f, args, 0, {});
+      });
+
+  py::class_<Executable, std::shared_ptr<Executable>>(m, "Executable")
+      .def("function",
+           [](std::shared_ptr<Executable> exe, const std::string &name) {
+             return unwrap(exe->function(name));
+           },
+           py::keep_alive<0, 1>())
+      .def("function_names", &Executable::functionNames);
+
+  m.def(
+      "compile_module",
+      [](const std::string &source, const std::string &name, unsigned optLevel) {
+        auto module = unwrap(runtimeCompiler().parseString(source, name));
+        CompileOptions options;
+        options.optLevel = optLevel;
+        return std::shared_ptr<Executable>(
+            unwrap(Executable::compile(module, options)));
+      },
+      py::arg("source"), py::arg("name") = "<string>",
+      py::arg("opt_level") = 3,
+      "Parses and JIT-compiles a module of the trace dialect.");
+
+  py::class_<Variable, std::shared_ptr<Variable>>(m, "VariableHandle")
+      .def(py::init(&makeVariable), py::arg("initial"))
+      .def_property_readonly("dtype",
+                             [](const Variable &v) {
+                               return dtypeName(v.buffer().dtype()).str();
+                             })
+      .def_property_readonly("shape",
+                             [](const Variable &v) {
+                               auto shape = v.buffer().shape();
+                               return std::vector<int64_t>(shape.begin(),
+                                                           shape.end());
+                             })
+      .def("view", [](const Variable &v) { return toNumpy(v.buffer()); },
+           "The variable's storage as an array (no copy): it sees updates.")
+      .def("value", [](const Variable &v) { return toNumpy(v.value()); },
+           "A copy of the current value.")
+      .def("assign", [](Variable &v, py::handle value) {
+        // Broadcast and cast as NumPy assignment does, in place.
+        py::module_::import("numpy").attr("copyto")(
+            toNumpy(v.buffer()), value, py::arg("casting") = "same_kind");
+      });
+}

@@ -1,0 +1,363 @@
+//===- TracerBindings.cpp - The C++ tracer from Python --------------------===//
+//
+// Every op the Python package records goes through these functions into
+// tracec/Frontend: one implementation of op building. Python callables
+// become tracec::Callables (lists of Values in, a list of Values out); the
+// tracer's TraceError becomes tracec.TraceError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+#include "Errors.h"
+#include "NumpyTensor.h"
+
+#include "tracec/Frontend/Frontend.h"
+
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+using namespace tracec;
+using namespace tracec::python;
+using I64s = std::vector<int64_t>;
+
+namespace {
+
+/// A Python callable taking a list of Values and returning a list of them.
+Callable toCallable(py::function fn) {
+  return [fn](llvm::ArrayRef<Value> args) -> std::vector<Value> {
+    py::list list;
+    for (const Value &arg : args)
+      list.append(py::cast(arg));
+    py::object result = fn(list);
+    try {
+      return result.cast<std::vector<Value>>();
+    } catch (const py::cast_error &) {
+      throw py::type_error("a traced function must return tracec values, got " +
+                           py::repr(result).cast<std::string>());
+    }
+  };
+}
+
+/// A concrete function and the Python-owned variables it updates, with its
+/// compiled function and extra arguments looked up once for fast calls.
+class PyConcreteFunction {
+public:
+  explicit PyConcreteFunction(ConcreteFunction function)
+      : function_(std::move(function)) {
+    for (Variable *variable : function_.variables()) {
+      std::shared_ptr<Variable> owner = lookupVariable(variable);
+      if (!owner)
+        throw py::value_error("a traced function uses a variable that was "
+                              "not created from Python");
+      variables_.push_back(std::move(owner));
+    }
+  }
+
+  ConcreteFunction &get() { return function_; }
+
+  void compile(unsigned optLevel) {
+    if (compiled_)
+      return;
+    CompileOptions options;
+    options.optLevel = optLevel;
+    unwrap(function_.compile(options));
+    compiled_.emplace(unwrap(function_.compiledFunction()));
+    for (const ArgumentInfo &argument : function_.arguments()) {
+      if (argument.kind == ArgumentInfo::Kind::captured)
+        extras_.push_back(*argument.captured);
+      else if (argument.kind == ArgumentInfo::Kind::variable)
+        extras_.push_back(argument.variable->buffer());
+    }
+  }
+
+  py::tuple call(const py::args &args) {
+    if (!compiled_)
+      compile(3);
+    return callWithArrays(*compiled_, args, 0, extras_);
+  }
+
+  py::list variables() const { return py::cast(variables_); }
+
+  /// The captured inputs and variable buffers a call passes after the
+  /// inputs, as arrays over the same storage (variables are updated in
+  /// place through them), each with its VariableHandle or None.
+  py::list extras() {
+    if (!compiled_)
+      compile(3);
+    py::list list;
+    size_t i = 0;
+    for (const ArgumentInfo &argument : function_.arguments()) {
+      if (argument.kind == ArgumentInfo::Kind::input)
+        continue;
+      py::object variable = py::none();
+      if (argument.kind == ArgumentInfo::Kind::variable)
+        variable = py::cast(lookupVariable(argument.variable));
+      list.append(py::make_tuple(toNumpy(extras_[i++]), variable));
+    }
+    return list;
+  }
+
+  /// The compiled forward/backward pair for `wrt` (indices into the
+  /// arguments: inputs, then captured inputs and variables).
+  py::tuple forwardBackward(const I64s &wrt, unsigned optLevel) {
+    CompileOptions options;
+    options.optLevel = optLevel;
+    ForwardBackward pair = unwrap(function_.forwardBackward(wrt, options));
+    return py::make_tuple(pair.forward, pair.backward, pair.numResults,
+                          pair.numResiduals,
+                          std::vector<unsigned>(pair.cotangentResults),
+                          pair.wrt);
+  }
+
+private:
+  ConcreteFunction function_;
+  std::vector<std::shared_ptr<Variable>> variables_;
+  std::optional<Function> compiled_;
+  std::vector<Tensor> extras_;
+};
+
+py::tuple shapeTuple(llvm::ArrayRef<int64_t> shape) {
+  py::tuple t(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i)
+    t[i] = py::int_(shape[i]);
+  return t;
+}
+
+py::list specList(const std::vector<TensorSpec> &specs) {
+  py::list list;
+  for (const TensorSpec &spec : specs)
+    list.append(py::make_tuple(dtypeName(spec.dtype).str(),
+                               shapeTuple(spec.shape)));
+  return list;
+}
+
+GradOptions gradOptions(const I64s &argnums,
+                        const std::vector<std::shared_ptr<Variable>> &variables,
+                        bool unconnectedZero) {
+  GradOptions options;
+  options.argnums = argnums;
+  for (const auto &variable : variables)
+    options.variables.push_back(variable.get());
+  options.unconnected = unconnectedZero ? Unconnected::zero : Unconnected::error;
+  return options;
+}
+
+} // namespace
+
+void tracec::python::bindTracer(py::module_ &m) {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const TraceError &error) {
+      PyErr_SetString(traceErrorType().ptr(), error.what());
+    }
+  });
+
+  py::class_<Value>(m, "Value")
+      .def_property_readonly("dtype",
+                             [](const Value &v) { return dtypeName(v.dtype()).str(); })
+      .def_property_readonly("shape",
+                             [](const Value &v) { return shapeTuple(v.shape()); })
+      .def_property_readonly("ndim", &Value::rank)
+      .def_property_readonly("size", &Value::numElements)
+      .def("type_string", &Value::typeString);
+
+  // Sources.
+  m.def("constant", [](py::handle array) {
+    return constant(toTensor(array, "a constant"));
+  });
+  m.def("capture", [](py::handle array) {
+    return capture(toTensor(array, "a captured array"));
+  });
+  m.def("full", [](const I64s &shape, double value, const std::string &dtype) {
+    return full(shape, value, parseDTypeOrThrow(dtype));
+  });
+  m.def("fill", [](const Value &v, const I64s &shape) { return fill(v, shape); });
+  m.def("iota", [](const I64s &shape, const std::string &dtype, int64_t axis) {
+    return iota(shape, parseDTypeOrThrow(dtype), axis);
+  });
+  m.def("random_uniform", [](const I64s &shape, const std::string &dtype,
+                             int64_t seed, double low, double high) {
+    return random_uniform(shape, parseDTypeOrThrow(dtype), seed, low, high);
+  });
+  m.def("random_normal", [](const I64s &shape, const std::string &dtype,
+                            int64_t seed, double mean, double stddev) {
+    return random_normal(shape, parseDTypeOrThrow(dtype), seed, mean, stddev);
+  });
+  m.def("scalar_like", [](double value, bool integral, const Value &like) {
+    Scalar scalar(0.0);
+    scalar.value = value;
+    scalar.isIntegral = integral;
+    return scalarLike(scalar, like);
+  });
+
+  // Elementwise.
+#define UNARY(NAME) m.def(#NAME, [](const Value &x) { return NAME(x); });
+  UNARY(neg) UNARY(abs) UNARY(exp) UNARY(log) UNARY(log1p) UNARY(sqrt)
+  UNARY(rsqrt) UNARY(tanh) UNARY(sigmoid) UNARY(relu) UNARY(gelu) UNARY(erf)
+  UNARY(sin) UNARY(cos) UNARY(sign) UNARY(floor) UNARY(square)
+  UNARY(stop_gradient) UNARY(zeros_like) UNARY(ones_like)
+#undef UNARY
+#define BINARY(NAME)                                                           \
+  m.def(#NAME, [](const Value &a, const Value &b) { return NAME(a, b); });
+  BINARY(add) BINARY(sub) BINARY(mul) BINARY(div) BINARY(pow) BINARY(maximum)
+  BINARY(minimum) BINARY(equal) BINARY(not_equal) BINARY(less)
+  BINARY(less_equal) BINARY(greater) BINARY(greater_equal)
+#undef BINARY
+  m.def("select", [](const Value &c, const Value &t, const Value &f) {
+    return select(c, t, f);
+  });
+  m.def("cast", [](const Value &x, const std::string &dtype) {
+    return cast(x, parseDTypeOrThrow(dtype));
+  });
+
+  // Linear algebra, reductions.
+  m.def("matmul", [](const Value &a, const Value &b, bool ta, bool tb) {
+    return matmul(a, b, ta, tb);
+  }, py::arg("a"), py::arg("b"), py::arg("transpose_a") = false,
+     py::arg("transpose_b") = false);
+#define REDUCTION(NAME)                                                        \
+  m.def(#NAME, [](const Value &x, const I64s &axes, bool keepdims) {          \
+    return NAME(x, axes, keepdims);                                            \
+  });
+  REDUCTION(sum) REDUCTION(mean) REDUCTION(max) REDUCTION(min)
+#undef REDUCTION
+  m.def("argmax", [](const Value &x, int64_t axis) { return argmax(x, axis); });
+  m.def("softmax", [](const Value &x, int64_t axis) { return softmax(x, axis); });
+  m.def("log_softmax",
+        [](const Value &x, int64_t axis) { return log_softmax(x, axis); });
+
+  // Shapes.
+  m.def("reshape", [](const Value &x, const I64s &s) { return reshape(x, s); });
+  m.def("transpose", [](const Value &x, const I64s &p) { return transpose(x, p); });
+  m.def("broadcast_to",
+        [](const Value &x, const I64s &s) { return broadcast_to(x, s); });
+  m.def("concat", [](const std::vector<Value> &values, int64_t axis) {
+    return concat(values, axis);
+  });
+  m.def("slice", [](const Value &x, const I64s &start, const I64s &limit,
+                    const I64s &strides) {
+    return slice(x, start, limit, strides);
+  });
+  m.def("pad", [](const Value &x, const I64s &low, const I64s &high,
+                  double value) { return pad(x, low, high, value); });
+  m.def("gather", [](const Value &p, const Value &i, int64_t axis) {
+    return gather(p, i, axis);
+  });
+  m.def("one_hot", [](const Value &i, int64_t depth, const std::string &dtype,
+                      int64_t axis, double on, double off) {
+    return one_hot(i, depth, parseDTypeOrThrow(dtype), axis, on, off);
+  });
+
+  // Neural nets.
+  m.def("conv2d", [](const Value &x, const Value &w, const I64s &strides,
+                     const I64s &padding, const I64s &dilations) {
+    return conv2d(x, w, strides, padding, dilations);
+  });
+  m.def("max_pool2d", [](const Value &x, const I64s &window,
+                         const I64s &strides, const I64s &padding) {
+    return max_pool2d(x, window, strides, padding);
+  });
+  m.def("avg_pool2d", [](const Value &x, const I64s &window,
+                         const I64s &strides, const I64s &padding) {
+    return avg_pool2d(x, window, strides, padding);
+  });
+  m.def("print", [](const Value &x, const std::string &message) {
+    print(x, message);
+  });
+
+  // State.
+  m.def("read", [](Variable &v) { return read(v); });
+  m.def("assign", [](Variable &v, const Value &x) { assign(v, x); });
+  m.def("assign_add", [](Variable &v, const Value &x) { assign_add(v, x); });
+  m.def("assign_sub", [](Variable &v, const Value &x) { assign_sub(v, x); });
+
+  // Locations, tracing.
+  m.def("set_location", [](const std::string &file, unsigned line) {
+    setLocation(file, line);
+  });
+  m.def("clear_location", &clearLocation);
+  m.def("is_tracing", &isTracing);
+
+  // Gradients and control flow: Python callables of a list of Values.
+  m.def("grad", [](py::function fn, const std::vector<Value> &args,
+                   const I64s &argnums,
+                   const std::vector<std::shared_ptr<Variable>> &variables,
+                   bool unconnectedZero, bool withValue) {
+    GradOptions options = gradOptions(argnums, variables, unconnectedZero);
+    Callable f = toCallable(std::move(fn));
+    return withValue ? value_and_grad(f, options)(args) : grad(f, options)(args);
+  });
+  m.def("vjp", [](py::function fn, const std::vector<Value> &primals,
+                  const std::vector<Value> &cotangents, const I64s &argnums,
+                  const std::vector<std::shared_ptr<Variable>> &variables,
+                  bool unconnectedZero) {
+    return vjp(toCallable(std::move(fn)), primals, cotangents,
+               gradOptions(argnums, variables, unconnectedZero));
+  });
+  m.def("gradients", [](const std::vector<Value> &ys,
+                        const std::vector<Value> &xs,
+                        const std::vector<Value> &gradYs,
+                        const std::vector<Value> &stopGradients,
+                        bool unconnectedZero) {
+    GradientsOptions options;
+    options.gradYs = gradYs;
+    options.stopGradients = stopGradients;
+    options.unconnected = unconnectedZero ? UnconnectedGradients::zero
+                                          : UnconnectedGradients::none;
+    py::list result;
+    for (const Value &g : gradients(ys, xs, options))
+      result.append(g ? py::cast(g) : py::none());
+    return result;
+  });
+  m.def("cond", [](const Value &pred, py::function t, py::function f,
+                   const std::vector<Value> &operands) {
+    return cond(pred, toCallable(std::move(t)), toCallable(std::move(f)),
+                operands);
+  });
+  m.def("while_loop", [](py::function c, py::function b,
+                         const std::vector<Value> &init) {
+    return while_loop(toCallable(std::move(c)), toCallable(std::move(b)), init);
+  });
+  m.def("fori_loop", [](int64_t lower, int64_t upper, py::function b,
+                        const std::vector<Value> &init) {
+    return fori_loop(lower, upper, toCallable(std::move(b)), init);
+  });
+
+  py::class_<PyConcreteFunction>(m, "ConcreteFunction")
+      .def_property_readonly("name",
+                             [](PyConcreteFunction &f) { return f.get().name(); })
+      .def("ir", [](PyConcreteFunction &f,
+                    bool afterAutodiff) { return f.get().ir(afterAutodiff); },
+           py::arg("after_autodiff") = false)
+      .def("inputs", [](PyConcreteFunction &f) { return specList(f.get().inputs()); })
+      .def("outputs",
+           [](PyConcreteFunction &f) { return specList(f.get().outputs()); })
+      .def("captured_inputs",
+           [](PyConcreteFunction &f) {
+             py::list list;
+             for (const Tensor &t : f.get().capturedInputs())
+               list.append(toNumpy(t));
+             return list;
+           })
+      .def("variables", &PyConcreteFunction::variables)
+      .def("extras", &PyConcreteFunction::extras)
+      .def("forward_backward", &PyConcreteFunction::forwardBackward,
+           py::arg("wrt"), py::arg("opt_level") = 3)
+      .def("compile", &PyConcreteFunction::compile, py::arg("opt_level") = 3)
+      .def("__call__", &PyConcreteFunction::call);
+
+  m.def("trace", [](const std::string &name, py::list specs, py::function fn) {
+    std::vector<TensorSpec> signature;
+    for (py::handle item : specs) {
+      auto pair = item.cast<std::pair<std::string, I64s>>();
+      TensorSpec spec;
+      spec.dtype = parseDTypeOrThrow(pair.first);
+      spec.shape.assign(pair.second.begin(), pair.second.end());
+      signature.push_back(std::move(spec));
+    }
+    return new PyConcreteFunction(
+        trace(name, signature, toCallable(std::move(fn))));
+  }, py::return_value_policy::take_ownership);
+}

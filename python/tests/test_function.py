@@ -1,0 +1,257 @@
+"""tracec.function: retracing rules, input signatures, captures, variables,
+methods, nested functions, control dependencies, concrete functions."""
+import numpy as np
+import pytest
+
+import tracec
+import tracec.numpy as tnp
+
+
+def f32(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def test_same_signature_does_not_retrace():
+    traces = []
+
+    @tracec.function
+    def f(x, y):
+        traces.append(1)
+        return x * y + 1.0
+
+    x, y = f32(2, 3), f32(2, 3, seed=1)
+    np.testing.assert_allclose(f(x, y), x * y + 1.0, rtol=1e-6)
+    np.testing.assert_allclose(f(y, x), x * y + 1.0, rtol=1e-6)
+    assert len(traces) == 1 and f.trace_count == 1
+
+
+def test_new_shape_dtype_or_static_value_retraces():
+    traces = []
+
+    @tracec.function
+    def f(x, n):
+        traces.append(n)
+        return x * n
+
+    x = f32(3)
+    f(x, 2)
+    f(f32(4), 2)                      # new shape
+    f(x.astype(np.float64), 2)        # new dtype
+    out = f(x, 3)                     # new non-array value
+    f(x, 3)
+    assert len(traces) == 4
+    np.testing.assert_allclose(out, x * 3, rtol=1e-6)
+    assert f(x.astype(np.float64), 2).dtype == np.float64
+
+
+def test_python_control_flow_is_baked_into_each_trace():
+    @tracec.function
+    def f(x, training):
+        return x * 2.0 if training else x
+
+    x = f32(3)
+    np.testing.assert_allclose(f(x, True), 2 * x)
+    np.testing.assert_allclose(f(x, False), x)
+
+
+def test_input_signature_fixes_the_signature():
+    @tracec.function(input_signature=[tracec.TensorSpec((2,), np.float32)])
+    def f(x):
+        return x + 1.0
+
+    np.testing.assert_array_equal(f(np.array([1, 2], np.float32)), [2, 3])
+    np.testing.assert_array_equal(f([1.0, 2.0]), [2, 3])  # converted
+    assert f.trace_count == 1
+    with pytest.raises(ValueError, match=r"argument 0 does not match the "
+                       r"input_signature: expected TensorSpec\(shape=\(2,\), "
+                       r"dtype=float32\), got an array of shape \(3,\)"):
+        f(np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="dtype float64"):
+        f(np.zeros(2, np.float64))
+    with pytest.raises(TypeError, match=r"takes 1 argument \(input_signature\), got 2"):
+        f(np.zeros(2, np.float32), np.zeros(2, np.float32))
+
+
+def test_input_signature_must_hold_tensorspecs_with_static_dims():
+    with pytest.raises(TypeError, match=r"input_signature\[0\] is a tuple"):
+        tracec.function(lambda x: x, input_signature=[(2,)])
+    with pytest.raises(ValueError, match="static shapes"):
+        tracec.TensorSpec((None, 2))
+    with pytest.raises(TypeError, match="not supported by tracec"):
+        tracec.TensorSpec((2,), np.complex64)
+
+
+def test_closed_over_arrays_are_captured_inputs():
+    w = f32(3, 2)
+
+    @tracec.function
+    def f(x):
+        return x @ w
+
+    x = f32(4, 3, seed=2)
+    np.testing.assert_allclose(f(x), x @ w, rtol=1e-5)
+    concrete = f.get_concrete_function(x)
+    assert len(concrete.captured_inputs) == 1
+    np.testing.assert_array_equal(concrete.captured_inputs[0], w)
+    assert [s.shape for s in concrete.inputs] == [(4, 3)]
+    assert concrete.outputs == [tracec.TensorSpec((4, 2), np.float32)]
+
+
+def test_variables_are_lifted_and_updated_in_place():
+    # The seeds' example: compiled() returns 1.0, then 2.0.
+    v = tracec.Variable(0.0)
+
+    @tracec.function
+    def compiled():
+        v.assign_add(1.0)
+        return v.read_value()
+
+    assert float(compiled()) == 1.0
+    assert float(compiled()) == 2.0
+    assert float(v.numpy()) == 2.0
+    concrete = compiled.get_concrete_function()
+    assert concrete.variables == [v]
+    assert "!trace.resource<tensor<f32>>" in concrete.ir()
+    assert compiled.trace_count == 1
+
+
+def test_variable_assign_eagerly_and_shape_errors():
+    v = tracec.Variable(np.zeros(3, np.float32))
+    v.assign([1.0, 2.0, 3.0])
+    v.assign_sub(np.ones(3, np.float32))
+    np.testing.assert_array_equal(v.numpy(), [0, 1, 2])
+    with pytest.raises(ValueError, match=r"cannot assign a value of shape \(4,\)"):
+        v.assign(np.zeros(4, np.float32))
+
+
+def test_methods_are_traced_per_instance():
+    class Model(tracec.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.w = tracec.Variable(np.full((2,), scale, np.float32))
+
+        @tracec.function
+        def call(self, x):
+            return x * self.w
+
+    a, b = Model(2.0), Model(3.0)
+    x = np.ones(2, np.float32)
+    np.testing.assert_array_equal(a.call(x), [2, 2])
+    np.testing.assert_array_equal(b.call(x), [3, 3])
+    np.testing.assert_array_equal(a.call(x), [2, 2])
+    assert a.trainable_variables == [a.w]
+
+
+def test_nested_functions_are_inlined():
+    @tracec.function
+    def inner(x):
+        return tnp.exp(x)
+
+    @tracec.function
+    def outer(x):
+        return inner(x) + inner(2.0 * x)
+
+    x = f32(3)
+    np.testing.assert_allclose(outer(x), np.exp(x) + np.exp(2 * x), rtol=1e-5)
+    assert inner.trace_count == 0  # only inlined, never called on its own
+
+
+def test_nested_outputs_keep_their_structure():
+    @tracec.function
+    def f(x):
+        return {"double": x * 2.0, "pair": (x, x + 1.0)}
+
+    out = f(np.ones(2, np.float32))
+    assert set(out) == {"double", "pair"}
+    np.testing.assert_array_equal(out["pair"][1], [2, 2])
+
+
+def test_prints_and_assigns_run_in_program_order(capfd):
+    v = tracec.Variable(np.zeros(2, np.float32))
+
+    @tracec.function
+    def f(x):
+        tracec.print(v, "before:")
+        v.assign(x)
+        tracec.print(v, "after:")
+        v.assign_add(x)
+        return x  # nothing uses the prints or assigns: they run anyway
+
+    f(np.array([1, 2], np.float32))
+    out = capfd.readouterr().out
+    assert out.index("before: [0. 0.]") < out.index("after: [1. 2.]")
+    np.testing.assert_array_equal(v.numpy(), [2, 4])
+
+
+def test_ir_before_and_after_autodiff():
+    @tracec.function
+    def f(x):
+        return tracec.grad(lambda y: tnp.sum(y * y))(x)
+
+    x = f32(3)
+    np.testing.assert_allclose(f(x), 2 * x, rtol=1e-6)
+    concrete = f.get_concrete_function(x)
+    assert "trace.grad" in concrete.ir()
+    assert "__backward_" in concrete.ir(after_autodiff=True)
+
+
+def test_unsupported_arguments_are_named():
+    @tracec.function
+    def f(x, options):
+        return x
+
+    with pytest.raises(TypeError, match="argument 1 is a dict, which is neither "
+                       "an array nor hashable"):
+        f(np.ones(2, np.float32), {"a": 1})
+
+    @tracec.function
+    def g(x):
+        return object()
+
+    with pytest.raises(TypeError, match="output 0 of g is a object"):
+        g(np.ones(2, np.float32))
+
+
+def test_symbolic_truth_value_is_an_error():
+    @tracec.function
+    def f(x):
+        if x > 0:
+            return x
+        return -x
+
+    with pytest.raises(TypeError, match="truth value of a symbolic"):
+        f(np.float32(1.0))
+
+
+def test_shape_errors_name_the_op_and_python_line():
+    @tracec.function
+    def f(x, y):
+        return x + y  # the line reported
+
+    with pytest.raises(tracec.TraceError) as info:
+        f(np.ones((2, 3), np.float32), np.ones((4,), np.float32))
+    message = str(info.value)
+    assert "test_function.py" in message and "trace.add" in message
+    assert "2x3" in message and "4" in message
+
+
+def test_cached_call_checks_argument_types():
+    @tracec.function
+    def f(x):
+        return x
+
+    concrete = f.get_concrete_function(np.ones(2, np.float32))
+    with pytest.raises(ValueError, match=r"expected tensor<2xf32>, got tensor<3xf32>"):
+        concrete(np.ones(3, np.float32))
+
+
+def test_unaligned_and_strided_inputs_are_copied():
+    @tracec.function
+    def f(x):
+        return x + 0.0
+
+    base = np.arange(40, dtype=np.float32)
+    strided = base[::2][:8]
+    misaligned = base[1:9]
+    np.testing.assert_array_equal(f(strided), strided)
+    np.testing.assert_array_equal(f(misaligned), misaligned)

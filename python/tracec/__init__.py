@@ -1,0 +1,41 @@
+"""tracec: Python functions traced into the `trace` dialect, differentiated
+and compiled with MLIR, called with NumPy arrays.
+
+>>> import numpy as np, tracec
+>>> @tracec.function
+... def f(x):
+...     return tracec.numpy.sum(x * x)
+>>> f(np.arange(3, dtype=np.float32))
+array(5., dtype=float32)
+"""
+from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
+from . import numpy, nn, random  # noqa: F401
+from .control_flow import cond, fori_loop, while_loop  # noqa: F401
+from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
+from .module import SGD, Adam, Module, Optimizer  # noqa: F401
+from .tape import (GradientTape, grad, gradients, gradients_function,  # noqa: F401
+                   hessians, implicit_grad, implicit_value_and_grad,
+                   value_and_grad, vjp)
+from .variables import Variable  # noqa: F401
+from . import _core as _core_module
+
+float16, float32, float64 = numpy.float16, numpy.float32, numpy.float64
+int32, int64, bool_ = numpy.int32, numpy.int64, numpy.bool_
+
+
+def stop_gradient(x):
+    """x, with no gradient flowing through it (trace.stop_gradient)."""
+    from . import _tracec as _C
+    return _core_module.apply(_C.stop_gradient, (x,), name="stop_gradient")
+
+
+def print(x, message=""):  # noqa: A001
+    """Prints x when the function runs, in program order with the other
+    stateful ops (trace.print); eagerly, prints now."""
+    from . import _tracec as _C
+    if _C.is_tracing():
+        _core_module._set_location()
+        _C.print(_core_module.to_value(x), message)
+    else:
+        import builtins
+        builtins.print(*([message] if message else []), _core_module.to_array(x))

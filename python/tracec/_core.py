@@ -1,0 +1,215 @@
+"""How an op runs: recorded by the C++ tracer, or eagerly.
+
+Every op of the package goes through `apply(kernel, operands, *static)`.
+`kernel` builds the op on tracer Values (calling tracec._tracec, the C++
+tracer: the one implementation of op building). Inside a traced function the
+kernel runs on the operands as Values (arrays become captured inputs,
+variables are read). Outside one (eager mode) the kernel is traced once per
+signature into a one-op function, compiled, cached, and called on the
+arrays. Active gradient tapes record each op (see tape.py).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from . import _tracec as _C
+
+Value = _C.Value
+
+# NumPy dtype <-> tracec dtype name.
+_TO_NAME = {
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+}
+_FROM_NAME = {name: dtype for dtype, name in _TO_NAME.items()}
+_SCALARS = (int, float, bool)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+# The optimization level of eager one-op functions: light, so a first eager
+# call stays cheap; traced functions use -O3.
+EAGER_OPT_LEVEL = 1
+
+
+def dtype_name(dtype) -> str:
+    """The tracec name ("f32") of a NumPy dtype, or a TypeError."""
+    if isinstance(dtype, str) and dtype in _FROM_NAME:
+        return dtype
+    try:
+        return _TO_NAME[np.dtype(dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"dtype {dtype!r} is not supported by tracec "
+                        "(float16, float32, float64, bool, int32, int64)") from None
+
+
+def numpy_dtype(name: str) -> np.dtype:
+    return _FROM_NAME[name]
+
+
+def is_tracing() -> bool:
+    return _C.is_tracing()
+
+
+def _set_location():
+    """Carries the user's Python file:line into the op's MLIR location."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is not None:
+        _C.set_location(frame.f_code.co_filename, frame.f_lineno)
+
+
+# ---------------------------------------------------------------------------
+# Operands
+# ---------------------------------------------------------------------------
+
+
+def _is_variable(x) -> bool:
+    from .variables import Variable
+    return isinstance(x, Variable)
+
+
+def to_value(x, what="an operand"):
+    """x as a tracer Value, inside a trace: arrays are captured inputs,
+    variables are read (trace.var.read), Python numbers become f32/i32/i1
+    constants (prefer scalar operands of apply, which take the other
+    operand's dtype)."""
+    if isinstance(x, Value):
+        return x
+    if _is_variable(x):
+        return x.read_value()
+    if isinstance(x, bool):
+        return _C.constant(np.asarray(x))
+    if isinstance(x, int):
+        return _C.constant(np.asarray(x, np.int32))
+    if isinstance(x, float):
+        return _C.constant(np.asarray(x, np.float32))
+    if isinstance(x, (np.ndarray, np.generic)):
+        array = np.asarray(x)
+        return _C.capture(array) if array.ndim else _C.constant(array)
+    if isinstance(x, (list, tuple)):
+        return _C.constant(np.asarray(x))
+    raise TypeError(f"{what} is a {type(x).__name__}, not an array, a "
+                    "tracec value or a number")
+
+
+def to_array(x, what="an operand"):
+    """x as a NumPy array, eagerly."""
+    if isinstance(x, np.ndarray):
+        return x
+    if _is_variable(x):
+        return x._eager_read()
+    if isinstance(x, Value):
+        raise TypeError(f"{what} is a symbolic value of a traced function, "
+                        "used outside it")
+    array = np.asarray(x)
+    if array.dtype == object:
+        raise TypeError(f"{what} is a {type(x).__name__}, not an array or "
+                        "a number")
+    return array
+
+
+def _is_tensor(x) -> bool:
+    return not isinstance(x, _SCALARS)
+
+
+# ---------------------------------------------------------------------------
+# apply
+# ---------------------------------------------------------------------------
+
+_eager_cache: dict = {}
+_tapes: list = []  # active GradientTapes, innermost last
+
+
+def apply(kernel, operands, *static, name=None):
+    """Runs `kernel(*operands_as_values, *static)`, recorded or eager.
+
+    Operands that are Python numbers stay numbers (the kernel makes them
+    constants of the other operand's dtype); `static` are attributes (axes,
+    shapes), part of an eager op's cache key."""
+    if not _C.is_tracing():
+        result = _eager(kernel, operands, static, name)
+        if result is not _SYMBOLIC:
+            return result
+    _set_location()
+    values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
+    result = kernel(*values, *static)
+    for tape in _tapes:
+        tape._record(kernel, values, static, result)
+    return result
+
+
+_SYMBOLIC = object()  # _eager's answer when an operand is a tracer Value
+
+
+def _eager(kernel, operands, static, name):
+    values, key, arrays = [], [], []
+    for o in operands:
+        t = type(o)
+        if t is not np.ndarray:
+            if t in _SCALARS:
+                values.append(o)
+                key.append((t, o))
+                continue
+            if t is Value:
+                return _SYMBOLIC
+            o = to_array(o)
+        values.append(o)
+        arrays.append(o)
+        key.append((o.shape, o.dtype))
+    key = (kernel, static, tuple(key))
+    entry = _eager_cache.get(key)
+    if entry is None:
+        entry = _trace_eager(kernel, values, static, name)
+        _eager_cache[key] = entry
+    function, single = entry
+    outputs = function(*arrays)
+    result = outputs[0] if single else tuple(outputs)
+    if _tapes:
+        values = tuple(values)
+        for tape in _tapes:
+            tape._record(kernel, values, static, result)
+    return result
+
+
+def _trace_eager(kernel, values, static, name):
+    positions = [i for i, v in enumerate(values) if isinstance(v, np.ndarray)]
+    specs = [(dtype_name(values[i].dtype), list(values[i].shape))
+             for i in positions]
+    single = []
+
+    def body(symbolic):
+        operands = list(values)
+        for i, s in zip(positions, symbolic):
+            operands[i] = s
+        result = kernel(*operands, *static)
+        single.append(isinstance(result, Value))
+        return [result] if isinstance(result, Value) else list(result)
+
+    function = _C.trace(name or getattr(kernel, "__name__", "op"), specs, body)
+    function.compile(EAGER_OPT_LEVEL)
+    return function, single[0]
+
+
+def scalar_operand(x, like):
+    """A Python number meeting a Value: a constant of the Value's dtype
+    (JAX's weak typing)."""
+    return _C.scalar_like(float(x), isinstance(x, (bool, int)), like)
+
+
+def binary_kernel(op):
+    """A kernel for a binary op whose operands may be Python numbers."""
+    def kernel(x, y):
+        if not isinstance(x, Value):
+            x = scalar_operand(x, y)
+        elif not isinstance(y, Value):
+            y = scalar_operand(y, x)
+        return op(x, y)
+    kernel.__name__ = op.__name__
+    return kernel

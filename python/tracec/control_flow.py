@@ -1,0 +1,96 @@
+"""tracec.cond, tracec.while_loop, tracec.fori_loop (jax.lax's): inside a
+traced function the branches and bodies are traced once into scf.if,
+scf.while and scf.for; eagerly they run as Python control flow."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from . import _tracec as _C
+from ._core import Value, apply
+
+
+def _symbolic():
+    return _C.is_tracing()
+
+
+def _as_list(result):
+    single = isinstance(result, (Value, np.ndarray, float, int))
+    values = [result] if single else list(result)
+    return [_core.to_value(v) for v in values], single
+
+
+def _region(fn, singles):
+    def body(values):
+        from .tape import _suspended_tapes
+        with _suspended_tapes():
+            out, single = _as_list(fn(*values))
+        singles.append(single)
+        return out
+    return body
+
+
+def _cond_kernel(pred, *operands_and_fns):
+    *operands, true_fn, false_fn = operands_and_fns
+    singles = []
+    results = _C.cond(pred, _region(true_fn, singles),
+                      _region(false_fn, singles), list(operands))
+    return results[0] if singles[0] else results
+
+
+def cond(pred, true_fn, false_fn, *operands):
+    """true_fn(*operands) if pred else false_fn(*operands); both branches
+    return the same types (scf.if)."""
+    if not _symbolic() and not isinstance(pred, Value):
+        return true_fn(*operands) if bool(np.asarray(pred)) else \
+            false_fn(*operands)
+    return apply(_cond_kernel, (pred, *operands), true_fn, false_fn,
+                 name="cond")
+
+
+def _while_kernel(*init_and_fns):
+    *init, cond_fn, body_fn = init_and_fns
+    singles = []
+    results = _C.while_loop(_region(cond_fn, []), _region(body_fn, singles),
+                            list(init))
+    return results[0] if len(init) == 1 and singles[0] else results
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """while cond_fun(val): val = body_fun(val) (scf.while). `init_val` is
+    an array or a tuple of arrays; the loop keeps their types."""
+    single = not isinstance(init_val, (tuple, list))
+    init = [init_val] if single else list(init_val)
+    if not _symbolic() and not any(isinstance(v, Value) for v in init):
+        val = init_val
+        while bool(np.asarray(cond_fun(val))):
+            val = body_fun(val)
+        return val
+    cf = (lambda v: cond_fun(v)) if single else (lambda *v: cond_fun(v))
+    bf = (lambda v: body_fun(v)) if single else (lambda *v: body_fun(v))
+    result = apply(_while_kernel, tuple(init), cf, bf, name="while_loop")
+    return result if single or isinstance(result, tuple) else tuple(result)
+
+
+def _fori_kernel(*init_and_static):
+    *init, lower, upper, body_fn = init_and_static
+    singles = []
+    results = _C.fori_loop(lower, upper, _region(body_fn, singles), list(init))
+    return results[0] if len(init) == 1 and singles[0] else results
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """for i in range(lower, upper): val = body_fun(i, val) (scf.for; `i` is
+    an int64 scalar)."""
+    single = not isinstance(init_val, (tuple, list))
+    init = [init_val] if single else list(init_val)
+    if not _symbolic() and not any(isinstance(v, Value) for v in init):
+        val = init_val
+        for i in range(int(lower), int(upper)):
+            val = body_fun(np.asarray(i, np.int64), val)
+        return val
+    bf = (lambda i, v: body_fun(i, v)) if single else \
+        (lambda i, *v: body_fun(i, v))
+    result = apply(_fori_kernel, tuple(init), int(lower), int(upper), bf,
+                   name="fori_loop")
+    return result if single or isinstance(result, tuple) else tuple(result)

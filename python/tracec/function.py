@@ -1,0 +1,370 @@
+"""tracec.function (alias tracec.defun): Python functions traced once per
+input signature into the `trace` dialect, compiled, and called with NumPy
+arrays.
+
+>>> @tracec.function
+... def f(x, w):
+...     return tracec.nn.relu(x @ w)
+>>> f(np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)).shape
+(2, 4)
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import time
+import weakref
+
+import numpy as np
+
+from . import _core
+from . import _tracec as _C
+from ._core import Value
+
+_names = itertools.count()
+# LLVM's optimization level for traced functions (the test suite runs with
+# TRACEC_OPT_LEVEL=1: it compiles many small functions once each).
+DEFAULT_OPT_LEVEL = int(os.environ.get("TRACEC_OPT_LEVEL", "3"))
+
+
+class TensorSpec:
+    """The dtype and (static) shape of an array argument."""
+
+    def __init__(self, shape, dtype=np.float32, name=None):
+        shape = tuple(shape)
+        for d in shape:
+            if d is None or (isinstance(d, int) and d < 0):
+                raise ValueError(f"TensorSpec{shape}: tracec compiles static "
+                                 "shapes; give every dim a size")
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        _core.dtype_name(self.dtype)
+        self.name = name
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype.name})"
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+
+# ---------------------------------------------------------------------------
+# Nested outputs: flattened to a list of Values, packed back to arrays.
+# ---------------------------------------------------------------------------
+
+
+def _flatten(structure, leaves):
+    """Replaces each tensor leaf with its index in `leaves`."""
+    if isinstance(structure, (tuple, list)):
+        return type(structure)(_flatten(s, leaves) for s in structure)
+    if isinstance(structure, dict):
+        return {k: _flatten(v, leaves) for k, v in structure.items()}
+    if structure is None:
+        return None
+    leaves.append(structure)
+    return _Leaf(len(leaves) - 1)
+
+
+class _Leaf:
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+def _pack(template, flat):
+    if isinstance(template, _Leaf):
+        return flat[template.index]
+    if isinstance(template, (tuple, list)):
+        return type(template)(_pack(t, flat) for t in template)
+    if isinstance(template, dict):
+        return {k: _pack(v, flat) for k, v in template.items()}
+    return template
+
+
+# ---------------------------------------------------------------------------
+# Concrete functions
+# ---------------------------------------------------------------------------
+
+
+class ConcreteFunction:
+    """One trace of a tracec.function: for one input signature.
+
+    `inputs` and `outputs` are TensorSpecs; `captured_inputs` the arrays
+    closed over (extra arguments the function passes itself); `variables`
+    the tracec.Variables it reads or assigns (resource arguments, updated
+    in place); `ir()` the MLIR text, `ir(after_autodiff=True)` after
+    automatic control dependencies and differentiation."""
+
+    def __init__(self, c_function, template, array_positions, num_args, name):
+        self._c = c_function
+        self._template = template
+        self._positions = array_positions
+        self._num_args = num_args
+        self._all_arrays = array_positions == list(range(num_args))
+        self._single = isinstance(template, _Leaf) and template.index == 0
+        self.name = name
+
+    @property
+    def inputs(self):
+        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.inputs()]
+
+    @property
+    def outputs(self):
+        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.outputs()]
+
+    @property
+    def structured_outputs(self):
+        return _pack(self._template, self.outputs)
+
+    @property
+    def captured_inputs(self):
+        return self._c.captured_inputs()
+
+    @property
+    def variables(self):
+        from .variables import Variable
+        handles = self._c.variables()
+        return [Variable._registry[id(h)] for h in handles
+                if id(h) in Variable._registry]
+
+    def ir(self, after_autodiff: bool = False) -> str:
+        return self._c.ir(after_autodiff)
+
+    def _call_arrays(self, arrays):
+        flat = self._c(*arrays)
+        if self._single:
+            return flat[0]
+        return _pack(self._template, flat)
+
+    def __call__(self, *args):
+        if self._all_arrays and len(args) == self._num_args:
+            return self._call_arrays(args)
+        return self._call_arrays([args[i] for i in self._positions])
+
+    def __repr__(self):
+        ins = ", ".join(repr(s) for s in self.inputs)
+        return f"<tracec.ConcreteFunction {self.name}({ins})>"
+
+
+# ---------------------------------------------------------------------------
+# tracec.function
+# ---------------------------------------------------------------------------
+
+_ARRAY_TYPES = (np.ndarray, np.generic)
+
+
+def _static_key(arg, position):
+    try:
+        hash(arg)
+    except TypeError:
+        raise TypeError(
+            f"argument {position} is a {type(arg).__name__}, which is neither "
+            "an array nor hashable: pass arrays for tensors and hashable "
+            "values (numbers, strings, tuples) for static arguments") from None
+    return (type(arg), arg)
+
+
+class Function:
+    """A Python function traced per input signature (see tracec.function)."""
+
+    def __init__(self, python_function, input_signature=None, name=None,
+                 jit_compile_opt_level: int = None):
+        functools.update_wrapper(self, python_function)
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        if self._name == "<lambda>":
+            self._name = "lambda"
+        self._opt_level = DEFAULT_OPT_LEVEL if jit_compile_opt_level is None \
+            else jit_compile_opt_level
+        self._input_signature = None
+        if input_signature is not None:
+            specs = list(input_signature)
+            for i, s in enumerate(specs):
+                if not isinstance(s, TensorSpec):
+                    raise TypeError(f"input_signature[{i}] is a "
+                                    f"{type(s).__name__}, not a TensorSpec")
+            self._input_signature = specs
+        self._cache = {}
+        self._bound = weakref.WeakKeyDictionary()
+        self.trace_count = 0
+
+    # Methods: `self` becomes a static argument of a per-instance Function.
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            return self._bound[instance]
+        except (KeyError, TypeError):
+            pass
+        bound = Function(functools.partial(self._python_function, instance),
+                         self._input_signature, self._name, self._opt_level)
+        functools.update_wrapper(bound, self._python_function)
+        try:
+            self._bound[instance] = bound
+        except TypeError:
+            pass
+        return bound
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    def _key(self, args):
+        if self._input_signature is not None:
+            self._check_signature(args)
+            return None
+        # Arrays' entries are as __call__'s fast path computes them.
+        return tuple((a.shape, a.dtype) if isinstance(a, _ARRAY_TYPES)
+                     else _static_key(a, i) for i, a in enumerate(args))
+
+    def _check_signature(self, args):
+        specs = self._input_signature
+        if len(args) != len(specs):
+            raise TypeError(f"{self._name}() takes {len(specs)} argument"
+                            f"{'s' if len(specs) != 1 else ''} "
+                            f"(input_signature), got {len(args)}")
+        for i, (a, s) in enumerate(zip(args, specs)):
+            if isinstance(a, Value):
+                shape, dtype = tuple(a.shape), _core.numpy_dtype(a.dtype)
+            else:
+                arr = np.asarray(a)
+                shape, dtype = arr.shape, arr.dtype
+                if not isinstance(a, _ARRAY_TYPES) and arr.dtype != s.dtype \
+                        and np.can_cast(arr, s.dtype, "same_kind"):
+                    dtype = s.dtype  # a Python number takes the spec's dtype
+            if shape != s.shape or dtype != s.dtype:
+                label = f"argument {i}" + (f" ({s.name})" if s.name else "")
+                raise ValueError(
+                    f"{self._name}(): {label} does not match the "
+                    f"input_signature: expected {s}, got an array of shape "
+                    f"{shape} and dtype {np.dtype(dtype).name}")
+
+    def __call__(self, *args, **kwargs):
+        # The fast path: every argument an array, a cached trace, no tape.
+        if not kwargs and self._input_signature is None and not _core._tapes:
+            try:
+                concrete = self._cache.get(
+                    tuple([(a.shape, a.dtype) for a in args]))
+            except AttributeError:
+                concrete = None
+            if concrete is not None and concrete._all_arrays:
+                flat = concrete._c(*args)
+                return flat[0] if concrete._single else \
+                    _pack(concrete._template, flat)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        if kwargs:
+            args = self._bind_kwargs(args, kwargs)
+        # Called while tracing another function: inline the Python function.
+        if _C.is_tracing():
+            return self._python_function(*args)
+        key = self._key(args)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._trace(args)
+            self._cache[key] = concrete
+        if self._input_signature is not None:
+            args = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
+                    else a for a, s in zip(args, self._input_signature)]
+        if _core._tapes:
+            from .tape import _record_function_call
+            return _record_function_call(self, concrete, args)
+        return concrete(*args)
+
+    def _bind_kwargs(self, args, kwargs):
+        import inspect
+        signature = inspect.signature(self._python_function)
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.args) + tuple(bound.kwargs.values())
+
+    def get_concrete_function(self, *args) -> ConcreteFunction:
+        """The concrete function for these arguments (arrays or TensorSpecs),
+        traced if it is not cached yet."""
+        if not args and self._input_signature is not None:
+            args = self._input_signature
+        args = [np.zeros(a.shape, a.dtype) if isinstance(a, TensorSpec) else a
+                for a in args]
+        key = self._key(args)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._trace(args)
+            self._cache[key] = concrete
+        return concrete
+
+    def _trace(self, args):
+        if self._input_signature is not None:
+            arrays = [np.zeros(s.shape, s.dtype) for s in self._input_signature]
+            positions = list(range(len(arrays)))
+            args = arrays
+        else:
+            positions = [i for i, a in enumerate(args)
+                         if isinstance(a, _ARRAY_TYPES)]
+        specs = [(_core.dtype_name(np.asarray(args[i]).dtype),
+                  list(np.shape(args[i]))) for i in positions]
+        holder = {}
+
+        def body(values):
+            from .tape import GradientTape, _function_tapes
+            call_args = list(args)
+            for i, v in zip(positions, values):
+                call_args[i] = v
+            # Records the whole function for tracec.gradients.
+            tape = GradientTape(persistent=True, _record_all=True)
+            _function_tapes.append(tape)
+            saved = _core._tapes[:]
+            _core._tapes[:] = [tape]
+            try:
+                result = self._python_function(*call_args)
+            finally:
+                _core._tapes[:] = saved
+                _function_tapes.pop()
+            leaves = []
+            template = _flatten(result, leaves)
+            flat = [_core.to_value(x, f"output {i} of {self._name}")
+                    for i, x in enumerate(leaves)]
+            holder["template"] = template
+            return flat
+
+        self.trace_count += 1
+        name = f"{self._name}_{next(_names)}"
+        start = time.perf_counter()
+        c_function = _C.trace(name, specs, body)
+        traced = time.perf_counter()
+        c_function.compile(self._opt_level)
+        concrete = ConcreteFunction(c_function, holder["template"], positions,
+                                    len(args), name)
+        concrete._opt_level = self._opt_level
+        concrete.trace_seconds = traced - start
+        concrete.compile_seconds = time.perf_counter() - traced
+        return concrete
+
+
+def function(func=None, *, input_signature=None, name=None):
+    """Traces `func` once per input signature and compiles it (tf.function).
+
+    The signature is the dtypes and shapes of the array arguments plus the
+    values of the other (hashable) arguments; a call with a new signature
+    traces again. Arrays closed over become captured inputs; tracec.Variables
+    become resource arguments, updated in place; Python control flow is
+    baked into each trace.
+
+    >>> @tracec.function(input_signature=[tracec.TensorSpec((2,), np.float32)])
+    ... def double(x):
+    ...     return x * 2
+    >>> double(np.array([1, 2], np.float32))
+    array([2., 4.], dtype=float32)
+    """
+    if func is None:
+        return lambda f: Function(f, input_signature, name)
+    return Function(func, input_signature, name)
+
+
+defun = function

@@ -1,0 +1,414 @@
+"""NumPy's names for tracec's ops: symbolic inside a traced function, eager
+(compiled once per signature, cached) on arrays outside one.
+
+>>> import tracec.numpy as tnp
+>>> tnp.sum(tnp.exp(np.zeros((2, 3), np.float32)), axis=1)
+array([3., 3.], dtype=float32)
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from . import _core
+from . import _tracec as _C
+from ._core import Value, apply, binary_kernel
+
+float16, float32, float64 = np.float16, np.float32, np.float64
+int32, int64, bool_ = np.int32, np.int64, np.bool_
+ndarray = np.ndarray
+
+# ---------------------------------------------------------------------------
+# Elementwise
+# ---------------------------------------------------------------------------
+
+
+def _unary(op, name):
+    def fn(x):
+        return apply(op, (x,), name=name)
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise {name} (trace.{op.__name__})."
+    return fn
+
+
+negative = _unary(_C.neg, "negative")
+abs = absolute = _unary(_C.abs, "abs")
+exp = _unary(_C.exp, "exp")
+log = _unary(_C.log, "log")
+log1p = _unary(_C.log1p, "log1p")
+sqrt = _unary(_C.sqrt, "sqrt")
+tanh = _unary(_C.tanh, "tanh")
+sin = _unary(_C.sin, "sin")
+cos = _unary(_C.cos, "cos")
+sign = _unary(_C.sign, "sign")
+floor = _unary(_C.floor, "floor")
+square = _unary(_C.square, "square")
+
+
+def _binary(op, name):
+    kernel = binary_kernel(op)
+
+    def fn(x, y):
+        return apply(kernel, (x, y), name=name)
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise {name} with NumPy broadcasting."
+    return fn
+
+
+add = _binary(_C.add, "add")
+subtract = _binary(_C.sub, "subtract")
+multiply = _binary(_C.mul, "multiply")
+divide = true_divide = _binary(_C.div, "divide")
+power = _binary(_C.pow, "power")
+maximum = _binary(_C.maximum, "maximum")
+minimum = _binary(_C.minimum, "minimum")
+equal = _binary(_C.equal, "equal")
+not_equal = _binary(_C.not_equal, "not_equal")
+less = _binary(_C.less, "less")
+less_equal = _binary(_C.less_equal, "less_equal")
+greater = _binary(_C.greater, "greater")
+greater_equal = _binary(_C.greater_equal, "greater_equal")
+
+
+def _where(c, x, y):
+    if not isinstance(x, Value):
+        x = _core.scalar_operand(x, y)
+    if not isinstance(y, Value):
+        y = _core.scalar_operand(y, x)
+    return _C.select(c, x, y)
+
+
+def where(condition, x, y):
+    """condition ? x : y elementwise, broadcasting all three."""
+    return apply(_where, (condition, x, y), name="where")
+
+
+def _astype(x, dtype):
+    return _C.cast(x, dtype)
+
+
+def astype(x, dtype):
+    return apply(_astype, (x,), _core.dtype_name(dtype), name="cast")
+
+
+# ---------------------------------------------------------------------------
+# Linear algebra and reductions
+# ---------------------------------------------------------------------------
+
+
+def _matmul(a, b):
+    return _C.matmul(a, b, False, False)
+
+
+def matmul(a, b):
+    """Matrix product, batched with broadcast batch dims (a @ b)."""
+    return apply(_matmul, (a, b), name="matmul")
+
+
+dot = matmul
+
+
+def _axes(axis, ndim=None):
+    if axis is None:
+        return ()
+    if isinstance(axis, int):
+        return (axis,)
+    return tuple(axis)
+
+
+def _reduction(op, name):
+    def kernel(x, axes, keepdims):
+        return op(x, list(axes), keepdims)
+    kernel.__name__ = name
+
+    def fn(x, axis=None, keepdims=False):
+        return apply(kernel, (x,), _axes(axis), bool(keepdims), name=name)
+    fn.__name__ = name
+    fn.__doc__ = f"{name} over `axis` (all axes if None)."
+    return fn
+
+
+sum = _reduction(_C.sum, "sum")
+mean = _reduction(_C.mean, "mean")
+max = amax = _reduction(_C.max, "max")
+min = amin = _reduction(_C.min, "min")
+
+
+def _argmax(x, axis):
+    return _C.argmax(x, axis)
+
+
+def argmax(x, axis=-1):
+    return apply(_argmax, (x,), int(axis), name="argmax")
+
+
+def argmin(x, axis=-1):
+    return argmax(negative(x), axis)
+
+
+def clip(x, a_min, a_max):
+    return minimum(maximum(x, a_min), a_max)
+
+
+def var(x, axis=None, keepdims=False):
+    centered = subtract(x, mean(x, axis, keepdims=True))
+    return mean(multiply(centered, centered), axis, keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis, keepdims))
+
+
+# ---------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------
+
+
+def ravel(x):
+    return reshape(x, (-1,))
+
+
+def squeeze(x, axis=None):
+    shape = _shape(x)
+    axes = range(len(shape)) if axis is None else \
+        [a % len(shape) for a in _axes(axis)]
+    for a in axes:
+        if axis is not None and shape[a] != 1:
+            raise ValueError(f"cannot squeeze axis {a} of size {shape[a]}")
+    return reshape(x, tuple(d for i, d in enumerate(shape)
+                            if not (i in axes and d == 1)))
+
+
+def _reshape(x, shape):
+    return _C.reshape(x, list(shape))
+
+
+def reshape(x, newshape):
+    if isinstance(newshape, int):
+        newshape = (newshape,)
+    return apply(_reshape, (x,), tuple(int(d) for d in newshape), name="reshape")
+
+
+def _transpose(x, perm):
+    return _C.transpose(x, list(perm))
+
+
+def transpose(x, axes=None):
+    return apply(_transpose, (x,), tuple(axes) if axes is not None else (),
+                 name="transpose")
+
+
+def _broadcast_to(x, shape):
+    return _C.broadcast_to(x, list(shape))
+
+
+def broadcast_to(x, shape):
+    return apply(_broadcast_to, (x,), tuple(shape), name="broadcast_to")
+
+
+def _concat(*values_and_axis):
+    *values, axis = values_and_axis
+    return _C.concat(list(values), axis)
+
+
+def concatenate(arrays, axis=0):
+    return apply(_concat, tuple(arrays), int(axis), name="concat")
+
+
+def stack(arrays, axis=0):
+    return concatenate([expand_dims(a, axis) for a in arrays], axis)
+
+
+def expand_dims(x, axis):
+    shape = list(np.shape(x) if not isinstance(x, Value) else x.shape)
+    if axis < 0:
+        axis += len(shape) + 1
+    shape.insert(axis, 1)
+    return reshape(x, shape)
+
+
+def _pad(x, low, high, value):
+    return _C.pad(x, list(low), list(high), value)
+
+
+def pad(x, pad_width, constant_values=0.0):
+    """np.pad with mode='constant'."""
+    ndim = len(_shape(x))
+    pad_width = np.broadcast_to(np.asarray(pad_width, np.int64), (ndim, 2))
+    return apply(_pad, (x,), tuple(int(p) for p in pad_width[:, 0]),
+                 tuple(int(p) for p in pad_width[:, 1]), float(constant_values),
+                 name="pad")
+
+
+def _take(params, indices, axis):
+    return _C.gather(params, indices, axis)
+
+
+def take(a, indices, axis=0):
+    """np.take (out-of-range indices are clamped)."""
+    if isinstance(indices, (int, list)):
+        indices = np.asarray(indices, np.int32)
+    return apply(_take, (a, indices), int(axis), name="take")
+
+
+def _slice(x, start, limit, strides):
+    return _C.slice(x, list(start), list(limit), list(strides))
+
+
+def _shape(x):
+    if isinstance(x, Value):
+        return tuple(x.shape)
+    return tuple(np.shape(x))
+
+
+def _getitem(x, index):
+    """Basic indexing: ints, slices (with steps), None and Ellipsis; an
+    integer array indexes the first axis (take)."""
+    if isinstance(index, (np.ndarray, list, Value)):
+        return take(x, index, 0)
+    if not isinstance(index, tuple):
+        index = (index,)
+    shape = _shape(x)
+    if builtins.sum(1 for i in index if i is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = builtins.sum(1 for i in index if i is not None and i is not Ellipsis)
+    if n_real > len(shape):
+        raise IndexError(f"too many indices for an array of shape {shape}")
+    expanded = []
+    for i in index:
+        if i is Ellipsis:
+            expanded.extend([slice(None)] * (len(shape) - n_real))
+        else:
+            expanded.append(i)
+    while builtins.sum(1 for i in expanded if i is not None) < len(shape):
+        expanded.append(slice(None))
+    start, limit, strides, out_shape = [], [], [], []
+    dim = 0
+    for i in expanded:
+        if i is None:
+            out_shape.append(1)
+            continue
+        size = shape[dim]
+        if isinstance(i, (int, np.integer)):
+            j = int(i) + size if i < 0 else int(i)
+            if not 0 <= j < size:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} "
+                                 f"with size {size}")
+            start.append(j)
+            limit.append(j + 1)
+            strides.append(1)
+        elif isinstance(i, slice):
+            b, e, s = i.indices(size)
+            if s <= 0:
+                raise IndexError("tracec slices need a positive step")
+            n = builtins.max(0, (e - b + s - 1) // s)
+            start.append(b)
+            limit.append(b + (n - 1) * s + 1 if n else b)
+            strides.append(s)
+            out_shape.append(n)
+        else:
+            raise IndexError(f"unsupported index {i!r} (ints, slices, None, "
+                             "... and integer arrays are)")
+        dim += 1
+    result = apply(_slice, (x,), tuple(start), tuple(limit), tuple(strides),
+                   name="slice")
+    if tuple(out_shape) != _shape(result):
+        result = reshape(result, out_shape)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Sources
+# ---------------------------------------------------------------------------
+
+
+def _full(shape, value, dtype):
+    return _C.full(list(shape), value, dtype)
+
+
+def full(shape, fill_value, dtype=np.float32):
+    if isinstance(shape, int):
+        shape = (shape,)
+    return apply(_full, (), tuple(shape), float(fill_value),
+                 _core.dtype_name(dtype), name="full")
+
+
+def zeros(shape, dtype=np.float32):
+    return full(shape, 0.0, dtype)
+
+
+def ones(shape, dtype=np.float32):
+    return full(shape, 1.0, dtype)
+
+
+def zeros_like(x):
+    return apply(_C.zeros_like, (x,), name="zeros_like")
+
+
+def ones_like(x):
+    return apply(_C.ones_like, (x,), name="ones_like")
+
+
+def _iota(shape, dtype, axis):
+    return _C.iota(list(shape), dtype, axis)
+
+
+def arange(n, dtype=np.int32):
+    return apply(_iota, (), (int(n),), _core.dtype_name(dtype), 0, name="iota")
+
+
+def asarray(x, dtype=None):
+    if isinstance(x, Value):
+        return x if dtype is None else astype(x, dtype)
+    return np.asarray(x, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# Operators on tracer Values (Python's operators record tracec ops).
+# ---------------------------------------------------------------------------
+
+
+def _reflect(fn):
+    return lambda self, other: fn(other, self)
+
+
+def _install_operators(cls):
+    cls.__add__, cls.__radd__ = add, _reflect(add)
+    cls.__sub__, cls.__rsub__ = subtract, _reflect(subtract)
+    cls.__mul__, cls.__rmul__ = multiply, _reflect(multiply)
+    cls.__truediv__, cls.__rtruediv__ = divide, _reflect(divide)
+    cls.__pow__, cls.__rpow__ = power, _reflect(power)
+    cls.__matmul__, cls.__rmatmul__ = matmul, _reflect(matmul)
+    cls.__lt__, cls.__le__ = less, less_equal
+    cls.__gt__, cls.__ge__ = greater, greater_equal
+    cls.__neg__ = negative
+    cls.__abs__ = abs
+    cls.__getitem__ = _getitem
+    cls.__array_ufunc__ = None
+    cls.T = property(lambda self: transpose(self))
+    cls.reshape = lambda self, *shape: reshape(
+        self, shape[0] if len(shape) == 1 else shape)
+    cls.astype = astype
+    cls.sum = lambda self, axis=None, keepdims=False: sum(self, axis, keepdims)
+    cls.mean = lambda self, axis=None, keepdims=False: mean(self, axis, keepdims)
+    cls.__repr__ = lambda self: f"<tracec.Value {self.type_string()}>"
+    cls.__bool__ = _no_bool
+    cls.__len__ = lambda self: self.shape[0]
+    cls.__iter__ = _no_iter
+    cls.__hash__ = object.__hash__
+
+
+def _no_bool(self):
+    raise TypeError(
+        f"the truth value of a symbolic {self.type_string()} is not known while "
+        "tracing: use tracec.cond / tracec.numpy.where instead of `if`, or "
+        "pass the value as a non-array (static) argument")
+
+
+def _no_iter(self):
+    raise TypeError("iterating over a symbolic value is not supported; index "
+                    "it (x[i]) instead")
+
+
+_install_operators(Value)

@@ -1,0 +1,708 @@
+"""Gradients: tracec.GradientTape, grad, value_and_grad, vjp, gradients.
+
+Nothing differentiates in Python; every form becomes a trace.grad or
+trace.vjp op that the compiler's trace-autodiff pass differentiates.
+
+- Inside a tracec.function, `GradientTape.gradient` and `tracec.gradients`
+  are the C++ tracer's gradients() of the recorded values: it slices the
+  ops between xs and ys into a function differentiated by trace.vjp. A
+  variable's gradient is the sum of those of the values read from it under
+  the tape (every traced function runs under a hidden tape that records
+  reads, for tracec.gradients).
+- Eagerly, a tape records the program the user ran (each op's kernel,
+  attributes and operands, as tracec._core.apply runs it). `gradient`
+  replays the part between the sources and the target symbolically, inside
+  trace.vjp, in a small function of the sources and the other arrays the
+  program used, compiled once per program structure and shapes (cached).
+  The gradient is itself an op recorded on enclosing tapes, so nested tapes
+  give higher derivatives; variables are the vjp's `variables`.
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from . import _core
+from . import _tracec as _C
+from ._core import Value, apply
+
+_SCALARS = (int, float, bool)
+
+
+def _is_tensor(x):
+    return not isinstance(x, _SCALARS)
+
+
+def _read_kernel(variable):
+    return _C.read(variable._handle)
+
+
+class _Record:
+    __slots__ = ("kernel", "operands", "static", "outputs", "read", "backward")
+
+    def __init__(self, kernel, operands, static, outputs, read=None,
+                 backward=None):
+        self.kernel = kernel
+        self.operands = operands
+        self.static = static
+        self.outputs = outputs
+        self.read = read  # the Variable, for a read
+        self.backward = backward  # a tracec.function's _BackwardCall
+
+
+@contextlib.contextmanager
+def _suspended_tapes():
+    saved = _core._tapes[:]
+    _core._tapes.clear()
+    try:
+        yield
+    finally:
+        _core._tapes[:] = saved
+
+
+class _Replay:
+    """The gradient of a recorded program: a kernel of (leaves, externals,
+    cotangents) that records trace.vjp of the program's replay."""
+
+    def __init__(self, program, num_leaves, num_externals, targets,
+                 target_specs, variables, has_cotangents):
+        self.program = program
+        self.num_leaves = num_leaves
+        self.num_externals = num_externals
+        self.targets = targets
+        self.target_specs = target_specs
+        self.variables = variables
+        self.has_cotangents = has_cotangents
+        self.__name__ = "gradient"
+
+    def __call__(self, *values):
+        nl, ne = self.num_leaves, self.num_externals
+        externals = values[nl:nl + ne]
+        cotangents = list(values[nl + ne:])
+
+        def forward(leaf_values):
+            outputs = []
+
+            def ref(r):
+                kind = r[0]
+                if kind == "leaf":
+                    return leaf_values[r[1]]
+                if kind == "ext":
+                    return externals[r[1]]
+                if kind == "rec":
+                    return outputs[r[1]][r[2]]
+                return r[1]
+
+            for kernel, static, refs in self.program:
+                result = kernel(*[ref(r) for r in refs], *static)
+                outputs.append([result] if isinstance(result, Value)
+                               else list(result))
+            return [ref(t) for t in self.targets]
+
+        with _suspended_tapes():
+            if not self.has_cotangents:
+                cotangents = [_C.full(list(shape), 1.0, dtype)
+                              for dtype, shape in self.target_specs]
+            results = _C.vjp(forward, list(values[:nl]), cotangents,
+                             list(range(nl)),
+                             [v._handle for v in self.variables], True)
+        return results[len(self.targets):]
+
+
+_replays: dict = {}
+
+
+def _spec_of(x):
+    if isinstance(x, Value):
+        return (x.dtype, tuple(x.shape))
+    a = np.asarray(x)
+    return (_core.dtype_name(a.dtype), a.shape)
+
+
+def _is_float(x):
+    return _spec_of(x)[0] in ("f16", "bf16", "f32", "f64")
+
+
+class GradientTape:
+    """Records operations for automatic differentiation (tf.GradientTape).
+
+    >>> x = np.array(3.0, np.float32)
+    >>> with tracec.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tnp.multiply(x, x)
+    >>> tape.gradient(y, x)
+    array(6., dtype=float32)
+
+    Works eagerly and inside tracec.function. Eagerly, only tracec's ops
+    are recorded (tracec.numpy, tracec.nn, operators on tracec.Variables,
+    tracec.functions): NumPy's own operators on arrays are not.
+    """
+
+    def __init__(self, persistent: bool = False,
+                 watch_accessed_variables: bool = True, _record_all=False):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._record_all = _record_all
+        self._records = []
+        self._tracked = {}
+        self._watched_variables = {}
+        self._recording = False
+        self._used = False
+
+    def __enter__(self):
+        self._push()
+        return self
+
+    def __exit__(self, *exc):
+        self._pop()
+
+    def _push(self):
+        if self._recording:
+            raise ValueError("this GradientTape is already recording")
+        self._recording = True
+        _core._tapes.append(self)
+
+    def _pop(self):
+        self._recording = False
+        if self in _core._tapes:
+            _core._tapes.remove(self)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Ops run in this block are not recorded."""
+        if not self._recording:
+            raise ValueError("stop_recording() needs a tape that is recording")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self):
+        """Forgets everything recorded (the tape keeps recording if active)."""
+        self._records.clear()
+        self._tracked.clear()
+        self._watched_variables.clear()
+        self._used = False
+
+    def watch(self, tensor):
+        """Records the ops that use `tensor` (or each tensor of a list)."""
+        from .variables import Variable
+        for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
+            if isinstance(t, Variable):
+                self._watched_variables[id(t)] = t
+            elif isinstance(t, (np.ndarray, Value)):
+                self._tracked[id(t)] = t
+            elif isinstance(t, np.generic):
+                raise TypeError("GradientTape.watch: a NumPy scalar "
+                                f"({type(t).__name__}) is not an array; watch "
+                                "np.asarray(x) and compute with that")
+            else:
+                raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
+                                "neither an array, a tracec value nor a "
+                                "Variable (convert numbers with np.asarray)")
+
+    def watched_variables(self):
+        return list(self._watched_variables.values())
+
+    # --- recording (called by _core.apply and Variable) ---------------------
+    def _record(self, kernel, operands, static, result, backward=None):
+        if not self._record_all and not any(
+                id(o) in self._tracked for o in operands if _is_tensor(o)) \
+                and not (backward is not None and any(
+                    self._watches(v) for v in backward.variables)):
+            return
+        outputs = [result] if isinstance(result, (Value, np.ndarray)) \
+            else list(result)
+        self._records.append(_Record(kernel, operands, static, outputs,
+                                     backward=backward))
+        if backward is not None:
+            for v in backward.variables:
+                if self._watches(v):
+                    self._watched_variables.setdefault(id(v), v)
+        for o in outputs:
+            self._tracked[id(o)] = o
+
+    def _watches(self, variable):
+        return (self._record_all or id(variable) in self._watched_variables
+                or (self._watch_accessed and variable.trainable))
+
+    def _record_read(self, variable, value):
+        if not self._watches(variable):
+            return
+        self._watched_variables.setdefault(id(variable), variable)
+        self._records.append(_Record(_read_kernel, (), (variable,), [value],
+                                     read=variable))
+        self._tracked[id(value)] = value
+
+    # --- gradient -----------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients="none", _stops=()):
+        """d(sum of target)/d(sources), or with `output_gradients` the
+        vector-Jacobian product. `sources` may be nested (lists, tuples,
+        dicts) of arrays/values/Variables; the result has their structure.
+        Unconnected sources give None, or zeros with
+        unconnected_gradients="zero"."""
+        from .function import _flatten, _pack
+        from .variables import Variable
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError("unconnected_gradients must be 'none' or 'zero', "
+                             f"got {unconnected_gradients!r}")
+        if self._used and not self._persistent:
+            raise RuntimeError("GradientTape.gradient can only be called once "
+                               "on a non-persistent tape (use "
+                               "GradientTape(persistent=True))")
+        self._used = True
+        source_list = []
+        template = _flatten(sources, source_list)
+        target_list = []
+        _flatten(target, target_list)
+        targets = [t.read_value() if isinstance(t, Variable) else t
+                   for t in target_list]
+        cotangents = None
+        if output_gradients is not None:
+            cotangents = []
+            _flatten(output_gradients, cotangents)
+            if len(cotangents) != len(targets):
+                raise ValueError(f"output_gradients has {len(cotangents)} "
+                                 f"tensors for {len(targets)} targets")
+
+        leaves = [s for s in source_list if not isinstance(s, Variable)
+                  and _is_float(s)]
+        variables = [s for s in source_list if isinstance(s, Variable)
+                     and np.issubdtype(s.dtype, np.floating)]
+        if _C.is_tracing():
+            grads = self._symbolic(targets, leaves, variables, cotangents,
+                                   _stops)
+        else:
+            grads = self._compute(targets, leaves, variables, cotangents,
+                                  frozenset(id(s) for s in _stops))
+        result = []
+        for s in source_list:
+            g = grads.get(id(s))
+            if g is None and unconnected_gradients == "zero":
+                from . import numpy as tnp
+                g = tnp.zeros_like(s.read_value() if isinstance(s, Variable)
+                                   else s)
+            result.append(g)
+        return _pack(template, result)
+
+    def _symbolic(self, targets, leaves, variables, cotangents, stops):
+        """Inside a traced function: the C++ tracer's gradients() of the
+        recorded values (it slices the ops between them into a function
+        differentiated by trace.vjp). A variable's gradient is the sum of
+        those of the values read from it under this tape."""
+        reads = {}
+        for rec in self._records:
+            if rec.read is not None:
+                reads.setdefault(id(rec.read), []).extend(rec.outputs)
+        xs = [_core.to_value(x) for x in leaves]
+        owners = []
+        for v in variables:
+            for r in reads.get(id(v), []):
+                xs.append(r)
+                owners.append(id(v))
+        if not xs:
+            return {}
+        ys = [_core.to_value(t) for t in targets]
+        grad_ys = [_core.to_value(c) for c in cotangents or []]
+        stops = [_core.to_value(s) for s in stops]
+        _core._set_location()
+        grads = _C.gradients(ys, xs, grad_ys, stops, False)
+        out = {}
+        for leaf, g in zip(leaves, grads):
+            if g is not None:
+                out[id(leaf)] = g
+        from . import numpy as tnp
+        for owner, g in zip(owners, grads[len(leaves):]):
+            if g is not None:
+                out[owner] = g if owner not in out else tnp.add(out[owner], g)
+        return out
+
+    def _compute(self, targets, leaves, variables, cotangents, stop_ids):
+        records = self._records
+        producer = {}
+        for r, rec in enumerate(records):
+            for j, o in enumerate(rec.outputs):
+                producer[id(o)] = (r, j)
+        if len(targets) == 1 and id(targets[0]) in producer:
+            r, j = producer[id(targets[0])]
+            if records[r].backward is not None:
+                grads = records[r].backward.gradient(
+                    records[r], j, leaves, variables, cotangents)
+                if grads is not None:
+                    return grads
+        leaf_index = {id(x): k for k, x in enumerate(leaves)}
+        var_ids = {id(v) for v in variables}
+
+        # Records the targets need, back from the targets.
+        needed = set()
+        stack = list(targets)
+        while stack:
+            t = stack.pop()
+            if id(t) in leaf_index or id(t) in stop_ids:
+                continue
+            p = producer.get(id(t))
+            if p is None or p[0] in needed:
+                continue
+            needed.add(p[0])
+            stack.extend(o for o in records[p[0]].operands if _is_tensor(o))
+
+        # Of those, the ones that depend on a source form the program.
+        depends = {}
+        in_program = []
+        used_leaves, used_vars = set(), set()
+        for r in sorted(needed):
+            rec = records[r]
+            if rec.read is not None:
+                d = id(rec.read) in var_ids
+                if d:
+                    used_vars.add(id(rec.read))
+            else:
+                d = False
+                for o in rec.operands:
+                    if not _is_tensor(o) or id(o) in stop_ids:
+                        continue
+                    if id(o) in leaf_index:
+                        d = True
+                        used_leaves.add(id(o))
+                    elif depends.get(producer.get(id(o), (None,))[0]):
+                        d = True
+                if getattr(rec.kernel, "uses_variables", False) and variables:
+                    d = True
+                    used_vars.update(var_ids)
+            depends[r] = d
+            if d:
+                in_program.append(r)
+        for t in targets:
+            if id(t) in leaf_index:
+                used_leaves.add(id(t))
+
+        if not used_leaves and not used_vars:
+            return {}
+
+        position = {r: i for i, r in enumerate(in_program)}
+        externals, ext_index = [], {}
+
+        def ref(o):
+            if not _is_tensor(o):
+                return ("const", o)
+            if id(o) in leaf_index:
+                return ("leaf", leaf_index[id(o)])
+            p = producer.get(id(o))
+            if p is not None and p[0] in position and id(o) not in stop_ids:
+                return ("rec", position[p[0]], p[1])
+            if id(o) not in ext_index:
+                ext_index[id(o)] = len(externals)
+                externals.append(o)
+            return ("ext", ext_index[id(o)])
+
+        program = tuple((records[r].kernel, records[r].static,
+                         tuple(ref(o) for o in records[r].operands))
+                        for r in in_program)
+        target_refs = tuple(ref(t) for t in targets)
+        target_specs = tuple(_spec_of(t) for t in targets)
+        key = (program, len(leaves), len(externals), target_refs,
+               target_specs, tuple(id(v) for v in variables),
+               cotangents is not None)
+        replay = _replays.get(key)
+        if replay is None:
+            replay = _Replay(program, len(leaves), len(externals), target_refs,
+                             target_specs, tuple(variables),
+                             cotangents is not None)
+            _replays[key] = replay
+        operands = tuple(leaves) + tuple(externals) + tuple(cotangents or ())
+        grads = apply(replay, operands, name="gradient")
+        grads = [grads] if isinstance(grads, (Value, np.ndarray)) else list(grads)
+        out = {}
+        for k, leaf in enumerate(leaves):
+            if id(leaf) in used_leaves:
+                out[id(leaf)] = grads[k]
+        for i, v in enumerate(variables):
+            if id(v) in used_vars:
+                out[id(v)] = grads[len(leaves) + i]
+        return out
+
+
+# ---------------------------------------------------------------------------
+# tracec.functions called under an eager tape
+# ---------------------------------------------------------------------------
+
+
+class _FunctionKernel:
+    """A tracec.function as one recorded op: replayed by inlining its Python
+    function (the compiler then differentiates through it)."""
+
+    def __init__(self, function, args, positions):
+        self.function = function
+        self.args = args
+        self.positions = positions
+        self.uses_variables = True
+        self.__name__ = function._name
+
+    def __call__(self, *values):
+        from .function import _flatten
+        call_args = list(self.args)
+        for i, v in zip(self.positions, values):
+            call_args[i] = v
+        with _suspended_tapes():
+            result = self.function._python_function(*call_args)
+        leaves = []
+        _flatten(result, leaves)
+        return [_core.to_value(x) for x in leaves]
+
+
+class _BackwardCall:
+    """A tracec.function run under an eager tape through its compiled
+    forward function (results + residuals), with the compiled backward
+    function kept for the tape: the seeds' _backprop_call. Gradients of its
+    outputs with respect to its array inputs and variables need no retrace
+    and no second forward pass."""
+
+    def __init__(self, pair, variables, variable_arguments, residuals):
+        (self.forward, self.backward, self.num_results, self.num_residuals,
+         self.cotangent_results, self.wrt) = pair
+        self.variables = variables  # the float variables it uses
+        self.variable_arguments = variable_arguments  # their argument index
+        self.residuals = residuals
+
+    def gradient(self, record, output, leaves, variables, cotangents):
+        """The gradients for `leaves` and `variables` if they are this
+        call's inputs and variables, else None (the tape replays)."""
+        inputs = {id(o): k for k, o in enumerate(record.operands)}
+        if any(id(x) not in inputs for x in leaves) or any(
+                all(v is not w for w in self.variables) for v in variables):
+            return None
+        cts = []
+        for j in self.cotangent_results:
+            out = record.outputs[j]
+            if j == output:
+                cts.append(np.asarray(cotangents[0], out.dtype)
+                           if cotangents else np.ones_like(out))
+            else:
+                cts.append(np.zeros_like(out))
+        grads = self.backward(*self.residuals, *cts)
+        by_wrt = dict(zip(self.wrt, grads))
+        result = {}
+        for x in leaves:
+            g = by_wrt.get(inputs[id(x)])
+            if g is not None:
+                result[id(x)] = g
+        for v in variables:
+            index = next(i for i, w in enumerate(self.variables) if w is v)
+            g = by_wrt.get(self.variable_arguments[index])
+            if g is not None:
+                result[id(v)] = g
+        return result
+
+
+def _forward_backward(concrete):
+    """(pair, wrt) for a concrete function, compiled once."""
+    cached = getattr(concrete, "_forward_backward", None)
+    if cached is None:
+        from .variables import Variable
+        specs = concrete._c.inputs()
+        extras = concrete._c.extras()
+        wrt = [i for i, (dtype, _) in enumerate(specs)
+               if dtype in ("f16", "bf16", "f32", "f64")]
+        variable_args, variables = [], []
+        for k, (array, handle) in enumerate(extras):
+            if handle is not None and array.dtype.kind == "f":
+                variable_args.append(len(specs) + k)
+                variables.append(Variable._registry[id(handle)])
+        pair = concrete._c.forward_backward(wrt + variable_args,
+                                            concrete._opt_level)
+        cached = (pair, len(wrt), variables, variable_args,
+                  [a for a, _ in extras])
+        concrete._forward_backward = cached
+    return cached
+
+
+def _record_function_call(function, concrete, args):
+    from .function import _flatten, _pack
+    positions = concrete._positions
+    operands = tuple(args[i] for i in positions)
+    pair, num_float, variables, variable_args, extras = \
+        _forward_backward(concrete)
+    flat = pair[0](*operands, *extras)
+    results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
+    backward = _BackwardCall(pair, variables, variable_args, residuals)
+    outputs = _pack(concrete._template, results)
+    static_args = tuple(None if i in positions else a
+                        for i, a in enumerate(args))
+    key = (function, static_args)
+    kernels = function.__dict__.setdefault("_tape_kernels", {})
+    kernel = kernels.get(key)
+    if kernel is None:
+        kernel = kernels[key] = _FunctionKernel(function, static_args,
+                                                positions)
+    for tape in _core._tapes:
+        tape._record(kernel, operands, (), results, backward=backward)
+    return outputs
+
+
+# ---------------------------------------------------------------------------
+# Function transforms
+# ---------------------------------------------------------------------------
+
+
+def _normalize_argnums(argnums):
+    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+
+def _prepare(args, argnums):
+    args = list(args)
+    for i in argnums:
+        if isinstance(args[i], float):
+            args[i] = np.asarray(args[i], np.float32)
+    return args
+
+
+def value_and_grad(f, argnums=0):
+    """value_and_grad(f)(*args) -> (f(*args), gradient(s)) (jax.value_and_grad):
+    f returns a scalar; one gradient per argnum (a tuple if argnums is)."""
+    return _transform(f, argnums, with_value=True)
+
+
+def grad(f, argnums=0):
+    """grad(f)(*args): the gradient of f's scalar result (jax.grad)."""
+    return _transform(f, argnums, with_value=False)
+
+
+def _transform(f, argnums, with_value):
+    from .function import Function
+    nums = _normalize_argnums(argnums)
+    single = isinstance(argnums, int)
+
+    def symbolic(*args):
+        positions = [i for i, a in enumerate(args)
+                     if isinstance(a, (Value, np.ndarray, np.generic))]
+        for i in nums:
+            if i not in positions:
+                raise TypeError(f"argument {i} of {getattr(f, '__name__', f)} "
+                                "is differentiated (argnums) but is not an "
+                                "array")
+
+        def callee(values):
+            call_args = list(args)
+            for i, v in zip(positions, values):
+                call_args[i] = v
+            return [_core.to_value(f(*call_args))]
+
+        values = [_core.to_value(args[i]) for i in positions]
+        results = _C.grad(callee, values, [positions.index(i) for i in nums],
+                          [], True, with_value)
+        grads = results[1:] if with_value else results
+        g = grads[0] if single else tuple(grads)
+        return (results[0], g) if with_value else g
+
+    symbolic.__name__ = ("value_and_grad_" if with_value else "grad_") + \
+        getattr(f, "__name__", "f").replace("<lambda>", "lambda")
+    compiled = Function(symbolic)
+
+    def wrapper(*args):
+        return compiled(*_prepare(args, nums))
+    wrapper.__wrapped__ = f
+    return wrapper
+
+
+def vjp(f, *primals):
+    """(f(*primals), vjp_fn) with vjp_fn(cotangent) -> the cotangents of the
+    primals (jax.vjp; the seeds' make_vjp). f returns one array."""
+    from .function import Function
+    outputs = Function(f)(*primals)
+
+    def vjp_symbolic(*args):
+        ps, ct = args[:-1], args[-1]
+
+        def callee(values):
+            return [_core.to_value(f(*values))]
+        return tuple(_C.vjp(callee, [_core.to_value(p) for p in ps],
+                            [_core.to_value(ct)], list(range(len(ps))), [],
+                            True)[1:])
+
+    compiled = Function(vjp_symbolic)
+
+    def vjp_fn(cotangent):
+        return compiled(*primals, cotangent)
+    return outputs, vjp_fn
+
+
+def gradients(ys, xs, grad_ys=None, stop_gradients=None,
+              unconnected_gradients="none"):
+    """Symbolic gradients inside a tracec.function (tf.gradients): the sum of
+    d ys / d xs, given `grad_ys` cotangents; `stop_gradients` are held
+    constant; unconnected xs give None or zeros ("zero")."""
+    tape = _current_function_tape()
+    stops = []
+    if stop_gradients is not None:
+        from .function import _flatten
+        _flatten(stop_gradients, stops)
+    return tape.gradient(ys, xs, output_gradients=grad_ys,
+                         unconnected_gradients=unconnected_gradients,
+                         _stops=stops)
+
+
+def hessians(ys, xs):
+    """d^2 ys / d xs^2 (tf.hessians) for a scalar ys and a list of 1-D xs,
+    inside a tracec.function: gradients of each gradient element."""
+    from . import numpy as tnp
+    single = not isinstance(xs, (list, tuple))
+    xs_list = [xs] if single else list(xs)
+    result = []
+    for x, g in zip(xs_list, gradients(ys, xs_list)):
+        n = int(np.prod(x.shape))
+        flat = tnp.reshape(g, (n,))
+        rows = [tnp.reshape(gradients(flat[i], [x])[0], (1, n))
+                for i in range(n)]
+        result.append(tnp.reshape(tnp.concatenate(rows, 0),
+                                  tuple(x.shape) + tuple(x.shape)))
+    return result[0] if single else result
+
+
+_function_tapes: list = []
+
+
+def _current_function_tape():
+    if not _C.is_tracing() or not _function_tapes:
+        raise RuntimeError("tracec.gradients works inside a tracec.function "
+                           "(eagerly, use tracec.GradientTape)")
+    return _function_tapes[-1]
+
+
+# ---------------------------------------------------------------------------
+# The seeds' implicit gradients (tfe.implicit_*) and gradients_function
+# ---------------------------------------------------------------------------
+
+
+def implicit_value_and_grad(f):
+    """implicit_value_and_grad(f)(*args) -> (f(*args), [(gradient, variable)])
+    with respect to every trainable variable f reads (tfe's
+    implicit_value_and_gradients)."""
+    def wrapper(*args):
+        with GradientTape() as tape:
+            value = f(*args)
+        variables = tape.watched_variables()
+        if not variables:
+            raise ValueError(f"{getattr(f, '__name__', f)} reads no trainable "
+                             "tracec.Variable: nothing to differentiate")
+        grads = tape.gradient(value, variables)
+        return value, list(zip(grads, variables))
+    return wrapper
+
+
+def implicit_grad(f):
+    """implicit_grad(f)(*args) -> [(gradient, variable)] (tfe.implicit_gradients)."""
+    vg = implicit_value_and_grad(f)
+    return lambda *args: vg(*args)[1]
+
+
+def gradients_function(f, params=None):
+    """gradients_function(f)(*args) -> the gradients of f with respect to its
+    arguments (or those at the indices `params`), as a list
+    (tfe.gradients_function)."""
+    def wrapper(*args):
+        nums = tuple(range(len(args))) if params is None else tuple(params)
+        return list(grad(f, argnums=nums)(*args))
+    return wrapper

@@ -1,0 +1,166 @@
+"""tracec.Variable: mutable state that traced functions update in place."""
+from __future__ import annotations
+
+import itertools
+import weakref
+
+import numpy as np
+
+from . import _core
+from . import _tracec as _C
+
+_ids = itertools.count()
+
+
+class Variable:
+    """A mutable tensor, like tf.Variable.
+
+    Inside a `tracec.function` a variable is lifted to a
+    `!trace.resource` argument: reads are `trace.var.read`, assignments
+    `trace.var.assign*`, and the compiled function updates the variable's
+    buffer in place (no copy). Outside, reads and assignments act at once.
+
+    >>> v = tracec.Variable(0.0)
+    >>> @tracec.function
+    ... def f():
+    ...     v.assign_add(1.0)
+    ...     return v.read_value()
+    >>> f(), f()
+    (array(1., dtype=float32), array(2., dtype=float32))
+    """
+
+    # id(handle) -> Variable: concrete functions name their variables by
+    # handle (the C++ tracer's Variable).
+    _registry = weakref.WeakValueDictionary()
+
+    def __init__(self, initial_value, trainable: bool = True, name=None,
+                 dtype=None):
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value.numpy()
+        if dtype is None and isinstance(initial_value, float):
+            dtype = np.float32
+        array = np.asarray(initial_value, dtype=dtype)
+        if array.dtype == np.float64 and dtype is None and not isinstance(
+                initial_value, np.ndarray):
+            array = array.astype(np.float32)
+        _core.dtype_name(array.dtype)  # raises for unsupported dtypes
+        self._handle = _C.VariableHandle(np.array(array, order="C"))
+        Variable._registry[id(self._handle)] = self
+        self.trainable = trainable
+        self.name = name if name is not None else f"Variable{next(_ids)}"
+
+    # --- properties -------------------------------------------------------
+    @property
+    def shape(self):
+        return tuple(self._handle.shape)
+
+    @property
+    def dtype(self):
+        return _core.numpy_dtype(self._handle.dtype)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return (f"<tracec.Variable '{self.name}' shape={self.shape} "
+                f"dtype={self.dtype.name} numpy={self.numpy()!r}>")
+
+    # --- values -----------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """A copy of the current value."""
+        return self._handle.value()
+
+    def __array__(self, dtype=None):
+        value = self.numpy()
+        return value if dtype is None else value.astype(dtype)
+
+    def read_value(self):
+        """The value: a Value read in program order inside a traced
+        function, else a copy of the array."""
+        if _C.is_tracing():
+            _core._set_location()
+            value = _C.read(self._handle)
+            for tape in _core._tapes:
+                tape._record_read(self, value)
+            return value
+        return self._eager_read()
+
+    value = read_value
+
+    def _eager_read(self):
+        value = self._handle.value()
+        for tape in _core._tapes:
+            tape._record_read(self, value)
+        return value
+
+    # --- assignment -------------------------------------------------------
+    def _assign(self, op, value):
+        if _C.is_tracing() or isinstance(value, _C.Value):
+            _core._set_location()
+            if not isinstance(value, _C.Value):
+                value = _C.constant(np.asarray(value, self.dtype))
+            getattr(_C, op)(self._handle, value)
+            return self
+        value = _core.to_array(value, f"the value assigned to {self.name}")
+        current = self._handle.view()
+        if op == "assign":
+            new = value
+        elif op == "assign_add":
+            new = current + value
+        else:
+            new = current - value
+        try:
+            fits = np.broadcast_shapes(np.shape(new), self.shape) == self.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"cannot assign a value of shape {np.shape(new)} "
+                             f"to variable {self.name} of shape {self.shape}")
+        self._handle.assign(np.asarray(new, self.dtype))
+        return self
+
+    def assign(self, value):
+        return self._assign("assign", value)
+
+    def assign_add(self, delta):
+        return self._assign("assign_add", delta)
+
+    def assign_sub(self, delta):
+        return self._assign("assign_sub", delta)
+
+    # --- arithmetic: the ops of tracec.numpy on the variable's value -------
+    def _binary(name, reverse=False):
+        def method(self, other):
+            from . import numpy as tnp
+            op = getattr(tnp, name)
+            return op(other, self) if reverse else op(self, other)
+        return method
+
+    __add__ = _binary("add")
+    __radd__ = _binary("add", True)
+    __sub__ = _binary("subtract")
+    __rsub__ = _binary("subtract", True)
+    __mul__ = _binary("multiply")
+    __rmul__ = _binary("multiply", True)
+    __truediv__ = _binary("divide")
+    __rtruediv__ = _binary("divide", True)
+    __matmul__ = _binary("matmul")
+    __rmatmul__ = _binary("matmul", True)
+    __pow__ = _binary("power")
+    __lt__ = _binary("less")
+    __le__ = _binary("less_equal")
+    __gt__ = _binary("greater")
+    __ge__ = _binary("greater_equal")
+    del _binary
+
+    def __neg__(self):
+        from . import numpy as tnp
+        return tnp.negative(self)
+
+    def __getitem__(self, index):
+        from . import numpy as tnp
+        return tnp._getitem(self, index)
+
+    __hash__ = object.__hash__
+    __array_ufunc__ = None  # NumPy defers to our reflected operators
