@@ -5,8 +5,8 @@
 // ops on one resource keep program order and ops with unknown effects are
 // ordered with everything; the results of functions are routed through
 // `trace.identity ... after(...)` so that no stateful op can be dropped as
-// dead. scf.if/for/while ops whose regions touch state become nodes of the
-// token graph themselves: they get a token result (carried from iteration
+// dead. scf ops (if, index_switch, execute_region, for, while) whose regions
+// touch state become nodes of the token graph themselves: they get a token result (carried from iteration
 // to iteration in loops), so the token graph is the order also across
 // region boundaries. Likewise calls: a function with state that func.call
 // reaches takes a token as its last argument and returns one as its last
@@ -105,7 +105,8 @@ unsigned tokenResult(func::FuncOp func) {
 /// The region ops whose regions tokens flow through: they become nodes of
 /// the token graph (with a token result) when their regions touch state.
 bool carriesTokens(Operation *op) {
-  return isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op);
+  return isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp, scf::ForOp,
+             scf::WhileOp>(op);
 }
 
 /// Whether trace.identity accepts values of this type (Trace_Tensor).
@@ -243,7 +244,7 @@ private:
                                  State &state);
   Operation *orderCall(func::CallOp call, func::FuncOp callee,
                        ArrayRef<Value> preds);
-  FailureOr<Operation *> orderIf(scf::IfOp op, ArrayRef<Value> preds,
+  FailureOr<Operation *> orderBranches(Operation *op, ArrayRef<Value> preds,
                                  const State &state);
   FailureOr<Operation *> orderFor(scf::ForOp op, ArrayRef<Value> preds);
   FailureOr<Operation *> orderWhile(scf::WhileOp op, ArrayRef<Value> preds);
@@ -657,48 +658,60 @@ void ControlDeps::yieldToken(Operation *terminator, unsigned index,
     terminator->insertOperands(index, token);
 }
 
-FailureOr<Operation *> ControlDeps::orderIf(scf::IfOp op, ArrayRef<Value> preds,
-                                            const State &state) {
-  MLIRContext *context = op.getContext();
+/// scf.if, scf.index_switch, scf.execute_region: one of the regions runs
+/// (the only one, for execute_region) and yields the op's results.
+FailureOr<Operation *> ControlDeps::orderBranches(Operation *op,
+                                                  ArrayRef<Value> preds,
+                                                  const State &state) {
   Value existing = getToken(op);
   if (!existing) {
-    // A new if with one more result, the token; an if without else gets an
-    // else (yielding the tokens the if waits for).
+    // The same op with one more result, the token.
     OpBuilder builder(op);
-    SmallVector<Type> types(op.getResultTypes());
-    types.push_back(ControlType::get(context));
-    auto newOp = scf::IfOp::create(builder, op.getLoc(), types,
-                                   op.getCondition(), /*addThenBlock=*/false,
-                                   /*addElseBlock=*/false);
-    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    newOp.getThenRegion().takeBody(op.getThenRegion());
-    if (op.getElseRegion().empty()) {
-      builder.createBlock(&newOp.getElseRegion());
-      auto yield = scf::YieldOp::create(builder, op.getLoc());
+    OperationState copy(op->getLoc(), op->getName());
+    copy.addOperands(op->getOperands());
+    copy.propertiesAttr = op->getPropertiesAsAttribute();
+    copy.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
+    copy.addTypes(op->getResultTypes());
+    copy.addTypes(ControlType::get(op->getContext()));
+    for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+      copy.addRegion();
+    Operation *newOp = builder.create(copy);
+    for (auto [from, to] : llvm::zip(op->getRegions(), newOp->getRegions()))
+      to.takeBody(from);
+    // An if without else gets an else (yielding the tokens the if waits
+    // for).
+    if (auto ifOp = dyn_cast<scf::IfOp>(newOp);
+        ifOp && ifOp.getElseRegion().empty()) {
+      builder.createBlock(&ifOp.getElseRegion());
+      auto yield = scf::YieldOp::create(builder, op->getLoc());
       position[yield] = position.lookup(op);
-    } else {
-      newOp.getElseRegion().takeBody(op.getElseRegion());
     }
-    op.replaceAllUsesWith(newOp.getResults().drop_back());
+    op->replaceAllUsesWith(newOp->getResults().drop_back());
     replaced(op, newOp);
-    op.erase();
+    op->erase();
     op = newOp;
     existing = getToken(op);
   }
   unsigned index = cast<OpResult>(existing).getResultNumber();
-  for (Region *region : {&op.getThenRegion(), &op.getElseRegion()}) {
-    // A branch starts from the state at the if: its ops wait for outer
-    // tokens directly.
-    FailureOr<SmallVector<Value>> last = orderOps(region->front(), state);
-    if (failed(last))
-      return failure();
-    // Whichever branch runs, the if's token stands for everything the if
-    // waits for as a whole, not only for what this branch touched.
-    SmallVector<Value> required(preds);
-    llvm::append_range(required, *last);
-    yieldToken(region->front().getTerminator(), index, required);
+  for (Region &region : op->getRegions()) {
+    for (Block &block : region) {
+      // A region starts from the state at the op: its ops wait for outer
+      // tokens directly. (Blocks of one region are not ordered among
+      // themselves, as in a function of several blocks.)
+      FailureOr<SmallVector<Value>> last = orderOps(block, state);
+      if (failed(last))
+        return failure();
+      Operation *terminator = block.getTerminator();
+      if (!isa<scf::YieldOp>(terminator))
+        continue;
+      // Whichever region runs, the token stands for everything the op
+      // waits for as a whole, not only for what this region touched.
+      SmallVector<Value> required(preds);
+      llvm::append_range(required, *last);
+      yieldToken(terminator, index, required);
+    }
   }
-  return op.getOperation();
+  return op;
 }
 
 FailureOr<Operation *> ControlDeps::orderFor(scf::ForOp op,
@@ -870,12 +883,12 @@ FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
         continue;
       SmallVector<Value> preds = predecessors(effects, state).takeVector();
       FailureOr<Operation *> node = failure();
-      if (auto ifOp = dyn_cast<scf::IfOp>(op))
-        node = orderIf(ifOp, preds, state);
-      else if (auto forOp = dyn_cast<scf::ForOp>(op))
+      if (auto forOp = dyn_cast<scf::ForOp>(op))
         node = orderFor(forOp, preds);
+      else if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+        node = orderWhile(whileOp, preds);
       else
-        node = orderWhile(cast<scf::WhileOp>(op), preds);
+        node = orderBranches(&op, preds, state);
       if (failed(node))
         return failure();
       Value token = getToken(*node);

@@ -181,6 +181,36 @@ struct LowerGroup : OpConversionPattern<GroupOp> {
   }
 };
 
+/// scf.execute_region with its result types converted (a token result is
+/// dropped): upstream's structural conversions cover the other scf ops.
+struct ConvertExecuteRegionTypes : OpConversionPattern<scf::ExecuteRegionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(scf::ExecuteRegionOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types;
+    SmallVector<SmallVector<Type>> perResult;
+    for (Type type : op.getResultTypes()) {
+      if (failed(getTypeConverter()->convertTypes(type, perResult.emplace_back())))
+        return failure();
+      llvm::append_range(types, perResult.back());
+    }
+    auto newOp = scf::ExecuteRegionOp::create(rewriter, op.getLoc(), types);
+    rewriter.inlineRegionBefore(op.getRegion(), newOp.getRegion(),
+                                newOp.getRegion().end());
+    SmallVector<SmallVector<Value>> replacements;
+    unsigned position = 0;
+    for (const SmallVector<Type> &converted : perResult) {
+      replacements.emplace_back(
+          newOp.getResults().slice(position, converted.size()));
+      position += converted.size();
+    }
+    rewriter.replaceOpWithMultiple(op, replacements);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::trace::populateVariableLoweringPatterns(
@@ -265,6 +295,12 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     populateReturnOpTypeConversionPattern(patterns, converter);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
+    patterns.add<ConvertExecuteRegionTypes>(converter, context);
+    target.addDynamicallyLegalOp<scf::ExecuteRegionOp>(
+        [&](scf::ExecuteRegionOp op) { return converter.isLegal(op); });
+    // Upstream leaves the yields of ops it does not convert alone.
+    target.addDynamicallyLegalOp<scf::YieldOp>(
+        [&](scf::YieldOp op) { return converter.isLegal(op); });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     if (failed(approximateRandomMath(approximate)))

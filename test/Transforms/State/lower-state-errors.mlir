@@ -18,21 +18,6 @@ func.func @random_dynamic() -> tensor<?xf32> {
 
 // -----
 
-// Tokens are erased: an op that takes or yields one and has no pattern
-// (scf.execute_region; scf.if/for/while, func.call and func.return have
-// them) would be left dangling.
-func.func @token_from_execute_region(%x: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @below {{failed to legalize operation 'scf.execute_region' that was explicitly marked illegal}}
-  %c = scf.execute_region -> !trace.control {
-    %p = trace.print %x : tensor<2xf32>
-    scf.yield %p : !trace.control
-  }
-  %y = trace.identity %x after(%c) : tensor<2xf32>
-  return %y : tensor<2xf32>
-}
-
-// -----
-
 func.func @dynamic_variable(
     // expected-error @below {{argument 0 of @dynamic_variable: '!trace.resource<tensor<?xf32>>' needs a statically shaped tensor value to become a buffer}}
     %v: !trace.resource<tensor<?xf32>>) -> tensor<?xf32> {

@@ -30,13 +30,14 @@ def TraceAutoControlDeps : Pass<"trace-auto-control-deps", "::mlir::ModuleOp"> {
       tensor operands are routed through `trace.identity ... after(...)`;
       the pipelines run the pass again after `trace-autodiff`, when the
       gradient ops have become calls;
-    - an scf.if/for/while whose regions touch state is one node of the token
-      graph, a stateful op on what its regions touch: it gets a
-      `!trace.control` result, and what follows it on those resources waits
-      for that token. scf.if: each branch yields a token (a missing else is
-      added) standing for the branch's last ops and for everything the if
-      waits for, so the token is complete whichever branch ran; the ops in
-      a branch wait for outer tokens directly. scf.for/scf.while: the token
+    - an scf.if/index_switch/execute_region/for/while whose regions touch
+      state is one node of the token graph, a stateful op on what its
+      regions touch: it gets a `!trace.control` result, and what follows it
+      on those resources waits for that token. scf.if, scf.index_switch,
+      scf.execute_region: each region yields a token (a missing else is
+      added) standing for the region's last ops and for everything the op
+      waits for, so the token is complete whichever region ran; the ops in
+      a region wait for outer tokens directly. scf.for/scf.while: the token
       is loop-carried (an iter_arg; in scf.while also a condition operand);
       its initial value is what the loop waits for, every op of an
       iteration waits for the carried token, and an iteration yields its
