@@ -36,6 +36,8 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
     pm.addPass(trace::createTraceVectorizeContractions());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    // The accumulator tile becomes a vector carried by the k loop.
+    pm.addPass(createLoopInvariantSubsetHoistingPass());
   });
   pm.addPass(trace::createTraceLowerContractionVectors());
 

@@ -169,14 +169,10 @@ void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
       --divisor;
     sizes[*innermostOuter] = divisor;
   }
-  SmallVector<int64_t> vectorSizes;
-  for (unsigned d = 0; d < rank; ++d)
-    vectorSizes.push_back(sizes[d] ? sizes[d] : shape[d]);
   FailureOr<Operation *> tiled =
       tile(rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForOp);
   if (succeeded(tiled))
-    (*tiled)->setAttr(kMicroKernelAttrName,
-                      rewriter.getDenseI64ArrayAttr(vectorSizes));
+    (*tiled)->setAttr(kMicroKernelAttrName, rewriter.getUnitAttr());
 }
 
 struct TileContractionsPass

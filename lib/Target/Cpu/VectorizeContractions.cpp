@@ -3,8 +3,7 @@
 // The "vectorize" step (see Passes.td): every op the tile step marked with
 // `trace.micro_kernel` becomes vector code. A micro-kernel step (static
 // [1..., m0, n0, k0]) becomes one vector.contract; a relayout tile becomes
-// a (masked, for a partial tile) transfer_read, a transpose and a
-// transfer_write, with the attribute's vector sizes.
+// a transfer_read (transposing) and a transfer_write.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,18 +36,13 @@ struct VectorizeContractionsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : marked) {
-      // Micro-kernel steps are static; relayout tiles carry their sizes.
-      SmallVector<int64_t> vectorSizes;
-      if (isa<linalg::TransposeOp>(op))
-        if (auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(
-                kMicroKernelAttrName))
-          vectorSizes.assign(sizes.asArrayRef().begin(),
-                             sizes.asArrayRef().end());
-      if (vectorSizes.empty() && op.hasDynamicShape())
+      // Tiles are static: sizes that do not divide were padded by the pack
+      // step, and relayout tiles divide their dims.
+      if (op.hasDynamicShape())
         continue;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
-          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+          rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
           /*assumeDynamicDimsMatchVecSizes=*/false,
           /*createNamedContraction=*/true);
