@@ -240,6 +240,14 @@ struct TileContractionsPass
           linalg::lowerUnPack(rewriter, unpack);
       if (failed(lowered) || !lowered->transposeOp)
         continue;
+      // A copy of the unpacked result into an empty tensor is the result.
+      if (tensor::ExtractSliceOp slice = lowered->extractSliceOp)
+        for (Operation *user :
+             llvm::make_early_inc_range(slice.getResult().getUsers()))
+          if (auto copy = dyn_cast<linalg::CopyOp>(user);
+              copy && copy.hasPureTensorSemantics() &&
+              copy.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+            rewriter.replaceOp(copy, slice.getResult());
       ArrayRef<int64_t> perm = lowered->transposeOp.getPermutation();
       tileRelayout(
           rewriter, lowered->transposeOp,
