@@ -37,6 +37,12 @@ std::optional<unsigned> packableElementBits(linalg::LinalgOp op) {
       return std::nullopt;
   if (!element.isF32() && !element.isF64())
     return std::nullopt;
+  // A matmul has m, n and k dims; row-wise dot products (batch and k
+  // only, as softmax's gradient has) or outer products are not one.
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
   return element.getIntOrFloatBitWidth();
 }
 

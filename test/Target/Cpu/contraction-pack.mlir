@@ -76,6 +76,19 @@ func.func @not_packed(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xf
 
 // -----
 
+// Row-wise dot products (no m or n dim) are not matmuls: left as they are.
+// CHECK-LABEL: func.func @row_dots(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // An unknown CPU is an error.
 // RUN: not tracec-opt %s --trace-cpu-pack-contractions=cpu=no-such-cpu -split-input-file 2>&1 | FileCheck %s --check-prefix=BADCPU
 // BADCPU: error: unknown CPU 'no-such-cpu'
