@@ -77,7 +77,11 @@ func.func @not_packed(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xf
 // -----
 
 // Row-wise dot products (no m or n dim) are not matmuls: left as they are.
-// CHECK-LABEL: func.func @row_dots(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-LABEL: func.func @row_dots
+// CHECK-NOT: linalg.pack
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.pack
+func.func @row_dots(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
