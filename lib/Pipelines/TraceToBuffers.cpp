@@ -13,7 +13,8 @@
 
 using namespace mlir;
 
-void tracec::buildTraceToBuffersPipeline(OpPassManager &pm) {
+void tracec::buildTraceToBuffersPipeline(
+    OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors) {
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
@@ -35,6 +36,8 @@ void tracec::buildTraceToBuffersPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  if (onTensors)
+    onTensors(pm);
   pm.addPass(trace::createTraceReadOnlyInputs());
   pm.addPass(trace::createTraceDistinctResults());
 

@@ -12,7 +12,11 @@ namespace tracec {
 /// elementwise fusion, bufferization with results turned into caller-owned
 /// out-parameters and every internal buffer freed. Targets append their
 /// back half.
-void buildTraceToBuffersPipeline(mlir::OpPassManager &pm);
+/// `onTensors`, when given, adds the target's passes on linalg on tensors,
+/// after fusion and before bufferization.
+void buildTraceToBuffersPipeline(
+    mlir::OpPassManager &pm,
+    llvm::function_ref<void(mlir::OpPassManager &)> onTensors = nullptr);
 
 } // namespace tracec
 

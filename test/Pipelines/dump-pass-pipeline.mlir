@@ -18,6 +18,14 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
 // CPU-NEXT:   linalg-fuse-elementwise-ops,
+// Contractions on tensors: pack, tile, vectorize (lib/Target/Cpu).
+// CPU-NEXT:   trace-cpu-pack-contractions{cpu=native},
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   trace-cpu-tile-contractions{cpu=native},
+// CPU-NEXT:   trace-cpu-vectorize-contractions,
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   cse,
+// CPU-NEXT:   loop-invariant-subset-hoisting,
 // CPU-NEXT:   trace-readonly-inputs,
 // CPU-NEXT:   trace-distinct-results,
 // CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
@@ -31,11 +39,15 @@
 // CPU-NEXT:   bufferization-lower-deallocations,
 // CPU-NEXT:   cse,
 // CPU-NEXT:   canonicalize{
+// CPU-NEXT:   trace-cpu-lower-contraction-vectors,
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
 // CPU-NEXT:   convert-linalg-to-loops,
+// CPU-NEXT:   scf-forall-to-for,
+// CPU-NEXT:   convert-vector-to-scf{full-unroll=true
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
+// CPU-NEXT:   convert-vector-to-llvm{{.*}}vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle1d
 // CPU-NEXT:   expand-strided-metadata,
 // CPU-NEXT:   lower-affine,
 // CPU-NEXT:   finalize-memref-to-llvm{

@@ -80,3 +80,41 @@ tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
     return std::move(error);
   return llvmModule;
 }
+
+llvm::Expected<CpuVectorInfo> tracec::getCpuVectorInfo(llvm::StringRef cpu) {
+  initializeNativeTarget();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  llvm::StringMap<bool> features;
+  if (cpu == "native") {
+    features = llvm::sys::getHostCPUFeatures();
+  } else {
+    std::string error;
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return llvm::createStringError("cannot target " + triple.str() + ": " +
+                                     error);
+    std::unique_ptr<llvm::MCSubtargetInfo> generic(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (!generic || !generic->isCPUStringValid(cpu))
+      return llvm::createStringError("unknown CPU '" + cpu.str() + "' for " +
+                                     triple.str());
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(triple, cpu, ""));
+    for (const llvm::SubtargetFeatureKV &feature : info->getAllProcessorFeatures())
+      if (info->checkFeatures(std::string("+") + feature.Key))
+        features[feature.Key] = true;
+  }
+  auto has = [&](llvm::StringRef name) { return features.lookup(name); };
+  CpuVectorInfo result;
+  if (triple.isAArch64()) {
+    result.vectorBits = 128;
+    result.numRegisters = 32;
+  } else if (has("avx512f")) {
+    result.vectorBits = 512;
+    result.numRegisters = 32;
+  } else if (has("avx")) {
+    result.vectorBits = 256;
+  }
+  return result;
+}

@@ -33,6 +33,19 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
                   llvm::TargetMachine &machine, unsigned optLevel = 3);
 
+/// What code generation needs to know of a CPU's vector unit.
+struct CpuVectorInfo {
+  /// Width of the widest vector registers that float FMAs use (512 with
+  /// AVX-512, 256 with AVX/AVX2, 128 with SSE or NEON).
+  unsigned vectorBits = 128;
+  /// Number of those registers (32 with AVX-512 or on AArch64, else 16).
+  unsigned numRegisters = 16;
+};
+
+/// The vector unit of `cpu` ("native": the host's, from its features; else
+/// an LLVM CPU name for the host's triple). An unknown name is an error.
+llvm::Expected<CpuVectorInfo> getCpuVectorInfo(llvm::StringRef cpu = "native");
+
 } // namespace tracec
 
 #endif // TRACEC_TARGET_CPU_CPUTARGET_H

@@ -1,0 +1,259 @@
+//===- TileContractions.cpp - Cache and register tiles of contractions ----===//
+//
+// The "tile" step (see Passes.td). A packed contraction's iteration space
+// is its outer dims (batch..., M1, N1, K1 and any other outer dims) and the
+// micro-kernel's [m0, n0, k0], which the pack step appended last. Tiling
+// goes, outermost first:
+//   scf.forall  batch and other parallel outer dims by 1, M1 by mc / m0,
+//               N1 by nc / n0                 (one task per result block)
+//   scf.for     K1 by kc, other reduction outer dims by 1
+//   scf.for     N1 by 1, then M1 by 1         (the register tiles)
+//   scf.for     K1 by 1                       (one micro-kernel step)
+// Packs and unpacks become pad/expand_shape + linalg.transpose (upstream's
+// lowerPack/lowerUnPack); each transpose is tiled so one tile moves a few
+// micro-kernel tiles, ready for vectors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Target/Cpu/Passes.h"
+
+#include "tracec/Target/Cpu/ContractionTiling.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/Error.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACETILECONTRACTIONS
+#include "tracec/Target/Cpu/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace tracec;
+
+namespace {
+
+/// Tiles `op` by `sizes` (0: not tiled) with loops of `type`, visiting the
+/// tiled loops in `interchange` order (all loops when empty); returns the
+/// tiled op, or nothing when there was nothing to tile.
+FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
+                            ArrayRef<int64_t> sizes,
+                            scf::SCFTilingOptions::LoopType type,
+                            ArrayRef<int64_t> interchange = {}) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.setLoopType(type);
+  if (!interchange.empty())
+    options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  return tiled->tiledOps.back();
+}
+
+/// The loop positions of a packed contraction, split by role.
+struct PackedDims {
+  std::optional<unsigned> m1, n1, k1;
+  SmallVector<unsigned> otherParallel, otherReduction;
+  unsigned numLoops;
+};
+
+std::optional<PackedDims> classify(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return std::nullopt;
+  PackedDims result;
+  result.numLoops = op.getNumLoops();
+  unsigned firstInner = result.numLoops - 3;
+  // The outermost-but-packed dim of each role is the innermost outer one of
+  // that role; the rest (batch, extra m dims of an im2col) tile by 1.
+  auto pick = [&](ArrayRef<unsigned> role, std::optional<unsigned> &slot,
+                  SmallVector<unsigned> &rest) {
+    for (unsigned d : role) {
+      if (d >= firstInner)
+        continue;
+      if (slot)
+        rest.push_back(*slot);
+      slot = d;
+    }
+  };
+  pick(dims->m, result.m1, result.otherParallel);
+  pick(dims->n, result.n1, result.otherParallel);
+  pick(dims->k, result.k1, result.otherReduction);
+  llvm::append_range(result.otherParallel, dims->batch);
+  if (!result.m1 || !result.n1 || !result.k1)
+    return std::nullopt;
+  return result;
+}
+
+LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const ContractionTiling &tiling) {
+  std::optional<PackedDims> dims = classify(op);
+  if (!dims)
+    return op.emitOpError("is marked as a packed contraction but its "
+                          "M1/N1/K1 dims cannot be found");
+  using LoopType = scf::SCFTilingOptions::LoopType;
+  unsigned n = dims->numLoops;
+
+  // Result blocks, one parallel task each.
+  SmallVector<int64_t> sizes(n, 0);
+  for (unsigned d : dims->otherParallel)
+    sizes[d] = 1;
+  sizes[*dims->m1] = std::max<int64_t>(1, tiling.mc / tiling.m0);
+  sizes[*dims->n1] = std::max<int64_t>(1, tiling.nc / tiling.n0);
+  FailureOr<Operation *> tiled = tile(rewriter, op, sizes, LoopType::ForallOp);
+  if (failed(tiled))
+    return op.emitOpError("cannot tile into result blocks");
+
+  // kc-slices of the reduction.
+  sizes.assign(n, 0);
+  for (unsigned d : dims->otherReduction)
+    sizes[d] = 1;
+  sizes[*dims->k1] = std::max<int64_t>(1, tiling.kc / tiling.k0);
+  tiled = tile(rewriter, *tiled, sizes, LoopType::ForOp);
+  if (failed(tiled))
+    return op.emitOpError("cannot tile the reduction");
+
+  // Register tiles: N1 outer so a kc x n0 panel of the right operand is
+  // reused by every M1 step.
+  sizes.assign(n, 0);
+  sizes[*dims->m1] = 1;
+  sizes[*dims->n1] = 1;
+  SmallVector<int64_t> interchange = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  std::swap(interchange[*dims->m1], interchange[*dims->n1]);
+  if (*dims->m1 > *dims->n1)
+    std::swap(interchange[*dims->m1], interchange[*dims->n1]);
+  tiled = tile(rewriter, *tiled, sizes, LoopType::ForOp,
+               *dims->m1 < *dims->n1 ? ArrayRef<int64_t>(interchange)
+                                     : ArrayRef<int64_t>());
+  if (failed(tiled))
+    return op.emitOpError("cannot tile into register tiles");
+
+  // One step of k.
+  sizes.assign(n, 0);
+  sizes[*dims->k1] = 1;
+  tiled = tile(rewriter, *tiled, sizes, LoopType::ForOp);
+  if (failed(tiled))
+    return op.emitOpError("cannot tile into micro-kernel steps");
+  return success();
+}
+
+/// Tiles the transpose of a lowered pack or unpack: the dims that come from
+/// tiles (`isInner`) stay whole, the others are tiled by 1 except the
+/// innermost of them, by up to `span`. The tile is marked for
+/// trace-cpu-vectorize-contractions.
+void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
+                  llvm::function_ref<bool(unsigned)> isInner, int64_t span) {
+  unsigned rank = transpose.getPermutation().size();
+  SmallVector<int64_t> sizes(rank, 0);
+  std::optional<unsigned> innermostOuter;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (isInner(d))
+      continue;
+    sizes[d] = 1;
+    innermostOuter = d;
+  }
+  ArrayRef<int64_t> shape = transpose.getInit().getType().getShape();
+  // The largest span up to `span` that divides the dim: tiles stay whole
+  // and static (masked transposes do not vectorize).
+  if (innermostOuter) {
+    int64_t size = shape[*innermostOuter];
+    int64_t divisor = std::min(span, size);
+    while (size % divisor)
+      --divisor;
+    sizes[*innermostOuter] = divisor;
+  }
+  FailureOr<Operation *> tiled =
+      tile(rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForOp);
+  if (succeeded(tiled))
+    (*tiled)->setAttr(kMicroKernelAttrName, rewriter.getUnitAttr());
+}
+
+struct TileContractionsPass
+    : mlir::trace::impl::TraceTileContractionsBase<TileContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    llvm::Expected<CpuVectorInfo> info = getCpuVectorInfo(cpu);
+    if (!info) {
+      getOperation()->emitError() << llvm::toString(info.takeError());
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+
+    SmallVector<linalg::LinalgOp> contractions;
+    SmallVector<linalg::PackOp> packs;
+    SmallVector<linalg::UnPackOp> unpacks;
+    getOperation()->walk([&](Operation *op) {
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+          linalgOp && op->hasAttr(kMicroKernelAttrName) &&
+          linalgOp.hasPureTensorSemantics())
+        contractions.push_back(linalgOp);
+      else if (auto pack = dyn_cast<linalg::PackOp>(op))
+        packs.push_back(pack);
+      else if (auto unpack = dyn_cast<linalg::UnPackOp>(op))
+        unpacks.push_back(unpack);
+    });
+
+    for (linalg::LinalgOp op : contractions) {
+      unsigned bits =
+          getElementTypeOrSelf(op.getDpsInits()[0].getType()).getIntOrFloatBitWidth();
+      if (failed(tileContraction(rewriter, op,
+                                 getContractionTiling(*info, bits))))
+        return signalPassFailure();
+    }
+
+    // A relayout tile spans this many tiles along its innermost outer dim.
+    constexpr int64_t kRelayoutSpan = 16;
+    for (linalg::PackOp pack : packs) {
+      if (!pack.hasPureTensorSemantics() ||
+          !pack.getDestType().hasStaticShape())
+        continue;
+      // The transpose's result is the packed layout: tiles innermost.
+      unsigned rank = pack.getDestType().getRank();
+      unsigned innerRank = pack.getInnerDimsPos().size();
+      rewriter.setInsertionPoint(pack);
+      FailureOr<linalg::LowerPackResult> lowered =
+          linalg::lowerPack(rewriter, pack);
+      if (failed(lowered) || !lowered->transposeOp)
+        continue;
+      tileRelayout(
+          rewriter, lowered->transposeOp,
+          [&](unsigned d) { return d >= rank - innerRank; }, kRelayoutSpan);
+    }
+    for (linalg::UnPackOp unpack : unpacks) {
+      if (!unpack.hasPureTensorSemantics() ||
+          !unpack.getSourceType().hasStaticShape())
+        continue;
+      // The transpose reads the packed layout (tiles innermost) and
+      // interleaves its dims ([M1][m0][N1][n0]): one tile at a time.
+      unsigned rank = unpack.getSourceType().getRank();
+      unsigned innerRank = unpack.getInnerDimsPos().size();
+      rewriter.setInsertionPoint(unpack);
+      FailureOr<linalg::LowerUnPackOpResult> lowered =
+          linalg::lowerUnPack(rewriter, unpack);
+      if (failed(lowered) || !lowered->transposeOp)
+        continue;
+      // A copy of the unpacked result into an empty tensor is the result.
+      if (tensor::ExtractSliceOp slice = lowered->extractSliceOp)
+        for (Operation *user :
+             llvm::make_early_inc_range(slice.getResult().getUsers()))
+          if (auto copy = dyn_cast<linalg::CopyOp>(user);
+              copy && copy.hasPureTensorSemantics() &&
+              copy.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+            rewriter.replaceOp(copy, slice.getResult());
+      ArrayRef<int64_t> perm = lowered->transposeOp.getPermutation();
+      tileRelayout(
+          rewriter, lowered->transposeOp,
+          [&](unsigned d) { return perm[d] >= int64_t(rank - innerRank); }, 1);
+    }
+  }
+};
+
+} // namespace

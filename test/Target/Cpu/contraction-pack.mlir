@@ -1,0 +1,101 @@
+// RUN: tracec-opt %s --trace-to-linalg --trace-cpu-pack-contractions=cpu=skylake-avx512 --canonicalize -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX512
+// RUN: tracec-opt %s --trace-to-linalg --trace-cpu-pack-contractions=cpu=haswell --canonicalize -split-input-file | FileCheck %s --check-prefixes=CHECK,AVX2
+
+// The "pack" step: operands are packed into the micro-kernel's tiles,
+// k-major inside a tile. The tile comes from the CPU's vector unit:
+// AVX-512 has 16 f32 lanes and 32 registers (8 rows x 2 vectors), AVX2 has
+// 8 lanes and 16 registers (6 rows x 2 vectors). Sizes no tile divides are
+// padded with zeros.
+// CHECK-LABEL: func.func @matmul
+// AVX512: linalg.pack %arg0 padding_value(%{{.*}} : f32) outer_dims_perm = [0, 1] inner_dims_pos = [1, 0] inner_tiles = [1, 8] into %{{.*}} : tensor<37x100xf32> -> tensor<5x100x1x8xf32>
+// AVX512: linalg.pack %arg1 outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [1, 32] into %{{.*}} : tensor<100x96xf32> -> tensor<3x100x1x32xf32>
+// AVX512: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>} ins({{.*}} : tensor<5x100x1x8xf32>, tensor<3x100x1x32xf32>) outs({{.*}} : tensor<5x3x8x32xf32>)
+// AVX512: linalg.unpack {{.*}} inner_dims_pos = [0, 1] inner_tiles = [8, 32] into {{.*}} : tensor<5x3x8x32xf32> -> tensor<37x96xf32>
+// AVX2: linalg.pack %arg0 {{.*}} inner_tiles = [1, 6] {{.*}} -> tensor<7x100x1x6xf32>
+// AVX2: linalg.pack %arg1 {{.*}} inner_tiles = [1, 16] {{.*}} -> tensor<6x100x1x16xf32>
+// AVX2: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 6, 16, 1>}
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: tensor<37x100xf32>, %b: tensor<100x96xf32>) -> tensor<37x96xf32> {
+  %0 = trace.matmul %a, %b : (tensor<37x100xf32>, tensor<100x96xf32>) -> tensor<37x96xf32>
+  return %0 : tensor<37x96xf32>
+}
+
+// -----
+
+// A transposed operand is absorbed by its pack: the packed layout, and so
+// the micro-kernel, is the same as for the plain matmul.
+// CHECK-LABEL: func.func @transposed
+// AVX512: linalg.pack %arg0 outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [1, 8] into %{{.*}} : tensor<100x64xf32> -> tensor<8x100x1x8xf32>
+// AVX512: linalg.pack %arg1 outer_dims_perm = [0, 1] inner_dims_pos = [1, 0] inner_tiles = [1, 32] into %{{.*}} : tensor<96x100xf32> -> tensor<3x100x1x32xf32>
+// AVX512: linalg.contract {{.*}} ins({{.*}} : tensor<8x100x1x8xf32>, tensor<3x100x1x32xf32>) outs({{.*}} : tensor<8x3x8x32xf32>)
+func.func @transposed(%a: tensor<100x64xf32>, %b: tensor<96x100xf32>) -> tensor<64x96xf32> {
+  %0 = trace.matmul %a, %b {transpose_a, transpose_b} : (tensor<100x64xf32>, tensor<96x100xf32>) -> tensor<64x96xf32>
+  return %0 : tensor<64x96xf32>
+}
+
+// -----
+
+// Batch dims stay outermost; f64 tiles hold half as many lanes.
+// CHECK-LABEL: func.func @batched_f64
+// AVX512: linalg.pack %arg0 {{.*}} inner_tiles = [1, 8] {{.*}} : tensor<4x16x20xf64> -> tensor<4x2x20x1x8xf64>
+// AVX512: linalg.pack %arg1 {{.*}} inner_tiles = [1, 16] {{.*}} : tensor<4x20x32xf64> -> tensor<4x2x20x1x16xf64>
+// AVX512: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>} {{.*}} outs({{.*}} : tensor<4x2x2x8x16xf64>)
+func.func @batched_f64(%a: tensor<4x16x20xf64>, %b: tensor<4x20x32xf64>) -> tensor<4x16x32xf64> {
+  %0 = trace.matmul %a, %b : (tensor<4x16x20xf64>, tensor<4x20x32xf64>) -> tensor<4x16x32xf64>
+  return %0 : tensor<4x16x32xf64>
+}
+
+// -----
+
+// conv2d becomes an im2col gather and a contraction over (n, oh * ow),
+// (kh * kw * c) and f, packed like a matmul.
+// CHECK-LABEL: func.func @conv
+// CHECK-NOT: linalg.conv_2d
+// AVX512: linalg.generic {{.*}} ins(%arg0 : tensor<1x10x10x8xf32>) outs(%{{.*}} : tensor<1x64x72xf32>)
+// AVX512: linalg.pack {{.*}} : tensor<1x64x72xf32> -> tensor<1x8x72x1x8xf32>
+// AVX512: linalg.pack {{.*}} : tensor<72x32xf32> -> tensor<1x72x1x32xf32>
+// AVX512: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
+func.func @conv(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = trace.conv2d %x, %w : (tensor<1x10x10x8xf32>, tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// Integer and half-precision contractions keep the loop route.
+// CHECK-LABEL: func.func @not_packed
+// CHECK-NOT: linalg.pack
+// CHECK: linalg.matmul
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.pack
+func.func @not_packed(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xf16>, %d: tensor<8x8xf16>) -> (tensor<8x8xi32>, tensor<8x8xf16>) {
+  %0 = trace.matmul %a, %b : (tensor<8x8xi32>, tensor<8x8xi32>) -> tensor<8x8xi32>
+  %1 = trace.matmul %c, %d : (tensor<8x8xf16>, tensor<8x8xf16>) -> tensor<8x8xf16>
+  return %0, %1 : tensor<8x8xi32>, tensor<8x8xf16>
+}
+
+// -----
+
+// Row-wise dot products (no m or n dim) are not matmuls: left as they are.
+// CHECK-LABEL: func.func @row_dots
+// CHECK-NOT: linalg.pack
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.pack
+func.func @row_dots(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// An unknown CPU is an error.
+// RUN: not tracec-opt %s --trace-cpu-pack-contractions=cpu=no-such-cpu -split-input-file 2>&1 | FileCheck %s --check-prefix=BADCPU
+// BADCPU: error: unknown CPU 'no-such-cpu'
+func.func @any() {
+  return
+}
