@@ -1,8 +1,8 @@
 //===- CpuPipeline.cpp - trace -> LLVM dialect for the host CPU -----------===//
 //
-// The correct-and-complete baseline: linalg is lowered to loops. Tiling,
-// packing and vectorization slot in between bufferization and the loop
-// lowering.
+// Elementwise ops and reductions are tiled and vectorized on tensors, their
+// math functions become polynomials; what is left of linalg (contractions,
+// gathers) is lowered to loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,15 +16,29 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "tracec/Target/Cpu/Passes.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 
 using namespace mlir;
 
 void tracec::buildCpuPipeline(OpPassManager &pm) {
-  buildTraceToBuffersPipeline(pm);
+  buildTraceToBuffersPipeline(
+      pm,
+      [](OpPassManager &onTensors) {
+        onTensors.addNestedPass<func::FuncOp>(
+            trace::createTraceCpuVectorize());
+      },
+      // The vectorized loops carry their buffers as loop results; folded
+      // away, the buffers a function returns can become out-parameters.
+      [](OpPassManager &onBuffers) {
+        onBuffers.addPass(createCanonicalizerPass());
+      });
 
   // Loops, then LLVM.
   pm.addPass(trace::createTraceContractionLoopOrder());
@@ -32,11 +46,19 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   // memrefCopy; as linalg copies they become loops.
   pm.addPass(trace::createTraceExpandCopies());
   pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(trace::createTraceCpuLowerVectors());
+  pm.addNestedPass<func::FuncOp>(trace::createTraceCpuMathApproximation());
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  // Lane accumulators are summed in a tree, not in lane order.
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   buildHostToLLVMPipeline(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

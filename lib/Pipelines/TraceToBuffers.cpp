@@ -13,7 +13,9 @@
 
 using namespace mlir;
 
-void tracec::buildTraceToBuffersPipeline(OpPassManager &pm) {
+void tracec::buildTraceToBuffersPipeline(
+    OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors,
+    llvm::function_ref<void(OpPassManager &)> onBuffers) {
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
@@ -33,6 +35,8 @@ void tracec::buildTraceToBuffersPipeline(OpPassManager &pm) {
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(trace::createTraceReadOnlyInputs());
   pm.addPass(trace::createTraceDistinctResults());
+  if (onTensors)
+    onTensors(pm);
 
   // Tensors -> buffers; results become caller-owned out-parameters, and
   // every internal allocation gets its deallocation.
@@ -42,6 +46,8 @@ void tracec::buildTraceToBuffersPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  if (onBuffers)
+    onBuffers(pm);
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
