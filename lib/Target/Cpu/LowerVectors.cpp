@@ -12,10 +12,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::trace {
@@ -33,6 +35,11 @@ struct CpuLowerVectorsPass
     func::FuncOp func = getOperation();
     MLIRContext *context = &getContext();
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+    // What is left of a lane accumulator's buffer, a write then a read
+    // around its loop, forwards in registers; the buffer dies.
+    IRRewriter rewriter(context);
+    vector::transferOpflowOpt(rewriter, func);
+    memref::eraseDeadAllocAndStores(rewriter, func);
 
     // Masks onto the transfers they guard; unit dims away.
     {
@@ -51,6 +58,8 @@ struct CpuLowerVectorsPass
       vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
       vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
       vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+      memref::AllocOp::getCanonicalizationPatterns(patterns, context);
+      memref::SubViewOp::getCanonicalizationPatterns(patterns, context);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
