@@ -13,11 +13,14 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -31,13 +34,20 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   buildTraceToBuffersPipeline(
       pm,
       [](OpPassManager &onTensors) {
+        onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
         onTensors.addNestedPass<func::FuncOp>(
             trace::createTraceCpuVectorize());
       },
       // The vectorized loops carry their buffers as loop results; folded
       // away, the buffers a function returns can become out-parameters.
+      // Vectors are lowered while no deallocation ops are in the way. A
+      // row's intermediates are allocated once, outside the row loop.
       [](OpPassManager &onBuffers) {
         onBuffers.addPass(createCanonicalizerPass());
+        onBuffers.addNestedPass<func::FuncOp>(
+            trace::createTraceCpuLowerVectors());
+        onBuffers.addNestedPass<func::FuncOp>(
+            bufferization::createBufferLoopHoistingPass());
       });
 
   // Loops, then LLVM.
@@ -46,7 +56,6 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   // memrefCopy; as linalg copies they become loops.
   pm.addPass(trace::createTraceExpandCopies());
   pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addNestedPass<func::FuncOp>(trace::createTraceCpuLowerVectors());
   pm.addNestedPass<func::FuncOp>(trace::createTraceCpuMathApproximation());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
@@ -55,6 +64,10 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // libm calls on vectors are made lane by lane with vector ops, which must
+  // exist before the vector dialect goes.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   // Lane accumulators are summed in a tree, not in lane order.
   vectorToLLVM.reassociateFPReductions = true;

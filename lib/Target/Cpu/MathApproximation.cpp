@@ -9,7 +9,9 @@
 #include "tracec/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -37,6 +39,27 @@ bool isApproximated(StringRef name) {
       name);
 }
 
+/// 1 + erf(y) -> erfc(-y): the same value without the cancellation that
+/// leaves nothing of 1 + erf(y) for y below -3 or so (GELU's left tail).
+struct OnePlusErfToErfc : OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::AddFOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [one, other] : {std::pair(op.getLhs(), op.getRhs()),
+                              std::pair(op.getRhs(), op.getLhs())}) {
+      auto erf = other.getDefiningOp<math::ErfOp>();
+      if (!erf || !matchPattern(one, m_OneFloat()))
+        continue;
+      Value negated = arith::NegFOp::create(rewriter, op.getLoc(),
+                                            erf.getOperand());
+      rewriter.replaceOpWithNewOp<math::ErfcOp>(op, negated);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct CpuMathApproximationPass
     : mlir::trace::impl::TraceCpuMathApproximationBase<
           CpuMathApproximationPass> {
@@ -44,6 +67,7 @@ struct CpuMathApproximationPass
     RewritePatternSet patterns(&getContext());
     // powf(x, 2) -> x * x, powf(x, 0.5) -> sqrt(x), ...
     populateMathAlgebraicSimplificationPatterns(patterns);
+    patterns.add<OnePlusErfToErfc>(&getContext());
     populateMathF32ExpansionPatterns(patterns, isApproximated);
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -57,8 +57,14 @@ bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumLoops() == 0)
     return false;
-  if (linalg::isaContractionOpInterface(op) ||
-      linalg::isaConvolutionOpInterface(op))
+  auto isContraction = [](Operation *user) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                        linalg::isaConvolutionOpInterface(linalgOp));
+  };
+  // A contraction's accumulator fill is the contraction passes' too.
+  if (isContraction(op) || (isa<linalg::FillOp>(op) &&
+                            llvm::any_of(op->getUsers(), isContraction)))
     return false;
   if (!llvm::all_of(op->getOperandTypes(), isByteElement) ||
       !llvm::all_of(op->getResultTypes(), isByteElement))

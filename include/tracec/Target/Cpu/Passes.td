@@ -18,6 +18,25 @@ def TraceContractionLoopOrder : Pass<"trace-contraction-loop-order"> {
   }];
 }
 
+def TraceCpuFuseRows : Pass<"trace-cpu-fuse-rows", "func::FuncOp"> {
+  let summary = "Run chains through row reductions (softmax, layer norm) "
+                "one row at a time";
+  let description = [{
+    linalg.reduce becomes linalg.generic and single-use elementwise
+    producers fuse into it (the square of a variance into its sum). Then
+    each chain that ends in an elementwise op fed by a reduction along the
+    innermost loops is tiled to one row (every loop but the innermost, by
+    1) with all its producers fused into the row loop: softmax's max, exp,
+    sum and division run on one row while it is in L1, so the input is read
+    from memory once and the result written once, and no whole-tensor
+    intermediate exists.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
 def TraceCpuVectorize : Pass<"trace-cpu-vectorize", "func::FuncOp"> {
   let summary = "Tile elementwise ops and reductions to the target's vector "
                 "width and vectorize them (linalg on tensors)";
