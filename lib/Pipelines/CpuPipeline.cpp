@@ -46,6 +46,10 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
         onBuffers.addPass(createCanonicalizerPass());
         onBuffers.addNestedPass<func::FuncOp>(
             trace::createTraceCpuLowerVectors());
+        // A row written in place is copied onto itself once its two
+        // subviews are one.
+        onBuffers.addPass(createCSEPass());
+        onBuffers.addPass(createCanonicalizerPass());
         onBuffers.addNestedPass<func::FuncOp>(
             bufferization::createBufferLoopHoistingPass());
       });

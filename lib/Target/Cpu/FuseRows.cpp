@@ -101,11 +101,14 @@ struct CpuFuseRowsPass
       // Elementwise producers with one use into their consumers, the
       // reductions included (as upstream's fusion pass decides).
       RewritePatternSet patterns(context);
-      linalg::populateElementwiseOpsFusionPatterns(
-          patterns, [](OpOperand *operand) {
-            Operation *producer = operand->get().getDefiningOp();
-            return producer && producer->hasOneUse();
-          });
+      linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
+        Operation *producer = operand->get().getDefiningOp();
+        return producer && producer->hasOneUse();
+      };
+      linalg::populateElementwiseOpsFusionPatterns(patterns, oneUse);
+      // keepdims' expand_shape between a mean and its use would stop the
+      // row fusion: the reshape is folded into the ops around it.
+      linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, oneUse);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
