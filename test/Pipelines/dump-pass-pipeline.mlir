@@ -19,7 +19,23 @@
 // CPU-NEXT:   linalg-fuse-elementwise-ops,
 // CPU-NEXT:   trace-readonly-inputs,
 // CPU-NEXT:   trace-distinct-results,
+// Rows, then vectors, on tensors:
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-fuse-rows
+// CPU-NEXT:   ),
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-vectorize{target-cpu=native}
+// CPU-NEXT:   ),
 // CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-lower-vectors
+// CPU-NEXT:   ),
+// CPU-NEXT:   cse,
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     buffer-loop-hoisting
+// CPU-NEXT:   ),
 // CPU-NEXT:   buffer-results-to-out-params{add-result-attr=false hoist-dynamic-allocs=false hoist-static-allocs=true modify-public-functions=true},
 // The buffer-deallocation-pipeline:
 // CPU-NEXT:   expand-realloc{
@@ -33,10 +49,17 @@
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
 // CPU-NEXT:   convert-linalg-to-loops,
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-math-approximation
+// CPU-NEXT:   ),
+// CPU-NEXT:   convert-vector-to-scf{
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
 // CPU-NEXT:   expand-strided-metadata,
 // CPU-NEXT:   lower-affine,
+// CPU-NEXT:   convert-math-to-llvm{
+// CPU-NEXT:   convert-math-to-libm,
+// CPU-NEXT:   convert-vector-to-llvm{{{.*}}reassociate-fp-reductions=true
 // CPU-NEXT:   finalize-memref-to-llvm{
 // CPU-NEXT:   convert-math-to-llvm{
 // CPU-NEXT:   convert-math-to-libm,

@@ -106,9 +106,13 @@ struct CpuFuseRowsPass
         return producer && producer->hasOneUse();
       };
       linalg::populateElementwiseOpsFusionPatterns(patterns, oneUse);
-      // keepdims' expand_shape between a mean and its use would stop the
-      // row fusion: the reshape is folded into the ops around it.
-      linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, oneUse);
+      // Fusion through keepdims' expand_shape leaves unit dims and
+      // reshapes between a mean and its uses, where row fusion would stop:
+      // the unit dims go, and the reshapes with them.
+      linalg::ControlDropUnitDims dropUnitDims;
+      linalg::populateFoldUnitExtentDimsPatterns(patterns, dropUnitDims);
+      tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

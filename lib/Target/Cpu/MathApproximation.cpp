@@ -2,7 +2,7 @@
 //
 // Upstream MLIR's polynomial approximations, for the functions whose
 // accuracy unittests/Target/Cpu/MathAccuracyTest.cpp checks against libm
-// (bounds in docs/cpu-math.md). The rest keep LLVM's intrinsics or libm.
+// (bounds in lib/Target/Cpu/MathAccuracy.md). The rest keep LLVM's intrinsics or libm.
 //
 //===----------------------------------------------------------------------===//
 

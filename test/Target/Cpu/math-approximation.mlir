@@ -19,7 +19,7 @@ func.func @vectors(%x: vector<16xf32>) -> vector<16xf32> {
 // x ** 3 is two multiplications; x ** 0.5 a square root.
 // CHECK-LABEL: func.func @powers
 // CHECK: %[[SQ:.*]] = arith.mulf %arg0, %arg0 : vector<16xf32>
-// CHECK: arith.mulf %[[SQ]], %arg0 : vector<16xf32>
+// CHECK: arith.mulf %arg0, %[[SQ]] : vector<16xf32>
 // CHECK: math.sqrt %arg0 : vector<16xf32>
 // CHECK-NOT: math.powf
 func.func @powers(%x: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>) {

@@ -92,7 +92,7 @@ def TraceCpuMathApproximation
     libm calls. powf with a small integer or half-integer constant
     exponent becomes multiplications and sqrt. Their accuracy is tested
     against libm (unittests/Target/Cpu/MathAccuracyTest.cpp); the bounds
-    are in docs/cpu-math.md. sin, cos, sqrt, rsqrt, pow with other
+    are in lib/Target/Cpu/MathAccuracy.md. sin, cos, sqrt, rsqrt, pow with other
     exponents and every f64 function keep the lowering they had (LLVM
     intrinsics or libm).
   }];
