@@ -33,10 +33,11 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
-  pm.addPass(trace::createTraceReadOnlyInputs());
-  pm.addPass(trace::createTraceDistinctResults());
+  // (Before results are made distinct: a target's CSE may merge two.)
   if (onTensors)
     onTensors(pm);
+  pm.addPass(trace::createTraceReadOnlyInputs());
+  pm.addPass(trace::createTraceDistinctResults());
 
   // Tensors -> buffers; results become caller-owned out-parameters, and
   // every internal allocation gets its deallocation.

@@ -12,8 +12,8 @@ namespace tracec {
 /// elementwise fusion, bufferization with results turned into caller-owned
 /// out-parameters and every internal buffer freed. Targets append their
 /// back half. A target may add its own passes on linalg on tensors (after
-/// fusion, before bufferization) with `onTensors`, and right after
-/// bufferization, before results become out-parameters, with `onBuffers`.
+/// fusion) with `onTensors`, and right after bufferization, before results
+/// become out-parameters, with `onBuffers`.
 void buildTraceToBuffersPipeline(
     mlir::OpPassManager &pm,
     llvm::function_ref<void(mlir::OpPassManager &)> onTensors = nullptr,

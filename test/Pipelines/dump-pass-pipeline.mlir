@@ -17,8 +17,6 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
 // CPU-NEXT:   linalg-fuse-elementwise-ops,
-// CPU-NEXT:   trace-readonly-inputs,
-// CPU-NEXT:   trace-distinct-results,
 // Rows, then vectors, on tensors:
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-fuse-rows
@@ -26,6 +24,8 @@
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-vectorize{target-cpu=native}
 // CPU-NEXT:   ),
+// CPU-NEXT:   trace-readonly-inputs,
+// CPU-NEXT:   trace-distinct-results,
 // CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   func.func(

@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -36,10 +35,11 @@ struct CpuLowerVectorsPass
     MLIRContext *context = &getContext();
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
     // What is left of a lane accumulator's buffer, a write then a read
-    // around its loop, forwards in registers; the buffer dies.
+    // around its loop, forwards in registers; the buffer itself stays
+    // (buffer-loop-hoisting moves it out of the row loop): upstream's
+    // eraseDeadAllocAndStores also erases calls that read a cast of it.
     IRRewriter rewriter(context);
     vector::transferOpflowOpt(rewriter, func);
-    memref::eraseDeadAllocAndStores(rewriter, func);
 
     // Masks onto the transfers they guard; unit dims away.
     {
