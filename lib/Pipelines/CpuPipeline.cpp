@@ -1,8 +1,9 @@
 //===- CpuPipeline.cpp - trace -> LLVM dialect for the host CPU -----------===//
 //
-// The correct-and-complete baseline: linalg is lowered to loops. Tiling,
-// packing and vectorization slot in between bufferization and the loop
-// lowering.
+// Contractions are packed, tiled and vectorized into FMA micro-kernels;
+// elementwise ops and reductions are tiled and vectorized on tensors, their
+// math functions become polynomials; what is left of linalg (gathers,
+// integer contractions) is lowered to loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,33 +14,60 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
-#include "mlir/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "tracec/Target/Cpu/Passes.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 
 using namespace mlir;
 
 void tracec::buildCpuPipeline(OpPassManager &pm) {
-  // Contractions: pack, tile, vectorize on tensors (lib/Target/Cpu).
-  buildTraceToBuffersPipeline(pm, [](OpPassManager &pm) {
-    pm.addPass(trace::createTracePackContractions());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(trace::createTraceTileContractions());
-    pm.addPass(trace::createTraceVectorizeContractions());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-    // The accumulator tile becomes a vector carried by the k loop.
-    pm.addPass(createLoopInvariantSubsetHoistingPass());
-  });
-  pm.addPass(trace::createTraceLowerContractionVectors());
+  buildTraceToBuffersPipeline(
+      pm,
+      [](OpPassManager &onTensors) {
+        // Contractions: pack, tile, vectorize (lib/Target/Cpu).
+        onTensors.addPass(trace::createTracePackContractions());
+        onTensors.addPass(createCanonicalizerPass());
+        onTensors.addPass(trace::createTraceTileContractions());
+        onTensors.addPass(trace::createTraceVectorizeContractions());
+        onTensors.addPass(createCanonicalizerPass());
+        onTensors.addPass(createCSEPass());
+        // The accumulator tile becomes a vector carried by the k loop.
+        onTensors.addPass(createLoopInvariantSubsetHoistingPass());
+        // Everything else: rows, then vectors.
+        onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
+        onTensors.addNestedPass<func::FuncOp>(
+            trace::createTraceCpuVectorize());
+      },
+      // The micro-kernels become FMAs first, before the generic vector
+      // lowering below reshapes their contractions.
+      // The vectorized loops carry their buffers as loop results; folded
+      // away, the buffers a function returns can become out-parameters.
+      // Vectors are lowered while no deallocation ops are in the way. A
+      // row's intermediates are allocated once, outside the row loop.
+      [](OpPassManager &onBuffers) {
+        onBuffers.addPass(trace::createTraceLowerContractionVectors());
+        onBuffers.addPass(createCanonicalizerPass());
+        onBuffers.addNestedPass<func::FuncOp>(
+            trace::createTraceCpuLowerVectors());
+        // A row written in place is copied onto itself once its two
+        // subviews are one.
+        onBuffers.addPass(createCSEPass());
+        onBuffers.addPass(createCanonicalizerPass());
+        onBuffers.addNestedPass<func::FuncOp>(
+            bufferization::createBufferLoopHoistingPass());
+      });
 
   // Loops, then LLVM.
   pm.addPass(trace::createTraceContractionLoopOrder());
@@ -50,21 +78,26 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   // Result blocks run one after another here (trace-cpu-tile-contractions
   // made them an scf.forall).
   pm.addPass(createForallToForLoopPass());
+  pm.addNestedPass<func::FuncOp>(trace::createTraceCpuMathApproximation());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
-  {
-    ConvertVectorToLLVMPassOptions vectorOptions;
-    vectorOptions.vectorContractLowering =
-        vector::VectorContractLowering::OuterProduct;
-    vectorOptions.vectorTransposeLowering =
-        vector::VectorTransposeLowering::Shuffle1D;
-    pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
-  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // libm calls on vectors are made lane by lane with vector ops, which must
+  // exist before the vector dialect goes.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  vectorToLLVM.vectorTransposeLowering =
+      vector::VectorTransposeLowering::Shuffle1D;
+  // Lane accumulators are summed in a tree, not in lane order.
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   buildHostToLLVMPipeline(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -14,7 +14,8 @@
 using namespace mlir;
 
 void tracec::buildTraceToBuffersPipeline(
-    OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors) {
+    OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors,
+    llvm::function_ref<void(OpPassManager &)> onBuffers) {
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
@@ -36,6 +37,7 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  // (Before results are made distinct: a target's CSE may merge two.)
   if (onTensors)
     onTensors(pm);
   pm.addPass(trace::createTraceReadOnlyInputs());
@@ -49,6 +51,8 @@ void tracec::buildTraceToBuffersPipeline(
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  if (onBuffers)
+    onBuffers(pm);
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

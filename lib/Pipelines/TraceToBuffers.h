@@ -11,12 +11,13 @@ namespace tracec {
 /// builtin.module): control dependencies, differentiation, state, linalg,
 /// elementwise fusion, bufferization with results turned into caller-owned
 /// out-parameters and every internal buffer freed. Targets append their
-/// back half.
-/// `onTensors`, when given, adds the target's passes on linalg on tensors,
-/// after fusion and before bufferization.
+/// back half. A target may add its own passes on linalg on tensors (after
+/// fusion) with `onTensors`, and right after bufferization, before results
+/// become out-parameters, with `onBuffers`.
 void buildTraceToBuffersPipeline(
     mlir::OpPassManager &pm,
-    llvm::function_ref<void(mlir::OpPassManager &)> onTensors = nullptr);
+    llvm::function_ref<void(mlir::OpPassManager &)> onTensors = nullptr,
+    llvm::function_ref<void(mlir::OpPassManager &)> onBuffers = nullptr);
 
 } // namespace tracec
 

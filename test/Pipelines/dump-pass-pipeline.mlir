@@ -26,9 +26,26 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
 // CPU-NEXT:   loop-invariant-subset-hoisting,
+// Then rows, then vectors, on tensors:
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-fuse-rows
+// CPU-NEXT:   ),
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-vectorize{target-cpu=native}
+// CPU-NEXT:   ),
 // CPU-NEXT:   trace-readonly-inputs,
 // CPU-NEXT:   trace-distinct-results,
 // CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
+// CPU-NEXT:   trace-cpu-lower-contraction-vectors,
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-lower-vectors
+// CPU-NEXT:   ),
+// CPU-NEXT:   cse,
+// CPU-NEXT:   canonicalize{
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     buffer-loop-hoisting
+// CPU-NEXT:   ),
 // CPU-NEXT:   buffer-results-to-out-params{add-result-attr=false hoist-dynamic-allocs=false hoist-static-allocs=true modify-public-functions=true},
 // The buffer-deallocation-pipeline:
 // CPU-NEXT:   expand-realloc{
@@ -39,17 +56,21 @@
 // CPU-NEXT:   bufferization-lower-deallocations,
 // CPU-NEXT:   cse,
 // CPU-NEXT:   canonicalize{
-// CPU-NEXT:   trace-cpu-lower-contraction-vectors,
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
 // CPU-NEXT:   convert-linalg-to-loops,
 // CPU-NEXT:   scf-forall-to-for,
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-math-approximation
+// CPU-NEXT:   ),
 // CPU-NEXT:   convert-vector-to-scf{full-unroll=true
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
-// CPU-NEXT:   convert-vector-to-llvm{{.*}}vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle1d
 // CPU-NEXT:   expand-strided-metadata,
 // CPU-NEXT:   lower-affine,
+// CPU-NEXT:   convert-math-to-llvm{
+// CPU-NEXT:   convert-math-to-libm,
+// CPU-NEXT:   convert-vector-to-llvm{{{.*}}reassociate-fp-reductions=true {{.*}}vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle1d
 // CPU-NEXT:   finalize-memref-to-llvm{
 // CPU-NEXT:   convert-math-to-llvm{
 // CPU-NEXT:   convert-math-to-libm,

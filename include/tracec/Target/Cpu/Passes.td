@@ -93,4 +93,88 @@ def TraceLowerContractionVectors
                            "mlir::scf::SCFDialect"];
 }
 
+def TraceCpuFuseRows : Pass<"trace-cpu-fuse-rows", "func::FuncOp"> {
+  let summary = "Run chains through row reductions (softmax, layer norm) "
+                "one row at a time";
+  let description = [{
+    linalg.reduce becomes linalg.generic and single-use elementwise
+    producers fuse into it (the square of a variance into its sum). Then
+    each chain that ends in an elementwise op fed by a reduction along the
+    innermost loops is tiled to one row (every loop but the innermost, by
+    1) with all its producers fused into the row loop: softmax's max, exp,
+    sum and division run on one row while it is in L1, so the input is read
+    from memory once and the result written once, and no whole-tensor
+    intermediate exists.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+def TraceCpuVectorize : Pass<"trace-cpu-vectorize", "func::FuncOp"> {
+  let summary = "Tile elementwise ops and reductions to the target's vector "
+                "width and vectorize them (linalg on tensors)";
+  let description = [{
+    Every linalg op on tensors that is not a contraction or a convolution
+    (those are the contraction passes' job) and whose innermost loop walks
+    its operands contiguously (or broadcasts them) is tiled to one vector
+    of the target's width along the innermost loop and to 1 along the
+    others, its innermost loop is peeled so that full tiles need no mask,
+    and each tile is vectorized by linalg's vectorizer (the remainder tile
+    with masks). A reduction along the innermost loop is tiled as a partial
+    reduction: a vector of lane accumulators, reduced across lanes once
+    after the loop. The vector width comes from the target CPU's features
+    (AVX-512: 16 f32 lanes, AVX2: 8, SSE/NEON: 4), never from a constant.
+  }];
+  let options = [
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"native\"",
+           "CPU whose vector width to use: native (the host) or an LLVM CPU "
+           "name such as skylake-avx512 or x86-64-v3">,
+  ];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
+  ];
+}
+
+def TraceCpuLowerVectors : Pass<"trace-cpu-lower-vectors", "func::FuncOp"> {
+  let summary = "Lower vectorized code on buffers to 1-D vector loads, "
+                "stores and arithmetic";
+  let description = [{
+    After bufferization: keeps lane accumulators in registers across their
+    loop (hoisting the transfers of loop-invariant buffers), lowers masks
+    to masked loads and stores, drops unit dims, lowers multi-reductions to
+    one reduction per row of lanes and the transfers to vector.load/store,
+    so that convert-vector-to-llvm sees 1-D vectors only.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+  ];
+}
+
+def TraceCpuMathApproximation
+    : Pass<"trace-cpu-math-approximation", "func::FuncOp"> {
+  let summary = "Replace f32 math functions by polynomial approximations "
+                "that vectorize";
+  let description = [{
+    math.exp, expm1, log, log2, log1p, tanh, erf, erfc, atan, atan2, asin,
+    acos and cbrt on f32 (scalars and vectors; f16 and bf16 through f32)
+    become upstream MLIR's polynomial approximations, built from arith
+    ops, so a vector of 16 lanes costs a few FMAs per lane instead of 16
+    libm calls. powf with a small integer or half-integer constant
+    exponent becomes multiplications and sqrt. Their accuracy is tested
+    against libm (unittests/Target/Cpu/MathAccuracyTest.cpp); the bounds
+    are in lib/Target/Cpu/MathAccuracy.md. sin, cos, sqrt, rsqrt, pow with other
+    exponents and every f64 function keep the lowering they had (LLVM
+    intrinsics or libm).
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // TRACEC_TARGET_CPU_PASSES

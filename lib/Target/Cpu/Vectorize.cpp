@@ -1,0 +1,267 @@
+//===- Vectorize.cpp - Elementwise ops and reductions to vectors ----------===//
+//
+// Tiles each elementwise or reduction linalg op on tensors to one vector of
+// the target's width along its innermost loop (1 along the others), peels
+// the innermost loop so full tiles need no mask, and vectorizes every tile
+// with linalg's vectorizer. An innermost reduction is tiled as a partial
+// reduction: the loop carries one accumulator per lane, and the lanes are
+// reduced once after it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Target/Cpu/Passes.h"
+
+#include "tracec/Target/Cpu/CpuTarget.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACECPUVECTORIZE
+#include "tracec/Target/Cpu/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+/// Marks the tiles (and the fills and lane reductions that partial
+/// reductions add) that the second phase vectorizes.
+constexpr llvm::StringLiteral kTileMarker = "__trace_cpu_vector_tile";
+
+/// Whether `type`'s elements are laid out one per byte or more (i1 is not:
+/// a vector<16xi1> would be stored as 2 bytes).
+bool isByteElement(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return (isa<FloatType>(element) || isa<IntegerType>(element)) &&
+         element.getIntOrFloatBitWidth() >= 8;
+}
+
+/// Whether `op` is an elementwise op or a reduction this pass vectorizes:
+/// not a contraction or convolution (the contraction passes own those),
+/// static, and walking every operand contiguously along its innermost
+/// loop (or not at all: a broadcast).
+bool isCandidate(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      op.getNumLoops() == 0)
+    return false;
+  auto isContraction = [](Operation *user) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                        linalg::isaConvolutionOpInterface(linalgOp));
+  };
+  // A contraction's accumulator fill is the contraction passes' too.
+  if (isContraction(op) || (isa<linalg::FillOp>(op) &&
+                            llvm::any_of(op->getUsers(), isContraction)))
+    return false;
+  if (!llvm::all_of(op->getOperandTypes(), isByteElement) ||
+      !llvm::all_of(op->getResultTypes(), isByteElement))
+    return false;
+  // Gathers (tensor.extract in the body) stay loops.
+  bool gathers = false;
+  op->walk([&](tensor::ExtractOp) { gathers = true; });
+  if (gathers)
+    return false;
+  unsigned last = op.getNumLoops() - 1;
+  AffineExpr inner = getAffineDimExpr(last, op.getContext());
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (!map.isFunctionOfDim(last))
+      continue;
+    if (map.getResults().back() != inner)
+      return false;
+    for (AffineExpr expr : map.getResults().drop_back())
+      if (expr.isFunctionOfDim(last))
+        return false;
+  }
+  return succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// The number of lanes of `vectorBits` for `op`'s widest element.
+int64_t lanesFor(linalg::LinalgOp op, unsigned vectorBits) {
+  unsigned widest = 8;
+  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                      llvm::to_vector(op->getResultTypes())))
+    widest =
+        std::max(widest, getElementTypeOrSelf(type).getIntOrFloatBitWidth());
+  return std::max<int64_t>(1, vectorBits / widest);
+}
+
+void mark(Operation *op, OpBuilder &b) { op->setAttr(kTileMarker, b.getUnitAttr()); }
+
+/// Peels the remainder iteration off `loop` when its trip doesn't divide.
+void peelRemainder(RewriterBase &rewriter, LoopLikeOpInterface loop) {
+  auto forOp = dyn_cast_or_null<scf::ForOp>(loop.getOperation());
+  if (!forOp)
+    return;
+  linalg::peelLoop(rewriter, forOp);
+}
+
+/// Tiles `op` to vectors of `lanes` along its innermost loop and 1 along
+/// the others, and marks the tiles.
+LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int64_t lanes) {
+  unsigned numLoops = op.getNumLoops(), last = numLoops - 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t innerSize = op.getStaticLoopRanges()[last];
+  bool innerReduction = iterators[last] == utils::IteratorType::reduction;
+  bool tileInner = innerSize > lanes;
+  rewriter.setInsertionPoint(op);
+
+  // Outer loops by 1; the innermost by `lanes` unless it reduces.
+  SmallVector<OpFoldResult> sizes(numLoops, rewriter.getIndexAttr(1));
+  sizes[last] = rewriter.getIndexAttr(
+      (innerReduction || !tileInner) ? 0 : lanes);
+  SmallVector<unsigned> reductionDims;
+  for (unsigned d = 0; d < last; ++d)
+    if (iterators[d] == utils::IteratorType::reduction)
+      reductionDims.push_back(d);
+
+  Operation *tile = op;
+  if (llvm::any_of(sizes, [](OpFoldResult size) {
+        return getConstantIntValue(size) != 0;
+      })) {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    options.setReductionDims(reductionDims);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return failure();
+    rewriter.replaceOp(op, tiled->replacements);
+    tile = tiled->tiledOps.front();
+    mark(tile, rewriter);
+    if (!innerReduction && tileInner && innerSize % lanes != 0)
+      peelRemainder(rewriter, tiled->loops.back());
+  } else {
+    mark(tile, rewriter);
+  }
+  if (!innerReduction || !tileInner)
+    return success();
+
+  // The innermost reduction: lanes accumulate independently (a partial
+  // reduction), and are reduced across once after the loop.
+  rewriter.setInsertionPoint(tile);
+  SmallVector<OpFoldResult> partialSizes(numLoops, rewriter.getIndexAttr(0));
+  partialSizes[last] = rewriter.getIndexAttr(lanes);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(partialSizes);
+  options.setReductionTilingStrategy(
+      ReductionTilingStrategy::PartialReductionOuterReduction);
+  options.setReductionDims({last});
+  FailureOr<scf::SCFTilingResult> partial = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(tile), options);
+  if (failed(partial))
+    return failure();
+  rewriter.replaceOp(tile, partial->replacements);
+  for (Operation *op : partial->tiledOps)
+    mark(op, rewriter);
+  for (Operation *op : partial->mergeOps)
+    mark(op, rewriter);
+  for (Value init : partial->initialValues)
+    if (Operation *def = init.getDefiningOp())
+      mark(def, rewriter);
+  if (innerSize % lanes != 0)
+    peelRemainder(rewriter, partial->loops.back());
+  return success();
+}
+
+/// Vectorizes a marked tile: static tiles exactly, a remainder tile (its
+/// innermost size dynamic, at most `lanes`) with masks.
+LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
+                            unsigned vectorBits) {
+  op->removeAttr(kTileMarker);
+  SmallVector<int64_t> sizes;
+  if (op.hasDynamicShape()) {
+    int64_t lanes = lanesFor(op, vectorBits);
+    for (int64_t size : op.getStaticLoopRanges())
+      sizes.push_back(ShapedType::isDynamic(size) ? lanes : size);
+  }
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op, sizes);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return success();
+}
+
+/// Every canonicalization pattern of the loaded dialects and ops.
+LogicalResult canonicalize(func::FuncOp func) {
+  MLIRContext *context = func.getContext();
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+struct CpuVectorizePass
+    : mlir::trace::impl::TraceCpuVectorizeBase<CpuVectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    llvm::Expected<unsigned> vectorBits = tracec::getCpuVectorBits(targetCpu);
+    if (!vectorBits) {
+      func.emitError() << "trace-cpu-vectorize: "
+                       << llvm::toString(vectorBits.takeError());
+      return signalPassFailure();
+    }
+
+    SmallVector<linalg::LinalgOp> candidates;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isCandidate(op))
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : candidates) {
+      // Tiling may fail on an op we misjudged: it then stays whole and is
+      // lowered to loops later, correct but slower.
+      (void)tileToVectors(rewriter, op, lanesFor(op, *vectorBits));
+    }
+
+    // Peeled tiles get static sizes: fold them into the slices' types.
+    if (failed(canonicalize(func)))
+      return signalPassFailure();
+
+    SmallVector<linalg::LinalgOp> tiles;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kTileMarker))
+        tiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : tiles)
+      (void)vectorizeTile(rewriter, op, *vectorBits);
+
+    // Fold the tiles' slices into their transfers, and carry the partial
+    // reductions' lane accumulators as vectors through their loops.
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorSubsetOpPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+    affine::AffineMinOp::getCanonicalizationPatterns(patterns, &getContext());
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+    func.walk([&](scf::ForOp loop) {
+      (void)hoistLoopInvariantSubsets(rewriter, loop);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,106 @@
+// RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize=target-cpu=skylake-avx512 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize=target-cpu=x86-64-v3 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX2
+// RUN: not tracec-opt %s --trace-cpu-vectorize=target-cpu=no-such-cpu -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A fused elementwise chain: one loop of full vectors (16 f32 lanes with
+// AVX-512, 8 with AVX2), then the remainder (1000 = 62 * 16 + 8) as one
+// shorter vector, no masks.
+// AVX512-LABEL: func.func @elementwise
+// AVX512: scf.for %[[I:.*]] = %c0 to %c992 step %c16
+// AVX512:   %[[X:.*]] = vector.transfer_read %arg0[%[[I]]]{{.*}} : tensor<1000xf32>, vector<16xf32>
+// AVX512:   %[[Y:.*]] = vector.transfer_read %arg1[%[[I]]]{{.*}} : tensor<1000xf32>, vector<16xf32>
+// AVX512:   %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : vector<16xf32>
+// AVX512:   math.tanh %[[M]] : vector<16xf32>
+// AVX512: vector.transfer_read %arg0[%c992]{{.*}} : tensor<1000xf32>, vector<8xf32>
+// AVX512: math.tanh %{{.*}} : vector<8xf32>
+// AVX512-NOT: vector.mask
+// AVX512-NOT: linalg.generic
+// AVX2-LABEL: func.func @elementwise
+// AVX2: scf.for %{{.*}} = %c0 to %c1000 step %c8
+// AVX2:   math.tanh %{{.*}} : vector<8xf32>
+// BAD: error: trace-cpu-vectorize: unknown CPU 'no-such-cpu'
+func.func @elementwise(%x: tensor<1000xf32>, %y: tensor<1000xf32>) -> tensor<1000xf32> {
+  %0 = trace.mul %x, %y : (tensor<1000xf32>, tensor<1000xf32>) -> tensor<1000xf32>
+  %1 = trace.tanh %0 : tensor<1000xf32>
+  return %1 : tensor<1000xf32>
+}
+
+// -----
+
+// A broadcast operand is read once per vector of the row and broadcast
+// across the rows; rows of 100 = 6 * 16 + 4.
+// AVX512-LABEL: func.func @broadcast
+// AVX512: scf.for %[[R:.*]] = %c0 to %c37 step %c1
+// AVX512:   scf.for %[[C:.*]] = %c0 to %c96 step %c16
+// AVX512:     vector.transfer_read %arg0[%[[R]], %[[C]]]{{.*}} : tensor<37x100xf32>, vector<1x16xf32>
+// AVX512:     vector.transfer_read %arg1[%[[C]]]{{.*}} : tensor<100xf32>, vector<16xf32>
+// AVX512:     vector.broadcast
+// AVX512:     arith.addf {{.*}} : vector<1x16xf32>
+// AVX512:   arith.addf {{.*}} : vector<1x4xf32>
+func.func @broadcast(%x: tensor<37x100xf32>, %b: tensor<100xf32>) -> tensor<37x100xf32> {
+  %0 = trace.add %x, %b : (tensor<37x100xf32>, tensor<100xf32>) -> tensor<37x100xf32>
+  return %0 : tensor<37x100xf32>
+}
+
+// -----
+
+// A reduction along the rows: 16 lane accumulators carried through the
+// loop as a vector, the 4 left over added into the first lanes, one
+// reduction across the lanes per row.
+// AVX512-LABEL: func.func @row_sums
+// AVX512: scf.for %[[R:.*]] = %c0 to %c8 step %c1
+// AVX512:   %[[ACC:.*]] = scf.for %[[C:.*]] = %c0 to %c96 step %c16 iter_args(%[[A:.*]] = %cst) -> (vector<1x16xf32>)
+// AVX512:     %[[V:.*]] = vector.transfer_read %arg0[%[[R]], %[[C]]]
+// AVX512:     arith.addf %[[V]], %[[A]] : vector<1x16xf32>
+// AVX512:   arith.addf {{.*}} : vector<1x4xf32>
+// AVX512:   vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+func.func @row_sums(%x: tensor<8x100xf32>) -> tensor<8xf32> {
+  %0 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<8x100xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A reduction across the rows: the innermost loop is parallel, so the
+// accumulator row is updated a vector at a time.
+// AVX512-LABEL: func.func @column_max
+// AVX512: scf.for %{{.*}} = %c0 to %c8 step %c1
+// AVX512:   scf.for %{{.*}} = %c0 to %c96 step %c16
+// AVX512:     arith.maximumf {{.*}} : vector<16xf32>
+// AVX512:   arith.maximumf {{.*}} : vector<4xf32>
+func.func @column_max(%x: tensor<8x100xf32>) -> tensor<100xf32> {
+  %0 = trace.reduce_max %x {axes = array<i64: 0>} : tensor<8x100xf32> -> tensor<100xf32>
+  return %0 : tensor<100xf32>
+}
+
+// -----
+
+// f64: 8 lanes with AVX-512.
+// AVX512-LABEL: func.func @f64
+// AVX512: math.exp %{{.*}} : vector<8xf64>
+func.func @f64(%x: tensor<64xf64>) -> tensor<64xf64> {
+  %0 = trace.exp %x : tensor<64xf64>
+  return %0 : tensor<64xf64>
+}
+
+// -----
+
+// Contractions and their accumulator's fill are left to the contraction
+// passes.
+// AVX512-LABEL: func.func @matmul
+// AVX512: linalg.fill
+// AVX512: linalg.matmul
+func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {
+  %0 = trace.matmul %a, %b : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// Booleans (one byte each in memory, one bit each in a vector) stay loops.
+// AVX512-LABEL: func.func @compare
+// AVX512: linalg.generic
+func.func @compare(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi1> {
+  %0 = trace.lt %x, %y : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xi1>
+  return %0 : tensor<64xi1>
+}
