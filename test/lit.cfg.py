@@ -15,6 +15,10 @@ config.environment["PATH"] = os.pathsep.join(
     [config.tracec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
 )
 
+# Tests never write to the user's compile cache (~/.cache/tracec); those
+# of the cache itself name a directory under %t.
+config.environment["TRACEC_DISABLE_CACHE"] = "1"
+
 # Independent references: NumPy (and PyTorch) under Debian's interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 

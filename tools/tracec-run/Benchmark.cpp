@@ -66,3 +66,16 @@ void tracec::printBenchmarkReport(llvm::raw_ostream &os, llvm::StringRef entry,
   os << "  median   " << formatDuration(median) << "\n";
   os << "  max      " << formatDuration(sorted.back()) << "\n";
 }
+
+std::string tracec::describeCompile(const CompileStats &stats) {
+  if (stats.cacheHit)
+    return "cache hit";
+  std::string text = "pipeline " + formatDuration(stats.pipelineSeconds) +
+                     ", optimize " + formatDuration(stats.optimizeSeconds) +
+                     ", codegen " + formatDuration(stats.codegenSeconds);
+  if (stats.cacheEntryRejected)
+    text += "; corrupt cache entry replaced";
+  else if (stats.cacheStored)
+    text += "; cached";
+  return text;
+}

@@ -146,10 +146,12 @@ int main(int argc, char **argv) {
   if (benchmark.getNumOccurrences()) {
     auto seconds =
         runBenchmark(*function, arguments, outputs, benchmarkOptions);
+
     if (!seconds)
       return fail(llvm::toString(seconds.takeError()));
     printBenchmarkReport(llvm::outs(), entry, *seconds,
-                         benchmarkOptions.warmupCalls, compileSeconds, "");
+                         benchmarkOptions.warmupCalls, compileSeconds,
+                         describeCompile((*exe)->compileStats()));
   } else {
     if (repeat == 0)
       return fail("--repeat must be at least 1");
