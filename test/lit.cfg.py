@@ -21,6 +21,7 @@ config.environment["TRACEC_DISABLE_CACHE"] = "1"
 
 # Independent references: NumPy (and PyTorch) under Debian's interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%tracec_obj_root", config.tracec_obj_root))
 
 # mlir-runner's support libraries (printMemref*), next to LLVM's tools.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

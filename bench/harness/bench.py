@@ -115,6 +115,8 @@ class Runner:
         cmd = [self.tracec_run, module, "--entry", workload.entry]
         cmd += ["--input=a%d=@%s" % (i, os.path.join(inputs, "arg%d.npy" % i))
                 for i in range(n)]
+        if calls is None and self.args.min_time < 0.5:
+            calls = 5  # a smoke run: tracec-run's own default takes a second
         cmd += ["--benchmark" if calls is None else "--benchmark=%d" % calls]
         if outdir:
             cmd += ["--output-dir", outdir]
@@ -143,6 +145,7 @@ class Runner:
         proc = subprocess.run(
             [self.aot_bench, "--benchmark_filter=^%s$" % name,
              "--benchmark_format=json", "--benchmark_repetitions=5",
+             "--benchmark_min_time=%g" % min(0.5, self.args.min_time),
              "--benchmark_report_aggregates_only=true"],
             capture_output=True, text=True)
         if proc.returncode != 0:
