@@ -66,17 +66,16 @@ const std::string &CompileCache::buildIdentity() {
   static const std::string identity = [] {
     std::string text = std::string(kMagic) + " LLVM " LLVM_VERSION_STRING;
     Dl_info info;
-    if (dladdr(reinterpret_cast<void *>(&CompileCache::buildIdentity),
-               &info) &&
+    if (dladdr(reinterpret_cast<void *>(&CompileCache::buildIdentity), &info) &&
         info.dli_fname) {
       llvm::sys::fs::file_status status;
       text += " ";
       text += info.dli_fname;
       if (!llvm::sys::fs::status(info.dli_fname, status))
-        text += " " + std::to_string(status.getSize()) + " " +
-                std::to_string(status.getLastModificationTime()
-                                   .time_since_epoch()
-                                   .count());
+        text +=
+            " " + std::to_string(status.getSize()) + " " +
+            std::to_string(
+                status.getLastModificationTime().time_since_epoch().count());
     }
     return text;
   }();
@@ -91,15 +90,15 @@ std::string CompileCache::entryPath(llvm::StringRef key) const {
 
 std::string CompileCache::temporaryPath(llvm::StringRef key) const {
   llvm::SmallString<256> model(directory_);
-  llvm::sys::path::append(model, hexHash(key).substr(0, 16) +
-                                     ".tmp-%%%%%%%%%%%%");
+  llvm::sys::path::append(model,
+                          hexHash(key).substr(0, 16) + ".tmp-%%%%%%%%%%%%");
   llvm::SmallString<256> path;
   llvm::sys::fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
   return path.str().str();
 }
 
-std::unique_ptr<llvm::MemoryBuffer>
-CompileCache::lookup(llvm::StringRef key, bool &rejected) const {
+std::unique_ptr<llvm::MemoryBuffer> CompileCache::lookup(llvm::StringRef key,
+                                                         bool &rejected) const {
   rejected = false;
   auto file = llvm::MemoryBuffer::getFile(entryPath(key), /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);

@@ -46,7 +46,8 @@ static std::string formatDiagnostic(mlir::Diagnostic &diagnostic) {
 }
 
 /// What compiled code calls back into: trace.print's formatter.
-static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
       llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
@@ -75,13 +76,13 @@ static std::string cacheKey(const Module &module, mlir::PassManager &pm,
   return key;
 }
 
-/// Looks the entry points of `exe`'s signatures up in `lookup` (which
-/// compiles them, if they are not yet).
+/// Looks the entry point of each signature up with `lookup` (which
+/// compiles it, if it is not yet).
 template <typename LookupFn>
-static void lookUpEntries(llvm::ArrayRef<std::shared_ptr<const Signature>> signatures,
-                          llvm::StringMap<void (*)(void **)> &entries,
-                          llvm::StringMap<std::string> &notCompiled,
-                          LookupFn lookup) {
+static void
+lookUpEntries(llvm::ArrayRef<std::shared_ptr<const Signature>> signatures,
+              llvm::StringMap<void (*)(void **)> &entries,
+              llvm::StringMap<std::string> &notCompiled, LookupFn lookup) {
   for (const auto &signature : signatures) {
     auto entry = lookup(signature->name);
     if (entry)
@@ -140,8 +141,9 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       auto jit = ObjectJit::load(std::move(object), runtimeSymbols);
       if (jit) {
         std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
-        lookUpEntries(exe->signatures_, exe->entries_, exe->notCompiled_,
-                      [&](llvm::StringRef name) { return code->lookupPacked(name); });
+        lookUpEntries(
+            exe->signatures_, exe->entries_, exe->notCompiled_,
+            [&](llvm::StringRef name) { return code->lookupPacked(name); });
         exe->code_ = code;
         exe->stats_.cacheHit = true;
         exe->stats_.codegenSeconds = secondsSince(start);
@@ -221,8 +223,9 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   }
   // Everything is compiled now, not on first use: an Executable destroyed
   // at exit must not need LLVM's code generator (see EngineLifetime.h).
-  lookUpEntries(exe->signatures_, exe->entries_, exe->notCompiled_,
-                [&](llvm::StringRef name) { return engine->lookupPacked(name); });
+  lookUpEntries(
+      exe->signatures_, exe->entries_, exe->notCompiled_,
+      [&](llvm::StringRef name) { return engine->lookupPacked(name); });
   engineCompiled();
   exe->stats_.codegenSeconds = secondsSince(codegenStart);
 

@@ -14,15 +14,14 @@ ObjectJit::~ObjectJit() = default;
 
 llvm::Expected<std::unique_ptr<ObjectJit>>
 ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols) {
-  auto jit =
-      LLJITBuilder()
-          .setObjectLinkingLayerCreator([](ExecutionSession &session) {
-            return std::make_unique<RTDyldObjectLinkingLayer>(
-                session, [](const llvm::MemoryBuffer &) {
-                  return std::make_unique<llvm::SectionMemoryManager>();
-                });
-          })
-          .create();
+  auto jit = LLJITBuilder()
+                 .setObjectLinkingLayerCreator([](ExecutionSession &session) {
+                   return std::make_unique<RTDyldObjectLinkingLayer>(
+                       session, [](const llvm::MemoryBuffer &) {
+                         return std::make_unique<llvm::SectionMemoryManager>();
+                       });
+                 })
+                 .create();
   if (!jit)
     return jit.takeError();
   JITDylib &main = (*jit)->getMainJITDylib();
@@ -31,9 +30,8 @@ ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols) {
   if (!process)
     return process.takeError();
   main.addGenerator(std::move(*process));
-  if (auto error = main.define(absoluteSymbols(
-          symbols(MangleAndInterner(main.getExecutionSession(),
-                                    (*jit)->getDataLayout())))))
+  if (auto error = main.define(absoluteSymbols(symbols(MangleAndInterner(
+          main.getExecutionSession(), (*jit)->getDataLayout())))))
     return std::move(error);
   if (auto error = (*jit)->addObjectFile(std::move(object)))
     return std::move(error);

@@ -24,7 +24,7 @@ tracec::runBenchmark(const Function &function, llvm::ArrayRef<Tensor> inputs,
   double total = 0;
   while (options.calls ? seconds.size() < *options.calls
                        : seconds.size() < 5 || (total < options.minSeconds &&
-                                               seconds.size() < kMaxCalls)) {
+                                                seconds.size() < kMaxCalls)) {
     auto start = Clock::now();
     if (auto error = function.call(inputs, outputs))
       return std::move(error);
@@ -54,7 +54,8 @@ void tracec::printBenchmarkReport(llvm::raw_ostream &os, llvm::StringRef entry,
   std::vector<double> sorted(seconds.begin(), seconds.end());
   std::sort(sorted.begin(), sorted.end());
   size_t n = sorted.size();
-  double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double median =
+      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   os << "benchmark @" << entry << ": " << n << " calls after " << warmupCalls
      << " warm-up call" << (warmupCalls == 1 ? "" : "s")
      << ", outputs preallocated\n";

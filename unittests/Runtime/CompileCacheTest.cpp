@@ -43,7 +43,8 @@ protected:
     if (const char *disable = std::getenv("TRACEC_DISABLE_CACHE"))
       savedDisable = disable;
     ::unsetenv("TRACEC_DISABLE_CACHE");
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tracec-cache-test", dir));
+    ASSERT_FALSE(
+        llvm::sys::fs::createUniqueDirectory("tracec-cache-test", dir));
   }
   void TearDown() override {
     llvm::sys::fs::remove_directories(dir);
@@ -200,7 +201,10 @@ TEST_F(CompileCacheTest, UnwritableDirectoryCompilesWithoutCache) {
   // A directory below a regular file can never be created.
   llvm::SmallString<128> file(dir);
   llvm::sys::path::append(file, "file");
-  { std::error_code ec; llvm::raw_fd_ostream os(file, ec); }
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(file, ec);
+  }
   CompileOptions options;
   options.cacheDirectory = (file + "/cache").str();
   CompileStats stats = compileAndRun(kModel, options);
