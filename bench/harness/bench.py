@@ -253,6 +253,22 @@ def compile_rows(runner, rounds, selected):
     return rows
 
 
+def log_result(r):
+    """One line per result as it comes: a long run shows its progress."""
+    parts = ["%s: %s" % (p, "%.2fx" % pr["ratio"] if pr["ratio"] is not None
+                         else ("MISMATCH " + pr["check_note"]
+                               if pr["check"] is False else "(%.2fx)" % (
+                                   pr["s"] / r["tracec_s"])))
+             for p, pr in r["peers"].items()]
+    log("  %s, %d thr: tracec %s; %s" % (r["workload"], r["threads"],
+                                        fmt(r["tracec_s"]), ", ".join(parts)))
+
+
+def write_partial(out, results):
+    with open(os.path.join(out, "bench.partial.json"), "w") as f:
+        json.dump({"results": results}, f, indent=1)
+
+
 def fmt(s):
     if s is None:
         return "-"
@@ -391,8 +407,13 @@ def main():
                                 pr["ratio"] = pr["s"] / rr["tracec_s"]
                     results.append(r)
                     results.append(aot)
+                    log_result(r)
+                    log_result(aot)
+                    write_partial(out, results)
                     continue
                 results.append(r)
+                log_result(r)
+                write_partial(out, results)
         compiles = [] if args.no_compile_times else compile_rows(
             runner, args.rounds, selected)
     finally:

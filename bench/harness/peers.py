@@ -112,8 +112,9 @@ def main():
         call, results = workload.peers[name](*inputs)
         report["peers"][name] = time_calls(call, args.min_time)
         for i, r in enumerate(results()):
+            # np.array keeps a 0-d result 0-d (ascontiguousarray would not).
             np.save(os.path.join(args.outputs, "%s_result%d.npy" % (name, i)),
-                    np.ascontiguousarray(r))
+                    np.array(r, order="C"))
     report["blas"] = blas_info()
     json.dump(report, sys.stdout)
     print()
