@@ -15,8 +15,13 @@ config.environment["PATH"] = os.pathsep.join(
     [config.tracec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
 )
 
+# Tests never write to the user's compile cache (~/.cache/tracec); those
+# of the cache itself name a directory under %t.
+config.environment["TRACEC_DISABLE_CACHE"] = "1"
+
 # Independent references: NumPy (and PyTorch) under Debian's interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%tracec_obj_root", config.tracec_obj_root))
 
 # mlir-runner's support libraries (printMemref*), next to LLVM's tools.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

@@ -2,8 +2,6 @@
 
 #include "EngineLifetime.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-
 #include <atomic>
 #include <cstdlib>
 
@@ -15,16 +13,7 @@ static std::atomic<bool> exiting{false};
 
 static void markExiting() { exiting.store(true); }
 
-std::shared_ptr<mlir::ExecutionEngine>
-tracec::shareEngine(std::unique_ptr<mlir::ExecutionEngine> engine) {
-  return std::shared_ptr<mlir::ExecutionEngine>(
-      engine.release(), [](mlir::ExecutionEngine *engine) {
-        // Destroying it now would run LLVM code on destroyed statics.
-        if (exiting.load())
-          return;
-        delete engine;
-      });
-}
+bool tracec::processExiting() { return exiting.load(); }
 
 void tracec::engineCompiled() {
   // One handler per compilation: each compilation may have created statics

@@ -28,16 +28,24 @@
 
 #include <memory>
 
-namespace mlir {
-class ExecutionEngine;
-} // namespace mlir
-
 namespace tracec {
 
-/// Shares `engine`; the last owner destroys it, unless the process has
-/// begun to exit since the last call of engineCompiled().
-std::shared_ptr<mlir::ExecutionEngine>
-shareEngine(std::unique_ptr<mlir::ExecutionEngine> engine);
+/// Whether the process has begun to exit since the last call of
+/// engineCompiled().
+bool processExiting();
+
+/// Shares `engine` (an mlir::ExecutionEngine, or the LLJIT of a cached
+/// object); the last owner destroys it, unless the process has begun to
+/// exit since the last call of engineCompiled().
+template <typename Engine>
+std::shared_ptr<Engine> shareEngine(std::unique_ptr<Engine> engine) {
+  return std::shared_ptr<Engine>(engine.release(), [](Engine *engine) {
+    // Destroying it now would run LLVM code on destroyed statics.
+    if (processExiting())
+      return;
+    delete engine;
+  });
+}
 
 /// To call once a compilation is complete: from the next exit handler on,
 /// engines are released without being destroyed.

@@ -2,7 +2,9 @@
 
 #include "tracec/Runtime/Executable.h"
 
+#include "CompileCache.h"
 #include "EngineLifetime.h"
+#include "ObjectJit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -14,7 +16,10 @@
 #include "tracec/ABI/tracec_print.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace tracec;
 
@@ -40,12 +45,61 @@ static std::string formatDiagnostic(mlir::Diagnostic &diagnostic) {
   return text;
 }
 
+/// What compiled code calls back into: trace.print's formatter.
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
+      llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Everything that decides the object code of `module`: its text, the
+/// pass pipeline with every option, LLVM's level, the CPU, the build.
+static std::string cacheKey(const Module &module, mlir::PassManager &pm,
+                            const CompileOptions &options,
+                            llvm::TargetMachine &machine) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << CompileCache::buildIdentity() << "\nO" << options.optLevel << "\n"
+     << machine.getTargetTriple().str() << " " << machine.getTargetCPU()
+     << " " << machine.getTargetFeatureString() << "\n";
+  pm.printAsTextualPipeline(os);
+  os << "\n";
+  module.get().print(os);
+  return key;
+}
+
+/// Looks the entry point of each signature up with `lookup` (which
+/// compiles it, if it is not yet).
+template <typename LookupFn>
+static void
+lookUpEntries(llvm::ArrayRef<std::shared_ptr<const Signature>> signatures,
+              llvm::StringMap<void (*)(void **)> &entries,
+              llvm::StringMap<std::string> &notCompiled, LookupFn lookup) {
+  for (const auto &signature : signatures) {
+    auto entry = lookup(signature->name);
+    if (entry)
+      entries[signature->name] = *entry;
+    else
+      notCompiled[signature->name] = llvm::toString(entry.takeError());
+  }
+}
+
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::compile(const Module &module, const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
   mlir::OwningOpRef<mlir::ModuleOp> copy(module.get().clone());
   mlir::MLIRContext *context = copy->getContext();
 
   std::unique_ptr<Executable> exe(new Executable());
+  exe->target_ = options.target;
   for (auto func : copy->getOps<mlir::func::FuncOp>()) {
     if (func.isPrivate() || func.isExternal())
       continue;
@@ -58,25 +112,13 @@ Executable::compile(const Module &module, const CompileOptions &options) {
         std::make_shared<const Signature>(std::move(*signature)));
   }
 
-  // Lower, collecting diagnostics with their locations.
-  std::string diagnostics;
-  {
-    mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &d) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << formatDiagnostic(d) << "\n";
-      return mlir::success();
-    });
-    mlir::PassManager pm(context);
-    if (options.target == Target::cuda) {
-      GpuPipelineOptions gpuOptions;
-      gpuOptions.chip = options.chip;
-      buildGpuPipeline(pm, gpuOptions);
-    } else {
-      buildCpuPipeline(pm);
-    }
-    if (mlir::failed(pm.run(*copy)))
-      return llvm::createStringError("compilation failed:\n" +
-                                     llvm::StringRef(diagnostics).rtrim());
+  mlir::PassManager pm(context);
+  if (options.target == Target::cuda) {
+    GpuPipelineOptions gpuOptions;
+    gpuOptions.chip = options.chip;
+    buildGpuPipeline(pm, gpuOptions);
+  } else {
+    buildCpuPipeline(pm);
   }
 
   // The host CPU's target machine: without it LLVM's optimizer knows no
@@ -86,32 +128,83 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     return llvm::createStringError("cannot target the host CPU: " +
                                    llvm::toString(machine.takeError()));
 
+  // GPU code loads its kernels in static constructors, which a cached
+  // object would not run: only CPU code is cached.
+  std::optional<CompileCache> cache;
+  if (options.target == Target::cpu)
+    cache = CompileCache::open(options.useCache, options.cacheDirectory);
+  std::string key;
+  if (cache) {
+    key = cacheKey(module, pm, options, **machine);
+    bool rejected = false;
+    if (auto object = cache->lookup(key, rejected)) {
+      auto jit = ObjectJit::load(std::move(object), runtimeSymbols);
+      if (jit) {
+        std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
+        lookUpEntries(
+            exe->signatures_, exe->entries_, exe->notCompiled_,
+            [&](llvm::StringRef name) { return code->lookupPacked(name); });
+        exe->code_ = code;
+        exe->stats_.cacheHit = true;
+        exe->stats_.codegenSeconds = secondsSince(start);
+        engineCompiled();
+        return exe;
+      }
+      // An object that passed the checks but does not link: compile anew.
+      llvm::consumeError(jit.takeError());
+      rejected = true;
+    }
+    exe->stats_.cacheEntryRejected = rejected;
+  }
+
+  // Lower, collecting diagnostics with their locations.
+  std::string diagnostics;
+  {
+    mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &d) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << formatDiagnostic(d) << "\n";
+      return mlir::success();
+    });
+    auto pipelineStart = std::chrono::steady_clock::now();
+    if (mlir::failed(pm.run(*copy)))
+      return llvm::createStringError("compilation failed:\n" +
+                                     llvm::StringRef(diagnostics).rtrim());
+    exe->stats_.pipelineSeconds = secondsSince(pipelineStart);
+  }
+
   mlir::ExecutionEngineOptions engineOptions;
-  auto transformer = mlir::makeOptimizingTransformer(
+  auto optimize = mlir::makeOptimizingTransformer(
       options.optLevel, /*sizeLevel=*/0, machine->get());
+  bool cacheable = cache.has_value();
+  auto transformer = [&](llvm::Module *llvmModule) {
+    // Static constructors would not run from a cached object.
+    if (llvmModule->getNamedGlobal("llvm.global_ctors") ||
+        llvmModule->getNamedGlobal("llvm.global_dtors"))
+      cacheable = false;
+    return optimize(llvmModule);
+  };
   engineOptions.transformer = transformer;
+  engineOptions.enableObjectDump = cacheable;
   engineOptions.jitCodeGenOptLevel =
       options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                             : llvm::CodeGenOptLevel::Default;
-  auto engine =
+  auto optimizeStart = std::chrono::steady_clock::now();
+  auto created =
       mlir::ExecutionEngine::create(*copy, engineOptions, std::move(*machine));
-  if (!engine)
+  if (!created)
     return llvm::createStringError("JIT compilation failed: " +
-                                   llvm::toString(engine.takeError()));
+                                   llvm::toString(created.takeError()));
+  exe->stats_.optimizeSeconds = secondsSince(optimizeStart);
+  auto codegenStart = std::chrono::steady_clock::now();
+  std::shared_ptr<mlir::ExecutionEngine> engine =
+      shareEngine(std::move(*created));
+  exe->code_ = engine;
   // Compiled trace.print calls back into this library.
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  exe->engine_ = shareEngine(std::move(*engine));
-  exe->target_ = options.target;
+  engine->registerSymbols(runtimeSymbols);
   if (options.target == Target::cuda) {
     // Host code calls the runtime shim; its global constructors load the
     // kernels, which is where a missing driver shows first.
-    exe->engine_->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
       for (const cuda::EntryPoint *entry = cuda::entryPoints(); entry->name;
            ++entry)
@@ -121,23 +214,31 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       return symbols;
     });
     cuda::beginCall();
-    exe->engine_->initialize();
+    engine->initialize();
     std::string error = cuda::takeError();
     if (!error.empty())
       return llvm::createStringError("cannot load the GPU kernels: " + error);
   } else {
-    exe->engine_->initialize();
+    engine->initialize();
   }
   // Everything is compiled now, not on first use: an Executable destroyed
   // at exit must not need LLVM's code generator (see EngineLifetime.h).
-  for (const auto &signature : exe->signatures_) {
-    auto entry = exe->engine_->lookupPacked(signature->name);
-    if (entry)
-      exe->entries_[signature->name] = *entry;
-    else
-      exe->notCompiled_[signature->name] = llvm::toString(entry.takeError());
-  }
+  lookUpEntries(
+      exe->signatures_, exe->entries_, exe->notCompiled_,
+      [&](llvm::StringRef name) { return engine->lookupPacked(name); });
   engineCompiled();
+  exe->stats_.codegenSeconds = secondsSince(codegenStart);
+
+  if (cacheable && exe->notCompiled_.empty()) {
+    // The engine hands its object out only as a file.
+    std::string temporary = cache->temporaryPath(key);
+    if (!llvm::sys::fs::create_directories(cache->directory())) {
+      engine->dumpToObjectFile(temporary);
+      if (auto object = llvm::MemoryBuffer::getFile(temporary, false, false))
+        exe->stats_.cacheStored = cache->store(key, (*object)->getBuffer());
+      llvm::sys::fs::remove(temporary);
+    }
+  }
   return exe;
 }
 
@@ -149,7 +250,7 @@ llvm::Expected<Function> Executable::function(llvm::StringRef name) const {
     if (entry == entries_.end())
       return llvm::createStringError("@" + name + " was not compiled: " +
                                      notCompiled_.lookup(name));
-    return Function(signature, entry->second, engine_, target_);
+    return Function(signature, entry->second, code_, target_);
   }
   auto it = uncallable_.find(name);
   if (it != uncallable_.end())

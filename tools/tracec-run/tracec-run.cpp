@@ -1,7 +1,7 @@
 //===- tracec-run.cpp - Compile and run one function of a module ----------===//
 //
 //   tracec-run model.mlir --entry f --input x=@x.npy --input y=1.5 \
-//       --input z="[[1,2],[3,4]]" [--output-dir out/]
+//       --input z="[[1,2],[3,4]]" [--output-dir out/] [--benchmark[=N]]
 //
 // Inputs are matched to the entry's arguments in order; the name before '='
 // labels the input in messages. Results are printed like NumPy does, or
@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Benchmark.h"
 #include "InputParser.h"
 
 #include "tracec/Runtime/Executable.h"
@@ -19,6 +20,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace tracec;
 namespace cl = llvm::cl;
@@ -53,9 +56,20 @@ static cl::opt<std::string>
          cl::init("sm_80"), cl::value_desc("sm_NN"), cl::cat(toolCategory));
 static cl::opt<unsigned>
     repeat("repeat",
-           cl::desc("Run the function this many times (for timing and leak "
+           cl::desc("Run the function this many times, untimed (for leak "
                     "checks); the results of the last run are reported"),
            cl::init(1), cl::value_desc("n"), cl::cat(toolCategory));
+static cl::opt<std::string> benchmark(
+    "benchmark", cl::ValueOptional,
+    cl::desc("Time n calls (default: as many as fit in a second, at least "
+             "5) after the warm-up and print the compile time and the "
+             "min/median/max time per call; the results of the last call "
+             "are reported"),
+    cl::value_desc("n"), cl::cat(toolCategory));
+static cl::opt<unsigned>
+    benchmarkWarmup("benchmark-warmup",
+                    cl::desc("--benchmark: untimed calls first (default 2)"),
+                    cl::init(2), cl::value_desc("n"), cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tracec-run") << message << "\n";
@@ -72,13 +86,32 @@ int main(int argc, char **argv) {
   auto module = compiler.parseFile(inputFile);
   if (!module)
     return fail(llvm::toString(module.takeError()));
+  BenchmarkOptions benchmarkOptions;
+  benchmarkOptions.warmupCalls = benchmarkWarmup;
+  if (benchmark.getNumOccurrences()) {
+    if (repeat.getNumOccurrences())
+      return fail("--repeat and --benchmark both set how often the function "
+                  "runs: use --benchmark=N alone");
+    unsigned calls;
+    if (!benchmark.empty() &&
+        (llvm::StringRef(benchmark).getAsInteger(10, calls) || calls == 0))
+      return fail("--benchmark=" + benchmark +
+                  ": expected a number of calls of at least 1");
+    if (!benchmark.empty())
+      benchmarkOptions.calls = calls;
+  }
+
   CompileOptions options;
   options.target = target;
   options.optLevel = optLevel;
   options.chip = chip;
+  auto compileStart = std::chrono::steady_clock::now();
   auto exe = Executable::compile(*module, options);
   if (!exe)
     return fail(llvm::toString(exe.takeError()));
+  double compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
   auto function = (*exe)->function(entry);
   if (!function)
     return fail(llvm::toString(function.takeError()));
@@ -106,19 +139,29 @@ int main(int argc, char **argv) {
     arguments.push_back(std::move(*tensor));
   }
 
-  if (repeat == 0)
-    return fail("--repeat must be at least 1");
-  for (unsigned i = 1; i < repeat; ++i) {
-    auto results = (*function)(arguments);
-    if (!results)
-      return fail(llvm::toString(results.takeError()));
+  // Every call writes into the same preallocated outputs.
+  std::vector<Tensor> outputs;
+  for (const TensorSpec &spec : signature.results)
+    outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
+  if (benchmark.getNumOccurrences()) {
+    auto seconds =
+        runBenchmark(*function, arguments, outputs, benchmarkOptions);
+
+    if (!seconds)
+      return fail(llvm::toString(seconds.takeError()));
+    printBenchmarkReport(llvm::outs(), entry, *seconds,
+                         benchmarkOptions.warmupCalls, compileSeconds,
+                         describeCompile((*exe)->compileStats()));
+  } else {
+    if (repeat == 0)
+      return fail("--repeat must be at least 1");
+    for (unsigned i = 0; i < repeat; ++i)
+      if (auto error = function->call(arguments, outputs))
+        return fail(llvm::toString(std::move(error)));
   }
-  auto results = (*function)(arguments);
-  if (!results)
-    return fail(llvm::toString(results.takeError()));
 
   if (outputDir.empty()) {
-    for (auto [i, result] : llvm::enumerate(*results))
+    for (auto [i, result] : llvm::enumerate(outputs))
       llvm::outs() << "result " << i << ": " << result.typeString() << "\n"
                    << result.toString() << "\n";
     return 0;
@@ -126,7 +169,7 @@ int main(int argc, char **argv) {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
     return fail("cannot create --output-dir '" + outputDir +
                 "': " + ec.message());
-  for (auto [i, result] : llvm::enumerate(*results)) {
+  for (auto [i, result] : llvm::enumerate(outputs)) {
     llvm::SmallString<128> path(outputDir);
     llvm::sys::path::append(path, entry + "_result" + std::to_string(i) + ".npy");
     if (auto error = result.saveNpy(path))

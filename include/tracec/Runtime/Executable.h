@@ -26,10 +26,6 @@
 #include <string>
 #include <vector>
 
-namespace mlir {
-class ExecutionEngine;
-} // namespace mlir
-
 namespace tracec {
 
 /// Where compiled code runs: the host CPU, or an NVIDIA GPU through the
@@ -43,6 +39,30 @@ struct CompileOptions {
   /// Target::cuda: the GPU architecture the PTX is generated for; the
   /// driver compiles it for the device, which may be this one or newer.
   std::string chip = "sm_80";
+  /// The persistent compile cache (Target::cpu): a module compiled before
+  /// with the same options, for the same CPU, by the same build of tracec
+  /// is loaded from its object code instead of compiled. Turned off here,
+  /// or by TRACEC_DISABLE_CACHE=1 in the environment (which wins).
+  bool useCache = true;
+  /// The cache's directory; empty: $TRACEC_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/tracec, else ~/.cache/tracec.
+  std::string cacheDirectory;
+};
+
+/// Where the time of Executable::compile went, and what the cache did.
+struct CompileStats {
+  /// The MLIR pass pipeline (none on a cache hit).
+  double pipelineSeconds = 0;
+  /// Translation to LLVM IR and LLVM's optimizer.
+  double optimizeSeconds = 0;
+  /// Machine code and linking, or loading the cached object.
+  double codegenSeconds = 0;
+  /// The object code came from the compile cache.
+  bool cacheHit = false;
+  /// An entry was found but failed its checks; it was rewritten.
+  bool cacheEntryRejected = false;
+  /// The compiled object was stored in the cache.
+  bool cacheStored = false;
 };
 
 class Function {
@@ -69,13 +89,13 @@ private:
   friend class Executable;
   Function(std::shared_ptr<const Signature> signature,
            void (*entry)(void **),
-           std::shared_ptr<mlir::ExecutionEngine> engine, Target target)
+           std::shared_ptr<void> code, Target target)
       : signature_(std::move(signature)), entry_(entry),
-        engine_(std::move(engine)), target_(target) {}
+        code_(std::move(code)), target_(target) {}
 
   std::shared_ptr<const Signature> signature_;
   void (*entry_)(void **);
-  std::shared_ptr<mlir::ExecutionEngine> engine_; // keeps the code alive
+  std::shared_ptr<void> code_; // keeps the code alive
   Target target_;
 };
 
@@ -95,11 +115,15 @@ public:
   /// The callable functions, in module order.
   std::vector<std::string> functionNames() const;
 
+  const CompileStats &compileStats() const { return stats_; }
+
 private:
   Executable() = default;
 
-  std::shared_ptr<mlir::ExecutionEngine> engine_;
+  /// The mlir::ExecutionEngine or the ObjectJit holding the code.
+  std::shared_ptr<void> code_;
   Target target_ = Target::cpu;
+  CompileStats stats_;
   std::vector<std::shared_ptr<const Signature>> signatures_;
   /// Public functions that cannot be called from the host, and why.
   llvm::StringMap<std::string> uncallable_;

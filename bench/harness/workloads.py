@@ -1,0 +1,363 @@
+"""The workloads of bench/run: what tracec compiles, the inputs, and the
+peers that compute the same thing.
+
+Each workload names a module in bench/workloads/ and its entry; `inputs`
+makes the arguments (seeded NumPy arrays, saved as .npy for tracec-run and
+loaded by the peers); `peers` maps a peer's name to a function that takes
+the inputs and returns (call, results): `call()` runs once and is what is
+timed, `results()` gives the NumPy arrays to check against tracec's
+outputs. A peer whose name is in `references` computes something else
+(np.tanh alone, a copy of the same bytes): it is timed for scale, never
+checked.
+"""
+
+import dataclasses
+import math
+from typing import Callable, Dict, List, Optional
+
+import numpy as np
+
+
+@dataclasses.dataclass
+class Workload:
+    name: str
+    module: str  # file under bench/workloads/
+    entry: str
+    inputs: Callable[[np.random.Generator], List[np.ndarray]]
+    peers: Dict[str, Callable]
+    description: str
+    references: tuple = ()
+    rtol: float = 1e-4
+    atol: float = 1e-5
+    # Reported as "compile" rows (cold and cached) too.
+    compile_row: Optional[str] = None
+
+
+def _normal(rng, shape, scale=1.0):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------
+# sgemm
+
+
+def _sgemm_inputs(n):
+    return lambda rng: [_normal(rng, (n, n)), _normal(rng, (n, n))]
+
+
+def _np_sgemm(a, b):
+    c = np.empty((a.shape[0], b.shape[1]), np.float32)
+    return (lambda: np.matmul(a, b, out=c)), (lambda: [c])
+
+
+def _torch_sgemm(a, b):
+    import torch
+    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+    c = torch.empty(a.shape[0], b.shape[1])
+    return (lambda: torch.matmul(ta, tb, out=c)), (lambda: [c.numpy()])
+
+
+# ---------------------------------------------------------------------------
+# tanh-GELU over 16M floats
+
+GELU_K = math.sqrt(2.0 / math.pi)
+
+
+def _gelu_inputs(rng):
+    return [_normal(rng, (1 << 24,), 2.0)]
+
+
+def _torch_gelu(x):
+    import torch
+    t = torch.from_numpy(x)
+    out = [None]
+
+    def call():
+        # PyTorch eager, the composed expression (one kernel per op).
+        out[0] = 0.5 * t * (1.0 + torch.tanh(GELU_K * (t + 0.044715 * t * t * t)))
+    call()
+    return call, (lambda: [out[0].numpy()])
+
+
+def _np_tanh(x):
+    y = np.empty_like(x)
+    return (lambda: np.tanh(x, out=y)), (lambda: [y])
+
+
+def _copy(x):
+    y = np.empty_like(x)
+    return (lambda: np.copyto(y, x)), (lambda: [y])
+
+
+# ---------------------------------------------------------------------------
+# softmax and layer norm, 4096x1024
+
+
+def _rows_inputs(rng):
+    return [_normal(rng, (4096, 1024), 3.0)]
+
+
+def _torch_softmax(x):
+    import torch
+    t = torch.from_numpy(x)
+    out = [None]
+
+    def call():
+        out[0] = torch.softmax(t, dim=-1)
+    call()
+    return call, (lambda: [out[0].numpy()])
+
+
+def _np_softmax(x):
+    out = [None]
+
+    def call():
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        out[0] = e / e.sum(axis=-1, keepdims=True)
+    call()
+    return call, (lambda: [out[0]])
+
+
+def _layernorm_inputs(rng):
+    return [_normal(rng, (4096, 1024), 3.0), _normal(rng, (1024,)) + 1,
+            _normal(rng, (1024,))]
+
+
+def _torch_layernorm(x, gamma, beta):
+    import torch
+    import torch.nn.functional as F
+    t, g, b = map(torch.from_numpy, (x, gamma, beta))
+    out = [None]
+
+    def call():
+        out[0] = F.layer_norm(t, (1024,), g, b, eps=1e-5)
+    call()
+    return call, (lambda: [out[0].numpy()])
+
+
+def _np_layernorm(x, gamma, beta):
+    out = [None]
+
+    def call():
+        mean = x.mean(axis=-1, keepdims=True)
+        d = x - mean
+        var = (d * d).mean(axis=-1, keepdims=True)
+        out[0] = d / np.sqrt(var + 1e-5) * gamma + beta
+    call()
+    return call, (lambda: [out[0]])
+
+
+# ---------------------------------------------------------------------------
+# MLP 784-512-512-10, batch 256
+
+
+def _mlp_inputs(rng):
+    def dense(n_in, n_out):
+        return [_normal(rng, (n_in, n_out), 1 / math.sqrt(n_in)),
+                _normal(rng, (n_out,), 0.1)]
+    return ([_normal(rng, (256, 784)),
+             rng.integers(0, 10, 256).astype(np.int32)]
+            + dense(784, 512) + dense(512, 512) + dense(512, 10))
+
+
+def _torch_mlp(train):
+    def make(x, labels, *params):
+        import torch
+        import torch.nn.functional as F
+        tx = torch.from_numpy(x)
+        tl = torch.from_numpy(labels).long()
+        ps = [torch.from_numpy(p).requires_grad_(train) for p in params]
+
+        def loss():
+            w1, b1, w2, b2, w3, b3 = ps
+            a1 = torch.relu(tx @ w1 + b1)
+            a2 = torch.relu(a1 @ w2 + b2)
+            logp = torch.log_softmax(a2 @ w3 + b3, dim=1)
+            onehot = F.one_hot(tl, 10).to(torch.float32)
+            return (-(logp * onehot).sum(dim=1)).mean()
+        return _torch_step(loss, ps, train)
+    return make
+
+
+def _torch_step(loss, params, train):
+    """Times loss() (under no_grad) or loss() and its gradients wrt params
+    (torch.autograd.grad, as tracec's value_and_grad)."""
+    import torch
+    out = [None]
+
+    def call():
+        if train:
+            value = loss()
+            out[0] = [value] + list(torch.autograd.grad(value, params))
+        else:
+            with torch.no_grad():
+                out[0] = [loss()]
+    call()
+    return call, (lambda: [t.detach().numpy() for t in out[0]])
+
+
+# ---------------------------------------------------------------------------
+# Small CNN, batch 32, 28x28x1 (NHWC / HWCF in tracec; NCHW / OIHW in torch)
+
+
+def _cnn_inputs(rng):
+    return [_normal(rng, (32, 28, 28, 1)),
+            rng.integers(0, 10, 32).astype(np.int32),
+            _normal(rng, (3, 3, 1, 16), 1 / 3), _normal(rng, (16,), 0.1),
+            _normal(rng, (3, 3, 16, 32), 1 / 12), _normal(rng, (32,), 0.1),
+            _normal(rng, (1568, 10), 1 / math.sqrt(1568)),
+            _normal(rng, (10,), 0.1)]
+
+
+def _torch_cnn(x, labels, k1, b1, k2, b2, w, b3):
+    import torch
+    import torch.nn.functional as F
+    # Layout changes are made once, outside the timed call.
+    tx = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    tl = torch.from_numpy(labels).long()
+    params = [torch.from_numpy(k1).permute(3, 2, 0, 1).contiguous(),
+              torch.from_numpy(b1),
+              torch.from_numpy(k2).permute(3, 2, 0, 1).contiguous(),
+              torch.from_numpy(b2), torch.from_numpy(w), torch.from_numpy(b3)]
+    for p in params:
+        p.requires_grad_(True)
+
+    def loss():
+        k1, b1, k2, b2, w, b3 = params
+        a = F.max_pool2d(torch.relu(F.conv2d(tx, k1, b1, padding=1)), 2)
+        a = F.max_pool2d(torch.relu(F.conv2d(a, k2, b2, padding=1)), 2)
+        # tracec flattens NHWC: flatten in that order.
+        f = a.permute(0, 2, 3, 1).reshape(32, 1568)
+        logp = torch.log_softmax(f @ w + b3, dim=1)
+        onehot = F.one_hot(tl, 10).to(torch.float32)
+        return (-(logp * onehot).sum(dim=1)).mean()
+    call, results = _torch_step(loss, params, True)
+
+    def hwcf():
+        r = results()
+        r[1] = r[1].transpose(2, 3, 1, 0)
+        r[3] = r[3].transpose(2, 3, 1, 0)
+        return r
+    return call, hwcf
+
+
+# ---------------------------------------------------------------------------
+# Attention block, batch 4, sequence 128, width 256, 4 heads
+
+
+def _attention_inputs(rng):
+    return [_normal(rng, (512, 256))] + [
+        _normal(rng, (256, 256), 1 / 16) for _ in range(4)]
+
+
+def _torch_attention(x, wq, wk, wv, wo):
+    import torch
+    params = [torch.from_numpy(a).requires_grad_(True)
+              for a in (x, wq, wk, wv, wo)]
+
+    def heads(t):
+        return t.reshape(4, 128, 4, 64).transpose(1, 2).reshape(16, 128, 64)
+
+    def loss():
+        x, wq, wk, wv, wo = params
+        q, k, v = heads(x @ wq), heads(x @ wk), heads(x @ wv)
+        p = torch.softmax(q @ k.transpose(1, 2) * 0.125, dim=-1)
+        c = (p @ v).reshape(4, 4, 128, 64).transpose(1, 2).reshape(512, 256)
+        y = x + c @ wo
+        return (y * y).mean()
+    return _torch_step(loss, params, True)
+
+
+# ---------------------------------------------------------------------------
+# conv2d 3x3, 64 channels, 56x56
+
+
+def _conv_inputs(rng):
+    return [_normal(rng, (1, 56, 56, 64)), _normal(rng, (3, 3, 64, 64), 1 / 24)]
+
+
+def _torch_conv(x, w):
+    import torch
+    import torch.nn.functional as F
+    tx = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    tw = torch.from_numpy(w).permute(3, 2, 0, 1).contiguous()
+    out = [None]
+
+    def call():
+        out[0] = F.conv2d(tx, tw, padding=1)
+    call()
+    return call, (lambda: [out[0].permute(0, 2, 3, 1).numpy()])
+
+
+# ---------------------------------------------------------------------------
+# A tiny function: the cost of a call (bench/aot_tiny.mlir)
+
+
+def _tiny_inputs(rng):
+    return [_normal(rng, (4,))]
+
+
+def _np_tiny(x):
+    y = np.empty_like(x)
+    return (lambda: np.add(x, x, out=y)), (lambda: [y])
+
+
+def _torch_tiny(x):
+    import torch
+    t = torch.from_numpy(x)
+    y = torch.empty(4)
+    return (lambda: torch.add(t, t, out=y)), (lambda: [y.numpy()])
+
+
+WORKLOADS = [
+    Workload("sgemm 256", "sgemm_256.mlir", "sgemm", _sgemm_inputs(256),
+             {"numpy": _np_sgemm, "torch": _torch_sgemm},
+             "C = A B, 256x256x256 f32", rtol=1e-4, atol=1e-3),
+    Workload("sgemm 1024", "sgemm_1024.mlir", "sgemm", _sgemm_inputs(1024),
+             {"numpy": _np_sgemm, "torch": _torch_sgemm},
+             "C = A B, 1024x1024x1024 f32", rtol=1e-4, atol=2e-3),
+    Workload("sgemm 2048", "sgemm_2048.mlir", "sgemm", _sgemm_inputs(2048),
+             {"numpy": _np_sgemm, "torch": _torch_sgemm},
+             "C = A B, 2048x2048x2048 f32", rtol=1e-4, atol=3e-3),
+    Workload("tanh-GELU 16M", "gelu.mlir", "gelu", _gelu_inputs,
+             {"torch": _torch_gelu, "np.tanh": _np_tanh, "copy": _copy},
+             "0.5 x (1 + tanh(k (x + 0.044715 x^3))) over 2^24 f32",
+             references=("np.tanh", "copy"), rtol=1e-5, atol=1e-5),
+    Workload("softmax 4096x1024", "softmax.mlir", "softmax", _rows_inputs,
+             {"numpy": _np_softmax, "torch": _torch_softmax},
+             "softmax over rows of 1024", rtol=1e-4, atol=1e-7),
+    Workload("layer norm 4096x1024", "layernorm.mlir", "layernorm",
+             _layernorm_inputs,
+             {"numpy": _np_layernorm, "torch": _torch_layernorm},
+             "layer norm over rows of 1024, scale and shift", rtol=1e-4,
+             atol=1e-4),
+    Workload("MLP forward", "mlp.mlir", "forward", _mlp_inputs,
+             {"torch": _torch_mlp(False)},
+             "784-512-512-10 relu, batch 256, softmax cross-entropy loss",
+             rtol=1e-4, atol=1e-5),
+    Workload("MLP train step", "mlp.mlir", "train_step", _mlp_inputs,
+             {"torch": _torch_mlp(True)},
+             "the same, value_and_grad wrt the 6 weights and biases",
+             rtol=1e-3, atol=1e-5, compile_row="MLP train step"),
+    Workload("CNN train step", "cnn.mlir", "train_step", _cnn_inputs,
+             {"torch": _torch_cnn},
+             "conv-relu-pool x2, dense, batch 32 of 28x28x1: value_and_grad",
+             rtol=1e-3, atol=1e-5, compile_row="CNN train step"),
+    Workload("attention fwd+bwd", "attention.mlir", "train_step",
+             _attention_inputs, {"torch": _torch_attention},
+             "self-attention 4x128x256, 4 heads: value_and_grad wrt x, wq, wk, wv, wo",
+             rtol=1e-3, atol=1e-5, compile_row="attention fwd+bwd"),
+    Workload("conv2d 3x3 64ch 56x56", "conv2d.mlir", "conv2d", _conv_inputs,
+             {"torch": _torch_conv}, "NHWC 1x56x56x64, 3x3x64x64, padding 1",
+             rtol=1e-4, atol=1e-4),
+    Workload("tiny call (JIT)", "../aot_tiny.mlir", "tiny", _tiny_inputs,
+             {"numpy": _np_tiny, "torch": _torch_tiny},
+             "x + x on 4 floats: the cost of one call through tracec::Function::call"),
+]
+
+
+def by_name(name):
+    for w in WORKLOADS:
+        if w.name == name:
+            return w
+    raise KeyError(name)

@@ -1,0 +1,155 @@
+//===- CompileCache.cpp - Object code of compiled modules on disk ---------===//
+
+#include "CompileCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+
+using namespace tracec;
+
+/// Bumped when the entry format or what the objects assume changes.
+static constexpr llvm::StringLiteral kMagic = "TRCOBJ01";
+static constexpr size_t kHashSize = 32;
+static constexpr size_t kTrailerSize = 8 + 8 + kHashSize;
+
+static std::string hexHash(llvm::StringRef text) {
+  auto hash = llvm::BLAKE3::hash<kHashSize>(llvm::arrayRefFromStringRef(text));
+  return llvm::toHex(hash, /*LowerCase=*/true);
+}
+
+static std::array<uint8_t, kHashSize> entryHash(llvm::StringRef key,
+                                                llvm::StringRef payload) {
+  llvm::BLAKE3 hasher;
+  hasher.update(key);
+  hasher.update(payload);
+  return hasher.final<kHashSize>();
+}
+
+std::optional<CompileCache> CompileCache::open(bool enabled,
+                                               llvm::StringRef directory) {
+  if (!enabled)
+    return std::nullopt;
+  if (auto disable = llvm::sys::Process::GetEnv("TRACEC_DISABLE_CACHE"))
+    if (!disable->empty() && *disable != "0")
+      return std::nullopt;
+  if (!directory.empty())
+    return CompileCache(directory.str());
+  if (auto dir = llvm::sys::Process::GetEnv("TRACEC_CACHE_DIR"))
+    if (!dir->empty())
+      return CompileCache(*dir);
+  llvm::SmallString<256> path;
+  if (auto xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+      xdg && !xdg->empty()) {
+    path = *xdg;
+  } else if (auto home = llvm::sys::Process::GetEnv("HOME");
+             home && !home->empty()) {
+    path = *home;
+    llvm::sys::path::append(path, ".cache");
+  } else {
+    return std::nullopt;
+  }
+  llvm::sys::path::append(path, "tracec");
+  return CompileCache(path.str().str());
+}
+
+const std::string &CompileCache::buildIdentity() {
+  // The file holding this code (the tool, or the shared library a host
+  // program or Python loaded), by path, size and modification time.
+  static const std::string identity = [] {
+    std::string text = std::string(kMagic) + " LLVM " LLVM_VERSION_STRING;
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&CompileCache::buildIdentity), &info) &&
+        info.dli_fname) {
+      llvm::sys::fs::file_status status;
+      text += " ";
+      text += info.dli_fname;
+      if (!llvm::sys::fs::status(info.dli_fname, status))
+        text +=
+            " " + std::to_string(status.getSize()) + " " +
+            std::to_string(
+                status.getLastModificationTime().time_since_epoch().count());
+    }
+    return text;
+  }();
+  return identity;
+}
+
+std::string CompileCache::entryPath(llvm::StringRef key) const {
+  llvm::SmallString<256> path(directory_);
+  llvm::sys::path::append(path, hexHash(key) + ".o");
+  return path.str().str();
+}
+
+std::string CompileCache::temporaryPath(llvm::StringRef key) const {
+  llvm::SmallString<256> model(directory_);
+  llvm::sys::path::append(model,
+                          hexHash(key).substr(0, 16) + ".tmp-%%%%%%%%%%%%");
+  llvm::SmallString<256> path;
+  llvm::sys::fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
+  return path.str().str();
+}
+
+std::unique_ptr<llvm::MemoryBuffer> CompileCache::lookup(llvm::StringRef key,
+                                                         bool &rejected) const {
+  rejected = false;
+  auto file = llvm::MemoryBuffer::getFile(entryPath(key), /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return nullptr;
+  llvm::StringRef bytes = (*file)->getBuffer();
+  rejected = true;
+  if (bytes.size() < kTrailerSize)
+    return nullptr;
+  llvm::StringRef trailer = bytes.take_back(kTrailerSize);
+  llvm::StringRef payload = bytes.drop_back(kTrailerSize);
+  if (!trailer.starts_with(kMagic))
+    return nullptr;
+  uint64_t size = llvm::support::endian::read64le(trailer.data() + 8);
+  if (size != payload.size())
+    return nullptr;
+  auto hash = entryHash(key, payload);
+  if (llvm::StringRef(reinterpret_cast<const char *>(hash.data()),
+                      hash.size()) != trailer.substr(16))
+    return nullptr;
+  rejected = false;
+  return llvm::MemoryBuffer::getMemBufferCopy(payload, entryPath(key));
+}
+
+bool CompileCache::store(llvm::StringRef key, llvm::StringRef object) const {
+  if (llvm::sys::fs::create_directories(directory_))
+    return false;
+  std::string temporary = temporaryPath(key);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return false;
+    char size[8];
+    llvm::support::endian::write64le(size, object.size());
+    auto hash = entryHash(key, object);
+    os << object << kMagic << llvm::StringRef(size, 8)
+       << llvm::StringRef(reinterpret_cast<const char *>(hash.data()),
+                          hash.size());
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return false;
+    }
+  }
+  // rename() replaces the entry atomically: readers see the old file or
+  // the new one, never a part.
+  if (llvm::sys::fs::rename(temporary, entryPath(key))) {
+    llvm::sys::fs::remove(temporary);
+    return false;
+  }
+  return true;
+}
