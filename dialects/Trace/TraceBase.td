@@ -28,7 +28,6 @@ def Trace_Dialect : Dialect {
     the obvious cases.
   }];
   let useDefaultTypePrinterParser = 1;
-  let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];

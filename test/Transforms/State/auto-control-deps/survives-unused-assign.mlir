@@ -24,7 +24,9 @@ func.func private @set(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) ->
 
 // CHECK-LABEL: func.func @inlined
 // CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
-// CHECK-NEXT: %[[C:[a-z0-9_]+]] = trace.var.assign %[[V]], %[[X]] :
+// The token the call was passed (nothing precedes it):
+// CHECK-NEXT: %[[G:[a-z0-9_]+]] = trace.group()
+// CHECK-NEXT: %[[C:[a-z0-9_]+]] = trace.var.assign %[[V]], %[[X]] after(%[[G]]) :
 // CHECK-NEXT: %[[E:[a-z0-9_]+]] = trace.exp %[[X]]
 // CHECK-NEXT: %[[Y:[a-z0-9_]+]] = trace.identity %[[E]] after(%[[C]]) :
 // CHECK-NEXT: return %[[Y]]
