@@ -50,11 +50,11 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
         onTensors.addNestedPass<func::FuncOp>(
             trace::createTraceCpuVectorize());
       },
-      // The micro-kernels become FMAs first, before the generic vector
-      // lowering below reshapes their contractions.
+      // On buffers, while no deallocation ops are in the way: the
+      // micro-kernels become FMAs first, before the generic vector lowering
+      // reshapes their contractions; then the other vectors are lowered.
       // The vectorized loops carry their buffers as loop results; folded
-      // away, the buffers a function returns can become out-parameters.
-      // Vectors are lowered while no deallocation ops are in the way. A
+      // away, the buffers a function returns can become out-parameters. A
       // row's intermediates are allocated once, outside the row loop.
       [](OpPassManager &onBuffers) {
         onBuffers.addPass(trace::createTraceLowerContractionVectors());
