@@ -65,42 +65,6 @@ tracec::createCpuTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
   return machine;
 }
 
-llvm::Expected<unsigned> tracec::getCpuVectorBits(llvm::StringRef cpu) {
-  auto has = [&](llvm::StringRef feature) -> llvm::Expected<bool> {
-    if (cpu == "native")
-      return llvm::sys::getHostCPUFeatures().lookup(feature);
-    initializeNativeTarget();
-    llvm::Triple triple(llvm::sys::getProcessTriple());
-    std::string error;
-    const llvm::Target *target =
-        llvm::TargetRegistry::lookupTarget(triple, error);
-    if (!target)
-      return llvm::createStringError("cannot target " + triple.str() + ": " +
-                                     error);
-    std::unique_ptr<llvm::MCSubtargetInfo> generic(
-        target->createMCSubtargetInfo(triple, "", ""));
-    if (!generic || !generic->isCPUStringValid(cpu))
-      return llvm::createStringError(
-          "unknown CPU '" + cpu.str() + "' for " + triple.str() +
-          " (try native, x86-64-v3, skylake-avx512)");
-    // Other architectures have no such feature names (and 128-bit vectors).
-    if (!triple.isX86())
-      return false;
-    std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target->createMCSubtargetInfo(triple, cpu, ""));
-    return info->checkFeatures("+" + feature.str());
-  };
-  for (auto [feature, bits] : {std::pair<llvm::StringRef, unsigned>{"avx512f", 512},
-                               {"avx", 256}}) {
-    llvm::Expected<bool> present = has(feature);
-    if (!present)
-      return present.takeError();
-    if (*present)
-      return bits;
-  }
-  return 128;
-}
-
 llvm::Expected<std::unique_ptr<llvm::Module>>
 tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
                           llvm::TargetMachine &machine, unsigned optLevel) {
@@ -133,8 +97,9 @@ llvm::Expected<CpuVectorInfo> tracec::getCpuVectorInfo(llvm::StringRef cpu) {
     std::unique_ptr<llvm::MCSubtargetInfo> generic(
         target->createMCSubtargetInfo(triple, "", ""));
     if (!generic || !generic->isCPUStringValid(cpu))
-      return llvm::createStringError("unknown CPU '" + cpu.str() + "' for " +
-                                     triple.str());
+      return llvm::createStringError(
+          "unknown CPU '" + cpu.str() + "' for " + triple.str() +
+          " (try native, x86-64-v3, skylake-avx512)");
     std::unique_ptr<llvm::MCSubtargetInfo> info(
         target->createMCSubtargetInfo(triple, cpu, ""));
     for (const llvm::SubtargetFeatureKV &feature : info->getAllProcessorFeatures())

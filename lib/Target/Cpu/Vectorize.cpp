@@ -214,12 +214,14 @@ struct CpuVectorizePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    llvm::Expected<unsigned> vectorBits = tracec::getCpuVectorBits(targetCpu);
-    if (!vectorBits) {
+    llvm::Expected<tracec::CpuVectorInfo> info =
+        tracec::getCpuVectorInfo(targetCpu);
+    if (!info) {
       func.emitError() << "trace-cpu-vectorize: "
-                       << llvm::toString(vectorBits.takeError());
+                       << llvm::toString(info.takeError());
       return signalPassFailure();
     }
+    unsigned vectorBits = info->vectorBits;
 
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
@@ -230,7 +232,7 @@ struct CpuVectorizePass
     for (linalg::LinalgOp op : candidates) {
       // Tiling may fail on an op we misjudged: it then stays whole and is
       // lowered to loops later, correct but slower.
-      (void)tileToVectors(rewriter, op, lanesFor(op, *vectorBits));
+      (void)tileToVectors(rewriter, op, lanesFor(op, vectorBits));
     }
 
     // Peeled tiles get static sizes: fold them into the slices' types.
@@ -243,7 +245,7 @@ struct CpuVectorizePass
         tiles.push_back(op);
     });
     for (linalg::LinalgOp op : tiles)
-      (void)vectorizeTile(rewriter, op, *vectorBits);
+      (void)vectorizeTile(rewriter, op, vectorBits);
 
     // Fold the tiles' slices into their transfers, and carry the partial
     // reductions' lane accumulators as vectors through their loops.

@@ -26,11 +26,6 @@ namespace tracec {
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createCpuTargetMachine(llvm::StringRef cpu = "native", unsigned optLevel = 3);
 
-/// The width in bits of the widest vector registers `cpu` ("native" or an
-/// LLVM CPU name, as above) computes on: 512 with AVX-512, 256 with AVX,
-/// 128 for SSE, NEON and the rest. The vectorizer sizes its tiles by it.
-llvm::Expected<unsigned> getCpuVectorBits(llvm::StringRef cpu = "native");
-
 /// Translates `module` (in the LLVM dialect) to LLVM IR for `machine` and
 /// runs LLVM's optimizer at `optLevel` (0-3), as the JIT does. Translation
 /// errors are reported to the module's context as diagnostics.
@@ -49,6 +44,7 @@ struct CpuVectorInfo {
 
 /// The vector unit of `cpu` ("native": the host's, from its features; else
 /// an LLVM CPU name for the host's triple). An unknown name is an error.
+/// The contraction tiles and the vectorizer of the other ops are sized by it.
 llvm::Expected<CpuVectorInfo> getCpuVectorInfo(llvm::StringRef cpu = "native");
 
 } // namespace tracec
