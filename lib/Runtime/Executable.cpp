@@ -16,7 +16,16 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/raw_ostream.h"
 
+extern "C" int omp_get_max_threads(void); // libomp's omp.h
+
 using namespace tracec;
+
+// Parallel loops call libomp (__kmpc_fork_call, ...). TracecRuntime links
+// it, so the engine resolves those calls in this process, as it resolves
+// libc's; this function is also what keeps the link from dropping it.
+unsigned tracec::defaultThreads() {
+  return static_cast<unsigned>(omp_get_max_threads());
+}
 
 //===----------------------------------------------------------------------===//
 // Compilation
@@ -72,7 +81,10 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       gpuOptions.chip = options.chip;
       buildGpuPipeline(pm, gpuOptions);
     } else {
-      buildCpuPipeline(pm);
+      CpuPipelineOptions cpuOptions;
+      cpuOptions.threads = options.threads;
+      cpuOptions.parallelMinWork = options.parallelMinWork;
+      buildCpuPipeline(pm, cpuOptions);
     }
     if (mlir::failed(pm.run(*copy)))
       return llvm::createStringError("compilation failed:\n" +

@@ -43,7 +43,18 @@ struct CompileOptions {
   /// Target::cuda: the GPU architecture the PTX is generated for; the
   /// driver compiles it for the device, which may be this one or newer.
   std::string chip = "sm_80";
+  /// Target::cpu: threads that large loop nests are split across (OpenMP,
+  /// through libomp). 0, the default, lets the OpenMP runtime choose, as
+  /// PyTorch does: OMP_NUM_THREADS if set, else one per core. 1 compiles
+  /// serial code. Small loop nests (under `parallelMinWork` operations) run
+  /// serially whatever the count, and results do not depend on it.
+  unsigned threads = 0;
+  int64_t parallelMinWork = 32768;
 };
+
+/// The threads a call uses with CompileOptions::threads = 0: OpenMP's
+/// default for this process (OMP_NUM_THREADS, else the number of cores).
+unsigned defaultThreads();
 
 class Function {
 public:

@@ -4,6 +4,7 @@
 #define TRACEC_TARGET_CPU_PASSES_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
