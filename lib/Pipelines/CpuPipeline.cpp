@@ -63,6 +63,11 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   // Copies between strided buffers would call the C runner library's
   // memrefCopy; as linalg copies they become loops.
   pm.addPass(trace::createTraceExpandCopies());
+  // Intermediates into one workspace per function, so warm calls
+  // allocate nothing. After the stages that create buffers (packing),
+  // before the loops.
+  if (options.workspace)
+    pm.addPass(trace::createTracePlanWorkspace());
   addLoopLowering(pm, options);
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());

@@ -29,13 +29,21 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Operations a loop nest must execute to be split across "
                      "threads (smaller ones stay serial)"),
       llvm::cl::init(32768)};
+  Option<bool> workspace{
+      *this, "workspace",
+      llvm::cl::desc("Place intermediate buffers of static size in one "
+                     "workspace per function, allocated once "
+                     "(trace-plan-workspace); off: one malloc per buffer "
+                     "and call"),
+      llvm::cl::init(true)};
 };
 
 /// Adds trace (on tensors) -> LLVM dialect for the host CPU to `pm`, which
 /// is anchored on builtin.module. Entry points use destination passing:
 /// every result becomes a caller-owned out-parameter appended after the
 /// arguments, and every buffer the code allocates internally is freed
-/// before it returns. With `threads` other than 1, large loop nests run
+/// before it returns (intermediates of static size live in a workspace
+/// that a warm call reuses: no malloc). With `threads` other than 1, large loop nests run
 /// as OpenMP parallel loops: the code calls libomp's __kmpc_* entry points.
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options = {});
