@@ -84,6 +84,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       CpuPipelineOptions cpuOptions;
       cpuOptions.threads = options.threads;
       cpuOptions.parallelMinWork = options.parallelMinWork;
+      cpuOptions.workspace = options.workspace;
       buildCpuPipeline(pm, cpuOptions);
     }
     if (mlir::failed(pm.run(*copy)))
@@ -275,13 +276,14 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
   // so const_cast only satisfies the descriptor's pointer type. A variable's
   // buffer (trace-lower-state) is passed as is and updated in place: that is
   // the point of a variable, and why it is not copied.
-  std::vector<Descriptor> descriptors;
+  // Inline storage: a typical call allocates nothing.
+  llvm::SmallVector<Descriptor, 16> descriptors;
   descriptors.reserve(inputs.size() + outputs.size());
   for (const Tensor &input : inputs)
     descriptors.emplace_back(const_cast<Tensor &>(input));
   for (Tensor &output : outputs)
     descriptors.emplace_back(output);
-  llvm::SmallVector<void *, 32> args;
+  llvm::SmallVector<void *, 192> args;
   for (Descriptor &descriptor : descriptors)
     descriptor.pack(args);
   if (target_ != Target::cuda) {

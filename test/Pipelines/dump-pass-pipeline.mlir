@@ -3,6 +3,8 @@
 // printed text parses back): each step is an ordinary pass, so
 // --mlir-print-ir-after-all shows the IR after every one of them.
 // RUN: tracec-opt %s --tracec-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=threads=4 parallel-min-work=1000" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=workspace=false" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
 
@@ -32,7 +34,9 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
+// CPU-NEXT:   trace-plan-workspace,
 // CPU-NEXT:   convert-linalg-to-loops,
+// CPU-NEXT:   scf-forall-to-for,
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
 // CPU-NEXT:   expand-strided-metadata,
@@ -46,6 +50,19 @@
 // CPU-NEXT:   convert-ub-to-llvm{
 // CPU-NEXT:   reconcile-unrealized-casts
 // CPU-NEXT: )
+
+// threads other than 1: parallel loops, one per large nest, to OpenMP.
+// OMP:        trace-plan-workspace,
+// OMP-NEXT:   convert-linalg-to-parallel-loops,
+// OMP-NEXT:   scf-forall-to-parallel,
+// OMP-NEXT:   trace-parallel-loops{min-work=1000},
+// OMP-NEXT:   convert-scf-to-openmp{num-threads=4},
+// OMP-NEXT:   canonicalize{
+// OMP:        convert-ub-to-llvm{
+// OMP-NEXT:   convert-openmp-to-llvm,
+// OMP-NEXT:   reconcile-unrealized-casts
+// NOWS:       trace-expand-copies,
+// NOWS-NEXT:  convert-linalg-to-loops,
 
 // The typed options reach the passes that take them.
 // GPU:      trace-expand-copies,

@@ -50,6 +50,10 @@ struct CompileOptions {
   /// serially whatever the count, and results do not depend on it.
   unsigned threads = 0;
   int64_t parallelMinWork = 32768;
+  /// Target::cpu: intermediates of static size live in one workspace per
+  /// function that warm calls reuse, so they call no malloc
+  /// (trace-plan-workspace). Off: a malloc and free per buffer and call.
+  bool workspace = true;
 };
 
 /// The threads a call uses with CompileOptions::threads = 0: OpenMP's
@@ -72,7 +76,9 @@ public:
   operator()(llvm::ArrayRef<Tensor> inputs) const;
 
   /// Destination passing: writes the results into caller-owned `outputs`,
-  /// which must already have the result dtypes and shapes.
+  /// which must already have the result dtypes and shapes. A warm call of
+  /// a CPU function with static shapes allocates no memory (up to 16
+  /// arguments and results of rank 4 or less).
   llvm::Error call(llvm::ArrayRef<Tensor> inputs,
                    llvm::MutableArrayRef<Tensor> outputs) const;
 
