@@ -1,6 +1,6 @@
 //===- threads_bench.cpp - 1 vs 2 threads, workspace vs malloc ------------===//
 //
-//   tracec_bench_threads model.mlir entry... [--rounds N]
+//   tracec_bench_threads model.mlir entry... [--rounds N] [--min-work W]
 //
 // Compiles each entry four ways (threads 1 and 2, with and without the
 // workspace that removes per-call mallocs), calls each on the same random
@@ -58,14 +58,18 @@ double median(std::vector<double> values) {
 int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: %s model.mlir entry... [--rounds N]\n", argv[0]);
+                 "usage: %s model.mlir entry... [--rounds N] [--min-work W]\n",
+                 argv[0]);
     return 1;
   }
   int rounds = 30;
+  int64_t minWork = CompileOptions().parallelMinWork;
   std::vector<std::string> entries;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
       rounds = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--min-work") && i + 1 < argc)
+      minWork = std::atoll(argv[++i]);
     else
       entries.push_back(argv[i]);
   }
@@ -80,6 +84,7 @@ int main(int argc, char **argv) {
     CompileOptions options;
     options.threads = config.threads;
     options.workspace = config.workspace;
+    options.parallelMinWork = minWork;
     auto exe = Executable::compile(*module, options);
     if (!exe) {
       std::fprintf(stderr, "%s\n", llvm::toString(exe.takeError()).c_str());

@@ -16,15 +16,27 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <dlfcn.h>
+
 extern "C" int omp_get_max_threads(void); // libomp's omp.h
 
 using namespace tracec;
 
-// Parallel loops call libomp (__kmpc_fork_call, ...). TracecRuntime links
-// it, so the engine resolves those calls in this process, as it resolves
-// libc's; this function is also what keeps the link from dropping it.
 unsigned tracec::defaultThreads() {
   return static_cast<unsigned>(omp_get_max_threads());
+}
+
+/// The file of the libomp this library is linked with. Parallel loops call
+/// it (__kmpc_fork_call, ...), and the engine loads it by this path: its
+/// symbols need not be visible in the process's global scope (they are
+/// not where this library is itself loaded with RTLD_LOCAL, as Python
+/// loads extension modules).
+static std::string openmpLibraryPath() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&omp_get_max_threads), &info) ||
+      !info.dli_fname)
+    return {};
+  return info.dli_fname;
 }
 
 //===----------------------------------------------------------------------===//
@@ -100,6 +112,17 @@ Executable::compile(const Module &module, const CompileOptions &options) {
                                    llvm::toString(machine.takeError()));
 
   mlir::ExecutionEngineOptions engineOptions;
+  std::string openmp;
+  llvm::SmallVector<llvm::StringRef, 1> sharedLibraries;
+  if (options.target == Target::cpu && options.threads != 1) {
+    openmp = openmpLibraryPath();
+    if (openmp.empty())
+      return llvm::createStringError(
+          "cannot find the OpenMP runtime (libomp) that parallel loops "
+          "call; compile with threads = 1");
+    sharedLibraries.push_back(openmp);
+    engineOptions.sharedLibPaths = sharedLibraries;
+  }
   auto transformer = mlir::makeOptimizingTransformer(
       options.optLevel, /*sizeLevel=*/0, machine->get());
   engineOptions.transformer = transformer;

@@ -122,10 +122,11 @@ std::vector<float> randomValues(size_t n, std::mt19937 &rng) {
   return values;
 }
 
-/// @loss_and_grads of bench/mlp_wide.mlir (784-512-512-10, batch 256), the
-/// training step's forward and backward, with random inputs.
+/// @loss_and_grads of bench/mlp.mlir (784-256-10, batch 64), the training
+/// step's forward and backward, with random inputs. Its matmuls are large
+/// enough to run in parallel with threads.
 Step compileMlpStep(Compiler &compiler, const CompileOptions &options) {
-  auto module = compiler.parseFile(TRACEC_SOURCE_DIR "/bench/mlp_wide.mlir");
+  auto module = compiler.parseFile(TRACEC_SOURCE_DIR "/bench/mlp.mlir");
   EXPECT_TRUE(bool(module)) << llvm::toString(module.takeError());
   auto exe = Executable::compile(*module, options);
   EXPECT_TRUE(bool(exe)) << llvm::toString(exe.takeError());
@@ -170,7 +171,7 @@ TEST(SteadyStateAllocation, CounterSeesCompiledCode) {
   options.workspace = false;
   Step step = compileMlpStep(compiler, options);
   // Each call mallocs its intermediates: the counter sees the JIT'd code.
-  EXPECT_GE(warmCallAllocations(step), 3 * 10);
+  EXPECT_GE(warmCallAllocations(step), 3 * 5);
 }
 
 TEST(SteadyStateAllocation, MlpTrainingStepSerial) {
