@@ -2,8 +2,8 @@
 //
 //   tracec_bench_threads model.mlir entry... [--rounds N] [--min-work W]
 //
-// Compiles each entry four ways (threads 1 and 2, with and without the
-// workspace that removes per-call mallocs), calls each on the same random
+// Compiles each entry six ways (threads 1 and 2; with and without the
+// workspace that removes per-call mallocs, and with its bytes shared), calls each on the same random
 // inputs into preallocated outputs, interleaving the four so that load
 // from other processes hits all alike, and prints the median time per
 // call of each and the ratios. Timings, not tests: nothing is asserted.
@@ -25,12 +25,15 @@ struct Config {
   const char *name;
   unsigned threads;
   bool workspace;
+  bool shareBytes;
 };
 
-constexpr Config kConfigs[] = {{"1 thread, malloc", 1, false},
-                               {"1 thread, workspace", 1, true},
-                               {"2 threads, malloc", 2, false},
-                               {"2 threads, workspace", 2, true}};
+constexpr Config kConfigs[] = {{"1 thread, malloc", 1, false, false},
+                               {"1 thread, workspace", 1, true, false},
+                               {"2 threads, malloc", 2, false, false},
+                               {"2 threads, workspace", 2, true, false},
+                               {"1 thread, shared bytes", 1, true, true},
+                               {"2 threads, shared bytes", 2, true, true}};
 
 Tensor randomTensor(const TensorSpec &spec, std::mt19937 &rng) {
   int64_t n = 1;
@@ -84,6 +87,7 @@ int main(int argc, char **argv) {
     CompileOptions options;
     options.threads = config.threads;
     options.workspace = config.workspace;
+    options.workspaceShareBytes = config.shareBytes;
     options.parallelMinWork = minWork;
     auto exe = Executable::compile(*module, options);
     if (!exe) {

@@ -66,8 +66,11 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   // Intermediates into one workspace per function, so warm calls
   // allocate nothing. After the stages that create buffers (packing),
   // before the loops.
-  if (options.workspace)
-    pm.addPass(trace::createTracePlanWorkspace());
+  if (options.workspace) {
+    trace::TracePlanWorkspaceOptions workspace;
+    workspace.shareBytes = options.workspaceShareBytes;
+    pm.addPass(trace::createTracePlanWorkspace(workspace));
+  }
   addLoopLowering(pm, options);
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());

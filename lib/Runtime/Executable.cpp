@@ -97,6 +97,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       cpuOptions.threads = options.threads;
       cpuOptions.parallelMinWork = options.parallelMinWork;
       cpuOptions.workspace = options.workspace;
+      cpuOptions.workspaceShareBytes = options.workspaceShareBytes;
       buildCpuPipeline(pm, cpuOptions);
     }
     if (mlir::failed(pm.run(*copy)))

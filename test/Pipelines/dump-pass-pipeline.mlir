@@ -34,7 +34,7 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
-// CPU-NEXT:   trace-plan-workspace,
+// CPU-NEXT:   trace-plan-workspace{share-bytes=false},
 // CPU-NEXT:   convert-linalg-to-loops,
 // CPU-NEXT:   scf-forall-to-for,
 // CPU-NEXT:   convert-math-to-funcs{
@@ -52,7 +52,7 @@
 // CPU-NEXT: )
 
 // threads other than 1: parallel loops, one per large nest, to OpenMP.
-// OMP:        trace-plan-workspace,
+// OMP:        trace-plan-workspace{share-bytes=false},
 // OMP-NEXT:   convert-linalg-to-parallel-loops,
 // OMP-NEXT:   scf-forall-to-parallel,
 // OMP-NEXT:   trace-parallel-loops{min-work=1000},

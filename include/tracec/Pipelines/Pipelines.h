@@ -36,6 +36,11 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "(trace-plan-workspace); off: one malloc per buffer "
                      "and call"),
       llvm::cl::init(true)};
+  Option<bool> workspaceShareBytes{
+      *this, "workspace-share-bytes",
+      llvm::cl::desc("Buffers never live together share the workspace's "
+                     "bytes (less memory; LLVM then cannot tell them apart)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds trace (on tensors) -> LLVM dialect for the host CPU to `pm`, which

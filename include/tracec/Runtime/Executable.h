@@ -54,6 +54,8 @@ struct CompileOptions {
   /// function that warm calls reuse, so they call no malloc
   /// (trace-plan-workspace). Off: a malloc and free per buffer and call.
   bool workspace = true;
+  /// Buffers that are never live together share the workspace's bytes.
+  bool workspaceShareBytes = false;
 };
 
 /// The threads a call uses with CompileOptions::threads = 0: OpenMP's

@@ -120,24 +120,31 @@ static int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
   return total;
 }
 
-/// The workspace of `func`: a global `bytes` long and a busy flag. On entry
-/// a call takes the global if the flag was clear, else it mallocs its own;
-/// before returning it clears the flag or frees its own.
-static Value acquireWorkspace(func::FuncOp func, SymbolTable &symbols,
-                              int64_t bytes, int64_t alignment,
-                              Value &isGlobal, Value &busy) {
+/// The workspace of `func`: one global per type of `slots` and a busy
+/// flag. On entry a call takes the globals if the flag was clear, else it
+/// mallocs its own; before returning it clears the flag or frees its own.
+/// All slots come out of one scf.if, so LLVM sees each pair of them as
+/// two distinct globals or two distinct mallocs: they do not alias.
+static SmallVector<Value> acquireWorkspace(func::FuncOp func,
+                                          SymbolTable &symbols,
+                                          ArrayRef<MemRefType> slots,
+                                          int64_t alignment, Value &isGlobal,
+                                          Value &busy) {
   MLIRContext *context = func.getContext();
   Location loc = func.getLoc();
-  auto workspaceType = MemRefType::get({bytes}, IntegerType::get(context, 8));
   auto flagType = MemRefType::get({}, IntegerType::get(context, 32));
 
   OpBuilder builder(func);
   auto visibility = builder.getStringAttr("private");
-  auto workspace = memref::GlobalOp::create(
-      builder, loc, ("__trace_workspace_" + func.getSymName()).str(),
-      visibility, workspaceType, builder.getUnitAttr(), /*constant=*/false,
-      builder.getI64IntegerAttr(alignment));
-  symbols.insert(workspace);
+  SmallVector<memref::GlobalOp> globals;
+  for (MemRefType type : slots) {
+    auto global = memref::GlobalOp::create(
+        builder, loc, ("__trace_workspace_" + func.getSymName()).str(),
+        visibility, type, builder.getUnitAttr(), /*constant=*/false,
+        builder.getI64IntegerAttr(alignment));
+    symbols.insert(global); // renamed _0, _1, ... if taken
+    globals.push_back(global);
+  }
   auto flag = memref::GlobalOp::create(
       builder, loc, ("__trace_workspace_busy_" + func.getSymName()).str(),
       visibility, flagType,
@@ -155,21 +162,26 @@ static Value acquireWorkspace(func::FuncOp func, SymbolTable &symbols,
                                           busy, ValueRange{});
   isGlobal =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, was, zero);
-  auto select = scf::IfOp::create(builder, loc, TypeRange{workspaceType},
-                                  isGlobal, /*withElseRegion=*/true);
+  SmallVector<Type> types(slots.begin(), slots.end());
+  auto select = scf::IfOp::create(builder, loc, types, isGlobal,
+                                  /*withElseRegion=*/true);
   builder.setInsertionPointToStart(select.thenBlock());
-  Value global = memref::GetGlobalOp::create(builder, loc, workspaceType,
-                                             workspace.getSymName());
-  scf::YieldOp::create(builder, loc, global);
+  SmallVector<Value> values;
+  for (auto [global, type] : llvm::zip(globals, slots))
+    values.push_back(
+        memref::GetGlobalOp::create(builder, loc, type, global.getSymName()));
+  scf::YieldOp::create(builder, loc, values);
   builder.setInsertionPointToStart(select.elseBlock());
-  Value own = memref::AllocOp::create(builder, loc, workspaceType,
-                                      builder.getI64IntegerAttr(alignment));
-  scf::YieldOp::create(builder, loc, own);
-  return select.getResult(0);
+  values.clear();
+  for (MemRefType type : slots)
+    values.push_back(memref::AllocOp::create(
+        builder, loc, type, builder.getI64IntegerAttr(alignment)));
+  scf::YieldOp::create(builder, loc, values);
+  return SmallVector<Value>(select.getResults());
 }
 
-static void releaseWorkspace(Operation *ret, Value workspace, Value isGlobal,
-                             Value busy) {
+static void releaseWorkspace(Operation *ret, ValueRange workspace,
+                             Value isGlobal, Value busy) {
   OpBuilder builder(ret);
   Location loc = ret->getLoc();
   scf::IfOp::create(
@@ -181,12 +193,14 @@ static void releaseWorkspace(Operation *ret, Value workspace, Value isGlobal,
         scf::YieldOp::create(b, l);
       },
       [&](OpBuilder &b, Location l) {
-        memref::DeallocOp::create(b, l, workspace);
+        for (Value slot : workspace)
+          memref::DeallocOp::create(b, l, slot);
         scf::YieldOp::create(b, l);
       });
 }
 
-static void planWorkspace(func::FuncOp func, SymbolTable &symbols) {
+static void planWorkspace(func::FuncOp func, SymbolTable &symbols,
+                          bool shareBytes) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return;
   Block &block = func.front();
@@ -215,18 +229,34 @@ static void planWorkspace(func::FuncOp func, SymbolTable &symbols) {
   int64_t alignment = 64;
   for (const Buffer &buffer : buffers)
     alignment = std::max(alignment, buffer.alignment);
-  int64_t bytes = std::max<int64_t>(placeBuffers(buffers), 1);
 
+  // Each buffer its own slot, or one slot of bytes that they share.
+  SmallVector<MemRefType> slots;
+  if (shareBytes) {
+    int64_t bytes = std::max<int64_t>(placeBuffers(buffers), 1);
+    slots.push_back(
+        MemRefType::get({bytes}, IntegerType::get(func.getContext(), 8)));
+  } else {
+    for (Buffer &buffer : buffers)
+      slots.push_back(buffer.alloc.getType());
+  }
   Value isGlobal, busy;
-  Value workspace =
-      acquireWorkspace(func, symbols, bytes, alignment, isGlobal, busy);
-  for (Buffer &buffer : buffers) {
-    OpBuilder builder(buffer.alloc);
-    Location loc = buffer.alloc.getLoc();
-    Value offset = arith::ConstantIndexOp::create(builder, loc, buffer.offset);
-    Value view = memref::ViewOp::create(builder, loc, buffer.alloc.getType(),
-                                        workspace, offset, ValueRange{});
-    buffer.alloc.replaceAllUsesWith(view);
+  SmallVector<Value> workspace =
+      acquireWorkspace(func, symbols, slots, alignment, isGlobal, busy);
+  for (auto [i, buffer] : llvm::enumerate(buffers)) {
+    Value replacement;
+    if (shareBytes) {
+      OpBuilder builder(buffer.alloc);
+      Location loc = buffer.alloc.getLoc();
+      Value offset =
+          arith::ConstantIndexOp::create(builder, loc, buffer.offset);
+      replacement = memref::ViewOp::create(
+          builder, loc, buffer.alloc.getType(), workspace[0], offset,
+          ValueRange{});
+    } else {
+      replacement = workspace[i];
+    }
+    buffer.alloc.replaceAllUsesWith(replacement);
     buffer.dealloc.erase();
     buffer.alloc.erase();
   }
@@ -236,11 +266,13 @@ static void planWorkspace(func::FuncOp func, SymbolTable &symbols) {
 namespace {
 struct PlanWorkspacePass
     : mlir::trace::impl::TracePlanWorkspaceBase<PlanWorkspacePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
-      planWorkspace(func, symbols);
+      planWorkspace(func, symbols, shareBytes);
   }
 };
 } // namespace

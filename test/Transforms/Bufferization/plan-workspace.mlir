@@ -1,4 +1,5 @@
-// RUN: tracec-opt %s --trace-plan-workspace -split-input-file | FileCheck %s
+// RUN: tracec-opt %s --trace-plan-workspace="share-bytes=true" -split-input-file | FileCheck %s
+// RUN: tracec-opt %s --trace-plan-workspace -split-input-file | FileCheck %s --check-prefix=OWN
 
 // Three intermediates: %a and %b are live together, %c only after %a's
 // last use, so it takes %a's bytes. The largest (%a, 4096 bytes) goes
@@ -27,6 +28,26 @@
 // CHECK:           memref.dealloc %[[WS]]
 // CHECK:         }
 // CHECK-NEXT:    return
+// By default each buffer has its own global (LLVM can tell them apart),
+// all taken together.
+// OWN-DAG:     memref.global "private" @__trace_workspace_f : memref<32x32xf32> = uninitialized {alignment = 64 : i64}
+// OWN-DAG:     memref.global "private" @__trace_workspace_f_0 : memref<256xf32> = uninitialized {alignment = 64 : i64}
+// OWN-DAG:     memref.global "private" @__trace_workspace_f_1 : memref<16x16xf32> = uninitialized {alignment = 64 : i64}
+// OWN-LABEL:   func.func @f
+// OWN:           %[[WS:.*]]:3 = scf.if %[[FREE:.*]] -> (memref<32x32xf32>, memref<256xf32>, memref<16x16xf32>) {
+// OWN:             memref.get_global @__trace_workspace_f :
+// OWN:           } else {
+// OWN-COUNT-3:     memref.alloc()
+// OWN:           }
+// OWN:           memref.copy %{{.*}}, %[[WS]]#0
+// OWN-NOT:       memref.view
+// OWN:           scf.if %[[FREE]] {
+// OWN:           } else {
+// OWN-NEXT:        memref.dealloc %[[WS]]#0
+// OWN-NEXT:        memref.dealloc %[[WS]]#1
+// OWN-NEXT:        memref.dealloc %[[WS]]#2
+// OWN:           }
+// OWN-NEXT:      return
 func.func @f(%x: memref<32x32xf32>, %y: memref<256xf32>, %out: memref<16x16xf32>) {
   %a = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
   %b = memref.alloc() {alignment = 64 : i64} : memref<256xf32>

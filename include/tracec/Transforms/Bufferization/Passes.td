@@ -70,7 +70,19 @@ def TracePlanWorkspace : Pass<"trace-plan-workspace", "::mlir::ModuleOp"> {
     thread) finds it taken and allocates its own with `malloc`, freed on
     return, so compiled code stays reentrant and needs only libc.
     Allocations in loops or of dynamic size are left as they are.
+
+    By default (`share-bytes=false`) every buffer gets its own global,
+    all of them taken and given back together: distinct globals (or
+    distinct mallocs) let LLVM prove that buffers do not alias, which its
+    loop vectorizer needs. `share-bytes=true` places them in one global at
+    planned offsets instead (less memory, but views of one base that LLVM
+    cannot always tell apart; measured slower, see bench/run_threads.sh).
   }];
+  let options = [
+    Option<"shareBytes", "share-bytes", "bool", /*default=*/"false",
+           "Place buffers that are never live together at the same bytes "
+           "of one workspace">,
+  ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
