@@ -26,9 +26,14 @@ namespace tracec::aot {
 /// are embedded in the object as PTX, and the object calls the mgpu* entry
 /// points, so the program links TracecCudaRuntime (and libdl); the CUDA
 /// driver is loaded when the object's constructor loads the kernels.
+///
+/// `threads` is CpuPipelineOptions::threads: 1 (the default) keeps the
+/// object serial and libc/libm-only; any other count makes large loop
+/// nests OpenMP parallel loops, so the program links libomp (-lomp).
 mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
                                         llvm::ArrayRef<EntryPoint> entries,
-                                        llvm::StringRef cudaChip = {});
+                                        llvm::StringRef cudaChip = {},
+                                        unsigned threads = 1);
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
 /// LLVM dialect: each checks its buffers for null, builds the memref
