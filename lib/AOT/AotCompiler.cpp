@@ -16,7 +16,8 @@ LogicalResult
 tracec::aot::lowerToCEntryPoints(ModuleOp module,
                                  llvm::ArrayRef<EntryPoint> entries,
                                  llvm::StringRef cudaChip,
-                                 unsigned threads) {
+                                 unsigned threads,
+                                 llvm::StringRef targetCpu) {
   // Only the entries and what they use are compiled: a function that is
   // not exported may use ops the pipeline cannot lower.
   llvm::StringSet<> exported;
@@ -46,6 +47,7 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   } else {
     CpuPipelineOptions options;
     options.threads = threads;
+    options.targetCpu = targetCpu.str();
     tracec::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(module)))

@@ -65,11 +65,15 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options) {
   buildTraceToBuffersPipeline(
       pm,
-      [](OpPassManager &onTensors) {
+      [&](OpPassManager &onTensors) {
         // Contractions: pack, tile, vectorize (lib/Target/Cpu).
-        onTensors.addPass(trace::createTracePackContractions());
+        trace::TracePackContractionsOptions pack;
+        pack.cpu = options.targetCpu;
+        onTensors.addPass(trace::createTracePackContractions(pack));
         onTensors.addPass(createCanonicalizerPass());
-        onTensors.addPass(trace::createTraceTileContractions());
+        trace::TraceTileContractionsOptions tile;
+        tile.cpu = options.targetCpu;
+        onTensors.addPass(trace::createTraceTileContractions(tile));
         onTensors.addPass(trace::createTraceVectorizeContractions());
         onTensors.addPass(createCanonicalizerPass());
         onTensors.addPass(createCSEPass());
@@ -77,8 +81,10 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         onTensors.addPass(createLoopInvariantSubsetHoistingPass());
         // Everything else: rows, then vectors.
         onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
+        trace::TraceCpuVectorizeOptions vectorize;
+        vectorize.targetCpu = options.targetCpu;
         onTensors.addNestedPass<func::FuncOp>(
-            trace::createTraceCpuVectorize());
+            trace::createTraceCpuVectorize(vectorize));
       },
       // On buffers, while no deallocation ops are in the way: the
       // micro-kernels become FMAs first, before the generic vector lowering

@@ -165,18 +165,20 @@ int main(int argc, char **argv) {
       parseModel(sourceMgr, &context, names);
   if (!module)
     return 1;
+  // The CPU sizes the micro-kernels too: check its name before lowering.
+  auto machine = createCpuTargetMachine(targetCpu);
+  if (!machine)
+    return fail("--target-cpu: " + llvm::toString(machine.takeError()));
   auto entries = collectEntryPoints(*module, entryNames, prefix, names);
   if (mlir::failed(entries) ||
       mlir::failed(
-          lowerToCEntryPoints(*module, *entries, cudaChip, threads)))
+          lowerToCEntryPoints(*module, *entries, cudaChip, threads,
+                              targetCpu)))
     return 1;
 
   if (emitKind == EmitKind::mlir) {
     module->print(output->os());
   } else {
-    auto machine = createCpuTargetMachine(targetCpu);
-    if (!machine)
-      return fail("--target-cpu: " + llvm::toString(machine.takeError()));
     llvm::LLVMContext llvmContext;
     auto llvmModule = translateToLLVMIR(*module, llvmContext, **machine);
     if (!llvmModule)

@@ -17,6 +17,12 @@ namespace tracec {
 
 /// Options of --tracec-cpu-pipeline.
 struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
+  Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("CPU whose vector unit sizes the micro-kernels and "
+                     "vectors: native (the host) or an LLVM CPU name such as "
+                     "skylake-avx512 or x86-64-v3"),
+      llvm::cl::init("native")};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("Threads of a parallel loop: 1 = serial code that needs "
@@ -43,13 +49,14 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// Adds trace (on tensors) -> LLVM dialect for the host CPU to `pm`, which
-/// is anchored on builtin.module. Entry points use destination passing:
-/// every result becomes a caller-owned out-parameter appended after the
-/// arguments, and every buffer the code allocates internally is freed
-/// before it returns (intermediates of static size live in a workspace
-/// that a warm call reuses: no malloc). With `threads` other than 1, large loop nests run
-/// as OpenMP parallel loops: the code calls libomp's __kmpc_* entry points.
+/// Adds trace (on tensors) -> LLVM dialect for the CPU `targetCpu` to `pm`,
+/// which is anchored on builtin.module. Entry points use destination
+/// passing: every result becomes a caller-owned out-parameter appended after
+/// the arguments, and every buffer the code allocates internally is freed
+/// before it returns (intermediates of static size live in a workspace that
+/// a warm call reuses: no malloc). With `threads` other than 1, large loop
+/// nests run as OpenMP parallel loops: the code calls libomp's __kmpc_*
+/// entry points.
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options = {});
 
