@@ -20,13 +20,32 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <mutex>
 #include <dlfcn.h>
 
 extern "C" int omp_get_max_threads(void); // libomp's omp.h
 
 using namespace tracec;
 
+/// libomp's workers spin for 200 ms after each parallel region by default
+/// (KMP_BLOCKTIME). Where threads outnumber free cores — another process,
+/// the caller's own threads, a serial tracec function called right after a
+/// parallel one — the spinning worker takes the core the work needs: on
+/// 2 cores it made the MLP training step 3-4x slower, serial calls
+/// included. So workers sleep at once unless the user chose a policy
+/// (KMP_BLOCKTIME or OMP_WAIT_POLICY). libomp reads these once, when it
+/// starts, which is after this: every use of it goes through here first.
+static void configureOpenMP() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!std::getenv("KMP_BLOCKTIME") && !std::getenv("OMP_WAIT_POLICY"))
+      setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+  });
+}
+
 unsigned tracec::defaultThreads() {
+  configureOpenMP();
   return static_cast<unsigned>(omp_get_max_threads());
 }
 
@@ -157,6 +176,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   std::string openmp;
   llvm::SmallVector<llvm::StringRef, 1> sharedLibraries;
   if (options.target == Target::cpu && options.threads != 1) {
+    configureOpenMP();
     openmp = openmpLibraryPath();
     if (openmp.empty())
       return llvm::createStringError(
