@@ -89,6 +89,43 @@ struct UnitReductionContractToOuterProduct
   }
 };
 
+/// A transpose of the packing loops moves unit dims along with the others
+/// (vector<8x16x1> to <16x1x8>). Upstream's transpose lowering would
+/// flatten it element by element (a shape_cast whose trailing dim is 1);
+/// as a transpose of the non-unit dims between shape casts, which fold into
+/// the transfers around it, it is one 2-D shuffle.
+struct TransposeOfNonUnitDims : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType sourceType = op.getSourceVectorType();
+    SmallVector<int64_t> kept = nonUnitDims(sourceType);
+    if (sourceType.isScalable() || kept.empty() ||
+        kept.size() == static_cast<size_t>(sourceType.getRank()))
+      return failure();
+    // The permutation of the kept dims, in their order in the result.
+    SmallVector<int64_t> position(sourceType.getRank(), -1);
+    for (auto [i, dim] : llvm::enumerate(kept))
+      position[dim] = i;
+    SmallVector<int64_t> permutation, shape;
+    for (int64_t dim : op.getPermutation())
+      if (position[dim] >= 0)
+        permutation.push_back(position[dim]);
+    for (int64_t dim : kept)
+      shape.push_back(sourceType.getDimSize(dim));
+    Location loc = op.getLoc();
+    Value value = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get(shape, sourceType.getElementType()),
+        op.getVector());
+    if (!llvm::is_sorted(permutation))
+      value = vector::TransposeOp::create(rewriter, loc, value, permutation);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getResultVectorType(),
+                                                     value);
+    return success();
+  }
+};
+
 struct LowerContractionVectorsPass
     : mlir::trace::impl::TraceLowerContractionVectorsBase<
           LowerContractionVectorsPass> {
@@ -112,6 +149,9 @@ struct LowerContractionVectorsPass
       vector::populateVectorTransferDropUnitDimsPatterns(patterns);
       vector::populateDropUnitDimWithShapeCastPatterns(patterns);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateDropInnerMostUnitDimsXferOpPatterns(patterns);
+      patterns.add<TransposeOfNonUnitDims>(context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
     }
