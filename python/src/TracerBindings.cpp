@@ -284,11 +284,14 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def("grad", [](py::function fn, const std::vector<Value> &args,
                    const I64s &argnums,
                    const std::vector<std::shared_ptr<Variable>> &variables,
-                   bool unconnectedZero, bool withValue) {
+                   bool unconnectedZero, bool withValue, bool hasAux) {
     GradOptions options = gradOptions(argnums, variables, unconnectedZero);
+    options.hasAux = hasAux;
     Callable f = toCallable(std::move(fn));
     return withValue ? value_and_grad(f, options)(args) : grad(f, options)(args);
-  });
+  }, py::arg("fn"), py::arg("args"), py::arg("argnums"), py::arg("variables"),
+     py::arg("unconnected_zero"), py::arg("with_value"),
+     py::arg("has_aux") = false);
   m.def("vjp", [](py::function fn, const std::vector<Value> &primals,
                   const std::vector<Value> &cotangents, const I64s &argnums,
                   const std::vector<std::shared_ptr<Variable>> &variables,
