@@ -314,6 +314,11 @@ void tracec::python::bindTracer(py::module_ &m) {
       result.append(g ? py::cast(g) : py::none());
     return result;
   });
+  m.def("call", [](const std::string &name, const std::vector<Value> &args,
+                   py::function fn) {
+    return call(name, args, toCallable(std::move(fn)));
+  });
+  m.def("is_traced_callee", &isTracedCallee);
   m.def("cond", [](const Value &pred, py::function t, py::function f,
                    const std::vector<Value> &operands) {
     return cond(pred, toCallable(std::move(t)), toCallable(std::move(f)),

@@ -142,7 +142,7 @@ def test_methods_are_traced_per_instance():
     assert a.trainable_variables == [a.w]
 
 
-def test_nested_functions_are_inlined():
+def test_nested_functions_are_calls():
     @tracec.function
     def inner(x):
         return tnp.exp(x)
@@ -153,7 +153,9 @@ def test_nested_functions_are_inlined():
 
     x = f32(3)
     np.testing.assert_allclose(outer(x), np.exp(x) + np.exp(2 * x), rtol=1e-5)
-    assert inner.trace_count == 0  # only inlined, never called on its own
+    assert inner.trace_count == 1  # traced once as outer's callee
+    assert not inner._cache  # never compiled on its own
+    assert outer.get_concrete_function(x).ir().count("call @inner_") == 2
 
 
 def test_nested_outputs_keep_their_structure():

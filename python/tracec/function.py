@@ -191,6 +191,7 @@ class Function:
                                     f"{type(s).__name__}, not a TensorSpec")
             self._input_signature = specs
         self._cache = {}
+        self._callees = {}  # signature -> the callee's symbol and template
         self._bound = weakref.WeakKeyDictionary()
         self.trace_count = 0
 
@@ -262,9 +263,13 @@ class Function:
     def _call(self, args, kwargs):
         if kwargs:
             args = self._bind_kwargs(args, kwargs)
-        # Called while tracing another function: inline the Python function.
+        # Called while tracing another function: a func.call of its own
+        # func.func (inlined under a GradientTape, which watches the
+        # variables it reads).
         if _C.is_tracing():
-            return self._python_function(*args)
+            if _under_user_tape():
+                return self._python_function(*args)
+            return self._call_traced(args)
         key = self._key(args)
         concrete = self._cache.get(key)
         if concrete is None:
@@ -299,6 +304,58 @@ class Function:
             self._cache[key] = concrete
         return concrete
 
+    def _call_traced(self, args):
+        """Records func.call @callee(args) in the function being traced: one
+        private func.func per signature and outer trace (TensorFlow's
+        nested defuns), reused by every call with that signature."""
+        if self._input_signature is not None:
+            self._check_signature(args)
+            positions = list(range(len(args)))
+            args = [a if isinstance(a, (Value, np.ndarray)) else
+                    np.asarray(a, s.dtype)
+                    for a, s in zip(args, self._input_signature)]
+            key = None
+        else:
+            positions, key = [], []
+            for i, a in enumerate(args):
+                if isinstance(a, Value):
+                    positions.append(i)
+                    key.append((tuple(a.shape), a.dtype))
+                elif isinstance(a, _ARRAY_TYPES):
+                    positions.append(i)
+                    key.append((np.shape(a), _core.dtype_name(a.dtype)))
+                else:
+                    key.append(_static_key(a, i))
+            key = tuple(key)
+        callee = self._callees.get(key)
+        if callee is None:
+            callee = self._callees[key] = {
+                "symbol": f"{_symbol_name(self._name)}_{next(_names)}"}
+        values = [_core.to_value(args[i], f"argument {i} of {self._name}")
+                  for i in positions]
+
+        def body(inner):
+            call_args = list(args)
+            for i, v in zip(positions, inner):
+                call_args[i] = v
+            result, tape = _run_recorded(self._python_function, call_args)
+            leaves = []
+            callee["template"] = _flatten(result, leaves)
+            callee["variables"] = tape.watched_variables()
+            self.trace_count += 1
+            return [_core.to_value(x, f"output {i} of {self._name}")
+                    for i, x in enumerate(leaves)]
+
+        _core._set_location()
+        flat = _C.call(callee["symbol"], values, body)
+        for tape in _core._tapes:
+            tape._called_variables.update(
+                (id(v), (v, self._name)) for v in callee["variables"])
+        template = callee["template"]
+        if isinstance(template, _Leaf) and template.index == 0:
+            return flat[0]
+        return _pack(template, flat)
+
     def _trace(self, args):
         if self._input_signature is not None:
             arrays = [np.zeros(s.shape, s.dtype) for s in self._input_signature]
@@ -312,20 +369,10 @@ class Function:
         holder = {}
 
         def body(values):
-            from .tape import GradientTape, _function_tapes
             call_args = list(args)
             for i, v in zip(positions, values):
                 call_args[i] = v
-            # Records the whole function for tracec.gradients.
-            tape = GradientTape(persistent=True, _record_all=True)
-            _function_tapes.append(tape)
-            saved = _core._tapes[:]
-            _core._tapes[:] = [tape]
-            try:
-                result = self._python_function(*call_args)
-            finally:
-                _core._tapes[:] = saved
-                _function_tapes.pop()
+            result, _ = _run_recorded(self._python_function, call_args)
             leaves = []
             template = _flatten(result, leaves)
             flat = [_core.to_value(x, f"output {i} of {self._name}")
@@ -345,6 +392,32 @@ class Function:
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete
+
+
+def _run_recorded(python_function, args):
+    """Runs python_function while it is traced into a func.func of its own,
+    under a hidden tape that records it whole (for tracec.gradients) and
+    without the tapes of enclosing functions; returns its result and the
+    tape."""
+    from .tape import GradientTape, _function_tapes
+    tape = GradientTape(persistent=True, _record_all=True)
+    _function_tapes.append(tape)
+    saved = _core._tapes[:]
+    _core._tapes[:] = [tape]
+    try:
+        return python_function(*args), tape
+    finally:
+        _core._tapes[:] = saved
+        _function_tapes.pop()
+
+
+def _under_user_tape():
+    return any(not t._record_all for t in _core._tapes)
+
+
+def _symbol_name(name):
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return name if name[:1].isalpha() or name[:1] == "_" else "f_" + name
 
 
 def function(func=None, *, input_signature=None, name=None):

@@ -147,6 +147,9 @@ class GradientTape:
         self._records = []
         self._tracked = {}
         self._watched_variables = {}
+        # Variables used inside tracec.functions called (as func.call)
+        # while this tape recorded: id -> (variable, function name).
+        self._called_variables = {}
         self._recording = False
         self._used = False
 
@@ -182,6 +185,7 @@ class GradientTape:
     def reset(self):
         """Forgets everything recorded (the tape keeps recording if active)."""
         self._records.clear()
+        self._called_variables.clear()
         self._tracked.clear()
         self._watched_variables.clear()
         self._used = False
@@ -293,6 +297,15 @@ class GradientTape:
         recorded values (it slices the ops between them into a function
         differentiated by trace.vjp). A variable's gradient is the sum of
         those of the values read from it under this tape."""
+        for v in variables:
+            if id(v) in self._called_variables:
+                raise ValueError(
+                    f"tracec.gradients with respect to Variable {v.name!r}: "
+                    "it is used inside tracec.function "
+                    f"{self._called_variables[id(v)][1]!r}, which this "
+                    "function calls as a function of its own; compute the "
+                    "call under a tracec.GradientTape (which records it "
+                    "inline) and use tape.gradient")
         reads = {}
         for rec in self._records:
             if rec.read is not None:
