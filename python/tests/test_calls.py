@@ -241,3 +241,26 @@ def test_callee_input_signature_is_checked_at_the_call():
                        r"TensorSpec\(shape=\(2,\), dtype=float32\), got an "
                        r"array of shape \(3,\)"):
         outer(np.ones(3, np.float32))
+
+
+def test_a_cached_function_called_while_tracing_is_still_a_call():
+    # inner's fast path (a compiled call on arrays) must not run while outer
+    # is traced: that would bake inner's result, with v's value at trace
+    # time, into outer as a constant.
+    v = tracec.Variable(np.ones(3, np.float32))
+    table = f32(3, seed=7)
+
+    @tracec.function
+    def inner(x):
+        return x * v
+
+    @tracec.function
+    def outer(y):
+        return inner(table) + y
+
+    np.testing.assert_allclose(inner(table), table)  # cached, fast path
+    y = f32(3, seed=8)
+    np.testing.assert_allclose(outer(y), table + y, rtol=1e-6)
+    v.assign(np.full(3, 2.0, np.float32))
+    np.testing.assert_allclose(outer(y), 2 * table + y, rtol=1e-6)
+    assert "call @inner_" in outer.get_concrete_function(y).ir()

@@ -191,6 +191,7 @@ class Function:
                                     f"{type(s).__name__}, not a TensorSpec")
             self._input_signature = specs
         self._cache = {}
+        self._fast = {}  # array-only keys -> (compiled call, output template)
         self._callees = {}  # signature -> the callee's symbol and template
         self._bound = weakref.WeakKeyDictionary()
         self.trace_count = 0
@@ -247,18 +248,32 @@ class Function:
                     f"{shape} and dtype {np.dtype(dtype).name}")
 
     def __call__(self, *args, **kwargs):
-        # The fast path: every argument an array, a cached trace, no tape.
-        if not kwargs and self._input_signature is None and not _core._tapes:
+        # The fast path: every argument an array, a cached trace, no tape,
+        # not tracing. Its key is _key's for arrays; `_fast` holds what the
+        # call needs, to spare attribute lookups (this is most of a call of
+        # a tiny function).
+        if not (kwargs or _core._tapes or _core._trace_depth):
             try:
-                concrete = self._cache.get(
-                    tuple([(a.shape, a.dtype) for a in args]))
+                if len(args) == 1:
+                    a = args[0]
+                    entry = self._fast.get(((a.shape, a.dtype),))
+                else:
+                    entry = self._fast.get(
+                        tuple([(a.shape, a.dtype) for a in args]))
             except AttributeError:
-                concrete = None
-            if concrete is not None and concrete._all_arrays:
-                flat = concrete._c(*args)
-                return flat[0] if concrete._single else \
-                    _pack(concrete._template, flat)
+                entry = None
+            if entry is not None:
+                call, template = entry
+                flat = call(*args)
+                return flat[0] if template is None else _pack(template, flat)
         return self._call(args, kwargs)
+
+    def _cached(self, key, concrete):
+        self._cache[key] = concrete
+        if concrete._all_arrays and self._input_signature is None:
+            self._fast[key] = (concrete._c,
+                               None if concrete._single else concrete._template)
+        return concrete
 
     def _call(self, args, kwargs):
         if kwargs:
@@ -273,8 +288,7 @@ class Function:
         key = self._key(args)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._trace(args)
-            self._cache[key] = concrete
+            concrete = self._cached(key, self._trace(args))
         if self._input_signature is not None:
             args = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
                     else a for a, s in zip(args, self._input_signature)]
@@ -300,8 +314,7 @@ class Function:
         key = self._key(args)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._trace(args)
-            self._cache[key] = concrete
+            concrete = self._cached(key, self._trace(args))
         return concrete
 
     def _call_traced(self, args):
@@ -383,7 +396,7 @@ class Function:
         self.trace_count += 1
         name = f"{self._name}_{next(_names)}"
         start = time.perf_counter()
-        c_function = _C.trace(name, specs, body)
+        c_function = _core.trace(name, specs, body)
         traced = time.perf_counter()
         c_function.compile(self._opt_level)
         concrete = ConcreteFunction(c_function, holder["template"], positions,
