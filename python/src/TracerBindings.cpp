@@ -354,6 +354,18 @@ void tracec::python::bindTracer(py::module_ &m) {
       .def("forward_backward", &PyConcreteFunction::forwardBackward,
            py::arg("wrt"), py::arg("opt_level") = 3)
       .def("compile", &PyConcreteFunction::compile, py::arg("opt_level") = 3)
+      .def("compile_stats",
+           [](PyConcreteFunction &f) -> py::object {
+             const CompileStats *stats = f.get().compileStats();
+             if (!stats)
+               return py::none();
+             py::dict d;
+             d["pipeline_seconds"] = stats->pipelineSeconds;
+             d["optimize_seconds"] = stats->optimizeSeconds;
+             d["codegen_seconds"] = stats->codegenSeconds;
+             d["cache_hit"] = stats->cacheHit;
+             return d;
+           })
       .def("__call__", &PyConcreteFunction::call);
 
   m.def("trace", [](const std::string &name, py::list specs, py::function fn) {

@@ -257,3 +257,15 @@ def test_unaligned_and_strided_inputs_are_copied():
     misaligned = base[1:9]
     np.testing.assert_array_equal(f(strided), strided)
     np.testing.assert_array_equal(f(misaligned), misaligned)
+
+
+def test_compile_stats_say_where_the_compile_went():
+    @tracec.function
+    def f(x):
+        return tnp.exp(x) * 2.0
+
+    stats = f.get_concrete_function(f32(3)).compile_stats()
+    assert set(stats) == {"pipeline_seconds", "optimize_seconds",
+                          "codegen_seconds", "cache_hit"}
+    assert stats["pipeline_seconds"] > 0 and stats["codegen_seconds"] > 0
+    assert stats["cache_hit"] is False  # the suite runs without the cache

@@ -136,6 +136,12 @@ class ConcreteFunction:
     def ir(self, after_autodiff: bool = False) -> str:
         return self._c.ir(after_autodiff)
 
+    def compile_stats(self):
+        """Where the compile time went: {"pipeline_seconds",
+        "optimize_seconds", "codegen_seconds", "cache_hit"} (the persistent
+        compile cache; see the README)."""
+        return self._c.compile_stats()
+
     def _call_arrays(self, arrays):
         flat = self._c(*arrays)
         if self._single:
