@@ -332,6 +332,10 @@ void tracec::python::bindTracer(py::module_ &m) {
                         const std::vector<Value> &init) {
     return fori_loop(lower, upper, toCallable(std::move(b)), init);
   });
+  m.def("fori_loop", [](const Value &lower, const Value &upper, py::function b,
+                        const std::vector<Value> &init) {
+    return fori_loop(lower, upper, toCallable(std::move(b)), init);
+  });
 
   py::class_<PyConcreteFunction>(m, "ConcreteFunction")
       .def_property_readonly("name",
