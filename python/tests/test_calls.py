@@ -264,3 +264,32 @@ def test_a_cached_function_called_while_tracing_is_still_a_call():
     v.assign(np.full(3, 2.0, np.float32))
     np.testing.assert_allclose(outer(y), 2 * table + y, rtol=1e-6)
     assert "call @inner_" in outer.get_concrete_function(y).ir()
+
+
+def test_calls_inside_branches_and_loops_share_one_callee():
+    w = tracec.Variable(np.full(3, 0.5, np.float32))
+
+    @tracec.function
+    def step(h):
+        return tnp.tanh(h * w + 1.0)
+
+    @tracec.function
+    def outer(x, flag):
+        y = tracec.cond(flag, lambda x: step(x), lambda x: x * 2.0, x)
+        y = tracec.fori_loop(0, 3, lambda i, h: step(h), y)
+        return step(y)
+
+    def reference(x, flag):
+        s = lambda h: np.tanh(h * 0.5 + 1.0)  # noqa: E731
+        y = s(x) if flag else x * 2.0
+        for _ in range(3):
+            y = s(y)
+        return s(y)
+
+    x = f32(3)
+    for flag in (True, False):
+        np.testing.assert_allclose(outer(x, np.asarray(flag)),
+                                   reference(x, flag), rtol=1e-5)
+    ir = outer.get_concrete_function(x, np.asarray(True)).ir()
+    assert ir.count("func.func private @step_") == 1, ir
+    assert ir.count("call @step_") == 3, ir
