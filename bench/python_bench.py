@@ -5,11 +5,13 @@
   of its concrete function, and of a cached eager op (tracec.numpy.add), vs
   the same op in NumPy and PyTorch;
 - the first eager call of a new op (trace + compile at the eager
-  optimization level);
+  optimization level), in a fresh process after one warm-up op: with an
+  empty persistent compile cache (cold) and again with the entries that
+  run stored (warm: the object code is loaded, not compiled);
 - the demo's training step (examples/digits_cnn.py's CNN, batch 64): trace
   time, compile time, and median time per step vs the same step in PyTorch.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py [--steps 50]
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py [--steps 50] [--no-cnn]
 
 The peers run in a child process without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE
 (set on this machine for tests), as the other benchmarks do. Prints medians
@@ -73,13 +75,62 @@ def peers(args):
     return result
 
 
+def first_eager_calls():
+    """In a fresh process: the first call of each of a few new eager ops,
+    after one op has started the JIT (ms, and where the compile went)."""
+    import tracec.numpy as tnp
+    from tracec import _core
+    stats = {}
+    trace_eager = _core._trace_eager
+
+    def timed(kernel, values, static, name):
+        function, single = trace_eager(kernel, values, static, name)
+        stats[name] = function.compile_stats()
+        return function, single
+    _core._trace_eager = timed
+    x = np.ones((3, 5), np.float32)
+    tnp.add(np.zeros(4, np.float32), 1.0)  # starts the JIT
+    result = {}
+    for name, op in [("multiply", lambda: tnp.multiply(x, x)),
+                     ("exp", lambda: tnp.exp(x)),
+                     ("sum", lambda: tnp.sum(x, 1)),
+                     ("matmul", lambda: tnp.matmul(x, x.T))]:
+        start = time.perf_counter()
+        op()
+        result[name] = {"ms": (time.perf_counter() - start) * 1e3,
+                        **stats[name]}
+    return result
+
+
+def eager_first_runs():
+    """first_eager_calls() in child processes sharing an empty temporary
+    compile cache: cold (compiled, stored), then warm (loaded)."""
+    import tempfile
+    runs = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, TRACEC_CACHE_DIR=cache)
+        env.pop("TRACEC_DISABLE_CACHE", None)
+        for run in ("cold", "warm"):
+            runs[run] = json.loads(subprocess.run(
+                [sys.executable, __file__, "--eager-first"], env=env,
+                check=True, capture_output=True, text=True).stdout)
+    return runs
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=50)
+    parser.add_argument("--no-cnn", action="store_true",
+                        help="skip the digits CNN step (its compile is ~10 s)")
     parser.add_argument("--peer", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--eager-first", action="store_true",
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.peer:
         print(json.dumps(peers(args)))
+        return
+    if args.eager_first:
+        print(json.dumps(first_eager_calls()))
         return
 
     env = {k: v for k, v in os.environ.items()
@@ -104,9 +155,27 @@ def main():
         "concrete_us": time_per_call(lambda: concrete(x), 0.2, 5) * 1e6,
         "eager_add_us": time_per_call(lambda: tnp.add(x, 1.0), 0.2, 5) * 1e6,
     }
-    start = time.perf_counter()
-    tnp.multiply(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
-    ours["eager_first_call_ms"] = (time.perf_counter() - start) * 1e3
+    ours["eager_first"] = eager_first_runs()
+    load = os.getloadavg()[0]
+    print(f"tracec Python package overheads (load average {load:.1f}, "
+          f"{os.cpu_count()} cores; medians)")
+    print(f"  cached tracec.function, x + 1 on 4 floats: {ours['function_us']:7.2f} us"
+          f"   ({ours['function_us'] / peer['numpy_add_us']:.2f}x NumPy, "
+          f"{ours['function_us'] / peer['torch_add_us']:.2f}x PyTorch)")
+    print(f"  its concrete function:                      {ours['concrete_us']:7.2f} us")
+    print(f"  cached eager tracec.numpy.add:              {ours['eager_add_us']:7.2f} us")
+    print(f"  NumPy x + 1.0:                              {peer['numpy_add_us']:7.2f} us")
+    print(f"  PyTorch t + 1.0:                            {peer['torch_add_us']:7.2f} us")
+    print("  first eager call of a new op, (3, 5) f32, ms (MLIR pipeline / "
+          "LLVM optimize / codegen or cache load):")
+    for run, ops in ours["eager_first"].items():
+        print(f"    {run} cache: " + ", ".join(
+            f"{name} {r['ms']:.1f} ({r['pipeline_seconds'] * 1e3:.1f}/"
+            f"{r['optimize_seconds'] * 1e3:.1f}/{r['codegen_seconds'] * 1e3:.1f})"
+            for name, r in ops.items()))
+    if args.no_cnn:
+        print(json.dumps({"tracec": ours, "peers": peer}))
+        return
 
     sys.path.insert(0, os.path.join(ROOT, "examples"))
     from digits_cnn import CNN
@@ -136,17 +205,6 @@ def main():
     ours["step_compile_s"] = step.compile_seconds
     ours["step_us"] = statistics.median(times) * 1e6
 
-    load = os.getloadavg()[0]
-    print(f"tracec Python package overheads (load average {load:.1f}, "
-          f"{os.cpu_count()} cores; medians)")
-    print(f"  cached tracec.function, x + 1 on 4 floats: {ours['function_us']:7.2f} us"
-          f"   ({ours['function_us'] / peer['numpy_add_us']:.2f}x NumPy, "
-          f"{ours['function_us'] / peer['torch_add_us']:.2f}x PyTorch)")
-    print(f"  its concrete function:                      {ours['concrete_us']:7.2f} us")
-    print(f"  cached eager tracec.numpy.add:              {ours['eager_add_us']:7.2f} us")
-    print(f"  NumPy x + 1.0:                              {peer['numpy_add_us']:7.2f} us")
-    print(f"  PyTorch t + 1.0:                            {peer['torch_add_us']:7.2f} us")
-    print(f"  first eager call of a new op (trace+compile): {ours['eager_first_call_ms']:.1f} ms")
     print("digits CNN training step (batch 64, Adam):")
     print(f"  trace {ours['step_trace_s'] * 1e3:.0f} ms, compile "
           f"{ours['step_compile_s']:.2f} s")

@@ -163,27 +163,70 @@ std::vector<Value> tracec::while_loop(const Callable &condFn,
   return wrapResults(op);
 }
 
+/// The scf.for of fori_loop from `lb` to `ub` (index values), `counter`
+/// (a rank-0 i64 tensor) starting at lb.
+static std::vector<Value> forLoop(mlir::Value lb, mlir::Value ub,
+                                  const Value &counter, const Callable &bodyFn,
+                                  llvm::ArrayRef<mlir::Value> inits);
+
+static mlir::Value indexConstant(int64_t value) {
+  mlir::OpBuilder b(&context());
+  return createOp(mlir::arith::ConstantOp::getOperationName(), {},
+                  b.getNamedAttr("value", b.getIndexAttr(value)),
+                  llvm::ArrayRef<mlir::Type>{b.getIndexType()})
+      ->getResult(0);
+}
+
 std::vector<Value> tracec::fori_loop(int64_t lower, int64_t upper,
                                      const Callable &bodyFn,
                                      llvm::ArrayRef<Value> init) {
   llvm::SmallVector<mlir::Value> inits;
   for (const Value &value : init)
     inits.push_back(resolve(value));
-  mlir::MLIRContext *ctx = &context();
-  mlir::Type index = mlir::IndexType::get(ctx);
-  auto indexConstant = [&](int64_t value) {
-    mlir::OpBuilder b(ctx);
-    return createOp(mlir::arith::ConstantOp::getOperationName(), {},
-                    b.getNamedAttr("value", b.getIndexAttr(value)),
-                    llvm::ArrayRef<mlir::Type>{index})
-        ->getResult(0);
-  };
   mlir::Value lb = indexConstant(lower);
   mlir::Value ub = indexConstant(std::max(lower, upper));
+  return forLoop(lb, ub, splat(lower, DType::i64, {}), bodyFn, inits);
+}
+
+/// A rank-0 integer bound as an index value.
+static mlir::Value indexBound(const Value &bound, llvm::StringRef what) {
+  resolve(bound);
+  if (bound.rank() != 0 ||
+      (bound.dtype() != DType::i32 && bound.dtype() != DType::i64))
+    fail(locationPrefix(location()) + ": error: fori_loop's " + what +
+         " bound must be a rank-0 int32 or int64 tensor, got " +
+         bound.typeString());
+  mlir::OpBuilder b(&context());
+  mlir::Value scalar =
+      createOp(mlir::tensor::ExtractOp::getOperationName(), resolve(bound), {},
+               llvm::ArrayRef<mlir::Type>{
+                   elementType(bound.dtype())})
+          ->getResult(0);
+  return createOp(mlir::arith::IndexCastOp::getOperationName(), scalar, {},
+                  llvm::ArrayRef<mlir::Type>{b.getIndexType()})
+      ->getResult(0);
+}
+
+std::vector<Value> tracec::fori_loop(const Value &lower, const Value &upper,
+                                     const Callable &bodyFn,
+                                     llvm::ArrayRef<Value> init) {
+  llvm::SmallVector<mlir::Value> inits;
+  for (const Value &value : init)
+    inits.push_back(resolve(value));
+  mlir::Value lb = indexBound(lower, "lower");
+  mlir::Value ub = indexBound(upper, "upper");
+  // scf.for runs no iteration when ub <= lb, as range() does.
+  return forLoop(lb, ub, castTo(lower, DType::i64), bodyFn, inits);
+}
+
+static std::vector<Value> forLoop(mlir::Value lb, mlir::Value ub,
+                                  const Value &counter, const Callable &bodyFn,
+                                  llvm::ArrayRef<mlir::Value> inits) {
+  mlir::MLIRContext *ctx = &context();
+  mlir::Type index = mlir::IndexType::get(ctx);
   mlir::Value step = indexConstant(1);
   // The body sees `i` as a rank-0 i64 tensor: a counter carried next to the
   // values, so the body needs no index arithmetic.
-  Value counter = splat(lower, DType::i64, {});
   llvm::SmallVector<mlir::Value> operands = {lb, ub, step, resolve(counter)};
   llvm::append_range(operands, inits);
   llvm::SmallVector<mlir::Type> carried = {resolve(counter).getType()};

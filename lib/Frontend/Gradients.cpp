@@ -43,6 +43,49 @@ static std::vector<Value> differentiate(GradientKind kind, const Callable &f,
                   options.variables);
   mlir::FunctionType calleeType = callee.func.getFunctionType();
 
+  // has_aux: a vjp seeded with 1 for the loss and 0 for the auxiliary
+  // results, so that f runs once and its auxiliary results come out.
+  std::vector<Value> auxSeeds;
+  GradientKind requested = kind;
+  if (options.hasAux && kind != GradientKind::vjp) {
+    auto isFloatTensor = [](mlir::Type type, bool scalar) {
+      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+      return tensor && llvm::isa<mlir::FloatType>(tensor.getElementType()) &&
+             (!scalar || tensor.getRank() == 0);
+    };
+    if (calleeType.getNumResults() == 0 ||
+        !isFloatTensor(calleeType.getResult(0), /*scalar=*/true))
+      fail(locationPrefix(location()) + ": error: '" + opName +
+           "' with has_aux needs a function returning a scalar float loss "
+           "first, then its auxiliary results; @" +
+           callee.func.getSymName() + " returns " +
+           llvm::Twine(calleeType.getNumResults()) + " results" +
+           (calleeType.getNumResults() ? " starting with a " : "") +
+           (calleeType.getNumResults()
+                ? formatTensorType(
+                      dtypeOf(llvm::cast<mlir::RankedTensorType>(
+                                  calleeType.getResult(0))
+                                  .getElementType()),
+                      llvm::cast<mlir::RankedTensorType>(
+                          calleeType.getResult(0))
+                          .getShape())
+                : std::string()));
+    for (auto [i, type] : llvm::enumerate(calleeType.getResults())) {
+      auto tensor = llvm::cast<mlir::RankedTensorType>(type);
+      DType dtype = dtypeOf(tensor.getElementType());
+      if (i > 0 && !isFloatTensor(type, /*scalar=*/false))
+        fail(locationPrefix(location()) + ": error: '" + opName +
+             "' with has_aux: auxiliary result " + llvm::Twine(i - 1) +
+             " of @" + callee.func.getSymName() + " is a " +
+             formatTensorType(dtype, tensor.getShape()) +
+             "; auxiliary results must be floating-point tensors");
+      auxSeeds.push_back(splat(i == 0 ? 1.0 : 0.0, dtype, tensor.getShape()));
+    }
+    cotangents = auxSeeds;
+    kind = GradientKind::vjp;
+    opName = trace::VjpOp::getOperationName();
+  }
+
   llvm::SmallVector<int64_t> wrt(options.argnums.begin(),
                                  options.argnums.end());
   for (Variable *variable : options.variables)
@@ -116,6 +159,14 @@ static std::vector<Value> differentiate(GradientKind kind, const Callable &f,
   std::vector<Value> results;
   for (mlir::Value result : op->getResults())
     results.push_back(wrap(result));
+  if (requested == GradientKind::grad && !auxSeeds.empty()) {
+    // vjp order (loss, aux..., grads...) -> grads..., aux...
+    std::vector<Value> reordered(results.begin() + auxSeeds.size(),
+                                 results.end());
+    reordered.insert(reordered.end(), results.begin() + 1,
+                     results.begin() + auxSeeds.size());
+    return reordered;
+  }
   return results;
 }
 

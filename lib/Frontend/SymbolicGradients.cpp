@@ -14,6 +14,7 @@
 #include "tracec/Frontend/Ops.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -65,6 +66,32 @@ private:
   llvm::DenseMap<mlir::Value, bool> known_;
 };
 } // namespace
+
+/// Whether `func` (or a function it calls) assigns variables, prints or
+/// draws random numbers: effects that are writes or on no particular value.
+static bool hasSideEffects(mlir::func::FuncOp func, mlir::ModuleOp module,
+                           llvm::DenseSet<mlir::Operation *> &visited) {
+  if (!func || !visited.insert(func).second)
+    return false;
+  auto result = func.walk([&](mlir::Operation *op) {
+    if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
+      if (hasSideEffects(module.lookupSymbol<mlir::func::FuncOp>(
+                             call.getCalleeAttr()),
+                         module, visited))
+        return mlir::WalkResult::interrupt();
+    auto memory = llvm::dyn_cast<mlir::MemoryEffectOpInterface>(op);
+    if (!memory)
+      return mlir::WalkResult::advance();
+    llvm::SmallVector<mlir::MemoryEffects::EffectInstance> effects;
+    memory.getEffects(effects);
+    for (auto &effect : effects)
+      if (llvm::isa<mlir::MemoryEffects::Write>(effect.getEffect()) ||
+          !effect.getValue())
+        return mlir::WalkResult::interrupt();
+    return mlir::WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
 
 std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
                                      llvm::ArrayRef<Value> xs,
@@ -130,6 +157,31 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
   };
   for (mlir::Value y : yValues)
     visit(y);
+
+  // The slice is copied and run again by the vjp: calls of functions with
+  // side effects cannot be (their assignments would happen twice).
+  {
+    mlir::ModuleOp module = *currentScope().function->trace->module;
+    for (mlir::Operation *op : slice) {
+      mlir::func::CallOp stateful;
+      op->walk([&](mlir::func::CallOp call) {
+        llvm::DenseSet<mlir::Operation *> visited;
+        if (!stateful &&
+            hasSideEffects(
+                module.lookupSymbol<mlir::func::FuncOp>(call.getCalleeAttr()),
+                module, visited))
+          stateful = call;
+      });
+      if (stateful)
+        fail(locationPrefix(stateful.getLoc()) +
+             ": error: gradients: the values between xs and ys go through a "
+             "call of @" + stateful.getCallee() +
+             ", which has side effects (it assigns variables, prints or "
+             "draws random numbers); differentiating the recorded values "
+             "would run it again. Differentiate a function instead "
+             "(grad/vjp), or inline the callee");
+    }
+  }
 
   std::vector<Value> results(xs.size());
   auto unconnected = [&](size_t i) {

@@ -64,7 +64,8 @@ static void recordBody(FunctionState &function, const Callable &fn,
 
 TracedCallee detail::traceCallee(llvm::StringRef name,
                                  mlir::TypeRange argTypes, const Callable &fn,
-                                 llvm::ArrayRef<Variable *> requiredVariables) {
+                                 llvm::ArrayRef<Variable *> requiredVariables,
+                                 llvm::StringRef what) {
   FunctionState *parent = currentScope().function;
   TraceState *trace = parent->trace;
   mlir::MLIRContext *ctx = &context();
@@ -84,7 +85,7 @@ TracedCallee detail::traceCallee(llvm::StringRef name,
   (void)entry;
   FunctionState function{trace, parent, func, (unsigned)argTypes.size()};
   try {
-    recordBody(function, fn, requiredVariables, "the differentiated function");
+    recordBody(function, fn, requiredVariables, what);
   } catch (...) {
     func.erase();
     throw;
@@ -101,7 +102,8 @@ ConcreteFunction tracec::trace(llvm::StringRef name,
   std::lock_guard<std::recursive_mutex> lock(context->mutex());
   mlir::MLIRContext *ctx = &context->context();
   TraceState state{context, name.str(),
-                   mlir::ModuleOp::create(mlir::UnknownLoc::get(ctx)), "", 0};
+                   mlir::ModuleOp::create(mlir::UnknownLoc::get(ctx)), "", 0,
+                   {}};
   mlir::OpBuilder builder(ctx);
   builder.setInsertionPointToEnd(state.module->getBody());
 

@@ -20,20 +20,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 
 namespace tracec::detail {
-
-/// One module being recorded.
-struct TraceState {
-  std::shared_ptr<TraceContext> context;
-  std::string name;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  /// Diagnostics reported while building the current op.
-  std::string diagnostics;
-  unsigned nextCalleeId = 0;
-};
 
 /// An argument the function added while it was traced.
 struct ExtraArgument {
@@ -43,6 +34,24 @@ struct ExtraArgument {
   /// For a function traced inside another (a grad callee): what its caller
   /// passes for this argument, a value of the caller.
   mlir::Value outer;
+};
+
+/// A func.func recorded by tracec::call, reused by later calls of its name.
+struct CalledFunction {
+  mlir::func::FuncOp func;
+  std::vector<ExtraArgument> extras;
+};
+
+/// One module being recorded.
+struct TraceState {
+  std::shared_ptr<TraceContext> context;
+  std::string name;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// Diagnostics reported while building the current op.
+  std::string diagnostics;
+  unsigned nextCalleeId = 0;
+  /// tracec::call's functions, by the name it was given.
+  llvm::StringMap<CalledFunction> called = {};
 };
 
 /// One func.func being recorded.
@@ -164,7 +173,8 @@ struct TracedCallee {
 };
 TracedCallee traceCallee(llvm::StringRef name, mlir::TypeRange argTypes,
                          const Callable &fn,
-                         llvm::ArrayRef<Variable *> requiredVariables = {});
+                         llvm::ArrayRef<Variable *> requiredVariables = {},
+                         llvm::StringRef what = "the differentiated function");
 
 } // namespace tracec::detail
 

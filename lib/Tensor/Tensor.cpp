@@ -8,6 +8,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 #include <cstring>
@@ -84,16 +85,23 @@ int64_t Tensor::numElements() const { return product(shape_); }
 
 Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
   size_t bytes = product(shape) * dtypeSize(dtype);
-  // aligned_alloc needs a size that is a multiple of the alignment, and a
-  // zero-size tensor still gets a valid (non-null) pointer.
-  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (rounded == 0)
-    rounded = kAlignment;
-  auto *memory = static_cast<uint8_t *>(std::aligned_alloc(kAlignment, rounded));
-  if (!memory)
+  // A zero-size tensor still gets a valid (non-null) pointer. malloc and
+  // aligning by hand, not aligned_alloc: glibc's memalign splits a larger
+  // chunk and frees the remainders, which costs more than a small call of
+  // a compiled function (tensors are made for every result of every call).
+  size_t rounded = std::max<size_t>(
+      (bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
+  auto *base = static_cast<uint8_t *>(std::malloc(rounded + kAlignment - 1));
+  if (!base)
     llvm::report_bad_alloc_error("tracec::Tensor: out of memory");
+  auto *memory = reinterpret_cast<uint8_t *>(
+      (reinterpret_cast<uintptr_t>(base) + kAlignment - 1) / kAlignment *
+      kAlignment);
   std::memset(memory, 0, rounded);
-  return Tensor(dtype, shape, std::shared_ptr<uint8_t>(memory, std::free), 0);
+  return Tensor(dtype, shape,
+                std::shared_ptr<uint8_t>(memory,
+                                         [base](uint8_t *) { std::free(base); }),
+                0);
 }
 
 Tensor Tensor::borrow(DType dtype, ArrayRef<int64_t> shape, void *data,

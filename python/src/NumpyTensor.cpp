@@ -76,6 +76,12 @@ static std::shared_ptr<void> keepAlive(py::handle object) {
   return std::shared_ptr<void>(object.ptr(), [](void *p) {
     if (!Py_IsInitialized())
       return;
+    // Most tensors die at the end of a call, with the GIL held: taking it
+    // again (thread-state lookups) would be a good part of the call.
+    if (PyGILState_Check()) {
+      Py_DECREF(static_cast<PyObject *>(p));
+      return;
+    }
     py::gil_scoped_acquire gil;
     Py_DECREF(static_cast<PyObject *>(p));
   });
@@ -133,11 +139,25 @@ Tensor tracec::python::toTensor(py::handle object,
 }
 
 py::array tracec::python::toNumpy(const Tensor &tensor) {
+  // NumPy's C API directly (py::array's constructor builds shape and
+  // stride vectors): this runs once per result of every call.
   auto *owner = new Tensor(tensor);
   py::capsule capsule(owner,
                       [](void *p) { delete static_cast<Tensor *>(p); });
   llvm::ArrayRef<int64_t> shape = tensor.shape();
-  return py::array(numpyDType(tensor.dtype()),
-                   std::vector<py::ssize_t>(shape.begin(), shape.end()),
-                   owner->rawData(), capsule);
+  llvm::SmallVector<Py_intptr_t, 4> dims(shape.begin(), shape.end());
+  auto &api = py::detail::npy_api::get();
+  py::dtype dtype = numpyDType(tensor.dtype());
+  auto array = py::reinterpret_steal<py::array>(api.PyArray_NewFromDescr_(
+      api.PyArray_Type_, dtype.release().ptr(), (int)dims.size(), dims.data(),
+      /*strides=*/nullptr, owner->rawData(),
+      py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+          py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+          py::detail::npy_api::NPY_ARRAY_WRITEABLE_,
+      nullptr));
+  if (!array)
+    throw py::error_already_set();
+  if (api.PyArray_SetBaseObject_(array.ptr(), capsule.release().ptr()) != 0)
+    throw py::error_already_set();
+  return array;
 }

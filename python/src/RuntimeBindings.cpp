@@ -45,7 +45,7 @@ py::tuple tracec::python::callWithArrays(const Function &function,
         },
         &signature.inputs[firstInput + i]));
   inputs.append(extras.begin(), extras.end());
-  std::vector<Tensor> outputs;
+  llvm::SmallVector<Tensor, 4> outputs;
   outputs.reserve(signature.results.size());
   for (const TensorSpec &spec : signature.results)
     outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));

@@ -284,11 +284,14 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def("grad", [](py::function fn, const std::vector<Value> &args,
                    const I64s &argnums,
                    const std::vector<std::shared_ptr<Variable>> &variables,
-                   bool unconnectedZero, bool withValue) {
+                   bool unconnectedZero, bool withValue, bool hasAux) {
     GradOptions options = gradOptions(argnums, variables, unconnectedZero);
+    options.hasAux = hasAux;
     Callable f = toCallable(std::move(fn));
     return withValue ? value_and_grad(f, options)(args) : grad(f, options)(args);
-  });
+  }, py::arg("fn"), py::arg("args"), py::arg("argnums"), py::arg("variables"),
+     py::arg("unconnected_zero"), py::arg("with_value"),
+     py::arg("has_aux") = false);
   m.def("vjp", [](py::function fn, const std::vector<Value> &primals,
                   const std::vector<Value> &cotangents, const I64s &argnums,
                   const std::vector<std::shared_ptr<Variable>> &variables,
@@ -311,6 +314,11 @@ void tracec::python::bindTracer(py::module_ &m) {
       result.append(g ? py::cast(g) : py::none());
     return result;
   });
+  m.def("call", [](const std::string &name, const std::vector<Value> &args,
+                   py::function fn) {
+    return call(name, args, toCallable(std::move(fn)));
+  });
+  m.def("is_traced_callee", &isTracedCallee);
   m.def("cond", [](const Value &pred, py::function t, py::function f,
                    const std::vector<Value> &operands) {
     return cond(pred, toCallable(std::move(t)), toCallable(std::move(f)),
@@ -321,6 +329,10 @@ void tracec::python::bindTracer(py::module_ &m) {
     return while_loop(toCallable(std::move(c)), toCallable(std::move(b)), init);
   });
   m.def("fori_loop", [](int64_t lower, int64_t upper, py::function b,
+                        const std::vector<Value> &init) {
+    return fori_loop(lower, upper, toCallable(std::move(b)), init);
+  });
+  m.def("fori_loop", [](const Value &lower, const Value &upper, py::function b,
                         const std::vector<Value> &init) {
     return fori_loop(lower, upper, toCallable(std::move(b)), init);
   });
@@ -346,6 +358,18 @@ void tracec::python::bindTracer(py::module_ &m) {
       .def("forward_backward", &PyConcreteFunction::forwardBackward,
            py::arg("wrt"), py::arg("opt_level") = 3)
       .def("compile", &PyConcreteFunction::compile, py::arg("opt_level") = 3)
+      .def("compile_stats",
+           [](PyConcreteFunction &f) -> py::object {
+             const CompileStats *stats = f.get().compileStats();
+             if (!stats)
+               return py::none();
+             py::dict d;
+             d["pipeline_seconds"] = stats->pipelineSeconds;
+             d["optimize_seconds"] = stats->optimizeSeconds;
+             d["codegen_seconds"] = stats->codegenSeconds;
+             d["cache_hit"] = stats->cacheHit;
+             return d;
+           })
       .def("__call__", &PyConcreteFunction::call);
 
   m.def("trace", [](const std::string &name, py::list specs, py::function fn) {

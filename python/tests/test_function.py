@@ -142,7 +142,7 @@ def test_methods_are_traced_per_instance():
     assert a.trainable_variables == [a.w]
 
 
-def test_nested_functions_are_inlined():
+def test_nested_functions_are_calls():
     @tracec.function
     def inner(x):
         return tnp.exp(x)
@@ -153,7 +153,9 @@ def test_nested_functions_are_inlined():
 
     x = f32(3)
     np.testing.assert_allclose(outer(x), np.exp(x) + np.exp(2 * x), rtol=1e-5)
-    assert inner.trace_count == 0  # only inlined, never called on its own
+    assert inner.trace_count == 1  # traced once as outer's callee
+    assert not inner._cache  # never compiled on its own
+    assert outer.get_concrete_function(x).ir().count("call @inner_") == 2
 
 
 def test_nested_outputs_keep_their_structure():
@@ -255,3 +257,15 @@ def test_unaligned_and_strided_inputs_are_copied():
     misaligned = base[1:9]
     np.testing.assert_array_equal(f(strided), strided)
     np.testing.assert_array_equal(f(misaligned), misaligned)
+
+
+def test_compile_stats_say_where_the_compile_went():
+    @tracec.function
+    def f(x):
+        return tnp.exp(x) * 2.0
+
+    stats = f.get_concrete_function(f32(3)).compile_stats()
+    assert set(stats) == {"pipeline_seconds", "optimize_seconds",
+                          "codegen_seconds", "cache_hit"}
+    assert stats["pipeline_seconds"] > 0 and stats["codegen_seconds"] > 0
+    assert stats["cache_hit"] is False  # the suite runs without the cache

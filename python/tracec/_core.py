@@ -56,6 +56,23 @@ def is_tracing() -> bool:
     return _C.is_tracing()
 
 
+# How many traces this process is recording (any thread): a Python-level
+# stand-in for _C.is_tracing() on the fast paths, where a call into the
+# module costs as much as the rest of the check. Nonzero sends callers to
+# their slow paths, which ask _C.is_tracing().
+_trace_depth = 0
+
+
+def trace(name, specs, body):
+    """_C.trace, counted in _trace_depth."""
+    global _trace_depth
+    _trace_depth += 1
+    try:
+        return _C.trace(name, specs, body)
+    finally:
+        _trace_depth -= 1
+
+
 def _set_location():
     """Carries the user's Python file:line into the op's MLIR location."""
     frame = sys._getframe(2)
@@ -133,7 +150,7 @@ def apply(kernel, operands, *static, name=None):
     Operands that are Python numbers stay numbers (the kernel makes them
     constants of the other operand's dtype); `static` are attributes (axes,
     shapes), part of an eager op's cache key."""
-    if not _C.is_tracing():
+    if not _trace_depth or not _C.is_tracing():
         result = _eager(kernel, operands, static, name)
         if result is not _SYMBOLIC:
             return result
@@ -192,7 +209,7 @@ def _trace_eager(kernel, values, static, name):
         single.append(isinstance(result, Value))
         return [result] if isinstance(result, Value) else list(result)
 
-    function = _C.trace(name or getattr(kernel, "__name__", "op"), specs, body)
+    function = trace(name or getattr(kernel, "__name__", "op"), specs, body)
     function.compile(EAGER_OPT_LEVEL)
     return function, single[0]
 

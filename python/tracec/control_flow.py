@@ -79,18 +79,53 @@ def _fori_kernel(*init_and_static):
     return results[0] if len(init) == 1 and singles[0] else results
 
 
+def _bound_value(bound):
+    if isinstance(bound, Value):
+        return bound
+    return _C.constant(np.asarray(bound, np.int64))
+
+
+def _fori_values_kernel(lower, upper, *init_and_fn):
+    *init, body_fn = init_and_fn
+    singles = []
+    results = _C.fori_loop(_bound_value(lower), _bound_value(upper),
+                           _region(body_fn, singles), list(init))
+    return results[0] if len(init) == 1 and singles[0] else results
+
+
+def _static_bound(bound, what):
+    """A bound known while tracing (a number or an array), as an int."""
+    array = np.asarray(bound)
+    if array.ndim != 0 or array.dtype.kind not in "iub":
+        raise TypeError(f"fori_loop's {what} bound must be an integer scalar "
+                        f"(or a rank-0 integer tracec value), got "
+                        f"{type(bound).__name__} of shape {array.shape} and "
+                        f"dtype {array.dtype}")
+    return int(array)
+
+
 def fori_loop(lower, upper, body_fun, init_val):
     """for i in range(lower, upper): val = body_fun(i, val) (scf.for; `i` is
-    an int64 scalar)."""
+    an int64 scalar). Inside a traced function the bounds may be traced
+    values too (rank-0 int32/int64: the trip count is computed when the
+    function runs)."""
     single = not isinstance(init_val, (tuple, list))
     init = [init_val] if single else list(init_val)
-    if not _symbolic() and not any(isinstance(v, Value) for v in init):
+    dynamic = isinstance(lower, Value) or isinstance(upper, Value)
+    if not _symbolic() and not dynamic and \
+            not any(isinstance(v, Value) for v in init):
         val = init_val
-        for i in range(int(lower), int(upper)):
+        for i in range(_static_bound(lower, "lower"),
+                       _static_bound(upper, "upper")):
             val = body_fun(np.asarray(i, np.int64), val)
         return val
     bf = (lambda i, v: body_fun(i, v)) if single else \
         (lambda i, *v: body_fun(i, v))
-    result = apply(_fori_kernel, tuple(init), int(lower), int(upper), bf,
-                   name="fori_loop")
+    if dynamic:
+        result = apply(_fori_values_kernel, (lower, upper, *init), bf,
+                       name="fori_loop")
+    else:
+        result = apply(_fori_kernel, tuple(init),
+                       _static_bound(lower, "lower"),
+                       _static_bound(upper, "upper"), bf, name="fori_loop")
     return result if single or isinstance(result, tuple) else tuple(result)

@@ -136,6 +136,12 @@ class ConcreteFunction:
     def ir(self, after_autodiff: bool = False) -> str:
         return self._c.ir(after_autodiff)
 
+    def compile_stats(self):
+        """Where the compile time went: {"pipeline_seconds",
+        "optimize_seconds", "codegen_seconds", "cache_hit"} (the persistent
+        compile cache; see the README)."""
+        return self._c.compile_stats()
+
     def _call_arrays(self, arrays):
         flat = self._c(*arrays)
         if self._single:
@@ -191,6 +197,8 @@ class Function:
                                     f"{type(s).__name__}, not a TensorSpec")
             self._input_signature = specs
         self._cache = {}
+        self._fast = {}  # array-only keys -> (compiled call, output template)
+        self._callees = {}  # signature -> the callee's symbol and template
         self._bound = weakref.WeakKeyDictionary()
         self.trace_count = 0
 
@@ -246,30 +254,47 @@ class Function:
                     f"{shape} and dtype {np.dtype(dtype).name}")
 
     def __call__(self, *args, **kwargs):
-        # The fast path: every argument an array, a cached trace, no tape.
-        if not kwargs and self._input_signature is None and not _core._tapes:
+        # The fast path: every argument an array, a cached trace, no tape,
+        # not tracing. Its key is _key's for arrays; `_fast` holds what the
+        # call needs, to spare attribute lookups (this is most of a call of
+        # a tiny function).
+        if not (kwargs or _core._tapes or _core._trace_depth):
             try:
-                concrete = self._cache.get(
-                    tuple([(a.shape, a.dtype) for a in args]))
+                if len(args) == 1:
+                    a = args[0]
+                    entry = self._fast.get(((a.shape, a.dtype),))
+                else:
+                    entry = self._fast.get(
+                        tuple([(a.shape, a.dtype) for a in args]))
             except AttributeError:
-                concrete = None
-            if concrete is not None and concrete._all_arrays:
-                flat = concrete._c(*args)
-                return flat[0] if concrete._single else \
-                    _pack(concrete._template, flat)
+                entry = None
+            if entry is not None:
+                call, template = entry
+                flat = call(*args)
+                return flat[0] if template is None else _pack(template, flat)
         return self._call(args, kwargs)
+
+    def _cached(self, key, concrete):
+        self._cache[key] = concrete
+        if concrete._all_arrays and self._input_signature is None:
+            self._fast[key] = (concrete._c,
+                               None if concrete._single else concrete._template)
+        return concrete
 
     def _call(self, args, kwargs):
         if kwargs:
             args = self._bind_kwargs(args, kwargs)
-        # Called while tracing another function: inline the Python function.
+        # Called while tracing another function: a func.call of its own
+        # func.func (inlined under a GradientTape, which watches the
+        # variables it reads).
         if _C.is_tracing():
-            return self._python_function(*args)
+            if _under_user_tape():
+                return self._python_function(*args)
+            return self._call_traced(args)
         key = self._key(args)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._trace(args)
-            self._cache[key] = concrete
+            concrete = self._cached(key, self._trace(args))
         if self._input_signature is not None:
             args = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
                     else a for a, s in zip(args, self._input_signature)]
@@ -295,9 +320,60 @@ class Function:
         key = self._key(args)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._trace(args)
-            self._cache[key] = concrete
+            concrete = self._cached(key, self._trace(args))
         return concrete
+
+    def _call_traced(self, args):
+        """Records func.call @callee(args) in the function being traced: one
+        private func.func per signature and outer trace (TensorFlow's
+        nested defuns), reused by every call with that signature."""
+        if self._input_signature is not None:
+            self._check_signature(args)
+            positions = list(range(len(args)))
+            args = [a if isinstance(a, (Value, np.ndarray)) else
+                    np.asarray(a, s.dtype)
+                    for a, s in zip(args, self._input_signature)]
+            key = None
+        else:
+            positions, key = [], []
+            for i, a in enumerate(args):
+                if isinstance(a, Value):
+                    positions.append(i)
+                    key.append((tuple(a.shape), a.dtype))
+                elif isinstance(a, _ARRAY_TYPES):
+                    positions.append(i)
+                    key.append((np.shape(a), _core.dtype_name(a.dtype)))
+                else:
+                    key.append(_static_key(a, i))
+            key = tuple(key)
+        callee = self._callees.get(key)
+        if callee is None:
+            callee = self._callees[key] = {
+                "symbol": f"{_symbol_name(self._name)}_{next(_names)}"}
+        values = [_core.to_value(args[i], f"argument {i} of {self._name}")
+                  for i in positions]
+
+        def body(inner):
+            call_args = list(args)
+            for i, v in zip(positions, inner):
+                call_args[i] = v
+            result, tape = _run_recorded(self._python_function, call_args)
+            leaves = []
+            callee["template"] = _flatten(result, leaves)
+            callee["variables"] = tape.watched_variables()
+            self.trace_count += 1
+            return [_core.to_value(x, f"output {i} of {self._name}")
+                    for i, x in enumerate(leaves)]
+
+        _core._set_location()
+        flat = _C.call(callee["symbol"], values, body)
+        for tape in _core._tapes:
+            tape._called_variables.update(
+                (id(v), (v, self._name)) for v in callee["variables"])
+        template = callee["template"]
+        if isinstance(template, _Leaf) and template.index == 0:
+            return flat[0]
+        return _pack(template, flat)
 
     def _trace(self, args):
         if self._input_signature is not None:
@@ -312,20 +388,10 @@ class Function:
         holder = {}
 
         def body(values):
-            from .tape import GradientTape, _function_tapes
             call_args = list(args)
             for i, v in zip(positions, values):
                 call_args[i] = v
-            # Records the whole function for tracec.gradients.
-            tape = GradientTape(persistent=True, _record_all=True)
-            _function_tapes.append(tape)
-            saved = _core._tapes[:]
-            _core._tapes[:] = [tape]
-            try:
-                result = self._python_function(*call_args)
-            finally:
-                _core._tapes[:] = saved
-                _function_tapes.pop()
+            result, _ = _run_recorded(self._python_function, call_args)
             leaves = []
             template = _flatten(result, leaves)
             flat = [_core.to_value(x, f"output {i} of {self._name}")
@@ -336,7 +402,7 @@ class Function:
         self.trace_count += 1
         name = f"{self._name}_{next(_names)}"
         start = time.perf_counter()
-        c_function = _C.trace(name, specs, body)
+        c_function = _core.trace(name, specs, body)
         traced = time.perf_counter()
         c_function.compile(self._opt_level)
         concrete = ConcreteFunction(c_function, holder["template"], positions,
@@ -345,6 +411,32 @@ class Function:
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete
+
+
+def _run_recorded(python_function, args):
+    """Runs python_function while it is traced into a func.func of its own,
+    under a hidden tape that records it whole (for tracec.gradients) and
+    without the tapes of enclosing functions; returns its result and the
+    tape."""
+    from .tape import GradientTape, _function_tapes
+    tape = GradientTape(persistent=True, _record_all=True)
+    _function_tapes.append(tape)
+    saved = _core._tapes[:]
+    _core._tapes[:] = [tape]
+    try:
+        return python_function(*args), tape
+    finally:
+        _core._tapes[:] = saved
+        _function_tapes.pop()
+
+
+def _under_user_tape():
+    return any(not t._record_all for t in _core._tapes)
+
+
+def _symbol_name(name):
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return name if name[:1].isalpha() or name[:1] == "_" else "f_" + name
 
 
 def function(func=None, *, input_signature=None, name=None):

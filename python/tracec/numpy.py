@@ -263,8 +263,9 @@ def _shape(x):
 
 
 def _getitem(x, index):
-    """Basic indexing: ints, slices (with steps), None and Ellipsis; an
-    integer array indexes the first axis (take)."""
+    """Basic indexing: ints, slices (with steps, negative ones too: the
+    elements in ascending order, then reversed by a gather), None and
+    Ellipsis; an integer array indexes the first axis (take)."""
     if isinstance(index, (np.ndarray, list, Value)):
         return take(x, index, 0)
     if not isinstance(index, tuple):
@@ -284,6 +285,7 @@ def _getitem(x, index):
     while builtins.sum(1 for i in expanded if i is not None) < len(shape):
         expanded.append(slice(None))
     start, limit, strides, out_shape = [], [], [], []
+    reversed_dims = []  # (axis of the slice, its size): negative steps
     dim = 0
     for i in expanded:
         if i is None:
@@ -299,12 +301,17 @@ def _getitem(x, index):
             limit.append(j + 1)
             strides.append(1)
         elif isinstance(i, slice):
+            if i.step == 0:
+                raise ValueError("slice step cannot be zero")
             b, e, s = i.indices(size)
-            if s <= 0:
-                raise IndexError("tracec slices need a positive step")
-            n = builtins.max(0, (e - b + s - 1) // s)
-            start.append(b)
-            limit.append(b + (n - 1) * s + 1 if n else b)
+            n = len(range(b, e, s))
+            if s < 0 and n > 1:
+                # The same elements in ascending order, then reversed.
+                b, s = b + (n - 1) * s, -s
+                reversed_dims.append((len(strides), n))
+            s = builtins.abs(s)
+            start.append(b if n else 0)
+            limit.append(b + (n - 1) * s + 1 if n else 0)
             strides.append(s)
             out_shape.append(n)
         else:
@@ -313,6 +320,8 @@ def _getitem(x, index):
         dim += 1
     result = apply(_slice, (x,), tuple(start), tuple(limit), tuple(strides),
                    name="slice")
+    for axis, n in reversed_dims:
+        result = take(result, np.arange(n - 1, -1, -1, dtype=np.int32), axis)
     if tuple(out_shape) != _shape(result):
         result = reshape(result, out_shape)
     return result

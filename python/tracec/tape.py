@@ -147,6 +147,9 @@ class GradientTape:
         self._records = []
         self._tracked = {}
         self._watched_variables = {}
+        # Variables used inside tracec.functions called (as func.call)
+        # while this tape recorded: id -> (variable, function name).
+        self._called_variables = {}
         self._recording = False
         self._used = False
 
@@ -182,6 +185,7 @@ class GradientTape:
     def reset(self):
         """Forgets everything recorded (the tape keeps recording if active)."""
         self._records.clear()
+        self._called_variables.clear()
         self._tracked.clear()
         self._watched_variables.clear()
         self._used = False
@@ -293,6 +297,15 @@ class GradientTape:
         recorded values (it slices the ops between them into a function
         differentiated by trace.vjp). A variable's gradient is the sum of
         those of the values read from it under this tape."""
+        for v in variables:
+            if id(v) in self._called_variables:
+                raise ValueError(
+                    f"tracec.gradients with respect to Variable {v.name!r}: "
+                    "it is used inside tracec.function "
+                    f"{self._called_variables[id(v)][1]!r}, which this "
+                    "function calls as a function of its own; compute the "
+                    "call under a tracec.GradientTape (which records it "
+                    "inline) and use tape.gradient")
         reads = {}
         for rec in self._records:
             if rec.read is not None:
@@ -559,19 +572,82 @@ def _prepare(args, argnums):
     return args
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f, argnums=0, has_aux=False):
     """value_and_grad(f)(*args) -> (f(*args), gradient(s)) (jax.value_and_grad):
-    f returns a scalar; one gradient per argnum (a tuple if argnums is)."""
-    return _transform(f, argnums, with_value=True)
+    f returns a scalar; one gradient per argnum (a tuple if argnums is).
+
+    With has_aux=True, f returns a pair (loss, aux): aux (arrays, or nested
+    lists/tuples/dicts of them) is returned alongside and not
+    differentiated, and the result is ((loss, aux), gradient(s)). f runs
+    once.
+
+    >>> def loss(w):
+    ...     y = w * w
+    ...     return tnp.sum(y), y
+    >>> (l, y), g = tracec.value_and_grad(loss, has_aux=True)(
+    ...     np.array([1., 2.], np.float32))
+    >>> g
+    array([2., 4.], dtype=float32)
+    """
+    return _transform(f, argnums, with_value=True, has_aux=has_aux)
 
 
-def grad(f, argnums=0):
-    """grad(f)(*args): the gradient of f's scalar result (jax.grad)."""
-    return _transform(f, argnums, with_value=False)
+def grad(f, argnums=0, has_aux=False):
+    """grad(f)(*args): the gradient of f's scalar result (jax.grad).
+
+    With has_aux=True, f returns (loss, aux) and grad returns
+    (gradient(s), aux); aux is not differentiated."""
+    return _transform(f, argnums, with_value=False, has_aux=has_aux)
 
 
-def _transform(f, argnums, with_value):
-    from .function import Function
+def _name_of(f):
+    return getattr(f, "__name__", type(f).__name__)
+
+
+def _split_aux(result, f):
+    """(output, aux) of a has_aux function's result, with a clear error for
+    anything but a pair whose aux holds arrays."""
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        what = (f"a {type(result).__name__} of length {len(result)}"
+                if isinstance(result, (tuple, list))
+                else f"a {type(result).__name__}")
+        raise TypeError(f"{_name_of(f)} was differentiated with has_aux=True, "
+                        "so it must return a pair (output, aux), but it "
+                        f"returned {what}")
+    output, aux = result
+
+    def check(x, path):
+        if isinstance(x, (tuple, list)):
+            for i, item in enumerate(x):
+                check(item, f"{path}[{i}]")
+        elif isinstance(x, dict):
+            for k, item in x.items():
+                check(item, f"{path}[{k!r}]")
+        elif not (x is None or isinstance(x, (Value, np.ndarray, np.generic))
+                  or type(x) in _SCALARS or _core._is_variable(x)):
+            raise TypeError(f"the auxiliary output of {_name_of(f)} "
+                            f"(has_aux=True) must hold arrays, but {path} "
+                            f"is a {type(x).__name__}")
+    check(aux, "aux")
+    return output, aux
+
+
+def _single_output(result, f):
+    if isinstance(result, (tuple, list, dict)):
+        raise TypeError(f"{_name_of(f)} must return one scalar array to be "
+                        f"differentiated, but it returned a "
+                        f"{type(result).__name__} (if it returns "
+                        "(output, aux), pass has_aux=True)")
+    return result
+
+
+# Auxiliary results leave the vjp that computes them as float tensors: the
+# others travel as a float type that holds them exactly (int64: up to 2**53).
+_AUX_CARRIER = {"i1": "f32", "i32": "f64", "i64": "f64"}
+
+
+def _transform(f, argnums, with_value, has_aux=False):
+    from .function import Function, _flatten, _pack
     nums = _normalize_argnums(argnums)
     single = isinstance(argnums, int)
 
@@ -579,45 +655,92 @@ def _transform(f, argnums, with_value):
         positions = [i for i, a in enumerate(args)
                      if isinstance(a, (Value, np.ndarray, np.generic))]
         for i in nums:
+            if i >= len(args) or i < -len(args):
+                raise TypeError(f"argnums {i} is out of range: "
+                                f"{_name_of(f)} was given {len(args)} "
+                                "arguments")
             if i not in positions:
-                raise TypeError(f"argument {i} of {getattr(f, '__name__', f)} "
+                raise TypeError(f"argument {i} of {_name_of(f)} "
                                 "is differentiated (argnums) but is not an "
                                 "array")
+        aux_info = {}
 
         def callee(values):
             call_args = list(args)
             for i, v in zip(positions, values):
                 call_args[i] = v
-            return [_core.to_value(f(*call_args))]
+            result = f(*call_args)
+            if not has_aux:
+                return [_core.to_value(_single_output(result, f))]
+            output, aux = _split_aux(result, f)
+            leaves = []
+            aux_info["template"] = _flatten(aux, leaves)
+            aux_values, dtypes = [], []
+            for leaf in leaves:
+                v = _core.to_value(leaf)
+                dtypes.append(v.dtype)
+                if v.dtype in _AUX_CARRIER:
+                    v = _C.cast(v, _AUX_CARRIER[v.dtype])
+                aux_values.append(v)
+            aux_info["dtypes"] = dtypes
+            return [_core.to_value(_single_output(output, f))] + aux_values
 
         values = [_core.to_value(args[i]) for i in positions]
         results = _C.grad(callee, values, [positions.index(i) for i in nums],
-                          [], True, with_value)
-        grads = results[1:] if with_value else results
+                          [], True, with_value, has_aux)
+        aux = None
+        if has_aux:
+            n = len(aux_info["dtypes"])
+            if with_value:
+                aux_values, grads = results[1:1 + n], results[1 + n:]
+            else:
+                grads, aux_values = results[:len(nums)], results[len(nums):]
+            aux_values = [_C.cast(v, d) if v.dtype != d else v
+                          for v, d in zip(aux_values, aux_info["dtypes"])]
+            aux = _pack(aux_info["template"], aux_values)
+        else:
+            grads = results[1:] if with_value else results
         g = grads[0] if single else tuple(grads)
-        return (results[0], g) if with_value else g
+        if with_value:
+            return ((results[0], aux) if has_aux else results[0]), g
+        return (g, aux) if has_aux else g
 
     symbolic.__name__ = ("value_and_grad_" if with_value else "grad_") + \
-        getattr(f, "__name__", "f").replace("<lambda>", "lambda")
+        _name_of(f).replace("<lambda>", "lambda")
     compiled = Function(symbolic)
 
     def wrapper(*args):
-        return compiled(*_prepare(args, nums))
+        args = _prepare(args, nums)
+        if _C.is_tracing():
+            return symbolic(*args)  # the gradient op is its own function
+        return compiled(*args)
     wrapper.__wrapped__ = f
     return wrapper
 
 
-def vjp(f, *primals):
+def vjp(f, *primals, has_aux=False):
     """(f(*primals), vjp_fn) with vjp_fn(cotangent) -> the cotangents of the
-    primals (jax.vjp; the seeds' make_vjp). f returns one array."""
+    primals (jax.vjp; the seeds' make_vjp). f returns one array.
+
+    With has_aux=True, f returns (output, aux) and vjp returns
+    (output, vjp_fn, aux); aux is not differentiated."""
     from .function import Function
-    outputs = Function(f)(*primals)
+
+    def forward(*args):
+        result = f(*args)
+        if has_aux:
+            return _split_aux(result, f)
+        return _single_output(result, f)
+    forward.__name__ = _name_of(f).replace("<lambda>", "lambda")
+    outputs = Function(forward)(*primals)
 
     def vjp_symbolic(*args):
         ps, ct = args[:-1], args[-1]
 
         def callee(values):
-            return [_core.to_value(f(*values))]
+            result = f(*values)
+            output = _split_aux(result, f)[0] if has_aux else result
+            return [_core.to_value(_single_output(output, f))]
         return tuple(_C.vjp(callee, [_core.to_value(p) for p in ps],
                             [_core.to_value(ct)], list(range(len(ps))), [],
                             True)[1:])
@@ -625,7 +748,11 @@ def vjp(f, *primals):
     compiled = Function(vjp_symbolic)
 
     def vjp_fn(cotangent):
+        if _C.is_tracing():
+            return vjp_symbolic(*primals, cotangent)
         return compiled(*primals, cotangent)
+    if has_aux:
+        return outputs[0], vjp_fn, outputs[1]
     return outputs, vjp_fn
 
 

@@ -92,6 +92,49 @@ TEST(ControlFlow, ForiLoopAndItsGradient) {
   expectNear(out[1].toVector<double>(), {dp(0.5), dp(2)}, 1e-12);
 }
 
+TEST(ControlFlow, ForiLoopWithTracedBounds) {
+  // acc <- acc * x + i for i in [lo, hi), the bounds inputs of the trace.
+  ConcreteFunction f = trace(
+      "dynamic", {spec(DType::f64, {2}), spec(DType::i32, {}),
+                  spec(DType::i64, {})},
+      [](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0];
+        return fori_loop(
+            a[1], a[2],
+            [&](llvm::ArrayRef<Value> v) -> Values {
+              return {v[1] * x + cast(v[0], DType::f64)};
+            },
+            {zeros_like(x)});
+      });
+  auto horner = [](double x, int lo, int hi) {
+    double acc = 0;
+    for (int i = lo; i < hi; ++i)
+      acc = acc * x + i;
+    return acc;
+  };
+  for (auto [lo, hi] : {std::pair{1, 5}, std::pair{2, 2}, std::pair{4, 0}}) {
+    std::vector<Tensor> out =
+        run(f, {tensor<double>({0.5, 2}, {2}), Tensor::scalar<int32_t>(lo),
+                Tensor::scalar<int64_t>(hi)});
+    expectNear(out[0].toVector<double>(),
+               {horner(0.5, lo, hi), horner(2, lo, hi)}, 1e-12);
+  }
+
+  std::string message = traceError([&] {
+    trace("bad", {spec(DType::f64, {2})},
+          [](llvm::ArrayRef<Value> a) -> Values {
+            return fori_loop(
+                sum(a[0]), sum(a[0]),
+                [](llvm::ArrayRef<Value> v) -> Values { return {v[1]}; },
+                {a[0]});
+          });
+  });
+  EXPECT_NE(message.find("fori_loop's lower bound must be a rank-0 int32 or "
+                         "int64 tensor, got tensor<f64>"),
+            std::string::npos)
+      << message;
+}
+
 TEST(ControlFlow, GradientThroughCond) {
   ConcreteFunction f = trace(
       "condgrad", {spec(DType::f64, {2}), spec(DType::i1, {})},

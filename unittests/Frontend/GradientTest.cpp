@@ -182,6 +182,66 @@ TEST(Gradients, UnconnectedErrorAndBadArgnums) {
   EXPECT_NE(message.find("'trace.grad'"), std::string::npos) << message;
 }
 
+TEST(Gradients, HasAuxReturnsAuxiliaryResultsOfOneRun) {
+  // loss = sum(x^2 y); aux: x * y and sum(x). One run of f: a vjp.
+  auto f = [](llvm::ArrayRef<Value> a) -> Values {
+    return {sum(a[0] * a[0] * a[1]), a[0] * a[1], sum(a[0])};
+  };
+  GradOptions options;
+  options.argnums = {0, 1};
+  options.hasAux = true;
+  ConcreteFunction g = trace(
+      "aux", {spec(DType::f64, {2}), spec(DType::f64, {2})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        Values vg = value_and_grad(f, options)(a); // loss, aux x2, grads x2
+        Values ga = grad(f, options)(a);           // grads x2, aux x2
+        vg.insert(vg.end(), ga.begin(), ga.end());
+        return vg;
+      });
+  EXPECT_NE(g.ir().find("trace.vjp @aux_callee0"), std::string::npos)
+      << g.ir();
+  std::vector<Tensor> out =
+      run(g, {tensor<double>({1, -2}, {2}), tensor<double>({3, 0.5}, {2})});
+  ASSERT_EQ(out.size(), 9u);
+  expectNear(out[0].toVector<double>(), {3 + 2}, 1e-12);
+  expectNear(out[1].toVector<double>(), {3, -1}, 1e-12);
+  expectNear(out[2].toVector<double>(), {-1}, 1e-12);
+  expectNear(out[3].toVector<double>(), {6, -2}, 1e-12); // 2 x y
+  expectNear(out[4].toVector<double>(), {1, 4}, 1e-12);  // x^2
+  expectNear(out[5].toVector<double>(), {6, -2}, 1e-12);
+  expectNear(out[6].toVector<double>(), {1, 4}, 1e-12);
+  expectNear(out[7].toVector<double>(), {3, -1}, 1e-12);
+  expectNear(out[8].toVector<double>(), {-1}, 1e-12);
+
+  GradOptions auxOnly;
+  auxOnly.hasAux = true;
+  std::string message = traceError([&] {
+    trace("bad", {spec(DType::f64, {2})},
+          [&](llvm::ArrayRef<Value> a) -> Values {
+            return grad([](llvm::ArrayRef<Value> b) -> Values {
+              return {sum(b[0]), argmax(b[0], 0)};
+            }, auxOnly)(a);
+          });
+  });
+  EXPECT_NE(message.find("auxiliary result 0 of @bad_callee0 is a "
+                         "tensor<i64>; auxiliary results must be "
+                         "floating-point tensors"),
+            std::string::npos)
+      << message;
+  message = traceError([&] {
+    trace("bad", {spec(DType::f64, {2})},
+          [&](llvm::ArrayRef<Value> a) -> Values {
+            return value_and_grad([](llvm::ArrayRef<Value> b) -> Values {
+              return {b[0], sum(b[0])};
+            }, auxOnly)(a);
+          });
+  });
+  EXPECT_NE(message.find("'trace.value_and_grad' with has_aux needs a "
+                         "function returning a scalar float loss first"),
+            std::string::npos)
+      << message;
+}
+
 } // namespace
 
 namespace {

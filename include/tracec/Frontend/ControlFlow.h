@@ -32,6 +32,11 @@ std::vector<Value> while_loop(const Callable &condFn, const Callable &bodyFn,
 std::vector<Value> fori_loop(int64_t lower, int64_t upper,
                              const Callable &bodyFn,
                              llvm::ArrayRef<Value> init);
+/// fori_loop with bounds computed by the trace: rank-0 int32 or int64
+/// Values (no iteration if upper <= lower).
+std::vector<Value> fori_loop(const Value &lower, const Value &upper,
+                             const Callable &bodyFn,
+                             llvm::ArrayRef<Value> init);
 
 } // namespace tracec
 

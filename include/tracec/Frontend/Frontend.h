@@ -8,6 +8,7 @@
 #ifndef TRACEC_FRONTEND_FRONTEND_H
 #define TRACEC_FRONTEND_FRONTEND_H
 
+#include "tracec/Frontend/Call.h"
 #include "tracec/Frontend/ControlFlow.h"
 #include "tracec/Frontend/Gradients.h"
 #include "tracec/Frontend/Ops.h"

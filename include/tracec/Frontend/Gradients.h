@@ -36,12 +36,19 @@ struct GradOptions {
   Unconnected unconnected = Unconnected::zero;
   /// The name of the traced callee's func.func ("" gives a fresh name).
   std::string name = "";
+  /// JAX's has_aux (grad and value_and_grad): f returns its scalar loss,
+  /// then auxiliary float results that are returned alongside the
+  /// gradients, not differentiated. f runs once (a trace.vjp seeded with 1
+  /// for the loss and 0 for the auxiliary results).
+  bool hasAux = false;
 };
 
 /// grad(f)(args): the gradients of f's single rank-0 float result with
-/// respect to argnums, then variables.
+/// respect to argnums, then variables (with hasAux: then f's auxiliary
+/// results).
 Callable grad(Callable f, GradOptions options = {});
-/// value_and_grad(f)(args): f's result, then the gradients.
+/// value_and_grad(f)(args): f's result (with hasAux: then its auxiliary
+/// results), then the gradients.
 Callable value_and_grad(Callable f, GradOptions options = {});
 /// The vector-Jacobian product: f's results at `primals`, then the
 /// cotangents of argnums (then variables) given the results' cotangents

@@ -124,6 +124,11 @@ public:
   /// Compiles the module (once; later calls reuse it). Calling compiles on
   /// first use with default options.
   llvm::Error compile(const CompileOptions &options = {});
+  /// Where compile()'s time went and what the compile cache did; null
+  /// before compile().
+  const CompileStats *compileStats() const {
+    return executable_ ? &executable_->compileStats() : nullptr;
+  }
   /// The JIT-compiled function with every argument explicit (inputs, then
   /// captured inputs and variable buffers): what operator() calls.
   llvm::Expected<Function> compiledFunction();

@@ -1,0 +1,42 @@
+//===- Call.h - Calls of traced functions ---------------------------------===//
+//
+// A function traced once into a private func.func of the current trace and
+// called with func.call wherever it is used (TensorFlow's nested defuns):
+//
+//   auto dense = [&](llvm::ArrayRef<Value> a) -> std::vector<Value> {
+//     return {relu(matmul(a[0], read(w)))};
+//   };
+//   ... inside a trace:
+//   Value h1 = call("dense", {x}, dense)[0];   // traces @dense, calls it
+//   Value h2 = call("dense", {h1}, dense)[0];  // calls @dense again
+//
+// Variables the callee uses are passed as `!trace.resource` arguments by
+// each call, captured host tensors as tensor arguments, so one func.func
+// serves every call site. trace-autodiff differentiates through the calls
+// and trace-auto-control-deps orders them with the other stateful ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_FRONTEND_CALL_H
+#define TRACEC_FRONTEND_CALL_H
+
+#include "tracec/Frontend/Trace.h"
+
+namespace tracec {
+
+/// Records `func.call @name(args...)`. The first call of `name` in the
+/// current trace records @name by tracing `fn` on Values of the arguments'
+/// types; later calls reuse it (without calling `fn`) and must pass the
+/// same types, else TraceError. A callee that uses Values of an enclosing
+/// function (not arguments, variables or host tensors) is specific to its
+/// call site: it is traced again at each call, as @name_1, @name_2, ...
+std::vector<Value> call(llvm::StringRef name, llvm::ArrayRef<Value> args,
+                        const Callable &fn);
+
+/// Whether `call(name, ...)` would reuse an already traced @name (so `fn`
+/// would not run).
+bool isTracedCallee(llvm::StringRef name);
+
+} // namespace tracec
+
+#endif // TRACEC_FRONTEND_CALL_H
