@@ -25,6 +25,9 @@ using namespace tracec;
 
 namespace {
 
+/// Multiply-adds (16^3) below which a contraction is not packed.
+constexpr int64_t kMinPackedWork = 4096;
+
 /// The element width of a float contraction on static tensors the
 /// micro-kernel handles (f32, f64), or nothing.
 std::optional<unsigned> packableElementBits(linalg::LinalgOp op) {
@@ -42,6 +45,14 @@ std::optional<unsigned> packableElementBits(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  // Below a few thousand multiply-adds the packs, padding to a whole
+  // register tile and the code of the kernel cost more than they save: a
+  // 3x5x3 eager matmul compiled 3x slower. Such contractions stay loops.
+  int64_t work = 1;
+  for (int64_t size : op.getStaticLoopRanges())
+    work *= size;
+  if (work < kMinPackedWork)
     return std::nullopt;
   return element.getIntOrFloatBitWidth();
 }

@@ -93,6 +93,18 @@ func.func @row_dots(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %init: tensor<4xf3
 
 // -----
 
+// A contraction of fewer than 16^3 multiply-adds stays as it is: packing,
+// padding to a whole tile and the kernel's code would cost more.
+// CHECK-LABEL: func.func @tiny
+// CHECK-NOT: linalg.pack
+// CHECK: linalg.matmul
+func.func @tiny(%a: tensor<3x5xf32>, %b: tensor<5x3xf32>) -> tensor<3x3xf32> {
+  %0 = trace.matmul %a, %b : (tensor<3x5xf32>, tensor<5x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
 // An unknown CPU is an error.
 // RUN: not tracec-opt %s --trace-cpu-pack-contractions=cpu=no-such-cpu -split-input-file 2>&1 | FileCheck %s --check-prefix=BADCPU
 // BADCPU: error: unknown CPU 'no-such-cpu'

@@ -31,7 +31,7 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
   let summary = "Pack contractions into the layout of the FMA micro-kernel";
   let description = [{
     Data tiling on tensors. Each floating-point contraction with static
-    shapes (linalg.matmul, batch_matmul, generics with transposed operands;
+    shapes and at least 16^3 multiply-adds (smaller ones stay loops) (linalg.matmul, batch_matmul, generics with transposed operands;
     conv_2d_nhwc_hwcf after an im2col rewrite) becomes linalg.pack of its
     operands into tiles, a contraction over the packed tensors, and
     linalg.unpack of the result:
