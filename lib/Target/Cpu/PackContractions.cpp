@@ -10,7 +10,9 @@
 
 #include "tracec/Target/Cpu/ContractionTiling.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Error.h"
@@ -57,6 +59,65 @@ std::optional<unsigned> packableElementBits(linalg::LinalgOp op) {
   return element.getIntOrFloatBitWidth();
 }
 
+/// conv_2d_nhwc_hwcf as im2col and a matmul. Unlike upstream's
+/// rewriteInIm2Col, whose column matrix [N, OH*OW, KH*KW*C] needs a gather
+/// (tensor.extract at computed indices, which stays a scalar loop), the
+/// columns are built 6-D, [N, OH, OW, KH, KW, C], by a copy with affine
+/// indexing — input (n, oh*sh + kh*dh, ow*sw + kw*dw, c) — whose innermost
+/// dim is contiguous on both sides, so it vectorizes like any elementwise
+/// op; collapsing it to [N*OH*OW, KH*KW*C] is free.
+LogicalResult rewriteAsIm2ColMatmul(RewriterBase &rewriter,
+                                    linalg::Conv2DNhwcHwcfOp conv) {
+  auto inputType = cast<RankedTensorType>(conv.getDpsInputs()[0].getType());
+  auto filterType = cast<RankedTensorType>(conv.getDpsInputs()[1].getType());
+  auto outputType = cast<RankedTensorType>(conv.getDpsInits()[0].getType());
+  ArrayRef<int64_t> in = inputType.getShape(), filter = filterType.getShape(),
+                    out = outputType.getShape();
+  int64_t n = out[0], oh = out[1], ow = out[2], f = out[3];
+  int64_t kh = filter[0], kw = filter[1], c = filter[2];
+  if (in[3] != c)
+    return failure();
+  SmallVector<int64_t> strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  Location loc = conv.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Type element = outputType.getElementType();
+
+  AffineExpr dN, dOH, dOW, dKH, dKW, dC;
+  bindDims(context, dN, dOH, dOW, dKH, dKW, dC);
+  AffineMap inputMap = AffineMap::get(
+      6, 0,
+      {dN, dOH * strides[0] + dKH * dilations[0],
+       dOW * strides[1] + dKW * dilations[1], dC},
+      context);
+  AffineMap colMap = AffineMap::getMultiDimIdentityMap(6, context);
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{n, oh, ow, kh, kw, c}, element);
+  auto columns = linalg::GenericOp::create(
+      rewriter, loc, empty.getType(), ValueRange{conv.getDpsInputs()[0]},
+      ValueRange{empty}, ArrayRef<AffineMap>{inputMap, colMap},
+      SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+      [](OpBuilder &b, Location loc, ValueRange args) {
+        linalg::YieldOp::create(b, loc, args[0]);
+      });
+  auto lhs = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({n * oh * ow, kh * kw * c}, element),
+      columns.getResult(0), SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+  auto rhs = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({kh * kw * c, f}, element),
+      conv.getDpsInputs()[1], SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  SmallVector<ReassociationIndices> outputDims = {{0, 1, 2}, {3}};
+  auto acc = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({n * oh * ow, f}, element),
+      conv.getDpsInits()[0], outputDims);
+  auto matmul = linalg::MatmulOp::create(rewriter, loc, acc.getType(),
+                                         ValueRange{lhs, rhs}, ValueRange{acc});
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      conv, outputType, matmul.getResult(0), outputDims);
+  return success();
+}
+
 struct PackContractionsPass
     : mlir::trace::impl::TracePackContractionsBase<PackContractionsPass> {
   using Base::Base;
@@ -69,7 +130,7 @@ struct PackContractionsPass
     }
     IRRewriter rewriter(&getContext());
 
-    // Convolutions become an im2col gather and a contraction.
+    // Convolutions become an im2col copy and a contraction.
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation()->walk([&](linalg::Conv2DNhwcHwcfOp op) {
       if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
@@ -78,7 +139,7 @@ struct PackContractionsPass
     });
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
       rewriter.setInsertionPoint(conv);
-      (void)linalg::rewriteInIm2Col(rewriter, conv);
+      (void)rewriteAsIm2ColMatmul(rewriter, conv);
     }
 
     SmallVector<linalg::LinalgOp> contractions;

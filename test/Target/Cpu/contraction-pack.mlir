@@ -47,12 +47,16 @@ func.func @batched_f64(%a: tensor<4x16x20xf64>, %b: tensor<4x20x32xf64>) -> tens
 
 // -----
 
-// conv2d becomes an im2col gather and a contraction over (n, oh * ow),
-// (kh * kw * c) and f, packed like a matmul.
+// conv2d becomes an im2col copy with affine indexing (no gather: the
+// columns are [n, oh, ow, kh, kw, c], c contiguous on both sides) and a
+// matmul over (n * oh * ow), (kh * kw * c) and f, packed like any other.
+// AVX512: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.conv_2d
-// AVX512: linalg.generic {{.*}} ins(%arg0 : tensor<1x10x10x8xf32>) outs(%{{.*}} : tensor<1x64x72xf32>)
-// AVX512: linalg.pack {{.*}} : tensor<1x64x72xf32> -> tensor<1x8x72x1x8xf32>
+// AVX512: linalg.generic {indexing_maps = [#[[IN]], {{.*}}ins(%arg0 : tensor<1x10x10x8xf32>) outs(%{{.*}} : tensor<1x8x8x3x3x8xf32>)
+// AVX512-NOT: tensor.extract
+// AVX512: tensor.collapse_shape {{.*}} {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x8x8x3x3x8xf32> into tensor<64x72xf32>
+// AVX512: linalg.pack {{.*}} : tensor<64x72xf32> -> tensor<8x72x1x8xf32>
 // AVX512: linalg.pack {{.*}} : tensor<72x32xf32> -> tensor<1x72x1x32xf32>
 // AVX512: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
 func.func @conv(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
