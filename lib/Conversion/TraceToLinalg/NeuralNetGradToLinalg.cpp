@@ -283,6 +283,158 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
   }
 };
 
+/// The contraction routes below are taken for static f32 and f64, the
+/// element types the CPU's contraction stage packs into its micro-kernels;
+/// other types keep the gathers above.
+bool contractionElement(Type element) {
+  return element.isF32() || element.isF64();
+}
+
+/// conv2d_backprop_filter as a matmul with a transposed lhs:
+///   dF[(kh, kw, c), f] = sum over m = (n, oh, ow) of
+///     cols[m, (kh, kw, c)] * dy[m, f],
+/// where cols is the im2col of the zero-padded input,
+///   cols[n, oh, ow, kh, kw, c] = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
+/// written by a copy (contiguous along c). The reshapes of dy, cols and dF
+/// are free; the contraction is what the CPU's contraction stage packs.
+struct Conv2DBackpropFilterToMatmul
+    : OpRewritePattern<Conv2DBackpropFilterOp> {
+  Conv2DBackpropFilterToMatmul(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropFilterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    if (!allStatic({input, dy, result}) || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = result.getShape(), out = dy.getShape();
+    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
+
+    // cols over dims (n, oh, ow, kh, kw, c).
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < 6; ++i)
+      d.push_back(getAffineDimExpr(i, context));
+    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], f[0], f[1], f[2]};
+    SmallVector<AffineMap> colsMaps = {
+        AffineMap::get(6, 0,
+                       {d[0], d[1] * strides[0] + d[3] * dilations[0],
+                        d[2] * strides[1] + d[4] * dilations[1], d[5]},
+                       context),
+        rewriter.getMultiDimIdentityMap(6)};
+    Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, element);
+    auto cols = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{colsInit.getType()}, ValueRange{padded},
+        ValueRange{colsInit}, colsMaps, iterators(6, 0),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    // Dims (kh, kw, c, f, n, oh, ow): dF = cols^T dy.
+    SmallVector<AffineExpr> e;
+    for (unsigned i = 0; i < 7; ++i)
+      e.push_back(getAffineDimExpr(i, context));
+    ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(7, 0, {e[4], e[5], e[6], e[0], e[1], e[2]}, context),
+         AffineMap::get(7, 0, {e[4], e[5], e[6], e[3]}, context),
+         AffineMap::get(7, 0, {e[0], e[1], e[2], e[3]}, context)});
+    Value init = filledTensor(rewriter, loc, f, rewriter.getZeroAttr(element));
+    auto unflattened = linalg::ContractOp::create(
+        rewriter, loc, TypeRange{result}, ValueRange{cols.getResult(0), op.getDy()},
+        ValueRange{init}, maps);
+    rewriter.replaceOp(op, unflattened.getResults());
+    return success();
+  }
+};
+
+/// conv2d_backprop_input as a unit-stride convolution of the spread dy with
+/// the spatially flipped, (c, f)-transposed filter:
+///   dx[n, ih, iw, c] = sum over (kh', kw', f) of
+///     spread[n, ih + kh' * dh, iw + kw' * dw, f] * flipped[kh', kw', f, c],
+///   flipped[kh', kw', f, c] = F[kh - 1 - kh', kw - 1 - kw', c, f],
+/// with dy at rows (kh - 1) * dh - pad_top + oh * sh of spread (zero
+/// elsewhere), and the same for columns: a linalg.conv_2d_nhwc_hwcf, which
+/// the CPU's contraction stage turns into im2col and its micro-kernel. With
+/// unit strides the spread is a tensor.pad of dy. With strides s > 1 the
+/// spread is s * s times larger than dy, and so is the convolution's work
+/// (mostly products with zeros).
+struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
+  Conv2DBackpropInputToConv(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto filter = cast<RankedTensorType>(op.getFilter().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    if (!allStatic({filter, dy, result}) || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
+    ArrayRef<int64_t> out = dy.getShape();
+    SmallVector<int64_t> offsets = {(f[0] - 1) * dilations[0] - padding[0],
+                                    (f[1] - 1) * dilations[1] - padding[2]};
+    SmallVector<int64_t> shape = {in[0], in[1] + (f[0] - 1) * dilations[0],
+                                  in[2] + (f[1] - 1) * dilations[1], f[3]};
+    SmallVector<int64_t> low = {0, offsets[0], offsets[1], 0};
+    SmallVector<int64_t> high = {0, shape[1] - offsets[0] - out[1],
+                                 shape[2] - offsets[1] - out[2], 0};
+    bool unitStrides = strides[0] == 1 && strides[1] == 1;
+    bool padOnly = unitStrides && llvm::all_of(low, [](int64_t v) {
+                     return v >= 0;
+                   }) && llvm::all_of(high, [](int64_t v) { return v >= 0; });
+    Value spreadDy;
+    if (padOnly) {
+      Value zero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+      spreadDy = tensor::PadOp::create(
+          rewriter, loc, RankedTensorType::get(shape, element), op.getDy(),
+          getAsIndexOpFoldResult(context, low),
+          getAsIndexOpFoldResult(context, high), zero);
+    } else {
+      spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
+                        rewriter.getZeroAttr(element));
+    }
+
+    // flipped over dims (kh', kw', f, c).
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < 4; ++i)
+      d.push_back(getAffineDimExpr(i, context));
+    SmallVector<int64_t> flippedShape = {f[0], f[1], f[3], f[2]};
+    SmallVector<AffineMap> flipMaps = {
+        AffineMap::get(4, 0, {(f[0] - 1) - d[0], (f[1] - 1) - d[1], d[3], d[2]},
+                       context),
+        rewriter.getMultiDimIdentityMap(4)};
+    Value flippedInit =
+        tensor::EmptyOp::create(rewriter, loc, flippedShape, element);
+    auto flipped = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{flippedInit.getType()},
+        ValueRange{op.getFilter()}, ValueRange{flippedInit}, flipMaps,
+        iterators(4, 0), [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+
+    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
+    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
+        op, TypeRange{result}, ValueRange{spreadDy, flipped.getResult(0)},
+        ValueRange{init}, rewriter.getI64VectorAttr({1, 1}),
+        rewriter.getI64VectorAttr(dilations));
+    return success();
+  }
+};
+
 /// Whether padded position `padded` (of an input dim of `size` elements
 /// after `padBefore` padding) is a real input element.
 Value inBounds(OpBuilder &b, Location loc, Value padded, int64_t padBefore,
@@ -524,7 +676,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
 void mlir::trace::populateNeuralNetGradToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
+  patterns.add<Conv2DBackpropInputToConv, Conv2DBackpropFilterToMatmul,
+               Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
                MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(
       patterns.getContext());
 }
