@@ -1,7 +1,14 @@
 //===- NeuralNetGradToLinalg.cpp - NN backprop ops -> linalg --------------===//
 //
-// conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f) reducing
-// over (n, oh, ow), reading the zero-padded input at
+// The conv2d backprop ops of static f32/f64 tensors become contractions
+// (linalg.contract) that the CPU's contraction stage packs into its
+// micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
+// per window tap, conv2d_backprop_input a matmul and a col2im (see the
+// patterns). Other element types and dynamic shapes take the loop-nest
+// forms below.
+//
+// Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
+// reducing over (n, oh, ow), reading the zero-padded input at
 // (n, oh * sh + kh * dh, ow * sw + kw * dw, c).
 //
 // The other three scatter each output position's value onto the input
@@ -290,16 +297,19 @@ bool contractionElement(Type element) {
   return element.isF32() || element.isF64();
 }
 
-/// conv2d_backprop_filter as a matmul with a transposed lhs:
-///   dF[(kh, kw, c), f] = sum over m = (n, oh, ow) of
-///     cols[m, (kh, kw, c)] * dy[m, f],
-/// where cols is the im2col of the zero-padded input,
-///   cols[n, oh, ow, kh, kw, c] = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
-/// written by a copy (contiguous along c). The reshapes of dy, cols and dF
-/// are free; the contraction is what the CPU's contraction stage packs.
-struct Conv2DBackpropFilterToMatmul
+/// conv2d_backprop_filter as one matmul per window tap (kh, kw):
+///   dF[kh, kw, c, f] = sum over (n, oh, ow) of
+///     tap[n, oh, ow, c] * dy[n, oh, ow, f],
+///   tap = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
+/// a strided tensor.extract_slice of the zero-padded input. Each is a
+/// linalg.contract (c, f) reducing over (n, oh, ow), which the CPU's
+/// contraction stage packs straight from the slice; dy is packed once for
+/// all taps (the packs are alike, CSE merges them). This measured faster
+/// than one matmul of an im2col copy of the input, even with one input
+/// channel (bench/conv_grad.mlir).
+struct Conv2DBackpropFilterToMatmuls
     : OpRewritePattern<Conv2DBackpropFilterOp> {
-  Conv2DBackpropFilterToMatmul(MLIRContext *context)
+  Conv2DBackpropFilterToMatmuls(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(Conv2DBackpropFilterOp op,
@@ -311,61 +321,62 @@ struct Conv2DBackpropFilterToMatmul
     Type element = result.getElementType();
     if (!allStatic({input, dy, result}) || !contractionElement(element))
       return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
-
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> dilations = op.getDilations();
     ArrayRef<int64_t> f = result.getShape(), out = dy.getShape();
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
 
-    // cols over dims (n, oh, ow, kh, kw, c).
+    // Dims (c, f, n, oh, ow).
     SmallVector<AffineExpr> d;
-    for (unsigned i = 0; i < 6; ++i)
+    for (unsigned i = 0; i < 5; ++i)
       d.push_back(getAffineDimExpr(i, context));
-    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], f[0], f[1], f[2]};
-    SmallVector<AffineMap> colsMaps = {
-        AffineMap::get(6, 0,
-                       {d[0], d[1] * strides[0] + d[3] * dilations[0],
-                        d[2] * strides[1] + d[4] * dilations[1], d[5]},
-                       context),
-        rewriter.getMultiDimIdentityMap(6)};
-    Value colsInit = tensor::EmptyOp::create(rewriter, loc, colsShape, element);
-    auto cols = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{colsInit.getType()}, ValueRange{padded},
-        ValueRange{colsInit}, colsMaps, iterators(6, 0),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
-    // Dims (kh, kw, c, f, n, oh, ow): dF = cols^T dy.
-    SmallVector<AffineExpr> e;
-    for (unsigned i = 0; i < 7; ++i)
-      e.push_back(getAffineDimExpr(i, context));
     ArrayAttr maps = rewriter.getAffineMapArrayAttr(
-        {AffineMap::get(7, 0, {e[4], e[5], e[6], e[0], e[1], e[2]}, context),
-         AffineMap::get(7, 0, {e[4], e[5], e[6], e[3]}, context),
-         AffineMap::get(7, 0, {e[0], e[1], e[2], e[3]}, context)});
-    Value init = filledTensor(rewriter, loc, f, rewriter.getZeroAttr(element));
-    auto unflattened = linalg::ContractOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{cols.getResult(0), op.getDy()},
-        ValueRange{init}, maps);
-    rewriter.replaceOp(op, unflattened.getResults());
+        {AffineMap::get(5, 0, {d[2], d[3], d[4], d[0]}, context),
+         AffineMap::get(5, 0, {d[2], d[3], d[4], d[1]}, context),
+         AffineMap::get(5, 0, {d[0], d[1]}, context)});
+    auto tapType =
+        RankedTensorType::get({out[0], out[1], out[2], f[2]}, element);
+    auto matrixType = RankedTensorType::get({f[2], f[3]}, element);
+    Value dw = tensor::EmptyOp::create(rewriter, loc, f, element);
+    for (int64_t kh = 0; kh < f[0]; ++kh) {
+      for (int64_t kw = 0; kw < f[1]; ++kw) {
+        Value tap = tensor::ExtractSliceOp::create(
+            rewriter, loc, tapType, padded, ValueRange{}, ValueRange{},
+            ValueRange{},
+            ArrayRef<int64_t>{0, kh * dilations[0], kw * dilations[1], 0},
+            tapType.getShape(),
+            ArrayRef<int64_t>{1, strides[0], strides[1], 1});
+        Value init = filledTensor(rewriter, loc, matrixType.getShape(),
+                                  rewriter.getZeroAttr(element));
+        Value part = linalg::ContractOp::create(
+                         rewriter, loc, TypeRange{matrixType},
+                         ValueRange{tap, op.getDy()}, ValueRange{init}, maps)
+                         .getResult(0);
+        dw = tensor::InsertSliceOp::create(
+            rewriter, loc, part, dw, ValueRange{}, ValueRange{}, ValueRange{},
+            ArrayRef<int64_t>{kh, kw, 0, 0},
+            ArrayRef<int64_t>{1, 1, f[2], f[3]}, ArrayRef<int64_t>{1, 1, 1, 1});
+      }
+    }
+    rewriter.replaceOp(op, dw);
     return success();
   }
 };
 
-/// conv2d_backprop_input as a unit-stride convolution of the spread dy with
-/// the spatially flipped, (c, f)-transposed filter:
-///   dx[n, ih, iw, c] = sum over (kh', kw', f) of
-///     spread[n, ih + kh' * dh, iw + kw' * dw, f] * flipped[kh', kw', f, c],
-///   flipped[kh', kw', f, c] = F[kh - 1 - kh', kw - 1 - kw', c, f],
-/// with dy at rows (kh - 1) * dh - pad_top + oh * sh of spread (zero
-/// elsewhere), and the same for columns: a linalg.conv_2d_nhwc_hwcf, which
-/// the CPU's contraction stage turns into im2col and its micro-kernel. With
-/// unit strides the spread is a tensor.pad of dy. With strides s > 1 the
-/// spread is s * s times larger than dy, and so is the convolution's work
-/// (mostly products with zeros).
-struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
-  Conv2DBackpropInputToConv(MLIRContext *context)
+/// conv2d_backprop_input as col2im of a matmul: first
+///   cols[n, oh, ow, kh, kw, c] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
+/// (a linalg.contract in the native layouts), then each window tap (kh, kw)
+/// adds its slice of cols onto the zero-padded result where the forward
+/// pass read it,
+///   dxpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c]
+///     += cols[n, oh, ow, kh, kw, c]
+/// (a strided slice update), and dx is the unpadded part of dxpad. Unlike a
+/// convolution of the zero-spread dy with the flipped filter, it multiplies
+/// no zeros when strides > 1; with unit strides both do the same work, and
+/// this one measured faster (bench/conv_grad.mlir).
+struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
+  Conv2DBackpropInputToCol2Im(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
@@ -377,60 +388,74 @@ struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
     Type element = result.getElementType();
     if (!allStatic({filter, dy, result}) || !contractionElement(element))
       return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+    ArrayRef<int64_t> strides = op.getStrides();
 
     MLIRContext *context = rewriter.getContext();
-    ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
     ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
     ArrayRef<int64_t> out = dy.getShape();
-    SmallVector<int64_t> offsets = {(f[0] - 1) * dilations[0] - padding[0],
-                                    (f[1] - 1) * dilations[1] - padding[2]};
-    SmallVector<int64_t> shape = {in[0], in[1] + (f[0] - 1) * dilations[0],
-                                  in[2] + (f[1] - 1) * dilations[1], f[3]};
-    SmallVector<int64_t> low = {0, offsets[0], offsets[1], 0};
-    SmallVector<int64_t> high = {0, shape[1] - offsets[0] - out[1],
-                                 shape[2] - offsets[1] - out[2], 0};
-    bool unitStrides = strides[0] == 1 && strides[1] == 1;
-    bool padOnly = unitStrides && llvm::all_of(low, [](int64_t v) {
-                     return v >= 0;
-                   }) && llvm::all_of(high, [](int64_t v) { return v >= 0; });
-    Value spreadDy;
-    if (padOnly) {
-      Value zero =
-          arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-      spreadDy = tensor::PadOp::create(
-          rewriter, loc, RankedTensorType::get(shape, element), op.getDy(),
-          getAsIndexOpFoldResult(context, low),
-          getAsIndexOpFoldResult(context, high), zero);
-    } else {
-      spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
-                        rewriter.getZeroAttr(element));
-    }
 
-    // flipped over dims (kh', kw', f, c).
+    // cols over dims (n, oh, ow, kh, kw, c, f).
     SmallVector<AffineExpr> d;
-    for (unsigned i = 0; i < 4; ++i)
+    for (unsigned i = 0; i < 7; ++i)
       d.push_back(getAffineDimExpr(i, context));
-    SmallVector<int64_t> flippedShape = {f[0], f[1], f[3], f[2]};
-    SmallVector<AffineMap> flipMaps = {
-        AffineMap::get(4, 0, {(f[0] - 1) - d[0], (f[1] - 1) - d[1], d[3], d[2]},
-                       context),
-        rewriter.getMultiDimIdentityMap(4)};
-    Value flippedInit =
-        tensor::EmptyOp::create(rewriter, loc, flippedShape, element);
-    auto flipped = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{flippedInit.getType()},
-        ValueRange{op.getFilter()}, ValueRange{flippedInit}, flipMaps,
-        iterators(4, 0), [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
+    ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(7, 0, {d[0], d[1], d[2], d[6]}, context),
+         AffineMap::get(7, 0, {d[3], d[4], d[5], d[6]}, context),
+         AffineMap::get(7, 0, {d[0], d[1], d[2], d[3], d[4], d[5]}, context)});
+    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], f[0], f[1], f[2]};
+    Value colsInit =
+        filledTensor(rewriter, loc, colsShape, rewriter.getZeroAttr(element));
+    Value cols =
+        linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
+                                   ValueRange{op.getDy(), op.getFilter()},
+                                   ValueRange{colsInit}, maps)
+            .getResult(0);
 
-    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
-    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
-        op, TypeRange{result}, ValueRange{spreadDy, flipped.getResult(0)},
-        ValueRange{init}, rewriter.getI64VectorAttr({1, 1}),
-        rewriter.getI64VectorAttr(dilations));
+    // dxpad holds every position a tap reads, and the unpadded input.
+    SmallVector<int64_t> paddedShape = {
+        in[0],
+        std::max(padding[0] + in[1],
+                 (f[0] - 1) * dilations[0] + (out[1] - 1) * strides[0] + 1),
+        std::max(padding[2] + in[2],
+                 (f[1] - 1) * dilations[1] + (out[2] - 1) * strides[1] + 1),
+        in[3]};
+    Value dxpad =
+        filledTensor(rewriter, loc, paddedShape, rewriter.getZeroAttr(element));
+    auto sliceType =
+        RankedTensorType::get({out[0], out[1], out[2], in[3]}, element);
+    SmallVector<int64_t> sliceSizes(sliceType.getShape());
+    SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
+    SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
+    for (int64_t kh = 0; kh < f[0]; ++kh) {
+      for (int64_t kw = 0; kw < f[1]; ++kw) {
+        SmallVector<int64_t> at = {0, kh * dilations[0], kw * dilations[1], 0};
+        Value target = tensor::ExtractSliceOp::create(
+            rewriter, loc, sliceType, dxpad, ValueRange{}, ValueRange{},
+            ValueRange{}, at, sliceSizes, sliceStrides);
+        Value tap = tensor::ExtractSliceOp::create(
+            rewriter, loc, sliceType, cols, ValueRange{}, ValueRange{},
+            ValueRange{}, ArrayRef<int64_t>{0, 0, 0, kh, kw, 0},
+            ArrayRef<int64_t>{out[0], out[1], out[2], 1, 1, in[3]},
+            ArrayRef<int64_t>{1, 1, 1, 1, 1, 1});
+        auto sum = linalg::GenericOp::create(
+            rewriter, loc, TypeRange{sliceType}, ValueRange{target, tap},
+            ValueRange{target}, addMaps, iterators(4, 0),
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, args[0], args[1]).getResult());
+            });
+        dxpad = tensor::InsertSliceOp::create(
+            rewriter, loc, sum.getResult(0), dxpad, ValueRange{}, ValueRange{},
+            ValueRange{}, at, sliceSizes, sliceStrides);
+      }
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, result, dxpad, ValueRange{}, ValueRange{}, ValueRange{},
+        ArrayRef<int64_t>{0, padding[0], padding[2], 0}, in,
+        ArrayRef<int64_t>{1, 1, 1, 1});
     return success();
   }
 };
@@ -676,7 +701,7 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
 void mlir::trace::populateNeuralNetGradToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<Conv2DBackpropInputToConv, Conv2DBackpropFilterToMatmul,
+  patterns.add<Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
                Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
                MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(
       patterns.getContext());
