@@ -40,6 +40,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
@@ -290,6 +291,30 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
   }
 };
 
+/// Folds `body` over the window taps (kh, kw) of a kh_size x kw_size
+/// window: two scf.for loops carrying `init`. A loop, not one copy of the
+/// body per tap: every copy would be packed, tiled and vectorized into its
+/// own micro-kernel, and compile time would grow with the window.
+Value forEachTap(
+    OpBuilder &b, Location loc, int64_t khSize, int64_t kwSize, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto rows = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, khSize), one,
+      ValueRange{init},
+      [&](OpBuilder &rb, Location rl, Value kh, ValueRange rowArgs) {
+        auto cols = scf::ForOp::create(
+            rb, rl, zero, arith::ConstantIndexOp::create(rb, rl, kwSize), one,
+            rowArgs,
+            [&](OpBuilder &cb, Location cl, Value kw, ValueRange colArgs) {
+              scf::YieldOp::create(cb, cl, body(cb, cl, kh, kw, colArgs[0]));
+            });
+        scf::YieldOp::create(rb, rl, cols.getResults());
+      });
+  return rows.getResult(0);
+}
+
 /// The contraction routes below are taken for static f32 and f64, the
 /// element types the CPU's contraction stage packs into its micro-kernels;
 /// other types keep the gathers above.
@@ -338,27 +363,34 @@ struct Conv2DBackpropFilterToMatmuls
     auto tapType =
         RankedTensorType::get({out[0], out[1], out[2], f[2]}, element);
     auto matrixType = RankedTensorType::get({f[2], f[3]}, element);
-    Value dw = tensor::EmptyOp::create(rewriter, loc, f, element);
-    for (int64_t kh = 0; kh < f[0]; ++kh) {
-      for (int64_t kw = 0; kw < f[1]; ++kw) {
-        Value tap = tensor::ExtractSliceOp::create(
-            rewriter, loc, tapType, padded, ValueRange{}, ValueRange{},
-            ValueRange{},
-            ArrayRef<int64_t>{0, kh * dilations[0], kw * dilations[1], 0},
-            tapType.getShape(),
-            ArrayRef<int64_t>{1, strides[0], strides[1], 1});
-        Value init = filledTensor(rewriter, loc, matrixType.getShape(),
-                                  rewriter.getZeroAttr(element));
-        Value part = linalg::ContractOp::create(
-                         rewriter, loc, TypeRange{matrixType},
-                         ValueRange{tap, op.getDy()}, ValueRange{init}, maps)
-                         .getResult(0);
-        dw = tensor::InsertSliceOp::create(
-            rewriter, loc, part, dw, ValueRange{}, ValueRange{}, ValueRange{},
-            ArrayRef<int64_t>{kh, kw, 0, 0},
-            ArrayRef<int64_t>{1, 1, f[2], f[3]}, ArrayRef<int64_t>{1, 1, 1, 1});
-      }
-    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
+    Value dw = forEachTap(
+        rewriter, loc, f[0], f[1], empty,
+        [&](OpBuilder &b, Location l, Value kh, Value kw, Value dw) -> Value {
+          auto index = [&](int64_t v) -> OpFoldResult {
+            return b.getIndexAttr(v);
+          };
+          Value row = arith::MulIOp::create(
+              b, l, kh, arith::ConstantIndexOp::create(b, l, dilations[0]));
+          Value col = arith::MulIOp::create(
+              b, l, kw, arith::ConstantIndexOp::create(b, l, dilations[1]));
+          Value tap = tensor::ExtractSliceOp::create(
+              b, l, tapType, padded,
+              SmallVector<OpFoldResult>{index(0), row, col, index(0)},
+              getAsIndexOpFoldResult(context, tapType.getShape()),
+              getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
+          Value init =
+              filledTensor(b, l, matrixType.getShape(), b.getZeroAttr(element));
+          Value part = linalg::ContractOp::create(b, l, TypeRange{matrixType},
+                                                  ValueRange{tap, op.getDy()},
+                                                  ValueRange{init}, maps)
+                           .getResult(0);
+          return tensor::InsertSliceOp::create(
+              b, l, part, dw,
+              SmallVector<OpFoldResult>{kh, kw, index(0), index(0)},
+              getAsIndexOpFoldResult(context, {1, 1, f[2], f[3]}),
+              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+        });
     rewriter.replaceOp(op, dw);
     return success();
   }
@@ -428,30 +460,47 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     SmallVector<int64_t> sliceSizes(sliceType.getShape());
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
     SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
-    for (int64_t kh = 0; kh < f[0]; ++kh) {
-      for (int64_t kw = 0; kw < f[1]; ++kw) {
-        SmallVector<int64_t> at = {0, kh * dilations[0], kw * dilations[1], 0};
-        Value target = tensor::ExtractSliceOp::create(
-            rewriter, loc, sliceType, dxpad, ValueRange{}, ValueRange{},
-            ValueRange{}, at, sliceSizes, sliceStrides);
-        Value tap = tensor::ExtractSliceOp::create(
-            rewriter, loc, sliceType, cols, ValueRange{}, ValueRange{},
-            ValueRange{}, ArrayRef<int64_t>{0, 0, 0, kh, kw, 0},
-            ArrayRef<int64_t>{out[0], out[1], out[2], 1, 1, in[3]},
-            ArrayRef<int64_t>{1, 1, 1, 1, 1, 1});
-        auto sum = linalg::GenericOp::create(
-            rewriter, loc, TypeRange{sliceType}, ValueRange{target, tap},
-            ValueRange{target}, addMaps, iterators(4, 0),
-            [](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l,
-                  arith::AddFOp::create(b, l, args[0], args[1]).getResult());
-            });
-        dxpad = tensor::InsertSliceOp::create(
-            rewriter, loc, sum.getResult(0), dxpad, ValueRange{}, ValueRange{},
-            ValueRange{}, at, sliceSizes, sliceStrides);
-      }
-    }
+    dxpad = forEachTap(
+        rewriter, loc, f[0], f[1], dxpad,
+        [&](OpBuilder &b, Location l, Value kh, Value kw,
+            Value dxpad) -> Value {
+          auto index = [&](int64_t v) -> OpFoldResult {
+            return b.getIndexAttr(v);
+          };
+          SmallVector<OpFoldResult> at = {
+              index(0),
+              arith::MulIOp::create(
+                  b, l, kh, arith::ConstantIndexOp::create(b, l, dilations[0]))
+                  .getResult(),
+              arith::MulIOp::create(
+                  b, l, kw, arith::ConstantIndexOp::create(b, l, dilations[1]))
+                  .getResult(),
+              index(0)};
+          SmallVector<OpFoldResult> sizes =
+              getAsIndexOpFoldResult(context, sliceSizes);
+          SmallVector<OpFoldResult> steps =
+              getAsIndexOpFoldResult(context, sliceStrides);
+          Value target = tensor::ExtractSliceOp::create(b, l, sliceType, dxpad,
+                                                        at, sizes, steps);
+          Value tap = tensor::ExtractSliceOp::create(
+              b, l, sliceType, cols,
+              SmallVector<OpFoldResult>{index(0), index(0), index(0), kh, kw,
+                                        index(0)},
+              getAsIndexOpFoldResult(context,
+                                     {out[0], out[1], out[2], 1, 1, in[3]}),
+              getAsIndexOpFoldResult(context, {1, 1, 1, 1, 1, 1}));
+          auto sum = linalg::GenericOp::create(
+              b, l, TypeRange{sliceType}, ValueRange{target, tap},
+              ValueRange{target}, addMaps, iterators(4, 0),
+              [](OpBuilder &nb, Location nl, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, nl,
+                    arith::AddFOp::create(nb, nl, args[0], args[1])
+                        .getResult());
+              });
+          return tensor::InsertSliceOp::create(b, l, sum.getResult(0), dxpad,
+                                               at, sizes, steps);
+        });
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, result, dxpad, ValueRange{}, ValueRange{}, ValueRange{},
         ArrayRef<int64_t>{0, padding[0], padding[2], 0}, in,
