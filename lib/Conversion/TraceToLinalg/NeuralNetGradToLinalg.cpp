@@ -291,6 +291,14 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
   }
 };
 
+/// `index` * `factor`, or `index` itself for a factor of one.
+Value scaled(OpBuilder &b, Location loc, Value index, int64_t factor) {
+  if (factor == 1)
+    return index;
+  return arith::MulIOp::create(b, loc, index,
+                               arith::ConstantIndexOp::create(b, loc, factor));
+}
+
 /// Folds `body` over the window taps (kh, kw) of a kh_size x kw_size
 /// window: two scf.for loops carrying `init`. A loop, not one copy of the
 /// body per tap: every copy would be packed, tiled and vectorized into its
@@ -322,16 +330,17 @@ bool contractionElement(Type element) {
   return element.isF32() || element.isF64();
 }
 
-/// conv2d_backprop_filter as one matmul per window tap (kh, kw):
+/// conv2d_backprop_filter as one matmul per window tap (kh, kw), in a loop
+/// over the taps:
 ///   dF[kh, kw, c, f] = sum over (n, oh, ow) of
 ///     tap[n, oh, ow, c] * dy[n, oh, ow, f],
 ///   tap = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
-/// a strided tensor.extract_slice of the zero-padded input. Each is a
+/// a strided tensor.extract_slice of the zero-padded input. The matmul is a
 /// linalg.contract (c, f) reducing over (n, oh, ow), which the CPU's
-/// contraction stage packs straight from the slice; dy is packed once for
-/// all taps (the packs are alike, CSE merges them). This measured faster
-/// than one matmul of an im2col copy of the input, even with one input
-/// channel (bench/conv_grad.mlir).
+/// contraction stage packs straight from the slice (dy's pack is loop
+/// invariant and hoisted). This measured faster than one matmul of an
+/// im2col copy of the input, even with one input channel
+/// (bench/workloads/conv2d_grad.mlir).
 struct Conv2DBackpropFilterToMatmuls
     : OpRewritePattern<Conv2DBackpropFilterOp> {
   Conv2DBackpropFilterToMatmuls(MLIRContext *context)
@@ -370,10 +379,8 @@ struct Conv2DBackpropFilterToMatmuls
           auto index = [&](int64_t v) -> OpFoldResult {
             return b.getIndexAttr(v);
           };
-          Value row = arith::MulIOp::create(
-              b, l, kh, arith::ConstantIndexOp::create(b, l, dilations[0]));
-          Value col = arith::MulIOp::create(
-              b, l, kw, arith::ConstantIndexOp::create(b, l, dilations[1]));
+          Value row = scaled(b, l, kh, dilations[0]);
+          Value col = scaled(b, l, kw, dilations[1]);
           Value tap = tensor::ExtractSliceOp::create(
               b, l, tapType, padded,
               SmallVector<OpFoldResult>{index(0), row, col, index(0)},
@@ -403,10 +410,11 @@ struct Conv2DBackpropFilterToMatmuls
 /// pass read it,
 ///   dxpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c]
 ///     += cols[n, oh, ow, kh, kw, c]
-/// (a strided slice update), and dx is the unpadded part of dxpad. Unlike a
-/// convolution of the zero-spread dy with the flipped filter, it multiplies
-/// no zeros when strides > 1; with unit strides both do the same work, and
-/// this one measured faster (bench/conv_grad.mlir).
+/// (a strided slice update, in a loop over the taps), and dx is the
+/// unpadded part of dxpad. Unlike a convolution of the zero-spread dy with
+/// the flipped filter, it multiplies no zeros when strides > 1; with unit
+/// strides both do the same work, and this one measured faster
+/// (bench/workloads/conv2d_grad.mlir).
 struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
   Conv2DBackpropInputToCol2Im(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/2) {}
@@ -468,14 +476,8 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
             return b.getIndexAttr(v);
           };
           SmallVector<OpFoldResult> at = {
-              index(0),
-              arith::MulIOp::create(
-                  b, l, kh, arith::ConstantIndexOp::create(b, l, dilations[0]))
-                  .getResult(),
-              arith::MulIOp::create(
-                  b, l, kw, arith::ConstantIndexOp::create(b, l, dilations[1]))
-                  .getResult(),
-              index(0)};
+              index(0), scaled(b, l, kh, dilations[0]),
+              scaled(b, l, kw, dilations[1]), index(0)};
           SmallVector<OpFoldResult> sizes =
               getAsIndexOpFoldResult(context, sliceSizes);
           SmallVector<OpFoldResult> steps =

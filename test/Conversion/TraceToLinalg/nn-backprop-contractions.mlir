@@ -3,40 +3,40 @@
 
 // The conv2d backprop ops of static f32/f64 tensors become contractions
 // (linalg.contract, which elementwise fusion leaves alone) and strided
-// slices; the CPU's contraction stage packs every contraction into its
-// micro-kernel (PACK). f16 keeps the loop nests of nn-backprop.mlir.
+// slices, the per-tap work in a loop over the window taps; the CPU's
+// contraction stage packs every contraction into its micro-kernel and
+// hoists loop-invariant packs (PACK). f16 keeps the loop nests of
+// nn-backprop.mlir.
 
 // conv2d_backprop_filter: input 5x6, filter 3x2, strides 2, padding
 // [1, 0, 0, 1], dilations [1, 2]. One matmul per tap (kh, kw):
 // dF[kh, kw] (c x f) = sum over (n, oh, ow) of
 // xpad[n, oh * 2 + kh, ow * 2 + kw * 2, c] * dy[n, oh, ow, f].
-// CHECK-DAG: #[[TAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>
-// CHECK-DAG: #[[DY:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>
-// CHECK-DAG: #[[DF:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>
+// CHECK-DAG: #[[TAPMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>
+// CHECK-DAG: #[[DYMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>
+// CHECK-DAG: #[[DFMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>
 // CHECK-LABEL: func.func @conv_backprop_filter
-// CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x3xf32>, %[[DYARG:.*]]: tensor<2x2x3x4xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x3xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 0, 1, 0]
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x2x3x4xf32>
-// CHECK: %[[TAP00:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1] : tensor<2x6x7x3xf32> to tensor<2x2x3x3xf32>
-// CHECK: %[[ZERO00:.*]] = linalg.fill {{.*}} -> tensor<3x4xf32>
-// CHECK: %[[PART00:.*]] = linalg.contract indexing_maps = [#[[TAP]], #[[DY]], #[[DF]]] ins(%[[TAP00]], %[[DYARG]] : tensor<2x2x3x3xf32>, tensor<2x2x3x4xf32>) outs(%[[ZERO00]] : tensor<3x4xf32>)
-// CHECK: %[[DF00:.*]] = tensor.insert_slice %[[PART00]] into %[[EMPTY]][0, 0, 0, 0] [1, 1, 3, 4] [1, 1, 1, 1]
-// CHECK: %[[TAP01:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: %[[PART01:.*]] = linalg.contract {{.*}} ins(%[[TAP01]], %[[DYARG]]
-// CHECK: %[[DF01:.*]] = tensor.insert_slice %[[PART01]] into %[[DF00]][0, 1, 0, 0] [1, 1, 3, 4]
-// CHECK: tensor.extract_slice %[[PADDED]][0, 1, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %[[PADDED]][0, 1, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %[[PADDED]][0, 2, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: %[[TAP21:.*]] = tensor.extract_slice %[[PADDED]][0, 2, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: %[[PART21:.*]] = linalg.contract {{.*}} ins(%[[TAP21]], %[[DYARG]]
-// CHECK: %[[RESULT:.*]] = tensor.insert_slice %[[PART21]] into %{{.*}}[2, 1, 0, 0] [1, 1, 3, 4]
+// CHECK: %[[DF:.*]] = scf.for %[[KH:[a-z0-9]+]] = %{{.*}} to %c3 step %c1 iter_args(%[[ROWACC:.*]] = %[[EMPTY]])
+// CHECK: scf.for %[[KW:[a-z0-9]+]] = %{{.*}} to %c2 step %c1 iter_args(%[[ACC:.*]] = %[[ROWACC]])
+// CHECK: %[[COL:.*]] = arith.muli %[[KW]], %c2
+// CHECK: %[[TAP:.*]] = tensor.extract_slice %[[PADDED]][0, %[[KH]], %[[COL]], 0] [2, 2, 3, 3] [1, 2, 2, 1] : tensor<2x6x7x3xf32> to tensor<2x2x3x3xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<3x4xf32>
+// CHECK: %[[PART:.*]] = linalg.contract indexing_maps = [#[[TAPMAP]], #[[DYMAP]], #[[DFMAP]]] ins(%[[TAP]], %[[DY]] : tensor<2x2x3x3xf32>, tensor<2x2x3x4xf32>) outs(%[[ZERO]] : tensor<3x4xf32>)
+// CHECK: %[[NEXT:.*]] = tensor.insert_slice %[[PART]] into %[[ACC]][%[[KH]], %[[KW]], 0, 0] [1, 1, 3, 4] [1, 1, 1, 1]
+// CHECK: scf.yield %[[NEXT]]
 // CHECK-NOT: linalg.generic
-// CHECK: return %[[RESULT]]
-// dy is packed once for the six taps.
+// CHECK: return %[[DF]]
+// dy is packed once, before the loops; the tap in the loop.
 // PACK-LABEL: func.func @conv_backprop_filter
-// PACK-COUNT-1: linalg.pack %arg1
+// PACK: linalg.pack %arg1
+// PACK: scf.for
+// PACK: scf.for
 // PACK-NOT: linalg.pack %arg1
-// PACK-COUNT-6: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
+// PACK: linalg.pack %extracted_slice
+// PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
 // PACK-NOT: linalg.generic
 func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf32>, %dy: tensor<2x2x3x4xf32>) -> tensor<3x2x3x4xf32> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 2, 3, 4>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<2x5x6x3xf32>, tensor<2x2x3x4xf32>) -> tensor<3x2x3x4xf32>
@@ -48,10 +48,10 @@ func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf32>, %dy: tensor<2x2x3x4xf32
 // f64, no padding: the taps are slices of the input itself.
 // CHECK-LABEL: func.func @conv_backprop_filter_unpadded
 // CHECK-NOT: tensor.pad
-// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1] : tensor<1x4x4x2xf64> to tensor<1x2x2x2xf64>
-// CHECK-COUNT-9: linalg.contract
+// CHECK: tensor.extract_slice %arg0[0, %{{.*}}, %{{.*}}, 0] [1, 2, 2, 2] [1, 1, 1, 1] : tensor<1x4x4x2xf64> to tensor<1x2x2x2xf64>
+// CHECK: linalg.contract
 // PACK-LABEL: func.func @conv_backprop_filter_unpadded
-// PACK-COUNT-9: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>}
+// PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>}
 func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf64>, %dy: tensor<1x2x2x5xf64>) -> tensor<3x3x2x5xf64> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 5>} : (tensor<1x4x4x2xf64>, tensor<1x2x2x5xf64>) -> tensor<3x3x2x5xf64>
   return %0 : tensor<3x3x2x5xf64>
@@ -69,24 +69,20 @@ func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf64>, %dy: tensor<1x
 // CHECK-DAG: #[[COLSMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5)>
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv_backprop_input
-// CHECK-SAME: (%[[F:.*]]: tensor<3x2x3x4xf32>, %[[DYARG:.*]]: tensor<2x2x3x4xf32>)
+// CHECK-SAME: (%[[F:.*]]: tensor<3x2x3x4xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
 // CHECK: %[[COLSINIT:.*]] = linalg.fill {{.*}} -> tensor<2x2x3x3x2x3xf32>
-// CHECK: %[[COLS:.*]] = linalg.contract indexing_maps = [#[[DYMAP]], #[[FMAP]], #[[COLSMAP]]] ins(%[[DYARG]], %[[F]] : tensor<2x2x3x4xf32>, tensor<3x2x3x4xf32>) outs(%[[COLSINIT]] : tensor<2x2x3x3x2x3xf32>)
+// CHECK: %[[COLS:.*]] = linalg.contract indexing_maps = [#[[DYMAP]], #[[FMAP]], #[[COLSMAP]]] ins(%[[DY]], %[[F]] : tensor<2x2x3x4xf32>, tensor<3x2x3x4xf32>) outs(%[[COLSINIT]] : tensor<2x2x3x3x2x3xf32>)
 // CHECK: %[[DXPAD:.*]] = linalg.fill {{.*}} -> tensor<2x6x7x3xf32>
-// CHECK: %[[AT00:.*]] = tensor.extract_slice %[[DXPAD]][0, 0, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1] : tensor<2x6x7x3xf32> to tensor<2x2x3x3xf32>
-// CHECK: %[[COLS00:.*]] = tensor.extract_slice %[[COLS]][0, 0, 0, 0, 0, 0] [2, 2, 3, 1, 1, 3] [1, 1, 1, 1, 1, 1] : tensor<2x2x3x3x2x3xf32> to tensor<2x2x3x3xf32>
-// CHECK: %[[SUM00:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[AT00]], %[[COLS00]] : {{.*}}) outs(%[[AT00]] : tensor<2x2x3x3xf32>)
+// CHECK: %[[SUMS:.*]] = scf.for %[[KH:[a-z0-9]+]] = %{{.*}} to %c3 step %c1 iter_args(%[[ROWACC:.*]] = %[[DXPAD]])
+// CHECK: scf.for %[[KW:[a-z0-9]+]] = %{{.*}} to %c2 step %c1 iter_args(%[[ACC:.*]] = %[[ROWACC]])
+// CHECK: %[[COL:.*]] = arith.muli %[[KW]], %c2
+// CHECK: %[[AT:.*]] = tensor.extract_slice %[[ACC]][0, %[[KH]], %[[COL]], 0] [2, 2, 3, 3] [1, 2, 2, 1] : tensor<2x6x7x3xf32> to tensor<2x2x3x3xf32>
+// CHECK: %[[TAP:.*]] = tensor.extract_slice %[[COLS]][0, 0, 0, %[[KH]], %[[KW]], 0] [2, 2, 3, 1, 1, 3] [1, 1, 1, 1, 1, 1] : tensor<2x2x3x3x2x3xf32> to tensor<2x2x3x3xf32>
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[AT]], %[[TAP]] : {{.*}}) outs(%[[AT]] : tensor<2x2x3x3xf32>)
 // CHECK: arith.addf
-// CHECK: %[[DX00:.*]] = tensor.insert_slice %[[SUM00]] into %[[DXPAD]][0, 0, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: %[[AT01:.*]] = tensor.extract_slice %[[DX00]][0, 0, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %[[COLS]][0, 0, 0, 0, 1, 0] [2, 2, 3, 1, 1, 3]
-// CHECK: tensor.extract_slice %{{.*}}[0, 1, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %{{.*}}[0, 1, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %{{.*}}[0, 2, 0, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %{{.*}}[0, 2, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: tensor.extract_slice %[[COLS]][0, 0, 0, 2, 1, 0] [2, 2, 3, 1, 1, 3]
-// CHECK: %[[LAST:.*]] = tensor.insert_slice %{{.*}}[0, 2, 2, 0] [2, 2, 3, 3] [1, 2, 2, 1]
-// CHECK: %[[DX:.*]] = tensor.extract_slice %[[LAST]][0, 1, 0, 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x6x7x3xf32> to tensor<2x5x6x3xf32>
+// CHECK: %[[NEXT:.*]] = tensor.insert_slice %[[SUM]] into %[[ACC]][0, %[[KH]], %[[COL]], 0] [2, 2, 3, 3] [1, 2, 2, 1]
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: %[[DX:.*]] = tensor.extract_slice %[[SUMS]][0, 1, 0, 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x6x7x3xf32> to tensor<2x5x6x3xf32>
 // CHECK: return %[[DX]]
 // PACK-LABEL: func.func @conv_backprop_input
 // PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
@@ -102,9 +98,9 @@ func.func @conv_backprop_input(%f: tensor<3x2x3x4xf32>, %dy: tensor<2x2x3x4xf32>
 // CHECK-LABEL: func.func @conv_backprop_input_same
 // CHECK: linalg.contract {{.*}} -> tensor<2x5x6x3x3x3xf64>
 // CHECK: linalg.fill {{.*}} -> tensor<2x7x8x3xf64>
-// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x7x8x3xf64> to tensor<2x5x6x3xf64>
-// CHECK-COUNT-8: tensor.insert_slice %{{.*}} [2, 5, 6, 3] [1, 1, 1, 1]
-// CHECK: tensor.insert_slice %{{.*}}[0, 2, 2, 0] [2, 5, 6, 3] [1, 1, 1, 1]
+// CHECK: scf.for %[[KH:[a-z0-9]+]] =
+// CHECK: scf.for %[[KW:[a-z0-9]+]] =
+// CHECK: tensor.extract_slice %{{.*}}[0, %[[KH]], %[[KW]], 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x7x8x3xf64> to tensor<2x5x6x3xf64>
 // CHECK: tensor.extract_slice %{{.*}}[0, 1, 1, 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x7x8x3xf64> to tensor<2x5x6x3xf64>
 // PACK-LABEL: func.func @conv_backprop_input_same
 // PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>}

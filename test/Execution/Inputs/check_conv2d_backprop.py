@@ -1,7 +1,9 @@
 """Runs the functions of conv2d-backprop.mlir with tracec-run and compares
 them with PyTorch's gradients of torch.nn.functional.conv2d (float64).
 Each function holds one trace.conv2d_backprop_input or _filter op; its
-geometry is read from the op. Prints "ok NAME" or "FAIL NAME: why".
+geometry is read from the op. Each runs from a module of its own (a
+compile of the whole module per run would take long). Prints "ok NAME" or
+"FAIL NAME: why".
 
 usage: check_conv2d_backprop.py MODULE WORKDIR   (tracec-run on PATH)
 """
@@ -16,9 +18,9 @@ module, work = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(7)
 DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 FUNC = re.compile(
-    r"func\.func @(\w+)\(.*?\n\s*%0 = trace\.conv2d_backprop_(input|filter) "
+    r"(func\.func @(\w+)\(.*?\n\s*%0 = trace\.conv2d_backprop_(input|filter) "
     r"%\w+, %\w+ \{(.*?)\} : \((tensor<[^>]*>), (tensor<[^>]*>)\) -> "
-    r"(tensor<[^>]*>)")
+    r"(tensor<[^>]*>).*?\n}\n)", re.S)
 
 
 def tensor_type(text):
@@ -49,7 +51,10 @@ def gradients(x, w, dy, strides, padding, dilations):
 
 
 cases = {}
-for name, kind, attrs, lhs, rhs, result in FUNC.findall(open(module).read()):
+text = {}
+for func, name, kind, attrs, lhs, rhs, result in FUNC.findall(
+        open(module).read()):
+    text[name] = func
     strides = attr(attrs, "strides", [1, 1])
     padding = attr(attrs, "padding", [0, 0, 0, 0])
     dilations = attr(attrs, "dilations", [1, 1])
@@ -69,7 +74,9 @@ for name, kind, attrs, lhs, rhs, result in FUNC.findall(open(module).read()):
 
 # f16 results are rounded to 11 bits (and accumulated in f16).
 tolerances = {np.float16: 3e-2, np.float32: 1e-4, np.float64: 1e-10}
-for dtype, tol in tolerances.items():
-    run_cases(module, work,
-              {n: c for n, c in cases.items() if c[0][0].dtype == dtype},
-              rtol=tol, atol=tol)
+for name, case in cases.items():
+    path = f"{work}/{name}.mlir"
+    with open(path, "w") as f:
+        f.write(text[name])
+    tol = tolerances[case[0][0].dtype.type]
+    run_cases(path, work, {name: case}, rtol=tol, atol=tol)
