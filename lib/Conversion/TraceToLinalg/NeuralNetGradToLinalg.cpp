@@ -323,6 +323,11 @@ Value forEachTap(
   return rows.getResult(0);
 }
 
+/// Below this many input channels, conv2d_backprop_filter makes one matmul
+/// of all taps (rows (kh, kw, c)) instead of one per tap (c rows): a
+/// register tile of the CPU micro-kernel has 6 (AVX2) or 8 (AVX-512) rows.
+constexpr int64_t kFewChannels = 8;
+
 /// The contraction routes below are taken for static f32 and f64, the
 /// element types the CPU's contraction stage packs into its micro-kernels;
 /// other types keep the gathers above.
@@ -371,30 +376,87 @@ struct Conv2DBackpropFilterToMatmuls
          AffineMap::get(5, 0, {d[0], d[1]}, context)});
     auto tapType =
         RankedTensorType::get({out[0], out[1], out[2], f[2]}, element);
+    auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
+      return b.getIndexAttr(v);
+    };
+    auto extractTap = [&](OpBuilder &b, Location l, Value kh,
+                          Value kw) -> Value {
+      return tensor::ExtractSliceOp::create(
+          b, l, tapType, padded,
+          SmallVector<OpFoldResult>{index(b, 0), scaled(b, l, kh, dilations[0]),
+                                    scaled(b, l, kw, dilations[1]),
+                                    index(b, 0)},
+          getAsIndexOpFoldResult(context, tapType.getShape()),
+          getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
+    };
+
+    if (f[2] < kFewChannels) {
+      // Few input channels: the taps side by side along c, as the im2col
+      // matrix cols[n, oh, ow, (kh * kw_size + kw) * c_size + c], and one
+      // matmul whose rows are (kh, kw, c): a matmul per tap would have c
+      // rows, most of a register tile wasted.
+      int64_t rows = f[0] * f[1] * f[2];
+      Value cols = tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{out[0], out[1], out[2], rows},
+          element);
+      cols = forEachTap(
+          rewriter, loc, f[0], f[1], cols,
+          [&](OpBuilder &b, Location l, Value kh, Value kw,
+              Value cols) -> Value {
+            Value column = scaled(
+                b, l, arith::AddIOp::create(b, l, scaled(b, l, kh, f[1]), kw),
+                f[2]);
+            return tensor::InsertSliceOp::create(
+                b, l, extractTap(b, l, kh, kw), cols,
+                SmallVector<OpFoldResult>{index(b, 0), index(b, 0), index(b, 0),
+                                          column},
+                getAsIndexOpFoldResult(context, tapType.getShape()),
+                getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          });
+      auto matrixType = RankedTensorType::get({rows, f[3]}, element);
+      Value init = filledTensor(rewriter, loc, matrixType.getShape(),
+                                rewriter.getZeroAttr(element));
+      Value matrix = linalg::ContractOp::create(
+                         rewriter, loc, TypeRange{matrixType},
+                         ValueRange{cols, op.getDy()}, ValueRange{init}, maps)
+                         .getResult(0);
+      // dF[kh, kw, c, f] = matrix[(kh * kw_size + kw) * c_size + c, f]: a
+      // copy of the small result, not a tensor.expand_shape, which
+      // elementwise fusion would push into the matmul (as more row dims,
+      // the innermost of them c again).
+      Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
+      SmallVector<AffineExpr> e;
+      for (unsigned i = 0; i < 4; ++i)
+        e.push_back(getAffineDimExpr(i, context));
+      SmallVector<AffineMap> copyMaps = {
+          AffineMap::get(4, 0, {(e[0] * f[1] + e[1]) * f[2] + e[2], e[3]},
+                         context),
+          rewriter.getMultiDimIdentityMap(4)};
+      auto copy = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{result}, ValueRange{matrix},
+          ValueRange{empty}, copyMaps, iterators(4, 0),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          });
+      rewriter.replaceOp(op, copy.getResults());
+      return success();
+    }
+
     auto matrixType = RankedTensorType::get({f[2], f[3]}, element);
     Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
     Value dw = forEachTap(
         rewriter, loc, f[0], f[1], empty,
         [&](OpBuilder &b, Location l, Value kh, Value kw, Value dw) -> Value {
-          auto index = [&](int64_t v) -> OpFoldResult {
-            return b.getIndexAttr(v);
-          };
-          Value row = scaled(b, l, kh, dilations[0]);
-          Value col = scaled(b, l, kw, dilations[1]);
-          Value tap = tensor::ExtractSliceOp::create(
-              b, l, tapType, padded,
-              SmallVector<OpFoldResult>{index(0), row, col, index(0)},
-              getAsIndexOpFoldResult(context, tapType.getShape()),
-              getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
           Value init =
               filledTensor(b, l, matrixType.getShape(), b.getZeroAttr(element));
-          Value part = linalg::ContractOp::create(b, l, TypeRange{matrixType},
-                                                  ValueRange{tap, op.getDy()},
-                                                  ValueRange{init}, maps)
+          Value part = linalg::ContractOp::create(
+                           b, l, TypeRange{matrixType},
+                           ValueRange{extractTap(b, l, kh, kw), op.getDy()},
+                           ValueRange{init}, maps)
                            .getResult(0);
           return tensor::InsertSliceOp::create(
               b, l, part, dw,
-              SmallVector<OpFoldResult>{kh, kw, index(0), index(0)},
+              SmallVector<OpFoldResult>{kh, kw, index(b, 0), index(b, 0)},
               getAsIndexOpFoldResult(context, {1, 1, f[2], f[3]}),
               getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
         });

@@ -8,24 +8,24 @@
 // hoists loop-invariant packs (PACK). f16 keeps the loop nests of
 // nn-backprop.mlir.
 
-// conv2d_backprop_filter: input 5x6, filter 3x2, strides 2, padding
-// [1, 0, 0, 1], dilations [1, 2]. One matmul per tap (kh, kw):
-// dF[kh, kw] (c x f) = sum over (n, oh, ow) of
-// xpad[n, oh * 2 + kh, ow * 2 + kw * 2, c] * dy[n, oh, ow, f].
+// conv2d_backprop_filter with 8 or more input channels: one matmul per
+// window tap (kh, kw), dF[kh, kw] (c x f) = sum over (n, oh, ow) of
+// xpad[n, oh * 2 + kh, ow * 2 + kw * 2, c] * dy[n, oh, ow, f]; input 5x6,
+// filter 3x2, strides 2, padding [1, 0, 0, 1], dilations [1, 2].
 // CHECK-DAG: #[[TAPMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>
 // CHECK-DAG: #[[DYMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>
 // CHECK-DAG: #[[DFMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>
 // CHECK-LABEL: func.func @conv_backprop_filter
-// CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x3xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x8xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 0, 1, 0]
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x2x3x4xf32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x2x8x4xf32>
 // CHECK: %[[DF:.*]] = scf.for %[[KH:[a-z0-9]+]] = %{{.*}} to %c3 step %c1 iter_args(%[[ROWACC:.*]] = %[[EMPTY]])
 // CHECK: scf.for %[[KW:[a-z0-9]+]] = %{{.*}} to %c2 step %c1 iter_args(%[[ACC:.*]] = %[[ROWACC]])
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<8x4xf32>
 // CHECK: %[[COL:.*]] = arith.muli %[[KW]], %c2
-// CHECK: %[[TAP:.*]] = tensor.extract_slice %[[PADDED]][0, %[[KH]], %[[COL]], 0] [2, 2, 3, 3] [1, 2, 2, 1] : tensor<2x6x7x3xf32> to tensor<2x2x3x3xf32>
-// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<3x4xf32>
-// CHECK: %[[PART:.*]] = linalg.contract indexing_maps = [#[[TAPMAP]], #[[DYMAP]], #[[DFMAP]]] ins(%[[TAP]], %[[DY]] : tensor<2x2x3x3xf32>, tensor<2x2x3x4xf32>) outs(%[[ZERO]] : tensor<3x4xf32>)
-// CHECK: %[[NEXT:.*]] = tensor.insert_slice %[[PART]] into %[[ACC]][%[[KH]], %[[KW]], 0, 0] [1, 1, 3, 4] [1, 1, 1, 1]
+// CHECK: %[[TAP:.*]] = tensor.extract_slice %[[PADDED]][0, %[[KH]], %[[COL]], 0] [2, 2, 3, 8] [1, 2, 2, 1] : tensor<2x6x7x8xf32> to tensor<2x2x3x8xf32>
+// CHECK: %[[PART:.*]] = linalg.contract indexing_maps = [#[[TAPMAP]], #[[DYMAP]], #[[DFMAP]]] ins(%[[TAP]], %[[DY]] : tensor<2x2x3x8xf32>, tensor<2x2x3x4xf32>) outs(%[[ZERO]] : tensor<8x4xf32>)
+// CHECK: %[[NEXT:.*]] = tensor.insert_slice %[[PART]] into %[[ACC]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 4] [1, 1, 1, 1]
 // CHECK: scf.yield %[[NEXT]]
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[DF]]
@@ -38,28 +38,42 @@
 // PACK: linalg.pack %extracted_slice
 // PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
 // PACK-NOT: linalg.generic
-func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf32>, %dy: tensor<2x2x3x4xf32>) -> tensor<3x2x3x4xf32> {
-  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 2, 3, 4>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<2x5x6x3xf32>, tensor<2x2x3x4xf32>) -> tensor<3x2x3x4xf32>
-  return %0 : tensor<3x2x3x4xf32>
+func.func @conv_backprop_filter(%x: tensor<2x5x6x8xf32>, %dy: tensor<2x2x3x4xf32>) -> tensor<3x2x8x4xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 2, 8, 4>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<2x5x6x8xf32>, tensor<2x2x3x4xf32>) -> tensor<3x2x8x4xf32>
+  return %0 : tensor<3x2x8x4xf32>
 }
 
 // -----
 
-// f64, no padding: the taps are slices of the input itself.
-// CHECK-LABEL: func.func @conv_backprop_filter_unpadded
+// Fewer than 8 input channels (f64, 3, no padding): the taps go side by
+// side into the im2col matrix cols[n, oh, ow, (kh * 3 + kw) * 3 + c], one
+// matmul has the 27 rows (kh, kw, c), and a copy puts them in HWCF order.
+// CHECK-DAG: #[[COLSMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2, d3) -> ((d0 * 3 + d1) * 3 + d2, d3)>
+// CHECK-LABEL: func.func @conv_backprop_filter_few_channels
 // CHECK-NOT: tensor.pad
-// CHECK: tensor.extract_slice %arg0[0, %{{.*}}, %{{.*}}, 0] [1, 2, 2, 2] [1, 1, 1, 1] : tensor<1x4x4x2xf64> to tensor<1x2x2x2xf64>
-// CHECK: linalg.contract
-// PACK-LABEL: func.func @conv_backprop_filter_unpadded
-// PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>}
-func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf64>, %dy: tensor<1x2x2x5xf64>) -> tensor<3x3x2x5xf64> {
-  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 5>} : (tensor<1x4x4x2xf64>, tensor<1x2x2x5xf64>) -> tensor<3x3x2x5xf64>
-  return %0 : tensor<3x3x2x5xf64>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x2x2x27xf64>
+// CHECK: %[[COLS:.*]] = scf.for %[[KH:[a-z0-9]+]] = {{.*}} iter_args(%[[ROWACC:.*]] = %[[EMPTY]])
+// CHECK: scf.for %[[KW:[a-z0-9]+]] = {{.*}} iter_args(%[[ACC:.*]] = %[[ROWACC]])
+// CHECK: %[[KH3:.*]] = arith.muli %[[KH]], %c3
+// CHECK: %[[TAPINDEX:.*]] = arith.addi %[[KH3]], %[[KW]]
+// CHECK: %[[COLUMN:.*]] = arith.muli %[[TAPINDEX]], %c3
+// CHECK: %[[TAP:.*]] = tensor.extract_slice %arg0[0, %[[KH]], %[[KW]], 0] [1, 2, 2, 3] [1, 1, 1, 1] : tensor<1x4x4x3xf64> to tensor<1x2x2x3xf64>
+// CHECK: tensor.insert_slice %[[TAP]] into %[[ACC]][0, 0, 0, %[[COLUMN]]] [1, 2, 2, 3] [1, 1, 1, 1]
+// CHECK: %[[MATRIX:.*]] = linalg.contract indexing_maps = [#[[COLSMAP]], {{.*}}] ins(%[[COLS]], %arg1 : tensor<1x2x2x27xf64>, tensor<1x2x2x5xf64>) outs(%{{.*}} : tensor<27x5xf64>)
+// CHECK: %[[DF:.*]] = linalg.generic {indexing_maps = [#[[ROWS]], {{.*}}]} ins(%[[MATRIX]] : tensor<27x5xf64>) outs(%{{.*}} : tensor<3x3x3x5xf64>)
+// CHECK: return %[[DF]]
+// PACK-LABEL: func.func @conv_backprop_filter_few_channels
+// PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>} ins({{.*}}) outs({{.*}} : tensor<4x1x8x16xf64>)
+func.func @conv_backprop_filter_few_channels(%x: tensor<1x4x4x3xf64>, %dy: tensor<1x2x2x5xf64>) -> tensor<3x3x3x5xf64> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 3, 5>} : (tensor<1x4x4x3xf64>, tensor<1x2x2x5xf64>) -> tensor<3x3x3x5xf64>
+  return %0 : tensor<3x3x3x5xf64>
 }
 
 // -----
 
-// conv2d_backprop_input, same geometry. cols = dy times the filter over f:
+// conv2d_backprop_input: input 5x6, filter 3x2, strides 2, padding
+// [1, 0, 0, 1], dilations [1, 2]. cols = dy times the filter over f:
 // cols[n, oh, ow, kh, kw, c] = sum over f of dy[n, oh, ow, f] * F[kh, kw, c, f];
 // then tap (kh, kw) adds cols[:, :, :, kh, kw, :] to the rows kh + 2 * oh
 // and columns 2 * kw + 2 * ow of a zero dxpad of max(1 + 5, 2 + 2 + 1) = 6
