@@ -3,9 +3,10 @@
 // The conv2d backprop ops of static f32/f64 tensors become contractions
 // (linalg.contract) that the CPU's contraction stage packs into its
 // micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
-// per window tap, conv2d_backprop_input a matmul and a col2im (see the
-// patterns). Other element types and dynamic shapes take the loop-nest
-// forms below.
+// per window tap (or of an im2col matrix, with few input channels),
+// conv2d_backprop_input a matmul and a col2im (see the patterns). Other
+// element types take the loop-nest forms below; dynamic shapes are not
+// lowered.
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
 // reducing over (n, oh, ow), reading the zero-padded input at
@@ -343,9 +344,9 @@ bool contractionElement(Type element) {
 /// a strided tensor.extract_slice of the zero-padded input. The matmul is a
 /// linalg.contract (c, f) reducing over (n, oh, ow), which the CPU's
 /// contraction stage packs straight from the slice (dy's pack is loop
-/// invariant and hoisted). This measured faster than one matmul of an
-/// im2col copy of the input, even with one input channel
-/// (bench/workloads/conv2d_grad.mlir).
+/// invariant and hoisted). With 64 channels this measured faster than one
+/// matmul of an im2col copy of the input (bench/workloads/conv2d_grad.mlir);
+/// with fewer than kFewChannels, the im2col matmul is faster and taken.
 struct Conv2DBackpropFilterToMatmuls
     : OpRewritePattern<Conv2DBackpropFilterOp> {
   Conv2DBackpropFilterToMatmuls(MLIRContext *context)
