@@ -1,5 +1,6 @@
 # tracec_add_aot_library(<name> MODEL <model.mlir> ENTRIES <entry>...
-#                        [CLASS <Name>] [NAMESPACE <ns>] [TARGET_CPU <cpu>])
+#                        [CLASS <Name>] [NAMESPACE <ns>] [TARGET_CPU <cpu>]
+#                        [THREADS <n>])
 #
 # Compiles the entries of a trace module at build time, with the `tracec`
 # ahead-of-time compiler, into the static library <name> and the header
@@ -7,8 +8,11 @@
 # library needs only libc and libm, and TracecABI (C, static, no LLVM) where
 # the model uses trace.print. TARGET_CPU defaults to
 # TRACEC_AOT_TARGET_CPU, else "native" (the building machine's CPU).
+# THREADS (tracec --threads) defaults to 1: serial code. Any other count
+# (0: OpenMP's default at run time) splits large loops across threads with
+# OpenMP, and the library then links LLVM's libomp.
 function(tracec_add_aot_library name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODEL;CLASS;NAMESPACE;TARGET_CPU" "ENTRIES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODEL;CLASS;NAMESPACE;TARGET_CPU;THREADS" "ENTRIES")
   if(NOT ARG_MODEL OR NOT ARG_ENTRIES)
     message(FATAL_ERROR "tracec_add_aot_library(${name}): MODEL and ENTRIES are required")
   endif()
@@ -43,6 +47,13 @@ function(tracec_add_aot_library name)
   if(ARG_NAMESPACE)
     list(APPEND args --namespace "${ARG_NAMESPACE}")
   endif()
+  if(NOT "${ARG_THREADS}" STREQUAL "" AND NOT "${ARG_THREADS}" STREQUAL "1")
+    if(NOT TRACEC_OMP_LIBRARY)
+      message(FATAL_ERROR "tracec_add_aot_library(${name}): THREADS ${ARG_THREADS} needs libomp (libomp-22-dev); TRACEC_OMP_LIBRARY is not set")
+    endif()
+    list(APPEND args --threads "${ARG_THREADS}")
+    set(openmp TRUE)
+  endif()
 
   add_custom_command(
     OUTPUT "${object}" "${header}"
@@ -61,6 +72,9 @@ function(tracec_add_aot_library name)
     target_link_libraries(${name} PUBLIC tracec::TracecABI)
   elseif(TARGET TracecABI)
     target_link_libraries(${name} PUBLIC TracecABI)
+  endif()
+  if(openmp)
+    target_link_libraries(${name} PUBLIC "${TRACEC_OMP_LIBRARY}")
   endif()
   if(UNIX AND NOT APPLE)
     target_link_libraries(${name} PUBLIC m)

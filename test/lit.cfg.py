@@ -47,6 +47,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%tracec_cuda_runtime",
      os.path.join(config.tracec_obj_root, "lib", "ABI", "Cuda", "libTracecCudaRuntime.a")))
+# AOT objects compiled with --threads call LLVM's OpenMP runtime.
+config.substitutions.append(("%omp_lib", config.tracec_omp_library))
 config.substitutions.append(
     ("%tracec_include", os.path.join(config.tracec_src_root, "include")))
 config.substitutions.append(

@@ -15,7 +15,9 @@ using namespace tracec::aot;
 LogicalResult
 tracec::aot::lowerToCEntryPoints(ModuleOp module,
                                  llvm::ArrayRef<EntryPoint> entries,
-                                 llvm::StringRef cudaChip) {
+                                 llvm::StringRef cudaChip,
+                                 unsigned threads,
+                                 llvm::StringRef targetCpu) {
   // Only the entries and what they use are compiled: a function that is
   // not exported may use ops the pipeline cannot lower.
   llvm::StringSet<> exported;
@@ -43,7 +45,10 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
     options.chip = cudaChip.str();
     tracec::buildGpuPipeline(pm, options);
   } else {
-    tracec::buildCpuPipeline(pm);
+    CpuPipelineOptions options;
+    options.threads = threads;
+    options.targetCpu = targetCpu.str();
+    tracec::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(module)))
     return failure();

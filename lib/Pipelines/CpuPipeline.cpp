@@ -17,6 +17,8 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
@@ -32,14 +34,46 @@
 
 using namespace mlir;
 
-void tracec::buildCpuPipeline(OpPassManager &pm) {
+/// linalg -> loops. With threads, the parallel dimensions of linalg ops and
+/// scf.forall tiles become scf.parallel; trace-parallel-loops keeps one
+/// per loop nest worth a fork/join and makes the rest serial, and
+/// convert-scf-to-openmp turns those into omp.parallel/omp.wsloop. Stages
+/// that emit their own scf.forall/scf.parallel (tiled contractions) run
+/// before this one.
+static void addLoopLowering(OpPassManager &pm,
+                            const tracec::CpuPipelineOptions &options) {
+  if (options.threads == 1) {
+    pm.addPass(createConvertLinalgToLoopsPass());
+    pm.addPass(createForallToForLoopPass());
+    return;
+  }
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createForallToParallelLoopPass());
+  trace::TraceParallelLoopsOptions parallel;
+  parallel.minWork = options.parallelMinWork;
+  pm.addPass(trace::createTraceParallelLoops(parallel));
+  ConvertSCFToOpenMPPassOptions omp;
+  omp.numThreads = options.threads;
+  pm.addPass(createConvertSCFToOpenMPPass(omp));
+  // It wraps each parallel body in a memref.alloca_scope, which must stay
+  // one block; canonicalization inlines those without allocas before the
+  // loops inside become blocks.
+  pm.addPass(createCanonicalizerPass());
+}
+
+void tracec::buildCpuPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options) {
   buildTraceToBuffersPipeline(
       pm,
-      [](OpPassManager &onTensors) {
+      [&](OpPassManager &onTensors) {
         // Contractions: pack, tile, vectorize (lib/Target/Cpu).
-        onTensors.addPass(trace::createTracePackContractions());
+        trace::TracePackContractionsOptions pack;
+        pack.cpu = options.targetCpu;
+        onTensors.addPass(trace::createTracePackContractions(pack));
         onTensors.addPass(createCanonicalizerPass());
-        onTensors.addPass(trace::createTraceTileContractions());
+        trace::TraceTileContractionsOptions tile;
+        tile.cpu = options.targetCpu;
+        onTensors.addPass(trace::createTraceTileContractions(tile));
         onTensors.addPass(trace::createTraceVectorizeContractions());
         onTensors.addPass(createCanonicalizerPass());
         onTensors.addPass(createCSEPass());
@@ -47,8 +81,10 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
         onTensors.addPass(createLoopInvariantSubsetHoistingPass());
         // Everything else: rows, then vectors.
         onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
+        trace::TraceCpuVectorizeOptions vectorize;
+        vectorize.targetCpu = options.targetCpu;
         onTensors.addNestedPass<func::FuncOp>(
-            trace::createTraceCpuVectorize());
+            trace::createTraceCpuVectorize(vectorize));
       },
       // On buffers, while no deallocation ops are in the way: the
       // micro-kernels become FMAs first, before the generic vector lowering
@@ -74,13 +110,18 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   // Copies between strided buffers would call the C runner library's
   // memrefCopy; as linalg copies they become loops.
   pm.addPass(trace::createTraceExpandCopies());
-  pm.addPass(createConvertLinalgToLoopsPass());
-  // Result blocks run one after another here (trace-cpu-tile-contractions
-  // made them an scf.forall).
-  pm.addPass(createForallToForLoopPass());
+  // Intermediates into one workspace per function, so warm calls
+  // allocate nothing. After the stages that create buffers (packing),
+  // before the loops.
+  if (options.workspace) {
+    trace::TracePlanWorkspaceOptions workspace;
+    workspace.shareBytes = options.workspaceShareBytes;
+    pm.addPass(trace::createTracePlanWorkspace(workspace));
+  }
   pm.addNestedPass<func::FuncOp>(trace::createTraceCpuMathApproximation());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
+  addLoopLowering(pm, options);
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
@@ -100,5 +141,7 @@ void tracec::buildCpuPipeline(OpPassManager &pm) {
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   buildHostToLLVMPipeline(pm);
+  if (options.threads != 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

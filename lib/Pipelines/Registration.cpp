@@ -7,7 +7,7 @@
 using namespace mlir;
 
 void tracec::registerPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CpuPipelineOptions>(
       "tracec-cpu-pipeline",
       "Lower trace functions to the LLVM dialect for the host CPU "
       "(results become caller-owned out-parameters)",

@@ -20,8 +20,47 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <dlfcn.h>
+
+extern "C" int omp_get_max_threads(void); // libomp's omp.h
 
 using namespace tracec;
+
+/// libomp's workers spin for 200 ms after each parallel region by default
+/// (KMP_BLOCKTIME). Where threads outnumber free cores — another process,
+/// the caller's own threads, a serial tracec function called right after a
+/// parallel one — the spinning worker takes the core the work needs: on
+/// 2 cores it made the MLP training step 3-4x slower, serial calls
+/// included. So workers sleep at once unless the user chose a policy
+/// (KMP_BLOCKTIME or OMP_WAIT_POLICY). libomp reads these once, when it
+/// starts, which is after this: every use of it goes through here first.
+static void configureOpenMP() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!std::getenv("KMP_BLOCKTIME") && !std::getenv("OMP_WAIT_POLICY"))
+      setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+  });
+}
+
+unsigned tracec::defaultThreads() {
+  configureOpenMP();
+  return static_cast<unsigned>(omp_get_max_threads());
+}
+
+/// The file of the libomp this library is linked with. Parallel loops call
+/// it (__kmpc_fork_call, ...), and the engine loads it by this path: its
+/// symbols need not be visible in the process's global scope (they are
+/// not where this library is itself loaded with RTLD_LOCAL, as Python
+/// loads extension modules).
+static std::string openmpLibraryPath() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&omp_get_max_threads), &info) ||
+      !info.dli_fname)
+    return {};
+  return info.dli_fname;
+}
 
 //===----------------------------------------------------------------------===//
 // Compilation
@@ -118,7 +157,12 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     gpuOptions.chip = options.chip;
     buildGpuPipeline(pm, gpuOptions);
   } else {
-    buildCpuPipeline(pm);
+    CpuPipelineOptions cpuOptions;
+    cpuOptions.threads = options.threads;
+    cpuOptions.parallelMinWork = options.parallelMinWork;
+    cpuOptions.workspace = options.workspace;
+    cpuOptions.workspaceShareBytes = options.workspaceShareBytes;
+    buildCpuPipeline(pm, cpuOptions);
   }
 
   // The host CPU's target machine: without it LLVM's optimizer knows no
@@ -127,6 +171,19 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   if (!machine)
     return llvm::createStringError("cannot target the host CPU: " +
                                    llvm::toString(machine.takeError()));
+
+  // Parallel loops call libomp, which the code loads by path.
+  std::string openmp;
+  llvm::SmallVector<llvm::StringRef, 1> sharedLibraries;
+  if (options.target == Target::cpu && options.threads != 1) {
+    configureOpenMP();
+    openmp = openmpLibraryPath();
+    if (openmp.empty())
+      return llvm::createStringError(
+          "cannot find the OpenMP runtime (libomp) that parallel loops "
+          "call; compile with threads = 1");
+    sharedLibraries.push_back(openmp);
+  }
 
   // GPU code loads its kernels in static constructors, which a cached
   // object would not run: only CPU code is cached.
@@ -138,7 +195,8 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     key = cacheKey(module, pm, options, **machine);
     bool rejected = false;
     if (auto object = cache->lookup(key, rejected)) {
-      auto jit = ObjectJit::load(std::move(object), runtimeSymbols);
+      auto jit = ObjectJit::load(std::move(object), runtimeSymbols,
+                                 sharedLibraries);
       if (jit) {
         std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
         lookUpEntries(
@@ -173,6 +231,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   }
 
   mlir::ExecutionEngineOptions engineOptions;
+  engineOptions.sharedLibPaths = sharedLibraries;
   auto optimize = mlir::makeOptimizingTransformer(
       options.optLevel, /*sizeLevel=*/0, machine->get());
   bool cacheable = cache.has_value();
@@ -364,13 +423,14 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
   // so const_cast only satisfies the descriptor's pointer type. A variable's
   // buffer (trace-lower-state) is passed as is and updated in place: that is
   // the point of a variable, and why it is not copied.
-  std::vector<Descriptor> descriptors;
+  // Inline storage: a typical call allocates nothing.
+  llvm::SmallVector<Descriptor, 16> descriptors;
   descriptors.reserve(inputs.size() + outputs.size());
   for (const Tensor &input : inputs)
     descriptors.emplace_back(const_cast<Tensor &>(input));
   for (Tensor &output : outputs)
     descriptors.emplace_back(output);
-  llvm::SmallVector<void *, 32> args;
+  llvm::SmallVector<void *, 192> args;
   for (Descriptor &descriptor : descriptors)
     descriptor.pack(args);
   if (target_ != Target::cuda) {

@@ -13,7 +13,8 @@ using namespace llvm::orc;
 ObjectJit::~ObjectJit() = default;
 
 llvm::Expected<std::unique_ptr<ObjectJit>>
-ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols) {
+ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols,
+                llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
   auto jit = LLJITBuilder()
                  .setObjectLinkingLayerCreator([](ExecutionSession &session) {
                    return std::make_unique<RTDyldObjectLinkingLayer>(
@@ -30,6 +31,13 @@ ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols) {
   if (!process)
     return process.takeError();
   main.addGenerator(std::move(*process));
+  for (llvm::StringRef library : sharedLibraries) {
+    auto generator = DynamicLibrarySearchGenerator::Load(
+        library.str().c_str(), (*jit)->getDataLayout().getGlobalPrefix());
+    if (!generator)
+      return generator.takeError();
+    main.addGenerator(std::move(*generator));
+  }
   if (auto error = main.define(absoluteSymbols(symbols(MangleAndInterner(
           main.getExecutionSession(), (*jit)->getDataLayout())))))
     return std::move(error);

@@ -28,9 +28,11 @@ public:
   using SymbolsFn =
       llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>;
 
-  /// Links `object`; `symbols` are defined for it to call.
+  /// Links `object`; `symbols` are defined for it to call, and it may call
+  /// the process's symbols and those of `sharedLibraries` (paths).
   static llvm::Expected<std::unique_ptr<ObjectJit>>
-  load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols);
+  load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols,
+       llvm::ArrayRef<llvm::StringRef> sharedLibraries = {});
   ~ObjectJit();
 
   /// The packed entry point of function `name` (as

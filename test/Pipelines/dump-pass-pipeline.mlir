@@ -3,6 +3,8 @@
 // printed text parses back): each step is an ordinary pass, so
 // --mlir-print-ir-after-all shows the IR after every one of them.
 // RUN: tracec-opt %s --tracec-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=threads=4 parallel-min-work=1000" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=workspace=false" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
 
@@ -58,12 +60,13 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
-// CPU-NEXT:   convert-linalg-to-loops,
-// CPU-NEXT:   scf-forall-to-for,
+// CPU-NEXT:   trace-plan-workspace{share-bytes=false},
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-math-approximation
 // CPU-NEXT:   ),
 // CPU-NEXT:   convert-vector-to-scf{full-unroll=true
+// CPU-NEXT:   convert-linalg-to-loops,
+// CPU-NEXT:   scf-forall-to-for,
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
 // CPU-NEXT:   expand-strided-metadata,
@@ -80,6 +83,21 @@
 // CPU-NEXT:   convert-ub-to-llvm{
 // CPU-NEXT:   reconcile-unrealized-casts
 // CPU-NEXT: )
+
+// threads other than 1: parallel loops, one per large nest, to OpenMP.
+// OMP:        trace-plan-workspace{share-bytes=false},
+// OMP:        convert-vector-to-scf{
+// OMP-NEXT:   convert-linalg-to-parallel-loops,
+// OMP-NEXT:   scf-forall-to-parallel,
+// OMP-NEXT:   trace-parallel-loops{min-work=1000},
+// OMP-NEXT:   convert-scf-to-openmp{num-threads=4},
+// OMP-NEXT:   canonicalize{
+// OMP:        convert-ub-to-llvm{
+// OMP-NEXT:   convert-openmp-to-llvm,
+// OMP-NEXT:   reconcile-unrealized-casts
+// NOWS:       trace-expand-copies,
+// NOWS-NEXT:  func.func(
+// NOWS-NEXT:    trace-cpu-math-approximation
 
 // The typed options reach the passes that take them.
 // GPU:      trace-expand-copies,

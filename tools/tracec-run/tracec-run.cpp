@@ -78,6 +78,16 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // libLLVM registers an unrelated, undocumented --threads; ours replaces
+  // it, so it is registered here, once that one is gone.
+  if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
+    other->removeArgument();
+  static cl::opt<unsigned> threads(
+      "threads",
+      cl::desc("Threads that large loops are split across (OpenMP): 0 = "
+               "the OpenMP default, OMP_NUM_THREADS or one per core "
+               "(default); 1 = serial code"),
+      cl::init(0), cl::value_desc("n"), cl::cat(toolCategory));
   hideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "tracec-run: compile and run a trace function\n");
@@ -105,6 +115,7 @@ int main(int argc, char **argv) {
   options.target = target;
   options.optLevel = optLevel;
   options.chip = chip;
+  options.threads = threads;
   auto compileStart = std::chrono::steady_clock::now();
   auto exe = Executable::compile(*module, options);
   if (!exe)

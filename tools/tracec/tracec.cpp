@@ -3,7 +3,7 @@
 //   tracec model.mlir --entry step --entry predict -o model.o \
 //       --header model.h [--class Model] [--namespace ns] \
 //       [--target-cpu native|x86-64-v3|...] [--cuda-chip sm_80|sm_90|...]
-//       [--emit=obj|asm|llvm|mlir]
+//       [--emit=obj|asm|llvm|mlir] [--threads N]
 //
 // Compiles the entries with the CPU pipeline (autodiff included) and LLVM
 // at -O3 into an object file that needs only libc and libm (and TracecABI,
@@ -114,6 +114,17 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // libLLVM registers an unrelated, undocumented --threads; ours replaces
+  // it, so it is registered here, once that one is gone.
+  if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
+    other->removeArgument();
+  static cl::opt<unsigned> threads(
+      "threads",
+      cl::desc("Threads that large loops are split across: 1 = serial code "
+               "needing only libc and libm (default); 0 = the OpenMP "
+               "default at run time (OMP_NUM_THREADS, else one per core); "
+               "N = N. Other than 1, the program links libomp (-lomp)"),
+      cl::init(1), cl::value_desc("n"), cl::cat(toolCategory));
   hideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -154,17 +165,20 @@ int main(int argc, char **argv) {
       parseModel(sourceMgr, &context, names);
   if (!module)
     return 1;
+  // The CPU sizes the micro-kernels too: check its name before lowering.
+  auto machine = createCpuTargetMachine(targetCpu);
+  if (!machine)
+    return fail("--target-cpu: " + llvm::toString(machine.takeError()));
   auto entries = collectEntryPoints(*module, entryNames, prefix, names);
   if (mlir::failed(entries) ||
-      mlir::failed(lowerToCEntryPoints(*module, *entries, cudaChip)))
+      mlir::failed(
+          lowerToCEntryPoints(*module, *entries, cudaChip, threads,
+                              targetCpu)))
     return 1;
 
   if (emitKind == EmitKind::mlir) {
     module->print(output->os());
   } else {
-    auto machine = createCpuTargetMachine(targetCpu);
-    if (!machine)
-      return fail("--target-cpu: " + llvm::toString(machine.takeError()));
     llvm::LLVMContext llvmContext;
     auto llvmModule = translateToLLVMIR(*module, llvmContext, **machine);
     if (!llvmModule)

@@ -26,9 +26,17 @@ namespace tracec::aot {
 /// are embedded in the object as PTX, and the object calls the mgpu* entry
 /// points, so the program links TracecCudaRuntime (and libdl); the CUDA
 /// driver is loaded when the object's constructor loads the kernels.
+///
+/// `threads` is CpuPipelineOptions::threads: 1 (the default) keeps the
+/// object serial and libc/libm-only; any other count makes large loop
+/// nests OpenMP parallel loops, so the program links libomp (-lomp).
+/// `targetCpu` (CpuPipelineOptions::targetCpu) sizes the micro-kernels and
+/// vectors for the CPU the object is for.
 mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
                                         llvm::ArrayRef<EntryPoint> entries,
-                                        llvm::StringRef cudaChip = {});
+                                        llvm::StringRef cudaChip = {},
+                                        unsigned threads = 1,
+                                        llvm::StringRef targetCpu = "native");
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
 /// LLVM dialect: each checks its buffers for null, builds the memref

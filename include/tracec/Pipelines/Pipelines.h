@@ -15,12 +15,50 @@
 
 namespace tracec {
 
-/// Adds trace (on tensors) -> LLVM dialect for the host CPU to `pm`, which
-/// is anchored on builtin.module. Entry points use destination passing:
-/// every result becomes a caller-owned out-parameter appended after the
-/// arguments, and every buffer the code allocates internally is freed
-/// before it returns.
-void buildCpuPipeline(mlir::OpPassManager &pm);
+/// Options of --tracec-cpu-pipeline.
+struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
+  Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("CPU whose vector unit sizes the micro-kernels and "
+                     "vectors: native (the host) or an LLVM CPU name such as "
+                     "skylake-avx512 or x86-64-v3"),
+      llvm::cl::init("native")};
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of a parallel loop: 1 = serial code that needs "
+                     "no OpenMP runtime (the default), 0 = as many as the "
+                     "OpenMP runtime chooses (OMP_NUM_THREADS, else every "
+                     "core), N = N"),
+      llvm::cl::init(1)};
+  Option<int64_t> parallelMinWork{
+      *this, "parallel-min-work",
+      llvm::cl::desc("Operations a loop nest must execute to be split across "
+                     "threads (smaller ones stay serial)"),
+      llvm::cl::init(32768)};
+  Option<bool> workspace{
+      *this, "workspace",
+      llvm::cl::desc("Place intermediate buffers of static size in one "
+                     "workspace per function, allocated once "
+                     "(trace-plan-workspace); off: one malloc per buffer "
+                     "and call"),
+      llvm::cl::init(true)};
+  Option<bool> workspaceShareBytes{
+      *this, "workspace-share-bytes",
+      llvm::cl::desc("Buffers never live together share the workspace's "
+                     "bytes (less memory; LLVM then cannot tell them apart)"),
+      llvm::cl::init(false)};
+};
+
+/// Adds trace (on tensors) -> LLVM dialect for the CPU `targetCpu` to `pm`,
+/// which is anchored on builtin.module. Entry points use destination
+/// passing: every result becomes a caller-owned out-parameter appended after
+/// the arguments, and every buffer the code allocates internally is freed
+/// before it returns (intermediates of static size live in a workspace that
+/// a warm call reuses: no malloc). With `threads` other than 1, large loop
+/// nests run as OpenMP parallel loops: the code calls libomp's __kmpc_*
+/// entry points.
+void buildCpuPipeline(mlir::OpPassManager &pm,
+                      const CpuPipelineOptions &options = {});
 
 /// Options of --tracec-gpu-pipeline.
 struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {

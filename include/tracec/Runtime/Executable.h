@@ -39,6 +39,19 @@ struct CompileOptions {
   /// Target::cuda: the GPU architecture the PTX is generated for; the
   /// driver compiles it for the device, which may be this one or newer.
   std::string chip = "sm_80";
+  /// Target::cpu: threads that large loop nests are split across (OpenMP,
+  /// through libomp). 0, the default, lets the OpenMP runtime choose, as
+  /// PyTorch does: OMP_NUM_THREADS if set, else one per core. 1 compiles
+  /// serial code. Small loop nests (under `parallelMinWork` operations) run
+  /// serially whatever the count, and results do not depend on it.
+  unsigned threads = 0;
+  int64_t parallelMinWork = 32768;
+  /// Target::cpu: intermediates of static size live in one workspace per
+  /// function that warm calls reuse, so they call no malloc
+  /// (trace-plan-workspace). Off: a malloc and free per buffer and call.
+  bool workspace = true;
+  /// Buffers that are never live together share the workspace's bytes.
+  bool workspaceShareBytes = false;
   /// The persistent compile cache (Target::cpu): a module compiled before
   /// with the same options, for the same CPU, by the same build of tracec
   /// is loaded from its object code instead of compiled. Turned off here,
@@ -65,6 +78,10 @@ struct CompileStats {
   bool cacheStored = false;
 };
 
+/// The threads a call uses with CompileOptions::threads = 0: OpenMP's
+/// default for this process (OMP_NUM_THREADS, else the number of cores).
+unsigned defaultThreads();
+
 class Function {
 public:
   const Signature &signature() const { return *signature_; }
@@ -81,7 +98,9 @@ public:
   operator()(llvm::ArrayRef<Tensor> inputs) const;
 
   /// Destination passing: writes the results into caller-owned `outputs`,
-  /// which must already have the result dtypes and shapes.
+  /// which must already have the result dtypes and shapes. A warm call of
+  /// a CPU function with static shapes allocates no memory (up to 16
+  /// arguments and results of rank 4 or less).
   llvm::Error call(llvm::ArrayRef<Tensor> inputs,
                    llvm::MutableArrayRef<Tensor> outputs) const;
 

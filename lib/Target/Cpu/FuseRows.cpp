@@ -129,6 +129,9 @@ struct CpuFuseRowsPass
       sizes.back() = rewriter.getIndexAttr(0);
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(sizes);
+      // Rows are independent: a forall, which threads may share.
+      options.tilingOptions.setLoopType(
+          scf::SCFTilingOptions::LoopType::ForallOp);
       // Fuse the linalg ops of the chain; contractions stay whole.
       options.setFusionControlFn(
           [](tensor::ExtractSliceOp, OpResult producer, bool)

@@ -129,17 +129,36 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
       reductionDims.push_back(d);
 
   Operation *tile = op;
-  if (llvm::any_of(sizes, [](OpFoldResult size) {
-        return getConstantIntValue(size) != 0;
-      })) {
+  // Outer dims that are all parallel are tiled by an scf.forall, which the
+  // thread stage may split across cores (a serial build makes it loops);
+  // then the innermost dim by an scf.for, which can be peeled.
+  if (last > 0 && reductionDims.empty()) {
+    SmallVector<OpFoldResult> outer(sizes);
+    outer[last] = rewriter.getIndexAttr(0);
     scf::SCFTilingOptions options;
-    options.setTileSizes(sizes);
-    options.setReductionDims(reductionDims);
+    options.setTileSizes(outer);
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
         rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))
       return failure();
     rewriter.replaceOp(op, tiled->replacements);
+    tile = tiled->tiledOps.front();
+    for (unsigned d = 0; d < last; ++d)
+      sizes[d] = rewriter.getIndexAttr(0);
+  }
+  if (llvm::any_of(sizes, [](OpFoldResult size) {
+        return getConstantIntValue(size) != 0;
+      })) {
+    rewriter.setInsertionPoint(tile);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    options.setReductionDims(reductionDims);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(tile), options);
+    if (failed(tiled))
+      return failure();
+    rewriter.replaceOp(tile, tiled->replacements);
     tile = tiled->tiledOps.front();
     mark(tile, rewriter);
     if (!innerReduction && tileInner && innerSize % lanes != 0)

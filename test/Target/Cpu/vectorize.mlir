@@ -28,9 +28,10 @@ func.func @elementwise(%x: tensor<1000xf32>, %y: tensor<1000xf32>) -> tensor<100
 // -----
 
 // A broadcast operand is read once per vector of the row and broadcast
-// across the rows; rows of 100 = 6 * 16 + 4.
+// across the rows; rows of 100 = 6 * 16 + 4. The rows, independent, are an
+// scf.forall (which threads may share).
 // AVX512-LABEL: func.func @broadcast
-// AVX512: scf.for %[[R:.*]] = %c0 to %c37 step %c1
+// AVX512: scf.forall (%[[R:.*]]) in (37)
 // AVX512:   scf.for %[[C:.*]] = %c0 to %c96 step %c16
 // AVX512:     vector.transfer_read %arg0[%[[R]], %[[C]]]{{.*}} : tensor<37x100xf32>, vector<1x16xf32>
 // AVX512:     vector.transfer_read %arg1[%[[C]]]{{.*}} : tensor<100xf32>, vector<16xf32>
@@ -48,7 +49,7 @@ func.func @broadcast(%x: tensor<37x100xf32>, %b: tensor<100xf32>) -> tensor<37x1
 // loop as a vector, the 4 left over added into the first lanes, one
 // reduction across the lanes per row.
 // AVX512-LABEL: func.func @row_sums
-// AVX512: scf.for %[[R:.*]] = %c0 to %c8 step %c1
+// AVX512: scf.forall (%[[R:.*]]) in (8)
 // AVX512:   %[[ACC:.*]] = scf.for %[[C:.*]] = %c0 to %c96 step %c16 iter_args(%[[A:.*]] = %cst) -> (vector<1x16xf32>)
 // AVX512:     %[[V:.*]] = vector.transfer_read %arg0[%[[R]], %[[C]]]
 // AVX512:     arith.addf %[[V]], %[[A]] : vector<1x16xf32>

@@ -49,4 +49,43 @@ def TraceExpandCopies : Pass<"trace-expand-copies"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TracePlanWorkspace : Pass<"trace-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Place a function's intermediate buffers in one workspace "
+                "that is allocated once";
+  let description = [{
+    Runs on buffers, after the deallocation pipeline, so that a warm call
+    allocates nothing. In each function whose body is one block, every
+    `memref.alloc` of that block with a static shape and identity layout,
+    freed by one `memref.dealloc` in that block and not passed to a call,
+    a return or a region (loop-carried values), becomes a `memref.view` at
+    a fixed offset of one workspace, and its dealloc goes. Offsets are
+    planned from lifetimes (first to last use of the buffer and its
+    views, in block order): buffers that are never live at once share
+    bytes, the largest placed first (greedy by size), each 64-byte
+    aligned.
+
+    The workspace is a private zero-initialized global (`.bss`) with a
+    busy flag: a call takes it with an atomic exchange and gives it back
+    before returning. A concurrent call of the same function (another
+    thread) finds it taken and allocates its own with `malloc`, freed on
+    return, so compiled code stays reentrant and needs only libc.
+    Allocations in loops or of dynamic size are left as they are.
+
+    By default (`share-bytes=false`) every buffer gets its own global,
+    all of them taken and given back together: distinct globals (or
+    distinct mallocs) let LLVM prove that buffers do not alias, which its
+    loop vectorizer needs. `share-bytes=true` places them in one global at
+    planned offsets instead (less memory, but views of one base that LLVM
+    cannot always tell apart; measured slower, see bench/run_threads.sh).
+  }];
+  let options = [
+    Option<"shareBytes", "share-bytes", "bool", /*default=*/"false",
+           "Place buffers that are never live together at the same bytes "
+           "of one workspace">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TRACEC_TRANSFORMS_BUFFERIZATION_PASSES

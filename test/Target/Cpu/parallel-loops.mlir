@@ -1,0 +1,98 @@
+// RUN: tracec-opt %s --trace-parallel-loops="min-work=1000" -split-input-file | FileCheck %s
+
+// A nest of at least min-work operations keeps its first dimension
+// parallel; the others become serial loops inside it.
+// CHECK-LABEL: func.func @large_2d
+// CHECK:       scf.parallel (%[[I:.*]]) = (%c0) to (%c64) step (%c1) {
+// CHECK-NEXT:    scf.for %[[J:.*]] = %c0 to %c32 step %c1 {
+// CHECK-NEXT:      memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NOT:   scf.parallel
+func.func @large_2d(%a: memref<64x32xf32>, %b: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<64x32xf32>
+    memref.store %v, %b[%i, %j] : memref<64x32xf32>
+  }
+  return
+}
+
+// -----
+
+// Under min-work: serial, no fork.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT:   scf.parallel
+// CHECK:       scf.for
+// CHECK-NEXT:    scf.for
+func.func @small(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<8x8xf32>
+    memref.store %v, %b[%i, %j] : memref<8x8xf32>
+  }
+  return
+}
+
+// -----
+
+// The work counts the inner loops: 16 x 100 reduction steps x 4 ops. The
+// parallel loop nested in the outer one runs serially in each thread.
+// CHECK-LABEL: func.func @nested
+// CHECK:       scf.parallel (%{{.*}}) = (%c0) to (%c16) step (%c1) {
+// CHECK-NEXT:    scf.for %{{.*}} = %c0 to %c100 step %c1 {
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c16 step %c1 {
+// CHECK-NOT:   scf.parallel
+func.func @nested(%a: memref<16x100xf32>, %b: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    scf.for %k = %c0 to %c100 step %c1 {
+      scf.parallel (%j) = (%c0) to (%c16) step (%c1) {
+        %v = memref.load %a[%i, %k] : memref<16x100xf32>
+        %w = memref.load %b[%i, %j] : memref<16x16xf32>
+        %s = arith.addf %v, %w : f32
+        memref.store %s, %b[%i, %j] : memref<16x16xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A first dimension of one iteration is not worth a fork: the next one
+// runs in parallel.
+// CHECK-LABEL: func.func @unit_outer
+// CHECK:       scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT:    scf.parallel (%{{.*}}) = (%c0) to (%c4096) step (%c1) {
+func.func @unit_outer(%a: memref<1x4096xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4096 = arith.constant 4096 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c1, %c4096) step (%c1, %c1) {
+    memref.store %f, %a[%i, %j] : memref<1x4096xf32>
+  }
+  return
+}
+
+// -----
+
+// A dynamic trip count counts as large.
+// CHECK-LABEL: func.func @dynamic
+// CHECK:       scf.parallel
+func.func @dynamic(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %f, %a[%i] : memref<?xf32>
+  }
+  return
+}
