@@ -466,13 +466,14 @@ struct Conv2DBackpropFilterToMatmuls
   }
 };
 
-/// conv2d_backprop_input as col2im of a matmul: first
-///   cols[n, oh, ow, kh, kw, c] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
-/// (a linalg.contract in the native layouts), then each window tap (kh, kw)
-/// adds its slice of cols onto the zero-padded result where the forward
-/// pass read it,
-///   dxpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c]
-///     += cols[n, oh, ow, kh, kw, c]
+/// conv2d_backprop_input as col2im of a matmul: first, with r the row
+/// (kh * kw_size + kw) * c_size + c of the filter as a matrix,
+///   cols[n, oh, ow, r] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
+/// (a linalg.contract with the columns r in one dim, so that a register
+/// tile spans taps when c is small), then each window tap (kh, kw) adds its
+/// columns of cols onto the zero-padded result where the forward pass read
+/// them,
+///   dxpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c] += cols[n, oh, ow, r]
 /// (a strided slice update, in a loop over the taps), and dx is the
 /// unpadded part of dxpad. Unlike a convolution of the zero-spread dy with
 /// the flipped filter, it multiplies no zeros when strides > 1; with unit
@@ -499,20 +500,41 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
     ArrayRef<int64_t> out = dy.getShape();
 
-    // cols over dims (n, oh, ow, kh, kw, c, f).
-    SmallVector<AffineExpr> d;
-    for (unsigned i = 0; i < 7; ++i)
-      d.push_back(getAffineDimExpr(i, context));
+    // The filter as a matrix of rows (kh, kw, c): a copy (small), not a
+    // tensor.collapse_shape, which elementwise fusion would push into the
+    // matmul as more column dims, the innermost of them c.
+    int64_t rows = f[0] * f[1] * f[2];
+    AffineExpr r = getAffineDimExpr(0, context);
+    AffineExpr fo = getAffineDimExpr(1, context);
+    auto matrixType = RankedTensorType::get({rows, f[3]}, element);
+    Value matrixInit =
+        tensor::EmptyOp::create(rewriter, loc, matrixType.getShape(), element);
+    auto matrix = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{matrixType}, ValueRange{op.getFilter()},
+        ValueRange{matrixInit},
+        ArrayRef<AffineMap>{
+            AffineMap::get(2, 0,
+                           {r.floorDiv(f[1] * f[2]), r.floorDiv(f[2]) % f[1],
+                            r % f[2], fo},
+                           context),
+            rewriter.getMultiDimIdentityMap(2)},
+        iterators(2, 0), [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    // Dims (n, oh, ow, r, f).
+    SmallVector<AffineExpr> e;
+    for (unsigned i = 0; i < 5; ++i)
+      e.push_back(getAffineDimExpr(i, context));
     ArrayAttr maps = rewriter.getAffineMapArrayAttr(
-        {AffineMap::get(7, 0, {d[0], d[1], d[2], d[6]}, context),
-         AffineMap::get(7, 0, {d[3], d[4], d[5], d[6]}, context),
-         AffineMap::get(7, 0, {d[0], d[1], d[2], d[3], d[4], d[5]}, context)});
-    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], f[0], f[1], f[2]};
+        {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
+         AffineMap::get(5, 0, {e[3], e[4]}, context),
+         AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
+    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], rows};
     Value colsInit =
         filledTensor(rewriter, loc, colsShape, rewriter.getZeroAttr(element));
     Value cols =
         linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
-                                   ValueRange{op.getDy(), op.getFilter()},
+                                   ValueRange{op.getDy(), matrix.getResult(0)},
                                    ValueRange{colsInit}, maps)
             .getResult(0);
 
@@ -547,13 +569,14 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
               getAsIndexOpFoldResult(context, sliceStrides);
           Value target = tensor::ExtractSliceOp::create(b, l, sliceType, dxpad,
                                                         at, sizes, steps);
+          Value column = scaled(
+              b, l, arith::AddIOp::create(b, l, scaled(b, l, kh, f[1]), kw),
+              f[2]);
           Value tap = tensor::ExtractSliceOp::create(
               b, l, sliceType, cols,
-              SmallVector<OpFoldResult>{index(0), index(0), index(0), kh, kw,
-                                        index(0)},
-              getAsIndexOpFoldResult(context,
-                                     {out[0], out[1], out[2], 1, 1, in[3]}),
-              getAsIndexOpFoldResult(context, {1, 1, 1, 1, 1, 1}));
+              SmallVector<OpFoldResult>{index(0), index(0), index(0), column},
+              getAsIndexOpFoldResult(context, sliceSizes),
+              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
           auto sum = linalg::GenericOp::create(
               b, l, TypeRange{sliceType}, ValueRange{target, tap},
               ValueRange{target}, addMaps, iterators(4, 0),
