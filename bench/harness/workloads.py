@@ -289,6 +289,54 @@ def _torch_conv(x, w):
     return call, (lambda: [out[0].permute(0, 2, 3, 1).numpy()])
 
 
+# conv2d backprop ops, 3x3, 64 channels, 56x56 (bench/workloads/conv2d_grad.mlir)
+
+
+def _conv_grad_inputs(kind, stride):
+    out = 56 // stride
+
+    def inputs(rng):
+        dy = _normal(rng, (1, out, out, 64))
+        if kind == "input":
+            return [_normal(rng, (3, 3, 64, 64), 1 / 24), dy]
+        return [_normal(rng, (1, 56, 56, 64)), dy]
+    return inputs
+
+
+def _torch_conv_grad(kind, stride):
+    """torch.ops.aten.convolution_backward for the one gradient; SAME
+    padding [0, 1] of the strided case pads the input by hand."""
+    def peer(a, dy):
+        import torch
+        import torch.nn.functional as F
+        tdy = torch.from_numpy(dy).permute(0, 3, 1, 2).contiguous()
+        if kind == "input":
+            tw = torch.from_numpy(a).permute(3, 2, 0, 1).contiguous()
+            tx = torch.zeros(1, 64, 56 + stride - 1, 56 + stride - 1)
+        else:
+            tw = torch.zeros(64, 64, 3, 3)
+            tx = torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()
+            if stride == 2:
+                tx = F.pad(tx, (0, 1, 0, 1))
+        pad = 1 if stride == 1 else 0
+        mask = [kind == "input", kind == "filter", False]
+        out = [None]
+
+        def call():
+            out[0] = torch.ops.aten.convolution_backward(
+                tdy, tx, tw, None, (stride, stride), (pad, pad), (1, 1), False,
+                (0, 0), 1, mask)
+
+        def results():
+            if kind == "input":
+                dx = out[0][0][:, :, :56, :56]
+                return [dx.permute(0, 2, 3, 1).numpy()]
+            return [out[0][1].permute(2, 3, 1, 0).numpy()]
+        call()
+        return call, results
+    return peer
+
+
 # ---------------------------------------------------------------------------
 # A tiny function: the cost of a call (bench/aot_tiny.mlir)
 
@@ -350,6 +398,26 @@ WORKLOADS = [
     Workload("conv2d 3x3 64ch 56x56", "conv2d.mlir", "conv2d", _conv_inputs,
              {"torch": _torch_conv}, "NHWC 1x56x56x64, 3x3x64x64, padding 1",
              rtol=1e-4, atol=1e-4),
+    Workload("conv2d backprop input", "conv2d_grad.mlir",
+             "backprop_input", _conv_grad_inputs("input", 1),
+             {"torch": _torch_conv_grad("input", 1)},
+             "d input of conv2d 3x3x64x64 on 1x56x56x64, padding 1",
+             rtol=1e-4, atol=1e-3),
+    Workload("conv2d backprop input s2", "conv2d_grad.mlir",
+             "backprop_input_s2", _conv_grad_inputs("input", 2),
+             {"torch": _torch_conv_grad("input", 2)},
+             "d input of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
+             rtol=1e-4, atol=1e-3),
+    Workload("conv2d backprop filter", "conv2d_grad.mlir",
+             "backprop_filter", _conv_grad_inputs("filter", 1),
+             {"torch": _torch_conv_grad("filter", 1)},
+             "d filter of conv2d 3x3x64x64 on 1x56x56x64, padding 1",
+             rtol=1e-4, atol=1e-3),
+    Workload("conv2d backprop filter s2", "conv2d_grad.mlir",
+             "backprop_filter_s2", _conv_grad_inputs("filter", 2),
+             {"torch": _torch_conv_grad("filter", 2)},
+             "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
+             rtol=1e-4, atol=1e-3),
     Workload("tiny call (JIT)", "../aot_tiny.mlir", "tiny", _tiny_inputs,
              {"numpy": _np_tiny, "torch": _torch_tiny},
              "x + x on 4 floats: the cost of one call through tracec::Function::call"),

@@ -3,8 +3,8 @@
 // batches, sizes past the cache tiles (several result blocks and kc
 // slices), 1x1, f64, and conv2d (im2col into the same micro-kernel), run
 // by tracec-run and compared with NumPy by Inputs/check_contractions.py.
-// (The conv2d backprop ops are not contractions of projected dims; they
-// keep the loop route, tested by conv2d.mlir and the gradient tests.)
+// (The conv2d backprop ops take the same micro-kernel through contractions
+// of strided slices: conv2d-backprop.mlir.)
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/check_contractions.py %s %t | FileCheck %s
 

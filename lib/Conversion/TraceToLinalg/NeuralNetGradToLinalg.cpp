@@ -1,7 +1,15 @@
 //===- NeuralNetGradToLinalg.cpp - NN backprop ops -> linalg --------------===//
 //
-// conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f) reducing
-// over (n, oh, ow), reading the zero-padded input at
+// The conv2d backprop ops of static f32/f64 tensors become contractions
+// (linalg.contract) that the CPU's contraction stage packs into its
+// micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
+// per window tap (or of an im2col matrix, with few input channels),
+// conv2d_backprop_input a matmul and a col2im (see the patterns). Other
+// element types take the loop-nest forms below; dynamic shapes are not
+// lowered.
+//
+// Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
+// reducing over (n, oh, ow), reading the zero-padded input at
 // (n, oh * sh + kh * dh, ow * sw + kw * dw, c).
 //
 // The other three scatter each output position's value onto the input
@@ -33,6 +41,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
@@ -283,6 +292,311 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
   }
 };
 
+/// `index` * `factor`, or `index` itself for a factor of one.
+Value scaled(OpBuilder &b, Location loc, Value index, int64_t factor) {
+  if (factor == 1)
+    return index;
+  return arith::MulIOp::create(b, loc, index,
+                               arith::ConstantIndexOp::create(b, loc, factor));
+}
+
+/// Folds `body` over the window taps (kh, kw) of a kh_size x kw_size
+/// window: two scf.for loops carrying `init`. A loop, not one copy of the
+/// body per tap: every copy would be packed, tiled and vectorized into its
+/// own micro-kernel, and compile time would grow with the window.
+Value forEachTap(
+    OpBuilder &b, Location loc, int64_t khSize, int64_t kwSize, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto rows = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, khSize), one,
+      ValueRange{init},
+      [&](OpBuilder &rb, Location rl, Value kh, ValueRange rowArgs) {
+        auto cols = scf::ForOp::create(
+            rb, rl, zero, arith::ConstantIndexOp::create(rb, rl, kwSize), one,
+            rowArgs,
+            [&](OpBuilder &cb, Location cl, Value kw, ValueRange colArgs) {
+              scf::YieldOp::create(cb, cl, body(cb, cl, kh, kw, colArgs[0]));
+            });
+        scf::YieldOp::create(rb, rl, cols.getResults());
+      });
+  return rows.getResult(0);
+}
+
+/// Below this many input channels, conv2d_backprop_filter makes one matmul
+/// of all taps (rows (kh, kw, c)) instead of one per tap (c rows): a
+/// register tile of the CPU micro-kernel has 6 (AVX2) or 8 (AVX-512) rows.
+constexpr int64_t kFewChannels = 8;
+
+/// The contraction routes below are taken for static f32 and f64, the
+/// element types the CPU's contraction stage packs into its micro-kernels;
+/// other types keep the gathers above.
+bool contractionElement(Type element) {
+  return element.isF32() || element.isF64();
+}
+
+/// conv2d_backprop_filter as one matmul per window tap (kh, kw), in a loop
+/// over the taps:
+///   dF[kh, kw, c, f] = sum over (n, oh, ow) of
+///     tap[n, oh, ow, c] * dy[n, oh, ow, f],
+///   tap = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
+/// a strided tensor.extract_slice of the zero-padded input. The matmul is a
+/// linalg.contract (c, f) reducing over (n, oh, ow), which the CPU's
+/// contraction stage packs straight from the slice (dy's pack is loop
+/// invariant and hoisted). With 64 channels this measured faster than one
+/// matmul of an im2col copy of the input (bench/workloads/conv2d_grad.mlir);
+/// with fewer than kFewChannels, the im2col matmul is faster and taken.
+struct Conv2DBackpropFilterToMatmuls
+    : OpRewritePattern<Conv2DBackpropFilterOp> {
+  Conv2DBackpropFilterToMatmuls(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropFilterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    if (!allStatic({input, dy, result}) || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = result.getShape(), out = dy.getShape();
+    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
+
+    // Dims (c, f, n, oh, ow).
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < 5; ++i)
+      d.push_back(getAffineDimExpr(i, context));
+    ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(5, 0, {d[2], d[3], d[4], d[0]}, context),
+         AffineMap::get(5, 0, {d[2], d[3], d[4], d[1]}, context),
+         AffineMap::get(5, 0, {d[0], d[1]}, context)});
+    auto tapType =
+        RankedTensorType::get({out[0], out[1], out[2], f[2]}, element);
+    auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
+      return b.getIndexAttr(v);
+    };
+    auto extractTap = [&](OpBuilder &b, Location l, Value kh,
+                          Value kw) -> Value {
+      return tensor::ExtractSliceOp::create(
+          b, l, tapType, padded,
+          SmallVector<OpFoldResult>{index(b, 0), scaled(b, l, kh, dilations[0]),
+                                    scaled(b, l, kw, dilations[1]),
+                                    index(b, 0)},
+          getAsIndexOpFoldResult(context, tapType.getShape()),
+          getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
+    };
+
+    if (f[2] < kFewChannels) {
+      // Few input channels: the taps side by side along c, as the im2col
+      // matrix cols[n, oh, ow, (kh * kw_size + kw) * c_size + c], and one
+      // matmul whose rows are (kh, kw, c): a matmul per tap would have c
+      // rows, most of a register tile wasted.
+      int64_t rows = f[0] * f[1] * f[2];
+      Value cols = tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{out[0], out[1], out[2], rows},
+          element);
+      cols = forEachTap(
+          rewriter, loc, f[0], f[1], cols,
+          [&](OpBuilder &b, Location l, Value kh, Value kw,
+              Value cols) -> Value {
+            Value column = scaled(
+                b, l, arith::AddIOp::create(b, l, scaled(b, l, kh, f[1]), kw),
+                f[2]);
+            return tensor::InsertSliceOp::create(
+                b, l, extractTap(b, l, kh, kw), cols,
+                SmallVector<OpFoldResult>{index(b, 0), index(b, 0), index(b, 0),
+                                          column},
+                getAsIndexOpFoldResult(context, tapType.getShape()),
+                getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          });
+      auto matrixType = RankedTensorType::get({rows, f[3]}, element);
+      Value init = filledTensor(rewriter, loc, matrixType.getShape(),
+                                rewriter.getZeroAttr(element));
+      Value matrix = linalg::ContractOp::create(
+                         rewriter, loc, TypeRange{matrixType},
+                         ValueRange{cols, op.getDy()}, ValueRange{init}, maps)
+                         .getResult(0);
+      // dF[kh, kw, c, f] = matrix[(kh * kw_size + kw) * c_size + c, f]: a
+      // copy of the small result, not a tensor.expand_shape, which
+      // elementwise fusion would push into the matmul (as more row dims,
+      // the innermost of them c again).
+      Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
+      SmallVector<AffineExpr> e;
+      for (unsigned i = 0; i < 4; ++i)
+        e.push_back(getAffineDimExpr(i, context));
+      SmallVector<AffineMap> copyMaps = {
+          AffineMap::get(4, 0, {(e[0] * f[1] + e[1]) * f[2] + e[2], e[3]},
+                         context),
+          rewriter.getMultiDimIdentityMap(4)};
+      auto copy = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{result}, ValueRange{matrix},
+          ValueRange{empty}, copyMaps, iterators(4, 0),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          });
+      rewriter.replaceOp(op, copy.getResults());
+      return success();
+    }
+
+    auto matrixType = RankedTensorType::get({f[2], f[3]}, element);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
+    Value dw = forEachTap(
+        rewriter, loc, f[0], f[1], empty,
+        [&](OpBuilder &b, Location l, Value kh, Value kw, Value dw) -> Value {
+          Value init =
+              filledTensor(b, l, matrixType.getShape(), b.getZeroAttr(element));
+          Value part = linalg::ContractOp::create(
+                           b, l, TypeRange{matrixType},
+                           ValueRange{extractTap(b, l, kh, kw), op.getDy()},
+                           ValueRange{init}, maps)
+                           .getResult(0);
+          return tensor::InsertSliceOp::create(
+              b, l, part, dw,
+              SmallVector<OpFoldResult>{kh, kw, index(b, 0), index(b, 0)},
+              getAsIndexOpFoldResult(context, {1, 1, f[2], f[3]}),
+              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+        });
+    rewriter.replaceOp(op, dw);
+    return success();
+  }
+};
+
+/// conv2d_backprop_input as col2im of a matmul: first, with r the row
+/// (kh * kw_size + kw) * c_size + c of the filter as a matrix,
+///   cols[n, oh, ow, r] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
+/// (a linalg.contract with the columns r in one dim, so that a register
+/// tile spans taps when c is small), then each window tap (kh, kw) adds its
+/// columns of cols onto the zero-padded result where the forward pass read
+/// them,
+///   dxpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c] += cols[n, oh, ow, r]
+/// (a strided slice update, in a loop over the taps), and dx is the
+/// unpadded part of dxpad. Unlike a convolution of the zero-spread dy with
+/// the flipped filter, it multiplies no zeros when strides > 1; with unit
+/// strides both do the same work, and this one measured faster
+/// (bench/workloads/conv2d_grad.mlir).
+struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
+  Conv2DBackpropInputToCol2Im(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto filter = cast<RankedTensorType>(op.getFilter().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    if (!allStatic({filter, dy, result}) || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+    ArrayRef<int64_t> strides = op.getStrides();
+
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
+    ArrayRef<int64_t> out = dy.getShape();
+
+    // The filter as a matrix of rows (kh, kw, c): a copy (small), not a
+    // tensor.collapse_shape, which elementwise fusion would push into the
+    // matmul as more column dims, the innermost of them c.
+    int64_t rows = f[0] * f[1] * f[2];
+    AffineExpr r = getAffineDimExpr(0, context);
+    AffineExpr fo = getAffineDimExpr(1, context);
+    auto matrixType = RankedTensorType::get({rows, f[3]}, element);
+    Value matrixInit =
+        tensor::EmptyOp::create(rewriter, loc, matrixType.getShape(), element);
+    auto matrix = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{matrixType}, ValueRange{op.getFilter()},
+        ValueRange{matrixInit},
+        ArrayRef<AffineMap>{
+            AffineMap::get(2, 0,
+                           {r.floorDiv(f[1] * f[2]), r.floorDiv(f[2]) % f[1],
+                            r % f[2], fo},
+                           context),
+            rewriter.getMultiDimIdentityMap(2)},
+        iterators(2, 0), [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    // Dims (n, oh, ow, r, f).
+    SmallVector<AffineExpr> e;
+    for (unsigned i = 0; i < 5; ++i)
+      e.push_back(getAffineDimExpr(i, context));
+    ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
+         AffineMap::get(5, 0, {e[3], e[4]}, context),
+         AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
+    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], rows};
+    Value colsInit =
+        filledTensor(rewriter, loc, colsShape, rewriter.getZeroAttr(element));
+    Value cols =
+        linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
+                                   ValueRange{op.getDy(), matrix.getResult(0)},
+                                   ValueRange{colsInit}, maps)
+            .getResult(0);
+
+    // dxpad holds every position a tap reads, and the unpadded input.
+    SmallVector<int64_t> paddedShape = {
+        in[0],
+        std::max(padding[0] + in[1],
+                 (f[0] - 1) * dilations[0] + (out[1] - 1) * strides[0] + 1),
+        std::max(padding[2] + in[2],
+                 (f[1] - 1) * dilations[1] + (out[2] - 1) * strides[1] + 1),
+        in[3]};
+    Value dxpad =
+        filledTensor(rewriter, loc, paddedShape, rewriter.getZeroAttr(element));
+    auto sliceType =
+        RankedTensorType::get({out[0], out[1], out[2], in[3]}, element);
+    SmallVector<int64_t> sliceSizes(sliceType.getShape());
+    SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
+    SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
+    dxpad = forEachTap(
+        rewriter, loc, f[0], f[1], dxpad,
+        [&](OpBuilder &b, Location l, Value kh, Value kw,
+            Value dxpad) -> Value {
+          auto index = [&](int64_t v) -> OpFoldResult {
+            return b.getIndexAttr(v);
+          };
+          SmallVector<OpFoldResult> at = {
+              index(0), scaled(b, l, kh, dilations[0]),
+              scaled(b, l, kw, dilations[1]), index(0)};
+          SmallVector<OpFoldResult> sizes =
+              getAsIndexOpFoldResult(context, sliceSizes);
+          SmallVector<OpFoldResult> steps =
+              getAsIndexOpFoldResult(context, sliceStrides);
+          Value target = tensor::ExtractSliceOp::create(b, l, sliceType, dxpad,
+                                                        at, sizes, steps);
+          Value column = scaled(
+              b, l, arith::AddIOp::create(b, l, scaled(b, l, kh, f[1]), kw),
+              f[2]);
+          Value tap = tensor::ExtractSliceOp::create(
+              b, l, sliceType, cols,
+              SmallVector<OpFoldResult>{index(0), index(0), index(0), column},
+              getAsIndexOpFoldResult(context, sliceSizes),
+              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          auto sum = linalg::GenericOp::create(
+              b, l, TypeRange{sliceType}, ValueRange{target, tap},
+              ValueRange{target}, addMaps, iterators(4, 0),
+              [](OpBuilder &nb, Location nl, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, nl,
+                    arith::AddFOp::create(nb, nl, args[0], args[1])
+                        .getResult());
+              });
+          return tensor::InsertSliceOp::create(b, l, sum.getResult(0), dxpad,
+                                               at, sizes, steps);
+        });
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, result, dxpad, ValueRange{}, ValueRange{}, ValueRange{},
+        ArrayRef<int64_t>{0, padding[0], padding[2], 0}, in,
+        ArrayRef<int64_t>{1, 1, 1, 1});
+    return success();
+  }
+};
+
 /// Whether padded position `padded` (of an input dim of `size` elements
 /// after `padBefore` padding) is a real input element.
 Value inBounds(OpBuilder &b, Location loc, Value padded, int64_t padBefore,
@@ -524,7 +838,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
 void mlir::trace::populateNeuralNetGradToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
+  patterns.add<Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
+               Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
                MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(
       patterns.getContext());
 }

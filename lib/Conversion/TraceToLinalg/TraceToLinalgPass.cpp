@@ -21,7 +21,8 @@ struct TraceToLinalgPass
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     // Every trace op must be lowered; one that is not is reported.
     target.addIllegalDialect<TraceDialect>();
 

@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/Support/Error.h"
 
 namespace mlir::trace {
@@ -147,6 +149,7 @@ struct PackContractionsPass
       if (packableElementBits(op) && !op->hasAttr(kMicroKernelAttrName))
         contractions.push_back(op);
     });
+    llvm::SetVector<LoopLikeOpInterface> loops;
     for (linalg::LinalgOp op : contractions) {
       ContractionTiling tiling =
           getContractionTiling(*info, *packableElementBits(op));
@@ -179,7 +182,14 @@ struct PackContractionsPass
           kMicroKernelAttrName,
           rewriter.getDenseI64ArrayAttr({tiling.m0, tiling.n0, tiling.k0}));
       rewriter.replaceOp(packedOp, contract->getResults());
+      for (auto loop = contract->getParentOfType<LoopLikeOpInterface>(); loop;
+           loop = loop->getParentOfType<LoopLikeOpInterface>())
+        loops.insert(loop);
     }
+    // A contraction in a loop (conv2d_backprop_filter's loop over the
+    // window taps) packs its loop-invariant operands once, before the loop.
+    for (LoopLikeOpInterface loop : loops)
+      moveLoopInvariantCode(loop);
   }
 };
 

@@ -1,5 +1,8 @@
 // RUN: tracec-opt %s --trace-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
+// The conv2d backprop ops of f16 (and bf16) keep these loop-nest forms;
+// f32 and f64 become contractions (nn-backprop-contractions.mlir).
+
 // conv2d_backprop_filter: dF[kh, kw, c, f] = sum over (n, oh, ow) of
 // xpad[n, oh * 2 + kh * 1, ow * 2 + kw * 2, c] * dy[n, oh, ow, f], with the
 // input zero-padded by [top 1, bottom 0, left 0, right 1].
@@ -7,20 +10,20 @@
 // CHECK-DAG: #[[DYMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>
 // CHECK-DAG: #[[OUTMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv_backprop_filter
-// CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x3xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x3xf16>, %[[DY:.*]]: tensor<2x2x3x4xf16>)
 // CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 0, 1, 0]
-// CHECK: } : tensor<2x5x6x3xf32> to tensor<2x6x7x3xf32>
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3x2x3x4xf32>)
+// CHECK: } : tensor<2x5x6x3xf16> to tensor<2x6x7x3xf16>
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<3x2x3x4xf16>)
 // CHECK: %[[DF:.*]] = linalg.generic {indexing_maps = [#[[XMAP]], #[[DYMAP]], #[[OUTMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[PADDED]], %[[DY]] : tensor<2x6x7x3xf32>, tensor<2x2x3x4xf32>) outs(%[[ACC]] : tensor<3x2x3x4xf32>)
-// CHECK: ^bb0(%[[XV:.*]]: f32, %[[DYV:.*]]: f32, %[[OUT:.*]]: f32):
-// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[XV]], %[[DYV]] : f32
-// CHECK: %[[SUM:.*]] = arith.addf %[[OUT]], %[[PRODUCT]] : f32
-// CHECK: linalg.yield %[[SUM]] : f32
+// CHECK-SAME: ins(%[[PADDED]], %[[DY]] : tensor<2x6x7x3xf16>, tensor<2x2x3x4xf16>) outs(%[[ACC]] : tensor<3x2x3x4xf16>)
+// CHECK: ^bb0(%[[XV:.*]]: f16, %[[DYV:.*]]: f16, %[[OUT:.*]]: f16):
+// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[XV]], %[[DYV]] : f16
+// CHECK: %[[SUM:.*]] = arith.addf %[[OUT]], %[[PRODUCT]] : f16
+// CHECK: linalg.yield %[[SUM]] : f16
 // CHECK: return %[[DF]]
-func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf32>, %dy: tensor<2x2x3x4xf32>) -> tensor<3x2x3x4xf32> {
-  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 2, 3, 4>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<2x5x6x3xf32>, tensor<2x2x3x4xf32>) -> tensor<3x2x3x4xf32>
-  return %0 : tensor<3x2x3x4xf32>
+func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf16>, %dy: tensor<2x2x3x4xf16>) -> tensor<3x2x3x4xf16> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 2, 3, 4>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<2x5x6x3xf16>, tensor<2x2x3x4xf16>) -> tensor<3x2x3x4xf16>
+  return %0 : tensor<3x2x3x4xf16>
 }
 
 // -----
@@ -29,10 +32,10 @@ func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf32>, %dy: tensor<2x2x3x4xf32
 // CHECK-LABEL: func.func @conv_backprop_filter_unpadded
 // CHECK-NOT: tensor.pad
 // CHECK: linalg.generic
-// CHECK-SAME: ins(%arg0, %arg1 : tensor<1x4x4x2xf64>, tensor<1x2x2x5xf64>) outs(%{{.*}} : tensor<3x3x2x5xf64>)
-func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf64>, %dy: tensor<1x2x2x5xf64>) -> tensor<3x3x2x5xf64> {
-  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 5>} : (tensor<1x4x4x2xf64>, tensor<1x2x2x5xf64>) -> tensor<3x3x2x5xf64>
-  return %0 : tensor<3x3x2x5xf64>
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<1x4x4x2xf16>, tensor<1x2x2x5xf16>) outs(%{{.*}} : tensor<3x3x2x5xf16>)
+func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf16>, %dy: tensor<1x2x2x5xf16>) -> tensor<3x3x2x5xf16> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 5>} : (tensor<1x4x4x2xf16>, tensor<1x2x2x5xf16>) -> tensor<3x3x2x5xf16>
+  return %0 : tensor<3x3x2x5xf16>
 }
 
 // -----
@@ -50,8 +53,8 @@ func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf64>, %dy: tensor<1x
 // CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5)>
 // CHECK-DAG: #[[DX:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv_backprop_input
-// CHECK-SAME: (%[[F:.*]]: tensor<3x2x3x4xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
-// CHECK: %[[SPREAD:.*]] = linalg.generic {indexing_maps = [#[[SPREADOUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<2x8x8x4xf32>)
+// CHECK-SAME: (%[[F:.*]]: tensor<3x2x3x4xf16>, %[[DY:.*]]: tensor<2x2x3x4xf16>)
+// CHECK: %[[SPREAD:.*]] = linalg.generic {indexing_maps = [#[[SPREADOUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<2x8x8x4xf16>)
 // Rows: (p - 2) must be a non-negative multiple of 2 below 2 * 2.
 // CHECK: %[[P:.*]] = linalg.index 1 : index
 // CHECK: %[[REL:.*]] = arith.subi %[[P]], %c2 : index
@@ -65,18 +68,18 @@ func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf64>, %dy: tensor<1x
 // CHECK: %[[OW:.*]] = arith.divsi %[[WREL]], %c2{{.*}} : index
 // CHECK: arith.cmpi slt, %[[OW]], %c3 : index
 // CHECK: %[[READV:.*]] = tensor.extract %[[DY]]
-// CHECK: arith.select %{{.*}}, %[[READV]], %{{.*}} : f32
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x5x6x3xf32>)
-// CHECK: %[[WINDOWSHAPE:.*]] = tensor.empty() : tensor<3x2xf32>
+// CHECK: arith.select %{{.*}}, %[[READV]], %{{.*}} : f16
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<2x5x6x3xf16>)
+// CHECK: %[[WINDOWSHAPE:.*]] = tensor.empty() : tensor<3x2xf16>
 // CHECK: %[[RESULT:.*]] = linalg.generic {indexing_maps = [#[[READ]], #[[FLIPPED]], #[[WINDOW]], #[[DX]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[SPREAD]], %[[F]], %[[WINDOWSHAPE]] : tensor<2x8x8x4xf32>, tensor<3x2x3x4xf32>, tensor<3x2xf32>) outs(%[[ACC]] : tensor<2x5x6x3xf32>)
-// CHECK: ^bb0(%[[DYV:.*]]: f32, %[[FV:.*]]: f32, %{{.*}}: f32, %[[OUT:.*]]: f32):
-// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[DYV]], %[[FV]] : f32
-// CHECK: arith.addf %[[OUT]], %[[PRODUCT]] : f32
+// CHECK-SAME: ins(%[[SPREAD]], %[[F]], %[[WINDOWSHAPE]] : tensor<2x8x8x4xf16>, tensor<3x2x3x4xf16>, tensor<3x2xf16>) outs(%[[ACC]] : tensor<2x5x6x3xf16>)
+// CHECK: ^bb0(%[[DYV:.*]]: f16, %[[FV:.*]]: f16, %{{.*}}: f16, %[[OUT:.*]]: f16):
+// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[DYV]], %[[FV]] : f16
+// CHECK: arith.addf %[[OUT]], %[[PRODUCT]] : f16
 // CHECK: return %[[RESULT]]
-func.func @conv_backprop_input(%f: tensor<3x2x3x4xf32>, %dy: tensor<2x2x3x4xf32>) -> tensor<2x5x6x3xf32> {
-  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 6, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<3x2x3x4xf32>, tensor<2x2x3x4xf32>) -> tensor<2x5x6x3xf32>
-  return %0 : tensor<2x5x6x3xf32>
+func.func @conv_backprop_input(%f: tensor<3x2x3x4xf16>, %dy: tensor<2x2x3x4xf16>) -> tensor<2x5x6x3xf16> {
+  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 6, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<3x2x3x4xf16>, tensor<2x2x3x4xf16>) -> tensor<2x5x6x3xf16>
+  return %0 : tensor<2x5x6x3xf16>
 }
 
 // -----
