@@ -21,7 +21,7 @@
 // CPU-NEXT:   cse,
 // CPU-NEXT:   linalg-fuse-elementwise-ops,
 // Contractions on tensors: pack, tile, vectorize (lib/Target/Cpu).
-// CPU-NEXT:   trace-cpu-pack-contractions{cpu=native},
+// CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-cpu-tile-contractions{cpu=native},
 // CPU-NEXT:   trace-cpu-vectorize-contractions,

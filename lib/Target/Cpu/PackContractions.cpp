@@ -29,12 +29,10 @@ using namespace tracec;
 
 namespace {
 
-/// Multiply-adds (16^3) below which a contraction is not packed.
-constexpr int64_t kMinPackedWork = 4096;
-
 /// The element width of a float contraction on static tensors the
 /// micro-kernel handles (f32, f64), or nothing.
-std::optional<unsigned> packableElementBits(linalg::LinalgOp op) {
+std::optional<unsigned> packableElementBits(linalg::LinalgOp op,
+                                            int64_t minWork) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       !linalg::isaContractionOpInterface(op))
     return std::nullopt;
@@ -56,7 +54,7 @@ std::optional<unsigned> packableElementBits(linalg::LinalgOp op) {
   int64_t work = 1;
   for (int64_t size : op.getStaticLoopRanges())
     work *= size;
-  if (work < kMinPackedWork)
+  if (work < minWork)
     return std::nullopt;
   return element.getIntOrFloatBitWidth();
 }
@@ -146,13 +144,13 @@ struct PackContractionsPass
 
     SmallVector<linalg::LinalgOp> contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (packableElementBits(op) && !op->hasAttr(kMicroKernelAttrName))
+      if (packableElementBits(op, minWork) && !op->hasAttr(kMicroKernelAttrName))
         contractions.push_back(op);
     });
     llvm::SetVector<LoopLikeOpInterface> loops;
     for (linalg::LinalgOp op : contractions) {
       ContractionTiling tiling =
-          getContractionTiling(*info, *packableElementBits(op));
+          getContractionTiling(*info, *packableElementBits(op, minWork));
       auto control = [&](linalg::LinalgOp) {
         linalg::BlockPackMatmulOptions options;
         options.blockFactors = {tiling.m0, tiling.n0, tiling.k0};

@@ -1,5 +1,5 @@
 // RUN: tracec-opt %s --trace-to-linalg -split-input-file | FileCheck %s
-// RUN: tracec-opt %s --trace-to-linalg --canonicalize --cse --linalg-fuse-elementwise-ops --trace-cpu-pack-contractions=cpu=skylake-avx512 -split-input-file | FileCheck %s --check-prefix=PACK
+// RUN: tracec-opt %s --trace-to-linalg --canonicalize --cse --linalg-fuse-elementwise-ops "--trace-cpu-pack-contractions=cpu=skylake-avx512 min-work=0" -split-input-file | FileCheck %s --check-prefix=PACK
 
 // The conv2d backprop ops of static f32/f64 tensors become contractions
 // (linalg.contract, which elementwise fusion leaves alone) and strided

@@ -31,7 +31,9 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
   let summary = "Pack contractions into the layout of the FMA micro-kernel";
   let description = [{
     Data tiling on tensors. Each floating-point contraction with static
-    shapes and at least 16^3 multiply-adds (smaller ones stay loops) (linalg.matmul, batch_matmul, generics with transposed operands;
+    shapes and at least `min-work` multiply-adds (smaller ones stay loops:
+    packs, padding and the kernel's code cost more there) (linalg.matmul,
+    batch_matmul, generics with transposed operands;
     conv_2d_nhwc_hwcf after an im2col rewrite) becomes linalg.pack of its
     operands into tiles, a contraction over the packed tensors, and
     linalg.unpack of the result:
@@ -43,7 +45,12 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
     not divisible by the tile are padded with zeros. The packed op carries
     `trace.micro_kernel = [m0, n0, k0]` for the later steps.
   }];
-  let options = [CpuOption];
+  let options = [
+    CpuOption,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"4096",
+           "Multiply-adds (the product of the loop sizes) below which a "
+           "contraction is not packed">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect"];
