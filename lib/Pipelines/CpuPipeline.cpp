@@ -122,6 +122,8 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
   addLoopLowering(pm, options);
+  if (options.outlineKernels)
+    pm.addPass(trace::createTraceOutlineKernels());
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());

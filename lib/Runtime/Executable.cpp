@@ -8,7 +8,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "tracec/Pipelines/Pipelines.h"
@@ -162,6 +161,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     cpuOptions.parallelMinWork = options.parallelMinWork;
     cpuOptions.workspace = options.workspace;
     cpuOptions.workspaceShareBytes = options.workspaceShareBytes;
+    cpuOptions.outlineKernels = options.outlineKernels;
     buildCpuPipeline(pm, cpuOptions);
   }
 
@@ -232,15 +232,15 @@ Executable::compile(const Module &module, const CompileOptions &options) {
 
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.sharedLibPaths = sharedLibraries;
-  auto optimize = mlir::makeOptimizingTransformer(
-      options.optLevel, /*sizeLevel=*/0, machine->get());
+  llvm::TargetMachine &targetMachine = **machine;
+  unsigned optLevel = options.optLevel;
   bool cacheable = cache.has_value();
   auto transformer = [&](llvm::Module *llvmModule) {
     // Static constructors would not run from a cached object.
     if (llvmModule->getNamedGlobal("llvm.global_ctors") ||
         llvmModule->getNamedGlobal("llvm.global_dtors"))
       cacheable = false;
-    return optimize(llvmModule);
+    return tracec::optimizeCpuModule(*llvmModule, targetMachine, optLevel);
   };
   engineOptions.transformer = transformer;
   engineOptions.enableObjectDump = cacheable;

@@ -67,6 +67,7 @@
 // CPU-NEXT:   convert-vector-to-scf{full-unroll=true
 // CPU-NEXT:   convert-linalg-to-loops,
 // CPU-NEXT:   scf-forall-to-for,
+// CPU-NEXT:   trace-cpu-outline-kernels,
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
 // CPU-NEXT:   expand-strided-metadata,
@@ -92,6 +93,7 @@
 // OMP-NEXT:   trace-parallel-loops{min-work=1000},
 // OMP-NEXT:   convert-scf-to-openmp{num-threads=4},
 // OMP-NEXT:   canonicalize{
+// OMP:        trace-cpu-outline-kernels,
 // OMP:        convert-ub-to-llvm{
 // OMP-NEXT:   convert-openmp-to-llvm,
 // OMP-NEXT:   reconcile-unrealized-casts

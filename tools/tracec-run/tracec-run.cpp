@@ -45,6 +45,12 @@ static cl::opt<std::string>
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix,
                                   cl::cat(toolCategory));
+static cl::opt<bool> outlineKernels(
+    "outline-kernels",
+    cl::desc("--target=cpu: compile each loop nest as a kernel function of "
+             "its own, vectorized ones with a lean LLVM pipeline (default "
+             "on; off: one function, LLVM's full pipeline)"),
+    cl::init(true), cl::cat(toolCategory));
 static cl::opt<Target> target(
     "target", cl::desc("Where the function runs"), cl::init(Target::cpu),
     cl::values(clEnumValN(Target::cpu, "cpu", "the host CPU (default)"),
@@ -116,6 +122,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.chip = chip;
   options.threads = threads;
+  options.outlineKernels = outlineKernels;
   auto compileStart = std::chrono::steady_clock::now();
   auto exe = Executable::compile(*module, options);
   if (!exe)

@@ -47,6 +47,12 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Buffers never live together share the workspace's "
                      "bytes (less memory; LLVM then cannot tell them apart)"),
       llvm::cl::init(false)};
+  Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("Move each top-level loop nest into a noinline kernel "
+                     "function that tells LLVM whether it is vectorized "
+                     "(trace-cpu-outline-kernels): faster LLVM compiles"),
+      llvm::cl::init(true)};
 };
 
 /// Adds trace (on tensors) -> LLVM dialect for the CPU `targetCpu` to `pm`,

@@ -2,9 +2,10 @@
 
 #include "tracec/Target/Cpu/CpuTarget.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
@@ -65,6 +66,72 @@ tracec::createCpuTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
   return machine;
 }
 
+/// What vectorized kernels need of LLVM: clean up the address arithmetic
+/// and the memref descriptors, hoist what is invariant, fold shuffles.
+static constexpr const char kVectorKernelPipeline[] =
+    "sroa,early-cse<memssa>,instcombine,simplifycfg,"
+    "loop-mssa(loop-rotate,licm<allowspeculation>),gvn,instcombine,"
+    "simplifycfg";
+
+llvm::Error tracec::optimizeCpuModule(llvm::Module &module,
+                                      llvm::TargetMachine &machine,
+                                      unsigned optLevel) {
+  if (optLevel == 0)
+    return llvm::Error::success();
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  // The standard pipeline skips vector kernels: optnone (they are noinline
+  // already) while it runs.
+  auto isVectorKernel = [](const llvm::Function &function) {
+    return function.getFnAttribute(kKernelAttrName).getValueAsString() ==
+           kVectorKernel;
+  };
+  for (llvm::Function &function : module)
+    if (isVectorKernel(function))
+      function.addFnAttr(llvm::Attribute::OptimizeNone);
+
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::StandardInstrumentations instrumentations(module.getContext(),
+                                                  /*DebugLogging=*/false);
+  instrumentations.registerCallbacks(callbacks, &modules);
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning, std::nullopt, &callbacks);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+
+  llvm::ModulePassManager standard =
+      builder.buildPerModuleDefaultPipeline(level);
+  standard.run(module, modules);
+
+  llvm::FunctionPassManager cleanup;
+  if (llvm::Error error =
+          builder.parsePassPipeline(cleanup, kVectorKernelPipeline))
+    return error;
+  // (The standard pipeline may have deleted kernels it found unused.)
+  for (llvm::Function &kernel : module) {
+    if (!isVectorKernel(kernel))
+      continue;
+    kernel.removeFnAttr(llvm::Attribute::OptimizeNone);
+    if (kernel.isDeclaration())
+      continue;
+    functions.invalidate(kernel, llvm::PreservedAnalyses::none());
+    cleanup.run(kernel, functions);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
                           llvm::TargetMachine &machine, unsigned optLevel) {
@@ -74,9 +141,7 @@ tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
     return llvm::createStringError("cannot translate the module to LLVM IR");
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
-  auto optimize =
-      mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &machine);
-  if (llvm::Error error = optimize(llvmModule.get()))
+  if (llvm::Error error = optimizeCpuModule(*llvmModule, machine, optLevel))
     return std::move(error);
   return llvmModule;
 }

@@ -26,8 +26,26 @@ namespace tracec {
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createCpuTargetMachine(llvm::StringRef cpu = "native", unsigned optLevel = 3);
 
+/// The LLVM function attribute trace-cpu-outline-kernels puts on each
+/// kernel: kVectorKernel for code the CPU pipeline vectorized (tiled,
+/// unrolled and register-blocked already), kScalarKernel for the rest.
+inline constexpr const char kKernelAttrName[] = "tracec-kernel";
+inline constexpr const char kVectorKernel[] = "vector";
+inline constexpr const char kScalarKernel[] = "scalar";
+
+/// LLVM's optimizer for CPU code at `optLevel` (0-3), as the JIT and the
+/// ahead-of-time compiler run it. Vector kernels get a scalar cleanup
+/// pipeline (SROA, CSE, InstCombine, LICM, GVN, CFG simplification): at
+/// -O3 LLVM's loop passes re-analyse their hundreds of loops for nothing
+/// they would change, which took more than half of a compile. Everything
+/// else gets the standard -O`optLevel` pipeline, which vectorizes and
+/// unrolls the loops the CPU pipeline left scalar.
+llvm::Error optimizeCpuModule(llvm::Module &module,
+                              llvm::TargetMachine &machine,
+                              unsigned optLevel);
+
 /// Translates `module` (in the LLVM dialect) to LLVM IR for `machine` and
-/// runs LLVM's optimizer at `optLevel` (0-3), as the JIT does. Translation
+/// optimizes it with optimizeCpuModule, as the JIT does. Translation
 /// errors are reported to the module's context as diagnostics.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,

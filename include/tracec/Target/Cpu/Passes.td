@@ -209,4 +209,26 @@ def TraceParallelLoops : Pass<"trace-parallel-loops"> {
   let dependentDialects = ["scf::SCFDialect"];
 }
 
+def TraceOutlineKernels : Pass<"trace-cpu-outline-kernels", "ModuleOp"> {
+  let summary = "Outline each top-level loop nest of a function into a "
+                "kernel function of its own";
+  let description = [{
+    A traced function lowers to one long LLVM function of hundreds of
+    loops, and LLVM's cost grows with it: at -O3 its loop passes
+    (IndVarSimplify, LoopLoadElimination, unrolling) took more than half
+    of a JIT compile, re-analysing loops that the contraction and
+    elementwise passes already tiled, unrolled and vectorized. This pass
+    moves every loop nest at the top level of a function body into a
+    private function (`<function>_kernel<N>`) called in its place: the
+    values it uses from above become arguments (constants are cloned in),
+    and its results are returned. Each kernel is `noinline` and carries
+    the LLVM function attribute `tracec-kernel`: `"vector"` when it holds
+    vector code (LLVM then runs only a scalar cleanup pipeline on it, see
+    CpuTarget.h), `"scalar"` otherwise (LLVM's full pipeline, which
+    vectorizes the loops left scalar). Code generation can then also
+    split the module by function.
+  }];
+  let dependentDialects = ["func::FuncDialect"];
+}
+
 #endif // TRACEC_TARGET_CPU_PASSES
