@@ -6,6 +6,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
@@ -111,8 +112,10 @@ llvm::Error tracec::optimizeCpuModule(llvm::Module &module,
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
 
-  llvm::ModulePassManager standard =
-      builder.buildPerModuleDefaultPipeline(level);
+  // Identical kernels first, before any time goes into them.
+  llvm::ModulePassManager standard;
+  standard.addPass(llvm::MergeFunctionsPass());
+  standard.addPass(builder.buildPerModuleDefaultPipeline(level));
   standard.run(module, modules);
 
   llvm::FunctionPassManager cleanup;

@@ -11,6 +11,7 @@
 #include "tracec/Target/Cpu/CpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -83,6 +84,10 @@ static void outline(Operation *nest, func::FuncOp parent,
   auto kernel = func::FuncOp::create(
       builder, nest->getLoc(), (parent.getSymName() + "_kernel").str(), type);
   kernel.setPrivate();
+  // Internal in LLVM too, so identical kernels (the same op in a forward
+  // function and a training step) can be merged into one.
+  kernel->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
+                                      context, LLVM::Linkage::Internal));
   kernel->setAttr(
       "passthrough",
       builder.getArrayAttr(

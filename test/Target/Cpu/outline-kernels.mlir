@@ -1,7 +1,7 @@
 // RUN: tracec-opt %s --trace-cpu-outline-kernels -split-input-file | FileCheck %s
 
-// Each top-level loop nest becomes a call of a private noinline kernel,
-// marked "vector" when it holds vector code. Constants are cloned into
+// Each top-level loop nest becomes a call of a private (internal in LLVM)
+// noinline kernel, marked "vector" when it holds vector code. Constants are cloned into
 // the kernel; other values from above (buffers, an index) are arguments;
 // the ops between the nests stay.
 // CHECK-LABEL: func.func @two_nests
@@ -11,7 +11,7 @@
 // CHECK-NEXT:    call @two_nests_kernel_0(%[[N]], %[[B]]) : (index, memref<64xf32>) -> ()
 // CHECK-NEXT:    return
 // CHECK:       func.func private @two_nests_kernel(%[[KA:.*]]: memref<64xf32>, %[[KB:.*]]: memref<64xf32>)
-// CHECK-SAME:    attributes {passthrough = ["noinline", ["tracec-kernel", "vector"]]}
+// CHECK-SAME:    attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline", ["tracec-kernel", "vector"]]}
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
@@ -20,7 +20,7 @@
 // CHECK-NEXT:      vector.store %[[V]], %[[KB]][%[[I]]]
 // CHECK:         return
 // CHECK:       func.func private @two_nests_kernel_0(%{{.*}}: index, %{{.*}}: memref<64xf32>)
-// CHECK-SAME:    attributes {passthrough = ["noinline", ["tracec-kernel", "scalar"]]}
+// CHECK-SAME:    attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline", ["tracec-kernel", "scalar"]]}
 // CHECK:         scf.for
 // CHECK:           memref.store
 func.func @two_nests(%a: memref<64xf32>, %b: memref<64xf32>, %n: index) {

@@ -87,6 +87,42 @@ attributes #2 = { noinline }
   EXPECT_FALSE(kernel->hasFnAttribute(llvm::Attribute::OptimizeNone));
 }
 
+TEST(OptimizeCpuModule, IdenticalKernelsAreMerged) {
+  auto machine = tracec::createCpuTargetMachine("x86-64-v3");
+  ASSERT_TRUE(bool(machine)) << llvm::toString(machine.takeError());
+  // Two internal kernels with the same body (the same op in a forward
+  // function and a training step), each called once.
+  std::string kernels = function("k1", 0) + function("k2", 0);
+  for (const char *name : {"@k1(", "@k2("})
+    kernels.replace(kernels.find(std::string("void ") + name), 5,
+                    "internal void ");
+  std::string text = kernels + R"(
+define void @entry(ptr %x, ptr %y) {
+  call void @k1(ptr %x, ptr %y)
+  call void @k2(ptr %y, ptr %x)
+  ret void
+}
+attributes #0 = { noinline "tracec-kernel"="vector" }
+)";
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(text, diagnostic, context);
+  ASSERT_TRUE(module) << diagnostic.getMessage().str();
+  llvm::Error error = tracec::optimizeCpuModule(*module, **machine, 3);
+  ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+  int kernelsLeft = 0;
+  for (const llvm::Function &f : *module)
+    kernelsLeft += f.hasFnAttribute("tracec-kernel") && !f.isDeclaration();
+  EXPECT_EQ(kernelsLeft, 1);
+  // Both calls remain, to the one kernel.
+  std::string entry = printed(*module->getFunction("entry"));
+  size_t first = entry.find("void @k1(ptr %x, ptr %y)");
+  ASSERT_NE(first, std::string::npos) << entry;
+  EXPECT_NE(entry.find("void @k1(ptr %y, ptr %x)"), std::string::npos)
+      << entry;
+}
+
 TEST(OptimizeCpuModule, LevelZeroChangesNothing) {
   auto machine = tracec::createCpuTargetMachine("x86-64-v3", 0);
   ASSERT_TRUE(bool(machine)) << llvm::toString(machine.takeError());

@@ -34,7 +34,8 @@ inline constexpr const char kVectorKernel[] = "vector";
 inline constexpr const char kScalarKernel[] = "scalar";
 
 /// LLVM's optimizer for CPU code at `optLevel` (0-3), as the JIT and the
-/// ahead-of-time compiler run it. Vector kernels get a scalar cleanup
+/// ahead-of-time compiler run it. Identical internal functions (kernels)
+/// are merged first. Vector kernels get a scalar cleanup
 /// pipeline (SROA, CSE, InstCombine, LICM, GVN, CFG simplification): at
 /// -O3 LLVM's loop passes re-analyse their hundreds of loops for nothing
 /// they would change, which took more than half of a compile. Everything

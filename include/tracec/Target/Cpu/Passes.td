@@ -225,10 +225,11 @@ def TraceOutlineKernels : Pass<"trace-cpu-outline-kernels", "ModuleOp"> {
     the LLVM function attribute `tracec-kernel`: `"vector"` when it holds
     vector code (LLVM then runs only a scalar cleanup pipeline on it, see
     CpuTarget.h), `"scalar"` otherwise (LLVM's full pipeline, which
-    vectorizes the loops left scalar). Code generation can then also
-    split the module by function.
+    vectorizes the loops left scalar). Kernels have internal linkage, so
+    LLVM merges identical ones (a forward function and a training step
+    share their forward ops' kernels).
   }];
-  let dependentDialects = ["func::FuncDialect"];
+  let dependentDialects = ["func::FuncDialect", "LLVM::LLVMDialect"];
 }
 
 #endif // TRACEC_TARGET_CPU_PASSES
