@@ -158,7 +158,7 @@ def apply(kernel, operands, *static, name=None):
     values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
     result = kernel(*values, *static)
     for tape in _tapes:
-        tape._record(kernel, values, static, result)
+        tape._record(kernel, values, static, result, originals=operands)
     return result
 
 

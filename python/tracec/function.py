@@ -367,6 +367,10 @@ class Function:
 
         _core._set_location()
         flat = _C.call(callee["symbol"], values, body)
+        if _core._tapes:
+            from .tape import _record_on_tapes
+            _record_on_tapes(values, flat,
+                             [args[i] for i in positions])
         for tape in _core._tapes:
             tape._called_variables.update(
                 (id(v), (v, self._name)) for v in callee["variables"])
