@@ -209,7 +209,10 @@ def _trace_eager(kernel, values, static, name):
         single.append(isinstance(result, Value))
         return [result] if isinstance(result, Value) else list(result)
 
-    function = trace(name or getattr(kernel, "__name__", "op"), specs, body)
+    # "eager_": a function named as the op ("exp", "tanh") would be the
+    # symbol that its f64 lowering calls in libm, and call itself.
+    function = trace("eager_" + (name or getattr(kernel, "__name__", "op")),
+                     specs, body)
     function.compile(EAGER_OPT_LEVEL)
     return function, single[0]
 
