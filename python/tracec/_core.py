@@ -140,6 +140,12 @@ def _is_tensor(x) -> bool:
 # apply
 # ---------------------------------------------------------------------------
 
+# Ops with effects that a caller cannot hoist (prints, random draws)
+# recorded so far, and how many callees with hoisted variable reads are
+# being traced (tracec.function._call_hoisting_reads).
+_effects = 0
+_hoisting = 0
+
 _eager_cache: dict = {}
 _tapes: list = []  # active GradientTapes, innermost last
 
