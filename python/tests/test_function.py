@@ -115,6 +115,26 @@ def test_variables_are_lifted_and_updated_in_place():
     assert compiled.trace_count == 1
 
 
+def test_a_variable_is_lifted_once_however_often_it_is_used():
+    v = tracec.Variable(np.ones(2, np.float32))
+
+    @tracec.function
+    def f(x):
+        v.assign(v * x)
+        y = v.read_value() + v
+        v.assign_add(y)
+        return y
+
+    x = np.array([2.0, 3.0], np.float32)
+    np.testing.assert_array_equal(f(x), [4, 6])
+    np.testing.assert_array_equal(v.numpy(), [6, 9])  # updated in place
+    header = [line for line in f.get_concrete_function(x).ir().splitlines()
+              if "func.func" in line][0]
+    assert header.count("!trace.resource") == 1, header
+    np.testing.assert_array_equal(f(x), [24, 54])  # sees the new value
+    np.testing.assert_array_equal(v.numpy(), [36, 81])
+
+
 def test_variable_assign_eagerly_and_shape_errors():
     v = tracec.Variable(np.zeros(3, np.float32))
     v.assign([1.0, 2.0, 3.0])
@@ -233,8 +253,11 @@ def test_shape_errors_name_the_op_and_python_line():
     with pytest.raises(tracec.TraceError) as info:
         f(np.ones((2, 3), np.float32), np.ones((4,), np.float32))
     message = str(info.value)
-    assert "test_function.py" in message and "trace.add" in message
+    line = f.python_function.__code__.co_firstlineno + 2
+    assert f"test_function.py:{line}:0: error: 'trace.add' op" in message, \
+        message
     assert "2x3" in message and "4" in message
+    assert isinstance(info.value, ValueError)  # TraceError is a ValueError
 
 
 def test_cached_call_checks_argument_types():
