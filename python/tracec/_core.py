@@ -146,6 +146,10 @@ def _is_tensor(x) -> bool:
 _effects = 0
 _hoisting = 0
 
+# Tapes suspended while control-flow bodies are traced (their reads of
+# variables cannot be recorded there; see GradientTape._unrecorded_reads).
+_suspended_tapes: list = []
+
 _eager_cache: dict = {}
 _tapes: list = []  # active GradientTapes, innermost last
 

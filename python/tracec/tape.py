@@ -69,9 +69,12 @@ def _record_on_tapes(operands, results, originals=None):
 def _suspended_tapes():
     saved = _core._tapes[:]
     _core._tapes.clear()
+    depth = len(_core._suspended_tapes)
+    _core._suspended_tapes.extend(saved)
     try:
         yield
     finally:
+        del _core._suspended_tapes[depth:]
         _core._tapes[:] = saved
 
 
@@ -164,6 +167,9 @@ class GradientTape:
         # Variables used inside tracec.functions called (as func.call)
         # while this tape recorded: id -> (variable, function name).
         self._called_variables = {}
+        # Variables read while this tape was suspended inside a traced
+        # function (in a cond/while_loop/fori_loop body): id -> variable.
+        self._unrecorded_reads = {}
         self._recording = False
         self._used = False
 
@@ -200,6 +206,7 @@ class GradientTape:
         """Forgets everything recorded (the tape keeps recording if active)."""
         self._records.clear()
         self._called_variables.clear()
+        self._unrecorded_reads.clear()
         self._tracked.clear()
         self._watched_variables.clear()
         self._used = False
@@ -326,6 +333,15 @@ class GradientTape:
         it did not record and sources it does not watch get no gradient,
         and values it did not record (computed under stop_recording,
         before a watch or a reset) are held constant."""
+        for v in variables:
+            if id(v) in self._unrecorded_reads:
+                raise ValueError(
+                    f"the gradient with respect to Variable {v.name!r}: it "
+                    "is read inside the body of a tracec.cond, while_loop "
+                    "or fori_loop (or of a function called there), where "
+                    "the tape cannot record the read; read it before the "
+                    "control flow (v.read_value()) and use that value in "
+                    "the body")
         if not self._record_all:
             keep = [i for i, t in enumerate(targets)
                     if id(t) in self._tracked]
