@@ -12,6 +12,7 @@
 #include "Tracer.h"
 
 #include "tracec/Frontend/Call.h"
+#include "tracec/Frontend/State.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -29,14 +30,28 @@ static std::string typeList(mlir::TypeRange types) {
   return "(" + text + ")";
 }
 
+/// The value of `variable` that a call with hoisted reads passes, read in
+/// the caller now (just before the call).
+static mlir::Value
+readForCall(Variable &variable,
+            std::vector<std::pair<Variable *, Value>> *reads) {
+  Value value = read(variable);
+  if (reads)
+    reads->push_back({&variable, value});
+  return resolve(value);
+}
+
 bool tracec::isTracedCallee(llvm::StringRef name) {
   return currentScope().function->trace->called.count(name) != 0;
 }
 
 std::vector<Value> tracec::call(llvm::StringRef name,
                                 llvm::ArrayRef<Value> args,
-                                const Callable &fn) {
-  TraceState *trace = currentScope().function->trace;
+                                const Callable &fn,
+                                const CallOptions &options) {
+  FunctionState *caller = currentScope().function;
+  TraceState *trace = caller->trace;
+  bool hoistReads = options.hoistReads || caller->hoistReads;
   if (name.empty() || !(std::isalpha(name[0]) || name[0] == '_'))
     fail(locationPrefix(location()) + ": error: call: function name '" + name +
          "' must start with a letter or '_'");
@@ -56,19 +71,30 @@ std::vector<Value> tracec::call(llvm::StringRef name,
       fail(locationPrefix(location()) + ": error: call of @" +
            callee->func.getSymName() + " with arguments " + typeList(types) +
            ", but it was traced for " + typeList(expected));
+    if (llvm::any_of(callee->extras, [&](const ExtraArgument &e) {
+          return e.variable && e.readValue != hoistReads;
+        }))
+      fail(locationPrefix(location()) + ": error: call of @" +
+           callee->func.getSymName() + (hoistReads ? " with" : " without") +
+           " hoisted variable reads, but it was traced" +
+           (hoistReads ? " without them" : " with them"));
     for (ExtraArgument &extra : callee->extras)
-      operands.push_back(extra.variable ? variableArgument(*extra.variable)
-                                        : captureArgument(*extra.captured));
+      operands.push_back(extra.readValue
+                             ? readForCall(*extra.variable, options.reads)
+                         : extra.variable ? variableArgument(*extra.variable)
+                                          : captureArgument(*extra.captured));
   } else {
     std::string symbol = name.str();
     for (unsigned n = 1;
          mlir::SymbolTable::lookupSymbolIn(*trace->module, symbol); ++n)
       symbol = (name + "_" + llvm::Twine(n)).str();
-    TracedCallee traced =
-        traceCallee(symbol, types, fn, {}, "the called function");
+    TracedCallee traced = traceCallee(symbol, types, fn, {},
+                                      "the called function", hoistReads);
     fresh = {traced.func, std::move(traced.extras)};
     for (ExtraArgument &extra : fresh.extras)
-      operands.push_back(extra.outer);
+      operands.push_back(extra.readValue
+                             ? readForCall(*extra.variable, options.reads)
+                             : extra.outer);
     bool reusable = llvm::all_of(fresh.extras, [](const ExtraArgument &e) {
       return e.variable || e.captured;
     });

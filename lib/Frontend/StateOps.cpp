@@ -11,6 +11,21 @@ using namespace tracec::detail;
 namespace trace = mlir::trace;
 
 Value tracec::read(Variable &variable) {
+  FunctionState *function = currentScope().function;
+  if (function->hoistReads) {
+    // The value is an argument; each caller reads it just before the call.
+    mlir::Value &argument = function->readArguments[&variable];
+    if (!argument) {
+      const Tensor &buffer = variable.buffer();
+      argument = function->entry().addArgument(
+          tensorType(buffer.shape(), buffer.dtype()), location());
+      ExtraArgument extra{ArgumentInfo::Kind::variable, std::nullopt,
+                          &variable, {}};
+      extra.readValue = true;
+      function->extras.push_back(extra);
+    }
+    return wrap(argument);
+  }
   mlir::Value resource = variableArgument(variable);
   return wrap(createOp(trace::VarReadOp::getOperationName(), resource, {},
                        std::nullopt, /*numResults=*/2)

@@ -65,7 +65,7 @@ static void recordBody(FunctionState &function, const Callable &fn,
 TracedCallee detail::traceCallee(llvm::StringRef name,
                                  mlir::TypeRange argTypes, const Callable &fn,
                                  llvm::ArrayRef<Variable *> requiredVariables,
-                                 llvm::StringRef what) {
+                                 llvm::StringRef what, bool hoistReads) {
   FunctionState *parent = currentScope().function;
   TraceState *trace = parent->trace;
   mlir::MLIRContext *ctx = &context();
@@ -84,6 +84,7 @@ TracedCallee detail::traceCallee(llvm::StringRef name,
   mlir::Block *entry = func.addEntryBlock();
   (void)entry;
   FunctionState function{trace, parent, func, (unsigned)argTypes.size()};
+  function.hoistReads = hoistReads;
   try {
     recordBody(function, fn, requiredVariables, what);
   } catch (...) {

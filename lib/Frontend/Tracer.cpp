@@ -183,6 +183,11 @@ mlir::Value detail::variableArgument(Variable &variable) {
     auto it = f->variables.find(&variable);
     if (it != f->variables.end())
       return it->second;
+    if (f->hoistReads)
+      fail(locationPrefix(location()) + ": error: @" + f->func.getSymName() +
+           " is called with its variable reads hoisted to the caller "
+           "(CallOptions::hoistReads), but it assigns a variable or a "
+           "function it traces needs one as a resource");
     mlir::Value outer = f->parent ? get(f->parent) : mlir::Value();
     const Tensor &buffer = variable.buffer();
     auto type = mlir::trace::ResourceType::get(

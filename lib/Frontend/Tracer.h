@@ -34,6 +34,9 @@ struct ExtraArgument {
   /// For a function traced inside another (a grad callee): what its caller
   /// passes for this argument, a value of the caller.
   mlir::Value outer;
+  /// A callee of tracec::call with hoisted reads: the argument is the
+  /// value of `variable`, read by each caller just before the call.
+  bool readValue = false;
 };
 
 /// A func.func recorded by tracec::call, reused by later calls of its name.
@@ -68,6 +71,10 @@ struct FunctionState {
   llvm::DenseMap<mlir::Value, mlir::Value> lifted;
   llvm::DenseMap<Variable *, mlir::Value> variables;
   std::vector<std::pair<Tensor, mlir::Value>> captures;
+  /// Whether reads of variables become tensor arguments that the callers
+  /// read (CallOptions::hoistReads), and those arguments.
+  bool hoistReads = false;
+  llvm::DenseMap<Variable *, mlir::Value> readArguments;
 
   mlir::Block &entry() { return func.getBody().front(); }
 };
@@ -174,7 +181,8 @@ struct TracedCallee {
 TracedCallee traceCallee(llvm::StringRef name, mlir::TypeRange argTypes,
                          const Callable &fn,
                          llvm::ArrayRef<Variable *> requiredVariables = {},
-                         llvm::StringRef what = "the differentiated function");
+                         llvm::StringRef what = "the differentiated function",
+                         bool hoistReads = false);
 
 } // namespace tracec::detail
 

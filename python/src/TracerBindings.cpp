@@ -318,6 +318,23 @@ void tracec::python::bindTracer(py::module_ &m) {
                    py::function fn) {
     return call(name, args, toCallable(std::move(fn)));
   });
+  // The call with its variable reads hoisted to the call site: (results,
+  // [(variable, value read)]).
+  m.def("call_hoisting_reads", [](const std::string &name,
+                                  const std::vector<Value> &args,
+                                  py::function fn) {
+    std::vector<std::pair<Variable *, Value>> reads;
+    CallOptions options;
+    options.hoistReads = true;
+    options.reads = &reads;
+    std::vector<Value> results =
+        call(name, args, toCallable(std::move(fn)), options);
+    py::list pairs;
+    for (auto &[variable, value] : reads)
+      pairs.append(py::make_tuple(
+          py::cast(lookupVariable(variable)), value));
+    return py::make_tuple(results, pairs);
+  });
   m.def("is_traced_callee", &isTracedCallee);
   m.def("cond", [](const Value &pred, py::function t, py::function f,
                    const std::vector<Value> &operands) {

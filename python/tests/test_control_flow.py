@@ -82,3 +82,48 @@ def test_bad_bounds_are_errors():
     with pytest.raises(TypeError, match="fori_loop's upper bound must be an "
                        "integer scalar"):
         tracec.fori_loop(0, 2.5, lambda i, v: v, np.ones(2, np.float32))
+
+
+def test_while_loop_eagerly_and_traced():
+    def halve_until_small(x, limit):
+        # (value, count): halve x until its sum is below limit.
+        return tracec.while_loop(
+            lambda s: tnp.sum(s[0]) > limit,
+            lambda s: (tnp.multiply(s[0], 0.5), tnp.add(s[1], 1)),
+            (x, np.asarray(0, np.int32)))
+
+    x = np.array([40.0, 24.0], np.float32)
+    for limit in (1.0, 10.0, 100.0):
+        value, count = x, 0
+        while value.sum() > limit:
+            value, count = value * 0.5, count + 1
+        eager = halve_until_small(x, limit)
+        traced = tracec.function(halve_until_small)(x, limit)
+        for out in (eager, traced):
+            np.testing.assert_allclose(out[0], value, rtol=1e-6)
+            assert int(out[1]) == count
+    ir = tracec.function(halve_until_small).get_concrete_function(
+        x, 1.0).ir()
+    assert "scf.while" in ir
+
+    @tracec.function
+    def single(x):
+        return tracec.while_loop(lambda v: tnp.max(v) < 100.0,
+                                 lambda v: v * 3.0, x)
+
+    np.testing.assert_allclose(single(np.array([1.0, 2.0], np.float32)),
+                               [81.0, 162.0])
+
+
+def test_cond_eagerly_and_traced():
+    def f(x, p):
+        return tracec.cond(p, lambda v: tnp.exp(v), lambda v: -v, x)
+
+    x = np.array([0.5, -1.0], np.float32)
+    for p in (True, False):
+        expected = np.exp(x) if p else -x
+        np.testing.assert_allclose(f(x, np.asarray(p)), expected, rtol=1e-6)
+        np.testing.assert_allclose(tracec.function(f)(x, np.asarray(p)),
+                                   expected, rtol=1e-6)
+    assert "scf.if" in tracec.function(f).get_concrete_function(
+        x, np.asarray(True)).ir()

@@ -115,6 +115,26 @@ def test_variables_are_lifted_and_updated_in_place():
     assert compiled.trace_count == 1
 
 
+def test_a_variable_is_lifted_once_however_often_it_is_used():
+    v = tracec.Variable(np.ones(2, np.float32))
+
+    @tracec.function
+    def f(x):
+        v.assign(v * x)
+        y = v.read_value() + v
+        v.assign_add(y)
+        return y
+
+    x = np.array([2.0, 3.0], np.float32)
+    np.testing.assert_array_equal(f(x), [4, 6])
+    np.testing.assert_array_equal(v.numpy(), [6, 9])  # updated in place
+    header = [line for line in f.get_concrete_function(x).ir().splitlines()
+              if "func.func" in line][0]
+    assert header.count("!trace.resource") == 1, header
+    np.testing.assert_array_equal(f(x), [24, 54])  # sees the new value
+    np.testing.assert_array_equal(v.numpy(), [36, 81])
+
+
 def test_variable_assign_eagerly_and_shape_errors():
     v = tracec.Variable(np.zeros(3, np.float32))
     v.assign([1.0, 2.0, 3.0])
@@ -233,8 +253,11 @@ def test_shape_errors_name_the_op_and_python_line():
     with pytest.raises(tracec.TraceError) as info:
         f(np.ones((2, 3), np.float32), np.ones((4,), np.float32))
     message = str(info.value)
-    assert "test_function.py" in message and "trace.add" in message
+    line = f.python_function.__code__.co_firstlineno + 2
+    assert f"test_function.py:{line}:0: error: 'trace.add' op" in message, \
+        message
     assert "2x3" in message and "4" in message
+    assert isinstance(info.value, ValueError)  # TraceError is a ValueError
 
 
 def test_cached_call_checks_argument_types():
@@ -269,3 +292,113 @@ def test_compile_stats_say_where_the_compile_went():
                           "codegen_seconds", "cache_hit"}
     assert stats["pipeline_seconds"] > 0 and stats["codegen_seconds"] > 0
     assert stats["cache_hit"] is False  # the suite runs without the cache
+
+
+def test_defun_is_an_alias_with_the_same_semantics():
+    assert tracec.defun is tracec.function
+
+    @tracec.defun
+    def f(x):
+        return x * 3.0
+
+    x = f32(2)
+    np.testing.assert_allclose(f(x), 3 * x, rtol=1e-6)
+    f(x)
+    assert isinstance(f, tracec.Function) and f.trace_count == 1
+
+
+def test_get_concrete_function_from_tensorspecs_and_input_signature():
+    @tracec.function
+    def f(x, y):
+        return x @ y, tnp.sum(y)
+
+    concrete = f.get_concrete_function(tracec.TensorSpec((2, 3)),
+                                       tracec.TensorSpec((3, 4)))
+    assert f.trace_count == 1
+    assert concrete.inputs == [tracec.TensorSpec((2, 3)),
+                               tracec.TensorSpec((3, 4))]
+    assert concrete.outputs == [tracec.TensorSpec((2, 4)),
+                                tracec.TensorSpec((), np.float32)]
+    assert concrete.captured_inputs == [] and concrete.variables == []
+    x, y = f32(2, 3), f32(3, 4, seed=1)
+    out, s = concrete(x, y)
+    np.testing.assert_allclose(out, x @ y, rtol=1e-5)
+    f(x, y)  # the same signature as the specs: no retrace
+    assert f.trace_count == 1
+    assert concrete.ir().startswith("module") and "trace.matmul" in concrete.ir()
+
+    @tracec.function(input_signature=[tracec.TensorSpec((3,), np.float64)])
+    def g(x):
+        return tnp.exp(x)
+
+    concrete = g.get_concrete_function()  # the input_signature's
+    assert concrete.inputs == [tracec.TensorSpec((3,), np.float64)]
+    assert g.get_concrete_function() is concrete and g.trace_count == 1
+
+
+def test_method_instances_have_their_own_traces():
+    class Model(tracec.Module):
+        traces = 0
+
+        def __init__(self, n):
+            super().__init__()
+            self.w = tracec.Variable(np.full(2, n, np.float32))
+
+        @tracec.function
+        def call(self, x):
+            Model.traces += 1
+            return x * self.w
+
+    a, b = Model(1.0), Model(2.0)
+    x = np.ones(2, np.float32)
+    for _ in range(3):
+        a.call(x)
+        b.call(x)
+    assert Model.traces == 2  # one per instance, cached
+    assert a.call is a.call and a.call is not b.call
+    assert Model.call.get_concrete_function is not None  # unbound: the Function
+    a.w.assign([5.0, 6.0])
+    np.testing.assert_array_equal(a.call(x), [5, 6])  # reads the variable
+
+
+def test_arrays_in_and_out_without_a_copy():
+    def aligned(n):
+        buf = np.empty(n + 16, np.float32)
+        start = (-buf.ctypes.data % 64) // 4
+        return buf[start:start + n]
+
+    w = aligned(6).reshape(2, 3)
+    w[:] = f32(2, 3)
+
+    @tracec.function
+    def f(x):
+        return x @ w
+
+    x = aligned(4).reshape(2, 2)
+    x[:] = f32(2, 2, seed=1)
+    concrete = f.get_concrete_function(x)
+    # An aligned C-contiguous array is borrowed, not copied: the captured
+    # input shares its memory, and a change to it is seen by the next call.
+    assert np.shares_memory(concrete.captured_inputs[0], w)
+    w += 1.0
+    out = f(x)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-5)
+    # Results are arrays over the compiled function's result buffers.
+    assert not out.flags.owndata and out.flags.c_contiguous
+    assert out.ctypes.data % 64 == 0
+
+
+def test_eager_ops_are_compiled_once_per_signature():
+    from tracec import _core
+    x = f32(7, 5)
+    before = len(_core._eager_cache)
+    first = tnp.multiply(tnp.tanh(x), 3.0)
+    after_first = len(_core._eager_cache)
+    again = tnp.multiply(tnp.tanh(f32(7, 5, seed=1)), 3.0)
+    assert len(_core._eager_cache) == after_first  # cached: nothing new
+    assert after_first - before == 2  # tanh and multiply for (7, 5) f32
+    tnp.tanh(x.astype(np.float64))
+    assert len(_core._eager_cache) == after_first + 1  # a new dtype
+    np.testing.assert_allclose(first, np.tanh(x) * 3, rtol=1e-5)
+    np.testing.assert_allclose(again, np.tanh(f32(7, 5, seed=1)) * 3,
+                               rtol=1e-5)

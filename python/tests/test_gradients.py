@@ -46,6 +46,122 @@ def test_tape_inside_function_watches_variables():
     g, watched = f(x)
     (_, tw) = torch_grad(lambda a, b: ((a @ b) ** 2).mean(), x, w.numpy())
     np.testing.assert_allclose(g, tw, rtol=1e-5)
+    assert bool(watched)
+
+
+def test_watched_variables_eagerly():
+    w = tracec.Variable(f32(3))
+    frozen = tracec.Variable(f32(3, seed=1), trainable=False)
+    x = f32(3, seed=2)
+    with tracec.GradientTape() as tape:
+        tape.watch(x)
+        y = tnp.sum(tnp.exp(x) * w * frozen)
+    assert tape.watched_variables() == [w]  # trainable ones, when read
+    gx, gw, gf = tape.gradient(y, [x, w, frozen])
+    np.testing.assert_allclose(gx, np.exp(x) * w.numpy() * frozen.numpy(),
+                               rtol=1e-5)
+    np.testing.assert_allclose(gw, np.exp(x) * frozen.numpy(), rtol=1e-5)
+    assert gf is None
+    with tracec.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(frozen)
+        y = tnp.sum(w * frozen)
+    assert tape.watched_variables() == [frozen]
+    gw, gf = tape.gradient(y, [w, frozen])
+    assert gw is None
+    np.testing.assert_allclose(gf, w.numpy(), rtol=1e-6)
+
+
+# The tape's API inside a traced function: what it recorded is what it
+# differentiates, as eagerly (TensorFlow's semantics).
+
+
+def test_tape_api_inside_a_traced_function():
+    @tracec.function
+    def f(x, ct):
+        with tracec.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * x
+            with tape.stop_recording():
+                z = tnp.exp(x)       # not recorded
+            s = tnp.sum(y * z)       # z is a constant for the tape
+            t = tnp.sum(y)
+        late = tnp.sum(y)            # after the block: not recorded
+        return (tape.gradient(s, x),
+                tape.gradient(y, x, output_gradients=ct),
+                tape.gradient(z, x) is None,
+                tape.gradient(z, x, unconnected_gradients="zero"),
+                tape.gradient([s, t], [x]),
+                tape.gradient([s, late], [x]))
+
+    x, ct = f32(3), f32(3, seed=4)
+    gs, gy, none, zero, (gsum,), (gs_only,) = f(x, ct)
+    np.testing.assert_allclose(gs, 2 * x * np.exp(x), rtol=1e-5)
+    np.testing.assert_allclose(gy, 2 * x * ct, rtol=1e-6)
+    assert bool(none)
+    np.testing.assert_array_equal(zero, np.zeros(3, np.float32))
+    np.testing.assert_allclose(gsum, 2 * x * np.exp(x) + 2 * x, rtol=1e-5)
+    np.testing.assert_allclose(gs_only, gs, rtol=1e-6)
+
+
+def test_unwatched_sources_and_reset_inside_a_traced_function():
+    @tracec.function
+    def f(x, y):
+        with tracec.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            a = tnp.sum(x * y)
+        unwatched = tape.gradient(a, [x, y])
+        tape.reset()                 # forgets the ops and the watches
+        with tape:
+            tape.watch(y)
+            b = tnp.sum(x * y * y)
+        return (unwatched[0], unwatched[1] is None,
+                tape.gradient(a, x) is None, tape.gradient(b, [x, y]))
+
+    x, y = f32(3), f32(3, seed=1)
+    gx, y_none, a_none, (bx, by) = f(x, y)
+    np.testing.assert_allclose(gx, y, rtol=1e-6)
+    assert bool(y_none) and bool(a_none)
+    assert bx is None
+    np.testing.assert_allclose(by, 2 * x * y, rtol=1e-5)
+
+
+def test_non_persistent_tape_inside_a_traced_function():
+    @tracec.function
+    def f(x):
+        with tracec.GradientTape() as tape:
+            tape.watch(x)
+            y = tnp.sum(x * x)
+        g = tape.gradient(y, x)
+        tape.gradient(y, x)
+        return g
+
+    with pytest.raises(RuntimeError, match="only be called once"):
+        f(f32(3))
+
+
+def test_nested_tapes_inside_a_traced_function():
+    w = tracec.Variable(np.array([0.5, -1.0], np.float32))
+
+    @tracec.function
+    def f(x):
+        with tracec.GradientTape() as outer:
+            outer.watch(x)
+            with tracec.GradientTape() as inner:
+                inner.watch(x)
+                y = tnp.sum(x * x * x * w)      # sum w x^3
+            dx, dw = inner.gradient(y, [x, w])   # 3 w x^2, x^3
+            z = tnp.sum(dx * dx) + tnp.sum(dw)
+        return dx, dw, outer.gradient(z, [x, w])
+
+    x = np.array([1.5, 0.25], np.float32)
+    dx, dw, (ddx, ddw) = f(x)
+    wv = w.numpy()
+    np.testing.assert_allclose(dx, 3 * wv * x ** 2, rtol=1e-6)
+    np.testing.assert_allclose(dw, x ** 3, rtol=1e-6)
+    # z = sum 9 w^2 x^4 + sum x^3
+    np.testing.assert_allclose(ddx, 36 * wv ** 2 * x ** 3 + 3 * x ** 2,
+                               rtol=1e-5)
+    np.testing.assert_allclose(ddw, 18 * wv * x ** 4, rtol=1e-5)
 
 
 def test_non_persistent_tape_gives_one_gradient():
@@ -172,6 +288,59 @@ def test_vjp():
     np.testing.assert_allclose(gx, 2 * np.exp(x) * ct, rtol=1e-5)
 
 
+def test_transforms_inside_a_traced_function_match_torch():
+    def f(x, y):
+        return tnp.sum(tnp.tanh(x @ y))
+
+    @tracec.function
+    def traced(x, y, ct):
+        value, (gx, gy) = tracec.value_and_grad(f, argnums=(0, 1))(x, y)
+        gy_only = tracec.grad(f, argnums=1)(x, y)
+        out, vjp_fn = tracec.vjp(lambda a: tnp.tanh(a @ y), x)
+        return value, gx, gy, gy_only, out, vjp_fn(ct)[0]
+
+    x, y, ct = f32(2, 3), f32(3, 4, seed=1), f32(2, 4, seed=2)
+    value, gx, gy, gy_only, out, vx = traced(x, y, ct)
+    tx, ty = (torch.tensor(a, requires_grad=True) for a in (x, y))
+    t_out = torch.tanh(tx @ ty)
+    t_out.sum().backward(retain_graph=True)
+    np.testing.assert_allclose(value, t_out.sum().item(), rtol=1e-5)
+    np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gy, ty.grad.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gy_only, ty.grad.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out, t_out.detach().numpy(), rtol=1e-5)
+    tx.grad = None
+    t_out.backward(torch.from_numpy(ct))
+    np.testing.assert_allclose(vx, tx.grad.numpy(), rtol=1e-5, atol=1e-6)
+    assert "trace.value_and_grad" in traced.get_concrete_function(x, y, ct).ir()
+
+
+def test_a_tape_sees_through_a_gradient_op():
+    # grad(f) recorded as one op on an enclosing tape: d/dx of f'(x).
+    @tracec.function
+    def f(x):
+        with tracec.GradientTape() as tape:
+            tape.watch(x)
+            g = tracec.grad(lambda a: tnp.sum(tnp.sin(a) * a))(x)
+            s = tnp.sum(g)
+        return tape.gradient(s, x)
+
+    x = f32(4)
+    # g = cos(x) x + sin(x); dg/dx = 2 cos(x) - x sin(x)
+    np.testing.assert_allclose(f(x), 2 * np.cos(x) - x * np.sin(x),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_gradients_function_with_params():
+    def f(x, y, z):
+        return tnp.sum(x * y * tnp.exp(z))
+
+    x, y, z = f32(3), f32(3, seed=1), f32(3, seed=2)
+    gy, gz = tracec.gradients_function(f, params=[1, 2])(x, y, z)
+    np.testing.assert_allclose(gy, x * np.exp(z), rtol=1e-5)
+    np.testing.assert_allclose(gz, x * y * np.exp(z), rtol=1e-5)
+
+
 def test_grad_of_non_array_argument_is_an_error():
     with pytest.raises(TypeError, match="argument 1 of .* is differentiated"):
         tracec.grad(lambda x, n: x * n, argnums=1)(f32(2), 3)
@@ -202,6 +371,25 @@ def test_gradients_with_stop_gradients_and_unconnected():
     np.testing.assert_array_equal(zero, np.zeros(3, np.float32))
 
 
+def test_gradients_with_grad_ys_against_torch():
+    @tracec.function
+    def f(x, w, ct1, ct2):
+        h = tnp.tanh(x @ w)
+        y1 = h * h
+        y2 = tnp.sum(h, axis=1)
+        return tracec.gradients([y1, y2], [x, w], grad_ys=[ct1, ct2])
+
+    x, w = f32(2, 3), f32(3, 4, seed=1)
+    ct1, ct2 = f32(2, 4, seed=2), f32(2, seed=3)
+    gx, gw = f(x, w, ct1, ct2)
+    tx, tw = (torch.tensor(a, requires_grad=True) for a in (x, w))
+    h = torch.tanh(tx @ tw)
+    torch.autograd.backward([h * h, h.sum(1)],
+                            [torch.from_numpy(ct1), torch.from_numpy(ct2)])
+    np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gw, tw.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_gradients_outside_a_function_is_an_error():
     with pytest.raises(RuntimeError, match="works inside a tracec.function"):
         tracec.gradients(np.ones(2, np.float32), [np.ones(2, np.float32)])
@@ -224,3 +412,31 @@ def test_hessians_against_finite_differences():
     fd = np.stack([(grad_np(x + eps * e) - grad_np(x - eps * e)) / (2 * eps)
                    for e in np.eye(3)], axis=1)
     np.testing.assert_allclose(hess, fd, rtol=1e-6, atol=1e-8)
+
+
+def test_hessians_of_a_list_of_sources_against_finite_differences():
+    def loss(a, b):
+        return tnp.sum(tnp.tanh(a @ b))
+
+    @tracec.function
+    def h(a, b):
+        return tracec.hessians(loss(a, b), [a, b])
+
+    a = np.array([[0.3, -0.2], [0.1, 0.4]], np.float64)
+    b = np.array([[0.5, -0.7, 0.2], [0.1, 0.3, -0.4]], np.float64)
+    ha, hb = h(a, b)
+    assert ha.shape == (2, 2, 2, 2) and hb.shape == (2, 3, 2, 3)
+
+    def grads(a, b):
+        s = 1 - np.tanh(a @ b) ** 2
+        return s @ b.T, a.T @ s
+    eps = 1e-6
+    for k, (x, hx) in enumerate([(a, ha), (b, hb)]):
+        fd = np.zeros(x.shape + x.shape)
+        for idx in np.ndindex(*x.shape):
+            e = np.zeros_like(x)
+            e[idx] = eps
+            args_p = [a + e, b] if k == 0 else [a, b + e]
+            args_m = [a - e, b] if k == 0 else [a, b - e]
+            fd[(Ellipsis,) + idx] = (grads(*args_p)[k] - grads(*args_m)[k]) / (2 * eps)
+        np.testing.assert_allclose(hx, fd, rtol=1e-5, atol=1e-8)

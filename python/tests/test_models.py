@@ -215,3 +215,32 @@ def test_eager_training_with_a_tape_matches_traced():
     np.testing.assert_allclose(eager_losses, traced_losses, rtol=1e-5)
     for a, b in zip(eager_vars, traced_vars):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def test_a_variable_read_in_a_loop_body_under_a_tape_is_an_error():
+    # The tape inside a traced function cannot record a read in a cond or
+    # loop body (directly or in a function called there): an error, not a
+    # silently missing gradient.
+    w = tracec.Variable(np.full((2, 2), 0.5, np.float32), name="w")
+
+    @tracec.function
+    def cell(h):
+        return tnp.tanh(h @ w)
+
+    bodies = {
+        "fori_loop": lambda x: tracec.fori_loop(
+            0, 2, lambda i, h: tnp.tanh(h @ w), x),
+        "cond with a call": lambda x: tracec.cond(
+            tnp.sum(x) > 0, lambda h: cell(h), lambda h: h, x),
+    }
+    for name, body in bodies.items():
+        @tracec.function
+        def f(x):
+            with tracec.GradientTape() as tape:
+                loss = tnp.sum(body(x))
+            return tape.gradient(loss, w)
+
+        with pytest.raises(ValueError, match="Variable 'w': it is read "
+                           "inside the body of a tracec.cond, while_loop or "
+                           "fori_loop"):
+            f(np.ones((1, 2), np.float32))

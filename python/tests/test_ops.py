@@ -39,6 +39,25 @@ CASES = [
     ("std", lambda m: m.std(X, axis=1), X.std(1)),
     ("squeeze", lambda m: m.squeeze(m.reshape(X, (3, 1, 4))), X),
     ("ravel", lambda m: m.ravel(X), X.ravel()),
+    ("log", lambda m: m.log(m.abs(X)), np.log(np.abs(X))),
+    ("min", lambda m: m.min(X, axis=(0, 1)), X.min()),
+    ("var", lambda m: m.var(X, axis=0), X.var(0)),
+    ("ones_full", lambda m: m.add(m.ones((2, 2)), m.full((2, 2), 3.0)),
+     np.full((2, 2), 4.0)),
+    ("ones_like", lambda m: m.ones_like(X), np.ones_like(X)),
+    ("expand_dims", lambda m: m.expand_dims(X, 1), X[:, None]),
+    ("broadcast_to", lambda m: m.broadcast_to(X[0], (2, 4)),
+     np.broadcast_to(X[0], (2, 4))),
+    ("arange", lambda m: m.arange(5), np.arange(5)),
+    ("take_rows", lambda m: m.exp(X)[np.array([2, 0, 2], np.int32)],
+     np.exp(X)[[2, 0, 2]]),
+    ("operators", lambda m: (-m.exp(X) / 2.0 - 1.0) ** 2.0 @ m.transpose(X)
+     + 3.0 * m.exp(X)[:, :3], (-np.exp(X) / 2 - 1) ** 2 @ X.T
+     + 3 * np.exp(X)[:, :3]),
+    ("comparisons", lambda m: m.astype((m.exp(X) > 1.0), np.int32)
+     + m.astype(m.exp(X) <= 0.5, np.int32) + m.astype(m.equal(X, X), np.int32),
+     (np.exp(X) > 1).astype(np.int32) + (np.exp(X) <= 0.5).astype(np.int32)
+     + 1),
 ]
 
 
@@ -49,6 +68,41 @@ def test_op_eagerly_and_traced_against_numpy(name, fn, expected):
     np.testing.assert_allclose(eager, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(traced, expected, rtol=1e-5, atol=1e-6)
     assert eager.shape == np.shape(expected)
+
+
+LIBM = ["exp", "log", "log1p", "tanh", "sin", "cos", "sqrt"]
+
+
+@pytest.mark.parametrize("name", LIBM)
+def test_f64_ops_eagerly_and_traced(name):
+    # f64 math lowers to libm calls: an eager op named as the libm function
+    # must not call itself.
+    x = np.abs(X.astype(np.float64)) + 0.5
+    op = getattr(tnp, name)
+    expected = getattr(np, name)(x)
+    np.testing.assert_allclose(op(x), expected, rtol=1e-12)
+    np.testing.assert_allclose(tracec.function(op)(x), expected, rtol=1e-12)
+
+
+def test_nn_activations_and_losses_against_torch():
+    t = torch.from_numpy(X)
+    labels = np.array([1, 0, 3], np.int32)
+    dense = torch.softmax(torch.from_numpy(f32(3, 4, seed=3)), -1).numpy()
+    for fn in (lambda m: m, tracec.function):
+        np.testing.assert_allclose(fn(tracec.nn.relu)(X), torch.relu(t),
+                                   rtol=1e-6)
+        np.testing.assert_allclose(fn(tracec.nn.sigmoid)(X), torch.sigmoid(t),
+                                   rtol=1e-5, atol=1e-7)
+        sparse = fn(tracec.nn.sparse_softmax_cross_entropy_with_logits)(
+            labels, X)
+        np.testing.assert_allclose(sparse, torch.nn.functional.cross_entropy(
+            t, torch.from_numpy(labels).long(), reduction="none"), rtol=1e-5)
+        xent = fn(tracec.nn.softmax_cross_entropy_with_logits)(dense, X)
+        np.testing.assert_allclose(xent, torch.nn.functional.cross_entropy(
+            t, torch.from_numpy(dense), reduction="none"), rtol=1e-5)
+        np.testing.assert_array_equal(
+            fn(lambda i: tracec.nn.one_hot(i, 4, axis=0))(labels),
+            np.eye(4, dtype=np.float32)[labels].T)
 
 
 def test_nn_ops_against_torch():

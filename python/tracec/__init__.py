@@ -34,6 +34,7 @@ def print(x, message=""):  # noqa: A001
     stateful ops (trace.print); eagerly, prints now."""
     from . import _tracec as _C
     if _C.is_tracing():
+        _core_module._effects += 1
         _core_module._set_location()
         _C.print(_core_module.to_value(x), message)
     else:

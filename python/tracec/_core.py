@@ -140,6 +140,16 @@ def _is_tensor(x) -> bool:
 # apply
 # ---------------------------------------------------------------------------
 
+# Ops with effects that a caller cannot hoist (prints, random draws)
+# recorded so far, and how many callees with hoisted variable reads are
+# being traced (tracec.function._call_hoisting_reads).
+_effects = 0
+_hoisting = 0
+
+# Tapes suspended while control-flow bodies are traced (their reads of
+# variables cannot be recorded there; see GradientTape._unrecorded_reads).
+_suspended_tapes: list = []
+
 _eager_cache: dict = {}
 _tapes: list = []  # active GradientTapes, innermost last
 
@@ -158,7 +168,7 @@ def apply(kernel, operands, *static, name=None):
     values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
     result = kernel(*values, *static)
     for tape in _tapes:
-        tape._record(kernel, values, static, result)
+        tape._record(kernel, values, static, result, originals=operands)
     return result
 
 
@@ -209,7 +219,10 @@ def _trace_eager(kernel, values, static, name):
         single.append(isinstance(result, Value))
         return [result] if isinstance(result, Value) else list(result)
 
-    function = trace(name or getattr(kernel, "__name__", "op"), specs, body)
+    # "eager_": a function named as the op ("exp", "tanh") would be the
+    # symbol that its f64 lowering calls in libm, and call itself.
+    function = trace("eager_" + (name or getattr(kernel, "__name__", "op")),
+                     specs, body)
     function.compile(EAGER_OPT_LEVEL)
     return function, single[0]
 

@@ -285,11 +285,12 @@ class Function:
         if kwargs:
             args = self._bind_kwargs(args, kwargs)
         # Called while tracing another function: a func.call of its own
-        # func.func (inlined under a GradientTape, which watches the
-        # variables it reads).
+        # func.func. Under a GradientTape, the variables it reads are read
+        # by the caller and passed as values, for the tape to differentiate
+        # (inlined if it has effects: assigns, prints, random numbers).
         if _C.is_tracing():
-            if _under_user_tape():
-                return self._python_function(*args)
+            if _under_user_tape() or _core._hoisting:
+                return self._call_hoisting_reads(args)
             return self._call_traced(args)
         key = self._key(args)
         concrete = self._cache.get(key)
@@ -323,29 +324,50 @@ class Function:
             concrete = self._cached(key, self._trace(args))
         return concrete
 
-    def _call_traced(self, args):
+    def _call_hoisting_reads(self, args):
+        """_call_traced with the callee's variable reads hoisted to the call
+        site (values the caller reads and records on its tapes), or the
+        Python function inlined if the callee has effects."""
+        key = ("hoisting reads", self._signature_key(args)[1])
+        if self._callees.get(key, {}).get("inline"):
+            return self._python_function(*args)
+        try:
+            return self._call_traced(args, key)
+        except (_HasEffects, _C.TraceError) as error:
+            # Effects cannot be hoisted: inline the function (a genuine
+            # error is raised again there).
+            self._callees[key] = {"inline": True, "why": str(error)}
+            return self._python_function(*args)
+
+    def _signature_key(self, args):
+        """(positions of array arguments, the callee's cache key)."""
+        if self._input_signature is not None:
+            self._check_signature(args)
+            return list(range(len(args))), None
+        positions, key = [], []
+        for i, a in enumerate(args):
+            if isinstance(a, Value):
+                positions.append(i)
+                key.append((tuple(a.shape), a.dtype))
+            elif isinstance(a, _ARRAY_TYPES):
+                positions.append(i)
+                key.append((np.shape(a), _core.dtype_name(a.dtype)))
+            else:
+                key.append(_static_key(a, i))
+        return positions, tuple(key)
+
+    def _call_traced(self, args, hoisting_key=None):
         """Records func.call @callee(args) in the function being traced: one
         private func.func per signature and outer trace (TensorFlow's
         nested defuns), reused by every call with that signature."""
+        positions, key = self._signature_key(args)
         if self._input_signature is not None:
-            self._check_signature(args)
-            positions = list(range(len(args)))
             args = [a if isinstance(a, (Value, np.ndarray)) else
                     np.asarray(a, s.dtype)
                     for a, s in zip(args, self._input_signature)]
-            key = None
-        else:
-            positions, key = [], []
-            for i, a in enumerate(args):
-                if isinstance(a, Value):
-                    positions.append(i)
-                    key.append((tuple(a.shape), a.dtype))
-                elif isinstance(a, _ARRAY_TYPES):
-                    positions.append(i)
-                    key.append((np.shape(a), _core.dtype_name(a.dtype)))
-                else:
-                    key.append(_static_key(a, i))
-            key = tuple(key)
+        hoisting = hoisting_key is not None
+        if hoisting:
+            key = hoisting_key
         callee = self._callees.get(key)
         if callee is None:
             callee = self._callees[key] = {
@@ -357,7 +379,15 @@ class Function:
             call_args = list(args)
             for i, v in zip(positions, inner):
                 call_args[i] = v
-            result, tape = _run_recorded(self._python_function, call_args)
+            effects = _core._effects
+            _core._hoisting += hoisting
+            try:
+                result, tape = _run_recorded(self._python_function, call_args)
+            finally:
+                _core._hoisting -= hoisting
+            if hoisting and _core._effects != effects:
+                raise _HasEffects(f"{self._name} prints or draws random "
+                                  "numbers")
             leaves = []
             callee["template"] = _flatten(result, leaves)
             callee["variables"] = tape.watched_variables()
@@ -366,10 +396,27 @@ class Function:
                     for i, x in enumerate(leaves)]
 
         _core._set_location()
-        flat = _C.call(callee["symbol"], values, body)
-        for tape in _core._tapes:
-            tape._called_variables.update(
-                (id(v), (v, self._name)) for v in callee["variables"])
+        reads = []
+        if hoisting:
+            flat, reads = _C.call_hoisting_reads(callee["symbol"], values,
+                                                 body)
+        else:
+            flat = _C.call(callee["symbol"], values, body)
+        from .variables import Variable
+        read_values = []
+        for handle, value in reads:
+            variable = Variable._registry[id(handle)]
+            read_values.append(value)
+            for tape in _core._tapes:
+                tape._record_read(variable, value)
+        if _core._tapes:
+            from .tape import _record_on_tapes
+            _record_on_tapes(values + read_values, flat,
+                             [args[i] for i in positions] + read_values)
+        if not hoisting:
+            for tape in _core._tapes:
+                tape._called_variables.update(
+                    (id(v), (v, self._name)) for v in callee["variables"])
         template = callee["template"]
         if isinstance(template, _Leaf) and template.index == 0:
             return flat[0]
@@ -411,6 +458,10 @@ class Function:
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete
+
+
+class _HasEffects(Exception):
+    """A function called under a tape with its reads hoisted has effects."""
 
 
 def _run_recorded(python_function, args):

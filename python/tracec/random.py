@@ -19,10 +19,12 @@ def _normal(shape, dtype, seed, mean, stddev):
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=np.float32, seed=0):
     """Uniform in [minval, maxval)."""
+    _core._effects += 1
     return apply(_uniform, (), tuple(shape), _core.dtype_name(dtype), int(seed),
                  float(minval), float(maxval), name="random_uniform")
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=0):
+    _core._effects += 1
     return apply(_normal, (), tuple(shape), _core.dtype_name(dtype), int(seed),
                  float(mean), float(stddev), name="random_normal")

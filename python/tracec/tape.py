@@ -39,25 +39,42 @@ def _read_kernel(variable):
 
 
 class _Record:
-    __slots__ = ("kernel", "operands", "static", "outputs", "read", "backward")
+    __slots__ = ("kernel", "operands", "static", "outputs", "read", "backward",
+                 "cut")
 
     def __init__(self, kernel, operands, static, outputs, read=None,
-                 backward=None):
+                 backward=None, cut=()):
         self.kernel = kernel
         self.operands = operands
         self.static = static
         self.outputs = outputs
         self.read = read  # the Variable, for a read
         self.backward = backward  # a tracec.function's _BackwardCall
+        # Inside a traced function: the operands the tape did not record
+        # (computed before a watch, under stop_recording, before a reset),
+        # which its gradients treat as constants.
+        self.cut = cut
+
+
+def _record_on_tapes(operands, results, originals=None):
+    """Records, on the active tapes, symbolic results that the tracer built
+    without _core.apply (gradient ops, calls), so tapes see through them."""
+    results = [r for r in results if isinstance(r, Value)]
+    for tape in _core._tapes:
+        tape._record(None, tuple(operands), (), results,
+                     originals=None if originals is None else tuple(originals))
 
 
 @contextlib.contextmanager
 def _suspended_tapes():
     saved = _core._tapes[:]
     _core._tapes.clear()
+    depth = len(_core._suspended_tapes)
+    _core._suspended_tapes.extend(saved)
     try:
         yield
     finally:
+        del _core._suspended_tapes[depth:]
         _core._tapes[:] = saved
 
 
@@ -150,6 +167,9 @@ class GradientTape:
         # Variables used inside tracec.functions called (as func.call)
         # while this tape recorded: id -> (variable, function name).
         self._called_variables = {}
+        # Variables read while this tape was suspended inside a traced
+        # function (in a cond/while_loop/fori_loop body): id -> variable.
+        self._unrecorded_reads = {}
         self._recording = False
         self._used = False
 
@@ -186,6 +206,7 @@ class GradientTape:
         """Forgets everything recorded (the tape keeps recording if active)."""
         self._records.clear()
         self._called_variables.clear()
+        self._unrecorded_reads.clear()
         self._tracked.clear()
         self._watched_variables.clear()
         self._used = False
@@ -211,16 +232,26 @@ class GradientTape:
         return list(self._watched_variables.values())
 
     # --- recording (called by _core.apply and Variable) ---------------------
-    def _record(self, kernel, operands, static, result, backward=None):
+    def _record(self, kernel, operands, static, result, backward=None,
+                originals=None):
+        tracked = self._tracked
+        if originals is None:
+            originals = operands
         if not self._record_all and not any(
-                id(o) in self._tracked for o in operands if _is_tensor(o)) \
+                id(o) in tracked or id(p) in tracked
+                for o, p in zip(operands, originals) if _is_tensor(o)) \
                 and not (backward is not None and any(
                     self._watches(v) for v in backward.variables)):
             return
         outputs = [result] if isinstance(result, (Value, np.ndarray)) \
             else list(result)
+        cut = ()
+        if _core._trace_depth and not self._record_all:
+            cut = tuple(o for o, p in zip(operands, originals)
+                        if isinstance(o, Value) and id(o) not in tracked
+                        and id(p) not in tracked)
         self._records.append(_Record(kernel, operands, static, outputs,
-                                     backward=backward))
+                                     backward=backward, cut=cut))
         if backward is not None:
             for v in backward.variables:
                 if self._watches(v):
@@ -296,7 +327,32 @@ class GradientTape:
         """Inside a traced function: the C++ tracer's gradients() of the
         recorded values (it slices the ops between them into a function
         differentiated by trace.vjp). A variable's gradient is the sum of
-        those of the values read from it under this tape."""
+        those of the values read from it under this tape.
+
+        A user's tape differentiates what it recorded, as eagerly: targets
+        it did not record and sources it does not watch get no gradient,
+        and values it did not record (computed under stop_recording,
+        before a watch or a reset) are held constant."""
+        for v in variables:
+            if id(v) in self._unrecorded_reads:
+                raise ValueError(
+                    f"the gradient with respect to Variable {v.name!r}: it "
+                    "is read inside the body of a tracec.cond, while_loop "
+                    "or fori_loop (or of a function called there), where "
+                    "the tape cannot record the read; read it before the "
+                    "control flow (v.read_value()) and use that value in "
+                    "the body")
+        if not self._record_all:
+            keep = [i for i, t in enumerate(targets)
+                    if id(t) in self._tracked]
+            if not keep:
+                return {}
+            targets = [targets[i] for i in keep]
+            if cotangents is not None:
+                cotangents = [cotangents[i] for i in keep]
+            leaves = [x for x in leaves if id(x) in self._tracked]
+            stops = list(stops) + [o for rec in self._records
+                                   for o in rec.cut]
         for v in variables:
             if id(v) in self._called_variables:
                 raise ValueError(
@@ -323,6 +379,9 @@ class GradientTape:
         stops = [_core.to_value(s) for s in stops]
         _core._set_location()
         grads = _C.gradients(ys, xs, grad_ys, stops, False)
+        _record_on_tapes(xs + ys + grad_ys, grads,
+                         list(leaves) + xs[len(leaves):] + list(targets)
+                         + list(cotangents or []))
         out = {}
         for leaf, g in zip(leaves, grads):
             if g is not None:
@@ -560,6 +619,20 @@ def _record_function_call(function, concrete, args):
 # ---------------------------------------------------------------------------
 
 
+def _recorded_symbolic(symbolic, args):
+    """symbolic(*args) while tracing, its results recorded on the active
+    tapes (a gradient op is one recorded op)."""
+    from .function import _flatten
+    result = symbolic(*args)
+    if _core._tapes:
+        leaves = []
+        _flatten(result, leaves)
+        operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
+        _record_on_tapes([_core.to_value(a) for a in operands], leaves,
+                         operands)
+    return result
+
+
 def _normalize_argnums(argnums):
     return (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
@@ -712,7 +785,8 @@ def _transform(f, argnums, with_value, has_aux=False):
     def wrapper(*args):
         args = _prepare(args, nums)
         if _C.is_tracing():
-            return symbolic(*args)  # the gradient op is its own function
+            # The gradient op is its own function.
+            return _recorded_symbolic(symbolic, args)
         return compiled(*args)
     wrapper.__wrapped__ = f
     return wrapper
@@ -749,7 +823,7 @@ def vjp(f, *primals, has_aux=False):
 
     def vjp_fn(cotangent):
         if _C.is_tracing():
-            return vjp_symbolic(*primals, cotangent)
+            return _recorded_symbolic(vjp_symbolic, (*primals, cotangent))
         return compiled(*primals, cotangent)
     if has_aux:
         return outputs[0], vjp_fn, outputs[1]

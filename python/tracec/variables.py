@@ -83,6 +83,9 @@ class Variable:
             value = _C.read(self._handle)
             for tape in _core._tapes:
                 tape._record_read(self, value)
+            for tape in _core._suspended_tapes:
+                if tape._watches(self):
+                    tape._unrecorded_reads.setdefault(id(self), self)
             return value
         return self._eager_read()
 

@@ -24,6 +24,20 @@
 
 namespace tracec {
 
+/// How tracec::call passes variables.
+struct CallOptions {
+  /// The callee's variable reads become tensor arguments, and each call
+  /// site reads the variables just before the call (what a gradient tape
+  /// of the caller differentiates: the reads are the caller's values). The
+  /// callee must then not assign variables (TraceError): it is pure, so
+  /// gradients() of the caller's values can slice through its calls.
+  /// Calls traced inside such a callee hoist their reads too.
+  bool hoistReads = false;
+  /// With hoistReads: receives the reads the call site made, in the
+  /// callee's argument order.
+  std::vector<std::pair<Variable *, Value>> *reads = nullptr;
+};
+
 /// Records `func.call @name(args...)`. The first call of `name` in the
 /// current trace records @name by tracing `fn` on Values of the arguments'
 /// types; later calls reuse it (without calling `fn`) and must pass the
@@ -31,7 +45,7 @@ namespace tracec {
 /// function (not arguments, variables or host tensors) is specific to its
 /// call site: it is traced again at each call, as @name_1, @name_2, ...
 std::vector<Value> call(llvm::StringRef name, llvm::ArrayRef<Value> args,
-                        const Callable &fn);
+                        const Callable &fn, const CallOptions &options = {});
 
 /// Whether `call(name, ...)` would reuse an already traced @name (so `fn`
 /// would not run).
