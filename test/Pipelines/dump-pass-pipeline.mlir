@@ -60,7 +60,7 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
-// CPU-NEXT:   trace-plan-workspace{share-bytes=false},
+// CPU-NEXT:   trace-plan-workspace{share-bytes=true},
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-math-approximation
 // CPU-NEXT:   ),
@@ -86,7 +86,7 @@
 // CPU-NEXT: )
 
 // threads other than 1: parallel loops, one per large nest, to OpenMP.
-// OMP:        trace-plan-workspace{share-bytes=false},
+// OMP:        trace-plan-workspace{share-bytes=true},
 // OMP:        convert-vector-to-scf{
 // OMP-NEXT:   convert-linalg-to-parallel-loops,
 // OMP-NEXT:   scf-forall-to-parallel,

@@ -45,8 +45,9 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
   Option<bool> workspaceShareBytes{
       *this, "workspace-share-bytes",
       llvm::cl::desc("Buffers never live together share the workspace's "
-                     "bytes (less memory; LLVM then cannot tell them apart)"),
-      llvm::cl::init(false)};
+                     "bytes (less memory to zero at load and to touch per "
+                     "call); off: one global per buffer"),
+      llvm::cl::init(true)};
   Option<bool> outlineKernels{
       *this, "outline-kernels",
       llvm::cl::desc("Move each top-level loop nest into a noinline kernel "
