@@ -364,11 +364,14 @@ LogicalResult BodyImporter::build() {
       if (failed(b.checkInputs(1)))
         return failure();
       results = SmallVector<Value>{inputs[0]};
-    } else if (isArgumentNode(node->op()) || node->op() == "_Retval") {
+    } else if (node->op() == "_Retval") {
+      // A result (read from its input by --tf-graph-as-function).
+      results = SmallVector<Value>{};
+    } else if (isArgumentNode(node->op())) {
       return b.error() << (node->op() == "Placeholder"
                                ? "the placeholder is not an input: add it "
                                  "to --tf-input-arrays"
-                               : "_Arg/_Retval need --tf-graph-as-function");
+                               : "_Arg nodes need --tf-graph-as-function");
     } else if (const OpMapping *mapping = lookupOpMapping(node->op())) {
       results = mapping->build(b);
     } else {
@@ -436,9 +439,14 @@ FailureOr<Value> BodyImporter::variableArgument(StringRef varName, Type type,
                             << type << " and as " << arg.getType();
     return arg;
   }
-  Value arg = func.getBody().front().addArgument(type, loc);
-  func.setArgAttr(cast<BlockArgument>(arg).getArgNumber(), "tf.variable",
-                  StringAttr::get(context(), varName));
+  unsigned index = func.getNumArguments();
+  auto attrs = DictionaryAttr::get(
+      context(), {NamedAttribute(StringAttr::get(context(), "tf.variable"),
+                                 StringAttr::get(context(), varName))});
+  if (failed(func.insertArgument(index, type, attrs, loc)))
+    return emitError(loc) << "cannot add an argument for variable '"
+                          << varName << "'";
+  Value arg = func.getArgument(index);
   variables[varName] = arg;
   return arg;
 }
