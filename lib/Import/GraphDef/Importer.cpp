@@ -21,6 +21,8 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Import/GraphDef.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
@@ -866,7 +868,8 @@ tracec::parseInputShapes(StringRef text,
 }
 
 void tracec::registerGraphDefImportDialects(MLIRContext &context) {
-  context.loadDialect<trace::TraceDialect, func::FuncDialect>();
+  context.loadDialect<trace::TraceDialect, func::FuncDialect, scf::SCFDialect,
+                      tensor::TensorDialect>();
 }
 
 OwningOpRef<ModuleOp>

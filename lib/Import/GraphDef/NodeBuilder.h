@@ -187,6 +187,7 @@ void registerElementwiseOps(OpRegistry &registry);
 void registerTensorOps(OpRegistry &registry);
 void registerNeuralNetOps(OpRegistry &registry);
 void registerStateOps(OpRegistry &registry);
+void registerCallOps(OpRegistry &registry);
 
 /// A node whose op type is a library function: a call of it.
 NodeResults buildDirectCall(NodeBuilder &b);

@@ -11,6 +11,7 @@ const OpMapping *tracec::graphdef::lookupOpMapping(llvm::StringRef type) {
     registerTensorOps(r);
     registerNeuralNetOps(r);
     registerStateOps(r);
+    registerCallOps(r);
     return r;
   }();
   auto it = registry.find(type);

@@ -1,11 +1,9 @@
-//===- StateOps.cpp - TF resource variables and function calls ------------===//
+//===- StateOps.cpp - TF resource variables --------------------------------===//
 //
 // A VarHandleOp becomes a `!trace.resource` argument of the function (one
 // per shared_name): tracec's variables live outside the function, passed in
 // by the caller. Reads and updates are the dialect's stateful ops; they take
 // the node's control inputs as `after` tokens and yield the node's token.
-// PartitionedCall/StatefulPartitionedCall become func.call of the library
-// function, instantiated for the operands' types.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,34 +75,6 @@ template <typename OpTy> static NodeResults updateVariable(NodeBuilder &b) {
   return SmallVector<Value>{};
 }
 
-/// A call of library function `name` on the node's inputs.
-static NodeResults callFunction(NodeBuilder &b, StringRef name) {
-  SmallVector<Type> argTypes;
-  for (Value input : b.inputs)
-    argTypes.push_back(input.getType());
-  FailureOr<func::FuncOp> callee = b.scope.instantiate(name, argTypes, b.loc);
-  if (failed(callee))
-    return failure();
-  if (TypeRange(callee->getFunctionType().getInputs()) != TypeRange(argTypes))
-    return b.error() << "function '" << name << "' takes "
-                     << callee->getFunctionType().getInputs().size()
-                     << " arguments of other types than the "
-                     << argTypes.size() << " inputs";
-  auto call = func::CallOp::create(b.builder, b.loc, *callee, b.inputs);
-  return SmallVector<Value>(call.getResults());
-}
-
-static NodeResults partitionedCall(NodeBuilder &b) {
-  const tf::AttrValue *f = b.attr("f");
-  if (!f || f->value_case() != tf::AttrValue::kFunc)
-    return b.error() << "missing function attribute 'f'";
-  return callFunction(b, f->func().name());
-}
-
-NodeResults tracec::graphdef::buildDirectCall(NodeBuilder &b) {
-  return callFunction(b, b.node.op());
-}
-
 void tracec::graphdef::registerStateOps(OpRegistry &registry) {
   registry.insert({
       {"VarHandleOp", {varHandle}},
@@ -112,7 +82,5 @@ void tracec::graphdef::registerStateOps(OpRegistry &registry) {
       {"AssignVariableOp", {updateVariable<trace::VarAssignOp>}},
       {"AssignAddVariableOp", {updateVariable<trace::VarAssignAddOp>}},
       {"AssignSubVariableOp", {updateVariable<trace::VarAssignSubOp>}},
-      {"PartitionedCall", {partitionedCall}},
-      {"StatefulPartitionedCall", {partitionedCall}},
   });
 }
