@@ -736,6 +736,9 @@ FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
   const tf::FunctionDef *f = library.lookup(name);
   if (!f)
     return emitError(loc) << "no function '" << name << "' in the library";
+  if (inProgress.contains(name))
+    return emitError(loc) << "function '" << name
+                          << "' calls itself (recursion is not supported)";
   if (func::FuncOp done = instantiated.lookup(name)) {
     if (TypeRange(done.getFunctionType().getInputs()) != argTypes)
       return emitError(loc) << "function '" << name
@@ -743,9 +746,7 @@ FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
                                "before; tracec imports one instance";
     return done;
   }
-  if (!inProgress.insert(name).second)
-    return emitError(loc) << "function '" << name
-                          << "' calls itself (recursion is not supported)";
+  inProgress.insert(name);
   const tf::OpDef &signature = f->signature();
   if (int(argTypes.size()) != signature.input_arg_size())
     return emitError(loc) << "function '" << name << "' takes "
