@@ -16,9 +16,11 @@
 #define TRACEC_IMPORT_GRAPHDEF_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +47,20 @@ struct GraphImportOptions {
   bool pruneUnusedNodes = false;
   /// The graph function's name.
   std::string entryName = "main";
+  /// Names of the arguments and results in generated code (`trace.name`
+  /// attributes): one per input/output array, or empty.
+  std::vector<std::string> inputNames, outputNames;
+  /// The argument name of a variable, by its VarHandleOp's node name.
+  std::map<std::string, std::string> variableNames;
 };
+
+/// Sets the inputs (with dtypes and shapes), outputs and their names from
+/// tfcompile's config (a tf2xla.Config in text format) at `path`, and
+/// prunes the graph to the fetches, as tfcompile does. Errors are emitted
+/// on `context`.
+mlir::LogicalResult readTf2XlaConfig(llvm::StringRef path,
+                                     GraphImportOptions &options,
+                                     mlir::MLIRContext *context);
 
 /// Parses "2,3:4:" (one shape per input, ':'-separated; "" is a scalar)
 /// into `shapes`. A message on failure.

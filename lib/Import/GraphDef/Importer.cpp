@@ -118,8 +118,8 @@ public:
   // FunctionScope.
   FailureOr<func::FuncOp> instantiate(StringRef callee, TypeRange argTypes,
                                       Location loc) override;
-  FailureOr<Value> variableArgument(StringRef varName, Type type,
-                                    Location loc) override;
+  FailureOr<Value> variableArgument(StringRef varName, StringRef node,
+                                    Type type, Location loc) override;
 
   ModuleImporter &module;
   std::string name;
@@ -173,6 +173,7 @@ public:
   llvm::StringMap<const tf::FunctionDef *> library;
   llvm::StringMap<func::FuncOp> instantiated;
   llvm::StringSet<> inProgress;
+  const GraphImportOptions *options = nullptr;
 
 private:
   FailureOr<SmallVector<Type>> declaredArgTypes(const tf::FunctionDef &f,
@@ -433,7 +434,8 @@ FailureOr<func::FuncOp> BodyImporter::instantiate(StringRef callee,
   return module.instantiate(callee, argTypes, loc);
 }
 
-FailureOr<Value> BodyImporter::variableArgument(StringRef varName, Type type,
+FailureOr<Value> BodyImporter::variableArgument(StringRef varName,
+                                                StringRef node, Type type,
                                                 Location loc) {
   if (Value arg = variables.lookup(varName)) {
     if (arg.getType() != type)
@@ -442,9 +444,16 @@ FailureOr<Value> BodyImporter::variableArgument(StringRef varName, Type type,
     return arg;
   }
   unsigned index = func.getNumArguments();
-  auto attrs = DictionaryAttr::get(
-      context(), {NamedAttribute(StringAttr::get(context(), "tf.variable"),
-                                 StringAttr::get(context(), varName))});
+  SmallVector<NamedAttribute> named{
+      NamedAttribute(StringAttr::get(context(), "tf.variable"),
+                     StringAttr::get(context(), varName))};
+  if (module.options) {
+    auto it = module.options->variableNames.find(node.str());
+    if (it != module.options->variableNames.end())
+      named.emplace_back(StringAttr::get(context(), "trace.name"),
+                         StringAttr::get(context(), it->second));
+  }
+  auto attrs = DictionaryAttr::get(context(), named);
   if (failed(func.insertArgument(index, type, attrs, loc)))
     return emitError(loc) << "cannot add an argument for variable '"
                           << varName << "'";
@@ -509,6 +518,7 @@ static std::optional<tf::DataType> declaredType(const tf::NodeDef &node) {
 }
 
 LogicalResult ModuleImporter::importGraph(const GraphImportOptions &options) {
+  this->options = &options;
   std::vector<const tf::NodeDef *> nodes;
   for (const tf::NodeDef &node : graph.node())
     nodes.push_back(&node);
@@ -681,6 +691,9 @@ LogicalResult ModuleImporter::importGraph(const GraphImportOptions &options) {
     body.feed(input.node->name(), input.index, func.getArgument(i));
     func.getArgument(i).setLoc(
         NameLoc::get(StringAttr::get(context, input.node->name())));
+    if (i < options.inputNames.size() && !options.inputNames[i].empty())
+      func.setArgAttr(i, "trace.name",
+                      StringAttr::get(context, options.inputNames[i]));
     func.setArgAttr(i, "tf.name",
                     StringAttr::get(context, input.node->name() +
                                                  (input.index
@@ -698,7 +711,12 @@ LogicalResult ModuleImporter::importGraph(const GraphImportOptions &options) {
       return failure();
     results.push_back(*value);
   }
-  return body.finish(results, controlNames, loc);
+  if (failed(body.finish(results, controlNames, loc)))
+    return failure();
+  for (auto [i, name] : llvm::enumerate(options.outputNames))
+    if (i < results.size() && !name.empty())
+      func.setResultAttr(i, "trace.name", StringAttr::get(context, name));
+  return success();
 }
 
 /// The argument types a FunctionDef declares: dtypes from its signature,

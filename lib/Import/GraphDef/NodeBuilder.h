@@ -55,10 +55,10 @@ public:
   instantiate(llvm::StringRef name, mlir::TypeRange argTypes,
               mlir::Location loc) = 0;
   /// The function argument standing for variable `name` of `type` (the same
-  /// argument for the same name).
+  /// argument for the same name), created by VarHandleOp node `node`.
   virtual mlir::FailureOr<mlir::Value>
-  variableArgument(llvm::StringRef name, mlir::Type type,
-                   mlir::Location loc) = 0;
+  variableArgument(llvm::StringRef name, llvm::StringRef node,
+                   mlir::Type type, mlir::Location loc) = 0;
 };
 
 class NodeBuilder {

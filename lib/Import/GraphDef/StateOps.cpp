@@ -31,7 +31,8 @@ static NodeResults varHandle(NodeBuilder &b) {
     return failure();
   std::string name = sharedName->empty() ? b.node.name() : *sharedName;
   FailureOr<Value> arg = b.scope.variableArgument(
-      name, trace::ResourceType::get(b.context(), *type), b.loc);
+      name, b.node.name(), trace::ResourceType::get(b.context(), *type),
+      b.loc);
   if (failed(arg))
     return failure();
   return SmallVector<Value>{*arg};

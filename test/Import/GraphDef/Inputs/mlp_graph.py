@@ -4,6 +4,8 @@ reference.
   mlp_graph.py --pbtxt              prints the graph (Inputs/mlp.pbtxt)
   mlp_graph.py --input x.npy        writes the test input
   mlp_graph.py --check result.npy   checks tracec's result against NumPy
+  mlp_graph.py --raw-input x.bin    the input as raw float32 (AOT drivers)
+  mlp_graph.py --check-raw y.bin    checks a raw float32 result
 
 The graph is what TF1's tf.compat.v1 MLP would freeze to: Placeholder,
 MatMul, BiasAdd, Relu, MatMul, AddV2, Softmax, with weights as Consts.
@@ -70,8 +72,13 @@ if __name__ == "__main__":
         sys.stdout.write(pbtxt())
     elif sys.argv[1] == "--input":
         np.save(sys.argv[2], X)
-    elif sys.argv[1] == "--check":
-        got = np.load(sys.argv[2])
+    elif sys.argv[1] == "--raw-input":
+        X.tofile(sys.argv[2])
+    elif sys.argv[1] in ("--check", "--check-raw"):
+        if sys.argv[1] == "--check":
+            got = np.load(sys.argv[2])
+        else:
+            got = np.fromfile(sys.argv[2], np.float32).reshape(4, 2)
         want = reference(X)
         assert got.shape == want.shape, (got.shape, want.shape)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
