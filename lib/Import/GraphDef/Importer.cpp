@@ -340,6 +340,36 @@ FailureOr<Value> BodyImporter::controlToken(StringRef node, Location loc) {
   return tokens.lookup(node);
 }
 
+/// The shapes TensorFlow recorded for the node's outputs (`_output_shapes`)
+/// must be those the dialect inferred, where they are known: a mismatch
+/// means the node was not mapped as TensorFlow computes it.
+static LogicalResult checkRecordedShapes(NodeBuilder &b,
+                                         ArrayRef<Value> results) {
+  const tf::AttrValue *shapes = b.attr("_output_shapes");
+  if (!shapes || shapes->value_case() != tf::AttrValue::kList ||
+      shapes->list().shape_size() != int(results.size()))
+    return success();
+  for (auto [i, result] : llvm::enumerate(results)) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    const tf::TensorShapeProto &recorded = shapes->list().shape(i);
+    if (!type || recorded.unknown_rank())
+      continue;
+    bool matches = recorded.dim_size() == type.getRank();
+    for (int d = 0; matches && d < recorded.dim_size(); ++d)
+      matches = recorded.dim(d).size() < 0 ||
+                recorded.dim(d).size() == type.getDimSize(d);
+    if (matches)
+      continue;
+    std::string dims;
+    for (int d = 0; d < recorded.dim_size(); ++d)
+      dims += (d ? "x" : "") + std::to_string(recorded.dim(d).size());
+    return b.error() << "output " << i << " is " << type
+                     << ", but TensorFlow recorded the shape [" << dims
+                     << "] (_output_shapes)";
+  }
+  return success();
+}
+
 LogicalResult BodyImporter::build() {
   OpBuilder builder(context());
   builder.setInsertionPointToEnd(&func.getBody().front());
@@ -380,7 +410,7 @@ LogicalResult BodyImporter::build() {
     } else {
       results = buildDirectCall(b);
     }
-    if (failed(results))
+    if (failed(results) || failed(checkRecordedShapes(b, *results)))
       return failure();
     // Outputs of nodes that did not take the tokens themselves wait on them.
     if (!after.empty() && !b.token) {
@@ -725,20 +755,30 @@ LogicalResult ModuleImporter::importGraph(const GraphImportOptions &options) {
 FailureOr<SmallVector<Type>>
 ModuleImporter::declaredArgTypes(const tf::FunctionDef &f, Location loc) {
   SmallVector<Type> types;
+  // The function's `_input_shapes` attr, else each arg's `_output_shapes`.
+  auto inputShapes = f.attr().find("_input_shapes");
   for (auto [i, arg] : llvm::enumerate(f.signature().input_arg())) {
-    auto attrs = f.arg_attr().find(i);
-    if (attrs == f.arg_attr().end())
+    if (arg.type() == tf::DT_RESOURCE)
       return failure();
-    auto shapes = attrs->second.attr().find("_output_shapes");
-    if (shapes == attrs->second.attr().end() ||
-        shapes->second.list().shape_size() != 1 ||
-        arg.type() == tf::DT_RESOURCE)
+    const tf::TensorShapeProto *shape = nullptr;
+    if (inputShapes != f.attr().end() &&
+        inputShapes->second.list().shape_size() ==
+            f.signature().input_arg_size())
+      shape = &inputShapes->second.list().shape(i);
+    auto attrs = f.arg_attr().find(i);
+    if (!shape && attrs != f.arg_attr().end()) {
+      auto shapes = attrs->second.attr().find("_output_shapes");
+      if (shapes != attrs->second.attr().end() &&
+          shapes->second.list().shape_size() == 1)
+        shape = &shapes->second.list().shape(0);
+    }
+    if (!shape)
       return failure();
     FailureOr<Type> element = convertDataType(arg.type(), context, loc);
     if (failed(element))
       return failure();
     FailureOr<RankedTensorType> type = convertShape(
-        shapes->second.list().shape(0), *element, loc,
+        *shape, *element, loc,
         "argument '" + arg.name() + "' of function '" +
             f.signature().name() + "'");
     if (failed(type))
@@ -846,7 +886,8 @@ LogicalResult ModuleImporter::importLibrary() {
     if (failed(types)) {
       emitWarning(loc) << "function '" << name
                        << "' is not called and its argument shapes are not "
-                          "declared (arg_attr _output_shapes): not imported";
+                          "declared (_input_shapes, or arg_attr "
+                          "_output_shapes): not imported";
       continue;
     }
     if (failed(instantiate(name, *types, loc)))

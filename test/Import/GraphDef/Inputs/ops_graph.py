@@ -192,6 +192,7 @@ g.node("identityn", "IdentityN", ["a", "p"])
 g.output("identityn:1", P)
 out("stopgradient", "StopGradient", ["a"], A, T=F)
 out("snapshot", "Snapshot", ["a"], A, T=F)
+out("withdefault", "PlaceholderWithDefault", ["a"], A, dtype=F)
 
 
 # Neural nets: NHWC, HWIO filters, SAME and VALID padding.
