@@ -12,10 +12,10 @@
 #ifndef TRACEC_LIB_IMPORT_GRAPHDEF_NODEBUILDER_H
 #define TRACEC_LIB_IMPORT_GRAPHDEF_NODEBUILDER_H
 
-#include "attr_value.pb.h"
-#include "node_def.pb.h"
-#include "tensor.pb.h"
-#include "types.pb.h"
+#include "tracec/tensorflow/attr_value.pb.h"
+#include "tracec/tensorflow/node_def.pb.h"
+#include "tracec/tensorflow/tensor.pb.h"
+#include "tracec/tensorflow/types.pb.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

@@ -3,7 +3,7 @@
 #ifndef TRACEC_LIB_IMPORT_GRAPHDEF_READPROTO_H
 #define TRACEC_LIB_IMPORT_GRAPHDEF_READPROTO_H
 
-#include "graph.pb.h"
+#include "tracec/tensorflow/graph.pb.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,6 +1,6 @@
 //===- Tf2XlaConfig.cpp - tfcompile's feeds/fetches config ----------------===//
 
-#include "tf2xla.pb.h"
+#include "tracec/tensorflow/tf2xla.pb.h"
 
 #include "tracec/Import/GraphDef.h"
 
