@@ -10,6 +10,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace tracec::graphdef;
 namespace trace = mlir::trace;
@@ -27,6 +29,81 @@ static FailureOr<int64_t> normalizeAxis(NodeBuilder &b, int64_t axis,
     return b.error() << "axis " << axis << " is out of range for rank "
                      << rank;
   return axis < 0 ? axis + rank : axis;
+}
+
+
+//===----------------------------------------------------------------------===//
+// Shape arithmetic on constants. Graphs compute shapes at run time (Keras'
+// Flatten: Shape -> StridedSlice -> Pack -> Reshape, Prod of dims); with
+// static shapes those inputs are constants, and the nodes are evaluated here
+// so that the shape reaches the consumer that needs it as a constant.
+//===----------------------------------------------------------------------===//
+
+/// Small constants only: large ones are data, not shape arithmetic.
+static constexpr int64_t kMaxFoldedElements = 1024;
+
+static DenseElementsAttr smallConstant(Value v) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) ||
+      attr.getNumElements() > kMaxFoldedElements)
+    return nullptr;
+  return attr;
+}
+
+/// Row-major strides of `shape`.
+static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// The elements of `attr` at start + i * step for every index i of `box`,
+/// as a tensor of `resultShape` (as many elements as `box`).
+static DenseElementsAttr sliceConstant(DenseElementsAttr attr,
+                                       ArrayRef<int64_t> start,
+                                       ArrayRef<int64_t> step,
+                                       ArrayRef<int64_t> box,
+                                       ArrayRef<int64_t> resultShape) {
+  SmallVector<Attribute> values(attr.getValues<Attribute>());
+  SmallVector<int64_t> inStrides = rowMajorStrides(attr.getType().getShape());
+  SmallVector<int64_t> boxStrides = rowMajorStrides(box);
+  int64_t count = 1;
+  for (int64_t dim : box)
+    count *= dim;
+  SmallVector<Attribute> out;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t at = 0;
+    for (size_t d = 0; d < box.size(); ++d)
+      at += (start[d] + (i / boxStrides[d]) % box[d] * step[d]) * inStrides[d];
+    out.push_back(values[at]);
+  }
+  return DenseElementsAttr::get(
+      RankedTensorType::get(resultShape, attr.getElementType()), out);
+}
+
+/// `parts` joined along `axis` (their other dims agree).
+static DenseElementsAttr concatConstants(ArrayRef<DenseElementsAttr> parts,
+                                         int64_t axis) {
+  SmallVector<int64_t> shape(parts[0].getType().getShape());
+  shape[axis] = 0;
+  for (DenseElementsAttr part : parts)
+    shape[axis] += part.getType().getDimSize(axis);
+  // Outer (dims before axis) blocks, each the parts' rows in turn.
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  SmallVector<SmallVector<Attribute>> values;
+  for (DenseElementsAttr part : parts)
+    values.emplace_back(part.getValues<Attribute>());
+  SmallVector<Attribute> out;
+  for (int64_t o = 0; o < outer; ++o)
+    for (auto [part, v] : llvm::zip(parts, values)) {
+      int64_t block = part.getNumElements() / std::max<int64_t>(outer, 1);
+      out.append(v.begin() + o * block, v.begin() + (o + 1) * block);
+    }
+  return DenseElementsAttr::get(
+      RankedTensorType::get(shape, parts[0].getElementType()), out);
 }
 
 static NodeResults constOp(NodeBuilder &b) {
@@ -109,6 +186,49 @@ template <typename OpTy> static NodeResults reduction(NodeBuilder &b) {
   if (*keepdims)
     attrs.push_back(b.named("keepdims", b.builder.getUnitAttr()));
   return one(b.create<OpTy>({b.inputs[0]}, attrs));
+}
+
+/// Prod: the dialect has no product reduction; a product of constants (a
+/// shape's element count) is evaluated here.
+static NodeResults prod(NodeBuilder &b) {
+  if (failed(b.checkInputs(2)))
+    return failure();
+  DenseElementsAttr x = smallConstant(b.inputs[0]);
+  if (!x || !x.getElementType().isInteger() ||
+      x.getElementType().isInteger(1))
+    return b.error() << "Prod is supported on constant integer tensors only "
+                        "(the trace dialect has no product reduction)";
+  FailureOr<SmallVector<int64_t>> axes = reductionAxes(b);
+  FailureOr<bool> keepdims = b.boolAttr("keep_dims", false);
+  if (failed(axes) || failed(keepdims))
+    return failure();
+  ArrayRef<int64_t> in = x.getType().getShape();
+  SmallVector<int64_t> outShape, kept;
+  for (auto [d, size] : llvm::enumerate(in)) {
+    bool reduced = llvm::is_contained(*axes, int64_t(d));
+    if (!reduced)
+      outShape.push_back(size);
+    else if (*keepdims)
+      outShape.push_back(1);
+    kept.push_back(reduced ? 1 : size);
+  }
+  SmallVector<int64_t> keptStrides = rowMajorStrides(kept);
+  SmallVector<int64_t> inStrides = rowMajorStrides(in);
+  int64_t count = 1;
+  for (int64_t size : kept)
+    count *= size;
+  unsigned width = x.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> products(count, APInt(width, 1));
+  SmallVector<APInt> values(x.getValues<APInt>());
+  for (int64_t i = 0; i < int64_t(values.size()); ++i) {
+    int64_t at = 0;
+    for (size_t d = 0; d < in.size(); ++d)
+      if (kept[d] != 1)
+        at += (i / inStrides[d]) % in[d] * keptStrides[d];
+    products[at] *= values[i];
+  }
+  return SmallVector<Value>{b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(outShape, x.getElementType()), products))};
 }
 
 static NodeResults argmax(NodeBuilder &b) {
@@ -214,9 +334,20 @@ static NodeResults concat(NodeBuilder &b) {
     return b.error() << "the axis must be a scalar";
   if (n == 1)
     return SmallVector<Value>{b.inputs[0]};
-  return one(b.create<trace::ConcatOp>(
+  SmallVector<DenseElementsAttr> constants;
+  for (Value x : ValueRange(b.inputs).take_front(n))
+    if (DenseElementsAttr c = smallConstant(x))
+      constants.push_back(c);
+  FailureOr<Value> joined = b.create<trace::ConcatOp>(
       ValueRange(b.inputs).take_front(n),
-      {b.named("axis", b.builder.getI64IntegerAttr((*axis)[0]))}));
+      {b.named("axis", b.builder.getI64IntegerAttr((*axis)[0]))});
+  if (failed(joined) || constants.size() != n)
+    return one(joined);
+  // Verified: fold it.
+  int64_t rank = constants[0].getType().getRank();
+  int64_t at = (*axis)[0] < 0 ? (*axis)[0] + rank : (*axis)[0];
+  joined->getDefiningOp()->erase();
+  return SmallVector<Value>{b.constant(concatConstants(constants, at))};
 }
 
 /// Pack: each input gets a new dim of 1 at `axis`, then they are joined.
@@ -240,6 +371,20 @@ static NodeResults pack(NodeBuilder &b) {
   }
   if (parts.size() == 1)
     return parts;
+  SmallVector<DenseElementsAttr> constants;
+  for (Value x : b.inputs)
+    if (DenseElementsAttr c = smallConstant(x))
+      constants.push_back(c.reshape(
+          RankedTensorType::get(shape, c.getElementType())));
+  if (constants.size() == b.inputs.size() &&
+      llvm::all_equal(llvm::map_range(
+          constants, [](DenseElementsAttr c) { return c.getType(); }))) {
+    for (Value part : parts)
+      if (Operation *op = part.getDefiningOp(); op && op->use_empty() &&
+                                                isa<trace::ReshapeOp>(op))
+        op->erase();
+    return SmallVector<Value>{b.constant(concatConstants(constants, *axis))};
+  }
   return one(b.create<trace::ConcatOp>(
       parts, {b.named("axis", b.builder.getI64IntegerAttr(*axis))}));
 }
@@ -373,6 +518,13 @@ static NodeResults stridedSlice(NodeBuilder &b) {
   }
   for (; dim < rank; ++dim)
     outShape.push_back(in[dim]);
+  if (DenseElementsAttr c = smallConstant(b.inputs[0])) {
+    SmallVector<int64_t> box;
+    for (int64_t d = 0; d < rank; ++d)
+      box.push_back((limit[d] - start[d] + step[d] - 1) / step[d]);
+    return SmallVector<Value>{
+        b.constant(sliceConstant(c, start, step, box, outShape))};
+  }
   SmallVector<NamedAttribute> attrs{b.named("start", b.i64s(start)),
                                     b.named("limit", b.i64s(limit))};
   if (llvm::any_of(step, [](int64_t s) { return s != 1; }))
@@ -573,6 +725,7 @@ void tracec::graphdef::registerTensorOps(OpRegistry &registry) {
       {"Mean", {reduction<trace::ReduceMeanOp>}},
       {"Max", {reduction<trace::ReduceMaxOp>}},
       {"Min", {reduction<trace::ReduceMinOp>}},
+      {"Prod", {prod}},
       {"ArgMax", {argmax}},
       {"Softmax", {softmax<trace::SoftmaxOp>}},
       {"LogSoftmax", {softmax<trace::LogSoftmaxOp>}},
