@@ -8,6 +8,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstring>
 
@@ -79,9 +80,15 @@ FailureOr<SmallVector<T>> elements(const tf::TensorProto &tensor,
                           << " values for " << count << " elements";
   for (const auto &value : field)
     values.push_back(static_cast<T>(value));
+  if (count == 0)
+    return SmallVector<T>();
+  // One value (or none: zeros) for many elements: a splat, kept as one.
+  if (values.size() <= 1) {
+    values.resize(1, T());
+    return values;
+  }
   // Fewer values than elements: the last one repeats (TensorFlow's rule).
-  T last = values.empty() ? T() : values.back();
-  values.resize(count, last);
+  values.resize(count, values.back());
   return values;
 }
 } // namespace
@@ -96,7 +103,12 @@ tracec::graphdef::convertTensor(const tf::TensorProto &tensor, Location loc) {
       convertShape(tensor.tensor_shape(), *elementType, loc, "the tensor");
   if (failed(type))
     return failure();
-  int64_t count = type->getNumElements();
+  // Elements are materialized: bound the count (and its overflow).
+  int64_t count = 1;
+  for (int64_t dim : type->getShape())
+    if (llvm::MulOverflow(count, dim, count) || count > (int64_t(1) << 28))
+      return emitError(loc) << "the tensor " << *type
+                            << " is too large for a constant";
   switch (tensor.dtype()) {
   case tf::DT_FLOAT: {
     auto values = elements<float>(tensor, tensor.float_val(), count, loc);
