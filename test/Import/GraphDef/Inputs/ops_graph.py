@@ -73,6 +73,7 @@ for op, want in binary.items():
     rhs = "p" if op == "RealDiv" else "v"
     out(op.lower(), op, ["a", rhs], want, T=F)
 out("pow", "Pow", ["p", "a"], P ** A, T=F)
+out("div", "Div", ["a", "p"], A / P, T=F)
 c("z", Z)
 out("divnonan", "DivNoNan", ["a", "z"],
     np.where(Z == 0, 0, A / np.where(Z == 0, 1, Z)).astype(np.float32), T=F)
@@ -109,6 +110,7 @@ g.node("a3", "Reshape", ["a", "shape_b"], T=F)
 c("shape_m", np.array([1, 3, 4], np.int32))
 g.node("m3", "Reshape", ["m", "shape_m"], T=F)
 out("batchmatmul", "BatchMatMulV2", ["a3", "m3"], (A @ M)[None], T=F)
+out("batchmatmul_v1", "BatchMatMul", ["a3", "m3"], (A @ M)[None], T=F)
 out("batchmatmul_adj", "BatchMatMulV3", ["m3", "m3"], (M.T @ M)[None], T=F,
     adj_x=True)
 c("ax1", np.array([1], np.int32))
@@ -172,6 +174,9 @@ out("gather", "GatherV2", ["a", "idx", "dim1"], np.take(A, IDX, 1), Tparams=F,
 c("depth", np.int32(3))
 c("on", np.float32(5))
 c("off", np.float32(-1))
+c("rows", np.array([1, 0, 1], np.int32))
+out("gather_v1", "Gather", ["a", "rows"], A[[1, 0, 1]], Tparams=F,
+    Tindices="DT_INT32")
 out("onehot", "OneHot", ["idx", "depth", "on", "off"],
     np.where(IDX[:, None] == np.arange(3), 5, -1).astype(np.float32), T=F,
     axis=-1)
@@ -191,6 +196,7 @@ out("identity", "Identity", ["a"], A, T=F)
 g.node("identityn", "IdentityN", ["a", "p"])
 g.output("identityn:1", P)
 out("stopgradient", "StopGradient", ["a"], A, T=F)
+out("preventgradient", "PreventGradient", ["a"], A, T=F)
 out("snapshot", "Snapshot", ["a"], A, T=F)
 out("withdefault", "PlaceholderWithDefault", ["a"], A, dtype=F)
 
@@ -263,6 +269,14 @@ out("batchnorm", "FusedBatchNormV3",
     (IMG - MEAN) / np.sqrt(VAR + 0.001) * SCALE + OFFSET, T=F, U=F,
     epsilon=0.001, is_training=False)
 g.output("batchnorm:2", VAR)
+out("batchnorm_v1", "FusedBatchNorm",
+    ["img", "bn_scale", "bn_offset", "bn_mean", "bn_var"],
+    (IMG - MEAN) / np.sqrt(VAR + 1e-4) * SCALE + OFFSET, T=F,
+    is_training=False)
+out("batchnorm_v2", "FusedBatchNormV2",
+    ["img", "bn_scale", "bn_offset", "bn_mean", "bn_var"],
+    (IMG - MEAN) / np.sqrt(VAR + 0.001) * SCALE + OFFSET, T=F, U=F,
+    epsilon=0.001, is_training=False)
 
 if __name__ == "__main__":
     if sys.argv[1] == "--pbtxt":
