@@ -18,6 +18,8 @@ namespace py = pybind11;
 
 /// Executable, Function, compile_module, VariableHandle.
 void bindRuntime(py::module_ &m);
+/// import_graphdef (TensorFlow GraphDefs).
+void bindGraphDef(py::module_ &m);
 /// Value, the op functions, trace, ConcreteFunction, grad/vjp, control flow.
 void bindTracer(py::module_ &m);
 

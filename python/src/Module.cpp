@@ -15,6 +15,7 @@ PYBIND11_MODULE(_tracec, m) {
   m.doc() = "tracec's C++ core: the tracer and the JIT";
   registerErrors(m);
   bindRuntime(m);
+  bindGraphDef(m);
 #ifdef TRACEC_PYTHON_HAS_TRACER
   bindTracer(m);
 #endif

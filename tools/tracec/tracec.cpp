@@ -2,6 +2,7 @@
 //
 //   tracec model.mlir --entry step --entry predict -o model.o \
 //       --header model.h [--class Model] [--namespace ns] \
+//       [--graphdef-config config.pbtxt] \
 //       [--target-cpu native|x86-64-v3|...] [--cuda-chip sm_80|sm_90|...]
 //       [--emit=obj|asm|llvm|mlir] [--threads N]
 //
@@ -10,16 +11,21 @@
 // C with no LLVM, where the model prints), and writes a
 // C/C++ header declaring them: int <prefix>_<entry>(buffers...) each, and
 // a class owning the variables and buffers. The prefix is the class name
-// lower-cased, else the model file's stem.
+// lower-cased, else the model file's stem. With --graphdef-config, the
+// model is a TensorFlow GraphDef (.pb/.pbtxt) and the config tfcompile's
+// tf2xla.Config: its feeds, fetches and variables name the entry @main's
+// arguments and results.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/AOT/AotCompiler.h"
 #include "tracec/AOT/HeaderEmitter.h"
 #include "tracec/AOT/ObjectEmitter.h"
+#include "tracec/Import/GraphDef.h"
 #include "tracec/Runtime/Compiler.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "../Common/ToolOptions.h"
 #include "llvm/Support/CommandLine.h"
@@ -43,6 +49,11 @@ static cl::list<std::string> entryNames("entry",
                                         cl::desc("A function to export"),
                                         cl::OneOrMore, cl::value_desc("name"),
                                         cl::cat(toolCategory));
+static cl::opt<std::string> graphdefConfig(
+    "graphdef-config",
+    cl::desc("The model is a TensorFlow GraphDef; this is tfcompile's "
+             "tf2xla.Config (text): feeds, fetches, variables"),
+    cl::value_desc("config.pbtxt"), cl::cat(toolCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::Required, cl::value_desc("file"),
                                        cl::cat(toolCategory));
@@ -112,6 +123,31 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path,
   return file;
 }
 
+/// The GraphDef `inputFile` imported as tfcompile's config says; the
+/// arguments of its entry are named by the config (feed and variable
+/// names), else by their TensorFlow nodes.
+static mlir::OwningOpRef<mlir::ModuleOp>
+importGraph(mlir::MLIRContext &context, ArgumentNames &names) {
+  GraphImportOptions options;
+  if (mlir::failed(readTf2XlaConfig(graphdefConfig, options, &context)))
+    return nullptr;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      importGraphDefFile(inputFile, options, &context);
+  if (!module)
+    return nullptr;
+  auto entry = module->lookupSymbol<mlir::func::FuncOp>(options.entryName);
+  std::vector<std::string> &argNames = names[options.entryName];
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    std::string name;
+    for (const char *attr : {"trace.name", "tf.name", "tf.variable"})
+      if (auto value = entry.getArgAttrOfType<mlir::StringAttr>(i, attr))
+        if (name.empty())
+          name = value.str();
+    argNames.push_back(name);
+  }
+  return module;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // libLLVM registers an unrelated, undocumented --threads; ours replaces
@@ -162,7 +198,8 @@ int main(int argc, char **argv) {
 
   ArgumentNames names;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      parseModel(sourceMgr, &context, names);
+      graphdefConfig.empty() ? parseModel(sourceMgr, &context, names)
+                             : importGraph(context, names);
   if (!module)
     return 1;
   // The CPU sizes the micro-kernels too: check its name before lowering.

@@ -1,0 +1,19 @@
+//===- OpRegistry.cpp - The table from TF op type to builder --------------===//
+
+#include "NodeBuilder.h"
+
+using namespace tracec::graphdef;
+
+const OpMapping *tracec::graphdef::lookupOpMapping(llvm::StringRef type) {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    registerElementwiseOps(r);
+    registerTensorOps(r);
+    registerNeuralNetOps(r);
+    registerStateOps(r);
+    registerCallOps(r);
+    return r;
+  }();
+  auto it = registry.find(type);
+  return it == registry.end() ? nullptr : &it->second;
+}

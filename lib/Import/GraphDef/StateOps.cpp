@@ -1,0 +1,87 @@
+//===- StateOps.cpp - TF resource variables --------------------------------===//
+//
+// A VarHandleOp becomes a `!trace.resource` argument of the function (one
+// per shared_name): tracec's variables live outside the function, passed in
+// by the caller. Reads and updates are the dialect's stateful ops; they take
+// the node's control inputs as `after` tokens and yield the node's token.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeBuilder.h"
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+using namespace mlir;
+using namespace tracec::graphdef;
+namespace trace = mlir::trace;
+
+static NodeResults varHandle(NodeBuilder &b) {
+  FailureOr<Type> dtype = b.typeAttr("dtype");
+  if (failed(dtype))
+    return failure();
+  const tf::AttrValue *shape = b.attr("shape");
+  if (!shape || shape->value_case() != tf::AttrValue::kShape)
+    return b.error() << "missing shape attribute 'shape'";
+  FailureOr<RankedTensorType> type =
+      convertShape(shape->shape(), *dtype, b.loc, "the variable");
+  if (failed(type))
+    return failure();
+  FailureOr<std::string> sharedName = b.stringAttr("shared_name", "");
+  if (failed(sharedName))
+    return failure();
+  std::string name = sharedName->empty() ? b.node.name() : *sharedName;
+  FailureOr<Value> arg = b.scope.variableArgument(
+      name, b.node.name(), trace::ResourceType::get(b.context(), *type),
+      b.loc);
+  if (failed(arg))
+    return failure();
+  return SmallVector<Value>{*arg};
+}
+
+static FailureOr<trace::ResourceType> resourceInput(NodeBuilder &b) {
+  auto type = dyn_cast<trace::ResourceType>(b.inputs[0].getType());
+  if (!type)
+    return b.error() << "input 0 must be a resource (a VarHandleOp or a "
+                        "resource argument), got "
+                     << b.inputs[0].getType();
+  return type;
+}
+
+static NodeResults readVariable(NodeBuilder &b) {
+  if (failed(b.checkInputs(1)) || failed(resourceInput(b)))
+    return failure();
+  SmallVector<Value> operands{b.inputs[0]};
+  operands.append(b.after);
+  FailureOr<Operation *> op =
+      b.createOp(trace::VarReadOp::getOperationName(), operands, {}, 2);
+  if (failed(op))
+    return failure();
+  b.token = (*op)->getResult(1);
+  return SmallVector<Value>{(*op)->getResult(0)};
+}
+
+template <typename OpTy> static NodeResults updateVariable(NodeBuilder &b) {
+  if (failed(b.checkInputs(2)))
+    return failure();
+  FailureOr<trace::ResourceType> resource = resourceInput(b);
+  if (failed(resource))
+    return failure();
+  if (b.inputs[1].getType() != resource->getValueType())
+    return b.error() << "the value's type " << b.inputs[1].getType()
+                     << " is not the variable's " << resource->getValueType();
+  FailureOr<Operation *> op = b.build<OpTy>(b.inputs[0], b.inputs[1], b.after);
+  if (failed(op))
+    return failure();
+  b.token = (*op)->getResult(0);
+  return SmallVector<Value>{};
+}
+
+void tracec::graphdef::registerStateOps(OpRegistry &registry) {
+  registry.insert({
+      {"VarHandleOp", {varHandle}},
+      {"ReadVariableOp", {readVariable}},
+      {"AssignVariableOp", {updateVariable<trace::VarAssignOp>}},
+      {"AssignAddVariableOp", {updateVariable<trace::VarAssignAddOp>}},
+      {"AssignSubVariableOp", {updateVariable<trace::VarAssignSubOp>}},
+  });
+}
