@@ -8,7 +8,7 @@
 
 #include "Bindings.h"
 
-#include "tracec/Import/GraphDef.h"
+#include "tracec/Target/GraphDef.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,5 +1,5 @@
 """tracec.import_graphdef: TensorFlow GraphDefs (the corpus under
-test/Import/GraphDef) called from Python against NumPy."""
+test/Target/GraphDef) called from Python against NumPy."""
 import importlib.util
 import pathlib
 
@@ -8,7 +8,7 @@ import pytest
 
 import tracec
 
-CORPUS = pathlib.Path(__file__).resolve().parents[2] / "test" / "Import" / "GraphDef"
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "test" / "Target" / "GraphDef"
 
 
 def load_generator(name):

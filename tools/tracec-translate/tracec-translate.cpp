@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tracec/Import/GraphDef.h"
+#include "tracec/Target/GraphDef.h"
 
 #include "../Common/ToolOptions.h"
 #include "mlir/IR/AsmState.h"

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACEC_IMPORT_GRAPHDEF_H
-#define TRACEC_IMPORT_GRAPHDEF_H
+#ifndef TRACEC_TARGET_GRAPHDEF_H
+#define TRACEC_TARGET_GRAPHDEF_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -86,4 +86,4 @@ void registerGraphDefImportDialects(mlir::MLIRContext &context);
 
 } // namespace tracec
 
-#endif // TRACEC_IMPORT_GRAPHDEF_H
+#endif // TRACEC_TARGET_GRAPHDEF_H

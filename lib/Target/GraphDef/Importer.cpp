@@ -19,7 +19,7 @@
 
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
-#include "tracec/Import/GraphDef.h"
+#include "tracec/Target/GraphDef.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -1,6 +1,6 @@
 //===- GraphDefTest.cpp - The C++ entry points of the GraphDef importer ---===//
 
-#include "tracec/Import/GraphDef.h"
+#include "tracec/Target/GraphDef.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -2,7 +2,7 @@
 
 #include "tracec/tensorflow/tf2xla.pb.h"
 
-#include "tracec/Import/GraphDef.h"
+#include "tracec/Target/GraphDef.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
