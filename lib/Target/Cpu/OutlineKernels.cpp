@@ -54,8 +54,9 @@ static bool holdsVectors(Operation *op) {
 }
 
 /// Moves `nest` into a new function after `lastKernel` (after `parent`
-/// for its first) and calls it in its place. Constants it uses are cloned in; other values it uses from above
-/// become arguments. Leaves it in place if one of them cannot be passed.
+/// for its first) and calls it in its place. Constants it uses are cloned
+/// in; other values it uses from above become arguments. Leaves it in place
+/// if one of them cannot be passed.
 static void outline(Operation *nest, func::FuncOp parent,
                     SymbolTable &symbols, Operation *&lastKernel) {
   SetVector<Value> used;
