@@ -133,6 +133,10 @@ struct OutlineKernelsPass
       for (Operation &op : function.getBody().front())
         if (isLoopNest(&op))
           nests.push_back(&op);
+      // One nest gains nothing from a function of its own (a single eager
+      // op: a second function only costs code generation time).
+      if (nests.size() < 2)
+        continue;
       Operation *lastKernel = nullptr;
       for (Operation *nest : nests)
         outline(nest, function, symbols, lastKernel);

@@ -77,13 +77,27 @@ func.func @results(%a: memref<8xf32>, %p: i1) -> f32 {
 
 // -----
 
-// Functions without loops, and declarations, are left alone.
+// Functions without loops or with a single nest (one op: a kernel would
+// only cost code generation time), and declarations, are left alone.
 // CHECK-LABEL: func.func @no_loops
 // CHECK-NOT:   call
+// CHECK-LABEL: func.func @one_nest
+// CHECK-NOT:   call
+// CHECK:         scf.for
 // CHECK:       func.func private @external
 // CHECK-NOT:   func.func
 func.func @no_loops(%a: f32) -> f32 {
   %b = arith.addf %a, %a : f32
   return %b : f32
+}
+func.func @one_nest(%a: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.store %zero, %a[%i] : memref<8xf32>
+  }
+  return
 }
 func.func private @external(f32) -> f32

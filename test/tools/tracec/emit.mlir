@@ -17,11 +17,9 @@
 // LLVM: define{{.*}} i32 @m_f(ptr {{.*}}, ptr {{.*}})
 // LLVM-NOT: define {{.*}}@f(
 
-// AVX2 (x86-64-v3) vectors, in the loop's kernel (local to the object).
-// ASM-NOT: .globl f_kernel
-// ASM: f_kernel:
-// ASM: ymm
+// AVX2 (x86-64-v3) vectors.
 // ASM: .globl m_f
+// ASM: ymm
 func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
   %y = trace.mul %x, %x : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   return %y : tensor<64xf32>

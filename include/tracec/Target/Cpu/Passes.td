@@ -218,7 +218,8 @@ def TraceOutlineKernels : Pass<"trace-cpu-outline-kernels", "ModuleOp"> {
     (IndVarSimplify, LoopLoadElimination, unrolling) took more than half
     of a JIT compile, re-analysing loops that the contraction and
     elementwise passes already tiled, unrolled and vectorized. This pass
-    moves every loop nest at the top level of a function body into a
+    moves every loop nest at the top level of a function body (of a
+    function with at least two of them) into a
     private function (`<function>_kernel<N>`) called in its place: the
     values it uses from above become arguments (constants are cloned in),
     and its results are returned. Each kernel is `noinline` and carries
