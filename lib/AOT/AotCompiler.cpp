@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "tracec/Pipelines/LibraryNames.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -39,6 +40,9 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   dce.addPass(createSymbolDCEPass());
   if (failed(dce.run(module)))
     return failure();
+  // The C functions keep the entries' names; the code gets other names
+  // where theirs are the C library's.
+  llvm::StringMap<std::string> renamed = renameLibraryNameClashes(module);
   PassManager pm(module.getContext());
   if (!cudaChip.empty()) {
     GpuPipelineOptions options;
@@ -52,5 +56,5 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   }
   if (failed(pm.run(module)))
     return failure();
-  return addCEntryPoints(module, entries);
+  return addCEntryPoints(module, entries, renamed);
 }

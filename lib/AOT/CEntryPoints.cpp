@@ -40,8 +40,9 @@ static void appendDescriptor(OpBuilder &b, Location loc, Value data,
     operands.push_back(index(stride));
 }
 
-static LogicalResult addCEntryPoint(ModuleOp module, const EntryPoint &entry) {
-  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(entry.signature.name);
+static LogicalResult addCEntryPoint(ModuleOp module, const EntryPoint &entry,
+                                    StringRef loweredName) {
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(loweredName);
   if (!callee || callee.isExternal())
     return emitError(module.getLoc())
            << "entry @" << entry.signature.name << " was not lowered";
@@ -99,8 +100,9 @@ static LogicalResult addCEntryPoint(ModuleOp module, const EntryPoint &entry) {
   return success();
 }
 
-LogicalResult tracec::aot::addCEntryPoints(ModuleOp module,
-                                           llvm::ArrayRef<EntryPoint> entries) {
+LogicalResult tracec::aot::addCEntryPoints(
+    ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
+    const llvm::StringMap<std::string> &loweredNames) {
   // Everything the module defines becomes internal first: LLVM may then
   // inline the lowered entries into their C functions and drop the rest.
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
@@ -117,7 +119,11 @@ LogicalResult tracec::aot::addCEntryPoints(ModuleOp module,
       return emitError(module.getLoc())
              << "C symbol " << entry.symbol << " of entry @"
              << entry.signature.name << " is already defined";
-    if (failed(addCEntryPoint(module, entry)))
+    auto lowered = loweredNames.find(entry.signature.name);
+    if (failed(addCEntryPoint(module, entry,
+                              lowered == loweredNames.end()
+                                  ? StringRef(entry.signature.name)
+                                  : StringRef(lowered->second))))
       return failure();
   }
   return success();

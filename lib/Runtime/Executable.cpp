@@ -10,6 +10,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "tracec/Pipelines/LibraryNames.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_print.h"
@@ -149,6 +150,13 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     exe->signatures_.push_back(
         std::make_shared<const Signature>(std::move(*signature)));
   }
+  // Entries keep their names for the caller; the code gets other names
+  // where theirs are the C library's.
+  llvm::StringMap<std::string> renamed = renameLibraryNameClashes(*copy);
+  auto lookupName = [&](llvm::StringRef name) -> std::string {
+    auto it = renamed.find(name);
+    return it == renamed.end() ? name.str() : it->second;
+  };
 
   mlir::PassManager pm(context);
   if (options.target == Target::cuda) {
@@ -201,7 +209,9 @@ Executable::compile(const Module &module, const CompileOptions &options) {
         std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
         lookUpEntries(
             exe->signatures_, exe->entries_, exe->notCompiled_,
-            [&](llvm::StringRef name) { return code->lookupPacked(name); });
+            [&](llvm::StringRef name) {
+              return code->lookupPacked(lookupName(name));
+            });
         exe->code_ = code;
         exe->stats_.cacheHit = true;
         exe->stats_.codegenSeconds = secondsSince(start);
@@ -284,7 +294,9 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   // at exit must not need LLVM's code generator (see EngineLifetime.h).
   lookUpEntries(
       exe->signatures_, exe->entries_, exe->notCompiled_,
-      [&](llvm::StringRef name) { return engine->lookupPacked(name); });
+      [&](llvm::StringRef name) {
+        return engine->lookupPacked(lookupName(name));
+      });
   engineCompiled();
   exe->stats_.codegenSeconds = secondsSince(codegenStart);
 

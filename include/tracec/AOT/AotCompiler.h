@@ -14,6 +14,8 @@
 
 #include "tracec/AOT/EntryPoints.h"
 
+#include "llvm/ADT/StringMap.h"
+
 namespace tracec::aot {
 
 /// Runs the CPU pipeline (autodiff included) on what `entries` need of
@@ -40,9 +42,11 @@ mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
 /// LLVM dialect: each checks its buffers for null, builds the memref
-/// descriptors of their static shapes and calls the lowered entry.
-mlir::LogicalResult addCEntryPoints(mlir::ModuleOp module,
-                                    llvm::ArrayRef<EntryPoint> entries);
+/// descriptors of their static shapes and calls the lowered entry (named
+/// as in `loweredNames` where the lowering renamed it).
+mlir::LogicalResult
+addCEntryPoints(mlir::ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
+                const llvm::StringMap<std::string> &loweredNames = {});
 
 } // namespace tracec::aot
 
