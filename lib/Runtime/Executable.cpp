@@ -15,6 +15,7 @@
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_print.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
+#include "tracec/Target/Cpu/LazyWorkspace.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -115,6 +116,33 @@ static std::string cacheKey(const Module &module, mlir::PassManager &pm,
   return key;
 }
 
+namespace {
+/// Compiled code (an mlir::ExecutionEngine or an ObjectJit) and the
+/// workspaces its calls allocated, freed before the code goes.
+struct LoadedCode {
+  std::shared_ptr<void> engine;
+  void (*releaseWorkspaces)() = nullptr;
+  ~LoadedCode() {
+    if (releaseWorkspaces)
+      releaseWorkspaces();
+  }
+};
+} // namespace
+
+/// Holds `engine`, which defines kReleaseWorkspacesSymbol where `lookup`
+/// finds it (allocateWorkspacesOnFirstUse).
+template <typename LookupFn>
+static std::shared_ptr<void> holdCode(std::shared_ptr<void> engine,
+                                      LookupFn lookup) {
+  auto code = std::make_shared<LoadedCode>();
+  code->engine = std::move(engine);
+  if (auto release = lookup(kReleaseWorkspacesSymbol))
+    code->releaseWorkspaces = reinterpret_cast<void (*)()>(*release);
+  else
+    llvm::consumeError(release.takeError());
+  return code;
+}
+
 /// Looks the entry point of each signature up with `lookup` (which
 /// compiles it, if it is not yet).
 template <typename LookupFn>
@@ -212,7 +240,9 @@ Executable::compile(const Module &module, const CompileOptions &options) {
             [&](llvm::StringRef name) {
               return code->lookupPacked(lookupName(name));
             });
-        exe->code_ = code;
+        exe->code_ = holdCode(code, [&](llvm::StringRef name) {
+          return code->lookup(name);
+        });
         exe->stats_.cacheHit = true;
         exe->stats_.codegenSeconds = secondsSince(start);
         engineCompiled();
@@ -250,6 +280,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     if (llvmModule->getNamedGlobal("llvm.global_ctors") ||
         llvmModule->getNamedGlobal("llvm.global_dtors"))
       cacheable = false;
+    allocateWorkspacesOnFirstUse(*llvmModule);
     return tracec::optimizeCpuModule(*llvmModule, targetMachine, optLevel);
   };
   engineOptions.transformer = transformer;
@@ -267,7 +298,6 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   auto codegenStart = std::chrono::steady_clock::now();
   std::shared_ptr<mlir::ExecutionEngine> engine =
       shareEngine(std::move(*created));
-  exe->code_ = engine;
   // Compiled trace.print calls back into this library.
   engine->registerSymbols(runtimeSymbols);
   if (options.target == Target::cuda) {
@@ -297,6 +327,9 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       [&](llvm::StringRef name) {
         return engine->lookupPacked(lookupName(name));
       });
+  exe->code_ = holdCode(engine, [&](llvm::StringRef name) {
+    return engine->lookup(name);
+  });
   engineCompiled();
   exe->stats_.codegenSeconds = secondsSince(codegenStart);
 

@@ -50,10 +50,17 @@ ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols,
 
 llvm::Expected<void (*)(void **)>
 ObjectJit::lookupPacked(llvm::StringRef name) {
-  auto address = jit_->lookup("_mlir_" + name.str());
+  auto address = lookup("_mlir_" + name.str());
+  if (!address)
+    return address.takeError();
+  return reinterpret_cast<void (*)(void **)>(*address);
+}
+
+llvm::Expected<void *> ObjectJit::lookup(llvm::StringRef name) {
+  auto address = jit_->lookup(name);
   if (!address) {
     // The error refers to strings of the session: copy its text.
     return llvm::createStringError(llvm::toString(address.takeError()));
   }
-  return address->toPtr<void (*)(void **)>();
+  return address->toPtr<void *>();
 }

@@ -39,6 +39,9 @@ public:
   /// mlir::ExecutionEngine::lookupPacked).
   llvm::Expected<void (*)(void **)> lookupPacked(llvm::StringRef name);
 
+  /// The address of symbol `name` (as mlir::ExecutionEngine::lookup).
+  llvm::Expected<void *> lookup(llvm::StringRef name);
+
 private:
   ObjectJit() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
