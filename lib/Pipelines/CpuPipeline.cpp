@@ -124,6 +124,9 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   addLoopLowering(pm, options);
   if (options.outlineKernels)
     pm.addPass(trace::createTraceOutlineKernels());
+  // After outlining, so a kernel's stack buffers are its own, where LLVM
+  // can keep them in registers.
+  pm.addPass(trace::createTraceStackLoopBuffers());
   // Integer powers have no LLVM intrinsic: outline them as loops.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());

@@ -68,6 +68,7 @@
 // CPU-NEXT:   convert-linalg-to-loops,
 // CPU-NEXT:   scf-forall-to-for,
 // CPU-NEXT:   trace-cpu-outline-kernels,
+// CPU-NEXT:   trace-stack-loop-buffers{max-bytes=16384},
 // CPU-NEXT:   convert-math-to-funcs{
 // CPU-NEXT:   convert-scf-to-cf{
 // CPU-NEXT:   expand-strided-metadata,
@@ -94,6 +95,7 @@
 // OMP-NEXT:   convert-scf-to-openmp{num-threads=4},
 // OMP-NEXT:   canonicalize{
 // OMP:        trace-cpu-outline-kernels,
+// OMP-NEXT:   trace-stack-loop-buffers{max-bytes=16384},
 // OMP:        convert-ub-to-llvm{
 // OMP-NEXT:   convert-openmp-to-llvm,
 // OMP-NEXT:   reconcile-unrealized-casts

@@ -10,13 +10,13 @@
 
 #include "tracec/Transforms/Bufferization/Passes.h"
 
+#include "LocalBuffers.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -46,42 +46,23 @@ static unsigned positionIn(Block &block, Operation *op,
   return order.lookup(block.findAncestorOpInBlock(*op));
 }
 
-/// Fills in `buffer`'s dealloc and lifetime; fails if the buffer may
-/// outlive its dealloc's block or be freed elsewhere: it (or a view of it)
-/// goes to a call, a return, a region's successor (scf.for's iter_args,
-/// scf.yield) or a second dealloc.
+/// Fills in `buffer`'s dealloc and lifetime (positions in `block`, which
+/// holds the alloc); fails where findLocalDealloc does.
 static LogicalResult analyze(Buffer &buffer, Block &block,
                              const DenseMap<Operation *, unsigned> &order) {
-  unsigned position = order.lookup(buffer.alloc);
-  buffer.first = buffer.last = position;
+  buffer.first = buffer.last = order.lookup(buffer.alloc);
   bool used = false;
-  SmallVector<Value> worklist{buffer.alloc.getResult()};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
-        if (value != buffer.alloc.getResult() || buffer.dealloc ||
-            dealloc->getBlock() != &block)
-          return failure();
-        buffer.dealloc = dealloc;
-        continue;
-      }
-      if (isa<CallOpInterface, RegionBranchOpInterface,
-              RegionBranchTerminatorOpInterface>(user) ||
-          user->hasTrait<OpTrait::ReturnLike>() || user->hasTrait<OpTrait::IsTerminator>())
-        return failure();
-      // Whatever returns a memref may alias its memref operands (views,
-      // casts, reshapes).
-      for (Value result : user->getResults())
-        if (isa<BaseMemRefType>(result.getType()))
-          worklist.push_back(result);
-      unsigned at = positionIn(block, user, order);
-      buffer.first = used ? std::min(buffer.first, at) : at;
-      buffer.last = used ? std::max(buffer.last, at) : at;
-      used = true;
-    }
-  }
-  return success(buffer.dealloc != nullptr);
+  FailureOr<memref::DeallocOp> dealloc =
+      trace::findLocalDealloc(buffer.alloc, [&](Operation *user) {
+        unsigned at = positionIn(block, user, order);
+        buffer.first = used ? std::min(buffer.first, at) : at;
+        buffer.last = used ? std::max(buffer.last, at) : at;
+        used = true;
+      });
+  if (failed(dealloc))
+    return failure();
+  buffer.dealloc = *dealloc;
+  return success();
 }
 
 /// Greedy by size (as TFLite's arena planner): the largest buffer first,

@@ -88,4 +88,29 @@ def TracePlanWorkspace : Pass<"trace-plan-workspace", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TraceStackLoopBuffers : Pass<"trace-stack-loop-buffers", "::mlir::ModuleOp"> {
+  let summary = "Small buffers allocated inside loops go on the stack, once "
+                "per allocation scope";
+  let description = [{
+    trace-plan-workspace leaves buffers allocated inside loops (or other
+    regions) alone: each
+    iteration mallocs and frees them (a row reduction's 64-byte
+    accumulator did so for each of the 2048 rows of an attention block's
+    softmax). This pass turns each `memref.alloc` of a static shape and
+    identity layout of at most `max-bytes` bytes, freed by one
+    `memref.dealloc` in its own block and not passed to a call, a return or
+    a region's successor, into one `memref.alloca` at the start of the
+    nearest enclosing allocation scope (the function, or an `omp.parallel`
+    region: one buffer per thread). Iterations of serial loops run one
+    after the other, so they can share it; buffers inside `scf.parallel`
+    or `scf.forall` (no scope of their own) are left alone. LLVM then
+    keeps such a buffer in registers where its accesses allow.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"16384",
+           "Largest buffer that goes on the stack">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // TRACEC_TRANSFORMS_BUFFERIZATION_PASSES
