@@ -76,13 +76,7 @@
 // CPU-NEXT:   convert-math-to-llvm{
 // CPU-NEXT:   convert-math-to-libm,
 // CPU-NEXT:   convert-vector-to-llvm{{{.*}}reassociate-fp-reductions=true {{.*}}vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle1d
-// CPU-NEXT:   finalize-memref-to-llvm{
-// CPU-NEXT:   convert-math-to-llvm{
-// CPU-NEXT:   convert-math-to-libm,
-// CPU-NEXT:   convert-arith-to-llvm{
-// CPU-NEXT:   convert-func-to-llvm{
-// CPU-NEXT:   convert-cf-to-llvm{
-// CPU-NEXT:   convert-ub-to-llvm{
+// CPU-NEXT:   convert-to-llvm{
 // CPU-NEXT:   reconcile-unrealized-casts
 // CPU-NEXT: )
 
@@ -96,8 +90,7 @@
 // OMP-NEXT:   canonicalize{
 // OMP:        trace-cpu-outline-kernels,
 // OMP-NEXT:   trace-stack-loop-buffers{max-bytes=16384},
-// OMP:        convert-ub-to-llvm{
-// OMP-NEXT:   convert-openmp-to-llvm,
+// OMP:        convert-to-llvm{
 // OMP-NEXT:   reconcile-unrealized-casts
 // NOWS:       trace-expand-copies,
 // NOWS-NEXT:  func.func(
