@@ -335,6 +335,17 @@ void tracec::python::bindTracer(py::module_ &m) {
           py::cast(lookupVariable(variable)), value));
     return py::make_tuple(results, pairs);
   });
+  // A function given as MLIR text (an imported GraphDef) called like a
+  // traced one; `variables` stand for its resource arguments.
+  m.def("call_module", [](const std::string &name, const std::string &text,
+                          const std::string &entry,
+                          const std::vector<Value> &args,
+                          const std::vector<std::shared_ptr<Variable>> &vars) {
+    std::vector<Variable *> variables;
+    for (const auto &variable : vars)
+      variables.push_back(variable.get());
+    return callModuleFunction(name, text, entry, args, variables);
+  });
   m.def("is_traced_callee", &isTracedCallee);
   m.def("cond", [](const Value &pred, py::function t, py::function f,
                    const std::vector<Value> &operands) {
