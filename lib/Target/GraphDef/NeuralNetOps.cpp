@@ -61,10 +61,14 @@ static FailureOr<SmallVector<int64_t>> spatial(NodeBuilder &b, StringRef name,
   if (failed(values))
     return failure();
   unsigned h = nchw ? 2 : 1, c = nchw ? 1 : 3;
-  if (values->size() != 4 || (*values)[0] != 1 || (*values)[c] != 1)
-    return b.error() << "'" << name << "' must be "
-                     << (nchw ? "[1, 1, h, w] (NCHW)" : "[1, h, w, 1] (NHWC)")
-                     << ", got a list of " << values->size();
+  if (values->size() != 4 || (*values)[0] != 1 || (*values)[c] != 1) {
+    auto diag = b.error() << "'" << name << "' must be "
+                          << (nchw ? "[1, 1, h, w] (NCHW)"
+                                   : "[1, h, w, 1] (NHWC)")
+                          << ", got [";
+    llvm::interleaveComma(*values, diag);
+    return diag << "]";
+  }
   return SmallVector<int64_t>{(*values)[h], (*values)[h + 1]};
 }
 

@@ -556,9 +556,15 @@ static NodeResults stridedSlice(NodeBuilder &b) {
   }
   SmallVector<NamedAttribute> attrs{b.named("start", b.i64s(start)),
                                     b.named("limit", b.i64s(limit))};
-  if (llvm::any_of(forward, [](int64_t s) { return s != 1; }))
+  bool strided = llvm::any_of(forward, [](int64_t s) { return s != 1; });
+  if (strided)
     attrs.push_back(b.named("strides", b.i64s(forward)));
-  FailureOr<Value> sliced = b.create<trace::SliceOp>({b.inputs[0]}, attrs);
+  // No slice where every element is taken (x[::-1]).
+  bool whole = !strided && llvm::all_of(start, [](int64_t s) { return !s; }) &&
+               ArrayRef<int64_t>(limit) == in;
+  FailureOr<Value> sliced =
+      whole ? FailureOr<Value>(b.inputs[0])
+            : b.create<trace::SliceOp>({b.inputs[0]}, attrs);
   if (failed(sliced))
     return failure();
   for (int64_t d = 0; d < rank; ++d) {
