@@ -246,3 +246,32 @@ def test_tape_inside_function_through_a_graph_with_variables():
         return tape.gradient(loss, x)
     want = (1 - np.tanh(x @ w0) ** 2) @ w0.T
     np.testing.assert_allclose(step(x), want, rtol=1e-5, atol=1e-6)
+
+
+def test_prod_gradient_with_zeros_matches_torch():
+    # Rows with no zero, one zero, two zeros: the product of the others.
+    x = np.array([[2, -3, 0.5, 4], [1.5, 0, 2, -1], [0, 3, 0, 2]])
+    c = np.array([0.5, -2.0, 3.0])
+    f = tracec.import_graphdef(CORPUS / "Inputs" / "prod.pbtxt",
+                               inputs=["x"], outputs=["y"])
+    np.testing.assert_array_equal(f(x), x.prod(1))
+    g = tracec.grad(lambda x: tnp.sum(tnp.multiply(f(x), c)))(x)
+    tx = torch.tensor(x, requires_grad=True)
+    (tx.prod(1) * torch.tensor(c)).sum().backward()
+    np.testing.assert_allclose(g, tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+    fd = finite_differences(lambda v: np.sum(v.prod(1) * c), x, eps=1e-4)
+    np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-8)
+
+
+def test_tf1_reference_variables_are_tracec_variables():
+    f = tracec.import_graphdef(CORPUS / "tf1-variables.pbtxt", inputs=["x"],
+                               outputs=["y", "z", "v"],
+                               prune_unused_nodes=True,
+                               variables={"w": np.array([1, 2], np.float32),
+                                          "counter": np.array([3, 4], np.float32)})
+    y, z, v = f(np.array([10, 20], np.float32))
+    np.testing.assert_array_equal(y, [10, 40])   # w * x
+    np.testing.assert_array_equal(z, [21, 62])   # (w + x) + y
+    np.testing.assert_array_equal(v, [5, 6])
+    np.testing.assert_array_equal(f.variables["w"].numpy(), [11, 22])
+    np.testing.assert_array_equal(f.variables["counter"].numpy(), [5, 6])

@@ -188,16 +188,16 @@ template <typename OpTy> static NodeResults reduction(NodeBuilder &b) {
   return one(b.create<OpTy>({b.inputs[0]}, attrs));
 }
 
-/// Prod: the dialect has no product reduction; a product of constants (a
-/// shape's element count) is evaluated here.
+/// Prod: trace.reduce_prod; a product of integer constants (a shape's
+/// element count, as Keras' Flatten computes it) is evaluated here, so that
+/// the shapes it feeds stay constants.
 static NodeResults prod(NodeBuilder &b) {
   if (failed(b.checkInputs(2)))
     return failure();
   DenseElementsAttr x = smallConstant(b.inputs[0]);
   if (!x || !x.getElementType().isInteger() ||
       x.getElementType().isInteger(1))
-    return b.error() << "Prod is supported on constant integer tensors only "
-                        "(the trace dialect has no product reduction)";
+    return reduction<trace::ReduceProdOp>(b);
   FailureOr<SmallVector<int64_t>> axes = reductionAxes(b);
   FailureOr<bool> keepdims = b.boolAttr("keep_dims", false);
   if (failed(axes) || failed(keepdims))
