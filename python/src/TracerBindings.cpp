@@ -221,7 +221,7 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def(#NAME, [](const Value &x, const I64s &axes, bool keepdims) {          \
     return NAME(x, axes, keepdims);                                            \
   });
-  REDUCTION(sum) REDUCTION(mean) REDUCTION(max) REDUCTION(min)
+  REDUCTION(sum) REDUCTION(mean) REDUCTION(max) REDUCTION(min) REDUCTION(prod)
 #undef REDUCTION
   m.def("argmax", [](const Value &x, int64_t axis) { return argmax(x, axis); });
   m.def("softmax", [](const Value &x, int64_t axis) { return softmax(x, axis); });
