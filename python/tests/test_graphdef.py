@@ -148,6 +148,13 @@ def test_value_and_grad(model):
     np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-6)
 
 
+def test_vjp(model):
+    f, x, c, want, module = model
+    y, vjp_fn = tracec.vjp(f, x)
+    np.testing.assert_allclose(y, module.reference(x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(vjp_fn(c)[0], want, rtol=1e-4, atol=1e-6)
+
+
 def test_eager_gradient_tape(model):
     f, x, c, want, _ = model
     x = x.copy()
