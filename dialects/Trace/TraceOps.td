@@ -263,6 +263,7 @@ def Trace_ReduceSumOp : Trace_ReductionOp<"reduce_sum", Trace_NumericTensor, "su
 def Trace_ReduceMeanOp : Trace_ReductionOp<"reduce_mean", Trace_FloatTensor, "mean">;
 def Trace_ReduceMaxOp : Trace_ReductionOp<"reduce_max", Trace_NumericTensor, "maximum">;
 def Trace_ReduceMinOp : Trace_ReductionOp<"reduce_min", Trace_NumericTensor, "minimum">;
+def Trace_ReduceProdOp : Trace_ReductionOp<"reduce_prod", Trace_NumericTensor, "product">;
 
 def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
   let summary = "index (i64) of the first maximum along `axis`";

@@ -75,6 +75,10 @@ Value tracec::max(const Value &x, llvm::ArrayRef<int64_t> axes, bool keepdims) {
 Value tracec::min(const Value &x, llvm::ArrayRef<int64_t> axes, bool keepdims) {
   return reduce(trace::ReduceMinOp::getOperationName(), x, axes, keepdims);
 }
+Value tracec::prod(const Value &x, llvm::ArrayRef<int64_t> axes,
+                   bool keepdims) {
+  return reduce(trace::ReduceProdOp::getOperationName(), x, axes, keepdims);
+}
 
 Value tracec::argmax(const Value &x, int64_t axis) {
   return createValue(trace::ArgmaxOp::getOperationName(), {x},

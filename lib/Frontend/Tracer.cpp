@@ -2,10 +2,10 @@
 
 #include "Tracer.h"
 
+#include "tracec/Dialect/Trace/IR/InferResultTypes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/IR/Verifier.h"
-#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tracec;
@@ -348,7 +348,6 @@ detail::createOp(llvm::StringRef name, mlir::ValueRange operands,
 mlir::Operation *detail::createOp(mlir::OperationState &state,
                                   bool inferTypes) {
   Scope &scope = currentScope();
-  mlir::MLIRContext *ctx = &context();
   mlir::Location loc = state.location;
   std::string name = state.name.getStringRef().str();
   DiagnosticCapture capture(*scope.function->trace);
@@ -363,25 +362,12 @@ mlir::Operation *detail::createOp(mlir::OperationState &state,
   };
 
   bool hasRegions = !state.regions.empty();
-  mlir::Operation *op = mlir::Operation::create(state);
-  if (inferTypes) {
-    auto infer = llvm::dyn_cast<mlir::InferTypeOpInterface>(op);
-    assert(infer && "op does not infer its result types");
-    llvm::SmallVector<mlir::Type> types;
-    if (mlir::failed(infer.inferReturnTypes(
-            ctx, loc, op->getOperands(), op->getRawDictionaryAttrs(),
-            op->getPropertiesStorage(), op->getRegions(), types)))
-      failWith(op);
-    if (types.size() != op->getNumResults()) {
-      unsigned expected = op->getNumResults();
-      op->destroy();
-      fail(locationPrefix(loc) + ": error: '" + name + "' inferred " +
-           llvm::Twine(types.size()) + " results, expected " +
-           llvm::Twine(expected));
-    }
-    for (auto [result, type] : llvm::zip(op->getResults(), types))
-      result.setType(type);
-  }
+  mlir::Operation *op =
+      inferTypes ? mlir::trace::createWithInferredTypes(state,
+                                                        state.types.size())
+                 : mlir::Operation::create(state);
+  if (!op)
+    failWith(nullptr);
   scope.block->push_back(op);
   // Ops with regions are verified once their regions are filled.
   if (!hasRegions && mlir::failed(mlir::verify(op, false))) {

@@ -10,6 +10,9 @@
 
 #include "tracec/Target/GraphDef.h"
 
+#include "tracec/Dialect/Trace/IR/TraceDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,7 +22,17 @@
 using namespace tracec;
 namespace py = pybind11;
 
-static std::string importGraphDefText(
+/// (dtype name, shape) of a tensor type: "f32", as MLIR prints it.
+static py::tuple spec(mlir::RankedTensorType type) {
+  std::string dtype;
+  llvm::raw_string_ostream os(dtype);
+  os << type.getElementType();
+  return py::make_tuple(dtype, std::vector<int64_t>(type.getShape()));
+}
+
+/// (module text, inputs, variables): the arguments of @main, each (name,
+/// dtype, shape), tensors first, then the variables (resources).
+static py::tuple importGraphDefText(
     const std::string &path, const std::vector<std::string> &inputs,
     const std::vector<std::string> &inputDataTypes,
     const std::vector<std::vector<int64_t>> &inputShapes,
@@ -57,7 +70,19 @@ static std::string importGraphDefText(
   std::string text;
   llvm::raw_string_ostream out(text);
   module->print(out);
-  return text;
+  auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+  py::list arguments, variables;
+  for (auto [i, type] : llvm::enumerate(main.getArgumentTypes())) {
+    if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type)) {
+      auto name = main.getArgAttrOfType<mlir::StringAttr>(i, "tf.name");
+      arguments.append(py::make_tuple(name ? name.str() : "", spec(tensor)));
+    } else if (auto resource = llvm::dyn_cast<mlir::trace::ResourceType>(type)) {
+      auto name = main.getArgAttrOfType<mlir::StringAttr>(i, "tf.variable");
+      variables.append(py::make_tuple(name ? name.str() : "",
+                                      spec(resource.getValueType())));
+    }
+  }
+  return py::make_tuple(text, arguments, variables);
 }
 
 void tracec::python::bindGraphDef(py::module_ &m) {
@@ -65,5 +90,6 @@ void tracec::python::bindGraphDef(py::module_ &m) {
         py::arg("inputs"), py::arg("input_dtypes"), py::arg("input_shapes"),
         py::arg("outputs"), py::arg("control_outputs"),
         py::arg("graph_as_function"), py::arg("prune_unused_nodes"),
-        "A TensorFlow GraphDef (.pb, .pbtxt) as a trace module (MLIR text).");
+        "A TensorFlow GraphDef (.pb, .pbtxt) as a trace module (MLIR text), "
+        "with the arguments of its @main: (text, inputs, variables).");
 }

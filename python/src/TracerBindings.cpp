@@ -221,7 +221,7 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def(#NAME, [](const Value &x, const I64s &axes, bool keepdims) {          \
     return NAME(x, axes, keepdims);                                            \
   });
-  REDUCTION(sum) REDUCTION(mean) REDUCTION(max) REDUCTION(min)
+  REDUCTION(sum) REDUCTION(mean) REDUCTION(max) REDUCTION(min) REDUCTION(prod)
 #undef REDUCTION
   m.def("argmax", [](const Value &x, int64_t axis) { return argmax(x, axis); });
   m.def("softmax", [](const Value &x, int64_t axis) { return softmax(x, axis); });
@@ -334,6 +334,17 @@ void tracec::python::bindTracer(py::module_ &m) {
       pairs.append(py::make_tuple(
           py::cast(lookupVariable(variable)), value));
     return py::make_tuple(results, pairs);
+  });
+  // A function given as MLIR text (an imported GraphDef) called like a
+  // traced one; `variables` stand for its resource arguments.
+  m.def("call_module", [](const std::string &name, const std::string &text,
+                          const std::string &entry,
+                          const std::vector<Value> &args,
+                          const std::vector<std::shared_ptr<Variable>> &vars) {
+    std::vector<Variable *> variables;
+    for (const auto &variable : vars)
+      variables.push_back(variable.get());
+    return callModuleFunction(name, text, entry, args, variables);
   });
   m.def("is_traced_callee", &isTracedCallee);
   m.def("cond", [](const Value &pred, py::function t, py::function f,

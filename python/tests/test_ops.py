@@ -19,6 +19,7 @@ CASES = [
     ("sum", lambda m: m.sum(X, axis=1), X.sum(1)),
     ("mean", lambda m: m.mean(X, axis=0, keepdims=True), X.mean(0, keepdims=True)),
     ("max", lambda m: m.max(X), X.max()),
+    ("prod", lambda m: m.prod(X, axis=1, keepdims=True), X.prod(1, keepdims=True)),
     ("argmax", lambda m: m.argmax(X, axis=1), X.argmax(1)),
     ("maximum", lambda m: m.maximum(X, 0.5), np.maximum(X, 0.5)),
     ("where", lambda m: m.where(X > 0, X, 0.0), np.where(X > 0, X, 0)),
@@ -140,6 +141,15 @@ def test_random_is_seeded():
     assert not np.array_equal(u1, u2)  # new numbers at every call
     again = tracec.function(lambda: tracec.random.uniform((1000,), -1.0, 1.0, seed=3))()
     np.testing.assert_array_equal(again, u1)  # a fresh compile repeats them
+
+
+def test_prod_gradient_with_zeros_against_torch():
+    # Rows with no zero, one zero, two zeros.
+    x = np.array([[2, -3, 0.5, 4], [1.5, 0, 2, -1], [0, 3, 0, 2]], np.float32)
+    g = tracec.grad(lambda x: tnp.sum(tnp.prod(x, axis=1) * np.float32(2)))(x)
+    t = torch.tensor(x, requires_grad=True)
+    (t.prod(1) * 2).sum().backward()
+    np.testing.assert_allclose(g, t.grad.numpy(), rtol=1e-6)
 
 
 def test_stop_gradient():

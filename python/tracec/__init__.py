@@ -17,7 +17,7 @@ from .tape import (GradientTape, grad, gradients, gradients_function,  # noqa: F
                    hessians, implicit_grad, implicit_value_and_grad,
                    value_and_grad, vjp)
 from .variables import Variable  # noqa: F401
-from .graphdef import import_graphdef  # noqa: F401
+from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from . import _core as _core_module
 
 float16, float32, float64 = numpy.float16, numpy.float32, numpy.float64

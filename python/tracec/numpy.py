@@ -133,6 +133,7 @@ sum = _reduction(_C.sum, "sum")
 mean = _reduction(_C.mean, "mean")
 max = amax = _reduction(_C.max, "max")
 min = amin = _reduction(_C.min, "min")
+prod = _reduction(_C.prod, "prod")
 
 
 def _argmax(x, axis):

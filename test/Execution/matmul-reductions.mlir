@@ -13,6 +13,8 @@
 // CHECK-DAG: ok reduce_max_negative_axis
 // CHECK-DAG: ok reduce_min_all
 // CHECK-DAG: ok reduce_sum_i32
+// CHECK-DAG: ok reduce_prod_keepdims
+// CHECK-DAG: ok reduce_prod_i32
 // CHECK-NOT: FAIL
 func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf32> {
   %0 = trace.matmul %a, %b : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
@@ -52,5 +54,13 @@ func.func @reduce_min_all(%x: tensor<2x3x4xf32>) -> tensor<f32> {
 }
 func.func @reduce_sum_i32(%x: tensor<2x3x4xi32>) -> tensor<2x4xi32> {
   %0 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<2x3x4xi32> -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
+}
+func.func @reduce_prod_keepdims(%x: tensor<2x3x4xf32>) -> tensor<2x1x1xf32> {
+  %0 = trace.reduce_prod %x {axes = array<i64: 1, 2>, keepdims} : tensor<2x3x4xf32> -> tensor<2x1x1xf32>
+  return %0 : tensor<2x1x1xf32>
+}
+func.func @reduce_prod_i32(%x: tensor<2x3x4xi32>) -> tensor<2x4xi32> {
+  %0 = trace.reduce_prod %x {axes = array<i64: 1>} : tensor<2x3x4xi32> -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }

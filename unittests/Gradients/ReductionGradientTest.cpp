@@ -1,4 +1,4 @@
-//===- ReductionGradientTest.cpp - reduce_max/min, softmax, log_softmax ---===//
+//===- ReductionGradientTest.cpp - reduce_max/min/prod, softmax -----------===//
 
 #include "GradientChecker.h"
 
@@ -51,6 +51,41 @@ TEST(ReductionGradients, MaxAndMinAwayFromTies) {
                                    {distinctTensor(c.shape, 10 + k)}));
     }
   }
+}
+
+TEST(ReductionGradients, ProdMatchesFiniteDifferences) {
+  for (auto [k, c] : llvm::enumerate(kReductions)) {
+    SCOPED_TRACE(std::string("reduce_prod ") + c.inputType + " " + c.attrs);
+    std::string text = "%y = trace.reduce_prod %arg0 " + c.attrs + " : " +
+                       c.inputType + " -> " + c.resultType;
+    EXPECT_TRUE(checkOpGradients(text, {c.inputType}, c.resultType,
+                                 {randomTensor(c.shape, 20 + k, 0.5, 1.5)}));
+  }
+}
+
+/// The product of the other elements, with zeros among them: rows with no
+/// zero, one zero, two zeros (the product is multilinear, so finite
+/// differences hold there too).
+TEST(ReductionGradients, ProdWithZeros) {
+  Tensor x = *Tensor::fromVector<double>(
+      {2, -3, 0.5, 4, /**/ 1.5, 0, 2, -1, /**/ 0, 3, 0, 2}, {3, 4});
+  EXPECT_TRUE(checkOpGradients(
+      "%y = trace.reduce_prod %arg0 {axes = array<i64: 1>} : tensor<3x4xf64> "
+      "-> tensor<3xf64>",
+      {"tensor<3x4xf64>"}, "tensor<3xf64>", {x}));
+  std::string source = R"mlir(
+func.func @f(%x: tensor<3x4xf64>) -> tensor<f64> {
+  %p = trace.reduce_prod %x {axes = array<i64: 1>} : tensor<3x4xf64> -> tensor<3xf64>
+  %s = trace.reduce_sum %p {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+)mlir";
+  auto grads = evaluateGradients(source, "f", {x}, {0});
+  ASSERT_TRUE(bool(grads)) << llvm::toString(grads.takeError());
+  EXPECT_EQ((*grads)[0].toVector<double>(),
+            std::vector<double>({-6, 4, -24, -3,  // -12 / x_i
+                                 0, -3, 0, 0,     // only the zero's
+                                 0, 0, 0, 0}));   // two zeros: none
 }
 
 /// Ties split the cotangent evenly among the tied elements.

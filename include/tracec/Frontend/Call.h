@@ -51,6 +51,22 @@ std::vector<Value> call(llvm::StringRef name, llvm::ArrayRef<Value> args,
 /// would not run).
 bool isTracedCallee(llvm::StringRef name);
 
+/// call() of a function that was not traced but written down: function
+/// `entry` of `moduleText`, a module of the `trace` dialect in MLIR text (an
+/// imported TensorFlow GraphDef, a .mlir file). The first call of `name` in
+/// the current trace copies `entry`'s body into @name and the functions of
+/// the module into the trace (as @name_<function>); later calls reuse them.
+/// `entry` takes tensor arguments, then `!trace.resource` ones: the
+/// resources are `variables`, passed like the variables of a traced callee
+/// (hoisting reads of them throws TraceError, as does a mismatch of the
+/// arguments' number or types with `entry`'s).
+std::vector<Value> callModuleFunction(llvm::StringRef name,
+                                      llvm::StringRef moduleText,
+                                      llvm::StringRef entry,
+                                      llvm::ArrayRef<Value> args,
+                                      llvm::ArrayRef<Variable *> variables = {},
+                                      const CallOptions &options = {});
+
 } // namespace tracec
 
 #endif // TRACEC_FRONTEND_CALL_H

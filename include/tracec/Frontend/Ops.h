@@ -113,6 +113,9 @@ Value max(const Value &x, llvm::ArrayRef<int64_t> axes = {},
           bool keepdims = false);
 Value min(const Value &x, llvm::ArrayRef<int64_t> axes = {},
           bool keepdims = false);
+/// The product (its gradient is exact with zeros among the elements).
+Value prod(const Value &x, llvm::ArrayRef<int64_t> axes = {},
+           bool keepdims = false);
 /// Index (i64) of the first maximum along `axis`.
 Value argmax(const Value &x, int64_t axis);
 Value softmax(const Value &x, int64_t axis = -1);

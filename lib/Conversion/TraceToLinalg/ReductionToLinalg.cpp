@@ -1,4 +1,4 @@
-//===- ReductionToLinalg.cpp - reduce_{sum,mean,max,min} -> linalg.reduce -===//
+//===- ReductionToLinalg.cpp - reduce_* -> linalg.reduce ------------------===//
 //
 // A reduction becomes linalg.reduce over its axes into an accumulator filled
 // with the combiner's identity; mean divides the sum by the element count;
@@ -20,13 +20,16 @@ using namespace mlir::trace;
 
 namespace {
 
-enum class Combiner { Sum, Max, Min };
+enum class Combiner { Sum, Prod, Max, Min };
 
-/// The combiner's identity: 0, or the lowest/highest value of the type
+/// The combiner's identity: 0, 1, or the lowest/highest value of the type
 /// (-inf/+inf for floats).
 TypedAttr identityOf(Combiner combiner, Type element, OpBuilder &b) {
   if (combiner == Combiner::Sum)
     return b.getZeroAttr(element);
+  if (combiner == Combiner::Prod)
+    return isa<FloatType>(element) ? TypedAttr(b.getFloatAttr(element, 1.0))
+                                   : TypedAttr(b.getIntegerAttr(element, 1));
   bool lowest = combiner == Combiner::Max;
   if (auto floatType = dyn_cast<FloatType>(element))
     return b.getFloatAttr(
@@ -44,6 +47,9 @@ Value combine(Combiner combiner, OpBuilder &b, Location loc, Value x,
   case Combiner::Sum:
     return isFloat ? Value(arith::AddFOp::create(b, loc, x, acc))
                    : Value(arith::AddIOp::create(b, loc, x, acc));
+  case Combiner::Prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, x, acc))
+                   : Value(arith::MulIOp::create(b, loc, x, acc));
   case Combiner::Max:
     return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, acc))
                    : Value(arith::MaxSIOp::create(b, loc, x, acc));
@@ -149,6 +155,7 @@ void mlir::trace::populateReductionToLinalgPatterns(
   patterns.add<ReductionToLinalg<ReduceSumOp, Combiner::Sum>,
                ReductionToLinalg<ReduceMeanOp, Combiner::Sum, /*kMean=*/true>,
                ReductionToLinalg<ReduceMaxOp, Combiner::Max>,
-               ReductionToLinalg<ReduceMinOp, Combiner::Min>>(
+               ReductionToLinalg<ReduceMinOp, Combiner::Min>,
+               ReductionToLinalg<ReduceProdOp, Combiner::Prod>>(
       patterns.getContext());
 }

@@ -100,6 +100,8 @@ public:
   LogicalResult build();
   /// The value of a tensor reference (after build()); errors at `loc`.
   FailureOr<Value> resolve(StringRef text, Location loc);
+  /// resolve(), a TF1 reference read at the end of the body (results).
+  FailureOr<Value> resolveResult(StringRef text, Location loc);
   /// The control token of node `node` (null if it has none).
   FailureOr<Value> controlToken(StringRef node, Location loc);
   /// Returns `results`, made to wait for `controlNodes`, and sets the
@@ -138,6 +140,13 @@ private:
   llvm::StringMap<SmallVector<Value>> outputs;
   llvm::StringMap<Value> tokens;
   llvm::StringMap<Value> variables;
+  /// Nodes whose output is a TF1 reference, and the token a read of it
+  /// waits for (the update's; null for the variable itself).
+  llvm::StringMap<Value> refs;
+
+  /// trace.var.read of `resource` after `token` (if any).
+  FailureOr<Value> readRef(OpBuilder &builder, Location loc, Value resource,
+                           Value token);
 };
 
 /// The module: the graph function and the library's functions.
@@ -171,7 +180,8 @@ public:
   OpBuilder builder;
   OwningOpRef<ModuleOp> module;
   llvm::StringMap<const tf::FunctionDef *> library;
-  llvm::StringMap<func::FuncOp> instantiated;
+  /// The instances of each library function, one per argument types.
+  llvm::StringMap<SmallVector<func::FuncOp>> instantiated;
   llvm::StringSet<> inProgress;
   const GraphImportOptions *options = nullptr;
 
@@ -333,6 +343,34 @@ FailureOr<Value> BodyImporter::resolve(StringRef text, Location loc) {
   return output(*node, *ref, loc);
 }
 
+FailureOr<Value> BodyImporter::readRef(OpBuilder &builder, Location loc,
+                                        Value resource, Value token) {
+  SmallVector<Value> operands{resource};
+  if (token)
+    operands.push_back(token);
+  OperationState state(loc, trace::VarReadOp::getOperationName());
+  state.addOperands(operands);
+  auto type = cast<trace::ResourceType>(resource.getType());
+  state.addTypes({type.getValueType(), trace::ControlType::get(context())});
+  Operation *op = builder.create(state);
+  if (failed(verify(op, /*verifyRecursively=*/false)))
+    return failure();
+  return op->getResult(0);
+}
+
+FailureOr<Value> BodyImporter::resolveResult(StringRef text, Location loc) {
+  FailureOr<Value> value = resolve(text, loc);
+  if (failed(value))
+    return failure();
+  FailureOr<TensorRef> ref = parseRef(text);
+  auto it = refs.find(ref->node);
+  if (it == refs.end())
+    return value;
+  OpBuilder builder(context());
+  builder.setInsertionPointToEnd(&func.getBody().front());
+  return readRef(builder, loc, *value, it->second);
+}
+
 FailureOr<Value> BodyImporter::controlToken(StringRef node, Location loc) {
   if (!nodes.count(node))
     return emitError(loc) << "control output '" << node
@@ -377,6 +415,7 @@ LogicalResult BodyImporter::build() {
     if (fed.count(node->name()))
       continue;
     Location loc = nodeLoc(*node);
+    const OpMapping *mapping = lookupOpMapping(node->op());
     SmallVector<Value> inputs, after;
     for (const std::string &input : node->input()) {
       FailureOr<TensorRef> ref = parseRef(input);
@@ -388,6 +427,16 @@ LogicalResult BodyImporter::build() {
       FailureOr<Value> value = resolve(input, loc);
       if (failed(value))
         return failure();
+      // A TF1 reference: updated as is (Assign's input 0), else read here.
+      auto refIt = refs.find(ref->node);
+      if (refIt != refs.end()) {
+        if (mapping && mapping->refInput && inputs.empty()) {
+          if (refIt->second)
+            after.push_back(refIt->second);
+        } else {
+          value = readRef(builder, loc, *value, refIt->second);
+        }
+      }
       inputs.push_back(*value);
     }
     NodeBuilder b(*node, name, builder, loc, inputs, after, *this);
@@ -405,7 +454,7 @@ LogicalResult BodyImporter::build() {
                                ? "the placeholder is not an input: add it "
                                  "to --tf-input-arrays"
                                : "_Arg nodes need --tf-graph-as-function");
-    } else if (const OpMapping *mapping = lookupOpMapping(node->op())) {
+    } else if (mapping) {
       results = mapping->build(b);
     } else {
       results = buildDirectCall(b);
@@ -425,6 +474,8 @@ LogicalResult BodyImporter::build() {
                   : trace::GroupOp::create(builder, loc, after).getResult();
     if (token)
       tokens[node->name()] = token;
+    if (b.refOutput)
+      refs[node->name()] = b.token;
     outputs[node->name()] = std::move(*results);
   }
   return success();
@@ -736,7 +787,7 @@ LogicalResult ModuleImporter::importGraph(const GraphImportOptions &options) {
     return failure();
   SmallVector<Value> results;
   for (const std::string &name : outputNames) {
-    FailureOr<Value> value = body.resolve(name, loc);
+    FailureOr<Value> value = body.resolveResult(name, loc);
     if (failed(value))
       return failure();
     results.push_back(*value);
@@ -788,6 +839,40 @@ ModuleImporter::declaredArgTypes(const tf::FunctionDef &f, Location loc) {
   return types;
 }
 
+/// `node` with its attributes' placeholders ("$T" in TensorFlow's text,
+/// AttrValue.placeholder) replaced by the instance's `types`.
+static tf::NodeDef substitute(const tf::NodeDef &node,
+                              const std::map<std::string, tf::DataType> &types) {
+  tf::NodeDef copy = node;
+  for (auto &[key, value] : *copy.mutable_attr()) {
+    if (value.value_case() != tf::AttrValue::kPlaceholder)
+      continue;
+    auto it = types.find(value.placeholder());
+    if (it != types.end())
+      value.set_type(it->second);
+  }
+  return copy;
+}
+
+/// The TensorFlow dtype of an element type of the dialect.
+static std::optional<tf::DataType> dataTypeOf(Type type) {
+  if (type.isF32())
+    return tf::DT_FLOAT;
+  if (type.isF64())
+    return tf::DT_DOUBLE;
+  if (type.isF16())
+    return tf::DT_HALF;
+  if (type.isBF16())
+    return tf::DT_BFLOAT16;
+  if (type.isInteger(1))
+    return tf::DT_BOOL;
+  if (type.isInteger(32))
+    return tf::DT_INT32;
+  if (type.isInteger(64))
+    return tf::DT_INT64;
+  return std::nullopt;
+}
+
 FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
                                                     TypeRange argTypes,
                                                     Location loc) {
@@ -797,25 +882,42 @@ FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
   if (inProgress.contains(name))
     return emitError(loc) << "function '" << name
                           << "' calls itself (recursion is not supported)";
-  if (func::FuncOp done = instantiated.lookup(name)) {
-    if (TypeRange(done.getFunctionType().getInputs()) != argTypes)
-      return emitError(loc) << "function '" << name
-                            << "' is called with other argument types than "
-                               "before; tracec imports one instance";
-    return done;
-  }
-  inProgress.insert(name);
+  // One instance per argument types (a function called with other shapes,
+  // or a polymorphic one with other dtypes, is imported again).
+  SmallVector<func::FuncOp> &instances = instantiated[name];
+  for (func::FuncOp done : instances)
+    if (TypeRange(done.getFunctionType().getInputs()) == argTypes)
+      return done;
   const tf::OpDef &signature = f->signature();
   if (int(argTypes.size()) != signature.input_arg_size())
     return emitError(loc) << "function '" << name << "' takes "
                           << signature.input_arg_size() << " arguments, got "
                           << argTypes.size();
+  // Polymorphic arguments (type_attr) take their dtype from the call.
+  std::map<std::string, tf::DataType> typeAttrs;
   for (auto [i, arg] : llvm::enumerate(signature.input_arg())) {
-    if (!arg.type_attr().empty() || !arg.number_attr().empty() ||
-        !arg.type_list_attr().empty())
+    if (!arg.number_attr().empty() || !arg.type_list_attr().empty())
       return emitError(loc) << "function '" << name << "' argument '"
                             << arg.name()
-                            << "' has a polymorphic type (not supported)";
+                            << "' is a list (number_attr/type_list_attr: "
+                               "not supported)";
+    auto tensor = dyn_cast<RankedTensorType>(argTypes[i]);
+    if (!arg.type_attr().empty()) {
+      std::optional<tf::DataType> dtype =
+          tensor ? dataTypeOf(tensor.getElementType()) : std::nullopt;
+      if (!dtype)
+        return emitError(loc) << "function '" << name << "' argument '"
+                              << arg.name() << "' (" << arg.type_attr()
+                              << ") must be a tensor, got " << argTypes[i];
+      auto [it, inserted] = typeAttrs.insert({arg.type_attr(), *dtype});
+      if (!inserted && it->second != *dtype)
+        return emitError(loc)
+               << "function '" << name << "' argument '" << arg.name()
+               << "' is " << arg.type_attr() << " = "
+               << tf::DataType_Name(it->second) << " (an earlier argument), got "
+               << argTypes[i];
+      continue;
+    }
     bool matches;
     if (arg.type() == tf::DT_RESOURCE) {
       matches = isa<trace::ResourceType>(argTypes[i]);
@@ -823,7 +925,6 @@ FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
       FailureOr<Type> declared = convertDataType(arg.type(), context, loc);
       if (failed(declared))
         return failure();
-      auto tensor = dyn_cast<RankedTensorType>(argTypes[i]);
       matches = tensor && tensor.getElementType() == *declared;
     }
     if (!matches)
@@ -832,17 +933,42 @@ FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
                             << tf::DataType_Name(arg.type()) << ", got "
                             << argTypes[i];
   }
+  inProgress.insert(name);
 
+  // The instance's name: the function's for the first; then its type
+  // attributes' dtypes, or a number.
+  std::string symbol = name.str();
+  if (!instances.empty() || module->lookupSymbol(symbol)) {
+    std::string base = symbol;
+    for (auto &[attr, dtype] : typeAttrs) {
+      std::string dtypeName = tf::DataType_Name(dtype);
+      base += "_" + StringRef(dtypeName).drop_front(3).lower();
+    }
+    symbol = base;
+    for (unsigned n = 1; module->lookupSymbol(symbol); ++n)
+      symbol = base + "_" + std::to_string(n);
+  }
+  // The body, with the type attributes' placeholders bound.
+  std::vector<tf::NodeDef> bound;
+  if (!typeAttrs.empty()) {
+    bound.reserve(f->node_def_size());
+    for (const tf::NodeDef &node : f->node_def())
+      bound.push_back(substitute(node, typeAttrs));
+  }
   std::vector<const tf::NodeDef *> nodes;
-  for (const tf::NodeDef &node : f->node_def())
-    nodes.push_back(&node);
-  BodyImporter body(*this, name, /*isFunctionDef=*/true, nodes);
+  if (typeAttrs.empty())
+    for (const tf::NodeDef &node : f->node_def())
+      nodes.push_back(&node);
+  else
+    for (const tf::NodeDef &node : bound)
+      nodes.push_back(&node);
+  BodyImporter body(*this, symbol, /*isFunctionDef=*/true, nodes);
   if (failed(body.index()))
     return failure();
   Location funcLoc = NameLoc::get(StringAttr::get(context, name));
   func::FuncOp func = body.create(funcLoc, argTypes);
   func.setPrivate();
-  instantiated[name] = func;
+  instances.push_back(func);
   for (auto [i, arg] : llvm::enumerate(signature.input_arg()))
     body.nameArgument(arg.name(), i);
   // Outputs in signature order; control outputs by their node.
@@ -865,7 +991,7 @@ FailureOr<func::FuncOp> ModuleImporter::instantiate(StringRef name,
     return failure();
   SmallVector<Value> results;
   for (const std::string &ref : outputNames) {
-    FailureOr<Value> value = body.resolve(ref, funcLoc);
+    FailureOr<Value> value = body.resolveResult(ref, funcLoc);
     if (failed(value))
       return failure();
     results.push_back(*value);
@@ -882,6 +1008,15 @@ LogicalResult ModuleImporter::importLibrary() {
     if (instantiated.count(name))
       continue;
     Location loc = NameLoc::get(StringAttr::get(context, name));
+    if (llvm::any_of(f.signature().input_arg(), [](const tf::OpDef::ArgDef &a) {
+          return !a.type_attr().empty() || !a.number_attr().empty() ||
+                 !a.type_list_attr().empty();
+        })) {
+      emitWarning(loc) << "function '" << name
+                       << "' is polymorphic (type attributes) and not "
+                          "called: not imported";
+      continue;
+    }
     FailureOr<SmallVector<Type>> types = declaredArgTypes(f, loc);
     if (failed(types)) {
       emitWarning(loc) << "function '" << name

@@ -2,11 +2,11 @@
 
 #include "NodeBuilder.h"
 
+#include "tracec/Dialect/Trace/IR/InferResultTypes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -303,23 +303,9 @@ FailureOr<Operation *> NodeBuilder::createOp(StringRef name,
   OperationState state(loc, name);
   state.addOperands(operands);
   state.addAttributes(attributes);
-  // Placeholders, replaced by the inferred types once the op exists (its
-  // properties are only populated then), as the C++ tracer does.
-  state.types.assign(numResults, NoneType::get(context()));
-  Operation *op = Operation::create(state);
-  auto infer = dyn_cast<InferTypeOpInterface>(op);
-  assert(infer && "op does not infer its result types");
-  SmallVector<Type> types;
-  if (failed(infer.inferReturnTypes(context(), loc, op->getOperands(),
-                                    op->getRawDictionaryAttrs(),
-                                    op->getPropertiesStorage(),
-                                    op->getRegions(), types)) ||
-      types.size() != numResults) {
-    op->destroy();
+  Operation *op = mlir::trace::createWithInferredTypes(state, numResults);
+  if (!op)
     return error() << "cannot build " << name << " from these inputs";
-  }
-  for (auto [result, type] : llvm::zip(op->getResults(), types))
-    result.setType(type);
   return insertVerified(op);
 }
 

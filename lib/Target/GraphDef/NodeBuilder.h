@@ -80,6 +80,9 @@ public:
   FunctionScope &scope;
   /// A stateful builder sets this to its op's control result.
   mlir::Value token;
+  /// Set by builders whose output is a TF1 reference (VariableV2, Assign):
+  /// a resource that consumers read where they use it (after `token`).
+  bool refOutput = false;
 
   mlir::MLIRContext *context() { return builder.getContext(); }
 
@@ -175,6 +178,9 @@ struct OpMapping {
   /// references, when it has several single-tensor output args; empty for
   /// one output arg (maybe a list: "node:output:3" is output 3).
   llvm::SmallVector<llvm::StringRef, 0> outputArgs = {};
+  /// Input 0 is a TF1 reference that the op updates (Assign): passed as
+  /// the resource, not read.
+  bool refInput = false;
 };
 
 using OpRegistry = llvm::StringMap<OpMapping>;

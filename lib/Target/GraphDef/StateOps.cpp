@@ -1,9 +1,15 @@
-//===- StateOps.cpp - TF resource variables --------------------------------===//
+//===- StateOps.cpp - TF resource and reference variables ------------------===//
 //
 // A VarHandleOp becomes a `!trace.resource` argument of the function (one
 // per shared_name): tracec's variables live outside the function, passed in
 // by the caller. Reads and updates are the dialect's stateful ops; they take
 // the node's control inputs as `after` tokens and yield the node's token.
+//
+// TF1's reference variables (VariableV2, Variable) are the same resource
+// arguments. Their output is a reference: the importer reads it where a
+// value is used (an Identity, or any op: TF1's implicit dereference), and
+// Assign/AssignAdd/AssignSub update it and output the reference again,
+// which is read after the update.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +47,8 @@ static NodeResults varHandle(NodeBuilder &b) {
 static FailureOr<trace::ResourceType> resourceInput(NodeBuilder &b) {
   auto type = dyn_cast<trace::ResourceType>(b.inputs[0].getType());
   if (!type)
-    return b.error() << "input 0 must be a resource (a VarHandleOp or a "
-                        "resource argument), got "
+    return b.error() << "input 0 must be a resource (a VarHandleOp, a "
+                        "VariableV2 or a resource argument), got "
                      << b.inputs[0].getType();
   return type;
 }
@@ -76,8 +82,32 @@ template <typename OpTy> static NodeResults updateVariable(NodeBuilder &b) {
   return SmallVector<Value>{};
 }
 
+static NodeResults refVariable(NodeBuilder &b) {
+  if (failed(b.checkInputs(0)))
+    return failure();
+  b.refOutput = true;
+  return varHandle(b);
+}
+
+template <typename OpTy> static NodeResults assignRef(NodeBuilder &b) {
+  if (failed(updateVariable<OpTy>(b)))
+    return failure();
+  b.refOutput = true;
+  return SmallVector<Value>{b.inputs[0]};
+}
+
 void tracec::graphdef::registerStateOps(OpRegistry &registry) {
+  OpMapping assign{assignRef<trace::VarAssignOp>};
+  OpMapping assignAdd{assignRef<trace::VarAssignAddOp>};
+  OpMapping assignSub{assignRef<trace::VarAssignSubOp>};
+  for (OpMapping *m : {&assign, &assignAdd, &assignSub})
+    m->refInput = true;
   registry.insert({
+      {"VariableV2", {refVariable}},
+      {"Variable", {refVariable}},
+      {"Assign", assign},
+      {"AssignAdd", assignAdd},
+      {"AssignSub", assignSub},
       {"VarHandleOp", {varHandle}},
       {"ReadVariableOp", {readVariable}},
       {"AssignVariableOp", {updateVariable<trace::VarAssignOp>}},

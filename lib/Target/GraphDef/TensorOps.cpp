@@ -188,16 +188,16 @@ template <typename OpTy> static NodeResults reduction(NodeBuilder &b) {
   return one(b.create<OpTy>({b.inputs[0]}, attrs));
 }
 
-/// Prod: the dialect has no product reduction; a product of constants (a
-/// shape's element count) is evaluated here.
+/// Prod: trace.reduce_prod; a product of integer constants (a shape's
+/// element count, as Keras' Flatten computes it) is evaluated here, so that
+/// the shapes it feeds stay constants.
 static NodeResults prod(NodeBuilder &b) {
   if (failed(b.checkInputs(2)))
     return failure();
   DenseElementsAttr x = smallConstant(b.inputs[0]);
   if (!x || !x.getElementType().isInteger() ||
       x.getElementType().isInteger(1))
-    return b.error() << "Prod is supported on constant integer tensors only "
-                        "(the trace dialect has no product reduction)";
+    return reduction<trace::ReduceProdOp>(b);
   FailureOr<SmallVector<int64_t>> axes = reductionAxes(b);
   FailureOr<bool> keepdims = b.boolAttr("keep_dims", false);
   if (failed(axes) || failed(keepdims))
@@ -438,9 +438,24 @@ static NodeResults slice(NodeBuilder &b) {
       {b.named("start", b.i64s(*begin)), b.named("limit", b.i64s(limit))}));
 }
 
+/// `x` reversed along `dim`: a gather of the indices size-1, ..., 0.
+static FailureOr<Value> reverse(NodeBuilder &b, Value x, int64_t dim) {
+  int64_t size = cast<RankedTensorType>(x.getType()).getDimSize(dim);
+  SmallVector<int32_t> indices;
+  for (int64_t i = size - 1; i >= 0; --i)
+    indices.push_back(int32_t(i));
+  auto type = RankedTensorType::get({size}, b.builder.getI32Type());
+  Value reversed =
+      b.constant(DenseElementsAttr::get(type, ArrayRef<int32_t>(indices)));
+  return b.create<trace::GatherOp>(
+      {x, reversed}, {b.named("axis", b.builder.getI64IntegerAttr(dim))});
+}
+
 /// StridedSlice with its masks: the sparse spec (with ellipsis and new
-/// axes) is expanded to one (begin, end, stride) per input dim, sliced,
-/// then reshaped to drop shrunk dims and insert new ones.
+/// axes) is expanded to one (first index, step, count) per input dim, a
+/// forward slice of those elements is taken, dims with negative strides
+/// are reversed, and the result is reshaped to drop shrunk dims and insert
+/// new ones.
 static NodeResults stridedSlice(NodeBuilder &b) {
   if (failed(b.checkInputs(4)))
     return failure();
@@ -469,7 +484,9 @@ static NodeResults stridedSlice(NodeBuilder &b) {
   for (size_t i = 0; i < n; ++i)
     if (!bit(masks[2], i) && !bit(masks[3], i))
       ++named;
-  SmallVector<int64_t> start(rank, 0), limit(in), step(rank, 1);
+  // Per input dim: the first index taken, the step (negative: backwards)
+  // and the count.
+  SmallVector<int64_t> first(rank, 0), step(rank, 1), count(in);
   SmallVector<int64_t> outShape; // after shrink and new axes
   int64_t dim = 0;
   bool sawEllipsis = false;
@@ -491,47 +508,72 @@ static NodeResults stridedSlice(NodeBuilder &b) {
       return b.error() << "the slice spec has more dims than the input ("
                        << rank << ")";
     int64_t size = in[dim], s = (*strides)[i];
-    if (s <= 0)
-      return b.error() << "stride " << s
-                       << " is not supported (strides must be positive)";
-    auto clampIndex = [&](int64_t v) {
-      if (v < 0)
-        v += size;
-      return std::clamp<int64_t>(v, 0, size);
-    };
+    if (s == 0)
+      return b.error() << "stride 0 in dim " << dim;
     if (bit(masks[4], i)) {
       int64_t at = (*begin)[i] < 0 ? (*begin)[i] + size : (*begin)[i];
       if (at < 0 || at >= size)
         return b.error() << "index " << (*begin)[i]
                          << " is out of range for dim " << dim << " of size "
                          << size;
-      start[dim] = at;
-      limit[dim] = at + 1;
+      first[dim] = at;
+      count[dim] = 1;
     } else {
-      start[dim] = bit(masks[0], i) ? 0 : clampIndex((*begin)[i]);
-      limit[dim] = bit(masks[1], i) ? size : clampIndex((*end)[i]);
-      limit[dim] = std::max(limit[dim], start[dim]);
+      // TensorFlow's rule: negative indices count from the end; a forward
+      // range is clamped to [0, size], a backward one to [-1, size - 1]
+      // (-1: before the first element), and masked bounds take the end.
+      auto clampIndex = [&](int64_t v) {
+        if (v < 0)
+          v += size;
+        return s > 0 ? std::clamp<int64_t>(v, 0, size)
+                     : std::clamp<int64_t>(v, -1, size - 1);
+      };
+      int64_t lo = bit(masks[0], i) ? (s > 0 ? 0 : size - 1)
+                                    : clampIndex((*begin)[i]);
+      int64_t hi = bit(masks[1], i) ? (s > 0 ? size : -1)
+                                    : clampIndex((*end)[i]);
+      int64_t span = s > 0 ? hi - lo : lo - hi, magnitude = s > 0 ? s : -s;
+      first[dim] = lo;
       step[dim] = s;
-      outShape.push_back((limit[dim] - start[dim] + s - 1) / s);
+      count[dim] = span > 0 ? (span + magnitude - 1) / magnitude : 0;
+      outShape.push_back(count[dim]);
     }
     ++dim;
   }
   for (; dim < rank; ++dim)
     outShape.push_back(in[dim]);
-  if (DenseElementsAttr c = smallConstant(b.inputs[0])) {
-    SmallVector<int64_t> box;
-    for (int64_t d = 0; d < rank; ++d)
-      box.push_back((limit[d] - start[d] + step[d] - 1) / step[d]);
+  if (DenseElementsAttr c = smallConstant(b.inputs[0]))
     return SmallVector<Value>{
-        b.constant(sliceConstant(c, start, step, box, outShape))};
+        b.constant(sliceConstant(c, first, step, count, outShape))};
+  // A forward slice of the elements taken, then backward dims reversed.
+  SmallVector<int64_t> start(rank), limit(rank), forward(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    forward[d] = std::abs(step[d]);
+    start[d] = step[d] > 0 || count[d] == 0
+                   ? first[d]
+                   : first[d] + (count[d] - 1) * step[d];
+    limit[d] = count[d] ? start[d] + (count[d] - 1) * forward[d] + 1 : start[d];
   }
   SmallVector<NamedAttribute> attrs{b.named("start", b.i64s(start)),
                                     b.named("limit", b.i64s(limit))};
-  if (llvm::any_of(step, [](int64_t s) { return s != 1; }))
-    attrs.push_back(b.named("strides", b.i64s(step)));
-  FailureOr<Value> sliced = b.create<trace::SliceOp>({b.inputs[0]}, attrs);
+  bool strided = llvm::any_of(forward, [](int64_t s) { return s != 1; });
+  if (strided)
+    attrs.push_back(b.named("strides", b.i64s(forward)));
+  // No slice where every element is taken (x[::-1]).
+  bool whole = !strided && llvm::all_of(start, [](int64_t s) { return !s; }) &&
+               ArrayRef<int64_t>(limit) == in;
+  FailureOr<Value> sliced =
+      whole ? FailureOr<Value>(b.inputs[0])
+            : b.create<trace::SliceOp>({b.inputs[0]}, attrs);
   if (failed(sliced))
     return failure();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (step[d] > 0 || count[d] < 2)
+      continue;
+    sliced = reverse(b, *sliced, d);
+    if (failed(sliced))
+      return failure();
+  }
   return one(b.reshape(*sliced, outShape));
 }
 
@@ -562,6 +604,11 @@ static NodeResults pad(NodeBuilder &b) {
                       b.named("value", b.builder.getF64FloatAttr(value))}));
 }
 
+/// GatherV2 (and Gather): slices of params at indices along axis. With
+/// batch_dims = k, the first k dims of params and indices are batch dims,
+/// gathered independently: params' axis is moved after them, merged with
+/// them into one dim that the indices address with an offset per batch
+/// (a plain gather), and the result's dims are moved back in place.
 static NodeResults gather(NodeBuilder &b) {
   if (failed(b.checkInputs(2, 3)))
     return failure();
@@ -574,14 +621,86 @@ static NodeResults gather(NodeBuilder &b) {
       return b.error() << "the axis must be a scalar";
     axis = (*a)[0];
   }
-  FailureOr<int64_t> batchDims = b.intAttr("batch_dims", 0);
-  if (failed(batchDims))
+  FailureOr<int64_t> batchDimsAttr = b.intAttr("batch_dims", 0);
+  if (failed(batchDimsAttr))
     return failure();
-  if (*batchDims != 0)
-    return b.error() << "batch_dims " << *batchDims << " is not supported";
-  return one(b.create<trace::GatherOp>(
-      {b.inputs[0], b.inputs[1]},
-      {b.named("axis", b.builder.getI64IntegerAttr(axis))}));
+  auto gatherOn = [&](Value params, Value indices, int64_t along) {
+    return b.create<trace::GatherOp>(
+        {params, indices},
+        {b.named("axis", b.builder.getI64IntegerAttr(along))});
+  };
+  if (*batchDimsAttr == 0)
+    return one(gatherOn(b.inputs[0], b.inputs[1], axis));
+
+  RankedTensorType params = b.inputType(0), indices = b.inputType(1);
+  int64_t rank = params.getRank(), indexRank = indices.getRank();
+  int64_t batch = *batchDimsAttr < 0 ? *batchDimsAttr + indexRank
+                                     : *batchDimsAttr;
+  if (axis < 0)
+    axis += rank;
+  if (batch < 0 || batch > indexRank)
+    return b.error() << "batch_dims " << *batchDimsAttr
+                     << " is out of range for indices of rank " << indexRank;
+  if (axis < batch || axis >= rank)
+    return b.error() << "axis " << axis << " must be in [batch_dims "
+                     << batch << ", " << rank << ")";
+  if (params.getShape().take_front(batch) !=
+      indices.getShape().take_front(batch))
+    return b.error() << "the batch dims of params (" << params
+                     << ") and indices (" << indices << ") differ";
+  // params: [B..., M..., A, R...] -> [B..., A, M..., R...].
+  Value p = b.inputs[0];
+  int64_t middle = axis - batch, gathered = indexRank - batch;
+  if (middle) {
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.insert(perm.begin() + batch, axis);
+    FailureOr<Value> moved = b.create<trace::TransposeOp>(
+        {p}, {b.named("perm", b.i64s(perm))});
+    if (failed(moved))
+      return failure();
+    p = *moved;
+  }
+  // -> [B * A, M..., R...]; index i of batch j is j * A + i.
+  ArrayRef<int64_t> moved = cast<RankedTensorType>(p.getType()).getShape();
+  int64_t batches = 1, size = moved[batch];
+  for (int64_t d = 0; d < batch; ++d)
+    batches *= moved[d];
+  SmallVector<int64_t> merged{batches * size};
+  merged.append(moved.begin() + batch + 1, moved.end());
+  FailureOr<Value> flat = b.reshape(p, merged);
+  if (failed(flat))
+    return failure();
+  SmallVector<int64_t> offsetShape(indices.getShape().take_front(batch));
+  offsetShape.append(gathered, 1);
+  Type indexType = indices.getElementType();
+  SmallVector<APInt> offsets;
+  for (int64_t j = 0; j < batches; ++j)
+    offsets.emplace_back(indexType.getIntOrFloatBitWidth(), j * size,
+                         /*isSigned=*/true);
+  Value offset = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(offsetShape, indexType), offsets));
+  FailureOr<Value> shifted = b.create<trace::AddOp>({b.inputs[1], offset});
+  if (failed(shifted))
+    return failure();
+  // -> [B..., I..., M..., R...], then [B..., M..., I..., R...].
+  FailureOr<Value> result = gatherOn(*flat, *shifted, 0);
+  if (failed(result) || !middle)
+    return one(result);
+  int64_t outRank = cast<RankedTensorType>(result->getType()).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < batch; ++d)
+    perm.push_back(d);
+  for (int64_t d = 0; d < middle; ++d)
+    perm.push_back(batch + gathered + d);
+  for (int64_t d = 0; d < gathered; ++d)
+    perm.push_back(batch + d);
+  for (int64_t d = batch + gathered + middle; d < outRank; ++d)
+    perm.push_back(d);
+  return one(b.create<trace::TransposeOp>({*result},
+                                          {b.named("perm", b.i64s(perm))}));
 }
 
 static NodeResults oneHot(NodeBuilder &b) {

@@ -52,3 +52,19 @@ func.func @max_min_int(%x: tensor<2x3xi32>) -> (tensor<2xi32>, tensor<1x1xi32>) 
   %1 = trace.reduce_min %x {axes = array<i64: 1, 0>, keepdims} : tensor<2x3xi32> -> tensor<1x1xi32>
   return %0, %1 : tensor<2xi32>, tensor<1x1xi32>
 }
+
+// -----
+
+// A product starts from 1 and multiplies.
+// CHECK-LABEL: func.func @prod
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ONE]] : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: linalg.reduce ins(%arg0 : tensor<2x3xf32>) outs(%[[ACC]] : tensor<3xf32>) dimensions = [0]
+// CHECK: arith.mulf
+// CHECK: arith.constant 1 : i32
+// CHECK: arith.muli
+func.func @prod(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> (tensor<3xf32>, tensor<2xi32>) {
+  %0 = trace.reduce_prod %x {axes = array<i64: 0>} : tensor<2x3xf32> -> tensor<3xf32>
+  %1 = trace.reduce_prod %i {axes = array<i64: -1>} : tensor<2x3xi32> -> tensor<2xi32>
+  return %0, %1 : tensor<3xf32>, tensor<2xi32>
+}

@@ -101,3 +101,16 @@ func.func @dynamic_keepdims_stays(%x: tensor<?x3xf32>) -> tensor<1x3xf32> {
   %0 = trace.reduce_sum %x {axes = array<i64: 0>, keepdims} : tensor<?x3xf32> -> tensor<1x3xf32>
   return %0 : tensor<1x3xf32>
 }
+
+// -----
+
+// The product of one element is that element (1 * x, -0.0 included).
+// CHECK-LABEL: func.func @prod_identity
+// CHECK-SAME: (%[[X:.*]]: tensor<3x1xf32>)
+// CHECK-NOT: trace.reduce_prod
+// CHECK: return %[[X]], %[[X]] :
+func.func @prod_identity(%x: tensor<3x1xf32>) -> (tensor<3x1xf32>, tensor<3x1xf32>) {
+  %0 = trace.reduce_prod %x {axes = array<i64>} : tensor<3x1xf32> -> tensor<3x1xf32>
+  %1 = trace.reduce_prod %x {axes = array<i64: 1>, keepdims} : tensor<3x1xf32> -> tensor<3x1xf32>
+  return %0, %1 : tensor<3x1xf32>, tensor<3x1xf32>
+}

@@ -186,3 +186,22 @@ func.func @softmax_of_integers(%x: tensor<2x3xi32>) -> tensor<2x3xi32> {
   %0 = trace.softmax %x : tensor<2x3xi32>
   return %0 : tensor<2x3xi32>
 }
+
+// -----
+
+// reduce_prod infers its type like the other reductions.
+func.func @prod_axis_out_of_range(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @below {{axis 2 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.reduce_prod %x {axes = array<i64: 2>} : tensor<2x3xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @prod_wrong_result(%x: tensor<2x3xf32>) -> tensor<3xf32> {
+  // expected-error @below {{'trace.reduce_prod' op inferred type(s) 'tensor<2xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.reduce_prod %x {axes = array<i64: 1>} : tensor<2x3xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

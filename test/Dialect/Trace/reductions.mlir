@@ -101,3 +101,13 @@ func.func @log_softmax(%x: tensor<4x10xf32>, %y: tensor<2x3x4xf16>) -> (tensor<4
   %1 = trace.log_softmax %y {axis = 1} : tensor<2x3x4xf16>
   return %0, %1 : tensor<4x10xf32>, tensor<2x3x4xf16>
 }
+
+// A product, over several axes, with keepdims, and of integers.
+// CHECK-LABEL: func.func @reduce_prod
+func.func @reduce_prod(%x: tensor<2x3x4xf32>, %i: tensor<2x3xi64>) -> (tensor<3xf32>, tensor<2x1xi64>) {
+  // CHECK: trace.reduce_prod %{{[a-z0-9_]+}} {axes = array<i64: 0, -1>} : tensor<2x3x4xf32> -> tensor<3xf32>
+  %0 = trace.reduce_prod %x {axes = array<i64: 0, -1>} : tensor<2x3x4xf32> -> tensor<3xf32>
+  // CHECK: trace.reduce_prod %{{[a-z0-9_]+}} {axes = array<i64: 1>, keepdims} : tensor<2x3xi64> -> tensor<2x1xi64>
+  %1 = trace.reduce_prod %i {axes = array<i64: 1>, keepdims} : tensor<2x3xi64> -> tensor<2x1xi64>
+  return %0, %1 : tensor<3xf32>, tensor<2x1xi64>
+}

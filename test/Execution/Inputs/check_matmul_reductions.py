@@ -22,6 +22,7 @@ ai = rng.integers(-5, 5, (3, 4)).astype(np.int64)
 bi = rng.integers(-5, 5, (4, 2)).astype(np.int64)
 x = f32(2, 3, 4)
 xi = rng.integers(-100, 100, (2, 3, 4)).astype(np.int32)
+xs = rng.integers(-9, 9, (2, 3, 4)).astype(np.int32)
 cases = {
     "matmul": ([a, b], a @ b),
     "matmul_ta": ([a.T.copy(), b], a @ b),
@@ -33,5 +34,7 @@ cases = {
     "reduce_max_negative_axis": ([x], x.max(-1)),
     "reduce_min_all": ([x], np.array(x.min())),
     "reduce_sum_i32": ([xi], xi.sum(1, dtype=np.int32)),
+    "reduce_prod_keepdims": ([x], x.prod((1, 2), keepdims=True)),
+    "reduce_prod_i32": ([xs], xs.prod(1, dtype=np.int32)),
 }
 run_cases(module, work, cases, rtol=1e-5, atol=1e-6)

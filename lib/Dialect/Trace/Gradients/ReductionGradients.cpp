@@ -84,6 +84,42 @@ struct ExtremumGradient
   }
 };
 
+/// reduce_prod: dx_i = dy * (the product of the other elements), exact with
+/// zeros among them. With P the product of the nonzero elements (zeros
+/// taken as 1) and z the number of zeros (both per reduced slice):
+///   z = 0: dx_i = dy * P / x_i;
+///   z = 1: dx_i = dy * P at the zero, 0 elsewhere;
+///   z > 1: dx = 0.
+struct ProdGradient
+    : DifferentiableOpInterface::ExternalModel<ProdGradient, ReduceProdOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto reduce = cast<ReduceProdOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value x = state.primal(reduce.getX());
+    ArrayRef<int64_t> axes = reduce.getAxes();
+    Value dy = keepReducedDims(g, state.cotangent(reduce.getResult()), x, axes);
+    Type element = cast<RankedTensorType>(x.getType()).getElementType();
+    Value zero = g.constant(0, x), one = g.constant(1, x);
+    Value isZero = EqOp::create(builder, g.loc, x, zero);
+    Value nonzero = SelectOp::create(builder, g.loc, isZero, one, x);
+    Value product = ReduceProdOp::create(builder, g.loc, nonzero, axes,
+                                         /*keepdims=*/true);
+    Value zeros = ReduceSumOp::create(
+        builder, g.loc, CastOp::create(builder, g.loc, isZero, element), axes,
+        /*keepdims=*/true);
+    // select broadcasts its operands.
+    Value onlyZero = SelectOp::create(builder, g.loc, isZero, product, zero);
+    Value others = SelectOp::create(
+        builder, g.loc, EqOp::create(builder, g.loc, zeros, zero),
+        g.div(product, nonzero),
+        SelectOp::create(builder, g.loc,
+                         EqOp::create(builder, g.loc, zeros, one), onlyZero,
+                         zero));
+    return state.accumulate(reduce.getX(), g.mul(others, dy));
+  }
+};
+
 /// softmax: dx = y * (dy - sum(dy * y, axis, keepdims)).
 struct SoftmaxGradient
     : DifferentiableOpInterface::ExternalModel<SoftmaxGradient, SoftmaxOp> {
@@ -125,6 +161,7 @@ void mlir::trace::registerReductionGradients(MLIRContext *context) {
   ReduceMeanOp::attachInterface<SumLikeGradient<ReduceMeanOp>>(*context);
   ReduceMaxOp::attachInterface<ExtremumGradient<ReduceMaxOp>>(*context);
   ReduceMinOp::attachInterface<ExtremumGradient<ReduceMinOp>>(*context);
+  ReduceProdOp::attachInterface<ProdGradient>(*context);
   SoftmaxOp::attachInterface<SoftmaxGradient>(*context);
   LogSoftmaxOp::attachInterface<LogSoftmaxGradient>(*context);
 }

@@ -6,7 +6,8 @@ using namespace mlir;
 using namespace mlir::trace;
 
 /// Reducing over no axes, or only over size-1 dims kept with `keepdims`, is
-/// the identity: the maximum and minimum of one element are that element.
+/// the identity: the maximum, minimum and product of one element are that
+/// element.
 /// Both cases are exactly those where the result type is the operand type
 /// (a reduced dim that is kept becomes a static 1).
 static OpFoldResult foldIdentityReduction(Operation *op) {
@@ -31,6 +32,10 @@ OpFoldResult ReduceMaxOp::fold(FoldAdaptor) {
   return foldIdentityReduction(*this);
 }
 OpFoldResult ReduceMinOp::fold(FoldAdaptor) {
+  return foldIdentityReduction(*this);
+}
+// A product starts from 1, and 1 * x is x (-0.0 and NaN included).
+OpFoldResult ReduceProdOp::fold(FoldAdaptor) {
   return foldIdentityReduction(*this);
 }
 

@@ -1,5 +1,7 @@
 """A small writer of TensorFlow GraphDefs in text form, for the tests'
 graph generators (no TensorFlow needed)."""
+import sys
+
 import numpy as np
 
 DTYPES = {
@@ -91,3 +93,59 @@ class Graph:
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol,
                                        err_msg=name)
         print(f"{len(self.outputs)} outputs match NumPy")
+
+
+# NumPy references of the NHWC neural-net ops (HWIO filters; SAME padding
+# puts the extra row/column at the bottom/right, as TensorFlow does).
+def conv(x, w, stride, pad):
+    x = np.pad(x, [(0, 0), pad[0], pad[1], (0, 0)])
+    kh, kw = w.shape[:2]
+    oh = (x.shape[1] - kh) // stride + 1
+    ow = (x.shape[2] - kw) // stride + 1
+    y = np.zeros((x.shape[0], oh, ow, w.shape[3]), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            patch = x[:, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            y[:, i, j] = np.tensordot(patch, w, axes=([1, 2, 3], [0, 1, 2]))
+    return y
+
+
+def same(size, k, s):
+    out_size = -(-size // s)
+    total = max((out_size - 1) * s + k - size, 0)
+    return (total // 2, total - total // 2)
+
+
+def pool(x, k, s, reduce, avg):
+    ph, pw = same(x.shape[1], k, s), same(x.shape[2], k, s)
+    fill = -np.inf if not avg else 0
+    xp = np.pad(x, [(0, 0), ph, pw, (0, 0)], constant_values=fill)
+    ones = np.pad(np.ones_like(x), [(0, 0), ph, pw, (0, 0)])
+    oh, ow = -(-x.shape[1] // s), -(-x.shape[2] // s)
+    y = np.zeros((x.shape[0], oh, ow, x.shape[3]), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, i * s:i * s + k, j * s:j * s + k]
+            if avg:
+                count = ones[:, i * s:i * s + k, j * s:j * s + k].sum((1, 2))
+                y[:, i, j] = win.sum((1, 2)) / count
+            else:
+                y[:, i, j] = win.max((1, 2))
+    return y
+
+
+def main(graph, header, argv):
+    """The generators' command line: --pbtxt (the graph), --flags
+    (tracec-translate's output arrays), --run-flags DIR (tracec-run's
+    inputs), --inputs DIR (the placeholders' values), --check DIR."""
+    if argv[1] == "--pbtxt":
+        sys.stdout.write(graph.pbtxt(header))
+    elif argv[1] == "--flags":
+        print("--tf-output-arrays=" + ",".join(n for n, _ in graph.outputs))
+    elif argv[1] == "--run-flags":
+        print(" ".join(f"--input {n}=@{argv[2]}/{n}.npy" for n, _ in graph.inputs))
+    elif argv[1] == "--inputs":
+        for name, value in graph.inputs:
+            np.save(f"{argv[2]}/{name}.npy", value)
+    elif argv[1] == "--check":
+        graph.check(argv[2])

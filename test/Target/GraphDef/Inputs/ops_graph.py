@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from graphgen import Graph
+from graphgen import Graph, conv, pool, same
 
 F = "DT_FLOAT"
 rng = np.random.default_rng(1414)
@@ -202,25 +202,6 @@ out("withdefault", "PlaceholderWithDefault", ["a"], A, dtype=F)
 
 
 # Neural nets: NHWC, HWIO filters, SAME and VALID padding.
-def conv(x, w, stride, pad):
-    x = np.pad(x, [(0, 0), pad[0], pad[1], (0, 0)])
-    kh, kw = w.shape[:2]
-    oh = (x.shape[1] - kh) // stride + 1
-    ow = (x.shape[2] - kw) // stride + 1
-    y = np.zeros((x.shape[0], oh, ow, w.shape[3]), np.float32)
-    for i in range(oh):
-        for j in range(ow):
-            patch = x[:, i * stride:i * stride + kh, j * stride:j * stride + kw]
-            y[:, i, j] = np.tensordot(patch, w, axes=([1, 2, 3], [0, 1, 2]))
-    return y
-
-
-def same(size, k, s):
-    out_size = -(-size // s)
-    total = max((out_size - 1) * s + k - size, 0)
-    return (total // 2, total - total // 2)
-
-
 c("filt", FILT)
 c("dwf", DWF)
 out("conv_same", "Conv2D", ["img", "filt"],
@@ -233,24 +214,6 @@ dw = np.concatenate(
      for ch in range(2)], axis=3)
 out("depthwise", "DepthwiseConv2dNative", ["img", "dwf"], dw, T=F,
     strides=[1, 1, 1, 1], padding="SAME")
-
-
-def pool(x, k, s, reduce, avg):
-    ph, pw = same(x.shape[1], k, s), same(x.shape[2], k, s)
-    fill = -np.inf if not avg else 0
-    xp = np.pad(x, [(0, 0), ph, pw, (0, 0)], constant_values=fill)
-    ones = np.pad(np.ones_like(x), [(0, 0), ph, pw, (0, 0)])
-    oh, ow = -(-x.shape[1] // s), -(-x.shape[2] // s)
-    y = np.zeros((x.shape[0], oh, ow, x.shape[3]), np.float32)
-    for i in range(oh):
-        for j in range(ow):
-            win = xp[:, i * s:i * s + k, j * s:j * s + k]
-            if avg:
-                count = ones[:, i * s:i * s + k, j * s:j * s + k].sum((1, 2))
-                y[:, i, j] = win.sum((1, 2)) / count
-            else:
-                y[:, i, j] = win.max((1, 2))
-    return y
 
 
 out("maxpool", "MaxPool", ["img"], pool(IMG, 2, 2, np.max, False), T=F,
