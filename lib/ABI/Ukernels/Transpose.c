@@ -9,6 +9,8 @@
 
 #include "tracec/ABI/tracec_ukernels.h"
 
+#include <string.h>
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #define TRACEC_UK_X86 1
@@ -131,8 +133,7 @@ transpose2DAvx2(const float *src, int64_t srcCol, float *dst, int64_t dstRow,
 }
 #endif
 
-/* Calls `body` for every index of the dims of `l` not in `skip` (a bit set),
-   with the offsets of that index on both sides. */
+/* What runs per index of the dims a relayout loops over. */
 typedef struct {
   const float *src;
   float *dst;
@@ -142,37 +143,54 @@ typedef struct {
   Transpose2D transpose;
 } Job;
 
-static void run(const Layout *l, unsigned skip, const Job *job, int kind) {
-  int64_t index[kMaxRank] = {0};
-  int64_t srcOff = 0, dstOff = 0;
-  for (;;) {
-    const float *s = job->src + srcOff;
-    float *d = job->dst + dstOff;
-    if (kind == 0) {
-      for (int64_t j = 0; j < job->rowSize; ++j)
-        d[j] = s[j];
-    } else if (kind == 1) {
-      job->transpose(s, job->srcCol, d, job->dstRow, job->R, job->C);
-    } else {
-      *d = *s;
-    }
-    /* Next index, innermost dim first. */
-    int dim = l->rank - 1;
-    for (; dim >= 0; --dim) {
-      if (skip & (1u << dim))
-        continue;
-      ++index[dim];
-      srcOff += l->src[dim];
-      dstOff += l->dst[dim];
-      if (index[dim] < l->size[dim])
-        break;
-      srcOff -= index[dim] * l->src[dim];
-      dstOff -= index[dim] * l->dst[dim];
-      index[dim] = 0;
-    }
-    if (dim < 0)
-      return;
+enum Kind { kRows, kPair, kElements };
+
+/* A contiguous row; the tile widths are constant-size copies. */
+static inline void copyRow(float *d, const float *s, int64_t n) {
+  switch (n) {
+  case 8:
+    memcpy(d, s, 8 * sizeof(float));
+    return;
+  case 16:
+    memcpy(d, s, 16 * sizeof(float));
+    return;
+  case 32:
+    memcpy(d, s, 32 * sizeof(float));
+    return;
+  default:
+    memcpy(d, s, (size_t)n * sizeof(float));
   }
+}
+
+/* Runs `job` for every index of the dims of `l` not in `skip` (a bit set),
+   as nested loops (unit dims for the skipped and missing ones). */
+static void run(const Layout *l, unsigned skip, const Job *job,
+                enum Kind kind) {
+  int64_t size[kMaxRank], ss[kMaxRank], ds[kMaxRank];
+  for (int d = 0; d < kMaxRank; ++d) {
+    int used = d < l->rank && !(skip & (1u << d));
+    size[d] = used ? l->size[d] : 1;
+    ss[d] = used ? l->src[d] : 0;
+    ds[d] = used ? l->dst[d] : 0;
+  }
+  for (int64_t i0 = 0; i0 < size[0]; ++i0)
+    for (int64_t i1 = 0; i1 < size[1]; ++i1)
+      for (int64_t i2 = 0; i2 < size[2]; ++i2)
+        for (int64_t i3 = 0; i3 < size[3]; ++i3)
+          for (int64_t i4 = 0; i4 < size[4]; ++i4) {
+            const float *s = job->src + i0 * ss[0] + i1 * ss[1] +
+                             i2 * ss[2] + i3 * ss[3] + i4 * ss[4];
+            float *d = job->dst + i0 * ds[0] + i1 * ds[1] + i2 * ds[2] +
+                       i3 * ds[3] + i4 * ds[4];
+            for (int64_t i5 = 0; i5 < size[5]; ++i5, s += ss[5], d += ds[5]) {
+              if (kind == kRows)
+                copyRow(d, s, job->rowSize);
+              else if (kind == kPair)
+                job->transpose(s, job->srcCol, d, job->dstRow, job->R, job->C);
+              else
+                *d = *s;
+            }
+          }
 }
 
 static void transposeF32(const float *src, float *dst, const int64_t *size,
@@ -190,7 +208,7 @@ static void transposeF32(const float *src, float *dst, const int64_t *size,
   int inner = l.rank - 1;
   if (l.src[inner] == 1 && l.dst[inner] == 1) {
     job.rowSize = l.size[inner];
-    run(&l, 1u << inner, &job, 0);
+    run(&l, 1u << inner, &job, kRows);
     return;
   }
   if (l.dst[inner] == 1) {
@@ -201,11 +219,11 @@ static void transposeF32(const float *src, float *dst, const int64_t *size,
       job.dstRow = l.dst[t];
       job.R = l.size[t];
       job.C = l.size[inner];
-      run(&l, (1u << inner) | (1u << t), &job, 1);
+      run(&l, (1u << inner) | (1u << t), &job, kPair);
       return;
     }
   }
-  run(&l, 0, &job, 2);
+  run(&l, 0, &job, kElements);
 }
 
 #define TRACEC_UK_TRANSPOSE_ARRAYS                                             \
