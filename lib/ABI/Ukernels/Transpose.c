@@ -133,64 +133,66 @@ transpose2DAvx2(const float *src, int64_t srcCol, float *dst, int64_t dstRow,
 }
 #endif
 
-/* What runs per index of the dims a relayout loops over. */
+/* The loop bounds and strides of the dims of `l` not in `skip` (a bit
+   set), as 6 nested loops: unit dims for the skipped and missing ones. */
 typedef struct {
-  const float *src;
-  float *dst;
-  int64_t rowSize;    /* contiguous rows: their length */
-  int64_t srcCol;     /* transposing pair */
-  int64_t dstRow, R, C;
-  Transpose2D transpose;
-} Job;
+  int64_t size[kMaxRank], src[kMaxRank], dst[kMaxRank];
+} Loops;
 
-enum Kind { kRows, kPair, kElements };
-
-/* A contiguous row; the tile widths are constant-size copies. */
-static inline void copyRow(float *d, const float *s, int64_t n) {
-  switch (n) {
-  case 8:
-    memcpy(d, s, 8 * sizeof(float));
-    return;
-  case 16:
-    memcpy(d, s, 16 * sizeof(float));
-    return;
-  case 32:
-    memcpy(d, s, 32 * sizeof(float));
-    return;
-  default:
-    memcpy(d, s, (size_t)n * sizeof(float));
-  }
-}
-
-/* Runs `job` for every index of the dims of `l` not in `skip` (a bit set),
-   as nested loops (unit dims for the skipped and missing ones). */
-static void run(const Layout *l, unsigned skip, const Job *job,
-                enum Kind kind) {
-  int64_t size[kMaxRank], ss[kMaxRank], ds[kMaxRank];
+static Loops loopsOf(const Layout *l, unsigned skip) {
+  Loops loops;
   for (int d = 0; d < kMaxRank; ++d) {
     int used = d < l->rank && !(skip & (1u << d));
-    size[d] = used ? l->size[d] : 1;
-    ss[d] = used ? l->src[d] : 0;
-    ds[d] = used ? l->dst[d] : 0;
+    loops.size[d] = used ? l->size[d] : 1;
+    loops.src[d] = used ? l->src[d] : 0;
+    loops.dst[d] = used ? l->dst[d] : 0;
   }
-  for (int64_t i0 = 0; i0 < size[0]; ++i0)
-    for (int64_t i1 = 0; i1 < size[1]; ++i1)
-      for (int64_t i2 = 0; i2 < size[2]; ++i2)
-        for (int64_t i3 = 0; i3 < size[3]; ++i3)
-          for (int64_t i4 = 0; i4 < size[4]; ++i4) {
-            const float *s = job->src + i0 * ss[0] + i1 * ss[1] +
-                             i2 * ss[2] + i3 * ss[3] + i4 * ss[4];
-            float *d = job->dst + i0 * ds[0] + i1 * ds[1] + i2 * ds[2] +
-                       i3 * ds[3] + i4 * ds[4];
-            for (int64_t i5 = 0; i5 < size[5]; ++i5, s += ss[5], d += ds[5]) {
-              if (kind == kRows)
-                copyRow(d, s, job->rowSize);
-              else if (kind == kPair)
-                job->transpose(s, job->srcCol, d, job->dstRow, job->R, job->C);
-              else
-                *d = *s;
-            }
+  return loops;
+}
+
+#define TRACEC_UK_FOR_EACH(loops, body)                                        \
+  for (int64_t i0 = 0; i0 < loops.size[0]; ++i0)                               \
+    for (int64_t i1 = 0; i1 < loops.size[1]; ++i1)                             \
+      for (int64_t i2 = 0; i2 < loops.size[2]; ++i2)                           \
+        for (int64_t i3 = 0; i3 < loops.size[3]; ++i3)                         \
+          for (int64_t i4 = 0; i4 < loops.size[4]; ++i4) {                     \
+            const float *s = src + i0 * loops.src[0] + i1 * loops.src[1] +     \
+                             i2 * loops.src[2] + i3 * loops.src[3] +           \
+                             i4 * loops.src[4];                                \
+            float *d = dst + i0 * loops.dst[0] + i1 * loops.dst[1] +           \
+                       i2 * loops.dst[2] + i3 * loops.dst[3] +                 \
+                       i4 * loops.dst[4];                                      \
+            for (int64_t i5 = 0; i5 < loops.size[5];                           \
+                 ++i5, s += loops.src[5], d += loops.dst[5]) {                 \
+              body;                                                            \
+            }                                                                  \
           }
+
+/* Contiguous rows of `width` floats; inlined per tile width so each row
+   is a few vector moves, not a call of memcpy. */
+static inline __attribute__((always_inline)) void
+copyRows(const float *src, float *dst, Loops loops, int64_t width) {
+  TRACEC_UK_FOR_EACH(loops, memcpy(d, s, (size_t)width * sizeof(float)));
+}
+
+static void copyRowsOf(const float *src, float *dst, Loops loops,
+                       int64_t width) {
+  switch (width) {
+  case 6:
+    copyRows(src, dst, loops, 6);
+    return;
+  case 8:
+    copyRows(src, dst, loops, 8);
+    return;
+  case 16:
+    copyRows(src, dst, loops, 16);
+    return;
+  case 32:
+    copyRows(src, dst, loops, 32);
+    return;
+  default:
+    copyRows(src, dst, loops, width);
+  }
 }
 
 static void transposeF32(const float *src, float *dst, const int64_t *size,
@@ -200,30 +202,28 @@ static void transposeF32(const float *src, float *dst, const int64_t *size,
     if (size[d] == 0)
       return;
   Layout l = makeLayout(size, srcStride, dstStride);
-  Job job = {src, dst, 1, 0, 0, 0, 0, transpose};
   if (l.rank == 0) {
     *dst = *src;
     return;
   }
   int inner = l.rank - 1;
   if (l.src[inner] == 1 && l.dst[inner] == 1) {
-    job.rowSize = l.size[inner];
-    run(&l, 1u << inner, &job, kRows);
+    copyRowsOf(src, dst, loopsOf(&l, 1u << inner), l.size[inner]);
     return;
   }
   if (l.dst[inner] == 1) {
     for (int t = 0; t < inner; ++t) {
       if (l.src[t] != 1)
         continue;
-      job.srcCol = l.src[inner];
-      job.dstRow = l.dst[t];
-      job.R = l.size[t];
-      job.C = l.size[inner];
-      run(&l, (1u << inner) | (1u << t), &job, kPair);
+      Loops loops = loopsOf(&l, (1u << inner) | (1u << t));
+      int64_t srcCol = l.src[inner], dstRow = l.dst[t], R = l.size[t],
+              C = l.size[inner];
+      TRACEC_UK_FOR_EACH(loops, transpose(s, srcCol, d, dstRow, R, C));
       return;
     }
   }
-  run(&l, 0, &job, kElements);
+  Loops loops = loopsOf(&l, 0);
+  TRACEC_UK_FOR_EACH(loops, *d = *s);
 }
 
 #define TRACEC_UK_TRANSPOSE_ARRAYS                                             \
