@@ -165,6 +165,39 @@ LogicalResult lowerTranspose(ModuleOp module, linalg::TransposeOp op,
   return success();
 }
 
+/// A copy between buffers of 4-byte elements, as the relayout kernel's
+/// identity permutation (bitwise): the copies of pads, unpacked results and
+/// outputs would each be a scalar loop nest for LLVM's -O3 pipeline.
+LogicalResult lowerCopy(ModuleOp module, linalg::CopyOp op, StringRef symbol) {
+  auto type = dyn_cast<MemRefType>(op.getInputs()[0].getType());
+  auto initType = dyn_cast<MemRefType>(op.getOutputs()[0].getType());
+  if (!type || !initType || type.getRank() > kUkernelMaxRank ||
+      type.getRank() == 0 || type.getElementType() != initType.getElementType())
+    return failure();
+  Type element = type.getElementType();
+  if (!element.isF32() && !element.isInteger(32))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Buffer src = decompose(b, loc, op.getInputs()[0]),
+         dst = decompose(b, loc, op.getOutputs()[0]);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  unsigned rank = type.getRank();
+  SmallVector<Value> operands = {src.pointer, src.offset, dst.pointer,
+                                 dst.offset};
+  for (unsigned d = 0; d < kUkernelMaxRank; ++d)
+    operands.push_back(d < rank ? dst.sizes[d] : one);
+  for (unsigned d = 0; d < kUkernelMaxRank; ++d)
+    operands.push_back(d < rank ? src.strides[d] : zero);
+  for (unsigned d = 0; d < kUkernelMaxRank; ++d)
+    operands.push_back(d < rank ? dst.strides[d] : zero);
+  func::FuncOp callee = declare(module, symbol, operands);
+  func::CallOp::create(b, loc, callee, operands);
+  op->erase();
+  return success();
+}
+
 struct LowerToUkernelsPass
     : mlir::trace::impl::TraceLowerToUkernelsBase<LowerToUkernelsPass> {
   using Base::Base;
@@ -181,6 +214,18 @@ struct LowerToUkernelsPass
         marked.push_back(op);
     });
     ModuleOp module = getOperation();
+    // Every copy of 4-byte elements at the top level of a function, marked
+    // or not (one in a loop is a row of fused code, better inline).
+    if (std::optional<std::string> symbol = getTransposeUkernel(
+            *info, Float32Type::get(&getContext()))) {
+      SmallVector<linalg::CopyOp> copies;
+      module.walk([&](linalg::CopyOp op) {
+        if (op.hasPureBufferSemantics() && isa<func::FuncOp>(op->getParentOp()))
+          copies.push_back(op);
+      });
+      for (linalg::CopyOp copy : copies)
+        (void)lowerCopy(module, copy, *symbol);
+    }
     for (linalg::LinalgOp op : marked) {
       Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
       if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation())) {

@@ -96,7 +96,9 @@ def TraceLowerToUkernels : Pass<"trace-cpu-lower-to-ukernels", "ModuleOp"> {
         with the aligned base pointer, offset, sizes and strides of the
         packed lhs, rhs and accumulator (memref.extract_strided_metadata);
       - a pack's or unpack's linalg.transpose -> tracec_uk_transpose_f32_*
-        with sizes and both sides' strides (up to 6 dims).
+        with sizes and both sides' strides (up to 6 dims);
+      - every linalg.copy of f32 or i32 buffers (pads, unpacked results,
+        outputs; marked or not) -> the same kernel, as a bitwise copy.
     Kernels are declared once per module. An op whose layout the kernel
     cannot take (inner tiles not contiguous) is left as it is, and is
     lowered to loops. The JIT resolves the symbols to TracecUkernels.
