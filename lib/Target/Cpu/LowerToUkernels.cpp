@@ -59,6 +59,25 @@ func::FuncOp declare(ModuleOp module, StringRef name, ValueRange operands) {
   return decl;
 }
 
+/// The work of `op` for trace-parallel-loops: the product of its loop
+/// ranges, a dynamic one (a partial tile) counted at `dynamicSize`.
+int64_t workOf(linalg::LinalgOp op, int64_t dynamicSize) {
+  int64_t work = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    work = std::min<int64_t>(
+        work * (ShapedType::isDynamic(range) ? dynamicSize : range),
+        int64_t(1) << 40);
+  return work;
+}
+
+/// Calls `symbol` with `operands` (declared once), annotated with `work`.
+void emitCall(ModuleOp module, OpBuilder &b, Location loc, StringRef symbol,
+              ValueRange operands, int64_t work) {
+  func::FuncOp callee = declare(module, symbol, operands);
+  auto call = func::CallOp::create(b, loc, callee, operands);
+  call->setAttr(kUkernelWorkAttrName, b.getI64IntegerAttr(work));
+}
+
 /// The static stride of `memref`'s dim `dim`, if known.
 std::optional<int64_t> staticStride(Value memref, unsigned dim) {
   auto type = cast<MemRefType>(memref.getType());
@@ -80,7 +99,7 @@ std::optional<unsigned> operandDim(AffineMap map, unsigned loop) {
 }
 
 LogicalResult lowerMmt4d(ModuleOp module, linalg::LinalgOp op,
-                         StringRef symbol) {
+                         StringRef symbol, const ContractionTiling &tiling) {
   std::optional<PackedDims> dims = classifyPackedContraction(op);
   if (!dims || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return failure();
@@ -91,8 +110,8 @@ LogicalResult lowerMmt4d(ModuleOp module, linalg::LinalgOp op,
     if (d != *dims->m1 && d != *dims->n1 && d != *dims->k1 && d < m0 &&
         ranges[d] != 1)
       return failure();
-  if (ShapedType::isDynamic(ranges[m0]) || ShapedType::isDynamic(ranges[n0]) ||
-      ranges[k0] != 1)
+  // The register tile the variant is written for.
+  if (ranges[m0] != tiling.m0 || ranges[n0] != tiling.n0 || ranges[k0] != 1)
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
@@ -129,8 +148,8 @@ LogicalResult lowerMmt4d(ModuleOp module, linalg::LinalgOp op,
       constant(ranges[m0]), constant(ranges[n0]),
       // The packed accumulator holds the fill or the previous kc panels.
       constant(/*TRACEC_UK_ACCUMULATE=*/1)};
-  func::FuncOp callee = declare(module, symbol, operands);
-  func::CallOp::create(b, loc, callee, operands);
+  // A partial tile of the task loop is at most a task's.
+  emitCall(module, b, loc, symbol, operands, workOf(op, 16));
   op->erase();
   return success();
 }
@@ -159,8 +178,8 @@ LogicalResult lowerTranspose(ModuleOp module, linalg::TransposeOp op,
   llvm::append_range(operands, sizes);
   llvm::append_range(operands, srcStrides);
   llvm::append_range(operands, dstStrides);
-  func::FuncOp callee = declare(module, symbol, operands);
-  func::CallOp::create(b, loc, callee, operands);
+  emitCall(module, b, loc, symbol, operands,
+           workOf(cast<linalg::LinalgOp>(op.getOperation()), 16));
   op->erase();
   return success();
 }
@@ -192,8 +211,8 @@ LogicalResult lowerCopy(ModuleOp module, linalg::CopyOp op, StringRef symbol) {
     operands.push_back(d < rank ? src.strides[d] : zero);
   for (unsigned d = 0; d < kUkernelMaxRank; ++d)
     operands.push_back(d < rank ? dst.strides[d] : zero);
-  func::FuncOp callee = declare(module, symbol, operands);
-  func::CallOp::create(b, loc, callee, operands);
+  emitCall(module, b, loc, symbol, operands,
+           workOf(cast<linalg::LinalgOp>(op.getOperation()), 16));
   op->erase();
   return success();
 }
@@ -235,11 +254,12 @@ struct LowerToUkernelsPass
           op->removeAttr(kUkernelAttrName);
         continue;
       }
-      unsigned bits = element.getIntOrFloatBitWidth();
-      std::optional<std::string> symbol = getMmt4dUkernel(
-          *info, element, getContractionTiling(*info, bits));
+      ContractionTiling tiling =
+          getContractionTiling(*info, element.getIntOrFloatBitWidth());
+      std::optional<std::string> symbol =
+          getMmt4dUkernel(*info, element, tiling);
       // What no kernel takes stays a linalg op, lowered to loops.
-      if (!symbol || failed(lowerMmt4d(module, op, *symbol)))
+      if (!symbol || failed(lowerMmt4d(module, op, *symbol, tiling)))
         op->removeAttr(kUkernelAttrName);
     }
   }

@@ -25,6 +25,11 @@ namespace tracec {
 /// call.
 inline constexpr llvm::StringLiteral kUkernelAttrName = "trace.ukernel";
 
+/// On a micro-kernel call: the operations it executes (multiply-adds or
+/// elements moved), for trace-parallel-loops' estimate of a loop nest's
+/// work, which counts a call as one op otherwise.
+inline constexpr llvm::StringLiteral kUkernelWorkAttrName = "trace.work";
+
 /// The suffix of the kernel variants `cpu` runs ("avx512", "avx2"), or
 /// nothing when the library has no fast variant for it: its contractions
 /// keep the generated micro-kernels.
