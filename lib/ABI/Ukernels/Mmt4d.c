@@ -27,9 +27,9 @@
 
 #ifdef TRACEC_UK_X86
 
-__attribute__((target("avx512f"))) static void
-tile8x32(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
-         int64_t ldc, int64_t K, int64_t accumulate) {
+__attribute__((target("avx512f"), always_inline)) static inline void
+tile8x32Body(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
+             int64_t ldc, int64_t K, int64_t accumulate) {
   __m512 c0[8], c1[8];
   for (int i = 0; i < 8; ++i) {
     c0[i] = accumulate ? _mm512_loadu_ps(c + i * ldc) : _mm512_setzero_ps();
@@ -54,9 +54,9 @@ tile8x32(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
   }
 }
 
-__attribute__((target("avx2,fma"))) static void
-tile6x16(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
-         int64_t ldc, int64_t K, int64_t accumulate) {
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+tile6x16Body(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
+             int64_t ldc, int64_t K, int64_t accumulate) {
   __m256 c0[6], c1[6];
   for (int i = 0; i < 6; ++i) {
     c0[i] = accumulate ? _mm256_loadu_ps(c + i * ldc) : _mm256_setzero_ps();
@@ -79,6 +79,26 @@ tile6x16(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
     _mm256_storeu_ps(c + i * ldc, c0[i]);
     _mm256_storeu_ps(c + i * ldc + 8, c1[i]);
   }
+}
+
+/* Dense panels (the packed layouts' usual strides) get constant strides:
+   immediate offsets in the unrolled k loop instead of index registers. */
+__attribute__((target("avx512f"))) static void
+tile8x32(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
+         int64_t ldc, int64_t K, int64_t accumulate) {
+  if (sa == 8 && sb == 32 && ldc == 32)
+    tile8x32Body(a, 8, b, 32, c, 32, K, accumulate);
+  else
+    tile8x32Body(a, sa, b, sb, c, ldc, K, accumulate);
+}
+
+__attribute__((target("avx2,fma"))) static void
+tile6x16(const float *a, int64_t sa, const float *b, int64_t sb, float *c,
+         int64_t ldc, int64_t K, int64_t accumulate) {
+  if (sa == 6 && sb == 16 && ldc == 16)
+    tile6x16Body(a, 6, b, 16, c, 16, K, accumulate);
+  else
+    tile6x16Body(a, sa, b, sb, c, ldc, K, accumulate);
 }
 
 __attribute__((target("avx512f"))) void

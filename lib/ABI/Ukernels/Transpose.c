@@ -175,7 +175,7 @@ copyRows(const float *src, float *dst, Loops loops, int64_t width) {
   TRACEC_UK_FOR_EACH(loops, memcpy(d, s, (size_t)width * sizeof(float)));
 }
 
-static void copyRowsOf(const float *src, float *dst, Loops loops,
+static inline __attribute__((always_inline)) void copyRowsOf(const float *src, float *dst, Loops loops,
                        int64_t width) {
   switch (width) {
   case 6:
@@ -195,7 +195,9 @@ static void copyRowsOf(const float *src, float *dst, Loops loops,
   }
 }
 
-static void transposeF32(const float *src, float *dst, const int64_t *size,
+/* Inlined into each variant, so its copies use that variant's vectors. */
+static inline __attribute__((always_inline)) void
+transposeF32(const float *src, float *dst, const int64_t *size,
                          const int64_t *srcStride, const int64_t *dstStride,
                          Transpose2D transpose) {
   for (int d = 0; d < kMaxRank; ++d)
@@ -237,6 +239,9 @@ void tracec_uk_transpose_f32_generic(TRACEC_UK_TRANSPOSE_PARAMS) {
                transpose2DGeneric);
 }
 
+#ifdef TRACEC_UK_X86
+__attribute__((target("avx2")))
+#endif
 void tracec_uk_transpose_f32_avx2(TRACEC_UK_TRANSPOSE_PARAMS) {
   TRACEC_UK_TRANSPOSE_ARRAYS;
 #ifdef TRACEC_UK_X86
