@@ -175,6 +175,8 @@ TEST(UkernelsTest, TransposeMatchesReference) {
       {"generic", tracec_uk_transpose_f32_generic}};
   if (hasAvx2Fma())
     variants.push_back({"avx2", tracec_uk_transpose_f32_avx2});
+  if (hasAvx512())
+    variants.push_back({"avx512", tracec_uk_transpose_f32_avx512});
   for (auto [name, kernel] : variants) {
     // A pack of a row-major lhs: [M1][m0][K1][k0] -> [M1][K1][k0][m0]
     // (a transposing pair), with m0 = 8 and 6, K1 with remainders.
@@ -205,7 +207,8 @@ TEST(UkernelsTest, SymbolsNameEveryKernel) {
   }
   for (const char *name :
        {"tracec_uk_mmt4d_f32_avx512", "tracec_uk_mmt4d_f32_avx2",
-        "tracec_uk_mmt4d_f32_generic", "tracec_uk_transpose_f32_avx2",
+        "tracec_uk_mmt4d_f32_generic", "tracec_uk_transpose_f32_avx512",
+        "tracec_uk_transpose_f32_avx2",
         "tracec_uk_transpose_f32_generic"})
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }

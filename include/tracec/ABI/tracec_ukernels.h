@@ -49,13 +49,15 @@ void tracec_uk_mmt4d_f32_generic(TRACEC_UK_MMT4D_PARAMS);
    unused dims have size 1). Rows contiguous on both sides are copied;
    a transposing pair (dst's innermost dim strided in src, another dim
    contiguous in src) moves as 8x8 blocks through vector registers in the
-   _avx2 variant, as scalar 8x8 blocks in _generic. */
+   _avx512 (avx512f: 64-byte row copies) and _avx2 variants, as scalar 8x8
+   blocks in _generic. */
 #define TRACEC_UK_TRANSPOSE_PARAMS                                             \
   const float *src, int64_t srcOffset, float *dst, int64_t dstOffset,          \
       int64_t s0, int64_t s1, int64_t s2, int64_t s3, int64_t s4, int64_t s5,  \
       int64_t src0, int64_t src1, int64_t src2, int64_t src3, int64_t src4,    \
       int64_t src5, int64_t dst0, int64_t dst1, int64_t dst2, int64_t dst3,    \
       int64_t dst4, int64_t dst5
+void tracec_uk_transpose_f32_avx512(TRACEC_UK_TRANSPOSE_PARAMS);
 void tracec_uk_transpose_f32_avx2(TRACEC_UK_TRANSPOSE_PARAMS);
 void tracec_uk_transpose_f32_generic(TRACEC_UK_TRANSPOSE_PARAMS);
 

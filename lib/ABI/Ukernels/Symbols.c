@@ -10,6 +10,7 @@ static const struct tracec_ukernel_symbol kSymbols[] = {
     TRACEC_UK_SYMBOL(tracec_uk_mmt4d_f32_avx512),
     TRACEC_UK_SYMBOL(tracec_uk_mmt4d_f32_avx2),
     TRACEC_UK_SYMBOL(tracec_uk_mmt4d_f32_generic),
+    TRACEC_UK_SYMBOL(tracec_uk_transpose_f32_avx512),
     TRACEC_UK_SYMBOL(tracec_uk_transpose_f32_avx2),
     TRACEC_UK_SYMBOL(tracec_uk_transpose_f32_generic),
     {NULL, NULL},

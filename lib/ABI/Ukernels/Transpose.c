@@ -240,6 +240,20 @@ void tracec_uk_transpose_f32_generic(TRACEC_UK_TRANSPOSE_PARAMS) {
 }
 
 #ifdef TRACEC_UK_X86
+__attribute__((target("avx512f")))
+#endif
+void tracec_uk_transpose_f32_avx512(TRACEC_UK_TRANSPOSE_PARAMS) {
+  TRACEC_UK_TRANSPOSE_ARRAYS;
+#ifdef TRACEC_UK_X86
+  transposeF32(src + srcOffset, dst + dstOffset, size, srcStride, dstStride,
+               transpose2DAvx2);
+#else
+  transposeF32(src + srcOffset, dst + dstOffset, size, srcStride, dstStride,
+               transpose2DGeneric);
+#endif
+}
+
+#ifdef TRACEC_UK_X86
 __attribute__((target("avx2")))
 #endif
 void tracec_uk_transpose_f32_avx2(TRACEC_UK_TRANSPOSE_PARAMS) {

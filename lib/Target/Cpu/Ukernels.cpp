@@ -28,10 +28,10 @@ tracec::getMmt4dUkernel(const CpuVectorInfo &cpu, Type element,
 
 std::optional<std::string> tracec::getTransposeUkernel(const CpuVectorInfo &cpu,
                                                        Type element) {
-  // Both variants the relayout kernel has run on AVX2 (and AVX-512) CPUs.
-  if (!getUkernelIsa(cpu) || !element.isF32())
+  std::optional<llvm::StringRef> isa = getUkernelIsa(cpu);
+  if (!isa || !element.isF32())
     return std::nullopt;
-  return std::string("tracec_uk_transpose_f32_avx2");
+  return ("tracec_uk_transpose_f32_" + *isa).str();
 }
 
 std::optional<PackedDims>

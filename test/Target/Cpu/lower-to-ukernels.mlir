@@ -75,7 +75,7 @@ func.func @strided_tile(%lhs: memref<4x64x1x8xf32, strided<[1024, 16, 16, 2]>>,
 // CHECK: %[[DST:.*]], %{{.*}}, %[[DSIZES:.*]]:4, %[[DSTRIDES:.*]]:4 = memref.extract_strided_metadata %arg1
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK: call @tracec_uk_transpose_f32_avx2(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DSIZES]]#0, %[[DSIZES]]#1, %[[DSIZES]]#2, %[[DSIZES]]#3, %[[ONE]], %[[ONE]], %[[SSTRIDES]]#0, %[[SSTRIDES]]#2, %[[SSTRIDES]]#3, %[[SSTRIDES]]#1, %[[ZERO]], %[[ZERO]], %[[DSTRIDES]]#0, %[[DSTRIDES]]#1, %[[DSTRIDES]]#2, %[[DSTRIDES]]#3, %[[ZERO]], %[[ZERO]])
+// CHECK: call @tracec_uk_transpose_f32_avx512(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DSIZES]]#0, %[[DSIZES]]#1, %[[DSIZES]]#2, %[[DSIZES]]#3, %[[ONE]], %[[ONE]], %[[SSTRIDES]]#0, %[[SSTRIDES]]#2, %[[SSTRIDES]]#3, %[[SSTRIDES]]#1, %[[ZERO]], %[[ZERO]], %[[DSTRIDES]]#0, %[[DSTRIDES]]#1, %[[DSTRIDES]]#2, %[[DSTRIDES]]#3, %[[ZERO]], %[[ZERO]])
 // NONE-LABEL: func.func @pack_transpose
 // NONE: linalg.transpose
 func.func @pack_transpose(%src: memref<13x8x70x1xf32>, %dst: memref<13x70x1x8xf32>) {
@@ -88,8 +88,8 @@ func.func @pack_transpose(%src: memref<13x8x70x1xf32>, %dst: memref<13x70x1x8xf3
 // Copies of 4-byte elements at a function's top level call the same
 // kernel, as an identity relayout; f64 copies and copies in loops stay.
 // CHECK-LABEL: func.func @copies
-// CHECK: call @tracec_uk_transpose_f32_avx2(
-// CHECK: call @tracec_uk_transpose_f32_avx2(
+// CHECK: call @tracec_uk_transpose_f32_avx512(
+// CHECK: call @tracec_uk_transpose_f32_avx512(
 // CHECK: linalg.copy {{.*}} memref<4xf64>
 // CHECK: scf.for
 // CHECK:   linalg.copy {{.*}} memref<8xf32>
