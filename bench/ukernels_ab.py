@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A/B of the contraction micro-kernels: tracec-run --ukernels=true vs
 false on bench workloads, interleaved, cold compiles (TRACEC_DISABLE_CACHE=1).
-Prints the compile time (and its pipeline/optimize/codegen split) and the
-median time per call of each, and the ratios.
+Prints, per run, the compile time (and its pipeline/optimize/codegen
+split) and the median time per call, as tracec-run --benchmark reports
+them.
 
   /usr/bin/python3 bench/ukernels_ab.py [--build build] [--rounds 3]
       [--only "MLP train step,attention fwd+bwd"]
@@ -11,7 +12,6 @@ median time per call of each, and the ratios.
 import argparse
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -39,7 +39,6 @@ def run(tracec_run, w, inputs, ukernels, threads):
     text = out.stdout + out.stderr
     compile_line = next(l for l in text.splitlines() if "compile" in l)
     per_call = next(l for l in text.splitlines() if "median" in l)
-    nums = lambda l: [float(x) for x in re.findall(r"([0-9.]+) ?(?:ms|s)\b", l)]
     return compile_line.strip(), per_call.strip(), text
 
 
