@@ -71,6 +71,7 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         onTensors.addPass(createCanonicalizerPass());
         trace::TraceTileContractionsOptions tile;
         tile.cpu = options.targetCpu;
+        tile.ukernels = options.ukernels;
         onTensors.addPass(trace::createTraceTileContractions(tile));
         onTensors.addPass(trace::createTraceVectorizeContractions());
         onTensors.addPass(createCanonicalizerPass());
@@ -115,6 +116,13 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
     trace::TracePlanWorkspaceOptions workspace;
     workspace.shareBytes = options.workspaceShareBytes;
     pm.addPass(trace::createTracePlanWorkspace(workspace));
+  }
+  // Micro-kernel calls, once deallocations and the workspace are placed: a
+  // call takes its buffers as pointers, which neither sees as uses.
+  if (options.ukernels) {
+    trace::TraceLowerToUkernelsOptions ukernels;
+    ukernels.cpu = options.targetCpu;
+    pm.addPass(trace::createTraceLowerToUkernels(ukernels));
   }
   pm.addNestedPass<func::FuncOp>(trace::createTraceCpuMathApproximation());
   pm.addPass(createConvertVectorToSCFPass(

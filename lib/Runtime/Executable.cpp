@@ -14,6 +14,7 @@
 #include "tracec/Pipelines/Pipelines.h"
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_print.h"
+#include "tracec/ABI/tracec_ukernels.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
 #include "tracec/Target/Cpu/LazyWorkspace.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
@@ -85,13 +86,20 @@ static std::string formatDiagnostic(mlir::Diagnostic &diagnostic) {
   return text;
 }
 
-/// What compiled code calls back into: trace.print's formatter.
+/// What compiled code calls back into: trace.print's formatter, the
+/// micro-kernels.
 static llvm::orc::SymbolMap
 runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
       llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
       llvm::JITSymbolFlags::Exported};
+  // Contractions call the micro-kernels (trace-cpu-lower-to-ukernels).
+  for (const tracec_ukernel_symbol *kernel = tracec_ukernel_symbols();
+       kernel->name; ++kernel)
+    symbols[interner(kernel->name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(kernel->address),
+        llvm::JITSymbolFlags::Exported};
   return symbols;
 }
 
@@ -198,6 +206,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     cpuOptions.workspace = options.workspace;
     cpuOptions.workspaceShareBytes = options.workspaceShareBytes;
     cpuOptions.outlineKernels = options.outlineKernels;
+    cpuOptions.ukernels = options.ukernels;
     buildCpuPipeline(pm, cpuOptions);
   }
 

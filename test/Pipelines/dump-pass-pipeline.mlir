@@ -5,6 +5,7 @@
 // RUN: tracec-opt %s --tracec-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=threads=4 parallel-min-work=1000" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=workspace=false" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWS
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernels=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UK
 // RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
 
@@ -23,7 +24,7 @@
 // Contractions on tensors: pack, tile, vectorize (lib/Target/Cpu).
 // CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},
 // CPU-NEXT:   canonicalize{
-// CPU-NEXT:   trace-cpu-tile-contractions{cpu=native},
+// CPU-NEXT:   trace-cpu-tile-contractions{cpu=native ukernels=false},
 // CPU-NEXT:   trace-cpu-vectorize-contractions,
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
@@ -95,6 +96,13 @@
 // NOWS:       trace-expand-copies,
 // NOWS-NEXT:  func.func(
 // NOWS-NEXT:    trace-cpu-math-approximation
+// With ukernels the tile step leaves the micro-kernels whole, and they
+// become calls once the workspace is planned.
+// UK:         trace-cpu-tile-contractions{cpu=native ukernels=true},
+// UK:         trace-plan-workspace{share-bytes=true},
+// UK-NEXT:    trace-cpu-lower-to-ukernels{cpu=native},
+// UK-NEXT:    func.func(
+// UK-NEXT:      trace-cpu-math-approximation
 
 // The typed options reach the passes that take them.
 // GPU:      trace-expand-copies,

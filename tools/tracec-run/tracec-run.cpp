@@ -45,6 +45,11 @@ static cl::opt<std::string>
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix,
                                   cl::cat(toolCategory));
+static cl::opt<bool> ukernels(
+    "ukernels",
+    cl::desc("--target=cpu: f32 contractions call precompiled micro-kernels "
+             "instead of generated ones (faster compiles; default true)"),
+    cl::init(true), cl::cat(toolCategory));
 static cl::opt<bool> outlineKernels(
     "outline-kernels",
     cl::desc("--target=cpu: compile each loop nest as a kernel function of "
@@ -123,6 +128,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.threads = threads;
   options.outlineKernels = outlineKernels;
+  options.ukernels = ukernels;
   auto compileStart = std::chrono::steady_clock::now();
   auto exe = Executable::compile(*module, options);
   if (!exe)

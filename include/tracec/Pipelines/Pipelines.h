@@ -54,6 +54,15 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "function that tells LLVM whether it is vectorized "
                      "(trace-cpu-outline-kernels): faster LLVM compiles"),
       llvm::cl::init(true)};
+  Option<bool> ukernels{
+      *this, "ukernels",
+      llvm::cl::desc("f32 contractions call the precompiled micro-kernels "
+                     "of TracecUkernels (mmt4d, relayouts) where the target "
+                     "has AVX2+FMA or AVX-512, instead of generating them "
+                     "(trace-cpu-lower-to-ukernels): much less IR to compile. "
+                     "The code then needs TracecUkernels' symbols (the JIT "
+                     "provides them)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds trace (on tensors) -> LLVM dialect for the CPU `targetCpu` to `pm`,

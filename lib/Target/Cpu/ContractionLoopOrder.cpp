@@ -2,6 +2,8 @@
 
 #include "tracec/Target/Cpu/Passes.h"
 
+#include "tracec/Target/Cpu/Ukernels.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -20,7 +22,9 @@ struct ContractionLoopOrderPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (linalg::isaContractionOpInterface(op))
+      // A micro-kernel call's panel keeps its packed loop order.
+      if (linalg::isaContractionOpInterface(op) &&
+          !op->hasAttr(tracec::kUkernelAttrName))
         contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -185,5 +185,9 @@ llvm::Expected<CpuVectorInfo> tracec::getCpuVectorInfo(llvm::StringRef cpu) {
   } else if (has("avx")) {
     result.vectorBits = 256;
   }
+  if (triple.isX86()) {
+    result.avx2 = has("avx2");
+    result.fma = has("fma");
+  }
   return result;
 }

@@ -39,11 +39,17 @@ static bool isLoopNest(Operation *op) {
 
 /// Values a kernel can take as arguments once lowered to LLVM.
 static bool isPassable(Type type) {
-  return isa<MemRefType, IndexType, IntegerType, FloatType, VectorType>(type);
+  return isa<MemRefType, IndexType, IntegerType, FloatType, VectorType,
+             LLVM::LLVMPointerType>(type);
 }
 
 static bool holdsVectors(Operation *op) {
   WalkResult found = op->walk([](Operation *nested) {
+    // Micro-kernel calls (trace-cpu-lower-to-ukernels): nothing left for
+    // LLVM's loop passes, as in vectorized code.
+    if (auto call = dyn_cast<func::CallOp>(nested);
+        call && call.getCallee().starts_with("tracec_uk_"))
+      return WalkResult::interrupt();
     auto isVector = [](Type type) { return isa<VectorType>(type); };
     if (llvm::any_of(nested->getResultTypes(), isVector) ||
         llvm::any_of(nested->getOperandTypes(), isVector))

@@ -11,6 +11,8 @@
 
 #include "tracec/Target/Cpu/Passes.h"
 
+#include "tracec/Target/Cpu/Ukernels.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -55,6 +57,9 @@ static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
 static int64_t estimateWork(Block &block);
 
 static int64_t ownWork(Operation *op) {
+  // A micro-kernel call says what it does (trace-cpu-lower-to-ukernels).
+  if (auto work = op->getAttrOfType<IntegerAttr>(tracec::kUkernelWorkAttrName))
+    return std::max<int64_t>(1, work.getInt());
   int64_t lanes = 1;
   for (Type type : op->getResultTypes())
     if (auto vector = dyn_cast<VectorType>(type))

@@ -18,6 +18,7 @@
 #include "tracec/Target/Cpu/Passes.h"
 
 #include "tracec/Target/Cpu/ContractionTiling.h"
+#include "tracec/Target/Cpu/Ukernels.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -56,45 +57,9 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
   return tiled->tiledOps.back();
 }
 
-/// The loop positions of a packed contraction, split by role.
-struct PackedDims {
-  std::optional<unsigned> m1, n1, k1;
-  SmallVector<unsigned> otherParallel, otherReduction;
-  unsigned numLoops;
-};
-
-std::optional<PackedDims> classify(linalg::LinalgOp op) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims))
-    return std::nullopt;
-  PackedDims result;
-  result.numLoops = op.getNumLoops();
-  unsigned firstInner = result.numLoops - 3;
-  // The outermost-but-packed dim of each role is the innermost outer one of
-  // that role; the rest (batch, extra m dims of an im2col) tile by 1.
-  auto pick = [&](ArrayRef<unsigned> role, std::optional<unsigned> &slot,
-                  SmallVector<unsigned> &rest) {
-    for (unsigned d : role) {
-      if (d >= firstInner)
-        continue;
-      if (slot)
-        rest.push_back(*slot);
-      slot = d;
-    }
-  };
-  pick(dims->m, result.m1, result.otherParallel);
-  pick(dims->n, result.n1, result.otherParallel);
-  pick(dims->k, result.k1, result.otherReduction);
-  llvm::append_range(result.otherParallel, dims->batch);
-  if (!result.m1 || !result.n1 || !result.k1)
-    return std::nullopt;
-  return result;
-}
-
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                              const ContractionTiling &tiling) {
-  std::optional<PackedDims> dims = classify(op);
+                              const ContractionTiling &tiling, bool ukernel) {
+  std::optional<PackedDims> dims = classifyPackedContraction(op);
   if (!dims)
     return op.emitOpError("is marked as a packed contraction but its "
                           "M1/N1/K1 dims cannot be found");
@@ -119,6 +84,11 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   tiled = tile(rewriter, *tiled, sizes, LoopType::ForOp);
   if (failed(tiled))
     return op.emitOpError("cannot tile the reduction");
+  // A kc panel of a task is one call of the mmt4d micro-kernel.
+  if (ukernel) {
+    (*tiled)->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
+    return success();
+  }
 
   // Register tiles: N1 outer so a kc x n0 panel of the right operand is
   // reused by every M1 step.
@@ -202,12 +172,24 @@ struct TileContractionsPass
     });
 
     for (linalg::LinalgOp op : contractions) {
-      unsigned bits =
-          getElementTypeOrSelf(op.getDpsInits()[0].getType()).getIntOrFloatBitWidth();
-      if (failed(tileContraction(rewriter, op,
-                                 getContractionTiling(*info, bits))))
+      Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+      ContractionTiling tiling =
+          getContractionTiling(*info, element.getIntOrFloatBitWidth());
+      bool ukernel =
+          ukernels && getMmt4dUkernel(*info, element, tiling).has_value();
+      if (failed(tileContraction(rewriter, op, tiling, ukernel)))
         return signalPassFailure();
     }
+    // A relayout the transpose kernel takes becomes one call.
+    auto relayoutByUkernel = [&](linalg::TransposeOp transpose) {
+      if (!ukernels ||
+          transpose.getPermutation().size() > kUkernelMaxRank ||
+          !getTransposeUkernel(
+              *info, transpose.getInit().getType().getElementType()))
+        return false;
+      transpose->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
+      return true;
+    };
 
     // A relayout tile spans this many tiles along its innermost outer dim.
     constexpr int64_t kRelayoutSpan = 16;
@@ -221,7 +203,8 @@ struct TileContractionsPass
       rewriter.setInsertionPoint(pack);
       FailureOr<linalg::LowerPackResult> lowered =
           linalg::lowerPack(rewriter, pack);
-      if (failed(lowered) || !lowered->transposeOp)
+      if (failed(lowered) || !lowered->transposeOp ||
+          relayoutByUkernel(lowered->transposeOp))
         continue;
       tileRelayout(
           rewriter, lowered->transposeOp,
@@ -248,6 +231,8 @@ struct TileContractionsPass
               copy && copy.hasPureTensorSemantics() &&
               copy.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
             rewriter.replaceOp(copy, slice.getResult());
+      if (relayoutByUkernel(lowered->transposeOp))
+        continue;
       ArrayRef<int64_t> perm = lowered->transposeOp.getPermutation();
       tileRelayout(
           rewriter, lowered->transposeOp,

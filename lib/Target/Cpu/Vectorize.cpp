@@ -12,6 +12,7 @@
 #include "tracec/Target/Cpu/Passes.h"
 
 #include "tracec/Target/Cpu/CpuTarget.h"
+#include "tracec/Target/Cpu/Ukernels.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,7 +56,7 @@ bool isByteElement(Type type) {
 /// loop (or not at all: a broadcast).
 bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      op.getNumLoops() == 0)
+      op.getNumLoops() == 0 || op->hasAttr(tracec::kUkernelAttrName))
     return false;
   auto isContraction = [](Operation *user) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);

@@ -10,6 +10,7 @@
 #include "tracec/Target/Cpu/Passes.h"
 
 #include "tracec/Target/Cpu/ContractionTiling.h"
+#include "tracec/Target/Cpu/Ukernels.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -31,7 +32,8 @@ struct VectorizeContractionsPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> marked;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kMicroKernelAttrName) && op.hasPureTensorSemantics())
+      if (op->hasAttr(kMicroKernelAttrName) &&
+          !op->hasAttr(kUkernelAttrName) && op.hasPureTensorSemantics())
         marked.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -59,6 +59,8 @@ struct CpuVectorInfo {
   unsigned vectorBits = 128;
   /// Number of those registers (32 with AVX-512 or on AArch64, else 16).
   unsigned numRegisters = 16;
+  /// x86 features that pick a micro-kernel variant (tracec_ukernels.h).
+  bool avx2 = false, fma = false;
 };
 
 /// The vector unit of `cpu` ("native": the host's, from its features; else

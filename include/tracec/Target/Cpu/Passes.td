@@ -66,11 +66,48 @@ def TraceTileContractions : Pass<"trace-cpu-tile-contractions"> {
     register tiles, and the innermost loop over k. What remains is one
     micro-kernel step: [m0, n0, k0] of the packed op. Also tiles the packs
     and unpacks so each moves a few tiles at a time.
+
+    With `ukernels`, contractions and relayouts that the precompiled
+    micro-kernels of include/tracec/ABI/tracec_ukernels.h take (f32 on an
+    AVX2+FMA or AVX-512 target) stop earlier: a contraction at its kc
+    panels (inside the scf.forall of tasks), a pack's or unpack's
+    transpose untiled; each is marked `trace.ukernel` for
+    trace-cpu-lower-to-ukernels. The rest is tiled as above.
   }];
-  let options = [CpuOption];
+  let options = [
+    CpuOption,
+    Option<"ukernels", "ukernels", "bool", /*default=*/"false",
+           "Leave what the micro-kernel library takes to "
+           "trace-cpu-lower-to-ukernels">,
+  ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def TraceLowerToUkernels : Pass<"trace-cpu-lower-to-ukernels", "ModuleOp"> {
+  let summary = "Call precompiled micro-kernels for marked contractions";
+  let description = [{
+    On buffers, after trace-cpu-tile-contractions{ukernels=1} and
+    bufferization: each op marked `trace.ukernel` becomes a func.call of an
+    external kernel of include/tracec/ABI/tracec_ukernels.h, in the variant
+    the target CPU's features pick (never the build machine's):
+      - a kc panel of a packed contraction -> tracec_uk_mmt4d_f32_<isa>
+        with the aligned base pointer, offset, sizes and strides of the
+        packed lhs, rhs and accumulator (memref.extract_strided_metadata);
+      - a pack's or unpack's linalg.transpose -> tracec_uk_transpose_f32_*
+        with sizes and both sides' strides (up to 6 dims);
+      - every linalg.copy of f32 or i32 buffers (pads, unpacked results,
+        outputs; marked or not) -> the same kernel, as a bitwise copy.
+    Kernels are declared once per module. An op whose layout the kernel
+    cannot take (inner tiles not contiguous) is left as it is, and is
+    lowered to loops. The JIT resolves the symbols to TracecUkernels.
+  }];
+  let options = [CpuOption];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 def TraceVectorizeContractions : Pass<"trace-cpu-vectorize-contractions"> {
