@@ -48,8 +48,9 @@ static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
 static cl::opt<bool> ukernels(
     "ukernels",
     cl::desc("--target=cpu: f32 contractions call precompiled micro-kernels "
-             "instead of generated ones (faster compiles; default true)"),
-    cl::init(true), cl::cat(toolCategory));
+             "instead of generated ones (faster compiles, slower calls; "
+             "default false)"),
+    cl::init(false), cl::cat(toolCategory));
 static cl::opt<bool> outlineKernels(
     "outline-kernels",
     cl::desc("--target=cpu: compile each loop nest as a kernel function of "

@@ -63,9 +63,10 @@ struct CompileOptions {
   /// Target::cpu: f32 contractions call the precompiled micro-kernels of
   /// TracecUkernels (include/tracec/ABI/tracec_ukernels.h) where the host
   /// has AVX2+FMA or AVX-512, instead of generating their inner loops: the
-  /// MLP training step's IR shrinks by about three quarters. Off: today's
-  /// generated micro-kernels (for A/B comparisons).
-  bool ukernels = true;
+  /// MLP training step's IR shrinks by about three quarters and compiles
+  /// 2.4x faster, but its calls run about 12% slower (the CNN step's 17%;
+  /// README, "CPU: contraction micro-kernels"), so it is opt-in.
+  bool ukernels = false;
   /// The persistent compile cache (Target::cpu): a module compiled before
   /// with the same options, for the same CPU, by the same build of tracec
   /// is loaded from its object code instead of compiled. Turned off here,
