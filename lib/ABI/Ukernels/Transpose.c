@@ -239,30 +239,21 @@ void tracec_uk_transpose_f32_generic(TRACEC_UK_TRANSPOSE_PARAMS) {
                transpose2DGeneric);
 }
 
+/* The vector variants share their code; each compiles it (row copies
+   inlined) for its own vector width. */
 #ifdef TRACEC_UK_X86
-__attribute__((target("avx512f")))
-#endif
-void tracec_uk_transpose_f32_avx512(TRACEC_UK_TRANSPOSE_PARAMS) {
-  TRACEC_UK_TRANSPOSE_ARRAYS;
-#ifdef TRACEC_UK_X86
-  transposeF32(src + srcOffset, dst + dstOffset, size, srcStride, dstStride,
-               transpose2DAvx2);
+#define TRACEC_UK_TARGET(isa) __attribute__((target(isa)))
+#define TRACEC_UK_VECTOR_TRANSPOSE transpose2DAvx2
 #else
-  transposeF32(src + srcOffset, dst + dstOffset, size, srcStride, dstStride,
-               transpose2DGeneric);
+#define TRACEC_UK_TARGET(isa)
+#define TRACEC_UK_VECTOR_TRANSPOSE transpose2DGeneric
 #endif
-}
+#define TRACEC_UK_VECTOR_VARIANT(isa, name)                                    \
+  TRACEC_UK_TARGET(isa) void name(TRACEC_UK_TRANSPOSE_PARAMS) {                \
+    TRACEC_UK_TRANSPOSE_ARRAYS;                                                \
+    transposeF32(src + srcOffset, dst + dstOffset, size, srcStride,           \
+                 dstStride, TRACEC_UK_VECTOR_TRANSPOSE);                       \
+  }
 
-#ifdef TRACEC_UK_X86
-__attribute__((target("avx2")))
-#endif
-void tracec_uk_transpose_f32_avx2(TRACEC_UK_TRANSPOSE_PARAMS) {
-  TRACEC_UK_TRANSPOSE_ARRAYS;
-#ifdef TRACEC_UK_X86
-  transposeF32(src + srcOffset, dst + dstOffset, size, srcStride, dstStride,
-               transpose2DAvx2);
-#else
-  transposeF32(src + srcOffset, dst + dstOffset, size, srcStride, dstStride,
-               transpose2DGeneric);
-#endif
-}
+TRACEC_UK_VECTOR_VARIANT("avx512f", tracec_uk_transpose_f32_avx512)
+TRACEC_UK_VECTOR_VARIANT("avx2", tracec_uk_transpose_f32_avx2)
