@@ -84,7 +84,7 @@ const std::string &CompileCache::buildIdentity() {
 
 std::string CompileCache::entryPath(llvm::StringRef key) const {
   llvm::SmallString<256> path(directory_);
-  llvm::sys::path::append(path, hexHash(key) + ".o");
+  llvm::sys::path::append(path, hexHash(key) + ".objects");
   return path.str().str();
 }
 
@@ -97,33 +97,62 @@ std::string CompileCache::temporaryPath(llvm::StringRef key) const {
   return path.str().str();
 }
 
-std::unique_ptr<llvm::MemoryBuffer> CompileCache::lookup(llvm::StringRef key,
-                                                         bool &rejected) const {
+/// The objects of a payload, each after its size (8 bytes, little endian);
+/// none if the sizes do not add up.
+static llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>
+splitObjects(llvm::StringRef payload, llvm::StringRef name) {
+  llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>> objects;
+  while (!payload.empty()) {
+    if (payload.size() < 8)
+      return {};
+    uint64_t size = llvm::support::endian::read64le(payload.data());
+    payload = payload.drop_front(8);
+    if (size == 0 || size > payload.size())
+      return {};
+    objects.push_back(
+        llvm::MemoryBuffer::getMemBufferCopy(payload.take_front(size), name));
+    payload = payload.drop_front(size);
+  }
+  return objects;
+}
+
+llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>
+CompileCache::lookup(llvm::StringRef key, bool &rejected) const {
   rejected = false;
   auto file = llvm::MemoryBuffer::getFile(entryPath(key), /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
-    return nullptr;
+    return {};
   llvm::StringRef bytes = (*file)->getBuffer();
   rejected = true;
   if (bytes.size() < kTrailerSize)
-    return nullptr;
+    return {};
   llvm::StringRef trailer = bytes.take_back(kTrailerSize);
   llvm::StringRef payload = bytes.drop_back(kTrailerSize);
   if (!trailer.starts_with(kMagic))
-    return nullptr;
+    return {};
   uint64_t size = llvm::support::endian::read64le(trailer.data() + 8);
   if (size != payload.size())
-    return nullptr;
+    return {};
   auto hash = entryHash(key, payload);
   if (llvm::StringRef(reinterpret_cast<const char *>(hash.data()),
                       hash.size()) != trailer.substr(16))
-    return nullptr;
-  rejected = false;
-  return llvm::MemoryBuffer::getMemBufferCopy(payload, entryPath(key));
+    return {};
+  auto objects = splitObjects(payload, entryPath(key));
+  rejected = objects.empty();
+  return objects;
 }
 
-bool CompileCache::store(llvm::StringRef key, llvm::StringRef object) const {
+bool CompileCache::store(
+    llvm::StringRef key,
+    llvm::ArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects) const {
+  std::string payload;
+  for (const auto &object : objects) {
+    char size[8];
+    llvm::support::endian::write64le(size, object->getBufferSize());
+    payload += llvm::StringRef(size, 8);
+    payload += object->getBuffer();
+  }
   if (llvm::sys::fs::create_directories(directory_))
     return false;
   std::string temporary = temporaryPath(key);
@@ -133,9 +162,9 @@ bool CompileCache::store(llvm::StringRef key, llvm::StringRef object) const {
     if (ec)
       return false;
     char size[8];
-    llvm::support::endian::write64le(size, object.size());
-    auto hash = entryHash(key, object);
-    os << object << kMagic << llvm::StringRef(size, 8)
+    llvm::support::endian::write64le(size, payload.size());
+    auto hash = entryHash(key, payload);
+    os << payload << kMagic << llvm::StringRef(size, 8)
        << llvm::StringRef(reinterpret_cast<const char *>(hash.data()),
                           hash.size());
     os.close();

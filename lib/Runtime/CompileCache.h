@@ -6,7 +6,8 @@
 // target CPU and its features, and the tracec build), so a second process
 // that compiles the same module on the same machine compiles nothing.
 //
-// One file per entry, `<blake3 of the key>.o`: the object bytes, then a
+// One file per entry, `<blake3 of the key>.objects`: the object files (the
+// JIT compiles a module in partitions), each after its size, then a
 // trailer (magic, payload size, blake3 of key and payload). An entry is
 // written to a unique temporary file and renamed into place, so concurrent
 // processes never see half an entry; one that fails the trailer's checks
@@ -17,6 +18,8 @@
 #ifndef TRACEC_LIB_RUNTIME_COMPILECACHE_H
 #define TRACEC_LIB_RUNTIME_COMPILECACHE_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -43,21 +46,22 @@ public:
   /// The file of `key`'s entry.
   std::string entryPath(llvm::StringRef key) const;
 
-  /// The object stored under `key`, or null: no entry, or (with
+  /// The objects stored under `key`, or none: no entry, or (with
   /// `rejected` set) an entry that is truncated or corrupt.
-  std::unique_ptr<llvm::MemoryBuffer> lookup(llvm::StringRef key,
-                                             bool &rejected) const;
+  llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>
+  lookup(llvm::StringRef key, bool &rejected) const;
 
-  /// Stores `object` under `key` atomically; false when it could not be
+  /// Stores `objects` under `key` atomically; false when they could not be
   /// written (the compile goes on without the cache).
-  bool store(llvm::StringRef key, llvm::StringRef object) const;
-
-  /// A unique file name in the cache directory for a temporary object.
-  std::string temporaryPath(llvm::StringRef key) const;
+  bool store(llvm::StringRef key,
+             llvm::ArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects) const;
 
   const std::string &directory() const { return directory_; }
 
 private:
+  /// A unique file name in the cache directory for an entry being written.
+  std::string temporaryPath(llvm::StringRef key) const;
+
   explicit CompileCache(std::string directory)
       : directory_(std::move(directory)) {}
   std::string directory_;

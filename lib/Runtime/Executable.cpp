@@ -17,6 +17,9 @@
 #include "tracec/ABI/tracec_ukernels.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
 #include "tracec/Target/Cpu/LazyWorkspace.h"
+#include "tracec/Target/Cpu/MachineCode.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,6 +27,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 #include <dlfcn.h>
 
 extern "C" int omp_get_max_threads(void); // libomp's omp.h
@@ -230,8 +234,26 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     sharedLibraries.push_back(openmp);
   }
 
-  // GPU code loads its kernels in static constructors, which a cached
-  // object would not run: only CPU code is cached.
+  // Links CPU object code (compiled here or cached) and finds the entries.
+  auto loadObjects =
+      [&](llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects)
+      -> llvm::Error {
+    auto jit = ObjectJit::load(objects, runtimeSymbols, sharedLibraries);
+    if (!jit)
+      return jit.takeError();
+    std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
+    lookUpEntries(exe->signatures_, exe->entries_, exe->notCompiled_,
+                  [&](llvm::StringRef name) {
+                    return code->lookupPacked(lookupName(name));
+                  });
+    exe->code_ = holdCode(
+        code, [&](llvm::StringRef name) { return code->lookup(name); });
+    engineCompiled();
+    return llvm::Error::success();
+  };
+
+  // GPU code loads its kernels in static constructors, which an object
+  // linked by ObjectJit would not run: only CPU code is cached.
   std::optional<CompileCache> cache;
   if (options.target == Target::cpu)
     cache = CompileCache::open(options.useCache, options.cacheDirectory);
@@ -239,27 +261,17 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   if (cache) {
     key = cacheKey(module, pm, options, **machine);
     bool rejected = false;
-    if (auto object = cache->lookup(key, rejected)) {
-      auto jit = ObjectJit::load(std::move(object), runtimeSymbols,
-                                 sharedLibraries);
-      if (jit) {
-        std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
-        lookUpEntries(
-            exe->signatures_, exe->entries_, exe->notCompiled_,
-            [&](llvm::StringRef name) {
-              return code->lookupPacked(lookupName(name));
-            });
-        exe->code_ = holdCode(code, [&](llvm::StringRef name) {
-          return code->lookup(name);
-        });
+    auto objects = cache->lookup(key, rejected);
+    if (!objects.empty()) {
+      if (llvm::Error error = loadObjects(objects)) {
+        // Objects that passed the checks but do not link: compile anew.
+        llvm::consumeError(std::move(error));
+        rejected = true;
+      } else {
         exe->stats_.cacheHit = true;
         exe->stats_.codegenSeconds = secondsSince(start);
-        engineCompiled();
         return exe;
       }
-      // An object that passed the checks but does not link: compile anew.
-      llvm::consumeError(jit.takeError());
-      rejected = true;
     }
     exe->stats_.cacheEntryRejected = rejected;
   }
@@ -279,21 +291,61 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     exe->stats_.pipelineSeconds = secondsSince(pipelineStart);
   }
 
+  // CPU code: LLVM's optimizer and code generator on all cores, linked by
+  // ObjectJit.
+  bool hasConstructors =
+      !copy->getOps<mlir::LLVM::GlobalCtorsOp>().empty() ||
+      !copy->getOps<mlir::LLVM::GlobalDtorsOp>().empty();
+  if (options.target == Target::cpu && !hasConstructors) {
+    auto optimizeStart = std::chrono::steady_clock::now();
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        mlir::translateModuleToLLVMIR(*copy, llvmContext);
+    if (!llvmModule)
+      return llvm::createStringError(
+          "JIT compilation failed: cannot translate the module to LLVM IR");
+    llvmModule->setDataLayout((*machine)->createDataLayout());
+    llvmModule->setTargetTriple((*machine)->getTargetTriple());
+    allocateWorkspacesOnFirstUse(*llvmModule);
+    addPackedEntryPoints(*llvmModule);
+    double translateSeconds = secondsSince(optimizeStart);
+    unsigned compileThreads = options.compileThreads
+                                  ? options.compileThreads
+                                  : std::thread::hardware_concurrency();
+    ObjectCompileTimes times;
+    auto objects = compileCpuObjects(*llvmModule, "native", options.optLevel,
+                                     compileThreads, &times);
+    if (!objects)
+      return llvm::createStringError("JIT compilation failed: " +
+                                     llvm::toString(objects.takeError()));
+    exe->stats_.optimizeSeconds = translateSeconds + times.optimizeSeconds;
+    auto loadStart = std::chrono::steady_clock::now();
+    // The cache gets the bytes only once they linked.
+    llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>> copies;
+    if (cache)
+      for (const auto &object : *objects)
+        copies.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+            object->getBuffer(), object->getBufferIdentifier()));
+    if (llvm::Error error = loadObjects(*objects))
+      return llvm::createStringError("JIT compilation failed: " +
+                                     llvm::toString(std::move(error)));
+    exe->stats_.codegenSeconds = times.codegenSeconds + secondsSince(loadStart);
+    if (cache && exe->notCompiled_.empty())
+      exe->stats_.cacheStored = cache->store(key, copies);
+    return exe;
+  }
+
+  // GPU code (or CPU code with static constructors): MLIR's
+  // ExecutionEngine, which runs them.
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.sharedLibPaths = sharedLibraries;
   llvm::TargetMachine &targetMachine = **machine;
   unsigned optLevel = options.optLevel;
-  bool cacheable = cache.has_value();
   auto transformer = [&](llvm::Module *llvmModule) {
-    // Static constructors would not run from a cached object.
-    if (llvmModule->getNamedGlobal("llvm.global_ctors") ||
-        llvmModule->getNamedGlobal("llvm.global_dtors"))
-      cacheable = false;
     allocateWorkspacesOnFirstUse(*llvmModule);
     return tracec::optimizeCpuModule(*llvmModule, targetMachine, optLevel);
   };
   engineOptions.transformer = transformer;
-  engineOptions.enableObjectDump = cacheable;
   engineOptions.jitCodeGenOptLevel =
       options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                             : llvm::CodeGenOptLevel::Default;
@@ -341,17 +393,6 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   });
   engineCompiled();
   exe->stats_.codegenSeconds = secondsSince(codegenStart);
-
-  if (cacheable && exe->notCompiled_.empty()) {
-    // The engine hands its object out only as a file.
-    std::string temporary = cache->temporaryPath(key);
-    if (!llvm::sys::fs::create_directories(cache->directory())) {
-      engine->dumpToObjectFile(temporary);
-      if (auto object = llvm::MemoryBuffer::getFile(temporary, false, false))
-        exe->stats_.cacheStored = cache->store(key, (*object)->getBuffer());
-      llvm::sys::fs::remove(temporary);
-    }
-  }
   return exe;
 }
 

@@ -6,6 +6,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
 
 using namespace tracec;
 using namespace llvm::orc;
@@ -13,7 +14,8 @@ using namespace llvm::orc;
 ObjectJit::~ObjectJit() = default;
 
 llvm::Expected<std::unique_ptr<ObjectJit>>
-ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols,
+ObjectJit::load(llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
+                SymbolsFn symbols,
                 llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
   auto jit = LLJITBuilder()
                  .setObjectLinkingLayerCreator([](ExecutionSession &session) {
@@ -41,8 +43,9 @@ ObjectJit::load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols,
   if (auto error = main.define(absoluteSymbols(symbols(MangleAndInterner(
           main.getExecutionSession(), (*jit)->getDataLayout())))))
     return std::move(error);
-  if (auto error = (*jit)->addObjectFile(std::move(object)))
-    return std::move(error);
+  for (std::unique_ptr<llvm::MemoryBuffer> &object : objects)
+    if (auto error = (*jit)->addObjectFile(std::move(object)))
+      return std::move(error);
   std::unique_ptr<ObjectJit> result(new ObjectJit());
   result->jit_ = std::move(*jit);
   return result;
@@ -63,4 +66,34 @@ llvm::Expected<void *> ObjectJit::lookup(llvm::StringRef name) {
     return llvm::createStringError(llvm::toString(address.takeError()));
   }
   return address->toPtr<void *>();
+}
+
+void tracec::addPackedEntryPoints(llvm::Module &module) {
+  llvm::SmallVector<llvm::Function *> entries;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.hasExternalLinkage())
+      entries.push_back(&function);
+  llvm::IRBuilder<> builder(module.getContext());
+  auto *packedType = llvm::FunctionType::get(
+      builder.getVoidTy(), {builder.getPtrTy()}, /*isVarArg=*/false);
+  for (llvm::Function *function : entries) {
+    auto *packed =
+        llvm::Function::Create(packedType, llvm::GlobalValue::ExternalLinkage,
+                               "_mlir_" + function->getName(), module);
+    builder.SetInsertPoint(
+        llvm::BasicBlock::Create(module.getContext(), "", packed));
+    llvm::Value *args = packed->getArg(0);
+    auto pointerTo = [&](unsigned index) {
+      llvm::Value *slot = builder.CreateConstGEP1_64(builder.getPtrTy(), args,
+                                                     index);
+      return builder.CreateLoad(builder.getPtrTy(), slot);
+    };
+    llvm::SmallVector<llvm::Value *> values;
+    for (llvm::Argument &arg : function->args())
+      values.push_back(builder.CreateLoad(arg.getType(), pointerTo(arg.getArgNo())));
+    llvm::Value *result = builder.CreateCall(function, values);
+    if (!result->getType()->isVoidTy())
+      builder.CreateStore(result, pointerTo(function->arg_size()));
+    builder.CreateRetVoid();
+  }
 }

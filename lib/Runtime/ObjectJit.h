@@ -1,10 +1,11 @@
 //===- ObjectJit.h - Running object code from the compile cache -----------===//
 //
-// An object file that MLIR's ExecutionEngine produced for a module (with
-// its `_mlir_<name>` packed entry points), linked into a fresh ORC LLJIT
-// the way the engine links it: RuntimeDyld, the process's symbols, and the
-// symbols the runtime defines. Objects with static initializers are never
-// cached, so there are none to run.
+// The object files of a CPU module (compileCpuObjects' partitions, fresh
+// or from the compile cache) with `_mlir_<name>` packed entry points,
+// linked into a fresh ORC LLJIT the way MLIR's ExecutionEngine links a
+// module: RuntimeDyld, the process's symbols, and the symbols the runtime
+// defines. Modules with static initializers are not compiled this way
+// (nothing would run them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
@@ -28,10 +30,11 @@ public:
   using SymbolsFn =
       llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>;
 
-  /// Links `object`; `symbols` are defined for it to call, and it may call
-  /// the process's symbols and those of `sharedLibraries` (paths).
+  /// Links `objects`; `symbols` are defined for them to call, and they may
+  /// call the process's symbols and those of `sharedLibraries` (paths).
   static llvm::Expected<std::unique_ptr<ObjectJit>>
-  load(std::unique_ptr<llvm::MemoryBuffer> object, SymbolsFn symbols,
+  load(llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
+       SymbolsFn symbols,
        llvm::ArrayRef<llvm::StringRef> sharedLibraries = {});
   ~ObjectJit();
 
@@ -46,6 +49,13 @@ private:
   ObjectJit() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
 };
+
+/// Adds to `module`, for each function it defines and exports,
+/// `void _mlir_<name>(void **args)`: it loads each argument from the
+/// pointer in `args[i]` and stores the result, if any, through the pointer
+/// after them (mlir::ExecutionEngine's packed calling convention, which
+/// lookupPacked finds).
+void addPackedEntryPoints(llvm::Module &module);
 
 } // namespace tracec
 

@@ -51,6 +51,12 @@ static cl::opt<bool> ukernels(
              "instead of generated ones (faster compiles, slower calls; "
              "default false)"),
     cl::init(false), cl::cat(toolCategory));
+static cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("--target=cpu: threads LLVM's optimizer and code generator "
+             "use, one partition of the module each (default 0: one per "
+             "core)"),
+    cl::init(0), cl::cat(toolCategory));
 static cl::opt<bool> outlineKernels(
     "outline-kernels",
     cl::desc("--target=cpu: compile each loop nest as a kernel function of "
@@ -130,6 +136,7 @@ int main(int argc, char **argv) {
   options.threads = threads;
   options.outlineKernels = outlineKernels;
   options.ukernels = ukernels;
+  options.compileThreads = compileThreads;
   auto compileStart = std::chrono::steady_clock::now();
   auto exe = Executable::compile(*module, options);
   if (!exe)

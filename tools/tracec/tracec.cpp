@@ -20,7 +20,7 @@
 
 #include "tracec/AOT/AotCompiler.h"
 #include "tracec/AOT/HeaderEmitter.h"
-#include "tracec/AOT/ObjectEmitter.h"
+#include "tracec/Target/Cpu/MachineCode.h"
 #include "tracec/Target/GraphDef.h"
 #include "tracec/Runtime/Compiler.h"
 #include "tracec/Target/Cpu/CpuTarget.h"

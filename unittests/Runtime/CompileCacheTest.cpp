@@ -103,7 +103,7 @@ TEST_F(CompileCacheTest, SecondCompileHits) {
   EXPECT_TRUE(first.cacheStored);
   EXPECT_GT(first.pipelineSeconds, 0);
   ASSERT_EQ(entries().size(), 1u) << "one entry, no temporary files left";
-  EXPECT_EQ(llvm::sys::path::extension(entries()[0]), ".o");
+  EXPECT_EQ(llvm::sys::path::extension(entries()[0]), ".objects");
 
   CompileStats second = compileAndRun();
   EXPECT_TRUE(second.cacheHit);

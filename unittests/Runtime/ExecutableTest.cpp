@@ -106,6 +106,34 @@ TEST_F(ExecutableTest, DestinationPassingWritesCallerBuffers) {
   EXPECT_EQ(outputs[0].toVector<float>()[0], denseReference(x, w, b)[0]);
 }
 
+TEST_F(ExecutableTest, CompileThreadsGiveTheSameResults) {
+  // The module's kernels compiled in one partition and in several.
+  auto module = compiler.parseString(kDense, "dense.mlir");
+  ASSERT_TRUE(bool(module));
+  std::vector<std::vector<float>> results;
+  for (unsigned threads : {1u, 4u}) {
+    CompileOptions options;
+    options.compileThreads = threads;
+    options.useCache = false;
+    auto compiled = Executable::compile(*module, options);
+    ASSERT_TRUE(bool(compiled)) << errorText(compiled.takeError());
+    auto fn = (*compiled)->function("dense_and_sums");
+    ASSERT_TRUE(bool(fn)) << errorText(fn.takeError());
+    auto outputs = (*fn)({*Tensor::fromVector(x, {4, 3}),
+                          *Tensor::fromVector(w, {3, 2}),
+                          *Tensor::fromVector(b, {2})});
+    ASSERT_TRUE(bool(outputs)) << errorText(outputs.takeError());
+    std::vector<float> all = (*outputs)[0].toVector<float>();
+    for (float sum : (*outputs)[1].toVector<float>())
+      all.push_back(sum);
+    results.push_back(all);
+  }
+  EXPECT_EQ(results[0], results[1]);
+  std::vector<float> y = denseReference(x, w, b);
+  for (size_t i = 0; i < y.size(); ++i)
+    EXPECT_NEAR(results[1][i], y[i], 1e-6) << i;
+}
+
 TEST_F(ExecutableTest, WrongArgumentsAreErrors) {
   auto dense = exe->function("dense");
   ASSERT_TRUE(bool(dense));

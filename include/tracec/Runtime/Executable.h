@@ -67,6 +67,12 @@ struct CompileOptions {
   /// 2.4x faster, but its calls run about 12% slower (the CNN step's 17%;
   /// README, "CPU: contraction micro-kernels"), so it is opt-in.
   bool ukernels = false;
+  /// Target::cpu: threads the compile itself uses: the module is split into
+  /// that many partitions of whole functions, optimized and compiled to
+  /// machine code side by side (tracec::compileCpuObjects). 0, the
+  /// default, is one per core; 1 compiles on the calling thread only. The
+  /// code is the same whatever the count.
+  unsigned compileThreads = 0;
   /// The persistent compile cache (Target::cpu): a module compiled before
   /// with the same options, for the same CPU, by the same build of tracec
   /// is loaded from its object code instead of compiled. Turned off here,
@@ -81,9 +87,11 @@ struct CompileOptions {
 struct CompileStats {
   /// The MLIR pass pipeline (none on a cache hit).
   double pipelineSeconds = 0;
-  /// Translation to LLVM IR and LLVM's optimizer.
+  /// Translation to LLVM IR and LLVM's optimizer (with several compile
+  /// threads: until the slowest partition is optimized).
   double optimizeSeconds = 0;
-  /// Machine code and linking, or loading the cached object.
+  /// Machine code and linking (the rest of the compile), or loading the
+  /// cached objects.
   double codegenSeconds = 0;
   /// The object code came from the compile cache.
   bool cacheHit = false;

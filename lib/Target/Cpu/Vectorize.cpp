@@ -58,10 +58,19 @@ bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumLoops() == 0 || op->hasAttr(tracec::kUkernelAttrName))
     return false;
+  // Matmul-like contractions (m, n and k dims) and convolutions; row-wise
+  // dot products and matrix-vector products are reductions like any other.
   auto isContraction = [](Operation *user) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
-                        linalg::isaConvolutionOpInterface(linalgOp));
+    if (!linalgOp)
+      return false;
+    if (linalg::isaConvolutionOpInterface(linalgOp))
+      return true;
+    if (!linalg::isaContractionOpInterface(linalgOp))
+      return false;
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(linalgOp);
+    return failed(dims) || (!dims->m.empty() && !dims->n.empty());
   };
   // A contraction's accumulator fill is the contraction passes' too.
   if (isContraction(op) || (isa<linalg::FillOp>(op) &&

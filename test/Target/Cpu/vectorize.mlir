@@ -98,6 +98,20 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {
 
 // -----
 
+// A contraction without m and n dims (a row-wise dot product, as softmax's
+// gradient has) is a reduction: vectorized along its contiguous k.
+// AVX512-LABEL: func.func @row_dot
+// AVX512-NOT: linalg.generic
+// AVX512: arith.mulf %{{.*}} : vector<1x16xf32>
+// AVX512: vector.multi_reduction <add>
+func.func @row_dot(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<8xf32> {
+  %0 = trace.mul %x, %y : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  %1 = trace.reduce_sum %0 {axes = array<i64: 1>} : tensor<8x64xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+
+// -----
+
 // Booleans (one byte each in memory, one bit each in a vector) stay loops.
 // AVX512-LABEL: func.func @compare
 // AVX512: linalg.generic

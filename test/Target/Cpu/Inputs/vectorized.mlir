@@ -35,6 +35,19 @@ func.func @row_sum(%x: tensor<23x37xf32>) -> tensor<23xf32> {
   return %0 : tensor<23xf32>
 }
 
+// Contractions without m or n dims: reductions, vectorized as such.
+func.func @row_dot(%x: tensor<23x37xf32>, %y: tensor<23x37xf32>) -> tensor<23xf32> {
+  %0 = trace.mul %x, %y : (tensor<23x37xf32>, tensor<23x37xf32>) -> tensor<23x37xf32>
+  %1 = trace.reduce_sum %0 {axes = array<i64: 1>} : tensor<23x37xf32> -> tensor<23xf32>
+  return %1 : tensor<23xf32>
+}
+
+func.func @matvec(%x: tensor<23x37xf32>, %b: tensor<37xf32>) -> tensor<23xf32> {
+  %0 = trace.mul %x, %b : (tensor<23x37xf32>, tensor<37xf32>) -> tensor<23x37xf32>
+  %1 = trace.reduce_sum %0 {axes = array<i64: 1>} : tensor<23x37xf32> -> tensor<23xf32>
+  return %1 : tensor<23xf32>
+}
+
 func.func @column_max(%x: tensor<23x37xf32>) -> tensor<37xf32> {
   %0 = trace.reduce_max %x {axes = array<i64: 0>} : tensor<23x37xf32> -> tensor<37xf32>
   return %0 : tensor<37xf32>

@@ -15,7 +15,8 @@ X2 = (rng.randn(23, 37) * 3).astype(np.float32)
 B = rng.randn(37).astype(np.float32)
 G = rng.randn(37).astype(np.float32)
 X64 = rng.randn(1001)
-INPUTS = {"x1": X1, "x2": X2, "b": B, "g": G, "x64": X64}
+Y2 = rng.randn(23, 37).astype(np.float32)
+INPUTS = {"x1": X1, "x2": X2, "y2": Y2, "b": B, "g": G, "x64": X64}
 
 
 def gelu_tanh(x):
@@ -40,6 +41,8 @@ EXPECTED = {
     "chain": lambda: chain(X2, B),
     "row_sum": lambda: X2.astype(np.float64).sum(1),
     "column_max": lambda: X2.max(0),
+    "row_dot": lambda: (X2.astype(np.float64) * Y2).sum(1),
+    "matvec": lambda: X2.astype(np.float64) @ B,
     "total_mean": lambda: X2.astype(np.float64).mean(),
     "f64_sum": lambda: np.exp(X64).sum(),
     "softmax": lambda: torch.softmax(torch.from_numpy(X2.astype(np.float64)), -1).numpy(),
