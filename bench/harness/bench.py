@@ -107,7 +107,7 @@ class Runner:
         return d
 
     def run_tracec(self, workload, threads, outdir=None, calls=None,
-                   extra_env=None):
+                   extra_env=None, extra_args=()):
         module = os.path.normpath(os.path.join(ROOT, "bench", "workloads",
                                                workload.module))
         inputs = self.inputs_of(workload)
@@ -122,6 +122,7 @@ class Runner:
             cmd += ["--output-dir", outdir]
         if self.threads_flag:
             cmd += ["--threads", str(threads)]
+        cmd += list(extra_args)
         env = self.tracec_env()
         env.update(extra_env or {})
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -235,12 +236,17 @@ def compile_rows(runner, rounds, selected):
     for workload in selected:
         if not workload.compile_row:
             continue
-        cold, cached = [], []
+        cold, cached, ukernels = [], [], []
+        no_cache = {"TRACEC_DISABLE_CACHE": "1"}
         for r in range(rounds):
-            t = runner.run_tracec(workload, 1, calls=1,
-                                  extra_env={"TRACEC_DISABLE_CACHE": "1"})
+            t = runner.run_tracec(workload, 1, calls=1, extra_env=no_cache)
             cold.append(t["compile_s"])
             breakdown = t["compile_note"]
+            # The contraction micro-kernels (opt-in): faster compiles.
+            t = runner.run_tracec(workload, 1, calls=1, extra_env=no_cache,
+                                  extra_args=["--ukernels"])
+            ukernels.append(t["compile_s"])
+            ukernels_breakdown = t["compile_note"]
             t = runner.run_tracec(workload, 1, calls=1)  # hits: filled before
             if t["compile_note"] != "cache hit":
                 t = runner.run_tracec(workload, 1, calls=1)
@@ -248,6 +254,9 @@ def compile_rows(runner, rounds, selected):
         rows.append({"workload": "compile: " + workload.compile_row,
                      "cold_s": statistics.median(cold), "cold_rounds_s": cold,
                      "cold_breakdown": breakdown,
+                     "cold_ukernels_s": statistics.median(ukernels),
+                     "cold_ukernels_rounds_s": ukernels,
+                     "cold_ukernels_breakdown": ukernels_breakdown,
                      "cached_s": statistics.median(cached),
                      "cached_rounds_s": cached})
     return rows
@@ -305,11 +314,12 @@ def print_table(results, compiles, peers_order, out):
         print("  ".join("%-*s" % (w, c) for w, c in zip(widths, row)), file=out)
     if compiles:
         print(file=out)
-        print("JIT compile (tracec::Executable::compile)   cold (no cache)   cached",
-              file=out)
+        print("JIT compile (tracec::Executable::compile)   cold (no cache)   "
+              "cold, --ukernels   cached", file=out)
         for c in compiles:
-            print("  %-40s %-17s %s" % (c["workload"][9:], fmt(c["cold_s"]),
-                                        fmt(c["cached_s"])), file=out)
+            print("  %-40s %-17s %-19s %s" % (
+                c["workload"][9:], fmt(c["cold_s"]), fmt(c["cold_ukernels_s"]),
+                fmt(c["cached_s"])), file=out)
     print(file=out)
     print("ratio = peer time / tracec time (above 1: tracec is faster); "
           "(x): a reference point, not the same function; MISMATCH: results "

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -112,9 +113,10 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// Everything that decides the object code of `module`: its text, the
-/// pass pipeline with every option, LLVM's level, the CPU, the build.
-static std::string cacheKey(const Module &module, mlir::PassManager &pm,
+/// Everything that decides the object code of `module` (as it goes into
+/// the pipeline: with only the entries public): its text, the pass
+/// pipeline with every option, LLVM's level, the CPU, the build.
+static std::string cacheKey(mlir::ModuleOp module, mlir::PassManager &pm,
                             const CompileOptions &options,
                             llvm::TargetMachine &machine) {
   std::string key;
@@ -124,7 +126,7 @@ static std::string cacheKey(const Module &module, mlir::PassManager &pm,
      << " " << machine.getTargetFeatureString() << "\n";
   pm.printAsTextualPipeline(os);
   os << "\n";
-  module.get().print(os);
+  module.print(os);
   return key;
 }
 
@@ -179,6 +181,29 @@ Executable::compile(const Module &module, const CompileOptions &options) {
 
   std::unique_ptr<Executable> exe(new Executable());
   exe->target_ = options.target;
+  if (!options.entries.empty()) {
+    // The other public functions become private: the pipeline's inliner
+    // drops those no entry calls.
+    std::string known;
+    llvm::StringSet<> publicNames;
+    for (auto func : copy->getOps<mlir::func::FuncOp>())
+      if (func.isPublic() && !func.isExternal()) {
+        publicNames.insert(func.getSymName());
+        known += (known.empty() ? "@" : ", @") + func.getSymName().str();
+      }
+    for (const std::string &name : options.entries)
+      if (!publicNames.contains(name))
+        return llvm::createStringError(
+            "no function @" + name + " in the module" +
+            (known.empty() ? std::string() : " (it has " + known + ")"));
+    for (auto func : copy->getOps<mlir::func::FuncOp>())
+      if (func.isPublic() && !func.isExternal() &&
+          !llvm::is_contained(options.entries, func.getSymName())) {
+        func.setPrivate();
+        exe->uncallable_[func.getSymName()] =
+            "it was not compiled (not one of CompileOptions::entries)";
+      }
+  }
   for (auto func : copy->getOps<mlir::func::FuncOp>()) {
     if (func.isPrivate() || func.isExternal())
       continue;
@@ -259,7 +284,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     cache = CompileCache::open(options.useCache, options.cacheDirectory);
   std::string key;
   if (cache) {
-    key = cacheKey(module, pm, options, **machine);
+    key = cacheKey(*copy, pm, options, **machine);
     bool rejected = false;
     auto objects = cache->lookup(key, rejected);
     if (!objects.empty()) {

@@ -137,6 +137,7 @@ int main(int argc, char **argv) {
   options.outlineKernels = outlineKernels;
   options.ukernels = ukernels;
   options.compileThreads = compileThreads;
+  options.entries = {entry};
   auto compileStart = std::chrono::steady_clock::now();
   auto exe = Executable::compile(*module, options);
   if (!exe)

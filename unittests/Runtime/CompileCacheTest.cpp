@@ -124,6 +124,17 @@ TEST_F(CompileCacheTest, KeyCoversModuleAndOptions) {
   std::string other = std::string(kModel) + "func.func private @unused()\n";
   EXPECT_FALSE(compileAndRun(other.c_str()).cacheHit) << "another module";
   EXPECT_EQ(entries().size(), 3u);
+  // Two entries of one module compile two different objects.
+  std::string two = std::string(kModel) +
+                    "func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                    "  return %x : tensor<4xf32>\n}\n";
+  CompileOptions onlyF;
+  onlyF.entries = {"f"};
+  EXPECT_FALSE(compileAndRun(two.c_str()).cacheHit);
+  EXPECT_FALSE(compileAndRun(two.c_str(), onlyF).cacheHit)
+      << "the same module, other entries";
+  EXPECT_TRUE(compileAndRun(two.c_str(), onlyF).cacheHit);
+  EXPECT_EQ(entries().size(), 5u);
 }
 
 /// Overwrites the single entry with `bytes`, or truncates it to `size`.

@@ -134,6 +134,37 @@ TEST_F(ExecutableTest, CompileThreadsGiveTheSameResults) {
     EXPECT_NEAR(results[1][i], y[i], 1e-6) << i;
 }
 
+TEST_F(ExecutableTest, EntriesCompileOnlyWhatTheyCall) {
+  auto module = compiler.parseString(kDense, "dense.mlir");
+  ASSERT_TRUE(bool(module));
+  CompileOptions options;
+  options.entries = {"dense_and_sums"};
+  auto compiled = Executable::compile(*module, options);
+  ASSERT_TRUE(bool(compiled)) << errorText(compiled.takeError());
+  EXPECT_EQ((*compiled)->functionNames(),
+            std::vector<std::string>{"dense_and_sums"});
+  auto fn = (*compiled)->function("dense_and_sums");
+  ASSERT_TRUE(bool(fn)) << errorText(fn.takeError());
+  auto outputs = (*fn)({*Tensor::fromVector(x, {4, 3}),
+                        *Tensor::fromVector(w, {3, 2}),
+                        *Tensor::fromVector(b, {2})});
+  ASSERT_TRUE(bool(outputs)) << errorText(outputs.takeError());
+  std::vector<float> y = denseReference(x, w, b);
+  EXPECT_NEAR((*outputs)[0].toVector<float>()[0], y[0], 1e-6);
+  // The callee was compiled into the entry, not as a function of its own.
+  auto dense = (*compiled)->function("dense");
+  ASSERT_FALSE(bool(dense));
+  EXPECT_EQ(errorText(dense.takeError()),
+            "@dense cannot be called from the host: it was not compiled (not "
+            "one of CompileOptions::entries)");
+
+  options.entries = {"nope"};
+  auto unknown = Executable::compile(*module, options);
+  ASSERT_FALSE(bool(unknown));
+  EXPECT_EQ(errorText(unknown.takeError()),
+            "no function @nope in the module (it has @dense, @dense_and_sums)");
+}
+
 TEST_F(ExecutableTest, WrongArgumentsAreErrors) {
   auto dense = exe->function("dense");
   ASSERT_TRUE(bool(dense));

@@ -67,6 +67,10 @@ struct CompileOptions {
   /// 2.4x faster, but its calls run about 12% slower (the CNN step's 17%;
   /// README, "CPU: contraction micro-kernels"), so it is opt-in.
   bool ukernels = false;
+  /// The functions to compile (with what they call); the module's other
+  /// public functions are dropped before lowering. Empty, the default:
+  /// every public function. tracec-run compiles its --entry only.
+  std::vector<std::string> entries;
   /// Target::cpu: threads the compile itself uses: the module is split into
   /// that many partitions of whole functions, optimized and compiled to
   /// machine code side by side (tracec::compileCpuObjects). 0, the

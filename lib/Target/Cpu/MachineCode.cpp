@@ -5,6 +5,8 @@
 #include "tracec/Target/Cpu/CpuTarget.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
@@ -51,6 +53,17 @@ compileObject(llvm::Module &module, llvm::StringRef cpu, unsigned optLevel,
       /*RequiresNullTerminator=*/false);
 }
 
+/// What compiling `function` costs, about: its instructions but the
+/// insertvalue/extractvalue of memref descriptors, which SROA removes at
+/// once (they are most of an entry function's instructions).
+static size_t compileCost(const llvm::Function &function) {
+  size_t cost = 0;
+  for (const llvm::Instruction &instruction : llvm::instructions(function))
+    cost += !llvm::isa<llvm::InsertValueInst, llvm::ExtractValueInst>(
+        instruction);
+  return cost;
+}
+
 /// The partition of each defined function: the biggest first, each to the
 /// partition with the fewest instructions so far. Global variables stay in
 /// partition 0 (they are data: no code to generate).
@@ -62,7 +75,7 @@ assignPartitions(llvm::Module &module, unsigned partitions) {
     if (function.isDeclaration())
       continue;
     order[&function] = order.size();
-    functions.push_back({function.getInstructionCount(), &function});
+    functions.push_back({compileCost(function), &function});
   }
   // Biggest first; ties in module order (the sort is deterministic).
   llvm::sort(functions, [&](auto &a, auto &b) {
