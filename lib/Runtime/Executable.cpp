@@ -7,29 +7,29 @@
 #include "ObjectJit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "tracec/Pipelines/LibraryNames.h"
-#include "tracec/Pipelines/Pipelines.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_print.h"
 #include "tracec/ABI/tracec_ukernels.h"
+#include "tracec/Pipelines/LibraryNames.h"
+#include "tracec/Pipelines/Pipelines.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
 #include "tracec/Target/Cpu/LazyWorkspace.h"
 #include "tracec/Target/Cpu/MachineCode.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <mutex>
 #include <thread>
-#include <dlfcn.h>
 
 extern "C" int omp_get_max_threads(void); // libomp's omp.h
 
@@ -318,9 +318,8 @@ Executable::compile(const Module &module, const CompileOptions &options) {
 
   // CPU code: LLVM's optimizer and code generator on all cores, linked by
   // ObjectJit.
-  bool hasConstructors =
-      !copy->getOps<mlir::LLVM::GlobalCtorsOp>().empty() ||
-      !copy->getOps<mlir::LLVM::GlobalDtorsOp>().empty();
+  bool hasConstructors = !copy->getOps<mlir::LLVM::GlobalCtorsOp>().empty() ||
+                         !copy->getOps<mlir::LLVM::GlobalDtorsOp>().empty();
   if (options.target == Target::cpu && !hasConstructors) {
     auto optimizeStart = std::chrono::steady_clock::now();
     llvm::LLVMContext llvmContext;

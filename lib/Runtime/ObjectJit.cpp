@@ -13,10 +13,9 @@ using namespace llvm::orc;
 
 ObjectJit::~ObjectJit() = default;
 
-llvm::Expected<std::unique_ptr<ObjectJit>>
-ObjectJit::load(llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
-                SymbolsFn symbols,
-                llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
+llvm::Expected<std::unique_ptr<ObjectJit>> ObjectJit::load(
+    llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
+    SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
   auto jit = LLJITBuilder()
                  .setObjectLinkingLayerCreator([](ExecutionSession &session) {
                    return std::make_unique<RTDyldObjectLinkingLayer>(
@@ -84,13 +83,14 @@ void tracec::addPackedEntryPoints(llvm::Module &module) {
         llvm::BasicBlock::Create(module.getContext(), "", packed));
     llvm::Value *args = packed->getArg(0);
     auto pointerTo = [&](unsigned index) {
-      llvm::Value *slot = builder.CreateConstGEP1_64(builder.getPtrTy(), args,
-                                                     index);
+      llvm::Value *slot =
+          builder.CreateConstGEP1_64(builder.getPtrTy(), args, index);
       return builder.CreateLoad(builder.getPtrTy(), slot);
     };
     llvm::SmallVector<llvm::Value *> values;
     for (llvm::Argument &arg : function->args())
-      values.push_back(builder.CreateLoad(arg.getType(), pointerTo(arg.getArgNo())));
+      values.push_back(
+          builder.CreateLoad(arg.getType(), pointerTo(arg.getArgNo())));
     llvm::Value *result = builder.CreateCall(function, values);
     if (!result->getType()->isVoidTy())
       builder.CreateStore(result, pointerTo(function->arg_size()));

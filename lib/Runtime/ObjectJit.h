@@ -34,8 +34,7 @@ public:
   /// call the process's symbols and those of `sharedLibraries` (paths).
   static llvm::Expected<std::unique_ptr<ObjectJit>>
   load(llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
-       SymbolsFn symbols,
-       llvm::ArrayRef<llvm::StringRef> sharedLibraries = {});
+       SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries = {});
   ~ObjectJit();
 
   /// The packed entry point of function `name` (as

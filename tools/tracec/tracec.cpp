@@ -20,10 +20,10 @@
 
 #include "tracec/AOT/AotCompiler.h"
 #include "tracec/AOT/HeaderEmitter.h"
-#include "tracec/Target/Cpu/MachineCode.h"
-#include "tracec/Target/GraphDef.h"
 #include "tracec/Runtime/Compiler.h"
 #include "tracec/Target/Cpu/CpuTarget.h"
+#include "tracec/Target/Cpu/MachineCode.h"
+#include "tracec/Target/GraphDef.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -119,9 +119,9 @@ TEST_F(ExecutableTest, CompileThreadsGiveTheSameResults) {
     ASSERT_TRUE(bool(compiled)) << errorText(compiled.takeError());
     auto fn = (*compiled)->function("dense_and_sums");
     ASSERT_TRUE(bool(fn)) << errorText(fn.takeError());
-    auto outputs = (*fn)({*Tensor::fromVector(x, {4, 3}),
-                          *Tensor::fromVector(w, {3, 2}),
-                          *Tensor::fromVector(b, {2})});
+    auto outputs =
+        (*fn)({*Tensor::fromVector(x, {4, 3}), *Tensor::fromVector(w, {3, 2}),
+               *Tensor::fromVector(b, {2})});
     ASSERT_TRUE(bool(outputs)) << errorText(outputs.takeError());
     std::vector<float> all = (*outputs)[0].toVector<float>();
     for (float sum : (*outputs)[1].toVector<float>())
@@ -145,9 +145,9 @@ TEST_F(ExecutableTest, EntriesCompileOnlyWhatTheyCall) {
             std::vector<std::string>{"dense_and_sums"});
   auto fn = (*compiled)->function("dense_and_sums");
   ASSERT_TRUE(bool(fn)) << errorText(fn.takeError());
-  auto outputs = (*fn)({*Tensor::fromVector(x, {4, 3}),
-                        *Tensor::fromVector(w, {3, 2}),
-                        *Tensor::fromVector(b, {2})});
+  auto outputs =
+      (*fn)({*Tensor::fromVector(x, {4, 3}), *Tensor::fromVector(w, {3, 2}),
+             *Tensor::fromVector(b, {2})});
   ASSERT_TRUE(bool(outputs)) << errorText(outputs.takeError());
   std::vector<float> y = denseReference(x, w, b);
   EXPECT_NEAR((*outputs)[0].toVector<float>()[0], y[0], 1e-6);

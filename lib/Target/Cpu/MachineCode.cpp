@@ -59,13 +59,13 @@ compileObject(llvm::Module &module, llvm::StringRef cpu, unsigned optLevel,
 static size_t compileCost(const llvm::Function &function) {
   size_t cost = 0;
   for (const llvm::Instruction &instruction : llvm::instructions(function))
-    cost += !llvm::isa<llvm::InsertValueInst, llvm::ExtractValueInst>(
-        instruction);
+    cost +=
+        !llvm::isa<llvm::InsertValueInst, llvm::ExtractValueInst>(instruction);
   return cost;
 }
 
-/// The partition of each defined function: the biggest first, each to the
-/// partition with the fewest instructions so far. Global variables stay in
+/// The partition of each defined function: the costliest first, each to
+/// the partition with the lowest cost so far. Global variables stay in
 /// partition 0 (they are data: no code to generate).
 static llvm::DenseMap<const llvm::GlobalValue *, unsigned>
 assignPartitions(llvm::Module &module, unsigned partitions) {
@@ -85,7 +85,8 @@ assignPartitions(llvm::Module &module, unsigned partitions) {
   llvm::SmallVector<size_t> load(partitions, 0);
   llvm::DenseMap<const llvm::GlobalValue *, unsigned> partitionOf;
   for (auto [size, function] : functions) {
-    unsigned lightest = std::min_element(load.begin(), load.end()) - load.begin();
+    unsigned lightest =
+        std::min_element(load.begin(), load.end()) - load.begin();
     partitionOf[function] = lightest;
     load[lightest] += size;
   }
@@ -102,9 +103,12 @@ tracec::compileCpuObjects(llvm::Module &module, llvm::StringRef cpu,
     if (!times)
       return;
     Clock::time_point end = Clock::now();
-    Clock::time_point slowest = *std::max_element(optimized.begin(), optimized.end());
-    times->optimizeSeconds = std::chrono::duration<double>(slowest - start).count();
-    times->codegenSeconds = std::chrono::duration<double>(end - slowest).count();
+    Clock::time_point slowest =
+        *std::max_element(optimized.begin(), optimized.end());
+    times->optimizeSeconds =
+        std::chrono::duration<double>(slowest - start).count();
+    times->codegenSeconds =
+        std::chrono::duration<double>(end - slowest).count();
   };
   llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>> objects;
   size_t defined = llvm::count_if(
@@ -146,8 +150,8 @@ tracec::compileCpuObjects(llvm::Module &module, llvm::StringRef cpu,
   std::unique_ptr<llvm::Module> first;
   for (unsigned i = 0; i < partitions; ++i) {
     llvm::ValueToValueMapTy map;
-    std::unique_ptr<llvm::Module> part = llvm::CloneModule(
-        module, map, [&](const llvm::GlobalValue *value) {
+    std::unique_ptr<llvm::Module> part =
+        llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
           auto it = partitionOf.find(value);
           return (it == partitionOf.end() ? 0u : it->second) == i;
         });
@@ -159,7 +163,8 @@ tracec::compileCpuObjects(llvm::Module &module, llvm::StringRef cpu,
     llvm::WriteBitcodeToFile(*part, os);
   }
 
-  llvm::SmallVector<std::optional<llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>>>
+  llvm::SmallVector<
+      std::optional<llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>>>
       results(partitions);
   llvm::SmallVector<std::thread> workers;
   for (unsigned i = 1; i < partitions; ++i)

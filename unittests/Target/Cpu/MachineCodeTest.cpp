@@ -46,8 +46,8 @@ define void @entry(ptr %y, i64 %i) {
 )";
 
 /// How many of `objects` define each symbol, and whether it is global.
-std::map<std::string, int> definitions(
-    llvm::ArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects) {
+std::map<std::string, int>
+definitions(llvm::ArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects) {
   std::map<std::string, int> count;
   for (const auto &object : objects) {
     auto file =

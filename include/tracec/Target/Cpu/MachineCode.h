@@ -41,11 +41,10 @@ struct ObjectCompileTimes {
 /// split into up to that many partitions of whole functions (identical
 /// functions merged first, internal symbols made hidden so the partitions
 /// link) and each is optimized and compiled on its own thread, in its own
-/// LLVMContext; `module` is left split.
+/// LLVMContext; `module` is left with those symbols changed.
 llvm::Expected<llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>>>
-compileCpuObjects(llvm::Module &module, llvm::StringRef cpu,
-                  unsigned optLevel, unsigned threads,
-                  ObjectCompileTimes *times = nullptr);
+compileCpuObjects(llvm::Module &module, llvm::StringRef cpu, unsigned optLevel,
+                  unsigned threads, ObjectCompileTimes *times = nullptr);
 
 } // namespace tracec
 
