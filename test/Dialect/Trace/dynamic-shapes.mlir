@@ -50,7 +50,7 @@ func.func @binary_broadcast(%a: tensor<?x4xf32>, %b: tensor<8x4xf32>, %c: tensor
 }
 
 // CHECK-LABEL: func.func @compare_select_cast
-func.func @compare_select_cast(%a: tensor<?x4xf32>, %b: tensor<8x1xf32>, %c: tensor<?x1xi1>, %t: tensor<4xf32>, %i: tensor<?x?xi32>) -> (tensor<8x4xi1>, tensor<?x4xf32>, tensor<?x4xi32>, tensor<?x?xi1>) {
+func.func @compare_select_cast(%a: tensor<?x4xf32>, %b: tensor<8x1xf32>, %c: tensor<?x1xi1>, %t: tensor<4xf32>, %i: tensor<?x?xi32>, %k: tensor<?xi1>, %p: tensor<?x2xf32>, %q: tensor<3x?xf32>) -> (tensor<8x4xi1>, tensor<?x4xf32>, tensor<?x4xi32>, tensor<?x?xi1>, tensor<3x2xf32>) {
   // CHECK: trace.lt %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<?x4xf32>, tensor<8x1xf32>) -> tensor<8x4xi1>
   %0 = trace.lt %a, %b : (tensor<?x4xf32>, tensor<8x1xf32>) -> tensor<8x4xi1>
   // CHECK: trace.select %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<?x1xi1>, tensor<4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
@@ -59,7 +59,10 @@ func.func @compare_select_cast(%a: tensor<?x4xf32>, %b: tensor<8x1xf32>, %c: ten
   %2 = trace.cast %a : tensor<?x4xf32> to tensor<?x4xi32>
   // CHECK: trace.eq %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x?xi1>
   %3 = trace.eq %i, %i : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x?xi1>
-  return %0, %1, %2, %3 : tensor<8x4xi1>, tensor<?x4xf32>, tensor<?x4xi32>, tensor<?x?xi1>
+  // cond `?` vs 2 (run-time check), then vs 3 from on_false.
+  // CHECK: trace.select %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<?xi1>, tensor<?x2xf32>, tensor<3x?xf32>) -> tensor<3x2xf32>
+  %4 = trace.select %k, %p, %q : (tensor<?xi1>, tensor<?x2xf32>, tensor<3x?xf32>) -> tensor<3x2xf32>
+  return %0, %1, %2, %3, %4 : tensor<8x4xi1>, tensor<?x4xf32>, tensor<?x4xi32>, tensor<?x?xi1>, tensor<3x2xf32>
 }
 
 // CHECK-LABEL: func.func @matmul
