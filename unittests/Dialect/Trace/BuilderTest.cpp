@@ -285,7 +285,8 @@ TEST_F(TraceBuilderTest, InferenceFailureIsReportedNotFatal) {
       &context, loc, ValueRange{func.getArgument(0), func.getArgument(1)},
       /*attributes=*/nullptr, /*properties=*/nullptr, /*regions=*/{}, types)));
   EXPECT_EQ(message, "'trace.add' op shapes are not broadcast-compatible: "
-                     "lhs 2x3 vs rhs 4x3");
+                     "lhs 2x3 vs rhs 4x3 (lhs dim 0 is 2, rhs dim 0 is 4; "
+                     "only a static 1 broadcasts)");
   endFunction(func, {});
 }
 
