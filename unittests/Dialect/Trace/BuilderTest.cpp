@@ -279,33 +279,33 @@ TEST_F(TraceBuilderTest, StateOps) {
 // builder does.
 TEST_F(TraceBuilderTest, DynamicDimsInferStaticSizesWherePossible) {
   int64_t dyn = ShapedType::kDynamic;
-  auto func = beginFunction(
-      "dynamic", {tensor({dyn, 4}), tensor({8, 4}), tensor({4, dyn}),
-                  tensor({dyn, 1}), tensor({dyn, 784}), tensor({784, 10})});
+  auto func = beginFunction("dynamic", {tensor({dyn, 4}), tensor({8, 4}),
+                                        tensor({4, dyn}), tensor({dyn, 1}),
+                                        tensor({dyn, 784}), tensor({784, 10})});
   Value a = func.getArgument(0), b = func.getArgument(1),
         c = func.getArgument(2), d = func.getArgument(3);
 
   EXPECT_EQ(AddOp::create(builder, loc, a, b).getType(), tensor({8, 4}));
   EXPECT_EQ(MulOp::create(builder, loc, a, d).getType(), tensor({dyn, 4}));
-  EXPECT_EQ(MatmulOp::create(builder, loc, func.getArgument(4),
-                             func.getArgument(5))
-                .getType(),
-            tensor({dyn, 10}));
-  // `?` x 4 contracted with 4 x `?`: the contraction dims are static.
+  EXPECT_EQ(
+      MatmulOp::create(builder, loc, func.getArgument(4), func.getArgument(5))
+          .getType(),
+      tensor({dyn, 10}));
+  // 4x`?` times `?`x4: two `?` contraction dims (equal at run time).
   EXPECT_EQ(MatmulOp::create(builder, loc, c, a).getType(), tensor({4, 4}));
   // concat's non-axis dims come from any input where they are static.
-  EXPECT_EQ(ConcatOp::create(builder, loc, ValueRange{c, b}, /*axis=*/0)
-                .getType(),
-            tensor({12, 4}));
-  EXPECT_EQ(ConcatOp::create(builder, loc, ValueRange{c, a}, /*axis=*/0)
-                .getType(),
-            tensor({dyn, 4}));
-  EXPECT_EQ(ConcatOp::create(builder, loc, ValueRange{a, c}, /*axis=*/1)
-                .getType(),
-            tensor({4, dyn}));
-  EXPECT_EQ(ReshapeOp::create(builder, loc, a, ArrayRef<int64_t>{-1, 2, 2})
-                .getType(),
-            tensor({dyn, 2, 2}));
+  EXPECT_EQ(
+      ConcatOp::create(builder, loc, ValueRange{c, b}, /*axis=*/0).getType(),
+      tensor({12, 4}));
+  EXPECT_EQ(
+      ConcatOp::create(builder, loc, ValueRange{c, a}, /*axis=*/0).getType(),
+      tensor({dyn, 4}));
+  EXPECT_EQ(
+      ConcatOp::create(builder, loc, ValueRange{a, c}, /*axis=*/1).getType(),
+      tensor({4, dyn}));
+  EXPECT_EQ(
+      ReshapeOp::create(builder, loc, a, ArrayRef<int64_t>{-1, 2, 2}).getType(),
+      tensor({dyn, 2, 2}));
 
   OperationState state(loc, AddOp::getOperationName());
   state.addOperands({d, b});

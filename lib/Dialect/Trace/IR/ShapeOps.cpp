@@ -316,11 +316,11 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
         fixedBy[d] = i + 1;
       } else if (!ShapedType::isDynamic(size) && size != shape[d]) {
         auto other = cast<RankedTensorType>(inputs[fixedBy[d]].getType());
-        return emitOptionalError(loc, "'trace.concat' op input ", i + 1, " has shape ",
-                                 formatShape(type.getShape()),
+        return emitOptionalError(loc, "'trace.concat' op input ", i + 1,
+                                 " has shape ", formatShape(type.getShape()),
                                  " but input ", fixedBy[d], " has ",
-                                 formatShape(other.getShape()),
-                                 " (only dim ", *axis, " may differ)");
+                                 formatShape(other.getShape()), " (only dim ",
+                                 *axis, " may differ)");
       }
     }
   }

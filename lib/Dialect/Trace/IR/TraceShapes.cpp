@@ -3,9 +3,9 @@
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -81,8 +81,9 @@ std::string mlir::trace::describeBroadcastMismatch(ArrayRef<int64_t> lhs,
   return "";
 }
 
-LogicalResult mlir::trace::verifyNoUnsourcedDynamicDims(Operation *op,
-                                                        RankedTensorType result) {
+LogicalResult
+mlir::trace::verifyNoUnsourcedDynamicDims(Operation *op,
+                                          RankedTensorType result) {
   for (auto [i, dim] : llvm::enumerate(result.getShape()))
     if (ShapedType::isDynamic(dim))
       return op->emitOpError("result dim ")
