@@ -16,11 +16,3 @@ func.func @random() -> tensor<4xf32> {
   %0, %c = trace.random_uniform {seed = 3} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-
-// -----
-
-func.func @fill_dynamic(%v: tensor<f32>) -> tensor<?xf32> {
-  // expected-error @below {{failed to legalize operation 'trace.fill'}}
-  %0 = trace.fill %v : tensor<f32> -> tensor<?xf32>
-  return %0 : tensor<?xf32>
-}

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tracec/Dialect/Trace/IR/InferResultTypes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -273,6 +274,49 @@ TEST_F(TraceBuilderTest, StateOps) {
   expectVerifies();
 }
 
+// At `?` dims the builders infer a static size wherever an operand fixes it
+// (a `?` never broadcasts, so `?` vs 8 is 8), as the tracers' by-name
+// builder does.
+TEST_F(TraceBuilderTest, DynamicDimsInferStaticSizesWherePossible) {
+  int64_t dyn = ShapedType::kDynamic;
+  auto func = beginFunction("dynamic", {tensor({dyn, 4}), tensor({8, 4}),
+                                        tensor({4, dyn}), tensor({dyn, 1}),
+                                        tensor({dyn, 784}), tensor({784, 10})});
+  Value a = func.getArgument(0), b = func.getArgument(1),
+        c = func.getArgument(2), d = func.getArgument(3);
+
+  EXPECT_EQ(AddOp::create(builder, loc, a, b).getType(), tensor({8, 4}));
+  EXPECT_EQ(MulOp::create(builder, loc, a, d).getType(), tensor({dyn, 4}));
+  EXPECT_EQ(
+      MatmulOp::create(builder, loc, func.getArgument(4), func.getArgument(5))
+          .getType(),
+      tensor({dyn, 10}));
+  // 4x`?` times `?`x4: two `?` contraction dims (equal at run time).
+  EXPECT_EQ(MatmulOp::create(builder, loc, c, a).getType(), tensor({4, 4}));
+  // concat's non-axis dims come from any input where they are static.
+  EXPECT_EQ(
+      ConcatOp::create(builder, loc, ValueRange{c, b}, /*axis=*/0).getType(),
+      tensor({12, 4}));
+  EXPECT_EQ(
+      ConcatOp::create(builder, loc, ValueRange{c, a}, /*axis=*/0).getType(),
+      tensor({dyn, 4}));
+  EXPECT_EQ(
+      ConcatOp::create(builder, loc, ValueRange{a, c}, /*axis=*/1).getType(),
+      tensor({4, dyn}));
+  EXPECT_EQ(
+      ReshapeOp::create(builder, loc, a, ArrayRef<int64_t>{-1, 2, 2}).getType(),
+      tensor({dyn, 2, 2}));
+
+  OperationState state(loc, AddOp::getOperationName());
+  state.addOperands({d, b});
+  Operation *add = createWithInferredTypes(state, 1);
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->getResult(0).getType(), tensor({8, 4}));
+  builder.insert(add);
+  endFunction(func, {});
+  expectVerifies();
+}
+
 TEST_F(TraceBuilderTest, InferenceFailureIsReportedNotFatal) {
   auto func = beginFunction("bad", {tensor({2, 3}), tensor({4, 3})});
   std::string message;
@@ -285,7 +329,8 @@ TEST_F(TraceBuilderTest, InferenceFailureIsReportedNotFatal) {
       &context, loc, ValueRange{func.getArgument(0), func.getArgument(1)},
       /*attributes=*/nullptr, /*properties=*/nullptr, /*regions=*/{}, types)));
   EXPECT_EQ(message, "'trace.add' op shapes are not broadcast-compatible: "
-                     "lhs 2x3 vs rhs 4x3");
+                     "lhs 2x3 vs rhs 4x3 (lhs dim 0 is 2, rhs dim 0 is 4; "
+                     "only a static 1 broadcasts)");
   endFunction(func, {});
 }
 

@@ -301,12 +301,17 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(
         loc, "'trace.select' op shapes are not broadcast-compatible: on_true ",
         formatShape(onTrue.getShape()), " vs on_false ",
-        formatShape(onFalse.getShape()));
+        formatShape(onFalse.getShape()), " (",
+        describeBroadcastMismatch(onTrue.getShape(), "on_true",
+                                  onFalse.getShape(), "on_false"),
+        "; only a static 1 broadcasts)");
   auto shape = broadcastShapes(cond.getShape(), *values);
   if (!shape)
     return emitOptionalError(
         loc, "'trace.select' op shapes are not broadcast-compatible: cond ",
-        formatShape(cond.getShape()), " vs values ", formatShape(*values));
+        formatShape(cond.getShape()), " vs values ", formatShape(*values), " (",
+        describeBroadcastMismatch(cond.getShape(), "cond", *values, "values"),
+        "; only a static 1 broadcasts)");
   types.push_back(RankedTensorType::get(*shape, onTrue.getElementType()));
   return success();
 }

@@ -35,7 +35,10 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   if (!batch)
     return emitOptionalError(
         loc, "'trace.matmul' op batch dims are not broadcast-compatible: lhs ",
-        formatShape(l.drop_back(2)), " vs rhs ", formatShape(r.drop_back(2)));
+        formatShape(l.drop_back(2)), " vs rhs ", formatShape(r.drop_back(2)),
+        " (",
+        describeBroadcastMismatch(l.drop_back(2), "lhs", r.drop_back(2), "rhs"),
+        "; only a static 1 broadcasts)");
   SmallVector<int64_t> shape = *batch;
   shape.push_back(m);
   shape.push_back(n);

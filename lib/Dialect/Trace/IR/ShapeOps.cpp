@@ -84,6 +84,20 @@ LogicalResult ReshapeOp::verify() {
   if (failed(checkDivides(from, to, "operand", "result")) ||
       failed(checkDivides(to, from, "result", "operand")))
     return failure();
+  // A dynamic result dim is NumPy's -1: inferred at run time from the
+  // element count, so there is at most one, and the other dims must not
+  // multiply to 0 (0 elements say nothing about it).
+  int64_t dynamicDims = to.getNumDynamicDims();
+  if (dynamicDims > 1)
+    return emitOpError("result ")
+           << formatShape(to.getShape()) << " has " << dynamicDims
+           << " dynamic dims, but only one can be inferred from the element "
+              "count";
+  if (dynamicDims == 1 && staticProduct(to) == 0)
+    return emitOpError("result ")
+           << formatShape(to.getShape())
+           << " has a dynamic dim that cannot be inferred: its other dims "
+              "hold no elements";
   return success();
 }
 
@@ -220,6 +234,24 @@ LogicalResult BroadcastToOp::verify() {
   if (from.getRank() > to.getRank())
     return emitOpError("cannot broadcast rank ")
            << from.getRank() << " to the lower rank " << to.getRank();
+  // A dynamic result dim takes its run-time size from the aligned operand
+  // dim, which must be dynamic too: a static operand dim (a 1 included) or a
+  // missing one gives no size.
+  int64_t offset = to.getRank() - from.getRank();
+  for (int64_t d = 0; d < to.getRank(); ++d) {
+    if (!to.isDynamicDim(d))
+      continue;
+    if (d < offset)
+      return emitOpError("result dim ")
+             << d << " is dynamic, but the operand "
+             << formatShape(from.getShape())
+             << " has no dim aligned with it to give its size at run time";
+    if (!from.isDynamicDim(d - offset))
+      return emitOpError("result dim ")
+             << d << " is dynamic, but operand dim " << d - offset
+             << " is a static " << from.getDimSize(d - offset)
+             << " and gives no size at run time";
+  }
   auto broadcast = broadcastShapes(from.getShape(), to.getShape());
   if (!broadcast || *broadcast != to.getShape())
     return emitOpError("operand shape ")
@@ -258,6 +290,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "'trace.concat' op axis ", adaptor.getAxis(),
                              " is out of range for rank ", rank);
   SmallVector<int64_t> shape(first.getShape());
+  // Which input fixed each non-axis dim, for the messages.
+  SmallVector<size_t> fixedBy(rank, 0);
   for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
     auto type = dyn_cast<RankedTensorType>(input.getType());
     if (!type)
@@ -275,13 +309,18 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
         shape[d] = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(size)
                        ? ShapedType::kDynamic
                        : shape[d] + size;
-      } else if (!ShapedType::isDynamic(size) &&
-                 !ShapedType::isDynamic(shape[d]) && size != shape[d]) {
-        return emitOptionalError(loc, "'trace.concat' op input ", i + 1, " has shape ",
-                                 formatShape(type.getShape()),
-                                 " but input 0 has ",
-                                 formatShape(first.getShape()),
-                                 " (only dim ", *axis, " may differ)");
+      } else if (ShapedType::isDynamic(shape[d])) {
+        // A static size fixes the dim; the `?` inputs are checked against
+        // it at run time.
+        shape[d] = size;
+        fixedBy[d] = i + 1;
+      } else if (!ShapedType::isDynamic(size) && size != shape[d]) {
+        auto other = cast<RankedTensorType>(inputs[fixedBy[d]].getType());
+        return emitOptionalError(loc, "'trace.concat' op input ", i + 1,
+                                 " has shape ", formatShape(type.getShape()),
+                                 " but input ", fixedBy[d], " has ",
+                                 formatShape(other.getShape()), " (only dim ",
+                                 *axis, " may differ)");
       }
     }
   }

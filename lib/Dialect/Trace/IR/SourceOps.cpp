@@ -55,7 +55,7 @@ LogicalResult FillOp::verify() {
     return emitOpError("result element type ")
            << getType().getElementType() << " differs from the value's "
            << value.getElementType();
-  return success();
+  return verifyNoUnsourcedDynamicDims(*this, getType());
 }
 
 OpFoldResult FillOp::fold(FoldAdaptor adaptor) {
@@ -76,7 +76,7 @@ LogicalResult IotaOp::verify() {
   if (!normalizeAxis(getAxis(), rank))
     return emitOpError("axis ")
            << getAxis() << " is out of range for rank " << rank;
-  return success();
+  return verifyNoUnsourcedDynamicDims(*this, getType());
 }
 
 OpFoldResult IotaOp::fold(FoldAdaptor) {
@@ -121,7 +121,8 @@ LogicalResult RandomUniformOp::verify() {
   if (!(low < high))
     return emitOpError("low (") << low << ") must be less than high (" << high
                                 << ")";
-  return success();
+  return verifyNoUnsourcedDynamicDims(
+      *this, cast<RankedTensorType>(getResult().getType()));
 }
 
 LogicalResult RandomNormalOp::verify() {
@@ -131,5 +132,6 @@ LogicalResult RandomNormalOp::verify() {
     return emitOpError("mean must be finite, got ") << mean;
   if (!std::isfinite(stddev) || !(stddev > 0))
     return emitOpError("stddev must be positive and finite, got ") << stddev;
-  return success();
+  return verifyNoUnsourcedDynamicDims(
+      *this, cast<RankedTensorType>(getResult().getType()));
 }

@@ -5,6 +5,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -62,6 +63,36 @@ mlir::trace::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
   return result;
 }
 
+std::string mlir::trace::describeBroadcastMismatch(ArrayRef<int64_t> lhs,
+                                                   StringRef lhsName,
+                                                   ArrayRef<int64_t> rhs,
+                                                   StringRef rhsName) {
+  size_t common = std::min(lhs.size(), rhs.size());
+  for (size_t i = 1; i <= common; ++i) {
+    int64_t l = lhs[lhs.size() - i], r = rhs[rhs.size() - i];
+    if (l == r || l == 1 || r == 1 || ShapedType::isDynamic(l) ||
+        ShapedType::isDynamic(r))
+      continue;
+    return (lhsName + " dim " + Twine(lhs.size() - i) + " is " + Twine(l) +
+            ", " + rhsName + " dim " + Twine(rhs.size() - i) + " is " +
+            Twine(r))
+        .str();
+  }
+  return "";
+}
+
+LogicalResult
+mlir::trace::verifyNoUnsourcedDynamicDims(Operation *op,
+                                          RankedTensorType result) {
+  for (auto [i, dim] : llvm::enumerate(result.getShape()))
+    if (ShapedType::isDynamic(dim))
+      return op->emitOpError("result dim ")
+             << i << " is dynamic, but no operand gives its size at run time; "
+             << "the result shape must be static, got "
+             << formatShape(result.getShape());
+  return success();
+}
+
 LogicalResult mlir::trace::inferBroadcastResult(
     std::optional<Location> loc, StringRef opName, ArrayRef<Type> operandTypes,
     bool isComparison, SmallVectorImpl<Type> &results) {
@@ -84,10 +115,11 @@ LogicalResult mlir::trace::inferBroadcastResult(
                                tensor.getElementType());
     auto broadcast = broadcastShapes(shape, tensor.getShape());
     if (!broadcast)
-      return emitOptionalError(loc, label,
-                               " shapes are not broadcast-compatible: lhs ",
-                               formatShape(shape), " vs rhs ",
-                               formatShape(tensor.getShape()));
+      return emitOptionalError(
+          loc, label, " shapes are not broadcast-compatible: lhs ",
+          formatShape(shape), " vs rhs ", formatShape(tensor.getShape()), " (",
+          describeBroadcastMismatch(shape, "lhs", tensor.getShape(), "rhs"),
+          "; only a static 1 broadcasts)");
     shape = *broadcast;
   }
   if (isComparison)

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
@@ -31,10 +32,28 @@ std::string formatList(llvm::ArrayRef<int64_t> values);
 /// out of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
-/// The NumPy broadcast of two shapes, or nullopt when some dim pair is
-/// neither equal nor 1. Dynamic dims are compatible with anything.
+/// The broadcast of two shapes (aligned from the right, missing leading dims
+/// act as 1), or nullopt when two static dims are neither equal nor 1.
+///
+/// The dynamic-dim rule (as XLA/StableHLO): a `?` dim never broadcasts
+/// implicitly, only a static 1 does. So `?` vs 1 gives `?`, `?` vs N gives N
+/// and `?` vs `?` gives `?`; the last two are statically valid and need a
+/// run-time check that the sizes are equal (a `?` that is 1 at run time is
+/// not stretched). See DESIGN.md, "Dynamic dims".
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+
+/// Why `lhs` and `rhs` do not broadcast, naming the first offending dim of
+/// each (right-aligned): "lhs dim 1 is 3, rhs dim 0 is 2".
+std::string describeBroadcastMismatch(llvm::ArrayRef<int64_t> lhs,
+                                      llvm::StringRef lhsName,
+                                      llvm::ArrayRef<int64_t> rhs,
+                                      llvm::StringRef rhsName);
+
+/// A result type of an op that has no operand giving the size of a `?` dim
+/// (fill, iota, random_*): an error naming the first dynamic dim.
+llvm::LogicalResult verifyNoUnsourcedDynamicDims(Operation *op,
+                                                 RankedTensorType result);
 
 /// Elementwise binary ops: the broadcast shape of all operands, with the
 /// first operand's element type (i1 for comparisons).
