@@ -2,7 +2,9 @@
 //
 // Every elementwise op becomes one linalg.generic over the result shape.
 // Broadcast operands are read through indexing maps that pin their size-1
-// (or missing leading) dims to 0, so broadcasting costs no copy. The scalar
+// (or missing leading) dims to 0, so broadcasting costs no copy. Only a
+// static 1 broadcasts; dims read along the same result dim must agree,
+// which a run-time check enforces where one of them is `?`. The scalar
 // computation of each op is one `buildScalar` overload below.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +16,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "LoweringUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
 #include <limits>
@@ -261,11 +266,6 @@ struct ElementwiseToGeneric : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
-    if (!resultType.hasStaticShape() ||
-        llvm::any_of(op->getOperandTypes(), [](Type t) {
-          return !cast<RankedTensorType>(t).hasStaticShape();
-        }))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
 
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineMap> maps;
@@ -276,8 +276,45 @@ struct ElementwiseToGeneric : OpRewritePattern<OpTy> {
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
 
+    // Per result dim, the operand dims read along it (not broadcast): their
+    // sizes must agree, and a dynamic result dim takes theirs.
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < resultType.getRank(); ++d) {
+      Value reference;
+      int64_t referenceOperand = 0, referenceDim = 0;
+      for (auto [i, map] : llvm::enumerate(ArrayRef(maps).drop_back())) {
+        std::optional<unsigned> position =
+            map.getResultPosition(getAffineDimExpr(d, context));
+        if (!position)
+          continue;
+        Value size = dimSize(rewriter, loc, op->getOperand(i), *position);
+        if (!reference) {
+          reference = size;
+          referenceOperand = i;
+          referenceDim = *position;
+          continue;
+        }
+        checkSameSize(rewriter, loc, op, reference, size,
+                      "dim " + Twine(referenceDim) + " of operand " +
+                          Twine(referenceOperand) + " and dim " +
+                          Twine(*position) + " of operand " + Twine(i) +
+                          " differ");
+        // A static size is the better reference (a constant).
+        if (getConstantIntValue(size) && !getConstantIntValue(reference)) {
+          reference = size;
+          referenceOperand = i;
+          referenceDim = *position;
+        }
+      }
+      if (resultType.isDynamicDim(d)) {
+        if (!reference)
+          return rewriter.notifyMatchFailure(op, "dynamic dim of no operand");
+        dynamic.push_back(reference);
+      }
+    }
+
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
+                                         resultType.getElementType(), dynamic);
     Type element = resultType.getElementType();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, op->getOperands(),

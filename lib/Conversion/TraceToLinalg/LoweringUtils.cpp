@@ -3,8 +3,11 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -28,4 +31,47 @@ Value mlir::trace::inBoundsCount(OpBuilder &builder, Location loc, Value out,
   Value first = arith::MaxSIOp::create(builder, loc, start, index(0));
   Value last = arith::MinSIOp::create(builder, loc, end, index(extent));
   return arith::SubIOp::create(builder, loc, last, first);
+}
+
+Value mlir::trace::dimSize(OpBuilder &builder, Location loc, Value value,
+                           int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(d))
+    return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(d));
+  return tensor::DimOp::create(builder, loc, value, d);
+}
+
+SmallVector<Value> mlir::trace::dynamicSizes(OpBuilder &builder, Location loc,
+                                             Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(builder, loc, value, d));
+  return sizes;
+}
+
+Value mlir::trace::filledTensor(OpBuilder &builder, Location loc,
+                                ArrayRef<int64_t> shape, ValueRange dynamic,
+                                TypedAttr value) {
+  Value empty =
+      tensor::EmptyOp::create(builder, loc, shape, value.getType(), dynamic);
+  Value scalar = arith::ConstantOp::create(builder, loc, value);
+  return linalg::FillOp::create(builder, loc, scalar, empty).getResult(0);
+}
+
+void mlir::trace::checkSameSize(OpBuilder &builder, Location loc,
+                                Operation *op, Value lhs, Value rhs,
+                                const llvm::Twine &what) {
+  if (getConstantIntValue(lhs) && getConstantIntValue(rhs))
+    return;
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << "'" << op->getName() << "': " << what;
+  Value same =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  cf::AssertOp::create(builder, loc, same, where);
 }
