@@ -14,8 +14,9 @@
 // writes out[0] = 0 when every check holds, else k + 1 for the first check
 // k that fails, with the two sizes it compared in out[1] and out[2]; then
 // out[3...] = the results' dynamic dims, result by result. A constant
-// string @__shape_f_check_<k> holds check k's message (the op's location and
-// what differs). @f itself no longer checks: the caller must run
+// string @__shape_f_check_<k> holds check k's message: which argument dims
+// differ, with `{0}` and `{1}` where the caller puts the two sizes, and the
+// op's location. @f itself no longer checks: the caller must run
 // @__shape_f first and call @f only when it returned 0 (the JIT does).
 // The shape function is @f with everything that does not feed a size or a
 // check folded away (sizes are resolved through
@@ -32,6 +33,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::trace {
@@ -134,6 +136,9 @@ struct TraceShapeFunctionsPass
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };
+    // Sizes first resolved to the arguments' dims, so a message can name
+    // them.
+    simplify(shape);
     Value status = constant(0), lhs = constant(0), rhs = constant(0);
     SmallVector<cf::AssertOp> checks = checksOf(shape);
     for (auto [k, check] : llvm::enumerate(checks)) {
@@ -149,7 +154,11 @@ struct TraceShapeFunctionsPass
                                     toI64(compare.getLhs()));
       rhs = arith::SelectOp::create(builder, loc, first, rhs,
                                     toI64(compare.getRhs()));
-      addMessage(name + "_check_" + std::to_string(k), check.getMsg(), loc);
+      addMessage(name + "_check_" + std::to_string(k),
+                 describe(compare.getLhs(), "{0}") + " but " +
+                     describe(compare.getRhs(), "{1}") + " (" +
+                     check.getMsg().str() + ")",
+                 loc);
     }
     memref::StoreOp::create(builder, loc, status, out, index(0));
     memref::StoreOp::create(builder, loc, lhs, out, index(1));
@@ -176,6 +185,20 @@ struct TraceShapeFunctionsPass
     for (cf::AssertOp check : checksOf(entry))
       check.erase();
     return success();
+  }
+
+  /// "argument 1 dim 0 is {0}" where `size` is a dim of an argument, else
+  /// "a size is {0}" ({0}: where the caller puts the number).
+  static std::string describe(Value size, StringRef placeholder) {
+    if (auto dim = size.getDefiningOp<tensor::DimOp>())
+      if (auto arg = dyn_cast<BlockArgument>(dim.getSource()))
+        if (std::optional<int64_t> d = dim.getConstantIndex())
+          return ("argument " + Twine(arg.getArgNumber()) + " dim " +
+                  Twine(*d) + " is " + placeholder)
+              .str();
+    if (std::optional<int64_t> value = getConstantIntValue(size))
+      return ("a size is " + Twine(*value)).str();
+    return ("a size is " + placeholder).str();
   }
 
   /// A NUL-terminated constant string the caller finds by name.
