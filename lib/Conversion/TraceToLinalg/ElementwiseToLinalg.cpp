@@ -276,42 +276,17 @@ struct ElementwiseToGeneric : OpRewritePattern<OpTy> {
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
 
-    // Per result dim, the operand dims read along it (not broadcast): their
-    // sizes must agree, and a dynamic result dim takes theirs.
+    // Per result dim, the operand dims read along it (not broadcast) must
+    // agree, and a dynamic result dim takes their size.
+    SmallVector<Value> sizes;
+    if (failed(loopSizes(rewriter, loc, op, op->getOperands(),
+                         ArrayRef(maps).drop_back(), resultType.getRank(),
+                         sizes)))
+      return rewriter.notifyMatchFailure(op, "a result dim of no operand");
     SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < resultType.getRank(); ++d) {
-      Value reference;
-      int64_t referenceOperand = 0, referenceDim = 0;
-      for (auto [i, map] : llvm::enumerate(ArrayRef(maps).drop_back())) {
-        std::optional<unsigned> position =
-            map.getResultPosition(getAffineDimExpr(d, context));
-        if (!position)
-          continue;
-        Value size = dimSize(rewriter, loc, op->getOperand(i), *position);
-        if (!reference) {
-          reference = size;
-          referenceOperand = i;
-          referenceDim = *position;
-          continue;
-        }
-        checkSameSize(rewriter, loc, op, reference, size,
-                      "dim " + Twine(referenceDim) + " of operand " +
-                          Twine(referenceOperand) + " and dim " +
-                          Twine(*position) + " of operand " + Twine(i) +
-                          " differ");
-        // A static size is the better reference (a constant).
-        if (getConstantIntValue(size) && !getConstantIntValue(reference)) {
-          reference = size;
-          referenceOperand = i;
-          referenceDim = *position;
-        }
-      }
-      if (resultType.isDynamicDim(d)) {
-        if (!reference)
-          return rewriter.notifyMatchFailure(op, "dynamic dim of no operand");
-        dynamic.push_back(reference);
-      }
-    }
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dynamic.push_back(sizes[d]);
 
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          resultType.getElementType(), dynamic);

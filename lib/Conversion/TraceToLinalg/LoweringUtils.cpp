@@ -75,3 +75,54 @@ void mlir::trace::checkSameSize(OpBuilder &builder, Location loc,
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
   cf::AssertOp::create(builder, loc, same, where);
 }
+
+LogicalResult mlir::trace::loopSizes(OpBuilder &builder, Location loc,
+                                     Operation *op, ValueRange operands,
+                                     ArrayRef<AffineMap> maps,
+                                     unsigned numLoops,
+                                     SmallVectorImpl<Value> &sizes) {
+  MLIRContext *context = builder.getContext();
+  sizes.clear();
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    Value reference;
+    int64_t referenceOperand = 0, referenceDim = 0;
+    for (auto [i, map] : llvm::enumerate(maps)) {
+      std::optional<unsigned> position =
+          map.getResultPosition(getAffineDimExpr(loop, context));
+      if (!position)
+        continue;
+      Value size = dimSize(builder, loc, operands[i], *position);
+      if (!reference) {
+        reference = size;
+        referenceOperand = i;
+        referenceDim = *position;
+        continue;
+      }
+      checkSameSize(builder, loc, op, reference, size,
+                    "dim " + Twine(referenceDim) + " of operand " +
+                        Twine(referenceOperand) + " and dim " +
+                        Twine(*position) + " of operand " + Twine(i) +
+                        " differ");
+      // A static size is the better reference (a constant).
+      if (getConstantIntValue(size) && !getConstantIntValue(reference)) {
+        reference = size;
+        referenceOperand = i;
+        referenceDim = *position;
+      }
+    }
+    if (!reference)
+      return failure();
+    sizes.push_back(reference);
+  }
+  return success();
+}
+
+SmallVector<Value> mlir::trace::dynamicSizesOf(RankedTensorType type,
+                                               ArrayRef<Value> sizes,
+                                               ArrayRef<unsigned> dims) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(sizes[dims[d]]);
+  return dynamic;
+}

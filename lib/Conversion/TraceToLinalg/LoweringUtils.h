@@ -3,7 +3,9 @@
 #ifndef TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H
 #define TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 namespace mlir::trace {
@@ -42,6 +44,20 @@ Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
 /// before every call (see ShapeFunctions.cpp for the convention).
 void checkSameSize(OpBuilder &builder, Location loc, Operation *op, Value lhs,
                    Value rhs, const llvm::Twine &what);
+
+/// The size of each loop of an op that reads `operands` through `maps`
+/// (one per operand, over `numLoops` loops): for each loop, the size of an
+/// operand dim indexed by it (a static one where there is one), with a
+/// checkSameSize for every other operand dim that must agree. Fails where
+/// no operand dim is indexed by a loop.
+LogicalResult loopSizes(OpBuilder &builder, Location loc, Operation *op,
+                        ValueRange operands, ArrayRef<AffineMap> maps,
+                        unsigned numLoops, SmallVectorImpl<Value> &sizes);
+
+/// The dynamic sizes of `type` (a tensor indexed by the loops through an
+/// identity-like map `dims`, one loop per dim) among `sizes`.
+SmallVector<Value> dynamicSizesOf(RankedTensorType type, ArrayRef<Value> sizes,
+                                  ArrayRef<unsigned> dims);
 
 } // namespace mlir::trace
 
