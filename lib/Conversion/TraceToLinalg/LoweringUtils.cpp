@@ -63,7 +63,7 @@ Value mlir::trace::filledTensor(OpBuilder &builder, Location loc,
 void mlir::trace::checkSameSize(OpBuilder &builder, Location loc,
                                 Operation *op, Value lhs, Value rhs,
                                 const llvm::Twine &what) {
-  if (getConstantIntValue(lhs) && getConstantIntValue(rhs))
+  if (lhs == rhs || (getConstantIntValue(lhs) && getConstantIntValue(rhs)))
     return;
   std::string where;
   llvm::raw_string_ostream os(where);

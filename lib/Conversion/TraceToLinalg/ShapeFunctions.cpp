@@ -34,6 +34,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::trace {
@@ -140,6 +141,10 @@ struct TraceShapeFunctionsPass
     // them.
     simplify(shape);
     Value status = constant(0), lhs = constant(0), rhs = constant(0);
+    // Checks that folded to true (a size compared with itself) go.
+    for (cf::AssertOp check : checksOf(shape))
+      if (matchPattern(check.getArg(), m_One()))
+        check.erase();
     SmallVector<cf::AssertOp> checks = checksOf(shape);
     for (auto [k, check] : llvm::enumerate(checks)) {
       auto compare = check.getArg().getDefiningOp<arith::CmpIOp>();
