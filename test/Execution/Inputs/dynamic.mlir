@@ -48,3 +48,37 @@ func.func @gram(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<4x4xf32> {
   %0 = trace.matmul %x, %y {transpose_a} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+func.func @softmax(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = trace.softmax %x : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+func.func @log_softmax(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = trace.log_softmax %x : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+func.func @transpose(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
+  %0 = trace.transpose %x {perm = array<i64: 1, 0>} : tensor<?x4xf32> -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// Row sums broadcast back over the row (a `?` broadcast_to from a `?`).
+func.func @row_broadcast(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = trace.reduce_sum %x {axes = array<i64: 1>, keepdims} : tensor<?x4xf32> -> tensor<?x1xf32>
+  %1 = trace.broadcast_to %0 : tensor<?x1xf32> -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}
+
+func.func @one_hot(%i: tensor<?xi32>) -> tensor<?x4xf32> {
+  %0 = trace.one_hot %i {depth = 4 : i64} : tensor<?xi32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// Batched matmul with a `?` batch and rows, flattened back (collapse).
+func.func @batch_matmul(%a: tensor<?x2x4xf32>, %b: tensor<?x4x3xf32>) -> tensor<?x3xf32> {
+  %0 = trace.matmul %a, %b : (tensor<?x2x4xf32>, tensor<?x4x3xf32>) -> tensor<?x2x3xf32>
+  %1 = trace.reshape %0 : tensor<?x2x3xf32> -> tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}

@@ -13,7 +13,9 @@ def inputs(n):
     rng = np.random.RandomState(n)
     f32 = lambda *shape: rng.randn(*shape).astype(np.float32)
     return {"x": f32(n, 4), "y": f32(n, 4), "s": f32(n, 1), "b4": f32(4),
-            "w": f32(4, 3), "b3": f32(3)}
+            "w": f32(4, 3), "b3": f32(3),
+            "i": rng.randint(0, 4, n).astype(np.int32),
+            "a": f32(n, 2, 4), "bm": f32(n, 4, 3)}
 
 
 def expected(i):
@@ -27,6 +29,12 @@ def expected(i):
         "row_max": x.max(1),
         "dense": np.maximum(x @ i["w"] + i["b3"], 0),
         "gram": x.T @ y,
+        "softmax": np.exp(x) / np.exp(x).sum(1, keepdims=True),
+        "log_softmax": x - np.log(np.exp(x).sum(1, keepdims=True)),
+        "transpose": x.T,
+        "row_broadcast": np.broadcast_to(x.sum(1, keepdims=True), x.shape),
+        "one_hot": np.eye(4)[i["i"]],
+        "batch_matmul": (i["a"].astype(np.float64) @ i["bm"]).reshape(-1, 3),
     }
 
 
