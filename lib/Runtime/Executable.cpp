@@ -2,6 +2,7 @@
 
 #include "tracec/Runtime/Executable.h"
 
+#include "CallAllocator.h"
 #include "CompileCache.h"
 #include "EngineLifetime.h"
 #include "ObjectJit.h"
@@ -301,7 +302,14 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   auto loadObjects =
       [&](llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects)
       -> llvm::Error {
-    auto jit = ObjectJit::load(objects, runtimeSymbols, sharedLibraries);
+    // CPU code's buffers of dynamic size, allocated per call, reuse freed
+    // ones (CallAllocator.h).
+    auto symbols = [](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap map = runtimeSymbols(interner);
+      addCallAllocatorSymbols(interner, map);
+      return map;
+    };
+    auto jit = ObjectJit::load(objects, symbols, sharedLibraries);
     if (!jit)
       return jit.takeError();
     std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
