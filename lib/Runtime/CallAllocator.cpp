@@ -48,6 +48,8 @@ struct Cache {
   ~Cache() {
     for (int i = 0; i < count; ++i)
       std::free(headerOf(blocks[i])->raw);
+    // Code that runs after (another thread-exit destructor) finds it empty.
+    count = 0;
   }
 
   /// The smallest cached block of `size` to `2 * size` bytes, taken out.
