@@ -198,8 +198,7 @@ static void lookUpShapeFunctions(
     auto shape = std::make_shared<Function::ShapeFunction>();
     shape->entry = *entry;
     for (const TensorSpec &spec : signature->results)
-      shape->dynamicResultDims +=
-          llvm::count(spec.shape, TensorSpec::kDynamic);
+      shape->dynamicResultDims += llvm::count(spec.shape, TensorSpec::kDynamic);
     for (size_t k = 0;; ++k) {
       auto message = lookup(name + "_check_" + std::to_string(k));
       if (!message) {
@@ -597,9 +596,9 @@ static std::string formatCheck(llvm::StringRef message, int64_t lhs,
   return text;
 }
 
-llvm::Error
-Function::checkInputs(llvm::ArrayRef<Tensor> inputs,
-                      std::vector<llvm::SmallVector<int64_t, 4>> *shapes) const {
+llvm::Error Function::checkInputs(
+    llvm::ArrayRef<Tensor> inputs,
+    std::vector<llvm::SmallVector<int64_t, 4>> *shapes) const {
   const Signature &sig = *signature_;
   if (auto error = checkTensors(sig, "argument", sig.inputs, inputs))
     return error;
@@ -665,8 +664,7 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
     for (size_t i = 0; i < outputs.size(); ++i)
       if (outputs[i].shape() != llvm::ArrayRef(shapes[i]))
         return llvm::createStringError(
-            "output " + std::to_string(i) + " of @" + sig.name +
-            ": expected " +
+            "output " + std::to_string(i) + " of @" + sig.name + ": expected " +
             formatTensorType(sig.results[i].dtype, shapes[i]) +
             " for these arguments, got " + outputs[i].typeString());
   }

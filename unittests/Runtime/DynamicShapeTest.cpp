@@ -73,8 +73,8 @@ TEST_F(DynamicShapeTest, OneCompileServesEveryBatch) {
   std::vector<float> b = {0.5f, -0.25f, 0.125f};
   for (int64_t n : {1, 2, 7, 33, 64}) {
     std::vector<float> x = iota(n * 3, 0.3f), s = iota(n * 3, -0.2f);
-    auto shapes = f->resultShapes(
-        {tensor(x, {n, 3}), tensor(s, {n, 3}), tensor(b, {3})});
+    auto shapes =
+        f->resultShapes({tensor(x, {n, 3}), tensor(s, {n, 3}), tensor(b, {3})});
     ASSERT_TRUE(bool(shapes)) << errorText(shapes.takeError());
     EXPECT_EQ(llvm::ArrayRef<int64_t>((*shapes)[0]),
               llvm::ArrayRef<int64_t>({n, 3}));
@@ -109,15 +109,15 @@ TEST_F(DynamicShapeTest, DisagreeingDimsNameTheArgumentsAndSizes) {
 TEST_F(DynamicShapeTest, StaticDimsAndRanksAreStillChecked) {
   auto f = exe->function("scale");
   ASSERT_TRUE(bool(f)) << errorText(f.takeError());
-  EXPECT_EQ(errorText((*f)({tensor(iota(8, 1), {2, 4}),
-                            tensor(iota(8, 1), {2, 4}),
-                            tensor(iota(3, 1), {3})})
-                           .takeError()),
-            "argument 0 of @scale: expected tensor<?x3xf32>, got "
-            "tensor<2x4xf32>");
+  EXPECT_EQ(
+      errorText((*f)({tensor(iota(8, 1), {2, 4}), tensor(iota(8, 1), {2, 4}),
+                      tensor(iota(3, 1), {3})})
+                    .takeError()),
+      "argument 0 of @scale: expected tensor<?x3xf32>, got "
+      "tensor<2x4xf32>");
   EXPECT_EQ(errorText((*f)({tensor(iota(6, 1), {6}), tensor(iota(6, 1), {6}),
                             tensor(iota(3, 1), {3})})
-                           .takeError()),
+                          .takeError()),
             "argument 0 of @scale: expected tensor<?x3xf32>, got "
             "tensor<6xf32>");
 }
@@ -151,12 +151,12 @@ TEST_F(DynamicShapeTest, DynamicContractionDimIsChecked) {
         EXPECT_NEAR(y[i * 2 + j], want, 1e-5);
       }
   }
-  EXPECT_EQ(errorText((*f)({tensor(iota(6, 1), {2, 3}),
-                            tensor(iota(8, 1), {4, 2})})
-                           .takeError()),
-            "@rows: argument 0 dim 1 is 3 but argument 1 dim 0 is 4 "
-            "(dynamic.mlir:9:8: 'trace.matmul': dim 1 of operand 0 and dim 0 "
-            "of operand 1 differ)");
+  EXPECT_EQ(
+      errorText((*f)({tensor(iota(6, 1), {2, 3}), tensor(iota(8, 1), {4, 2})})
+                    .takeError()),
+      "@rows: argument 0 dim 1 is 3 but argument 1 dim 0 is 4 "
+      "(dynamic.mlir:9:8: 'trace.matmul': dim 1 of operand 0 and dim 0 "
+      "of operand 1 differ)");
 }
 
 } // namespace

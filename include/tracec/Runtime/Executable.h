@@ -148,8 +148,7 @@ public:
 
 private:
   friend class Executable;
-  Function(std::shared_ptr<const Signature> signature,
-           void (*entry)(void **),
+  Function(std::shared_ptr<const Signature> signature, void (*entry)(void **),
            std::shared_ptr<const ShapeFunction> shape,
            std::shared_ptr<void> code, Target target)
       : signature_(std::move(signature)), entry_(entry),

@@ -60,9 +60,8 @@ Value mlir::trace::filledTensor(OpBuilder &builder, Location loc,
   return linalg::FillOp::create(builder, loc, scalar, empty).getResult(0);
 }
 
-void mlir::trace::checkSameSize(OpBuilder &builder, Location loc,
-                                Operation *op, Value lhs, Value rhs,
-                                const llvm::Twine &what) {
+void mlir::trace::checkSameSize(OpBuilder &builder, Location loc, Operation *op,
+                                Value lhs, Value rhs, const llvm::Twine &what) {
   if (lhs == rhs || (getConstantIntValue(lhs) && getConstantIntValue(rhs)))
     return;
   std::string where;

@@ -29,8 +29,7 @@ Value dimSize(OpBuilder &builder, Location loc, Value value, int64_t d);
 
 /// The sizes of `value`'s dynamic dims (tensor.dim), for a tensor.empty of
 /// its type.
-SmallVector<Value> dynamicSizes(OpBuilder &builder, Location loc,
-                                Value value);
+SmallVector<Value> dynamicSizes(OpBuilder &builder, Location loc, Value value);
 
 /// filledTensor with the dynamic sizes `dynamic` (one per `?` of `shape`).
 Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,

@@ -64,17 +64,16 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
     // batch dims) that must agree are checked at run time.
     SmallVector<Value> sizes;
     if (failed(loopSizes(rewriter, loc, op,
-                         ValueRange{op.getLhs(), op.getRhs()},
-                         {lhsMap, rhsMap}, batchRank + 3, sizes)))
+                         ValueRange{op.getLhs(), op.getRhs()}, {lhsMap, rhsMap},
+                         batchRank + 3, sizes)))
       return rewriter.notifyMatchFailure(op, "a loop of no operand");
     SmallVector<Value> dynamic;
     for (int64_t d = 0; d < result.getRank(); ++d)
       if (result.isDynamicDim(d))
         dynamic.push_back(sizes[d]);
 
-    Value init =
-        filledTensor(rewriter, loc, result.getShape(), dynamic,
-                     rewriter.getZeroAttr(result.getElementType()));
+    Value init = filledTensor(rewriter, loc, result.getShape(), dynamic,
+                              rewriter.getZeroAttr(result.getElementType()));
     bool transposed = op.getTransposeA() || op.getTransposeB();
     if (!transposed && lhs.getRank() == 2 && rhs.getRank() == 2) {
       rewriter.replaceOp(

@@ -138,16 +138,16 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
         Value total = arith::MulIOp::create(
             rewriter, loc, dynamicCount,
             arith::ConstantIndexOp::create(rewriter, loc, count));
-        Value wide = arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getI64Type(), total);
+        Value wide = arith::IndexCastOp::create(rewriter, loc,
+                                                rewriter.getI64Type(), total);
         divisor = arith::SIToFPOp::create(rewriter, loc, element, wide);
       }
       SmallVector<AffineMap> maps(
           2, rewriter.getMultiDimIdentityMap(reducedType.getRank()));
       SmallVector<utils::IteratorType> iterators(reducedType.getRank(),
                                                  utils::IteratorType::parallel);
-      Value out = tensor::EmptyOp::create(rewriter, loc, reducedShape,
-                                          element, dynamic);
+      Value out = tensor::EmptyOp::create(rewriter, loc, reducedShape, element,
+                                          dynamic);
       result = linalg::GenericOp::create(
                    rewriter, loc, TypeRange{reducedType}, ValueRange{result},
                    ValueRange{out}, maps, iterators,

@@ -94,8 +94,8 @@ struct TraceShapeFunctionsPass
     builder.setInsertionPointAfter(entry);
     std::string name = ("__shape_" + entry.getSymName()).str();
     if (SymbolTable::lookupSymbolIn(getOperation(), name))
-      return entry.emitOpError() << "cannot add its shape function: @" << name
-                                 << " exists";
+      return entry.emitOpError()
+             << "cannot add its shape function: @" << name << " exists";
     auto returns = llvm::to_vector(entry.getOps<func::ReturnOp>());
     if (returns.size() != 1)
       return entry.emitOpError()
@@ -153,8 +153,8 @@ struct TraceShapeFunctionsPass
       Value ok = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                        status, constant(0));
       Value first = arith::OrIOp::create(builder, loc, ok, check.getArg());
-      status = arith::SelectOp::create(builder, loc, first, status,
-                                       constant(k + 1));
+      status =
+          arith::SelectOp::create(builder, loc, first, status, constant(k + 1));
       lhs = arith::SelectOp::create(builder, loc, first, lhs,
                                     toI64(compare.getLhs()));
       rhs = arith::SelectOp::create(builder, loc, first, rhs,

@@ -55,8 +55,8 @@ TypedAttr scalarAttr(Builder &b, Type element, llvm::APFloat value) {
 
 Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type,
                 ValueRange dynamic = {}) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType(), dynamic);
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamic);
 }
 
 SmallVector<utils::IteratorType> parallel(int64_t rank) {
@@ -204,12 +204,11 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
               op, "a dynamic result dim whose size the operand does not give");
         dynamic.push_back(dimSize(rewriter, loc, op.getX(), source));
       } else if (dynamicSource) {
-        checkSameSize(rewriter, loc, op,
-                      dimSize(rewriter, loc, op.getX(), source),
-                      arith::ConstantIndexOp::create(rewriter, loc,
-                                                     to.getDimSize(d)),
-                      "dim " + Twine(source) + " of the operand and dim " +
-                          Twine(d) + " of the result differ");
+        checkSameSize(
+            rewriter, loc, op, dimSize(rewriter, loc, op.getX(), source),
+            arith::ConstantIndexOp::create(rewriter, loc, to.getDimSize(d)),
+            "dim " + Twine(source) + " of the operand and dim " + Twine(d) +
+                " of the result differ");
       }
       if (source >= 0 && !dynamicSource)
         expandsUnitDims |= from.getDimSize(source) != to.getDimSize(d);

@@ -60,8 +60,8 @@ Value reduceAlong(OpBuilder &b, Location loc, Value x, int64_t axis,
   for (int64_t d = 0; d < type.getRank(); ++d)
     if (d != axis && type.isDynamicDim(d))
       dynamic.push_back(dimSize(b, loc, x, d));
-  Value init = filledTensor(b, loc, dropAxis(type.getShape(), axis), dynamic,
-                            identity);
+  Value init =
+      filledTensor(b, loc, dropAxis(type.getShape(), axis), dynamic, identity);
   return linalg::ReduceOp::create(
              b, loc, ValueRange{x}, ValueRange{init}, {axis},
              [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -90,9 +90,9 @@ Value mapWithReduced(
   llvm::append_range(inputs, reduced);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  Value out = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                      type.getElementType(),
-                                      dynamicSizes(b, loc, full.front()));
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                              dynamicSizes(b, loc, full.front()));
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, inputs, ValueRange{out}, maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {

@@ -22,9 +22,8 @@ struct TraceToLinalgPass
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                           linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
+                           linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
     // Every trace op must be lowered; one that is not is reported.
     target.addIllegalDialect<TraceDialect>();
 

@@ -52,8 +52,8 @@ bool isByteElement(Type type) {
 
 /// Whether `op` is an elementwise op or a reduction this pass vectorizes:
 /// not a contraction or convolution (the contraction passes own those),
-/// with a static innermost loop, and walking every operand contiguously along its innermost
-/// loop (or not at all: a broadcast).
+/// with a static innermost loop, and walking every operand contiguously along
+/// its innermost loop (or not at all: a broadcast).
 bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
       op->hasAttr(tracec::kUkernelAttrName))
