@@ -36,6 +36,8 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(trace::createTraceToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Dynamic dims: the caller's shape functions, which run the size checks.
+  pm.addPass(trace::createTraceShapeFunctions());
   pm.addPass(createLinalgElementwiseOpFusionPass());
   // (Before results are made distinct: a target's CSE may merge two.)
   if (onTensors)

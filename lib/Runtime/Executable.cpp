@@ -2,6 +2,7 @@
 
 #include "tracec/Runtime/Executable.h"
 
+#include "CallAllocator.h"
 #include "CompileCache.h"
 #include "EngineLifetime.h"
 #include "ObjectJit.h"
@@ -173,6 +174,43 @@ lookUpEntries(llvm::ArrayRef<std::shared_ptr<const Signature>> signatures,
   }
 }
 
+/// The shape function of each signature with dynamic dims, and its checks'
+/// messages (trace-shape-functions), found with `lookupPacked` and
+/// `lookup`.
+template <typename LookupPackedFn, typename LookupFn>
+static void lookUpShapeFunctions(
+    llvm::ArrayRef<std::shared_ptr<const Signature>> signatures,
+    llvm::StringMap<std::shared_ptr<const Function::ShapeFunction>> &shapes,
+    llvm::StringMap<void (*)(void **)> &entries,
+    llvm::StringMap<std::string> &notCompiled, LookupPackedFn lookupPacked,
+    LookupFn lookup) {
+  for (const auto &signature : signatures) {
+    if (!signature->hasDynamicDims() || !entries.count(signature->name))
+      continue;
+    std::string name = "__shape_" + signature->name;
+    auto entry = lookupPacked(name);
+    if (!entry) {
+      entries.erase(signature->name);
+      notCompiled[signature->name] = "no shape function @" + name + ": " +
+                                     llvm::toString(entry.takeError());
+      continue;
+    }
+    auto shape = std::make_shared<Function::ShapeFunction>();
+    shape->entry = *entry;
+    for (const TensorSpec &spec : signature->results)
+      shape->dynamicResultDims += llvm::count(spec.shape, TensorSpec::kDynamic);
+    for (size_t k = 0;; ++k) {
+      auto message = lookup(name + "_check_" + std::to_string(k));
+      if (!message) {
+        llvm::consumeError(message.takeError());
+        break;
+      }
+      shape->checks.push_back(static_cast<const char *>(*message));
+    }
+    shapes[signature->name] = std::move(shape);
+  }
+}
+
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::compile(const Module &module, const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -263,7 +301,14 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   auto loadObjects =
       [&](llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects)
       -> llvm::Error {
-    auto jit = ObjectJit::load(objects, runtimeSymbols, sharedLibraries);
+    // CPU code's buffers of dynamic size, allocated per call, reuse freed
+    // ones (CallAllocator.h).
+    auto symbols = [](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap map = runtimeSymbols(interner);
+      addCallAllocatorSymbols(interner, map);
+      return map;
+    };
+    auto jit = ObjectJit::load(objects, symbols, sharedLibraries);
     if (!jit)
       return jit.takeError();
     std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
@@ -271,6 +316,10 @@ Executable::compile(const Module &module, const CompileOptions &options) {
                   [&](llvm::StringRef name) {
                     return code->lookupPacked(lookupName(name));
                   });
+    lookUpShapeFunctions(
+        exe->signatures_, exe->shapes_, exe->entries_, exe->notCompiled_,
+        [&](llvm::StringRef name) { return code->lookupPacked(name); },
+        [&](llvm::StringRef name) { return code->lookup(name); });
     exe->code_ = holdCode(
         code, [&](llvm::StringRef name) { return code->lookup(name); });
     engineCompiled();
@@ -412,6 +461,10 @@ Executable::compile(const Module &module, const CompileOptions &options) {
       [&](llvm::StringRef name) {
         return engine->lookupPacked(lookupName(name));
       });
+  lookUpShapeFunctions(
+      exe->signatures_, exe->shapes_, exe->entries_, exe->notCompiled_,
+      [&](llvm::StringRef name) { return engine->lookupPacked(name); },
+      [&](llvm::StringRef name) { return engine->lookup(name); });
   exe->code_ = holdCode(engine, [&](llvm::StringRef name) {
     return engine->lookup(name);
   });
@@ -428,7 +481,8 @@ llvm::Expected<Function> Executable::function(llvm::StringRef name) const {
     if (entry == entries_.end())
       return llvm::createStringError("@" + name + " was not compiled: " +
                                      notCompiled_.lookup(name));
-    return Function(signature, entry->second, code_, target_);
+    return Function(signature, entry->second, shapes_.lookup(name), code_,
+                    target_);
   }
   auto it = uncallable_.find(name);
   if (it != uncallable_.end())
@@ -529,13 +583,91 @@ static llvm::Error checkVariablesUnshared(const Signature &signature,
   return llvm::Error::success();
 }
 
-llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
-                           llvm::MutableArrayRef<Tensor> outputs) const {
+/// "argument 0 dim 0 is {0} but ..." with the sizes in place.
+static std::string formatCheck(llvm::StringRef message, int64_t lhs,
+                               int64_t rhs) {
+  std::string text = message.str();
+  for (auto [placeholder, size] :
+       {std::pair<llvm::StringRef, int64_t>{"{0}", lhs}, {"{1}", rhs}}) {
+    size_t at = text.find(placeholder);
+    if (at != std::string::npos)
+      text.replace(at, placeholder.size(), std::to_string(size));
+  }
+  return text;
+}
+
+llvm::Error Function::checkInputs(
+    llvm::ArrayRef<Tensor> inputs,
+    std::vector<llvm::SmallVector<int64_t, 4>> *shapes) const {
   const Signature &sig = *signature_;
   if (auto error = checkTensors(sig, "argument", sig.inputs, inputs))
     return error;
-  if (auto error = checkTensors(sig, "output", sig.results, outputs))
-    return error;
+  if (!shapes)
+    return llvm::Error::success();
+  shapes->clear();
+  for (const TensorSpec &spec : sig.results)
+    shapes->emplace_back(spec.shape);
+  if (!shape_)
+    return llvm::Error::success();
+  // @__shape_f(<the arguments>, memref<Nxi64>): status, the sizes of the
+  // failed check, then the results' dynamic dims.
+  llvm::SmallVector<int64_t, 16> out(3 + shape_->dynamicResultDims, 0);
+  llvm::SmallVector<Descriptor, 16> descriptors;
+  descriptors.reserve(inputs.size());
+  for (const Tensor &input : inputs)
+    descriptors.emplace_back(const_cast<Tensor &>(input));
+  llvm::SmallVector<void *, 96> args;
+  for (Descriptor &descriptor : descriptors)
+    descriptor.pack(args);
+  void *outData = out.data();
+  int64_t outOffset = 0, outSize = out.size(), outStride = 1;
+  args.append({&outData, &outData, &outOffset, &outSize, &outStride});
+  shape_->entry(args.data());
+  if (int64_t status = out[0]) {
+    llvm::StringRef message =
+        static_cast<size_t>(status) <= shape_->checks.size()
+            ? llvm::StringRef(shape_->checks[status - 1])
+            : "the arguments' dims disagree";
+    return llvm::createStringError("@" + sig.name + ": " +
+                                   formatCheck(message, out[1], out[2]));
+  }
+  size_t next = 3;
+  for (auto &shape : *shapes)
+    for (int64_t &dim : shape)
+      if (dim == TensorSpec::kDynamic)
+        dim = out[next++];
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<llvm::SmallVector<int64_t, 4>>>
+Function::resultShapes(llvm::ArrayRef<Tensor> inputs) const {
+  std::vector<llvm::SmallVector<int64_t, 4>> shapes;
+  if (auto error = checkInputs(inputs, &shapes))
+    return std::move(error);
+  return shapes;
+}
+
+llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
+                           llvm::MutableArrayRef<Tensor> outputs) const {
+  const Signature &sig = *signature_;
+  if (!shape_) {
+    if (auto error = checkInputs(inputs, nullptr))
+      return error;
+    if (auto error = checkTensors(sig, "output", sig.results, outputs))
+      return error;
+  } else {
+    std::vector<llvm::SmallVector<int64_t, 4>> shapes;
+    if (auto error = checkInputs(inputs, &shapes))
+      return error;
+    if (auto error = checkTensors(sig, "output", sig.results, outputs))
+      return error;
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (outputs[i].shape() != llvm::ArrayRef(shapes[i]))
+        return llvm::createStringError(
+            "output " + std::to_string(i) + " of @" + sig.name + ": expected " +
+            formatTensorType(sig.results[i].dtype, shapes[i]) +
+            " for these arguments, got " + outputs[i].typeString());
+  }
   if (auto error = checkVariablesUnshared(sig, inputs, outputs))
     return error;
   // The compiled code never writes its tensor inputs (trace-readonly-inputs),
@@ -568,9 +700,12 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
 
 llvm::Expected<std::vector<Tensor>>
 Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
+  auto shapes = resultShapes(inputs);
+  if (!shapes)
+    return shapes.takeError();
   std::vector<Tensor> outputs;
-  for (const TensorSpec &spec : signature_->results)
-    outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
+  for (auto [spec, shape] : llvm::zip(signature_->results, *shapes))
+    outputs.push_back(Tensor::zeros(spec.dtype, shape));
   if (auto error = call(inputs, outputs))
     return std::move(error);
   return outputs;

@@ -7,6 +7,29 @@
 
 using namespace tracec;
 
+static_assert(TensorSpec::kDynamic == mlir::ShapedType::kDynamic);
+
+std::string TensorSpec::str() const {
+  std::string text = "tensor<";
+  for (int64_t dim : shape)
+    text += (dim == kDynamic ? std::string("?") : std::to_string(dim)) + "x";
+  return text + dtypeName(dtype).str() + ">";
+}
+
+bool TensorSpec::matches(const Tensor &tensor) const {
+  if (tensor.dtype() != dtype || tensor.rank() != (int64_t)shape.size())
+    return false;
+  for (auto [dim, size] : llvm::zip(shape, tensor.shape()))
+    if (dim != kDynamic && dim != size)
+      return false;
+  return true;
+}
+
+bool Signature::hasDynamicDims() const {
+  auto dynamic = [](const TensorSpec &spec) { return spec.hasDynamicDims(); };
+  return llvm::any_of(inputs, dynamic) || llvm::any_of(results, dynamic);
+}
+
 std::string Signature::str() const {
   std::string text = "@" + name + "(";
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -42,10 +65,6 @@ static llvm::Expected<TensorSpec> specOf(mlir::Type type) {
   if (!tensor)
     return llvm::createStringError("type " + text +
                                    " cannot be passed from the host");
-  if (!tensor.hasStaticShape())
-    return llvm::createStringError("type " + text +
-                                   " has dynamic dims, which the JIT does "
-                                   "not support yet");
   std::optional<DType> dtype = dtypeOf(tensor.getElementType());
   if (!dtype)
     return llvm::createStringError("unsupported element type in " + text);

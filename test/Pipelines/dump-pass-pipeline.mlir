@@ -20,6 +20,7 @@
 // CPU-NEXT:   trace-to-linalg,
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
+// CPU-NEXT:   trace-shape-functions,
 // CPU-NEXT:   linalg-fuse-elementwise-ops,
 // Contractions on tensors: pack, tile, vectorize (lib/Target/Cpu).
 // CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},

@@ -157,6 +157,15 @@ llvm::Error storeElement(Tensor &tensor, int64_t i, double value) {
   }
   return llvm::Error::success();
 }
+/// The rank and every static dim (a `?` takes any size) agree.
+bool shapeMatches(const TensorSpec &spec, llvm::ArrayRef<int64_t> shape) {
+  if (shape.size() != spec.shape.size())
+    return false;
+  for (auto [dim, size] : llvm::zip(spec.shape, shape))
+    if (dim != TensorSpec::kDynamic && dim != size)
+      return false;
+  return true;
+}
 } // namespace
 
 llvm::Expected<Tensor> tracec::parseInputValue(StringRef value,
@@ -164,7 +173,7 @@ llvm::Expected<Tensor> tracec::parseInputValue(StringRef value,
   if (value.consume_front("@"))
     return Tensor::loadNpy(
         value, [&](DType dtype, llvm::ArrayRef<int64_t> shape) -> llvm::Error {
-          if (dtype == spec.dtype && shape == llvm::ArrayRef(spec.shape))
+          if (dtype == spec.dtype && shapeMatches(spec, shape))
             return llvm::Error::success();
           return llvm::createStringError("expected " + spec.str() + ", got " +
                                          formatTensorType(dtype, shape));
@@ -176,12 +185,12 @@ llvm::Expected<Tensor> tracec::parseInputValue(StringRef value,
     return std::move(error);
   // A literal's shape is what it spells; a bare number may also fill a
   // rank-0 argument.
-  if (llvm::ArrayRef<int64_t>(shape) != llvm::ArrayRef<int64_t>(spec.shape)) {
+  if (!shapeMatches(spec, shape)) {
     std::string got = formatTensorType(spec.dtype, shape);
     return llvm::createStringError("the literal is a " + got +
                                    " but the argument is a " + spec.str());
   }
-  Tensor tensor = Tensor::zeros(spec.dtype, spec.shape);
+  Tensor tensor = Tensor::zeros(spec.dtype, shape);
   for (size_t i = 0; i < values.size(); ++i)
     if (auto error = storeElement(tensor, i, values[i]))
       return std::move(error);

@@ -172,10 +172,14 @@ int main(int argc, char **argv) {
     arguments.push_back(std::move(*tensor));
   }
 
-  // Every call writes into the same preallocated outputs.
+  // Every call writes into the same preallocated outputs, whose shapes
+  // (with dynamic dims) the function's shape function computes.
+  auto shapes = function->resultShapes(arguments);
+  if (!shapes)
+    return fail(llvm::toString(shapes.takeError()));
   std::vector<Tensor> outputs;
-  for (const TensorSpec &spec : signature.results)
-    outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
+  for (auto [spec, shape] : llvm::zip(signature.results, *shapes))
+    outputs.push_back(Tensor::zeros(spec.dtype, shape));
   if (benchmark.getNumOccurrences()) {
     auto seconds =
         runBenchmark(*function, arguments, outputs, benchmarkOptions);

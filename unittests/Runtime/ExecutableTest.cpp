@@ -248,8 +248,8 @@ TEST(CompilerTest, ParseErrorsCarryLocations) {
 TEST(CompilerTest, HostUncallableFunctionsAreExplained) {
   Compiler compiler;
   auto module = compiler.parseString(R"mlir(
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  return %x : tensor<?xf32>
+func.func @bytes(%x: tensor<2xui8>) -> tensor<2xui8> {
+  return %x : tensor<2xui8>
 }
 func.func @ok(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %x : tensor<2xf32>
@@ -258,10 +258,9 @@ func.func @ok(%x: tensor<2xf32>) -> tensor<2xf32> {
   ASSERT_TRUE(bool(module)) << errorText(module.takeError());
   auto exe = Executable::compile(*module);
   ASSERT_TRUE(bool(exe)) << errorText(exe.takeError());
-  EXPECT_EQ(errorText((*exe)->function("dynamic").takeError()),
-            "@dynamic cannot be called from the host: argument 0: type "
-            "tensor<?xf32> has dynamic dims, which the JIT does not support "
-            "yet");
+  EXPECT_EQ(errorText((*exe)->function("bytes").takeError()),
+            "@bytes cannot be called from the host: argument 0: unsupported "
+            "element type in tensor<2xui8>");
   auto ok = (*exe)->function("ok");
   ASSERT_TRUE(bool(ok));
   auto out = (*ok)({*Tensor::fromVector<float>({1, 2}, {2})});
@@ -272,9 +271,9 @@ func.func @ok(%x: tensor<2xf32>) -> tensor<2xf32> {
 TEST(CompilerTest, LoweringFailuresAreErrors) {
   Compiler compiler;
   auto module = compiler.parseString(R"mlir(
-func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {
-  %0 = trace.exp %x : tensor<?xf32>
-  return %0 : tensor<?xf32>
+func.func @f(%x: tensor<?x5xf32>) -> tensor<?xi64> {
+  %0 = trace.argmax %x {axis = -1} : tensor<?x5xf32> -> tensor<?xi64>
+  return %0 : tensor<?xi64>
 }
 )mlir",
                                      "dyn.mlir");

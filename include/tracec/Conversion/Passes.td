@@ -12,14 +12,36 @@ def TraceToLinalg : Pass<"trace-to-linalg"> {
     whose broadcast operands are read through indexing maps, so no
     broadcast is materialized. matmul becomes linalg.matmul or
     linalg.batch_matmul (linalg.generic with transposes or broadcast batch
-    dims); reductions become linalg.reduce. An op that cannot be lowered (for now: one
-    with dynamic dims) is reported with its location and the reason.
+    dims); reductions become linalg.reduce. Dynamic dims get their sizes from
+    `tensor.dim`; sizes that must agree but that the verifier could not
+    compare become `cf.assert` checks (see trace-shape-functions). An op
+    that cannot be lowered is reported with its location and the reason.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def TraceShapeFunctions : Pass<"trace-shape-functions", "::mlir::ModuleOp"> {
+  let summary = "Per-entry shape functions that run the run-time size checks";
+  let description = [{
+    For every public function @f with a dynamic dim in its signature or a
+    size check (`cf.assert (a == b)` from trace-to-linalg) in its body,
+    adds `@__shape_f(<@f's arguments>, memref<Nxi64>)`: it writes the
+    status of the checks (0, or 1 + the first failing check, with the two
+    sizes it compared), then the dims of @f's dynamic result dims. The
+    message of check k is the constant string `@__shape_f_check_<k>`. The
+    checks are removed from @f: callers run the shape function first.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -124,23 +124,45 @@ public:
   llvm::Expected<std::vector<Tensor>>
   operator()(llvm::ArrayRef<Tensor> inputs) const;
 
+  /// The results' shapes for `inputs`. With dynamic dims (`?`), this runs
+  /// the function's shape function: it fails, naming the arguments, dims
+  /// and sizes, where dims that must agree do not.
+  llvm::Expected<std::vector<llvm::SmallVector<int64_t, 4>>>
+  resultShapes(llvm::ArrayRef<Tensor> inputs) const;
+
   /// Destination passing: writes the results into caller-owned `outputs`,
-  /// which must already have the result dtypes and shapes. A warm call of
+  /// which must already have the result dtypes and shapes (resultShapes).
+  /// A failed check writes nothing. A warm call of
   /// a CPU function with static shapes allocates no memory (up to 16
   /// arguments and results of rank 4 or less).
   llvm::Error call(llvm::ArrayRef<Tensor> inputs,
                    llvm::MutableArrayRef<Tensor> outputs) const;
 
+  /// A function with dynamic dims: its shape function (trace-shape-
+  /// functions) and the messages of its checks.
+  struct ShapeFunction {
+    void (*entry)(void **) = nullptr;
+    std::vector<std::string> checks;
+    size_t dynamicResultDims = 0;
+  };
+
 private:
   friend class Executable;
-  Function(std::shared_ptr<const Signature> signature,
-           void (*entry)(void **),
+  Function(std::shared_ptr<const Signature> signature, void (*entry)(void **),
+           std::shared_ptr<const ShapeFunction> shape,
            std::shared_ptr<void> code, Target target)
       : signature_(std::move(signature)), entry_(entry),
-        code_(std::move(code)), target_(target) {}
+        shape_(std::move(shape)), code_(std::move(code)), target_(target) {}
+
+  /// Checks the inputs' dtypes and static dims and, with dynamic dims, runs
+  /// the shape function: `shapes` gets the results' shapes.
+  llvm::Error
+  checkInputs(llvm::ArrayRef<Tensor> inputs,
+              std::vector<llvm::SmallVector<int64_t, 4>> *shapes) const;
 
   std::shared_ptr<const Signature> signature_;
   void (*entry_)(void **);
+  std::shared_ptr<const ShapeFunction> shape_;
   std::shared_ptr<void> code_; // keeps the code alive
   Target target_;
 };
@@ -176,6 +198,7 @@ private:
   /// The compiled entry of each callable function, looked up at compile
   /// time; and why the lookup failed, for those it did.
   llvm::StringMap<void (*)(void **)> entries_;
+  llvm::StringMap<std::shared_ptr<const Function::ShapeFunction>> shapes_;
   llvm::StringMap<std::string> notCompiled_;
 };
 

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,12 @@ struct TensorSpec {
   /// updates in place (see tracec::Variable). dtype and shape are those of
   /// the variable's value.
   bool isVariable = false;
-  std::string str() const { return formatTensorType(dtype, shape); }
-  bool matches(const Tensor &tensor) const {
-    return tensor.dtype() == dtype && tensor.shape() == llvm::ArrayRef(shape);
-  }
+  /// "tensor<?x4xf32>": a dynamic dim (kDynamic) shows as `?`.
+  std::string str() const;
+  /// The dtype and rank agree, and every static dim.
+  bool matches(const Tensor &tensor) const;
+  static constexpr int64_t kDynamic = std::numeric_limits<int64_t>::min();
+  bool hasDynamicDims() const { return llvm::is_contained(shape, kDynamic); }
 };
 
 /// What a function of the module takes and returns.
@@ -38,6 +41,10 @@ struct Signature {
   std::string name;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> results;
+  /// Whether a dim is dynamic (`?`) in an argument or result: the function
+  /// then has a shape function (see trace-shape-functions) that checks the
+  /// arguments' dims agree and computes the results' dims.
+  bool hasDynamicDims() const;
   /// "@f(tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>)"; a variable input
   /// shows as "!trace.resource<tensor<2xf32>>".
   std::string str() const;

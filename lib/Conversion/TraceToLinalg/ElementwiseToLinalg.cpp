@@ -2,7 +2,9 @@
 //
 // Every elementwise op becomes one linalg.generic over the result shape.
 // Broadcast operands are read through indexing maps that pin their size-1
-// (or missing leading) dims to 0, so broadcasting costs no copy. The scalar
+// (or missing leading) dims to 0, so broadcasting costs no copy. Only a
+// static 1 broadcasts; dims read along the same result dim must agree,
+// which a run-time check enforces where one of them is `?`. The scalar
 // computation of each op is one `buildScalar` overload below.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +16,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "LoweringUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
 #include <limits>
@@ -261,11 +266,6 @@ struct ElementwiseToGeneric : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
-    if (!resultType.hasStaticShape() ||
-        llvm::any_of(op->getOperandTypes(), [](Type t) {
-          return !cast<RankedTensorType>(t).hasStaticShape();
-        }))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
 
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineMap> maps;
@@ -276,8 +276,20 @@ struct ElementwiseToGeneric : OpRewritePattern<OpTy> {
     SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                                utils::IteratorType::parallel);
 
+    // Per result dim, the operand dims read along it (not broadcast) must
+    // agree, and a dynamic result dim takes their size.
+    SmallVector<Value> sizes;
+    if (failed(loopSizes(rewriter, loc, op, op->getOperands(),
+                         ArrayRef(maps).drop_back(), resultType.getRank(),
+                         sizes)))
+      return rewriter.notifyMatchFailure(op, "a result dim of no operand");
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dynamic.push_back(sizes[d]);
+
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
+                                         resultType.getElementType(), dynamic);
     Type element = resultType.getElementType();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, op->getOperands(),

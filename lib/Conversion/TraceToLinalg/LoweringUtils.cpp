@@ -3,8 +3,11 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -28,4 +31,97 @@ Value mlir::trace::inBoundsCount(OpBuilder &builder, Location loc, Value out,
   Value first = arith::MaxSIOp::create(builder, loc, start, index(0));
   Value last = arith::MinSIOp::create(builder, loc, end, index(extent));
   return arith::SubIOp::create(builder, loc, last, first);
+}
+
+Value mlir::trace::dimSize(OpBuilder &builder, Location loc, Value value,
+                           int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(d))
+    return arith::ConstantIndexOp::create(builder, loc, type.getDimSize(d));
+  return tensor::DimOp::create(builder, loc, value, d);
+}
+
+SmallVector<Value> mlir::trace::dynamicSizes(OpBuilder &builder, Location loc,
+                                             Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(builder, loc, value, d));
+  return sizes;
+}
+
+Value mlir::trace::filledTensor(OpBuilder &builder, Location loc,
+                                ArrayRef<int64_t> shape, ValueRange dynamic,
+                                TypedAttr value) {
+  Value empty =
+      tensor::EmptyOp::create(builder, loc, shape, value.getType(), dynamic);
+  Value scalar = arith::ConstantOp::create(builder, loc, value);
+  return linalg::FillOp::create(builder, loc, scalar, empty).getResult(0);
+}
+
+void mlir::trace::checkSameSize(OpBuilder &builder, Location loc, Operation *op,
+                                Value lhs, Value rhs, const llvm::Twine &what) {
+  if (lhs == rhs || (getConstantIntValue(lhs) && getConstantIntValue(rhs)))
+    return;
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << "'" << op->getName() << "': " << what;
+  Value same =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  cf::AssertOp::create(builder, loc, same, where);
+}
+
+LogicalResult mlir::trace::loopSizes(OpBuilder &builder, Location loc,
+                                     Operation *op, ValueRange operands,
+                                     ArrayRef<AffineMap> maps,
+                                     unsigned numLoops,
+                                     SmallVectorImpl<Value> &sizes) {
+  MLIRContext *context = builder.getContext();
+  sizes.clear();
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    Value reference;
+    int64_t referenceOperand = 0, referenceDim = 0;
+    for (auto [i, map] : llvm::enumerate(maps)) {
+      std::optional<unsigned> position =
+          map.getResultPosition(getAffineDimExpr(loop, context));
+      if (!position)
+        continue;
+      Value size = dimSize(builder, loc, operands[i], *position);
+      if (!reference) {
+        reference = size;
+        referenceOperand = i;
+        referenceDim = *position;
+        continue;
+      }
+      checkSameSize(builder, loc, op, reference, size,
+                    "dim " + Twine(referenceDim) + " of operand " +
+                        Twine(referenceOperand) + " and dim " +
+                        Twine(*position) + " of operand " + Twine(i) +
+                        " differ");
+      // A static size is the better reference (a constant).
+      if (getConstantIntValue(size) && !getConstantIntValue(reference)) {
+        reference = size;
+        referenceOperand = i;
+        referenceDim = *position;
+      }
+    }
+    if (!reference)
+      return failure();
+    sizes.push_back(reference);
+  }
+  return success();
+}
+
+SmallVector<Value> mlir::trace::dynamicSizesOf(RankedTensorType type,
+                                               ArrayRef<Value> sizes,
+                                               ArrayRef<unsigned> dims) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(sizes[dims[d]]);
+  return dynamic;
 }

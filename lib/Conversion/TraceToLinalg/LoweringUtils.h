@@ -3,7 +3,10 @@
 #ifndef TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H
 #define TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 
 namespace mlir::trace {
 
@@ -19,6 +22,41 @@ Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
 Value inBoundsCount(OpBuilder &builder, Location loc, Value out,
                     int64_t stride, int64_t padBefore, int64_t size,
                     int64_t extent);
+
+/// The size of dim `d` of the ranked tensor `value`: a constant index
+/// where static, else tensor.dim.
+Value dimSize(OpBuilder &builder, Location loc, Value value, int64_t d);
+
+/// The sizes of `value`'s dynamic dims (tensor.dim), for a tensor.empty of
+/// its type.
+SmallVector<Value> dynamicSizes(OpBuilder &builder, Location loc, Value value);
+
+/// filledTensor with the dynamic sizes `dynamic` (one per `?` of `shape`).
+Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
+                   ValueRange dynamic, TypedAttr value);
+
+/// A run-time check that two sizes (index values) agree, where the verifier
+/// could not decide it (a `?` against a static size or another `?`):
+/// `cf.assert (lhs == rhs), "<op>: <what>"`. Nothing is emitted when both
+/// are constants. Entries do not run their checks: trace-shape-functions
+/// moves them into the entry's shape function, which the caller runs
+/// before every call (see ShapeFunctions.cpp for the convention).
+void checkSameSize(OpBuilder &builder, Location loc, Operation *op, Value lhs,
+                   Value rhs, const llvm::Twine &what);
+
+/// The size of each loop of an op that reads `operands` through `maps`
+/// (one per operand, over `numLoops` loops): for each loop, the size of an
+/// operand dim indexed by it (a static one where there is one), with a
+/// checkSameSize for every other operand dim that must agree. Fails where
+/// no operand dim is indexed by a loop.
+LogicalResult loopSizes(OpBuilder &builder, Location loc, Operation *op,
+                        ValueRange operands, ArrayRef<AffineMap> maps,
+                        unsigned numLoops, SmallVectorImpl<Value> &sizes);
+
+/// The dynamic sizes of `type` (a tensor indexed by the loops through an
+/// identity-like map `dims`, one loop per dim) among `sizes`.
+SmallVector<Value> dynamicSizesOf(RankedTensorType type, ArrayRef<Value> sizes,
+                                  ArrayRef<unsigned> dims);
 
 } // namespace mlir::trace
 

@@ -49,29 +49,6 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
     auto lhs = cast<RankedTensorType>(op.getLhs().getType());
     auto rhs = cast<RankedTensorType>(op.getRhs().getType());
     RankedTensorType result = op.getType();
-    if (!lhs.hasStaticShape() || !rhs.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
-
-    Value init = filledTensor(rewriter, loc, result.getShape(),
-                              rewriter.getZeroAttr(result.getElementType()));
-    bool transposed = op.getTransposeA() || op.getTransposeB();
-    if (!transposed && lhs.getRank() == 2 && rhs.getRank() == 2) {
-      rewriter.replaceOp(
-          op, linalg::MatmulOp::create(rewriter, loc, TypeRange{result},
-                                       ValueRange{op.getLhs(), op.getRhs()},
-                                       ValueRange{init}));
-      return success();
-    }
-    if (!transposed && lhs.getRank() == 3 && rhs.getRank() == 3 &&
-        lhs.getDimSize(0) == rhs.getDimSize(0)) {
-      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
-                                 rewriter, loc, TypeRange{result},
-                                 ValueRange{op.getLhs(), op.getRhs()},
-                                 ValueRange{init}));
-      return success();
-    }
-
     // Iteration space (batch..., m, n, k).
     MLIRContext *context = rewriter.getContext();
     unsigned batchRank = result.getRank() - 2;
@@ -82,6 +59,39 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
     AffineMap rhsMap = op.getTransposeB()
                            ? operandMap(rhs, result, n, k, context)
                            : operandMap(rhs, result, k, n, context);
+
+    // Sizes from the operands; with dynamic dims, the contraction dims (and
+    // batch dims) that must agree are checked at run time.
+    SmallVector<Value> sizes;
+    if (failed(loopSizes(rewriter, loc, op,
+                         ValueRange{op.getLhs(), op.getRhs()}, {lhsMap, rhsMap},
+                         batchRank + 3, sizes)))
+      return rewriter.notifyMatchFailure(op, "a loop of no operand");
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < result.getRank(); ++d)
+      if (result.isDynamicDim(d))
+        dynamic.push_back(sizes[d]);
+
+    Value init = filledTensor(rewriter, loc, result.getShape(), dynamic,
+                              rewriter.getZeroAttr(result.getElementType()));
+    bool transposed = op.getTransposeA() || op.getTransposeB();
+    if (!transposed && lhs.getRank() == 2 && rhs.getRank() == 2) {
+      rewriter.replaceOp(
+          op, linalg::MatmulOp::create(rewriter, loc, TypeRange{result},
+                                       ValueRange{op.getLhs(), op.getRhs()},
+                                       ValueRange{init}));
+      return success();
+    }
+    // (Equal batch dims: both static, or checked above.)
+    if (!transposed && lhs.getRank() == 3 && rhs.getRank() == 3 &&
+        lhs.getDimSize(0) == rhs.getDimSize(0)) {
+      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
+                                 rewriter, loc, TypeRange{result},
+                                 ValueRange{op.getLhs(), op.getRhs()},
+                                 ValueRange{init}));
+      return success();
+    }
+
     SmallVector<AffineExpr> outExprs;
     for (unsigned d = 0; d < batchRank + 2; ++d)
       outExprs.push_back(getAffineDimExpr(d, context));

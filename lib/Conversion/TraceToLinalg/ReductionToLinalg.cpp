@@ -87,9 +87,6 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getX().getType());
-    if (!input.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
     int64_t rank = input.getRank();
     SmallVector<int64_t> axes;
     for (int64_t axis : op.getAxes())
@@ -100,18 +97,30 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
       return success();
     }
 
+    // The kept dims' dynamic sizes; the element count (an index value
+    // where a reduced dim is dynamic).
     SmallVector<int64_t> reducedShape;
+    SmallVector<Value> dynamic;
     int64_t count = 1;
+    Value dynamicCount;
     for (int64_t d = 0; d < rank; ++d) {
-      if (llvm::is_contained(axes, d))
-        count *= input.getDimSize(d);
-      else
+      if (!llvm::is_contained(axes, d)) {
         reducedShape.push_back(input.getDimSize(d));
+        if (input.isDynamicDim(d))
+          dynamic.push_back(dimSize(rewriter, loc, op.getX(), d));
+      } else if (!input.isDynamicDim(d)) {
+        count *= input.getDimSize(d);
+      } else {
+        Value size = dimSize(rewriter, loc, op.getX(), d);
+        dynamicCount = dynamicCount ? arith::MulIOp::create(rewriter, loc,
+                                                            dynamicCount, size)
+                                    : size;
+      }
     }
     Type element = input.getElementType();
     auto reducedType = RankedTensorType::get(reducedShape, element);
 
-    Value init = filledTensor(rewriter, loc, reducedShape,
+    Value init = filledTensor(rewriter, loc, reducedShape, dynamic,
                               identityOf(kCombiner, element, rewriter));
     Value result =
         linalg::ReduceOp::create(
@@ -125,11 +134,20 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
     if (kMean) {
       Value divisor = arith::ConstantOp::create(
           rewriter, loc, rewriter.getFloatAttr(element, count));
+      if (dynamicCount) {
+        Value total = arith::MulIOp::create(
+            rewriter, loc, dynamicCount,
+            arith::ConstantIndexOp::create(rewriter, loc, count));
+        Value wide = arith::IndexCastOp::create(rewriter, loc,
+                                                rewriter.getI64Type(), total);
+        divisor = arith::SIToFPOp::create(rewriter, loc, element, wide);
+      }
       SmallVector<AffineMap> maps(
           2, rewriter.getMultiDimIdentityMap(reducedType.getRank()));
       SmallVector<utils::IteratorType> iterators(reducedType.getRank(),
                                                  utils::IteratorType::parallel);
-      Value out = tensor::EmptyOp::create(rewriter, loc, reducedShape, element);
+      Value out = tensor::EmptyOp::create(rewriter, loc, reducedShape, element,
+                                          dynamic);
       result = linalg::GenericOp::create(
                    rewriter, loc, TypeRange{reducedType}, ValueRange{result},
                    ValueRange{out}, maps, iterators,

@@ -10,6 +10,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -51,9 +53,10 @@ TypedAttr scalarAttr(Builder &b, Type element, llvm::APFloat value) {
   return b.getIntegerAttr(element, result);
 }
 
-Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType());
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type,
+                ValueRange dynamic = {}) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamic);
 }
 
 SmallVector<utils::IteratorType> parallel(int64_t rank) {
@@ -79,14 +82,33 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
 
   LogicalResult matchAndRewrite(ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     Location loc = op.getLoc();
     auto from = cast<RankedTensorType>(op.getX().getType());
     RankedTensorType to = op.getType();
     if (from == to) {
       rewriter.replaceOp(op, op.getX());
       return success();
+    }
+    if (!allStatic(op)) {
+      // With dynamic dims: a collapse or expand of contiguous groups, each
+      // with at most one dynamic dim (its size is the other side's).
+      if (from.getRank() > to.getRank())
+        if (auto groups = getReassociationIndicesForCollapse(from.getShape(),
+                                                             to.getShape())) {
+          rewriter.replaceOp(op, tensor::CollapseShapeOp::create(
+                                     rewriter, loc, to, op.getX(), *groups));
+          return success();
+        }
+      if (from.getRank() < to.getRank())
+        if (auto groups = getReassociationIndicesForCollapse(to.getShape(),
+                                                             from.getShape())) {
+          rewriter.replaceOp(op, tensor::ExpandShapeOp::create(
+                                     rewriter, loc, to, op.getX(), *groups));
+          return success();
+        }
+      return rewriter.notifyMatchFailure(
+          op, "a reshape with dynamic dims that is not a collapse or expand "
+              "of contiguous dims is not lowered yet");
     }
     if (to.getNumElements() == 0) {
       // Nothing to move; reshapes through a zero-sized dim are ambiguous.
@@ -140,10 +162,13 @@ struct TransposeToLinalg : OpRewritePattern<TransposeOp> {
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     Location loc = op.getLoc();
-    Value init = emptyLike(rewriter, loc, op.getType());
+    RankedTensorType type = op.getType();
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamic.push_back(dimSize(rewriter, loc, op.getX(), op.getPerm()[d]));
+    Value init = emptyLike(rewriter, loc, type, dynamic);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, op.getX(),
                                                        init, op.getPerm())
                                .getResult());
@@ -156,8 +181,6 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
 
   LogicalResult matchAndRewrite(BroadcastToOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     Location loc = op.getLoc();
     auto from = cast<RankedTensorType>(op.getX().getType());
     RankedTensorType to = op.getType();
@@ -166,11 +189,31 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
       return success();
     }
     // Operand dims align with the trailing result dims.
+    // A dynamic result dim takes its size from a dynamic operand dim (a
+    // `?` never grows); a `?` operand dim read along a static one is
+    // checked.
     int64_t offset = to.getRank() - from.getRank();
     bool expandsUnitDims = false;
-    for (int64_t d = 0; d < from.getRank(); ++d)
-      expandsUnitDims |= from.getDimSize(d) != to.getDimSize(d + offset);
-    Value init = emptyLike(rewriter, loc, to);
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < to.getRank(); ++d) {
+      int64_t source = d - offset;
+      bool dynamicSource = source >= 0 && from.isDynamicDim(source);
+      if (to.isDynamicDim(d)) {
+        if (!dynamicSource)
+          return rewriter.notifyMatchFailure(
+              op, "a dynamic result dim whose size the operand does not give");
+        dynamic.push_back(dimSize(rewriter, loc, op.getX(), source));
+      } else if (dynamicSource) {
+        checkSameSize(
+            rewriter, loc, op, dimSize(rewriter, loc, op.getX(), source),
+            arith::ConstantIndexOp::create(rewriter, loc, to.getDimSize(d)),
+            "dim " + Twine(source) + " of the operand and dim " + Twine(d) +
+                " of the result differ");
+      }
+      if (source >= 0 && !dynamicSource)
+        expandsUnitDims |= from.getDimSize(source) != to.getDimSize(d);
+    }
+    Value init = emptyLike(rewriter, loc, to, dynamic);
 
     if (!expandsUnitDims) {
       // Only new leading dims: what linalg.broadcast does.
@@ -187,7 +230,8 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < from.getRank(); ++d)
-      exprs.push_back(from.getDimSize(d) == to.getDimSize(d + offset)
+      exprs.push_back(from.getDimSize(d) == to.getDimSize(d + offset) ||
+                              from.isDynamicDim(d)
                           ? getAffineDimExpr(d + offset, context)
                           : getAffineConstantExpr(0, context));
     SmallVector<AffineMap> maps = {
@@ -368,14 +412,19 @@ struct OneHotToLinalg : OpRewritePattern<OneHotOp> {
 
   LogicalResult matchAndRewrite(OneHotOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
+    if (type.isDynamicDim(*axis))
+      return rewriter.notifyMatchFailure(op, "the depth is dynamic");
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        dynamic.push_back(
+            dimSize(rewriter, loc, op.getIndices(), d < *axis ? d : d - 1));
 
     // The indices are read at every result dim but the new one.
     MLIRContext *context = rewriter.getContext();
@@ -391,7 +440,7 @@ struct OneHotToLinalg : OpRewritePattern<OneHotOp> {
         rewriter, loc, scalarAttr(rewriter, element, op.getOnValue()));
     Value off = arith::ConstantOp::create(
         rewriter, loc, scalarAttr(rewriter, element, op.getOffValue()));
-    Value init = emptyLike(rewriter, loc, type);
+    Value init = emptyLike(rewriter, loc, type, dynamic);
     int64_t hotDim = *axis;
 
     Value result =

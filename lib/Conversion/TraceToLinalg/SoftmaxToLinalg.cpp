@@ -56,7 +56,12 @@ Value reduceAlong(OpBuilder &b, Location loc, Value x, int64_t axis,
                   floatType,
                   llvm::APFloat::getInf(floatType.getFloatSemantics(), true)))
             : TypedAttr(b.getZeroAttr(floatType));
-  Value init = filledTensor(b, loc, dropAxis(type.getShape(), axis), identity);
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (d != axis && type.isDynamicDim(d))
+      dynamic.push_back(dimSize(b, loc, x, d));
+  Value init =
+      filledTensor(b, loc, dropAxis(type.getShape(), axis), dynamic, identity);
   return linalg::ReduceOp::create(
              b, loc, ValueRange{x}, ValueRange{init}, {axis},
              [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -86,7 +91,8 @@ Value mapWithReduced(
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   Value out =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                              dynamicSizes(b, loc, full.front()));
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, inputs, ValueRange{out}, maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -103,9 +109,6 @@ struct SoftmaxToLinalg : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getX().getType());
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");

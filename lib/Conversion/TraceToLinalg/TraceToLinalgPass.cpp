@@ -4,6 +4,7 @@
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::trace {
@@ -20,9 +21,9 @@ struct TraceToLinalgPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
+    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
     // Every trace op must be lowered; one that is not is reported.
     target.addIllegalDialect<TraceDialect>();
 

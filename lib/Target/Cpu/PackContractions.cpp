@@ -29,12 +29,13 @@ using namespace tracec;
 
 namespace {
 
-/// The element width of a float contraction on static tensors the
-/// micro-kernel handles (f32, f64), or nothing.
+/// The element width of a float contraction the micro-kernel handles (f32,
+/// f64), or nothing.
 std::optional<unsigned> packableElementBits(linalg::LinalgOp op,
                                             int64_t minWork) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      !linalg::isaContractionOpInterface(op))
+  // Dynamic sizes are fine: packing pads them to whole tiles, and the
+  // packed contraction's outer dims are then the dynamic ones.
+  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
     return std::nullopt;
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   for (Value input : op.getDpsInputs())
@@ -51,9 +52,11 @@ std::optional<unsigned> packableElementBits(linalg::LinalgOp op,
   // Below a few thousand multiply-adds the packs, padding to a whole
   // register tile and the code of the kernel cost more than they save: a
   // 3x5x3 eager matmul compiled 3x slower. Such contractions stay loops.
+  // A dynamic size counts as kAssumedDynamicSize (a typical batch).
+  constexpr int64_t kAssumedDynamicSize = 64;
   int64_t work = 1;
   for (int64_t size : op.getStaticLoopRanges())
-    work *= size;
+    work *= ShapedType::isDynamic(size) ? kAssumedDynamicSize : size;
   if (work < minWork)
     return std::nullopt;
   return element.getIntOrFloatBitWidth();

@@ -25,7 +25,8 @@ namespace mlir::trace {
 
 using namespace mlir;
 
-/// Trip counts at or above this (and dynamic ones) count as "large".
+/// Trip counts at or above this (and those of unknown step) count as
+/// "large".
 static constexpr int64_t kUnknownTrips = int64_t(1) << 32;
 
 static int64_t saturatingMul(int64_t a, int64_t b) {
@@ -42,12 +43,18 @@ static int64_t saturatingAdd(int64_t a, int64_t b) {
              : a + b;
 }
 
+/// The trip count assumed for a loop over a dynamic size (a batch): a
+/// typical one, so small per-row work over it is not split across threads.
+static constexpr int64_t kAssumedDynamicTrips = 64;
+
 static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
   std::optional<int64_t> l = getConstantIntValue(lb);
   std::optional<int64_t> u = getConstantIntValue(ub);
   std::optional<int64_t> s = getConstantIntValue(step);
-  if (!l || !u || !s || *s <= 0)
+  if (!s || *s <= 0)
     return kUnknownTrips;
+  if (!l || !u)
+    return kAssumedDynamicTrips;
   return *u <= *l ? 0 : (*u - *l + *s - 1) / *s;
 }
 

@@ -132,7 +132,8 @@ void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
   ArrayRef<int64_t> shape = transpose.getInit().getType().getShape();
   // The largest span up to `span` that divides the dim: tiles stay whole
   // and static (masked transposes do not vectorize).
-  if (innermostOuter) {
+  // (A dynamic dim is tiled by 1.)
+  if (innermostOuter && !ShapedType::isDynamic(shape[*innermostOuter])) {
     int64_t size = shape[*innermostOuter];
     int64_t divisor = std::min(span, size);
     while (size % divisor)
@@ -194,8 +195,7 @@ struct TileContractionsPass
     // A relayout tile spans this many tiles along its innermost outer dim.
     constexpr int64_t kRelayoutSpan = 16;
     for (linalg::PackOp pack : packs) {
-      if (!pack.hasPureTensorSemantics() ||
-          !pack.getDestType().hasStaticShape())
+      if (!pack.hasPureTensorSemantics())
         continue;
       // The transpose's result is the packed layout: tiles innermost.
       unsigned rank = pack.getDestType().getRank();
@@ -211,8 +211,7 @@ struct TileContractionsPass
           [&](unsigned d) { return d >= rank - innerRank; }, kRelayoutSpan);
     }
     for (linalg::UnPackOp unpack : unpacks) {
-      if (!unpack.hasPureTensorSemantics() ||
-          !unpack.getSourceType().hasStaticShape())
+      if (!unpack.hasPureTensorSemantics())
         continue;
       // The transpose reads the packed layout (tiles innermost) and
       // interleaves its dims ([M1][m0][N1][n0]): one tile at a time.

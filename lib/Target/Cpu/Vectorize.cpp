@@ -52,11 +52,15 @@ bool isByteElement(Type type) {
 
 /// Whether `op` is an elementwise op or a reduction this pass vectorizes:
 /// not a contraction or convolution (the contraction passes own those),
-/// static, and walking every operand contiguously along its innermost
-/// loop (or not at all: a broadcast).
+/// with a static innermost loop, and walking every operand contiguously along
+/// its innermost loop (or not at all: a broadcast).
 bool isCandidate(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      op.getNumLoops() == 0 || op->hasAttr(tracec::kUkernelAttrName))
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
+      op->hasAttr(tracec::kUkernelAttrName))
+    return false;
+  // Dynamic outer loops are fine (they are tiled by 1, so every tile is
+  // static); the innermost loop, which becomes the vectors, must be static.
+  if (ShapedType::isDynamic(op.getStaticLoopRanges().back()))
     return false;
   // Matmul-like contractions (m, n and k dims) and convolutions; row-wise
   // dot products and matrix-vector products are reductions like any other.

@@ -84,15 +84,48 @@ func.func @unit_outer(%a: memref<1x4096xf32>) {
 
 // -----
 
-// A dynamic trip count counts as large.
+// A dynamic trip count counts as 64 (a typical batch): 64 stores stay
+// serial.
 // CHECK-LABEL: func.func @dynamic
-// CHECK:       scf.parallel
+// CHECK-NOT:   scf.parallel
+// CHECK:       scf.for
 func.func @dynamic(%a: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %f = arith.constant 1.0 : f32
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     memref.store %f, %a[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// A dynamic trip count (a batch) counts as 64: 64 x 4 rows of 2 ops stay
+// serial under min-work=1000, 64 x 16 rows split.
+// CHECK-LABEL: func.func @dynamic_small
+// CHECK-NOT:   scf.parallel
+// CHECK-LABEL: func.func @dynamic_large
+// CHECK:       scf.parallel
+func.func @dynamic_small(%a: memref<?x4xf32>, %b: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %a, %c0 : memref<?x4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c4) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<?x4xf32>
+    memref.store %v, %b[%i, %j] : memref<?x4xf32>
+  }
+  return
+}
+func.func @dynamic_large(%a: memref<?x16xf32>, %b: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %a, %c0 : memref<?x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c16) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<?x16xf32>
+    memref.store %v, %b[%i, %j] : memref<?x16xf32>
   }
   return
 }
