@@ -106,10 +106,25 @@ class Runner:
                 np.save(os.path.join(d, "arg%d.npy" % i), a)
         return d
 
+    def static_twin(self, workload):
+        """The workload's module with its `?` leading dims fixed to
+        workload.static_batch: the static compile of the same program."""
+        path = os.path.join(self.tmp, "static-%s.mlir" % re.sub(
+            r"\W+", "_", workload.name))
+        if not os.path.exists(path):
+            with open(self.module_of(workload)) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(text.replace("tensor<?", "tensor<%d" % workload.static_batch))
+        return path
+
+    def module_of(self, workload):
+        return os.path.normpath(os.path.join(ROOT, "bench", "workloads",
+                                             workload.module))
+
     def run_tracec(self, workload, threads, outdir=None, calls=None,
-                   extra_env=None, extra_args=()):
-        module = os.path.normpath(os.path.join(ROOT, "bench", "workloads",
-                                               workload.module))
+                   extra_env=None, extra_args=(), module=None):
+        module = module or self.module_of(workload)
         inputs = self.inputs_of(workload)
         n = len(os.listdir(inputs))
         cmd = [self.tracec_run, module, "--entry", workload.entry]
@@ -182,6 +197,21 @@ def check(workload, tracec_dir, peer_dir, peer):
     return True, "max |diff| %.3g" % worst
 
 
+def run_static_twin(runner, workload, threads, outdir, peer_medians):
+    """Times the static compile as the peer "static"; its results go where
+    check() looks for a peer's."""
+    twin_dir = os.path.join(outdir, "static")
+    os.makedirs(twin_dir, exist_ok=True)
+    t = runner.run_tracec(workload, threads, twin_dir,
+                          module=runner.static_twin(workload))
+    peer_medians.setdefault("static", []).append(t["median_s"])
+    prefix = workload.entry + "_result"
+    for name in os.listdir(twin_dir):
+        if name.startswith(prefix):
+            shutil.copy(os.path.join(twin_dir, name),
+                        os.path.join(outdir, "static_result" + name[len(prefix):]))
+
+
 def run_workload(runner, workload, threads, rounds):
     tracec_medians, peer_medians, compiles = [], {}, []
     checks, report = {}, {}
@@ -196,12 +226,15 @@ def run_workload(runner, workload, threads, rounds):
                 t = runner.run_tracec(workload, threads, outdir)
                 tracec_medians.append(t["median_s"])
                 compiles.append((t["compile_s"], t["compile_note"]))
+                if workload.static_batch:
+                    run_static_twin(runner, workload, threads, outdir,
+                                    peer_medians)
             else:
                 report = runner.run_peers(workload, threads, outdir)
                 for name, stats in report["peers"].items():
                     peer_medians.setdefault(name, []).append(stats["median_s"])
         if r == 0:
-            for peer in report["peers"]:
+            for peer in dict.fromkeys(list(report["peers"]) + list(peer_medians)):
                 if peer in workload.references:
                     checks[peer] = (None, "not the same function: timed for scale")
                 else:
@@ -335,6 +368,7 @@ def draw_chart(results, path):
     import matplotlib.pyplot as plt
     labels, values, colors = [], [], []
     palette = {"numpy": "tab:blue", "torch": "tab:orange", "np.tanh": "tab:green",
+               "static": "tab:red",
                "copy": "tab:gray"}
     for r in results:
         for peer, pr in r["peers"].items():

@@ -31,6 +31,9 @@ class Workload:
     atol: float = 1e-5
     # Reported as "compile" rows (cold and cached) too.
     compile_row: Optional[str] = None
+    # The module has a `?` leading dim: bench/run also times it with that
+    # dim fixed to this size (peer "static": the static compile).
+    static_batch: Optional[int] = None
 
 
 def _normal(rng, shape, scale=1.0):
@@ -77,6 +80,10 @@ def _torch_gelu(x):
         out[0] = 0.5 * t * (1.0 + torch.tanh(GELU_K * (t + 0.044715 * t * t * t)))
     call()
     return call, (lambda: [out[0].numpy()])
+
+
+def _gelu_rows_inputs(rng):
+    return [_normal(rng, (4096, 4096), 2.0)]
 
 
 def _np_tanh(x):
@@ -151,13 +158,18 @@ def _np_layernorm(x, gamma, beta):
 # MLP 784-512-512-10, batch 256
 
 
-def _mlp_inputs(rng):
-    def dense(n_in, n_out):
-        return [_normal(rng, (n_in, n_out), 1 / math.sqrt(n_in)),
-                _normal(rng, (n_out,), 0.1)]
-    return ([_normal(rng, (256, 784)),
-             rng.integers(0, 10, 256).astype(np.int32)]
-            + dense(784, 512) + dense(512, 512) + dense(512, 10))
+def _mlp_inputs_of(batch):
+    def inputs(rng):
+        def dense(n_in, n_out):
+            return [_normal(rng, (n_in, n_out), 1 / math.sqrt(n_in)),
+                    _normal(rng, (n_out,), 0.1)]
+        return ([_normal(rng, (batch, 784)),
+                 rng.integers(0, 10, batch).astype(np.int32)]
+                + dense(784, 512) + dense(512, 512) + dense(512, 10))
+    return inputs
+
+
+_mlp_inputs = _mlp_inputs_of(256)
 
 
 def _torch_mlp(train):
@@ -418,6 +430,20 @@ WORKLOADS = [
              {"torch": _torch_conv_grad("filter", 2)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
              rtol=1e-4, atol=1e-3),
+    # Dynamic shapes: one compile for every batch size, against the static
+    # compile of the same module at the batch it runs.
+    Workload("MLP train step, ? batch, 256", "mlp_dynamic.mlir", "train_step",
+             _mlp_inputs, {"torch": _torch_mlp(True)},
+             "the MLP train step compiled once with a ? batch, run at 256",
+             rtol=1e-3, atol=1e-5, static_batch=256),
+    Workload("MLP train step, ? batch, 64", "mlp_dynamic.mlir", "train_step",
+             _mlp_inputs_of(64), {"torch": _torch_mlp(True)},
+             "the MLP train step compiled once with a ? batch, run at 64",
+             rtol=1e-3, atol=1e-5, static_batch=64),
+    Workload("tanh-GELU ?x4096", "gelu_dynamic.mlir", "gelu",
+             _gelu_rows_inputs, {"copy": _copy},
+             "tanh-GELU over a ? number of rows of 4096 f32, run at 4096 rows",
+             references=("copy",), rtol=1e-5, atol=1e-5, static_batch=4096),
     Workload("tiny call (JIT)", "../aot_tiny.mlir", "tiny", _tiny_inputs,
              {"numpy": _np_tiny, "torch": _torch_tiny},
              "x + x on 4 floats: the cost of one call through tracec::Function::call"),

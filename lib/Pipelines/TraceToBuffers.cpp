@@ -57,6 +57,9 @@ void tracec::buildTraceToBuffersPipeline(
     onBuffers(pm);
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
+  // A `?` result is computed in the caller-sized out-param too (the caller
+  // sized it with the shape function), not in a buffer copied into it.
+  outParams.hoistDynamicAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
