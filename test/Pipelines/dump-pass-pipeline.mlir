@@ -50,7 +50,7 @@
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     buffer-loop-hoisting
 // CPU-NEXT:   ),
-// CPU-NEXT:   buffer-results-to-out-params{add-result-attr=false hoist-dynamic-allocs=false hoist-static-allocs=true modify-public-functions=true},
+// CPU-NEXT:   buffer-results-to-out-params{add-result-attr=false hoist-dynamic-allocs=true hoist-static-allocs=true modify-public-functions=true},
 // The buffer-deallocation-pipeline:
 // CPU-NEXT:   expand-realloc{
 // CPU-NEXT:   canonicalize{
