@@ -1,7 +1,9 @@
 //===- HeaderEmitter.cpp - The C/C++ header of an AOT-compiled model ------===//
 //
 // The C part declares one destination-passing function per entry plus
-// macros for every buffer's rank, shape, element count and bytes. The C++
+// macros for every buffer's rank, shape, element count and bytes; an entry
+// with dynamic dims takes them after each buffer, and gets its shape
+// function (<entry>_shape) and size macros of its dims. The C++
 // part is a class in the manner of tfcompile's: it owns one 64-byte
 // aligned arena holding the variables (persistent across calls and
 // entries) and, per entry, the argument and result buffers.
@@ -305,7 +307,9 @@ public:
           "(the\n"
        << "// class below aligns its own to 64 bytes). A C function returns "
           "0,\n"
-       << "// or 1 if a buffer is null. The object needs only libc and "
+       << "// or 1 if a buffer is null (TRACEC_AOT_* below); one with "
+          "dynamic\n"
+       << "// dims (?) also takes them. The object needs only libc and "
           "libm\n"
        << "// (and TracecABI where the model uses trace.print).\n\n"
        << "#ifndef " << guard << "\n#define " << guard << "\n\n"
