@@ -82,8 +82,8 @@ std::string elementCountExpr(llvm::StringRef name, const TensorSpec &spec) {
   int64_t count = 1;
   for (auto [d, size] : llvm::enumerate(spec.shape)) {
     if (size == TensorSpec::kDynamic)
-      factors.push_back("(int64_t)(" + name.str() + "_dim" +
-                        std::to_string(d) + ")");
+      factors.push_back("(int64_t)(" + name.str() + "_dim" + std::to_string(d) +
+                        ")");
     else
       count *= size;
   }
@@ -406,10 +406,9 @@ private:
       }
       std::string params = llvm::join(dimNames(b.name, b.spec), ", ");
       std::string count = elementCountExpr(b.name, b.spec);
-      os << "#define " << name << "_SIZE(" << params << ") (" << count
-         << ")\n"
-         << "#define " << name << "_BYTES(" << params << ") (" << count
-         << " * " << dtypeSize(b.spec.dtype) << ")\n";
+      os << "#define " << name << "_SIZE(" << params << ") (" << count << ")\n"
+         << "#define " << name << "_BYTES(" << params << ") (" << count << " * "
+         << dtypeSize(b.spec.dtype) << ")\n";
     }
   }
 
@@ -588,11 +587,10 @@ private:
       llvm::StringRef array = b.kind == Buffer::input      ? "args_"
                               : b.kind == Buffer::variable ? "variables_"
                                                            : "results_";
-      callArgs.push_back(
-          llvm::formatv("static_cast<{0}{1} *>({2}[{3}])",
-                        b.kind == Buffer::input ? "const " : "",
-                        cType(b.spec.dtype), array, b.index)
-              .str());
+      callArgs.push_back(llvm::formatv("static_cast<{0}{1} *>({2}[{3}])",
+                                       b.kind == Buffer::input ? "const " : "",
+                                       cType(b.spec.dtype), array, b.index)
+                             .str());
       for (auto [d, size] : llvm::enumerate(b.spec.shape)) {
         if (size != TensorSpec::kDynamic)
           continue;

@@ -105,8 +105,8 @@ TEST_F(DynamicAot, InconsistentDimsFailLikeTheJit) {
   ASSERT_TRUE(bool(evaluate)) << errorText(evaluate.takeError());
   Tensor x = filled({7, 4}, 7, 11, 0.25f);
   Tensor labels = Tensor::zeros(DType::i32, {6});
-  auto jit = (*evaluate)(
-      {x, labels, weights[0], weights[1], weights[2], weights[3]});
+  auto jit =
+      (*evaluate)({x, labels, weights[0], weights[1], weights[2], weights[3]});
   ASSERT_FALSE(bool(jit));
   std::string jitMessage = errorText(jit.takeError());
   EXPECT_NE(jitMessage.find("@evaluate: argument 0 dim 0 is 7 but argument 1 "
