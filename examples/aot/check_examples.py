@@ -7,7 +7,9 @@ inputs; checks that the compiled model needs only libc and libm.
 
 Steps: `cmake --install` the build into <build>/aot-examples/install,
 configure and build examples/aot there as a separate project, run
-train_mlp and predict_c, then run tracec-run on mlp.mlir with the inputs
+train_mlp, predict_c and evaluate_dynamic (one object with a `?` batch at
+batches 1, 7, 64 and 256, checked against NumPy here), then run
+tracec-run on mlp.mlir with the inputs
 of data.h: @predict and one @step at the initial weights (predict_c), and
 @step repeated N times, each updating the variables in place, for the
 training losses of train_mlp at steps 1 and N.
@@ -71,11 +73,42 @@ def parse(output):
     return values
 
 
-def expect_close(what, actual, expected, rtol=1e-5, atol=1e-6):
+def expect_close(what, actual, expected, rtol=1e-5, atol=1e-6, what_peer="JIT"):
     actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64).ravel()
     if actual.shape != expected.shape or not np.allclose(actual, expected, rtol=rtol, atol=atol):
-        sys.exit(f"FAIL: {what}: AOT {actual} vs JIT {expected}")
-    print(f"ok: {what} matches the JIT")
+        sys.exit(f"FAIL: {what}: AOT {actual} vs {what_peer} {expected}")
+    print(f"ok: {what} matches {'the ' if what_peer == 'JIT' else ''}{what_peer}")
+
+
+def check_dynamic(evaluate_dynamic):
+    """evaluate_dynamic runs one object at batches 1, 7, 64 and 256 and
+    checks itself against its C reference; here its losses are checked
+    against NumPy's, and a call whose x and labels disagree must fail with
+    the shape function's message."""
+    losses = {}
+    for line in run([evaluate_dynamic]).splitlines():
+        words = line.split()
+        if words[0] == "batch" and words[4] == "ok":
+            losses[int(words[1].rstrip(":"))] = float(words[3].rstrip(","))
+    if sorted(losses) != [1, 7, 64, 256]:
+        sys.exit(f"FAIL: evaluate_dynamic did not check every batch: {losses}")
+    w1 = (((np.arange(64) * 5) % 13 - 6) / 16.0).reshape(4, 16)
+    w2 = (((np.arange(48) * 3) % 7 - 3) / 8.0).reshape(16, 3)
+    b1 = (np.arange(16) % 5 - 2) / 8.0
+    b2 = (np.arange(3) - 1) / 4.0
+    for n, loss in losses.items():
+        x = (((np.arange(4 * n) * 7) % 11 - 5) / 4.0).reshape(n, 4)
+        labels = np.arange(n) % 3
+        logits = np.maximum(x @ w1 + b1, 0) @ w2 + b2
+        logp = logits - logits.max(1, keepdims=True)
+        logp -= np.log(np.exp(logp).sum(1, keepdims=True))
+        expect_close(f"evaluate_dynamic loss at batch {n}", [loss],
+                     -logp[np.arange(n), labels].mean(), what_peer="NumPy")
+    result = subprocess.run([evaluate_dynamic, "7", "6"], capture_output=True, text=True)
+    message = "@evaluate: argument 0 (x) dim 0 is 7 but argument 1 (labels) dim 0 is 6"
+    if result.returncode != 1 or message not in result.stderr:
+        sys.exit(f"FAIL: evaluate_dynamic 7 6 exited {result.returncode}: {result.stderr}")
+    print("ok: evaluate_dynamic 7 6 fails with the shape function's message")
 
 
 def check_libc_only(build, artifacts):
@@ -85,7 +118,9 @@ def check_libc_only(build, artifacts):
     extra = [l for l in libs if not re.search(r"linux-vdso|ld-linux|libc\.so|libm\.so", l)]
     if extra:
         sys.exit("FAIL: predict_c loads more than libc/libm:\n" + "\n".join(extra))
-    undefined = run(["nm", "-u", artifacts["object"]]).split()
+    undefined = []
+    for obj in artifacts["objects"]:
+        undefined += run(["nm", "-u", obj]).split()
     undefined = sorted({s for s in undefined if s != "U"})
     provided = set()
     for lib in ("libc.so.6", "libm.so.6"):
@@ -96,8 +131,8 @@ def check_libc_only(build, artifacts):
                          if line.strip()}
     missing = [s for s in undefined if s not in provided]
     if missing:
-        sys.exit(f"FAIL: the model object needs symbols outside libc/libm: {missing}")
-    print(f"ok: the model object needs only libc/libm ({', '.join(undefined)})")
+        sys.exit(f"FAIL: the model objects need symbols outside libc/libm: {missing}")
+    print(f"ok: the model objects need only libc/libm ({', '.join(undefined)})")
 
 
 def main():
@@ -118,7 +153,8 @@ def main():
     run(["ctest", "--test-dir", example_build, "--output-on-failure"])
     artifacts = {
         "predict_c": os.path.join(example_build, "predict_c"),
-        "object": os.path.join(example_build, "mlp_model_aot", "mlp_model.o"),
+        "objects": [os.path.join(example_build, "mlp_model_aot", "mlp_model.o"),
+                    os.path.join(example_build, "mlp_dynamic_model_aot", "mlp_dynamic_model.o")],
     }
     trained = parse(run([os.path.join(example_build, "train_mlp"), str(STEPS)]))
     c_output = run([artifacts["predict_c"]])
@@ -144,6 +180,7 @@ def main():
         expect_close(f"train_mlp loss at step {STEPS}", [trained[f"loss_{STEPS}"]], loss)
     if not trained[f"loss_{STEPS}"] < trained["loss_1"]:
         sys.exit("FAIL: train_mlp's loss did not decrease")
+    check_dynamic(os.path.join(example_build, "evaluate_dynamic"))
     check_libc_only(build, artifacts)
 
 

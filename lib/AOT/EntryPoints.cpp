@@ -27,28 +27,24 @@ static std::vector<std::string> uniqueNames(llvm::ArrayRef<std::string> names,
   return ids;
 }
 
-/// Host calls take static shapes only: one compiled entry serves one shape.
-static LogicalResult checkStaticShapes(func::FuncOp func) {
-  auto check = [&](Type type, llvm::StringRef what,
-                   unsigned i) -> LogicalResult {
-    if (auto resource = dyn_cast<trace::ResourceType>(type))
-      type = resource.getValueType();
-    auto shaped = dyn_cast<ShapedType>(type);
+/// Arguments and results may have dynamic dims (the C function takes them,
+/// the shape function computes the results'); a variable is one buffer of
+/// the model, allocated once, so its shape is static.
+static LogicalResult checkStaticVariables(func::FuncOp func) {
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    auto resource = dyn_cast<trace::ResourceType>(type);
+    if (!resource)
+      continue;
+    auto shaped = dyn_cast<ShapedType>(resource.getValueType());
     if (!shaped || shaped.hasStaticShape())
-      return success();
+      continue;
     std::string text;
     llvm::raw_string_ostream(text) << type;
-    return func.emitError() << "entry @" << func.getSymName() << ": " << what
-                            << " " << i << " has type " << text
-                            << " with dynamic dims, which tracec does not "
-                               "support yet (export one entry per shape)";
-  };
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-    if (failed(check(type, "argument", i)))
-      return failure();
-  for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-    if (failed(check(type, "result", i)))
-      return failure();
+    return func.emitError()
+           << "entry @" << func.getSymName() << ": argument " << i
+           << " is a variable of type " << text
+           << " with dynamic dims; a variable's shape must be static";
+  }
   return success();
 }
 
@@ -58,7 +54,7 @@ static FailureOr<EntryPoint> entryPointOf(func::FuncOp func,
   if (func.isExternal())
     return func.emitError() << "entry @" << func.getSymName()
                             << " is a declaration, with no body to compile";
-  if (failed(checkStaticShapes(func)))
+  if (failed(checkStaticVariables(func)))
     return failure();
   auto signature = signatureOf(func);
   if (!signature)

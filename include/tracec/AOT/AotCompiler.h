@@ -41,9 +41,10 @@ mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
                                         llvm::StringRef targetCpu = "native");
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
-/// LLVM dialect: each checks its buffers for null, builds the memref
-/// descriptors of their static shapes and calls the lowered entry (named
-/// as in `loweredNames` where the lowering renamed it).
+/// LLVM dialect: each checks its buffers for null (and, with dynamic dims,
+/// runs the entry's shape function through `<symbol>_shape`, also
+/// exported), builds the memref descriptors and calls the lowered entry
+/// (named as in `loweredNames` where the lowering renamed it).
 mlir::LogicalResult
 addCEntryPoints(mlir::ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
                 const llvm::StringMap<std::string> &loweredNames = {});

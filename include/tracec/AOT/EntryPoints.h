@@ -17,8 +17,10 @@ namespace tracec::aot {
 /// One function of the model, exported as the C function `symbol`:
 ///   int symbol(const T *arg..., T *variable..., T *result...);
 /// with the arguments in the function's order (a variable is an in/out
-/// buffer) and the results after them. It returns nonzero if a buffer is
-/// null.
+/// buffer) and the results after them; a buffer with dynamic dims is
+/// followed by them (int64_t each), and `symbol`_shape computes the
+/// results' (see CEntryPoints.cpp). It returns nonzero if a buffer is
+/// null or the dims disagree.
 struct EntryPoint {
   Signature signature;
   std::string symbol;
@@ -38,8 +40,8 @@ struct ModelVariable {
 /// Arguments are named as in the source, results as the `trace.name`
 /// attribute of the result says (else "result<i>"). Emits an error at the
 /// function (or the module) for an unknown or repeated entry, one the host
-/// cannot call (dynamic dims, unsupported types), and a variable whose type
-/// differs between entries.
+/// cannot call (unsupported types, a variable with dynamic dims), and a
+/// variable whose type differs between entries.
 mlir::FailureOr<std::vector<EntryPoint>>
 collectEntryPoints(mlir::ModuleOp module, llvm::ArrayRef<std::string> names,
                    llvm::StringRef prefix, const ArgumentNames &argNames);

@@ -73,6 +73,36 @@ void simplify(func::FuncOp func) {
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// Erases the ops of `shape` that do not feed its writes to `out` (the
+/// status and dims): what is left of the entry's computation, a variable's
+/// update included, which would otherwise run once more per call.
+void keepOnlyWhatFeeds(func::FuncOp shape, Value out) {
+  Block &body = shape.getBody().front();
+  llvm::SmallPtrSet<Operation *, 32> live;
+  SmallVector<Operation *> worklist;
+  for (Operation *user : out.getUsers())
+    if (Operation *top = body.findAncestorOpInBlock(*user))
+      worklist.push_back(top);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!live.insert(op).second)
+      continue;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (Operation *top = body.findAncestorOpInBlock(*def))
+            worklist.push_back(top);
+    });
+  }
+  // Users first.
+  SmallVector<Operation *> dead;
+  for (Operation &op : body.without_terminator())
+    if (!live.contains(&op))
+      dead.push_back(&op);
+  for (Operation *op : llvm::reverse(dead))
+    op->erase();
+}
+
 struct TraceShapeFunctionsPass
     : trace::impl::TraceShapeFunctionsBase<TraceShapeFunctionsPass> {
   void runOnOperation() override {
@@ -185,6 +215,7 @@ struct TraceShapeFunctionsPass
     for (cf::AssertOp check : checks)
       check.erase();
     simplify(shape);
+    keepOnlyWhatFeeds(shape, out);
 
     // The entry trusts its shape function.
     for (cf::AssertOp check : checksOf(entry))

@@ -8,7 +8,7 @@
 // PRIVATE: error: no public function @hidden to export
 
 // RUN: not tracec %s --entry dynamic -o %t.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: errors.mlir:[[@LINE+23]]:1: error: entry @dynamic: argument 0 has type tensor<?x4xf32> with dynamic dims, which tracec does not support yet (export one entry per shape)
+// DYNAMIC: errors.mlir:[[@LINE+23]]:1: error: entry @dynamic: argument 1 is a variable of type !trace.resource<tensor<?x4xf32>> with dynamic dims; a variable's shape must be static
 
 // RUN: not tracec %s --entry scale --entry scale -o %t.o 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: error: entry @scale is given twice
@@ -31,7 +31,7 @@
 // RUN: not tracec %s --entry scale -o %t.o --class 9lives 2>&1 | FileCheck %s --check-prefix=CLASS
 // CLASS: tracec: error: --class '9lives' is not a C++ identifier
 
-func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+func.func @dynamic(%x: tensor<?x4xf32>, %v: !trace.resource<tensor<?x4xf32>>) -> tensor<?x4xf32> {
   return %x : tensor<?x4xf32>
 }
 
