@@ -20,7 +20,8 @@
 // @__shape_f first and call @f only when it returned 0 (the JIT does).
 // The shape function is @f with everything that does not feed a size or a
 // check folded away (sizes are resolved through
-// ReifyRankedShapedTypeOpInterface), so it is a few integer ops.
+// ReifyRankedShapedTypeOpInterface), so it is a few integer ops; @f's
+// effects (variable updates, prints) are among what goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +72,29 @@ void simplify(func::FuncOp func) {
   arith::CmpIOp::getCanonicalizationPatterns(patterns, func.getContext());
   arith::SelectOp::getCanonicalizationPatterns(patterns, func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));
+}
+
+/// Erases what feeds no store to `out`: the entry's effects (variable
+/// updates, prints, random draws) must not run when a caller asks for
+/// sizes, and its work is of no use there.
+void keepOnlySizes(func::FuncOp shape, Value out) {
+  Block &body = shape.getBody().front();
+  llvm::SmallPtrSet<Operation *, 32> live;
+  for (Operation &op : llvm::reverse(body)) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    bool needed = isa<func::ReturnOp>(op) || (store && store.getMemRef() == out);
+    for (Value result : op.getResults())
+      for (Operation *user : result.getUsers())
+        if (Operation *top = body.findAncestorOpInBlock(*user))
+          needed |= live.contains(top);
+    if (needed)
+      live.insert(&op);
+  }
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (!live.contains(&op)) {
+      op.dropAllUses();
+      op.erase();
+    }
 }
 
 struct TraceShapeFunctionsPass
@@ -185,6 +209,7 @@ struct TraceShapeFunctionsPass
     for (cf::AssertOp check : checks)
       check.erase();
     simplify(shape);
+    keepOnlySizes(shape, out);
 
     // The entry trusts its shape function.
     for (cf::AssertOp check : checksOf(entry))
