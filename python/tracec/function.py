@@ -376,7 +376,15 @@ class Function:
             self._cached(key, concrete)
         elif concrete is None:
             concrete = self._cached(key, self._trace(args, None))
-        return self._run(concrete, args)
+        result = self._run(concrete, args)
+        if key is None and concrete._all_arrays and \
+                len(self._fast) < _MAX_CACHED_KEYS and \
+                all(type(a) is np.ndarray for a in args):
+            # These arrays' shapes and dtypes fit the input_signature: later
+            # calls with the same skip its check (__call__'s fast path).
+            self._fast[tuple((a.shape, a.dtype) for a in args)] = \
+                (concrete._c, None if concrete._single else concrete._template)
+        return result
 
     def _run(self, concrete, args):
         if self._input_signature is not None:
