@@ -136,6 +136,10 @@ class ConcreteFunction:
         self._all_arrays = array_positions == list(range(num_args))
         self._single = isinstance(template, _Leaf) and template.index == 0
         self.name = name
+        # Traced with dynamic dims for a Function without a signature, and
+        # whether its gradients failed under a tape (see Function._call).
+        self._dynamic = False
+        self._no_tape = False
 
     @property
     def inputs(self):
@@ -355,26 +359,29 @@ class Function:
             return self._call_traced(args)
         key = self._key(args)
         concrete = self._cache.get(key)
-        if concrete is None and key is not None:
-            concrete = self._general_for(key)
-            if concrete is not None:
-                try:
-                    result = self._run(concrete, args)
-                except ValueError as error:
-                    if type(error) is not ValueError:
-                        raise
-                    # A run-time check of the dynamic trace failed where
-                    # this call's shapes are fine for a static one (a dim
-                    # of size 1 that broadcasts: a `?` never does). The
-                    # check wrote nothing; these shapes get their own trace.
-                    concrete = self._trace(args, key)
-                else:
-                    self._cached(key, concrete)
-                    return result
-            else:
-                concrete = self._new_trace(key, args)
+        if key is not None:
+            if concrete is None:
+                concrete = self._general_for(key) or \
+                    self._new_trace(key, args)
+            elif not (concrete._dynamic and _core._tapes):
+                return self._run(concrete, args)
+            if concrete._dynamic:
+                # A trace with dynamic dims for these shapes: it may fail
+                # where a static one would not (see _general_failed); its
+                # checks come first, so nothing has run then.
+                if not (concrete._no_tape and _core._tapes):
+                    try:
+                        result = self._run(concrete, args)
+                    except (ValueError, _C.CompileError) as error:
+                        if not self._general_failed(concrete, error):
+                            raise
+                    else:
+                        self._cached(key, concrete)
+                        return result
+                concrete = self._trace(args, key)
             self._cached(key, concrete)
-        elif concrete is None:
+            return self._run(concrete, args)
+        if concrete is None:
             concrete = self._cached(key, self._trace(args, None))
         result = self._run(concrete, args)
         if key is None and concrete._all_arrays and \
@@ -401,6 +408,25 @@ class Function:
             if _covers(general, key):
                 return concrete
         return None
+
+    def _general_failed(self, concrete, error):
+        """Whether a call that a trace with dynamic dims failed gets a
+        static trace of its own instead."""
+        if type(error) is ValueError:
+            # A run-time check failed where this call's shapes are fine for
+            # a static trace: a dim of size 1 that broadcasts (a `?` never
+            # does).
+            return True
+        if _core._tapes:
+            # Under a gradient tape: the forward/backward pair at `?`
+            # failed to trace or compile. Taped calls trace per shape.
+            concrete._no_tape = True
+            warnings.warn(f"{self._name}: gradients of the trace with "
+                          "dynamic dims failed, tracing each shape under "
+                          f"tapes instead: {error}", RuntimeWarning,
+                          stacklevel=4)
+            return True
+        return False
 
     def _new_trace(self, key, args):
         """The trace for a call (or get_concrete_function) that no trace
@@ -433,6 +459,7 @@ class Function:
         return concrete
 
     def _add_general(self, key, concrete):
+        concrete._dynamic = True
         self._cache[key] = concrete
         self._general.append((key, concrete))
         self._general.sort(key=lambda entry: _count_none(entry[0]))
@@ -683,7 +710,13 @@ def function(func=None, *, input_signature=None, name=None,
     become resource arguments, updated in place; Python control flow is
     baked into each trace.
 
-    >>> @tracec.function(input_signature=[tracec.TensorSpec((2,), np.float32)])
+    `input_signature`: one TensorSpec per argument, the only signature; a
+    None dim is dynamic (`?`): one trace and one compile serve every size.
+    `reduce_retracing=True` (TensorFlow's option, off by default as there):
+    once a dim of an argument has taken two sizes, the function is traced
+    again with that dim dynamic, and later sizes reuse that trace.
+
+    >>> @tracec.function(input_signature=[tracec.TensorSpec((None,), np.float32)])
     ... def double(x):
     ...     return x * 2
     >>> double(np.array([1, 2], np.float32))
