@@ -140,13 +140,13 @@ TEST(Trace, CallChecksInputs) {
 
 TEST(Trace, DynamicDimsTraceOnceForEverySize) {
   constexpr int64_t kDyn = TensorSpec::kDynamic;
-  ConcreteFunction f = trace(
-      "rows", {spec(DType::f32, {kDyn, 3}), spec(DType::f32, {3, 2})},
-      [](llvm::ArrayRef<Value> a) -> Values {
-        EXPECT_EQ(a[0].shape()[0], kDyn);
-        EXPECT_EQ(a[0].numElements(), kDyn);
-        return {sum(tanh(matmul(a[0], a[1])), {1})};
-      });
+  ConcreteFunction f =
+      trace("rows", {spec(DType::f32, {kDyn, 3}), spec(DType::f32, {3, 2})},
+            [](llvm::ArrayRef<Value> a) -> Values {
+              EXPECT_EQ(a[0].shape()[0], kDyn);
+              EXPECT_EQ(a[0].numElements(), kDyn);
+              return {sum(tanh(matmul(a[0], a[1])), {1})};
+            });
   EXPECT_NE(f.ir().find("func.func @rows(%arg0: tensor<?x3xf32>"),
             std::string::npos)
       << f.ir();

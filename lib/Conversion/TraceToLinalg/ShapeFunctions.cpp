@@ -82,7 +82,8 @@ void keepOnlySizes(func::FuncOp shape, Value out) {
   llvm::SmallPtrSet<Operation *, 32> live;
   for (Operation &op : llvm::reverse(body)) {
     auto store = dyn_cast<memref::StoreOp>(op);
-    bool needed = isa<func::ReturnOp>(op) || (store && store.getMemRef() == out);
+    bool needed =
+        isa<func::ReturnOp>(op) || (store && store.getMemRef() == out);
     for (Value result : op.getResults())
       for (Operation *user : result.getUsers())
         if (Operation *top = body.findAncestorOpInBlock(*user))
