@@ -138,8 +138,9 @@ TEST(Trace, CallChecksInputs) {
             std::string::npos);
 }
 
+constexpr int64_t kDyn = TensorSpec::kDynamic;
+
 TEST(Trace, DynamicDimsTraceOnceForEverySize) {
-  constexpr int64_t kDyn = TensorSpec::kDynamic;
   ConcreteFunction f =
       trace("rows", {spec(DType::f32, {kDyn, 3}), spec(DType::f32, {3, 2})},
             [](llvm::ArrayRef<Value> a) -> Values {
