@@ -116,11 +116,13 @@ ConcreteFunction tracec::trace(llvm::StringRef name,
                        " is a variable spec; use a tracec::Variable in the "
                        "callable instead (read/assign lift it to a resource "
                        "argument)");
+    // A dynamic dim (TensorSpec::kDynamic, `?`): one trace serves every
+    // size there; the compiled function checks and sizes at each call.
     for (int64_t dim : spec.shape)
-      if (dim < 0)
+      if (dim < 0 && dim != TensorSpec::kDynamic)
         throw TraceError("trace @" + name.str() + ": input " +
-                         std::to_string(i) + " has a dynamic or negative dim (" +
-                         spec.str() + "); shapes must be static");
+                         std::to_string(i) + " has a negative dim (" +
+                         spec.str() + "); give a size or a dynamic dim");
     llvm::SmallVector<int64_t> shape(spec.shape.begin(), spec.shape.end());
     mlir::Type element;
     switch (spec.dtype) {

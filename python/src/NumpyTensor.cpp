@@ -93,6 +93,18 @@ static std::string typeOf(const py::array &array, DType dtype) {
   return formatTensorType(dtype, shape);
 }
 
+/// The rank agrees, and every static dim of the spec (a `?` takes any
+/// size).
+static bool shapeMatches(llvm::ArrayRef<int64_t> shape,
+                         llvm::ArrayRef<int64_t> spec) {
+  if (shape.size() != spec.size())
+    return false;
+  for (auto [dim, expected] : llvm::zip(shape, spec))
+    if (expected != TensorSpec::kDynamic && dim != expected)
+      return false;
+  return true;
+}
+
 Tensor tracec::python::toTensor(py::handle object, const std::string &what,
                                 const TensorSpec *spec) {
   return toTensor(object, [&] { return what; }, spec);
@@ -122,7 +134,7 @@ Tensor tracec::python::toTensor(py::handle object,
                     : dtypeOfNumpy(array.dtype(), describe());
   llvm::SmallVector<int64_t, 4> shape(array.shape(),
                                       array.shape() + array.ndim());
-  if (spec && (dtype != spec->dtype || llvm::ArrayRef<int64_t>(shape) != llvm::ArrayRef<int64_t>(spec->shape)))
+  if (spec && (dtype != spec->dtype || !shapeMatches(shape, spec->shape)))
     throw py::value_error(describe() + ": expected " + spec->str() + ", got " +
                           typeOf(array, dtype));
   if (isBorrowable(array))

@@ -34,8 +34,9 @@ DType dtypeOfNumpy(const py::dtype &dtype, const std::string &what);
 
 /// `object` (an array, or anything np.asarray takes) as a tensor. With a
 /// spec, a non-array (a Python number or list) is converted to the spec's
-/// dtype, and an array of another dtype or shape is a TypeError/ValueError
-/// naming `what` and the expected type.
+/// dtype, and an array of another dtype or shape (a `?` dim of the spec
+/// takes any size) is a TypeError/ValueError naming `what` and the
+/// expected type.
 Tensor toTensor(py::handle object, const std::string &what,
                 const TensorSpec *spec = nullptr);
 /// The same, describing the argument only when there is an error.

@@ -47,9 +47,17 @@ py::tuple tracec::python::callWithArrays(const Function &function,
   inputs.append(extras.begin(), extras.end());
   llvm::SmallVector<Tensor, 4> outputs;
   outputs.reserve(signature.results.size());
-  for (const TensorSpec &spec : signature.results)
-    outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
-  unwrap(function.call(inputs, outputs));
+  if (!signature.hasDynamicDims()) {
+    for (const TensorSpec &spec : signature.results)
+      outputs.push_back(Tensor::zeros(spec.dtype, spec.shape));
+    unwrap(function.call(inputs, outputs));
+  } else {
+    // The results' sizes come from the arguments' (the shape function),
+    // which also checks that dims the ops tie together agree: a mismatch
+    // is a ValueError naming the arguments, dims and sizes.
+    std::vector<Tensor> results = unwrap(function(inputs));
+    outputs.append(results.begin(), results.end());
+  }
   py::tuple results(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i)
     results[i] = toNumpy(outputs[i]);

@@ -116,10 +116,13 @@ private:
   std::vector<Tensor> extras_;
 };
 
+/// A shape as Python sees it: a dynamic dim (`?`) is None, as in
+/// TensorFlow's TensorShape.
 py::tuple shapeTuple(llvm::ArrayRef<int64_t> shape) {
   py::tuple t(shape.size());
   for (size_t i = 0; i < shape.size(); ++i)
-    t[i] = py::int_(shape[i]);
+    t[i] = shape[i] == TensorSpec::kDynamic ? py::object(py::none())
+                                            : py::object(py::int_(shape[i]));
   return t;
 }
 
@@ -160,7 +163,13 @@ void tracec::python::bindTracer(py::module_ &m) {
       .def_property_readonly("shape",
                              [](const Value &v) { return shapeTuple(v.shape()); })
       .def_property_readonly("ndim", &Value::rank)
-      .def_property_readonly("size", &Value::numElements)
+      .def_property_readonly("size",
+                             [](const Value &v) -> py::object {
+                               int64_t n = v.numElements();
+                               if (n == TensorSpec::kDynamic)
+                                 return py::none();
+                               return py::int_(n);
+                             })
       .def("type_string", &Value::typeString);
 
   // Sources.
@@ -402,11 +411,14 @@ void tracec::python::bindTracer(py::module_ &m) {
 
   m.def("trace", [](const std::string &name, py::list specs, py::function fn) {
     std::vector<TensorSpec> signature;
+    // (dtype name, [dims]); a None dim is dynamic (`?`).
     for (py::handle item : specs) {
-      auto pair = item.cast<std::pair<std::string, I64s>>();
+      auto pair = item.cast<std::pair<std::string, py::sequence>>();
       TensorSpec spec;
       spec.dtype = parseDTypeOrThrow(pair.first);
-      spec.shape.assign(pair.second.begin(), pair.second.end());
+      for (py::handle dim : pair.second)
+        spec.shape.push_back(dim.is_none() ? TensorSpec::kDynamic
+                                           : dim.cast<int64_t>());
       signature.push_back(std::move(spec));
     }
     return new PyConcreteFunction(

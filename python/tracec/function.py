@@ -14,6 +14,7 @@ import functools
 import itertools
 import os
 import time
+import warnings
 import weakref
 
 import numpy as np
@@ -29,18 +30,33 @@ DEFAULT_OPT_LEVEL = int(os.environ.get("TRACEC_OPT_LEVEL", "3"))
 
 
 class TensorSpec:
-    """The dtype and (static) shape of an array argument."""
+    """The dtype and shape of an array argument. A None dim takes any size:
+    the function is traced and compiled once, with that dim dynamic (`?`),
+    for every size there (tf.TensorSpec([None, 784]))."""
 
     def __init__(self, shape, dtype=np.float32, name=None):
         shape = tuple(shape)
+        dims = []
         for d in shape:
-            if d is None or (isinstance(d, int) and d < 0):
-                raise ValueError(f"TensorSpec{shape}: tracec compiles static "
-                                 "shapes; give every dim a size")
-        self.shape = tuple(int(d) for d in shape)
+            if d is None:
+                dims.append(None)
+            elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) \
+                    and d >= 0:
+                dims.append(int(d))
+            else:
+                raise ValueError(f"TensorSpec{shape}: a dim is a size (an int "
+                                 ">= 0) or None (any size)")
+        self.shape = tuple(dims)
         self.dtype = np.dtype(dtype)
         _core.dtype_name(self.dtype)
         self.name = name
+
+    def is_compatible_with(self, x) -> bool:
+        """Whether an array (or a TensorSpec) fits: the same dtype and rank,
+        and the same size in every dim that is not None here."""
+        shape = x.shape if isinstance(x, TensorSpec) else np.shape(x)
+        dtype = x.dtype if isinstance(x, TensorSpec) else np.asarray(x).dtype
+        return dtype == self.dtype and _shape_mismatch(shape, self.shape) is None
 
     def __repr__(self):
         return f"TensorSpec(shape={self.shape}, dtype={self.dtype.name})"
@@ -51,6 +67,17 @@ class TensorSpec:
 
     def __hash__(self):
         return hash((self.shape, self.dtype))
+
+
+def _shape_mismatch(shape, spec_shape):
+    """None if `shape` fits `spec_shape` (a None dim of it fits any size;
+    a None dim of `shape`, an unknown size, fits only None), else why not."""
+    if len(shape) != len(spec_shape):
+        return f"rank {len(shape)}, expected {len(spec_shape)}"
+    for i, (d, e) in enumerate(zip(shape, spec_shape)):
+        if e is not None and d != e:
+            return f"dim {i} is {'?' if d is None else d}, expected {e}"
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -109,6 +136,10 @@ class ConcreteFunction:
         self._all_arrays = array_positions == list(range(num_args))
         self._single = isinstance(template, _Leaf) and template.index == 0
         self.name = name
+        # Traced with dynamic dims for a Function without a signature, and
+        # whether its gradients failed under a tape (see Function._call).
+        self._dynamic = False
+        self._no_tape = False
 
     @property
     def inputs(self):
@@ -163,6 +194,7 @@ class ConcreteFunction:
 # ---------------------------------------------------------------------------
 
 _ARRAY_TYPES = (np.ndarray, np.generic)
+_SPEC_TYPES = (np.ndarray, np.generic, TensorSpec)
 
 
 def _static_key(arg, position):
@@ -180,7 +212,8 @@ class Function:
     """A Python function traced per input signature (see tracec.function)."""
 
     def __init__(self, python_function, input_signature=None, name=None,
-                 jit_compile_opt_level: int = None):
+                 jit_compile_opt_level: int = None,
+                 reduce_retracing: bool = False):
         functools.update_wrapper(self, python_function)
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
@@ -196,11 +229,21 @@ class Function:
                     raise TypeError(f"input_signature[{i}] is a "
                                     f"{type(s).__name__}, not a TensorSpec")
             self._input_signature = specs
+        self._reduce_retracing = bool(reduce_retracing)
         self._cache = {}
         self._fast = {}  # array-only keys -> (compiled call, output template)
         self._callees = {}  # signature -> the callee's symbol and template
         self._bound = weakref.WeakKeyDictionary()
+        # Traces with None (dynamic) dims: [(their key, concrete)], the most
+        # specific first; a call that no exact key caches may use one.
+        self._general = []
+        # reduce_retracing: per structure (static arguments, arrays' ranks
+        # and dtypes), the most specific key covering every call so far;
+        # and the structures whose dynamic trace failed (traced per shape).
+        self._seen = {}
+        self._no_relax = {}
         self.trace_count = 0
+        self.compile_count = 0
 
     # Methods: `self` becomes a static argument of a per-instance Function.
     def __get__(self, instance, owner):
@@ -211,7 +254,8 @@ class Function:
         except (KeyError, TypeError):
             pass
         bound = Function(functools.partial(self._python_function, instance),
-                         self._input_signature, self._name, self._opt_level)
+                         self._input_signature, self._name, self._opt_level,
+                         self._reduce_retracing)
         functools.update_wrapper(bound, self._python_function)
         try:
             self._bound[instance] = bound
@@ -223,12 +267,25 @@ class Function:
     def python_function(self):
         return self._python_function
 
+    def experimental_get_tracing_count(self) -> int:
+        """How many times the Python function was traced (TensorFlow's
+        name; also `trace_count`): once per new signature, plus its traces
+        as a callee of other traced functions."""
+        return self.trace_count
+
+    def experimental_get_compile_count(self) -> int:
+        """How many traces of it were JIT-compiled (`compile_count`): a
+        trace with dynamic dims is compiled once for all its sizes."""
+        return self.compile_count
+
     def _key(self, args):
         if self._input_signature is not None:
             self._check_signature(args)
             return None
-        # Arrays' entries are as __call__'s fast path computes them.
-        return tuple((a.shape, a.dtype) if isinstance(a, _ARRAY_TYPES)
+        # Arrays' entries are as __call__'s fast path computes them; a
+        # TensorSpec (get_concrete_function) stands for an array, None dims
+        # included.
+        return tuple((a.shape, a.dtype) if isinstance(a, _SPEC_TYPES)
                      else _static_key(a, i) for i, a in enumerate(args))
 
     def _check_signature(self, args):
@@ -240,18 +297,23 @@ class Function:
         for i, (a, s) in enumerate(zip(args, specs)):
             if isinstance(a, Value):
                 shape, dtype = tuple(a.shape), _core.numpy_dtype(a.dtype)
+            elif isinstance(a, TensorSpec):
+                shape, dtype = a.shape, a.dtype
             else:
                 arr = np.asarray(a)
                 shape, dtype = arr.shape, arr.dtype
                 if not isinstance(a, _ARRAY_TYPES) and arr.dtype != s.dtype \
                         and np.can_cast(arr, s.dtype, "same_kind"):
                     dtype = s.dtype  # a Python number takes the spec's dtype
-            if shape != s.shape or dtype != s.dtype:
+            mismatch = _shape_mismatch(shape, s.shape)
+            if mismatch is not None or dtype != s.dtype:
                 label = f"argument {i}" + (f" ({s.name})" if s.name else "")
+                why = f" ({mismatch})" if mismatch and len(shape) == \
+                    len(s.shape) else ""
                 raise ValueError(
                     f"{self._name}(): {label} does not match the "
                     f"input_signature: expected {s}, got an array of shape "
-                    f"{shape} and dtype {np.dtype(dtype).name}")
+                    f"{shape} and dtype {np.dtype(dtype).name}{why}")
 
     def __call__(self, *args, **kwargs):
         # The fast path: every argument an array, a cached trace, no tape,
@@ -275,6 +337,9 @@ class Function:
         return self._call(args, kwargs)
 
     def _cached(self, key, concrete):
+        if len(self._cache) >= _MAX_CACHED_KEYS and self._general_for(key) \
+                is concrete:
+            return concrete  # served by a dynamic trace: enough sizes kept
         self._cache[key] = concrete
         if concrete._all_arrays and self._input_signature is None:
             self._fast[key] = (concrete._c,
@@ -294,8 +359,41 @@ class Function:
             return self._call_traced(args)
         key = self._key(args)
         concrete = self._cache.get(key)
+        if key is not None:
+            if concrete is None:
+                concrete = self._general_for(key) or \
+                    self._new_trace(key, args)
+            elif not (concrete._dynamic and _core._tapes):
+                return self._run(concrete, args)
+            if concrete._dynamic:
+                # A trace with dynamic dims for these shapes: it may fail
+                # where a static one would not (see _general_failed); its
+                # checks come first, so nothing has run then.
+                if not (concrete._no_tape and _core._tapes):
+                    try:
+                        result = self._run(concrete, args)
+                    except (ValueError, _C.CompileError) as error:
+                        if not self._general_failed(concrete, error):
+                            raise
+                    else:
+                        self._cached(key, concrete)
+                        return result
+                concrete = self._trace(args, key)
+            self._cached(key, concrete)
+            return self._run(concrete, args)
         if concrete is None:
-            concrete = self._cached(key, self._trace(args))
+            concrete = self._cached(key, self._trace(args, None))
+        result = self._run(concrete, args)
+        if key is None and concrete._all_arrays and \
+                len(self._fast) < _MAX_CACHED_KEYS and \
+                all(type(a) is np.ndarray for a in args):
+            # These arrays' shapes and dtypes fit the input_signature: later
+            # calls with the same skip its check (__call__'s fast path).
+            self._fast[tuple((a.shape, a.dtype) for a in args)] = \
+                (concrete._c, None if concrete._single else concrete._template)
+        return result
+
+    def _run(self, concrete, args):
         if self._input_signature is not None:
             args = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
                     else a for a, s in zip(args, self._input_signature)]
@@ -303,6 +401,68 @@ class Function:
             from .tape import _record_function_call
             return _record_function_call(self, concrete, args)
         return concrete(*args)
+
+    def _general_for(self, key):
+        """A trace with dynamic dims that serves `key`, the most specific."""
+        for general, concrete in self._general:
+            if _covers(general, key):
+                return concrete
+        return None
+
+    def _general_failed(self, concrete, error):
+        """Whether a call that a trace with dynamic dims failed gets a
+        static trace of its own instead."""
+        if type(error) is ValueError:
+            # A run-time check failed where this call's shapes are fine for
+            # a static trace: a dim of size 1 that broadcasts (a `?` never
+            # does).
+            return True
+        if _core._tapes:
+            # Under a gradient tape: the forward/backward pair at `?`
+            # failed to trace or compile. Taped calls trace per shape.
+            concrete._no_tape = True
+            warnings.warn(f"{self._name}: gradients of the trace with "
+                          "dynamic dims failed, tracing each shape under "
+                          f"tapes instead: {error}", RuntimeWarning,
+                          stacklevel=4)
+            return True
+        return False
+
+    def _new_trace(self, key, args):
+        """The trace for a call (or get_concrete_function) that no trace
+        serves. With reduce_retracing, a dim that has taken two values is
+        traced dynamic (`?`, None), so that later sizes reuse the trace."""
+        traced_key = key
+        if self._reduce_retracing:
+            structure = _structure(key)
+            seen = self._seen.get(structure)
+            traced_key = key if seen is None else _relax(seen, key)
+            self._seen[structure] = traced_key
+            if traced_key != key and structure not in self._no_relax:
+                try:
+                    concrete = self._trace(args, traced_key)
+                except (_C.TraceError, _C.CompileError, TypeError) as error:
+                    # Ops not lowered at `?` yet, or Python code computing
+                    # with a None size: this structure is traced per shape.
+                    self._no_relax[structure] = str(error)
+                    warnings.warn(
+                        f"{self._name}: tracing with dynamic dims "
+                        f"{_describe(traced_key)} failed, tracing each shape "
+                        f"instead: {error}", RuntimeWarning, stacklevel=4)
+                else:
+                    self._add_general(traced_key, concrete)
+                    return concrete
+            traced_key = key
+        concrete = self._trace(args, traced_key)
+        if _has_none(traced_key):
+            self._add_general(traced_key, concrete)
+        return concrete
+
+    def _add_general(self, key, concrete):
+        concrete._dynamic = True
+        self._cache[key] = concrete
+        self._general.append((key, concrete))
+        self._general.sort(key=lambda entry: _count_none(entry[0]))
 
     def _bind_kwargs(self, args, kwargs):
         import inspect
@@ -316,12 +476,13 @@ class Function:
         traced if it is not cached yet."""
         if not args and self._input_signature is not None:
             args = self._input_signature
-        args = [np.zeros(a.shape, a.dtype) if isinstance(a, TensorSpec) else a
-                for a in args]
         key = self._key(args)
         concrete = self._cache.get(key)
-        if concrete is None:
-            concrete = self._cached(key, self._trace(args))
+        if concrete is None and key is not None:
+            concrete = self._general_for(key) or self._new_trace(key, args)
+            self._cached(key, concrete)
+        elif concrete is None:
+            concrete = self._cached(key, self._trace(args, None))
         return concrete
 
     def _call_hoisting_reads(self, args):
@@ -422,16 +583,15 @@ class Function:
             return flat[0]
         return _pack(template, flat)
 
-    def _trace(self, args):
+    def _trace(self, args, key):
+        """Traces and compiles for `key` (shapes, None for a dynamic dim;
+        None: the input_signature)."""
         if self._input_signature is not None:
-            arrays = [np.zeros(s.shape, s.dtype) for s in self._input_signature]
-            positions = list(range(len(arrays)))
-            args = arrays
-        else:
-            positions = [i for i, a in enumerate(args)
-                         if isinstance(a, _ARRAY_TYPES)]
-        specs = [(_core.dtype_name(np.asarray(args[i]).dtype),
-                  list(np.shape(args[i]))) for i in positions]
+            key = tuple((s.shape, s.dtype) for s in self._input_signature)
+            args = list(self._input_signature)
+        positions = [i for i, entry in enumerate(key) if _is_array(entry)]
+        specs = [(_core.dtype_name(key[i][1]), list(key[i][0]))
+                 for i in positions]
         holder = {}
 
         def body(values):
@@ -446,18 +606,68 @@ class Function:
             holder["template"] = template
             return flat
 
-        self.trace_count += 1
         name = f"{self._name}_{next(_names)}"
         start = time.perf_counter()
         c_function = _core.trace(name, specs, body)
+        self.trace_count += 1
         traced = time.perf_counter()
         c_function.compile(self._opt_level)
+        self.compile_count += 1
         concrete = ConcreteFunction(c_function, holder["template"], positions,
                                     len(args), name)
         concrete._opt_level = self._opt_level
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete
+
+
+# Exact shapes cached per function, past which sizes a dynamic trace serves
+# are looked up again (a scan of the dynamic traces) instead of kept.
+_MAX_CACHED_KEYS = 256
+
+
+def _is_array(entry):
+    """Whether a cache key's entry is an array's (shape, dtype); a static
+    argument's is (type, value)."""
+    return isinstance(entry[0], tuple)
+
+
+def _structure(key):
+    """What must agree for one trace to serve two keys, sizes aside."""
+    return tuple(("array", len(e[0]), e[1]) if _is_array(e) else e
+                 for e in key)
+
+
+def _relax(seen, key):
+    """The most specific key serving both: the dims that differ are None."""
+    return tuple((tuple(a if a == b else None for a, b in zip(s[0], k[0])),
+                  k[1]) if _is_array(k) else k for s, k in zip(seen, key))
+
+
+def _covers(general, key):
+    if len(general) != len(key):
+        return False
+    for g, k in zip(general, key):
+        if _is_array(g) != _is_array(k):
+            return False
+        if not _is_array(g):
+            if g != k:
+                return False
+        elif g[1] != k[1] or _shape_mismatch(k[0], g[0]) is not None:
+            return False
+    return True
+
+
+def _count_none(key):
+    return sum(e[0].count(None) for e in key if _is_array(e))
+
+
+def _has_none(key):
+    return _count_none(key) > 0
+
+
+def _describe(key):
+    return ", ".join(repr(TensorSpec(e[0], e[1])) for e in key if _is_array(e))
 
 
 class _HasEffects(Exception):
@@ -490,7 +700,8 @@ def _symbol_name(name):
     return name if name[:1].isalpha() or name[:1] == "_" else "f_" + name
 
 
-def function(func=None, *, input_signature=None, name=None):
+def function(func=None, *, input_signature=None, name=None,
+             reduce_retracing=False):
     """Traces `func` once per input signature and compiles it (tf.function).
 
     The signature is the dtypes and shapes of the array arguments plus the
@@ -499,15 +710,23 @@ def function(func=None, *, input_signature=None, name=None):
     become resource arguments, updated in place; Python control flow is
     baked into each trace.
 
-    >>> @tracec.function(input_signature=[tracec.TensorSpec((2,), np.float32)])
+    `input_signature`: one TensorSpec per argument, the only signature; a
+    None dim is dynamic (`?`): one trace and one compile serve every size.
+    `reduce_retracing=True` (TensorFlow's option, off by default as there):
+    once a dim of an argument has taken two sizes, the function is traced
+    again with that dim dynamic, and later sizes reuse that trace.
+
+    >>> @tracec.function(input_signature=[tracec.TensorSpec((None,), np.float32)])
     ... def double(x):
     ...     return x * 2
     >>> double(np.array([1, 2], np.float32))
     array([2., 4.], dtype=float32)
     """
     if func is None:
-        return lambda f: Function(f, input_signature, name)
-    return Function(func, input_signature, name)
+        return lambda f: Function(f, input_signature, name,
+                                  reduce_retracing=reduce_retracing)
+    return Function(func, input_signature, name,
+                    reduce_retracing=reduce_retracing)
 
 
 defun = function

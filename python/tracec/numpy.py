@@ -188,7 +188,11 @@ def _reshape(x, shape):
 def reshape(x, newshape):
     if isinstance(newshape, int):
         newshape = (newshape,)
-    return apply(_reshape, (x,), tuple(int(d) for d in newshape), name="reshape")
+    # A None dim (a dynamic one, as a traced Value's shape gives it) is the
+    # one inferred dim, -1.
+    return apply(_reshape, (x,),
+                 tuple(-1 if d is None else int(d) for d in newshape),
+                 name="reshape")
 
 
 def _transpose(x, perm):

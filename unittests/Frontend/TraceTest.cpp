@@ -138,4 +138,53 @@ TEST(Trace, CallChecksInputs) {
             std::string::npos);
 }
 
+constexpr int64_t kDyn = TensorSpec::kDynamic;
+
+TEST(Trace, DynamicDimsTraceOnceForEverySize) {
+  ConcreteFunction f =
+      trace("rows", {spec(DType::f32, {kDyn, 3}), spec(DType::f32, {3, 2})},
+            [](llvm::ArrayRef<Value> a) -> Values {
+              EXPECT_EQ(a[0].shape()[0], kDyn);
+              EXPECT_EQ(a[0].numElements(), kDyn);
+              return {sum(tanh(matmul(a[0], a[1])), {1})};
+            });
+  EXPECT_NE(f.ir().find("func.func @rows(%arg0: tensor<?x3xf32>"),
+            std::string::npos)
+      << f.ir();
+  ASSERT_EQ(f.outputs().size(), 1u);
+  EXPECT_EQ(f.outputs()[0].str(), "tensor<?xf32>");
+  Tensor w = tensor<float>({1, -1, 0.5f, 2, -0.25f, 1}, {3, 2});
+  for (int64_t n : {1, 7, 64}) {
+    std::vector<float> x(n * 3);
+    for (int64_t i = 0; i < n * 3; ++i)
+      x[i] = 0.01f * float(i % 17) - 0.05f;
+    std::vector<Tensor> out = run(f, {tensor(x, {n, 3}), w});
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(out[0].shape(), llvm::ArrayRef<int64_t>({n}));
+    std::vector<double> expected;
+    for (int64_t r = 0; r < n; ++r) {
+      double total = 0;
+      for (int64_t c = 0; c < 2; ++c) {
+        double dot = 0;
+        for (int64_t k = 0; k < 3; ++k)
+          dot += double(x[r * 3 + k]) * double(w.toVector<float>()[k * 2 + c]);
+        total += std::tanh(dot);
+      }
+      expected.push_back(total);
+    }
+    expectNear(out[0].toVector<double>(), expected);
+  }
+  // A static dim is still checked, and a negative size is no dynamic dim.
+  auto wrong = f({Tensor::zeros(DType::f32, {4, 2}), w});
+  ASSERT_FALSE(bool(wrong));
+  EXPECT_NE(llvm::toString(wrong.takeError()).find("tensor<?x3xf32>"),
+            std::string::npos);
+  std::string message = traceError([] {
+    trace("neg", {spec(DType::f32, {-2})},
+          [](llvm::ArrayRef<Value> a) -> Values { return {a[0]}; });
+  });
+  EXPECT_NE(message.find("input 0 has a negative dim"), std::string::npos)
+      << message;
+}
+
 } // namespace

@@ -1,8 +1,9 @@
 //===- Value.h - Symbolic tensors recorded by the tracer ------------------===//
 //
 // A tracec::Value is a symbolic tensor inside a function being traced (see
-// tracec::trace): an SSA value of the `trace` dialect with a static shape
-// and a dtype. Arithmetic on Values records ops:
+// tracec::trace): an SSA value of the `trace` dialect with a shape and a
+// dtype; a dim may be dynamic (mlir::ShapedType::kDynamic, `?`) where the
+// trace's inputs have dynamic dims. Arithmetic on Values records ops:
 //
 //   tracec::Value y = tracec::relu(tracec::matmul(x, w) + b) * 0.5;
 //
@@ -47,7 +48,13 @@ public:
     return type_ ? type_.getShape() : llvm::ArrayRef<int64_t>();
   }
   int64_t rank() const { return shape().size(); }
-  int64_t numElements() const { return type_ ? type_.getNumElements() : 0; }
+  /// The element count; mlir::ShapedType::kDynamic if a dim is dynamic.
+  int64_t numElements() const {
+    if (!type_)
+      return 0;
+    return type_.hasStaticShape() ? type_.getNumElements()
+                                  : mlir::ShapedType::kDynamic;
+  }
   /// "tensor<2x3xf32>".
   std::string typeString() const;
   mlir::RankedTensorType type() const { return type_; }

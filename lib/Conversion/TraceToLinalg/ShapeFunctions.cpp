@@ -20,7 +20,8 @@
 // @__shape_f first and call @f only when it returned 0 (the JIT does).
 // The shape function is @f with everything that does not feed a size or a
 // check folded away (sizes are resolved through
-// ReifyRankedShapedTypeOpInterface), so it is a few integer ops.
+// ReifyRankedShapedTypeOpInterface), so it is a few integer ops; @f's
+// effects (variable updates, prints) are among what goes.
 //
 //===----------------------------------------------------------------------===//
 
