@@ -169,8 +169,10 @@ TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
         launchesOf("f", {Tensor::zeros(DType::f32, {rows, 1024})});
     // exp: 1024 / 256 threads x one row per block; the sum's zeros: a ?
     // extent takes all 256 threads (ceil(rows / 256) blocks); the sum: a
-    // block of 256 threads per row (the row's length is known, 1024).
-    ASSERT_EQ(launches.size(), 3u);
+    // block of 256 threads per row (the row's length is known, 1024). At
+    // ? dims results are computed in temporaries, then copied to the
+    // outputs (two more kernels, the shapes of exp's and of the zeros').
+    ASSERT_EQ(launches.size(), 5u);
     unsigned r = rows;
     EXPECT_EQ(launches[0].grid, (Grid{4, r, 1}));
     EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
@@ -178,6 +180,8 @@ TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
     EXPECT_EQ(launches[1].block, (Grid{256, 1, 1}));
     EXPECT_EQ(launches[2].grid, (Grid{r, 1, 1}));
     EXPECT_EQ(launches[2].block, (Grid{256, 1, 1}));
+    EXPECT_EQ(launches[3].grid, launches[0].grid);
+    EXPECT_EQ(launches[4].grid, launches[1].grid);
   }
 }
 
@@ -189,11 +193,16 @@ TEST_F(CudaFakeDriverDynamicTest, TiledMatmulGridAtEachSize) {
     std::vector<FakeLaunch> launches =
         launchesOf("mm", {Tensor::zeros(DType::f32, {m, k}),
                           Tensor::zeros(DType::f32, {k, n})});
-    // C's zeros, then the 16 x 16 tiles: ceil(n / 16) x ceil(m / 16).
-    ASSERT_EQ(launches.size(), 2u);
+    // C's zeros (256 threads along its ? columns, a block per row), the
+    // 16 x 16 tiles: ceil(n / 16) x ceil(m / 16), the copy to the output.
+    ASSERT_EQ(launches.size(), 3u);
+    unsigned rows = m, columnBlocks = (n + 255) / 256;
+    EXPECT_EQ(launches[0].grid, (Grid{columnBlocks, rows, 1}));
+    EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
     unsigned tilesN = (n + 15) / 16, tilesM = (m + 15) / 16;
     EXPECT_EQ(launches[1].grid, (Grid{tilesN, tilesM, 1}));
     EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
+    EXPECT_EQ(launches[2].grid, launches[0].grid);
   }
 }
 
@@ -204,10 +213,12 @@ TEST_F(CudaFakeDriverDynamicTest, GridOverTheLimitIsClamped) {
   std::vector<FakeLaunch> launches =
       launchesOf("mm", {Tensor::zeros(DType::f32, {m, 1}),
                         Tensor::zeros(DType::f32, {1, 1})});
-  ASSERT_EQ(launches.size(), 2u);
-  EXPECT_EQ(launches[1].grid, (Grid{1, 65535, 1}));
-  // The zeros: one column of 256 threads (its ? extent), a block per row.
-  EXPECT_EQ(launches[0].grid, (Grid{1, 65535, 1}));
+  // The zeros and the copy to the output (a block per row: m) are clamped
+  // too.
+  ASSERT_EQ(launches.size(), 3u);
+  for (const FakeLaunch &launch : launches)
+    EXPECT_EQ(launch.grid, (Grid{1, 65535, 1}));
+  EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
 }
 
 /// Sizes that disagree: the shape function (host code, no CUDA) reports
