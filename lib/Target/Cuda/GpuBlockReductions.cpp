@@ -136,9 +136,8 @@ static void rewrite(linalg::GenericOp op, const Combiner &combiner,
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   Value one = constant(b, 1);
-  auto launch =
-      gpu::LaunchOp::create(b, loc, materialize(b, loc, outputs), one, one,
-                            constant(b, threads), one, one);
+  auto launch = gpu::LaunchOp::create(b, loc, materialize(b, loc, outputs), one,
+                                      one, constant(b, threads), one, one);
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;

@@ -37,8 +37,8 @@ using mlir::trace::kMaxGridYZ;
 /// dims) this pass tiles, at static or dynamic sizes.
 static FailureOr<linalg::ContractionDimensions>
 matchMatmul(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return failure();
   Type type = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   if (!isa<FloatType, IntegerType>(type) || type.isInteger(1))
@@ -91,8 +91,8 @@ static void rewrite(linalg::LinalgOp op,
   auto launch = gpu::LaunchOp::create(
       b, loc, materialize(b, loc, foldedCeilDiv(b, loc, n, tile)),
       materialize(b, loc, foldedCeilDiv(b, loc, m, tile)),
-      materialize(b, loc, batch), tileSize, tileSize,
-      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      materialize(b, loc, batch), tileSize, tileSize, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, /*workgroupAttributions=*/
       TypeRange{shared, shared});
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -139,8 +139,7 @@ static void rewrite(linalg::LinalgOp op,
   };
 
   auto slabs = scf::ForOp::create(b, loc, zeroIndex, materialize(b, loc, k),
-                                  tileConst,
-                                  ValueRange{zero});
+                                  tileConst, ValueRange{zero});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(slabs.getBody());

@@ -221,14 +221,28 @@ TEST_F(CudaFakeDriverDynamicTest, GridOverTheLimitIsClamped) {
   EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
 }
 
+/// No rows: a grid of 0 blocks would be a launch error; each launch gets
+/// one block, whose grid-stride loop runs no iteration.
+TEST_F(CudaFakeDriverDynamicTest, EmptyBatchLaunchesOneIdleBlock) {
+  std::vector<FakeLaunch> launches =
+      launchesOf("f", {Tensor::zeros(DType::f32, {0, 1024})});
+  ASSERT_EQ(launches.size(), 5u);
+  // exp and its copy: 4 blocks along the 1024 columns, 1 (not 0) row of
+  // blocks; the zeros, the sum and its copy: 1 block (not 0).
+  for (size_t i : {0, 3})
+    EXPECT_EQ(launches[i].grid, (Grid{4, 1, 1})) << i;
+  for (size_t i : {1, 2, 4})
+    EXPECT_EQ(launches[i].grid, (Grid{1, 1, 1})) << i;
+}
+
 /// Sizes that disagree: the shape function (host code, no CUDA) reports
 /// them before anything reaches the device.
 TEST_F(CudaFakeDriverDynamicTest, MismatchFailsBeforeAnyLaunch) {
   auto f = exe->function("mm");
   ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
   reset(0);
-  auto out = (*f)({Tensor::zeros(DType::f32, {4, 3}),
-                   Tensor::zeros(DType::f32, {5, 2})});
+  auto out = (*f)(
+      {Tensor::zeros(DType::f32, {4, 3}), Tensor::zeros(DType::f32, {5, 2})});
   ASSERT_FALSE(bool(out));
   std::string message = llvm::toString(out.takeError());
   EXPECT_NE(message.find("@mm: argument 0 dim 1 is 3 but argument 1 dim 0 "
