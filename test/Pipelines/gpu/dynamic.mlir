@@ -4,7 +4,7 @@
 // beyond them; partial tiles are masked by bounds checks against the dims.
 // Reductions keep their block-per-output kernel and matmuls their
 // shared-memory tiles. The shape functions stay host code: no CUDA call.
-// RUN: tracec-opt %s --tracec-gpu-pipeline --mlir-print-ir-after=trace-gpu-grid-stride -o /dev/null 2>&1 | FileCheck %s --check-prefix=GRID
+// RUN: tracec-opt %s --tracec-gpu-pipeline --mlir-print-ir-after=trace-gpu-grid-stride --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: tracec-opt %s --tracec-gpu-pipeline=chip=sm_80 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --check-prefix=PTX --implicit-check-not=.extern
 // RUN: tracec-opt %s --tracec-gpu-pipeline=chip=sm_90 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --check-prefix=PTX --implicit-check-not=.extern
 // RUN: tracec-opt %s --tracec-gpu-pipeline | FileCheck %s --check-prefix=HOST

@@ -162,6 +162,19 @@ protected:
 
 using Grid = std::array<unsigned, 3>;
 
+/// Where ? results are computed in temporaries and copied to the outputs
+/// (no hoisting of dynamic allocations into the out-params), one copy
+/// kernel per result follows, shaped like the result's producer: the
+/// launches from `first` on are none or exactly those.
+static void expectResultCopies(const std::vector<FakeLaunch> &launches,
+                               size_t first, std::vector<Grid> copies) {
+  if (launches.size() == first)
+    return;
+  ASSERT_EQ(launches.size(), first + copies.size());
+  for (size_t i = 0; i < copies.size(); ++i)
+    EXPECT_EQ(launches[first + i].grid, copies[i]) << first + i;
+}
+
 TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
   for (int64_t rows : {7, 300}) {
     SCOPED_TRACE("rows = " + std::to_string(rows));
@@ -169,10 +182,8 @@ TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
         launchesOf("f", {Tensor::zeros(DType::f32, {rows, 1024})});
     // exp: 1024 / 256 threads x one row per block; the sum's zeros: a ?
     // extent takes all 256 threads (ceil(rows / 256) blocks); the sum: a
-    // block of 256 threads per row (the row's length is known, 1024). At
-    // ? dims results are computed in temporaries, then copied to the
-    // outputs (two more kernels, the shapes of exp's and of the zeros').
-    ASSERT_EQ(launches.size(), 5u);
+    // block of 256 threads per row (the row's length is known, 1024).
+    ASSERT_GE(launches.size(), 3u);
     unsigned r = rows;
     EXPECT_EQ(launches[0].grid, (Grid{4, r, 1}));
     EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
@@ -180,8 +191,7 @@ TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
     EXPECT_EQ(launches[1].block, (Grid{256, 1, 1}));
     EXPECT_EQ(launches[2].grid, (Grid{r, 1, 1}));
     EXPECT_EQ(launches[2].block, (Grid{256, 1, 1}));
-    EXPECT_EQ(launches[3].grid, launches[0].grid);
-    EXPECT_EQ(launches[4].grid, launches[1].grid);
+    expectResultCopies(launches, 3, {launches[0].grid, launches[1].grid});
   }
 }
 
@@ -194,15 +204,15 @@ TEST_F(CudaFakeDriverDynamicTest, TiledMatmulGridAtEachSize) {
         launchesOf("mm", {Tensor::zeros(DType::f32, {m, k}),
                           Tensor::zeros(DType::f32, {k, n})});
     // C's zeros (256 threads along its ? columns, a block per row), the
-    // 16 x 16 tiles: ceil(n / 16) x ceil(m / 16), the copy to the output.
-    ASSERT_EQ(launches.size(), 3u);
+    // 16 x 16 tiles: ceil(n / 16) x ceil(m / 16).
+    ASSERT_GE(launches.size(), 2u);
     unsigned rows = m, columnBlocks = (n + 255) / 256;
     EXPECT_EQ(launches[0].grid, (Grid{columnBlocks, rows, 1}));
     EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
     unsigned tilesN = (n + 15) / 16, tilesM = (m + 15) / 16;
     EXPECT_EQ(launches[1].grid, (Grid{tilesN, tilesM, 1}));
     EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
-    EXPECT_EQ(launches[2].grid, launches[0].grid);
+    expectResultCopies(launches, 2, {launches[0].grid});
   }
 }
 
@@ -213,9 +223,9 @@ TEST_F(CudaFakeDriverDynamicTest, GridOverTheLimitIsClamped) {
   std::vector<FakeLaunch> launches =
       launchesOf("mm", {Tensor::zeros(DType::f32, {m, 1}),
                         Tensor::zeros(DType::f32, {1, 1})});
-  // The zeros and the copy to the output (a block per row: m) are clamped
-  // too.
-  ASSERT_EQ(launches.size(), 3u);
+  // The zeros (a block per row: m) are clamped too.
+  ASSERT_GE(launches.size(), 2u);
+  expectResultCopies(launches, 2, {Grid{1, 65535, 1}});
   for (const FakeLaunch &launch : launches)
     EXPECT_EQ(launch.grid, (Grid{1, 65535, 1}));
   EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
@@ -226,13 +236,13 @@ TEST_F(CudaFakeDriverDynamicTest, GridOverTheLimitIsClamped) {
 TEST_F(CudaFakeDriverDynamicTest, EmptyBatchLaunchesOneIdleBlock) {
   std::vector<FakeLaunch> launches =
       launchesOf("f", {Tensor::zeros(DType::f32, {0, 1024})});
-  ASSERT_EQ(launches.size(), 5u);
-  // exp and its copy: 4 blocks along the 1024 columns, 1 (not 0) row of
-  // blocks; the zeros, the sum and its copy: 1 block (not 0).
-  for (size_t i : {0, 3})
-    EXPECT_EQ(launches[i].grid, (Grid{4, 1, 1})) << i;
-  for (size_t i : {1, 2, 4})
-    EXPECT_EQ(launches[i].grid, (Grid{1, 1, 1})) << i;
+  // exp: 4 blocks along the 1024 columns, 1 (not 0) row of blocks; the
+  // zeros and the sum: 1 block (not 0).
+  ASSERT_GE(launches.size(), 3u);
+  EXPECT_EQ(launches[0].grid, (Grid{4, 1, 1}));
+  EXPECT_EQ(launches[1].grid, (Grid{1, 1, 1}));
+  EXPECT_EQ(launches[2].grid, (Grid{1, 1, 1}));
+  expectResultCopies(launches, 3, {Grid{4, 1, 1}, Grid{1, 1, 1}});
 }
 
 /// Sizes that disagree: the shape function (host code, no CUDA) reports
