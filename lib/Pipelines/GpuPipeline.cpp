@@ -71,6 +71,8 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
     mapping.mappingPolicyStr = "innermost-first";
     func.addPass(createGpuMapParallelLoopsPass(mapping));
     func.addPass(createConvertParallelLoopToGpuPass());
+    // Grids sized at run time (dynamic dims) stay within CUDA's limits.
+    func.addPass(trace::createTraceGpuGridStride());
   }
   // Integer powers become functions, which outlining copies into the
   // kernels' modules.

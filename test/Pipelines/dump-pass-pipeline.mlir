@@ -114,7 +114,8 @@
 // GPU-NEXT:   convert-linalg-to-parallel-loops,
 // GPU-NEXT:   trace-gpu-tile-parallel-loops{threads=128 tile-sizes={4,32}},
 // GPU-NEXT:   gpu-map-parallel-loops{mapping-policy=innermost-first},
-// GPU-NEXT:   convert-parallel-loops-to-gpu
+// GPU-NEXT:   convert-parallel-loops-to-gpu,
+// GPU-NEXT:   trace-gpu-grid-stride
 // GPU-NEXT: ),
 // GPU:      gpu-kernel-outlining
 // GPU-NEXT: trace-nvvm-attach-target{O=2 chip=sm_90 features=},

@@ -13,6 +13,7 @@
 #include "tracec/Target/Cuda/Passes.h"
 
 #include "AffineMapValues.h"
+#include "FoldedIndexMath.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,6 +30,8 @@ namespace mlir::trace {
 
 using namespace mlir;
 using mlir::trace::applyMap;
+using mlir::trace::foldedProduct;
+using mlir::trace::materialize;
 
 namespace {
 /// The op that folds one value into the accumulator (`out`), and what it is
@@ -76,13 +79,13 @@ static std::optional<Combiner> matchCombiner(linalg::GenericOp op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// The reductions this pass handles: static, on buffers, one output, not a
+/// The reductions this pass handles: on buffers, one output, not a
 /// matmul-like contraction or a convolution (those want their many outputs
 /// spread over threads; a dot product or matvec is fine), 32-bit values
 /// (what one warp shuffle moves).
 static std::optional<Combiner> matchReduction(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() == 0 || op.hasDynamicShape() ||
+      op.getNumReductionLoops() == 0 ||
       (linalg::isaContractionOpInterface(op) &&
        op.getNumParallelLoops() >= 2) ||
       linalg::isaConvolutionOpInterface(op))
@@ -95,42 +98,46 @@ static std::optional<Combiner> matchReduction(linalg::GenericOp op) {
 
 /// The indices of `linear` in a row-major space of `extents`.
 static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                                      ArrayRef<int64_t> extents) {
+                                      ArrayRef<OpFoldResult> extents) {
   SmallVector<Value> indices(extents.size());
   for (int64_t d = extents.size() - 1; d >= 0; --d) {
-    Value extent = arith::ConstantIndexOp::create(b, loc, extents[d]);
+    Value extent = materialize(b, loc, extents[d]);
     indices[d] = arith::RemUIOp::create(b, loc, linear, extent);
     linear = arith::DivUIOp::create(b, loc, linear, extent);
   }
   return indices;
 }
 
+/// Rewrites `op` into a launch with a block per output element. Extents
+/// are the loop ranges' sizes: constants where static, memref.dim of the
+/// operands where dynamic (the grid is then computed at run time).
 static void rewrite(linalg::GenericOp op, const Combiner &combiner,
                     int64_t maxThreads) {
   Location loc = op.getLoc();
   OpBuilder b(op);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> parallelExtents, reductionExtents;
+  SmallVector<Range> ranges =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
+  SmallVector<OpFoldResult> parallelExtents, reductionExtents;
   SmallVector<unsigned> parallelDims, reductionDims;
   for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray())) {
     bool reduction = type == utils::IteratorType::reduction;
-    (reduction ? reductionExtents : parallelExtents).push_back(ranges[d]);
+    (reduction ? reductionExtents : parallelExtents).push_back(ranges[d].size);
     (reduction ? reductionDims : parallelDims).push_back(d);
   }
-  int64_t outputs = 1, reduced = 1;
-  for (int64_t e : parallelExtents)
-    outputs *= e;
-  for (int64_t e : reductionExtents)
-    reduced *= e;
-  int64_t threads = std::min<int64_t>(
-      maxThreads, std::max<int64_t>(32, llvm::PowerOf2Ceil(reduced)));
+  OpFoldResult outputs = foldedProduct(b, loc, parallelExtents);
+  OpFoldResult reduced = foldedProduct(b, loc, reductionExtents);
+  // A reduction of unknown length takes every thread.
+  int64_t threads = maxThreads;
+  if (std::optional<int64_t> length = getConstantIntValue(reduced))
+    threads = std::min<int64_t>(
+        maxThreads, std::max<int64_t>(32, llvm::PowerOf2Ceil(*length)));
 
   auto constant = [&](OpBuilder &builder, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   Value one = constant(b, 1);
-  auto launch = gpu::LaunchOp::create(b, loc, constant(b, outputs), one, one,
-                                      constant(b, threads), one, one);
+  auto launch = gpu::LaunchOp::create(b, loc, materialize(b, loc, outputs), one,
+                                      one, constant(b, threads), one, one);
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
@@ -147,7 +154,7 @@ static void rewrite(linalg::GenericOp op, const Combiner &combiner,
 
   // This thread's partial result: iterations thread, thread + T, ...
   Value identity = arith::ConstantOp::create(b, loc, combiner.identity);
-  auto loop = scf::ForOp::create(b, loc, thread, constant(b, reduced),
+  auto loop = scf::ForOp::create(b, loc, thread, materialize(b, loc, reduced),
                                  constant(b, threads), ValueRange{identity});
   {
     OpBuilder::InsertionGuard guard(b);

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::trace {
@@ -112,8 +113,23 @@ struct GpuManagedBuffersPass
     : mlir::trace::impl::TraceGpuManagedBuffersBase<GpuManagedBuffersPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && failed(runOnFunction(func)))
+      if (!func.isExternal() && mayLaunch(func) && failed(runOnFunction(func)))
         return signalPassFailure();
+  }
+
+  /// Whether `func` may run a kernel: a linalg op (or a copy, which
+  /// trace-expand-copies made one) becomes one, a call may run one. A
+  /// function with neither, such as a shape function (trace-shape-functions,
+  /// called before its entry to size the outputs), stays host code on host
+  /// memory and calls no CUDA.
+  static bool mayLaunch(func::FuncOp func) {
+    return func
+        .walk([](Operation *op) {
+          return isa<linalg::LinalgOp, CallOpInterface>(op)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
   }
 
   LogicalResult runOnFunction(func::FuncOp func) {

@@ -12,6 +12,7 @@
 #include "tracec/Target/Cuda/Passes.h"
 
 #include "AffineMapValues.h"
+#include "FoldedIndexMath.h"
 #include "GridLimits.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -25,17 +26,19 @@ namespace mlir::trace {
 
 using namespace mlir;
 using mlir::trace::applyMap;
+using mlir::trace::foldedCeilDiv;
+using mlir::trace::foldedProduct;
+using mlir::trace::materialize;
 
 using mlir::trace::kMaxGridYZ;
 
-/// Single m, n and k dimensions, one element type (float or integer),
-/// static, on buffers: the contractions (matmul, transposed, batched,
-/// broadcast batch dims) this pass tiles.
+/// Single m, n and k dimensions, one element type (float or integer), on
+/// buffers: the contractions (matmul, transposed, batched, broadcast batch
+/// dims) this pass tiles, at static or dynamic sizes.
 static FailureOr<linalg::ContractionDimensions>
 matchMatmul(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return failure();
   Type type = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   if (!isa<FloatType, IntegerType>(type) || type.isInteger(1))
@@ -56,11 +59,16 @@ static void rewrite(linalg::LinalgOp op,
   Location loc = op.getLoc();
   MLIRContext *context = op.getContext();
   OpBuilder b(op);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t m = ranges[dims.m[0]], n = ranges[dims.n[0]], k = ranges[dims.k[0]];
-  int64_t batch = 1;
+  // Sizes: constants where static, memref.dim where dynamic (the grid is
+  // then computed at run time; trace-gpu-grid-stride keeps it in CUDA's
+  // limits).
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  OpFoldResult m = ranges[dims.m[0]].size, n = ranges[dims.n[0]].size,
+               k = ranges[dims.k[0]].size;
+  SmallVector<OpFoldResult> batchExtents;
   for (unsigned d : dims.batch)
-    batch *= ranges[d];
+    batchExtents.push_back(ranges[d].size);
+  OpFoldResult batch = foldedProduct(b, loc, batchExtents);
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
@@ -81,9 +89,10 @@ static void rewrite(linalg::LinalgOp op,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
   Value one = constant(1), tileSize = constant(tile);
   auto launch = gpu::LaunchOp::create(
-      b, loc, constant(llvm::divideCeil(n, tile)),
-      constant(llvm::divideCeil(m, tile)), constant(batch), tileSize, tileSize,
-      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      b, loc, materialize(b, loc, foldedCeilDiv(b, loc, n, tile)),
+      materialize(b, loc, foldedCeilDiv(b, loc, m, tile)),
+      materialize(b, loc, batch), tileSize, tileSize, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, /*workgroupAttributions=*/
       TypeRange{shared, shared});
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -102,13 +111,13 @@ static void rewrite(linalg::LinalgOp op,
   ivs[dims.n[0]] = col;
   Value linearBatch = block.z;
   for (unsigned d : llvm::reverse(dims.batch)) {
-    Value extent = constant(ranges[d]);
+    Value extent = materialize(b, loc, ranges[d].size);
     ivs[d] = arith::RemUIOp::create(b, loc, linearBatch, extent);
     linearBatch = arith::DivUIOp::create(b, loc, linearBatch, extent);
   }
-  auto less = [&](Value index, int64_t bound) -> Value {
+  auto less = [&](Value index, OpFoldResult bound) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
-                                 constant(bound));
+                                 materialize(b, loc, bound));
   };
   Value zero = arith::ConstantOp::create(
       b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
@@ -129,8 +138,8 @@ static void rewrite(linalg::LinalgOp op,
     return ifOp.getResult(0);
   };
 
-  auto slabs = scf::ForOp::create(b, loc, zeroIndex, constant(k), tileConst,
-                                  ValueRange{zero});
+  auto slabs = scf::ForOp::create(b, loc, zeroIndex, materialize(b, loc, k),
+                                  tileConst, ValueRange{zero});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(slabs.getBody());
@@ -200,12 +209,17 @@ struct GpuTiledMatmulPass
       FailureOr<linalg::ContractionDimensions> dims = matchMatmul(op);
       if (failed(dims))
         return;
+      // A static grid over CUDA's limits is left to the loop lowering (which
+      // reports it); a dynamic one is clamped by trace-gpu-grid-stride.
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       int64_t batch = 1;
       for (unsigned d : dims->batch)
-        batch *= ranges[d];
-      if (batch <= kMaxGridYZ &&
-          llvm::divideCeil(ranges[dims->m[0]], tile) <= kMaxGridYZ)
+        batch = ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(batch)
+                    ? ShapedType::kDynamic
+                    : batch * ranges[d];
+      int64_t m = ranges[dims->m[0]];
+      if ((ShapedType::isDynamic(batch) || batch <= kMaxGridYZ) &&
+          (ShapedType::isDynamic(m) || llvm::divideCeil(m, tile) <= kMaxGridYZ))
         matmuls.push_back({op, *dims});
     });
     for (auto &[op, dims] : matmuls)

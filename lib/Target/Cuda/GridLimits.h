@@ -1,7 +1,7 @@
 //===- GridLimits.h - CUDA's limits on a launch's grid --------------------===//
 //
-// The kernel builders size grids from static loop ranges; a grid over these
-// limits would fail at launch, so they check against them first.
+// A grid over these limits would fail at launch: the kernel builders check
+// static grids against them, trace-gpu-grid-stride clamps the others.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,8 @@
 
 namespace mlir::trace {
 
+/// Blocks in the grid's x dimension.
+inline constexpr int64_t kMaxGridX = 2147483647;
 /// Blocks in the grid's y and z dimensions.
 inline constexpr int64_t kMaxGridYZ = 65535;
 

@@ -53,3 +53,50 @@ func.func @left_alone(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf
   }
   return
 }
+
+// -----
+
+// Dynamic sizes: a block per row, as many rows as memref.dim says (the
+// grid is computed at run time); the reduction's length is unknown, so
+// every thread (256) takes part, striding up to the dim's value.
+// CHECK-LABEL: func.func @dynamic_rows(
+// CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?xf32>)
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[X]], %c0
+// CHECK-DAG: %[[COLS:.*]] = memref.dim %[[X]], %c1
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]],
+// CHECK: scf.for %{{.*}} = %[[TX]] to %[[COLS]] step %[[C256]]
+// CHECK: gpu.all_reduce add
+// CHECK-NOT: linalg.generic
+func.func @dynamic_rows(%x: memref<?x?xf32>, %out: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A full reduction over a ? x 4 input: one block; the threads stride over
+// the n * 4 elements, each index split back into (i, j) by the static 4.
+// CHECK-LABEL: func.func @dynamic_full(
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[N:.*]] = memref.dim %{{.*}}, %c0
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[N]], %[[C4]] : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1,
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[TOTAL]] step
+// CHECK: arith.remui %[[R]], %[[C4]]
+// CHECK: arith.divui %[[R]], %[[C4]]
+// CHECK: gpu.all_reduce maxnumf
+func.func @dynamic_full(%x: memref<?x4xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<?x4xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}

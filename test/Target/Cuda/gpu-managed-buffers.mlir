@@ -51,18 +51,40 @@ func.func private @helper(%a: memref<2xf32>) {
 
 // Dynamic sizes are read from the caller's buffer, before the copy.
 // CHECK-LABEL: func.func @dynamic(
-// CHECK-SAME: %[[X:.*]]: memref<?xf32>)
+// CHECK-SAME: %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>)
 // CHECK: %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
 // CHECK: %[[MX:.*]] = gpu.alloc host_shared (%[[N]]) : memref<?xf32>
 // CHECK: memref.copy %[[X]], %[[MX]]
 // CHECK: memref.dim %[[MX]]
 // CHECK: memref.load %[[MX]]
-func.func @dynamic(%x: memref<?xf32>) -> f32 {
+func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) -> f32 {
   %c0 = arith.constant 0 : index
+  linalg.copy ins(%x : memref<?xf32>) outs(%y : memref<?xf32>)
   %n = memref.dim %x, %c0 : memref<?xf32>
   %last = arith.subi %n, %c0 : index
   %v = memref.load %x[%last] : memref<?xf32>
   return %v : f32
+}
+
+// -----
+
+// A function that can run no kernel (no linalg op, no call), such as a
+// shape function, is host code: its buffers stay the caller's, its
+// allocations host memory, and it calls no CUDA.
+// CHECK-LABEL: func.func @__shape_f(
+// CHECK-SAME: %[[X:.*]]: memref<?x4xf32>, %[[OUT:.*]]: memref<4xi64>)
+// CHECK-NOT: gpu.
+// CHECK: memref.dim %[[X]]
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK-NOT: gpu.
+// CHECK: return
+func.func @__shape_f(%x: memref<?x4xf32>, %out: memref<4xi64>) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %x, %c0 : memref<?x4xf32>
+  %n64 = arith.index_cast %n : index to i64
+  memref.store %n64, %out[%c3] : memref<4xi64>
+  return
 }
 
 // -----
@@ -95,6 +117,8 @@ func.func @globals() -> i64 {
 // A layout other than the identity cannot be staged: a diagnostic.
 func.func @strided(%x: memref<4xf32, strided<[2]>>) {
   // expected-error @-1 {{cannot be copied to GPU managed memory}}
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%x : memref<4xf32, strided<[2]>>)
   return
 }
 

@@ -59,3 +59,40 @@ func.func @mixed(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %c: memref<4x4xf32>) 
   linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
   return
 }
+
+// -----
+
+// Dynamic m, n, k: the grid is ceil(n / 8) x ceil(m / 8) from memref.dim
+// at run time, the slab loop runs to k, and the bounds checks compare with
+// the dims.
+// CHECK-LABEL: func.func @dynamic(
+// CHECK-SAME: %[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>)
+// CHECK-DAG: %[[M:.*]] = memref.dim %[[A]], %c0
+// CHECK-DAG: %[[K:.*]] = memref.dim %[[A]], %c1
+// CHECK-DAG: %[[N:.*]] = memref.dim %[[B]], %c1
+// CHECK-DAG: %[[GX:.*]] = arith.ceildivui %[[N]], %c8{{(_[0-9]+)?}} : index
+// CHECK-DAG: %[[GY:.*]] = arith.ceildivui %[[M]], %c8{{(_[0-9]+)?}} : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{[^ ]*}} = %[[GX]], %{{[^ ]*}} = %[[GY]], %{{[^ ]*}} = %c1{{[_0-9]*}}) threads({{.*}}) in (%{{[^ ]*}} = %c8{{[_0-9]*}}, %{{[^ ]*}} = %c8{{[_0-9]*}},
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] step
+// CHECK: arith.cmpi ult, %{{.*}}, %[[M]] : index
+// CHECK: arith.cmpi ult, %{{.*}}, %[[K]] : index
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %{{.*}}, %[[N]] : index
+// CHECK-NOT: linalg.matmul
+func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// A dynamic batch: the grid's z is its size; batch indices come from the
+// block's z.
+// CHECK-LABEL: func.func @dynamic_batch(
+// CHECK: %[[BATCH:.*]] = memref.dim %{{.*}}, %c0
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c{{[0-9]+}}, %{{.*}} = %c{{[0-9]+}}, %{{.*}} = %[[BATCH]])
+// CHECK-NOT: linalg.batch_matmul
+func.func @dynamic_batch(%a: memref<?x16x24xf32>, %b: memref<?x24x40xf32>, %c: memref<?x16x40xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x16x24xf32>, memref<?x24x40xf32>) outs(%c : memref<?x16x40xf32>)
+  return
+}

@@ -44,7 +44,7 @@ protected:
     reset = reinterpret_cast<decltype(reset)>(dlsym(library, "fakeCudaReset"));
     ASSERT_TRUE(stats && reset);
     reset(0);
-    auto module = compiler.parseString(kModule, "f.mlir");
+    auto module = compiler.parseString(source(), "f.mlir");
     ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
     CompileOptions options;
     options.target = Target::cuda;
@@ -52,6 +52,8 @@ protected:
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
     exe = std::move(*compiled);
   }
+
+  virtual const char *source() const { return kModule; }
 
   FakeCudaStats seen() {
     FakeCudaStats result;
@@ -119,6 +121,161 @@ TEST_F(CudaFakeDriverTest, LaunchFailureIsTheCallsError) {
   auto again = (*f)({x});
   ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
   EXPECT_EQ(seen().launches.size(), 3u);
+}
+
+// One compile for every size: ? rows. Grids are computed at run time from
+// the arguments' dims, and clamped to CUDA's limits (the kernels then
+// stride over the blocks they stand for).
+constexpr const char *kDynamicModule = R"mlir(
+func.func @f(%x: tensor<?x1024xf32>) -> (tensor<?x1024xf32>, tensor<?xf32>) {
+  %e = trace.exp %x : tensor<?x1024xf32>
+  %s = trace.reduce_sum %e {axes = array<i64: 1>} : tensor<?x1024xf32> -> tensor<?xf32>
+  return %e, %s : tensor<?x1024xf32>, tensor<?xf32>
+}
+func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = trace.matmul %a, %b : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+)mlir";
+
+class CudaFakeDriverDynamicTest : public CudaFakeDriverTest {
+protected:
+  const char *source() const override { return kDynamicModule; }
+
+  /// The launches of one call of `name` on `inputs`, which must succeed.
+  std::vector<FakeLaunch> launchesOf(const char *name,
+                                     std::vector<Tensor> inputs) {
+    auto f = exe->function(name);
+    EXPECT_TRUE(bool(f)) << llvm::toString(f.takeError());
+    if (!f)
+      return {};
+    reset(0);
+    auto out = (*f)(inputs);
+    EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    if (!out)
+      return {};
+    FakeCudaStats s = seen();
+    EXPECT_EQ(s.allocations, s.frees);
+    return s.launches;
+  }
+};
+
+using Grid = std::array<unsigned, 3>;
+
+/// Where ? results are computed in temporaries and copied to the outputs
+/// (no hoisting of dynamic allocations into the out-params), one copy
+/// kernel per result follows, shaped like the result's producer: the
+/// launches from `first` on are none or exactly those.
+static void expectResultCopies(const std::vector<FakeLaunch> &launches,
+                               size_t first, std::vector<Grid> copies) {
+  if (launches.size() == first)
+    return;
+  ASSERT_EQ(launches.size(), first + copies.size());
+  for (size_t i = 0; i < copies.size(); ++i)
+    EXPECT_EQ(launches[first + i].grid, copies[i]) << first + i;
+}
+
+TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
+  for (int64_t rows : {7, 300}) {
+    SCOPED_TRACE("rows = " + std::to_string(rows));
+    std::vector<FakeLaunch> launches =
+        launchesOf("f", {Tensor::zeros(DType::f32, {rows, 1024})});
+    // exp: 1024 / 256 threads x one row per block; the sum's zeros: a ?
+    // extent takes all 256 threads (ceil(rows / 256) blocks); the sum: a
+    // block of 256 threads per row (the row's length is known, 1024).
+    ASSERT_GE(launches.size(), 3u);
+    unsigned r = rows;
+    EXPECT_EQ(launches[0].grid, (Grid{4, r, 1}));
+    EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
+    EXPECT_EQ(launches[1].grid, (Grid{(r + 255) / 256, 1, 1}));
+    EXPECT_EQ(launches[1].block, (Grid{256, 1, 1}));
+    EXPECT_EQ(launches[2].grid, (Grid{r, 1, 1}));
+    EXPECT_EQ(launches[2].block, (Grid{256, 1, 1}));
+    expectResultCopies(launches, 3, {launches[0].grid, launches[1].grid});
+  }
+}
+
+TEST_F(CudaFakeDriverDynamicTest, TiledMatmulGridAtEachSize) {
+  for (auto [m, k, n] : {std::array<int64_t, 3>{5, 3, 40},
+                         std::array<int64_t, 3>{100, 70, 17}}) {
+    SCOPED_TRACE("m, k, n = " + std::to_string(m) + ", " + std::to_string(k) +
+                 ", " + std::to_string(n));
+    std::vector<FakeLaunch> launches =
+        launchesOf("mm", {Tensor::zeros(DType::f32, {m, k}),
+                          Tensor::zeros(DType::f32, {k, n})});
+    // C's zeros (256 threads along its ? columns, a block per row), the
+    // 16 x 16 tiles: ceil(n / 16) x ceil(m / 16).
+    ASSERT_GE(launches.size(), 2u);
+    unsigned rows = m, columnBlocks = (n + 255) / 256;
+    EXPECT_EQ(launches[0].grid, (Grid{columnBlocks, rows, 1}));
+    EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
+    unsigned tilesN = (n + 15) / 16, tilesM = (m + 15) / 16;
+    EXPECT_EQ(launches[1].grid, (Grid{tilesN, tilesM, 1}));
+    EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
+    expectResultCopies(launches, 2, {launches[0].grid});
+  }
+}
+
+/// ceil(m / 16) over CUDA's 65535 blocks in y: the launch is clamped, the
+/// blocks stride over the tiles (the PTX is checked in test/Pipelines/gpu).
+TEST_F(CudaFakeDriverDynamicTest, GridOverTheLimitIsClamped) {
+  int64_t m = 1100000; // ceil(m / 16) = 68750 tiles of rows
+  std::vector<FakeLaunch> launches =
+      launchesOf("mm", {Tensor::zeros(DType::f32, {m, 1}),
+                        Tensor::zeros(DType::f32, {1, 1})});
+  // The zeros (a block per row: m) are clamped too.
+  ASSERT_GE(launches.size(), 2u);
+  expectResultCopies(launches, 2, {Grid{1, 65535, 1}});
+  for (const FakeLaunch &launch : launches)
+    EXPECT_EQ(launch.grid, (Grid{1, 65535, 1}));
+  EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
+}
+
+/// No rows: a grid of 0 blocks would be a launch error; each launch gets
+/// one block, whose grid-stride loop runs no iteration.
+TEST_F(CudaFakeDriverDynamicTest, EmptyBatchLaunchesOneIdleBlock) {
+  std::vector<FakeLaunch> launches =
+      launchesOf("f", {Tensor::zeros(DType::f32, {0, 1024})});
+  // exp: 4 blocks along the 1024 columns, 1 (not 0) row of blocks; the
+  // zeros and the sum: 1 block (not 0).
+  ASSERT_GE(launches.size(), 3u);
+  EXPECT_EQ(launches[0].grid, (Grid{4, 1, 1}));
+  EXPECT_EQ(launches[1].grid, (Grid{1, 1, 1}));
+  EXPECT_EQ(launches[2].grid, (Grid{1, 1, 1}));
+  expectResultCopies(launches, 3, {Grid{4, 1, 1}, Grid{1, 1, 1}});
+}
+
+/// Sizes that disagree: the shape function (host code, no CUDA) reports
+/// them before anything reaches the device.
+TEST_F(CudaFakeDriverDynamicTest, MismatchFailsBeforeAnyLaunch) {
+  auto f = exe->function("mm");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  reset(0);
+  auto out = (*f)(
+      {Tensor::zeros(DType::f32, {4, 3}), Tensor::zeros(DType::f32, {5, 2})});
+  ASSERT_FALSE(bool(out));
+  std::string message = llvm::toString(out.takeError());
+  EXPECT_NE(message.find("@mm: argument 0 dim 1 is 3 but argument 1 dim 0 "
+                         "is 5"),
+            std::string::npos)
+      << message;
+  FakeCudaStats s = seen();
+  EXPECT_TRUE(s.launches.empty());
+  EXPECT_EQ(s.allocations, 0);
+}
+
+TEST_F(CudaFakeDriverDynamicTest, ShapeFunctionTouchesNoGpu) {
+  auto f = exe->function("f");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  reset(0);
+  auto shapes = f->resultShapes({Tensor::zeros(DType::f32, {9, 1024})});
+  ASSERT_TRUE(bool(shapes)) << llvm::toString(shapes.takeError());
+  ASSERT_EQ(shapes->size(), 2u);
+  EXPECT_EQ((*shapes)[0], (llvm::SmallVector<int64_t, 4>{9, 1024}));
+  EXPECT_EQ((*shapes)[1], (llvm::SmallVector<int64_t, 4>{9}));
+  FakeCudaStats s = seen();
+  EXPECT_TRUE(s.launches.empty());
+  EXPECT_EQ(s.allocations, 0);
 }
 
 } // namespace

@@ -102,6 +102,27 @@ def TraceGpuTileParallelLoops
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TraceGpuGridStride : Pass<"trace-gpu-grid-stride", "::mlir::func::FuncOp"> {
+  let summary = "Clamp each gpu.launch's grid to CUDA's limits; blocks "
+                "stride over the rest";
+  let description = [{
+    A grid dimension whose size is not a constant within CUDA's limits
+    (x: 2^31 - 1 blocks, y and z: 65535) -- a size computed at run time
+    from dynamic dims -- is launched with `max(1, min(size, limit))` blocks,
+    and the kernel's body runs in a grid-stride loop
+    `for b = block_id to size step grid_dim`, with `b` in place of the block
+    id. So a launch never exceeds the limits, a size of 0 launches one block
+    that does nothing, and every block runs the same number of iterations
+    as its other threads (barriers stay uniform). Where the body
+    synchronizes (a barrier, `gpu.all_reduce`, workgroup memory), each
+    iteration ends with a `gpu.barrier`, so no thread starts reusing shared
+    memory that others still read. Runs on `gpu.launch` before outlining.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {
   let summary = "Expand math functions into arithmetic, for kernels that "
                 "link no libdevice";
