@@ -5,7 +5,11 @@
 // the innermost loop so full tiles need no mask, and vectorizes every tile
 // with linalg's vectorizer. An innermost reduction is tiled as a partial
 // reduction: the loop carries one accumulator per lane, and the lanes are
-// reduced once after it.
+// reduced once after it. A `?` innermost loop is tiled and peeled the same
+// way: full vectors while they fit, then the remainder (none when the size
+// is a multiple of the width) as one masked vector in a 1-D op, a loop of
+// fewer than a vector's lanes in an N-D one (masked N-D tiles do not
+// verify after linalg's vectorizer in LLVM 22).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,15 +56,12 @@ bool isByteElement(Type type) {
 
 /// Whether `op` is an elementwise op or a reduction this pass vectorizes:
 /// not a contraction or convolution (the contraction passes own those),
-/// with a static innermost loop, and walking every operand contiguously along
-/// its innermost loop (or not at all: a broadcast).
+/// and walking every operand contiguously along its innermost loop (or not
+/// at all: a broadcast). Dynamic loops are fine: the outer ones are tiled
+/// by 1, the innermost one to full vectors and a remainder.
 bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
       op->hasAttr(tracec::kUkernelAttrName))
-    return false;
-  // Dynamic outer loops are fine (they are tiled by 1, so every tile is
-  // static); the innermost loop, which becomes the vectors, must be static.
-  if (ShapedType::isDynamic(op.getStaticLoopRanges().back()))
     return false;
   // Matmul-like contractions (m, n and k dims) and convolutions; row-wise
   // dot products and matrix-vector products are reductions like any other.
@@ -130,7 +131,11 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t innerSize = op.getStaticLoopRanges()[last];
   bool innerReduction = iterators[last] == utils::IteratorType::reduction;
-  bool tileInner = innerSize > lanes;
+  // A `?` innermost loop may be longer than a vector: tiled, and its
+  // remainder peeled, as a static one that does not divide.
+  bool dynamicInner = ShapedType::isDynamic(innerSize);
+  bool tileInner = dynamicInner || innerSize > lanes;
+  bool remainder = dynamicInner || innerSize % lanes != 0;
   rewriter.setInsertionPoint(op);
 
   // Outer loops by 1; the innermost by `lanes` unless it reduces.
@@ -175,7 +180,7 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.replaceOp(tile, tiled->replacements);
     tile = tiled->tiledOps.front();
     mark(tile, rewriter);
-    if (!innerReduction && tileInner && innerSize % lanes != 0)
+    if (!innerReduction && tileInner && remainder)
       peelRemainder(rewriter, tiled->loops.back());
   } else {
     mark(tile, rewriter);
@@ -205,7 +210,7 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
   for (Value init : partial->initialValues)
     if (Operation *def = init.getDefiningOp())
       mark(def, rewriter);
-  if (innerSize % lanes != 0)
+  if (remainder)
     peelRemainder(rewriter, partial->loops.back());
   return success();
 }
@@ -216,6 +221,10 @@ LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
                             unsigned vectorBits) {
   op->removeAttr(kTileMarker);
   SmallVector<int64_t> sizes;
+  // The remainder of a `?` loop in an N-D op stays a short loop (see the
+  // file comment).
+  if (op.hasDynamicShape() && op.getNumLoops() > 1)
+    return failure();
   if (op.hasDynamicShape()) {
     int64_t lanes = lanesFor(op, vectorBits);
     for (int64_t size : op.getStaticLoopRanges())

@@ -39,3 +39,12 @@ func.func @conv_spatial(%img: tensor<?x?x?x3xf32>, %f: tensor<3x3x3x4xf32>) -> (
   %avg = trace.avg_pool2d %img {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 0, 0>} : tensor<?x?x?x3xf32> -> tensor<?x?x?x3xf32>
   return %conv, %avg : tensor<?x?x?x4xf32>, tensor<?x?x?x3xf32>
 }
+
+// A `?` innermost dim: full vectors, then the remainder (trace-cpu-vectorize).
+func.func @inner_dim(%x: tensor<3x?xf32>, %b: tensor<?xf32>) -> (tensor<3x?xf32>, tensor<3xf32>, tensor<?xf32>) {
+  %0 = trace.add %x, %b : (tensor<3x?xf32>, tensor<?xf32>) -> tensor<3x?xf32>
+  %1 = trace.tanh %0 : tensor<3x?xf32>
+  %2 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<3x?xf32> -> tensor<3xf32>
+  %3 = trace.exp %b : tensor<?xf32>
+  return %1, %2, %3 : tensor<3x?xf32>, tensor<3xf32>, tensor<?xf32>
+}

@@ -19,7 +19,9 @@ def inputs(n):
             "x8": f32(2 * ((n + 1) // 2), 6),
             "img": f32(n, 6, 6, 3), "f": f32(3, 3, 3, 4),
             "dy": f32(n, 6, 6, 4), "dp": f32(n, 3, 3, 3),
-            "simg": f32(n, h, w, 3)}
+            "simg": f32(n, h, w, 3),
+            # Rows of n + 13: a remainder of a vector, and full ones from 7.
+            "xi": f32(3, n + 13), "bi": f32(n + 13)}
 
 
 def pad_hw(x, top, bottom, left, right, value=0.0):
@@ -83,6 +85,9 @@ def expected(i):
                       np.pad(x, ((1, 0), (2, 1)), constant_values=1.5),
                       gathered, x.reshape(3, -1), x.argmax(1)],
         "reshape_rows": [i["x8"].reshape(-1, 4)],
+        "inner_dim": [np.tanh(i["xi"].astype(np.float64) + i["bi"]),
+                      i["xi"].astype(np.float64).sum(1),
+                      np.exp(i["bi"].astype(np.float64))],
         "nn_ops": [conv2d(img, f, padding=(1, 1, 1, 1)),
                    conv2d(img, f, strides=(2, 2)),
                    windows(img, 2, 2, 2, 2).max((3, 4)),
