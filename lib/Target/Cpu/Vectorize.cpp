@@ -6,10 +6,8 @@
 // with linalg's vectorizer. An innermost reduction is tiled as a partial
 // reduction: the loop carries one accumulator per lane, and the lanes are
 // reduced once after it. A `?` innermost loop is tiled and peeled the same
-// way: full vectors while they fit, then the remainder (none when the size
-// is a multiple of the width) as one masked vector in a 1-D op, a loop of
-// fewer than a vector's lanes in an N-D one (masked N-D tiles do not
-// verify after linalg's vectorizer in LLVM 22).
+// way: full vectors while they fit (no mask), then the remainder (none when
+// the size is a multiple of the width) as one masked vector.
 //
 //===----------------------------------------------------------------------===//
 
@@ -221,18 +219,17 @@ LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
                             unsigned vectorBits) {
   op->removeAttr(kTileMarker);
   SmallVector<int64_t> sizes;
-  // The remainder of a `?` loop in an N-D op stays a short loop (see the
-  // file comment).
-  if (op.hasDynamicShape() && op.getNumLoops() > 1)
-    return failure();
   if (op.hasDynamicShape()) {
     int64_t lanes = lanesFor(op, vectorBits);
     for (int64_t size : op.getStaticLoopRanges())
       sizes.push_back(ShapedType::isDynamic(size) ? lanes : size);
   }
   rewriter.setInsertionPoint(op);
+  // Explicitly not scalable: without the flags, linalg's vectorizer builds
+  // N-D masks of a type that does not verify against the masked transfers.
+  SmallVector<bool> scalable(sizes.size(), false);
   FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, op, sizes);
+      linalg::vectorize(rewriter, op, sizes, scalable);
   if (failed(result))
     return failure();
   rewriter.replaceOp(op, result->replacements);

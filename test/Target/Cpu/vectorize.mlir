@@ -123,8 +123,8 @@ func.func @compare(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi1> {
 // -----
 
 // A `?` innermost dim: full vectors while they fit (no mask), then the
-// remainder of fewer than 16 as a short loop per row (an N-D op), never
-// a scalar loop over the whole row.
+// remainder of fewer than 16 as one masked vector per row, never a scalar
+// loop.
 // AVX512-LABEL: func.func @dynamic_inner
 // AVX512: %[[N:.*]] = tensor.dim %arg0, %c1
 // AVX512: scf.forall (%[[R:.*]]) in (4)
@@ -132,9 +132,13 @@ func.func @compare(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi1> {
 // AVX512:   scf.for %[[C:.*]] = %c0 to %[[FULL]] step %c16
 // AVX512:     vector.transfer_read %arg0[%[[R]], %[[C]]]{{.*}} : tensor<4x?xf32>, vector<1x16xf32>
 // AVX512:     math.tanh %{{.*}} : vector<1x16xf32>
-// AVX512:   scf.for %{{.*}} = %[[FULL]] to %[[N]] step %c16
-// AVX512:     linalg.generic {{.*}} ins(%{{.*}} : tensor<1x?xf32>)
-// AVX512:       math.tanh %{{.*}} : f32
+// AVX512:   scf.for %[[REST:.*]] = %[[FULL]] to %[[N]] step %c16
+// AVX512:     %[[LEFT:.*]] = affine.apply #{{.*}}(%[[REST]])[%[[N]]]
+// AVX512:     %[[MASK:.*]] = vector.create_mask %c1, %[[LEFT]] : vector<1x16xi1>
+// AVX512:     vector.mask %[[MASK]] { vector.transfer_read %arg0[%[[R]], %[[REST]]]
+// AVX512:     math.tanh %{{.*}} : vector<1x16xf32>
+// AVX512:     vector.mask %[[MASK]] { vector.transfer_write
+// AVX512-NOT: linalg.generic
 func.func @dynamic_inner(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
   %0 = trace.tanh %x : tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
@@ -161,12 +165,17 @@ func.func @dynamic_1d(%x: tensor<?xf32>) -> tensor<?xf32> {
 // -----
 
 // A row reduction over a `?` dim: 16 lane accumulators over the full
-// vectors, the remainder added in, one reduction across the lanes.
+// vectors, the remainder added into the first lanes under a mask, one
+// reduction across the lanes.
 // AVX512-LABEL: func.func @dynamic_row_sums
 // AVX512: scf.forall
 // AVX512:   scf.for {{.*}} step %c16 iter_args(%{{.*}} = %cst) -> (vector<1x16xf32>)
 // AVX512:     arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// AVX512:   %[[MASK:.*]] = vector.create_mask %c1, %{{.*}} : vector<1x16xi1>
+// AVX512:   vector.mask %[[MASK]] { vector.transfer_read %arg0
+// AVX512:   arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
 // AVX512:   vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// AVX512-NOT: linalg.generic
 func.func @dynamic_row_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   %0 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
