@@ -28,8 +28,8 @@ OpFoldResult combine(OpBuilder &b, Location loc, OpFoldResult lhs,
 
 } // namespace
 
-OpFoldResult mlir::trace::addSizes(OpBuilder &b, Location loc,
-                                   OpFoldResult lhs, OpFoldResult rhs) {
+OpFoldResult mlir::trace::addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
   if (getConstantIntValue(rhs) == 0)
     return lhs;
   if (getConstantIntValue(lhs) == 0)
@@ -38,8 +38,8 @@ OpFoldResult mlir::trace::addSizes(OpBuilder &b, Location loc,
                                 [](int64_t l, int64_t r) { return l + r; });
 }
 
-OpFoldResult mlir::trace::mulSizes(OpBuilder &b, Location loc,
-                                   OpFoldResult lhs, OpFoldResult rhs) {
+OpFoldResult mlir::trace::mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
   if (getConstantIntValue(rhs) == 1)
     return lhs;
   if (getConstantIntValue(lhs) == 1)
@@ -48,21 +48,22 @@ OpFoldResult mlir::trace::mulSizes(OpBuilder &b, Location loc,
                                 [](int64_t l, int64_t r) { return l * r; });
 }
 
-OpFoldResult mlir::trace::subSizes(OpBuilder &b, Location loc,
-                                   OpFoldResult lhs, OpFoldResult rhs) {
+OpFoldResult mlir::trace::subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
   if (getConstantIntValue(rhs) == 0)
     return lhs;
   return combine<arith::SubIOp>(b, loc, lhs, rhs,
                                 [](int64_t l, int64_t r) { return l - r; });
 }
 
-OpFoldResult mlir::trace::divSizes(OpBuilder &b, Location loc,
-                                   OpFoldResult lhs, OpFoldResult rhs) {
+OpFoldResult mlir::trace::divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
   if (getConstantIntValue(rhs) == 1)
     return lhs;
   return combine<arith::FloorDivSIOp>(
-      b, loc, lhs, rhs,
-      [](int64_t l, int64_t r) { return r ? llvm::divideFloorSigned(l, r) : 0; });
+      b, loc, lhs, rhs, [](int64_t l, int64_t r) {
+        return r ? llvm::divideFloorSigned(l, r) : 0;
+      });
 }
 
 SmallVector<int64_t> mlir::trace::staticShape(ArrayRef<OpFoldResult> sizes) {
@@ -109,16 +110,16 @@ OpFoldResult mlir::trace::windowedSize(OpBuilder &b, Location loc,
                                        const llvm::Twine &what) {
   OpFoldResult padded =
       addSizes(b, loc, size, b.getIndexAttr(padBefore + padAfter));
-  OpFoldResult span = addSizes(
-      b, loc,
-      mulSizes(b, loc, subSizes(b, loc, window, b.getIndexAttr(1)),
-               b.getIndexAttr(dilation)),
-      b.getIndexAttr(1));
+  OpFoldResult span =
+      addSizes(b, loc,
+               mulSizes(b, loc, subSizes(b, loc, window, b.getIndexAttr(1)),
+                        b.getIndexAttr(dilation)),
+               b.getIndexAttr(1));
   checkAtLeast(b, loc, op, padded, span, what);
-  return addSizes(b, loc,
-                  divSizes(b, loc, subSizes(b, loc, padded, span),
-                           b.getIndexAttr(stride)),
-                  b.getIndexAttr(1));
+  return addSizes(
+      b, loc,
+      divSizes(b, loc, subSizes(b, loc, padded, span), b.getIndexAttr(stride)),
+      b.getIndexAttr(1));
 }
 
 Value mlir::trace::inBoundsCount(OpBuilder &b, Location loc, Value out,

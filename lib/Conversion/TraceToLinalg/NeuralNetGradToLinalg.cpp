@@ -108,8 +108,8 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
   for (int64_t d = 0; d < 4; ++d)
     if (ShapedType::isDynamic(shape[d]))
       dynamic.push_back(dimSize(b, loc, source, d));
-  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
-                                        dynamic);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), dynamic);
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty}, maps,
@@ -256,8 +256,7 @@ SmallVector<SmallVector<int64_t>> knownShapes(MaxPool2DGradOp op) {
   SmallVector<int64_t> out = {n};
   for (int i = 0; i < 2; ++i)
     out.push_back(windowedOutputSize(in[1 + i], op.getWindow()[i],
-                                     op.getStrides()[i],
-                                     op.getPadding()[2 * i],
+                                     op.getStrides()[i], op.getPadding()[2 * i],
                                      op.getPadding()[2 * i + 1]));
   out.push_back(c);
   return {{n, in[1], in[2], c}, out};
@@ -268,8 +267,7 @@ SmallVector<SmallVector<int64_t>> knownShapes(AvgPool2DGradOp op) {
   SmallVector<int64_t> out = {in[0]};
   for (int i = 0; i < 2; ++i)
     out.push_back(windowedOutputSize(in[1 + i], op.getWindow()[i],
-                                     op.getStrides()[i],
-                                     op.getPadding()[2 * i],
+                                     op.getStrides()[i], op.getPadding()[2 * i],
                                      op.getPadding()[2 * i + 1]));
   out.push_back(in[3]);
   return {out};
@@ -279,8 +277,7 @@ SmallVector<SmallVector<int64_t>> knownShapes(AvgPool2DGradOp op) {
 /// its other operands fix: each such dim is checked at run time and the
 /// operand cast to the static size (tensor.cast), so that the lowerings
 /// below see static sizes wherever the op has them.
-template <typename OpTy>
-struct CastToKnownSizes : OpRewritePattern<OpTy> {
+template <typename OpTy> struct CastToKnownSizes : OpRewritePattern<OpTy> {
   CastToKnownSizes(MLIRContext *context)
       : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
 
@@ -991,12 +988,11 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
 void mlir::trace::populateNeuralNetGradToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<CastToKnownSizes<Conv2DBackpropInputOp>,
-               CastToKnownSizes<Conv2DBackpropFilterOp>,
-               CastToKnownSizes<MaxPool2DGradOp>,
-               CastToKnownSizes<AvgPool2DGradOp>,
-               Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
-               Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
-               MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(
-      patterns.getContext());
+  patterns
+      .add<CastToKnownSizes<Conv2DBackpropInputOp>,
+           CastToKnownSizes<Conv2DBackpropFilterOp>,
+           CastToKnownSizes<MaxPool2DGradOp>, CastToKnownSizes<AvgPool2DGradOp>,
+           Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
+           Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
+           MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(patterns.getContext());
 }

@@ -54,11 +54,11 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
 
 /// The NHWC output sizes of a window op over `input`: N and C (`channels`)
 /// as given, OH and OW by windowedSize (with its run-time checks).
-SmallVector<OpFoldResult> windowOutputSizes(
-    OpBuilder &b, Location loc, Operation *op, Value input,
-    OpFoldResult channels, ArrayRef<OpFoldResult> window,
-    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> dilations) {
+SmallVector<OpFoldResult>
+windowOutputSizes(OpBuilder &b, Location loc, Operation *op, Value input,
+                  OpFoldResult channels, ArrayRef<OpFoldResult> window,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                  ArrayRef<int64_t> dilations) {
   SmallVector<OpFoldResult> in = tensor::getMixedSizes(b, loc, input);
   SmallVector<OpFoldResult> sizes = {in[0]};
   for (int i = 0; i < 2; ++i)
@@ -84,22 +84,20 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
     SmallVector<OpFoldResult> f =
         tensor::getMixedSizes(rewriter, loc, op.getFilter());
     if (input.isDynamicDim(3) || filter.isDynamicDim(2))
-      checkSameSize(rewriter, loc, op,
-                    dimSize(rewriter, loc, op.getInput(), 3),
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 3),
                     dimSize(rewriter, loc, op.getFilter(), 2),
                     "the input's channels (dim 3) and the filter's (dim 2) "
                     "differ");
-    SmallVector<OpFoldResult> sizes = windowOutputSizes(
-        rewriter, loc, op, op.getInput(), f[3], {f[0], f[1]}, op.getStrides(),
-        op.getPadding(), op.getDilations());
+    SmallVector<OpFoldResult> sizes =
+        windowOutputSizes(rewriter, loc, op, op.getInput(), f[3], {f[0], f[1]},
+                          op.getStrides(), op.getPadding(), op.getDilations());
 
     Type element = input.getElementType();
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
                               rewriter.getZeroAttr(element));
-    Value init =
-        filledTensor(rewriter, loc, result.getShape(),
-                     dynamicOf(rewriter, loc, result, sizes),
-                     rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              dynamicOf(rewriter, loc, result, sizes),
+                              rewriter.getZeroAttr(element));
     auto conv = linalg::Conv2DNhwcHwcfOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{padded, op.getFilter()},
         ValueRange{init}, rewriter.getI64VectorAttr(op.getStrides()),
@@ -129,7 +127,8 @@ struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
     TypedAttr lowest = lowestFloat(rewriter, input.getElementType());
     Value padded =
         padSpatial(rewriter, loc, op.getInput(), op.getPadding(), lowest);
-    Value init = filledTensor(rewriter, loc, result.getShape(), dynamic, lowest);
+    Value init =
+        filledTensor(rewriter, loc, result.getShape(), dynamic, lowest);
     Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
                                            input.getElementType());
     auto pool = linalg::PoolingNhwcMaxOp::create(

@@ -98,10 +98,10 @@ Value reshapeThroughFlat(PatternRewriter &rewriter, ReshapeOp op) {
       known *= size;
   SmallVector<OpFoldResult> sizes;
   for (int64_t size : to.getShape())
-    sizes.push_back(ShapedType::isDynamic(size)
-                        ? divSizes(rewriter, loc, count,
-                                   rewriter.getIndexAttr(known))
-                        : rewriter.getIndexAttr(size));
+    sizes.push_back(
+        ShapedType::isDynamic(size)
+            ? divSizes(rewriter, loc, count, rewriter.getIndexAttr(known))
+            : rewriter.getIndexAttr(size));
   OpFoldResult product = rewriter.getIndexAttr(1);
   for (OpFoldResult size : sizes)
     product = mulSizes(rewriter, loc, product, size);
@@ -112,8 +112,8 @@ Value reshapeThroughFlat(PatternRewriter &rewriter, ReshapeOp op) {
                 "multiple of " +
                     Twine(known) + ")");
 
-  auto flatType = RankedTensorType::get(staticShape({count}),
-                                        from.getElementType());
+  auto flatType =
+      RankedTensorType::get(staticShape({count}), from.getElementType());
   Value flat = x;
   if (from.getRank() != 1)
     flat = from.getRank() == 0
@@ -351,12 +351,12 @@ struct ConcatToTensor : OpRewritePattern<ConcatOp> {
       for (int64_t d = 0; d < rank; ++d)
         if (d != *axis && static_cast<int64_t>(i) != from[d] &&
             cast<RankedTensorType>(input.getType()).isDynamicDim(d))
-          checkSameSize(rewriter, loc, op,
-                        getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                        sizes[d]),
-                        dimSize(rewriter, loc, input, d),
-                        "dim " + Twine(d) + " of input " + Twine(from[d]) +
-                            " and of input " + Twine(i) + " differ");
+          checkSameSize(
+              rewriter, loc, op,
+              getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]),
+              dimSize(rewriter, loc, input, d),
+              "dim " + Twine(d) + " of input " + Twine(from[d]) +
+                  " and of input " + Twine(i) + " differ");
 
     // Each input goes into its own window of the result, one after another
     // along the axis.
@@ -392,8 +392,10 @@ struct SliceToTensor : OpRewritePattern<SliceOp> {
       checkAtLeast(rewriter, op.getLoc(), op,
                    tensor::getMixedSize(rewriter, op.getLoc(), op.getX(), d),
                    rewriter.getIndexAttr(limit),
-                   "dim " + Twine(d) + " of the operand is smaller than the "
-                   "slice's limit " + Twine(limit));
+                   "dim " + Twine(d) +
+                       " of the operand is smaller than the "
+                       "slice's limit " +
+                       Twine(limit));
     SmallVector<int64_t> strides(type.getRank(), 1);
     if (std::optional<ArrayRef<int64_t>> given = op.getStrides())
       strides.assign(given->begin(), given->end());
@@ -493,7 +495,8 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
     SmallVector<AffineMap> maps = {
         AffineMap::get(rank, 0, indexExprs, context),
         rewriter.getMultiDimIdentityMap(rank)};
-    Value init = emptyLike(rewriter, loc, type, dynamicOf(rewriter, loc, type, sizes));
+    Value init =
+        emptyLike(rewriter, loc, type, dynamicOf(rewriter, loc, type, sizes));
     Value source = op.getParams();
     int64_t paramsRank = params.getRank();
     int64_t gatherAxis = *axis;
@@ -507,12 +510,10 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
               Value index = arith::IndexCastOp::create(b, l, b.getIndexType(),
                                                        args[0]);
               Value zero = arith::ConstantIndexOp::create(b, l, 0);
-              Value last =
-                  staticAxisSize
-                      ? arith::ConstantIndexOp::create(b, l,
-                                                       *staticAxisSize - 1)
-                            .getResult()
-                      : dynamicLast;
+              Value last = staticAxisSize ? arith::ConstantIndexOp::create(
+                                                b, l, *staticAxisSize - 1)
+                                                .getResult()
+                                          : dynamicLast;
               index = arith::MaxSIOp::create(b, l, index, zero);
               index = arith::MinSIOp::create(b, l, index, last);
               SmallVector<Value> position;

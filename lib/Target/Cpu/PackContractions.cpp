@@ -99,8 +99,8 @@ LogicalResult rewriteAsIm2ColMatmul(RewriterBase &rewriter,
                                         filterSizes[1], filterSizes[2]};
   Value empty = tensor::EmptyOp::create(rewriter, loc, colSizes, element);
   auto columns = linalg::GenericOp::create(
-      rewriter, loc, empty.getType(), ValueRange{input},
-      ValueRange{empty}, ArrayRef<AffineMap>{inputMap, colMap},
+      rewriter, loc, empty.getType(), ValueRange{input}, ValueRange{empty},
+      ArrayRef<AffineMap>{inputMap, colMap},
       SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
       [](OpBuilder &b, Location loc, ValueRange args) {
         linalg::YieldOp::create(b, loc, args[0]);
@@ -114,27 +114,25 @@ LogicalResult rewriteAsIm2ColMatmul(RewriterBase &rewriter,
         rewriter, loc, columns.getResult(0),
         SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4, 5}});
     Value rhs = tensor::CollapseShapeOp::create(
-        rewriter, loc, filter, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+        rewriter, loc, filter,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
     AffineExpr n, oh, ow, f, k;
     bindDims(context, n, oh, ow, f, k);
     ArrayAttr maps = rewriter.getAffineMapArrayAttr(
         {AffineMap::get(5, 0, {n, oh, ow, k}, context),
          AffineMap::get(5, 0, {k, f}, context),
          AffineMap::get(5, 0, {n, oh, ow, f}, context)});
-    rewriter.replaceOpWithNewOp<linalg::ContractOp>(
-        conv, TypeRange{outputType}, ValueRange{lhs, rhs}, ValueRange{output},
-        maps);
+    rewriter.replaceOpWithNewOp<linalg::ContractOp>(conv, TypeRange{outputType},
+                                                    ValueRange{lhs, rhs},
+                                                    ValueRange{output}, maps);
     return success();
   }
   SmallVector<ReassociationIndices> rowsAndColumns = {{0, 1, 2}, {3, 4, 5}};
-  auto lhs = tensor::CollapseShapeOp::create(rewriter, loc,
-                                             columns.getResult(0),
-                                             rowsAndColumns);
+  auto lhs = tensor::CollapseShapeOp::create(
+      rewriter, loc, columns.getResult(0), rowsAndColumns);
   SmallVector<ReassociationIndices> outputDims = {{0, 1, 2}, {3}};
-  auto rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter,
-                                             outputDims);
-  auto acc = tensor::CollapseShapeOp::create(rewriter, loc, output,
-                                             outputDims);
+  auto rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter, outputDims);
+  auto acc = tensor::CollapseShapeOp::create(rewriter, loc, output, outputDims);
   auto matmul = linalg::MatmulOp::create(rewriter, loc, acc.getType(),
                                          ValueRange{lhs, rhs}, ValueRange{acc});
   rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
