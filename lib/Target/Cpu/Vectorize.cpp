@@ -7,7 +7,8 @@
 // reduction: the loop carries one accumulator per lane, and the lanes are
 // reduced once after it. A `?` innermost loop is tiled and peeled the same
 // way: full vectors while they fit (no mask), then the remainder (none when
-// the size is a multiple of the width) as one masked vector.
+// the size is a multiple of the width) as one masked vector; only with
+// dynamic-inner=true (see the option: off by default, measured slower).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,9 +58,11 @@ bool isByteElement(Type type) {
 /// and walking every operand contiguously along its innermost loop (or not
 /// at all: a broadcast). Dynamic loops are fine: the outer ones are tiled
 /// by 1, the innermost one to full vectors and a remainder.
-bool isCandidate(linalg::LinalgOp op) {
+bool isCandidate(linalg::LinalgOp op, bool dynamicInner) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
       op->hasAttr(tracec::kUkernelAttrName))
+    return false;
+  if (!dynamicInner && ShapedType::isDynamic(op.getStaticLoopRanges().back()))
     return false;
   // Matmul-like contractions (m, n and k dims) and convolutions; row-wise
   // dot products and matrix-vector products are reductions like any other.
@@ -264,7 +267,7 @@ struct CpuVectorizePass
 
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
-      if (isCandidate(op))
+      if (isCandidate(op, dynamicInner))
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -1,4 +1,4 @@
-// RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize=target-cpu=skylake-avx512 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize="target-cpu=skylake-avx512 dynamic-inner=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize=target-cpu=x86-64-v3 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: not tracec-opt %s --trace-cpu-vectorize=target-cpu=no-such-cpu -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
