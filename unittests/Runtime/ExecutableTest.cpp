@@ -271,9 +271,9 @@ func.func @ok(%x: tensor<2xf32>) -> tensor<2xf32> {
 TEST(CompilerTest, LoweringFailuresAreErrors) {
   Compiler compiler;
   auto module = compiler.parseString(R"mlir(
-func.func @f(%x: tensor<?x5xf32>) -> tensor<?xi64> {
-  %0 = trace.argmax %x {axis = -1} : tensor<?x5xf32> -> tensor<?xi64>
-  return %0 : tensor<?xi64>
+func.func @f(%x: tensor<1x?x4x2xf32>, %dy: tensor<1x?x2x2xf32>) -> tensor<1x?x4x2xf32> {
+  %0 = trace.max_pool2d_grad %x, %dy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x?x4x2xf32>, tensor<1x?x2x2xf32>) -> tensor<1x?x4x2xf32>
+  return %0 : tensor<1x?x4x2xf32>
 }
 )mlir",
                                      "dyn.mlir");

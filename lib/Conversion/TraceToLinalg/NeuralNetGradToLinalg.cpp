@@ -5,8 +5,12 @@
 // micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
 // per window tap (or of an im2col matrix, with few input channels),
 // conv2d_backprop_input a matmul and a col2im (see the patterns). Other
-// element types take the loop-nest forms below; dynamic shapes are not
-// lowered.
+// element types take the loop-nest forms below.
+//
+// At `?` dims, CastToKnownSizes first gives every operand the sizes that
+// the static result and the attributes fix (checked at run time), so what
+// stays `?` is the batch (and max_pool2d_grad's channels), which the
+// patterns size at run time.
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
 // reducing over (n, oh, ow), reading the zero-padded input at
@@ -37,6 +41,7 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "DynamicSizes.h"
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,6 +49,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
 #include <algorithm>
 
@@ -67,7 +73,8 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> high = {0, padding[1], padding[3], 0};
   SmallVector<int64_t> shape(type.getShape());
   for (int64_t d = 0; d < 4; ++d)
-    shape[d] += low[d] + high[d];
+    if (!ShapedType::isDynamic(shape[d]))
+      shape[d] += low[d] + high[d];
   auto paddedType = RankedTensorType::get(shape, type.getElementType());
   Value zero =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
@@ -96,7 +103,13 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
              TypedAttr background) {
   auto type = cast<RankedTensorType>(source.getType());
   auto resultType = RankedTensorType::get(shape, type.getElementType());
-  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  // A `?` batch or channel dim is the source's.
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < 4; ++d)
+    if (ShapedType::isDynamic(shape[d]))
+      dynamic.push_back(dimSize(b, loc, source, d));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), dynamic);
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty}, maps,
@@ -191,6 +204,113 @@ bool allStatic(std::initializer_list<Type> types) {
   });
 }
 
+/// Whether no spatial dim (H, W) of `types` is `?` (those are not lowered;
+/// the batch and channels may be).
+bool staticSpatial(std::initializer_list<Type> types) {
+  return llvm::all_of(types, [](Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    return !tensor.isDynamicDim(1) && !tensor.isDynamicDim(2);
+  });
+}
+
+/// `known` with `fallback`'s size where `known` has none.
+int64_t orElse(int64_t known, int64_t fallback) {
+  return ShapedType::isDynamic(known) ? fallback : known;
+}
+
+/// The sizes each operand of a backprop op must have, as far as the static
+/// result, the attributes and the other operands fix them (`?` where they
+/// do not).
+SmallVector<SmallVector<int64_t>> knownShapes(Conv2DBackpropInputOp op) {
+  ArrayRef<int64_t> in = op.getType().getShape();
+  auto filter = cast<RankedTensorType>(op.getFilter().getType()).getShape();
+  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
+  int64_t f = orElse(filter[3], dy[3]);
+  SmallVector<int64_t> out = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(
+        in[1 + i], filter[i], op.getStrides()[i], op.getPadding()[2 * i],
+        op.getPadding()[2 * i + 1], op.getDilations()[i]));
+  out.push_back(f);
+  return {{filter[0], filter[1], in[3], f}, out};
+}
+
+SmallVector<SmallVector<int64_t>> knownShapes(Conv2DBackpropFilterOp op) {
+  ArrayRef<int64_t> f = op.getType().getShape();
+  auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
+  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
+  int64_t n = orElse(in[0], dy[0]);
+  SmallVector<int64_t> out = {n};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(
+        in[1 + i], f[i], op.getStrides()[i], op.getPadding()[2 * i],
+        op.getPadding()[2 * i + 1], op.getDilations()[i]));
+  out.push_back(f[3]);
+  return {{n, in[1], in[2], f[2]}, out};
+}
+
+SmallVector<SmallVector<int64_t>> knownShapes(MaxPool2DGradOp op) {
+  auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
+  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
+  int64_t n = orElse(in[0], dy[0]), c = orElse(in[3], dy[3]);
+  SmallVector<int64_t> out = {n};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(in[1 + i], op.getWindow()[i],
+                                     op.getStrides()[i], op.getPadding()[2 * i],
+                                     op.getPadding()[2 * i + 1]));
+  out.push_back(c);
+  return {{n, in[1], in[2], c}, out};
+}
+
+SmallVector<SmallVector<int64_t>> knownShapes(AvgPool2DGradOp op) {
+  ArrayRef<int64_t> in = op.getType().getShape();
+  SmallVector<int64_t> out = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(in[1 + i], op.getWindow()[i],
+                                     op.getStrides()[i], op.getPadding()[2 * i],
+                                     op.getPadding()[2 * i + 1]));
+  out.push_back(in[3]);
+  return {out};
+}
+
+/// A backprop op whose operands have `?` dims that its static result or
+/// its other operands fix: each such dim is checked at run time and the
+/// operand cast to the static size (tensor.cast), so that the lowerings
+/// below see static sizes wherever the op has them.
+template <typename OpTy> struct CastToKnownSizes : OpRewritePattern<OpTy> {
+  CastToKnownSizes(MLIRContext *context)
+      : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<SmallVector<int64_t>> known = knownShapes(op);
+    SmallVector<Value> operands(op->getOperands());
+    bool changed = false;
+    for (auto [i, shape] : llvm::enumerate(known)) {
+      auto type = cast<RankedTensorType>(operands[i].getType());
+      SmallVector<int64_t> sizes(type.getShape());
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d) || ShapedType::isDynamic(shape[d]))
+          continue;
+        checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, operands[i], d),
+                      arith::ConstantIndexOp::create(rewriter, loc, shape[d]),
+                      "dim " + Twine(d) + " of operand " + Twine(i) +
+                          " is not " + Twine(shape[d]) +
+                          ", the size the other shapes give it");
+        sizes[d] = shape[d];
+        changed = true;
+      }
+      operands[i] = castTo(rewriter, loc, operands[i], type.clone(sizes));
+    }
+    if (!changed)
+      return rewriter.notifyMatchFailure(op, "no operand dim to make static");
+    rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), operands,
+                                      op->getAttrs());
+    return success();
+  }
+};
+
 struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -256,9 +376,14 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    if (!allStatic({input, dy, result}))
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // A `?` batch is the reduction's; input and dy must agree on it.
+    if (!result.hasStaticShape() || !staticSpatial({input, dy}))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic spatial dims are not lowered yet");
+    if (input.isDynamicDim(0) || dy.isDynamicDim(0))
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
+                    dimSize(rewriter, loc, op.getDy(), 0),
+                    "the batch (dim 0) of input and dy differ");
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -359,8 +484,18 @@ struct Conv2DBackpropFilterToMatmuls
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    if (!allStatic({input, dy, result}) || !contractionElement(element))
+    if (!result.hasStaticShape() || !staticSpatial({input, dy}) ||
+        !contractionElement(element))
       return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+    // A `?` batch is a reduction dim of the matmuls; input and dy must
+    // agree on it.
+    Value batch;
+    if (input.isDynamicDim(0) || dy.isDynamicDim(0)) {
+      batch = dimSize(rewriter, loc, op.getInput(), 0);
+      checkSameSize(rewriter, loc, op, batch,
+                    dimSize(rewriter, loc, op.getDy(), 0),
+                    "the batch (dim 0) of input and dy differ");
+    }
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> dilations = op.getDilations();
@@ -380,6 +515,11 @@ struct Conv2DBackpropFilterToMatmuls
     auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
       return b.getIndexAttr(v);
     };
+    SmallVector<OpFoldResult> tapSizes = {
+        tapType.isDynamicDim(0) ? OpFoldResult(batch)
+                                : OpFoldResult(rewriter.getIndexAttr(out[0])),
+        rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
+        rewriter.getIndexAttr(f[2])};
     auto extractTap = [&](OpBuilder &b, Location l, Value kh,
                           Value kw) -> Value {
       return tensor::ExtractSliceOp::create(
@@ -387,7 +527,7 @@ struct Conv2DBackpropFilterToMatmuls
           SmallVector<OpFoldResult>{index(b, 0), scaled(b, l, kh, dilations[0]),
                                     scaled(b, l, kw, dilations[1]),
                                     index(b, 0)},
-          getAsIndexOpFoldResult(context, tapType.getShape()),
+          tapSizes,
           getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
     };
 
@@ -397,9 +537,9 @@ struct Conv2DBackpropFilterToMatmuls
       // matmul whose rows are (kh, kw, c): a matmul per tap would have c
       // rows, most of a register tile wasted.
       int64_t rows = f[0] * f[1] * f[2];
-      Value cols = tensor::EmptyOp::create(
-          rewriter, loc, ArrayRef<int64_t>{out[0], out[1], out[2], rows},
-          element);
+      SmallVector<OpFoldResult> colsSizes(tapSizes);
+      colsSizes[3] = rewriter.getIndexAttr(rows);
+      Value cols = tensor::EmptyOp::create(rewriter, loc, colsSizes, element);
       cols = forEachTap(
           rewriter, loc, f[0], f[1], cols,
           [&](OpBuilder &b, Location l, Value kh, Value kw,
@@ -411,8 +551,7 @@ struct Conv2DBackpropFilterToMatmuls
                 b, l, extractTap(b, l, kh, kw), cols,
                 SmallVector<OpFoldResult>{index(b, 0), index(b, 0), index(b, 0),
                                           column},
-                getAsIndexOpFoldResult(context, tapType.getShape()),
-                getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+                tapSizes, getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
           });
       auto matrixType = RankedTensorType::get({rows, f[3]}, element);
       Value init = filledTensor(rewriter, loc, matrixType.getShape(),
@@ -618,9 +757,19 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
-    if (!allStatic({input, dy}))
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // A `?` batch or channel dim is sized at run time (CastToKnownSizes
+    // made dy's agree with the input's where one is static).
+    if (!staticSpatial({input, dy}))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic spatial dims are not lowered yet");
+    for (int64_t d : {0, 3})
+      if (input.isDynamicDim(d) || dy.isDynamicDim(d))
+        checkSameSize(rewriter, loc, op,
+                      dimSize(rewriter, loc, op.getInput(), d),
+                      dimSize(rewriter, loc, op.getDy(), d),
+                      "dim " + Twine(d) + " of input and dy differ");
+    SmallVector<Value> inDynamic = dynamicSizes(rewriter, loc, op.getInput());
+    SmallVector<Value> dyDynamic = dynamicSizes(rewriter, loc, op.getDy());
 
     MLIRContext *context = rewriter.getContext();
     Type element = input.getElementType();
@@ -642,9 +791,9 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
             {d[0], d[1] * strides[0] + d[4], d[2] * strides[1] + d[5], d[3]},
             context),
         windowMap(context, 6), leadingMap(context, 6), leadingMap(context, 6)};
-    Value maxInit = filledTensor(rewriter, loc, dy.getShape(),
+    Value maxInit = filledTensor(rewriter, loc, dy.getShape(), dyDynamic,
                                  rewriter.getZeroAttr(element));
-    Value argInit = filledTensor(rewriter, loc, dy.getShape(),
+    Value argInit = filledTensor(rewriter, loc, dy.getShape(), dyDynamic,
                                  rewriter.getI64IntegerAttr(-1));
     auto argmax = linalg::GenericOp::create(
         rewriter, loc, TypeRange{dy, RankedTensorType::get(dy.getShape(), i64)},
@@ -724,7 +873,8 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     AffineMap read = spreadReadMap(context, 6, padding, ones, d[3]);
     SmallVector<AffineMap> maps = {read, read, windowMap(context, 6),
                                    leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, in, inDynamic,
+                              rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{input},
         ValueRange{spreadArg, spreadDy,
@@ -838,8 +988,11 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
 void mlir::trace::populateNeuralNetGradToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
-               Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
-               MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(
-      patterns.getContext());
+  patterns
+      .add<CastToKnownSizes<Conv2DBackpropInputOp>,
+           CastToKnownSizes<Conv2DBackpropFilterOp>,
+           CastToKnownSizes<MaxPool2DGradOp>, CastToKnownSizes<AvgPool2DGradOp>,
+           Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
+           Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
+           MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(patterns.getContext());
 }

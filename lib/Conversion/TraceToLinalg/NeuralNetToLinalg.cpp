@@ -11,6 +11,7 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "DynamicSizes.h"
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,12 +43,31 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> high = {0, padding[1], padding[3], 0};
   SmallVector<int64_t> shape(type.getShape());
   for (int64_t d = 0; d < 4; ++d)
-    shape[d] += low[d] + high[d];
+    if (!ShapedType::isDynamic(shape[d]))
+      shape[d] += low[d] + high[d];
   auto paddedType = RankedTensorType::get(shape, type.getElementType());
   Value padValue = arith::ConstantOp::create(b, loc, value);
   return tensor::PadOp::create(
       b, loc, paddedType, input, getAsIndexOpFoldResult(b.getContext(), low),
       getAsIndexOpFoldResult(b.getContext(), high), padValue);
+}
+
+/// The NHWC output sizes of a window op over `input`: N and C (`channels`)
+/// as given, OH and OW by windowedSize (with its run-time checks).
+SmallVector<OpFoldResult>
+windowOutputSizes(OpBuilder &b, Location loc, Operation *op, Value input,
+                  OpFoldResult channels, ArrayRef<OpFoldResult> window,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                  ArrayRef<int64_t> dilations) {
+  SmallVector<OpFoldResult> in = tensor::getMixedSizes(b, loc, input);
+  SmallVector<OpFoldResult> sizes = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    sizes.push_back(windowedSize(
+        b, loc, op, in[1 + i], window[i], strides[i], padding[2 * i],
+        padding[2 * i + 1], dilations[i],
+        "the window does not fit the padded input dim " + Twine(1 + i)));
+  sizes.push_back(channels);
+  return sizes;
 }
 
 struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
@@ -59,15 +79,24 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto filter = cast<RankedTensorType>(op.getFilter().getType());
     RankedTensorType result = op.getType();
-    if (!input.hasStaticShape() || !filter.hasStaticShape() ||
-        !result.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // With `?` dims: the input's channels must be the filter's, and the
+    // dilated filter must fit the padded input (run-time checks).
+    SmallVector<OpFoldResult> f =
+        tensor::getMixedSizes(rewriter, loc, op.getFilter());
+    if (input.isDynamicDim(3) || filter.isDynamicDim(2))
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 3),
+                    dimSize(rewriter, loc, op.getFilter(), 2),
+                    "the input's channels (dim 3) and the filter's (dim 2) "
+                    "differ");
+    SmallVector<OpFoldResult> sizes =
+        windowOutputSizes(rewriter, loc, op, op.getInput(), f[3], {f[0], f[1]},
+                          op.getStrides(), op.getPadding(), op.getDilations());
 
     Type element = input.getElementType();
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
                               rewriter.getZeroAttr(element));
     Value init = filledTensor(rewriter, loc, result.getShape(),
+                              dynamicOf(rewriter, loc, result, sizes),
                               rewriter.getZeroAttr(element));
     auto conv = linalg::Conv2DNhwcHwcfOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{padded, op.getFilter()},
@@ -86,16 +115,20 @@ struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
-    if (!input.hasStaticShape() || !result.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    SmallVector<OpFoldResult> sizes = windowOutputSizes(
+        rewriter, loc, op, op.getInput(),
+        tensor::getMixedSize(rewriter, loc, op.getInput(), 3),
+        getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
+        op.getStrides(), op.getPadding(), {1, 1});
+    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, sizes);
 
     // -inf in the padding and the accumulator: padding never wins, and
     // maximumf lets a NaN in the window through.
     TypedAttr lowest = lowestFloat(rewriter, input.getElementType());
     Value padded =
         padSpatial(rewriter, loc, op.getInput(), op.getPadding(), lowest);
-    Value init = filledTensor(rewriter, loc, result.getShape(), lowest);
+    Value init =
+        filledTensor(rewriter, loc, result.getShape(), dynamic, lowest);
     Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
                                            input.getElementType());
     auto pool = linalg::PoolingNhwcMaxOp::create(
@@ -115,9 +148,12 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
-    if (!input.hasStaticShape() || !result.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    SmallVector<OpFoldResult> sizes = windowOutputSizes(
+        rewriter, loc, op, op.getInput(),
+        tensor::getMixedSize(rewriter, loc, op.getInput(), 3),
+        getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
+        op.getStrides(), op.getPadding(), {1, 1});
+    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, sizes);
 
     Type element = input.getElementType();
     ArrayRef<int64_t> window = op.getWindow();
@@ -125,7 +161,7 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     ArrayRef<int64_t> padding = op.getPadding();
     Value padded = padSpatial(rewriter, loc, op.getInput(), padding,
                               rewriter.getZeroAttr(element));
-    Value init = filledTensor(rewriter, loc, result.getShape(),
+    Value init = filledTensor(rewriter, loc, result.getShape(), dynamic,
                               rewriter.getZeroAttr(element));
     Value windowShape = tensor::EmptyOp::create(rewriter, loc, window, element);
     Value sum =
@@ -139,12 +175,13 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     // window: kh * kw without padding, computed per (oh, ow) with it.
     bool hasPadding = llvm::any_of(padding, [](int64_t p) { return p != 0; });
     int64_t fullCount = window[0] * window[1];
-    int64_t height = input.getDimSize(1), width = input.getDimSize(2);
+    OpFoldResult height = tensor::getMixedSize(rewriter, loc, op.getInput(), 1);
+    OpFoldResult width = tensor::getMixedSize(rewriter, loc, op.getInput(), 2);
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(4));
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
-    Value out =
-        tensor::EmptyOp::create(rewriter, loc, result.getShape(), element);
+    Value out = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                        element, dynamic);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{sum}, ValueRange{out},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {

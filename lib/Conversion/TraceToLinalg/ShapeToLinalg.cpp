@@ -10,9 +10,11 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "DynamicSizes.h"
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -77,6 +79,68 @@ SmallVector<ReassociationIndices> allInOneGroup(int64_t rank) {
   return {group};
 }
 
+/// A reshape with `?` dims that is no collapse or expand: the operand
+/// collapsed to its flat (row-major) vector of elements, expanded to the
+/// result. The result's `?` (at most one, the verifier says) is the element
+/// count over the product of its static dims, which must divide it (a
+/// run-time check).
+Value reshapeThroughFlat(PatternRewriter &rewriter, ReshapeOp op) {
+  Location loc = op.getLoc();
+  Value x = op.getX();
+  auto from = cast<RankedTensorType>(x.getType());
+  RankedTensorType to = op.getType();
+  OpFoldResult count = rewriter.getIndexAttr(1);
+  for (OpFoldResult size : tensor::getMixedSizes(rewriter, loc, x))
+    count = mulSizes(rewriter, loc, count, size);
+  int64_t known = 1;
+  for (int64_t size : to.getShape())
+    if (!ShapedType::isDynamic(size))
+      known *= size;
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : to.getShape())
+    sizes.push_back(
+        ShapedType::isDynamic(size)
+            ? divSizes(rewriter, loc, count, rewriter.getIndexAttr(known))
+            : rewriter.getIndexAttr(size));
+  OpFoldResult product = rewriter.getIndexAttr(1);
+  for (OpFoldResult size : sizes)
+    product = mulSizes(rewriter, loc, product, size);
+  checkSameSize(rewriter, loc, op,
+                getValueOrCreateConstantIndexOp(rewriter, loc, count),
+                getValueOrCreateConstantIndexOp(rewriter, loc, product),
+                "the operand's element count is not the result's (a "
+                "multiple of " +
+                    Twine(known) + ")");
+
+  auto flatType =
+      RankedTensorType::get(staticShape({count}), from.getElementType());
+  Value flat = x;
+  if (from.getRank() != 1)
+    flat = from.getRank() == 0
+               ? tensor::ExpandShapeOp::create(rewriter, loc, flatType, x,
+                                               allInOneGroup(0))
+                     .getResult()
+               : tensor::CollapseShapeOp::create(rewriter, loc, flatType, x,
+                                                 allInOneGroup(from.getRank()))
+                     .getResult();
+  // A static result takes a static flat vector (checked above).
+  if (std::optional<int64_t> total = getConstantIntValue(product))
+    flat = castTo(rewriter, loc, flat,
+                  RankedTensorType::get({*total}, from.getElementType()));
+  if (to.getRank() == 1)
+    return castTo(rewriter, loc, flat, to);
+  if (to.getRank() == 0) {
+    // One element (checked above).
+    return tensor::CollapseShapeOp::create(rewriter, loc, to, flat,
+                                           allInOneGroup(0));
+  }
+  auto expandedType =
+      RankedTensorType::get(staticShape(sizes), from.getElementType());
+  Value expanded = tensor::ExpandShapeOp::create(
+      rewriter, loc, expandedType, flat, allInOneGroup(to.getRank()), sizes);
+  return castTo(rewriter, loc, expanded, to);
+}
+
 struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -106,9 +170,8 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
                                      rewriter, loc, to, op.getX(), *groups));
           return success();
         }
-      return rewriter.notifyMatchFailure(
-          op, "a reshape with dynamic dims that is not a collapse or expand "
-              "of contiguous dims is not lowered yet");
+      rewriter.replaceOp(op, reshapeThroughFlat(rewriter, op));
+      return success();
     }
     if (to.getNumElements() == 0) {
       // Nothing to move; reshapes through a zero-sized dim are ambiguous.
@@ -259,8 +322,6 @@ struct ConcatToTensor : OpRewritePattern<ConcatOp> {
 
   LogicalResult matchAndRewrite(ConcatOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
@@ -268,24 +329,51 @@ struct ConcatToTensor : OpRewritePattern<ConcatOp> {
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
 
+    // The result's sizes: the inputs' sum along the axis; elsewhere a
+    // static input size where there is one (the inputs' `?`s are checked
+    // against it at run time).
+    SmallVector<OpFoldResult> sizes(rank);
+    SmallVector<int64_t> from(rank, 0);
+    OpFoldResult total = rewriter.getIndexAttr(0);
+    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+      SmallVector<OpFoldResult> inputSizes =
+          tensor::getMixedSizes(rewriter, loc, input);
+      total = addSizes(rewriter, loc, total, inputSizes[*axis]);
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != *axis && (!sizes[d] || (!getConstantIntValue(sizes[d]) &&
+                                         getConstantIntValue(inputSizes[d])))) {
+          sizes[d] = inputSizes[d];
+          from[d] = i;
+        }
+    }
+    sizes[*axis] = total;
+    for (auto [i, input] : llvm::enumerate(op.getInputs()))
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != *axis && static_cast<int64_t>(i) != from[d] &&
+            cast<RankedTensorType>(input.getType()).isDynamicDim(d))
+          checkSameSize(
+              rewriter, loc, op,
+              getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]),
+              dimSize(rewriter, loc, input, d),
+              "dim " + Twine(d) + " of input " + Twine(from[d]) +
+                  " and of input " + Twine(i) + " differ");
+
     // Each input goes into its own window of the result, one after another
     // along the axis.
-    Value result = emptyLike(rewriter, loc, type);
-    int64_t position = 0;
+    Value result =
+        emptyLike(rewriter, loc, type, dynamicOf(rewriter, loc, type, sizes));
+    OpFoldResult position = rewriter.getIndexAttr(0);
     for (Value input : op.getInputs()) {
-      auto inputType = cast<RankedTensorType>(input.getType());
-      int64_t extent = inputType.getDimSize(*axis);
-      if (extent == 0)
+      SmallVector<OpFoldResult> inputSizes =
+          tensor::getMixedSizes(rewriter, loc, input);
+      if (getConstantIntValue(inputSizes[*axis]) == 0)
         continue;
-      SmallVector<int64_t> offsets(rank, 0);
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       offsets[*axis] = position;
-      SmallVector<int64_t> strides(rank, 1);
-      result = tensor::InsertSliceOp::create(
-          rewriter, loc, input, result,
-          getAsIndexOpFoldResult(rewriter.getContext(), offsets),
-          getAsIndexOpFoldResult(rewriter.getContext(), inputType.getShape()),
-          getAsIndexOpFoldResult(rewriter.getContext(), strides));
-      position += extent;
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets, inputSizes, strides);
+      position = addSizes(rewriter, loc, position, inputSizes[*axis]);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -297,9 +385,17 @@ struct SliceToTensor : OpRewritePattern<SliceOp> {
 
   LogicalResult matchAndRewrite(SliceOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     RankedTensorType type = op.getType();
+    // A `?` operand dim must reach the limit (the verifier checked the
+    // static ones); the result's sizes are static.
+    for (auto [d, limit] : llvm::enumerate(op.getLimit()))
+      checkAtLeast(rewriter, op.getLoc(), op,
+                   tensor::getMixedSize(rewriter, op.getLoc(), op.getX(), d),
+                   rewriter.getIndexAttr(limit),
+                   "dim " + Twine(d) +
+                       " of the operand is smaller than the "
+                       "slice's limit " +
+                       Twine(limit));
     SmallVector<int64_t> strides(type.getRank(), 1);
     if (std::optional<ArrayRef<int64_t>> given = op.getStrides())
       strides.assign(given->begin(), given->end());
@@ -319,8 +415,7 @@ struct PadToTensor : OpRewritePattern<PadOp> {
 
   LogicalResult matchAndRewrite(PadOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    // A `?` dim stays `?` in the result; tensor.pad sizes it.
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Value padValue = arith::ConstantOp::create(
@@ -345,8 +440,6 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
 
   LogicalResult matchAndRewrite(GatherOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!allStatic(op))
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
     Location loc = op.getLoc();
     auto params = cast<RankedTensorType>(op.getParams().getType());
     auto indices = cast<RankedTensorType>(op.getIndices().getType());
@@ -354,10 +447,41 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), params.getRank());
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
-    int64_t axisSize = params.getDimSize(*axis);
-    if (axisSize == 0 && type.getNumElements() != 0)
+    if (params.getDimSize(*axis) == 0 && type.hasStaticShape() &&
+        type.getNumElements() != 0)
       return rewriter.notifyMatchFailure(
           op, "gathers from an empty axis: no index can be clamped into it");
+
+    // The result's sizes: params' around the axis, the indices' in it.
+    SmallVector<OpFoldResult> paramSizes =
+        tensor::getMixedSizes(rewriter, loc, op.getParams());
+    SmallVector<OpFoldResult> indexSizes =
+        tensor::getMixedSizes(rewriter, loc, op.getIndices());
+    SmallVector<OpFoldResult> sizes(ArrayRef(paramSizes).take_front(*axis));
+    llvm::append_range(sizes, indexSizes);
+    llvm::append_range(sizes, ArrayRef(paramSizes).drop_front(*axis + 1));
+    // A `?` axis must hold an element wherever there is an index to clamp
+    // into it.
+    OpFoldResult axisSize = paramSizes[*axis];
+    if (!getConstantIntValue(axisSize)) {
+      OpFoldResult count = rewriter.getIndexAttr(1);
+      for (OpFoldResult size : indexSizes)
+        count = mulSizes(rewriter, loc, count, size);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value any = arith::MinSIOp::create(
+          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, count),
+          one);
+      checkAtLeast(rewriter, loc, op, axisSize, any,
+                   "params dim " + Twine(*axis) +
+                       " (the gather axis) is empty but there are indices");
+    }
+    // The last index along the axis: a constant in the body where static.
+    std::optional<int64_t> staticAxisSize = getConstantIntValue(axisSize);
+    Value dynamicLast;
+    if (!staticAxisSize)
+      dynamicLast = getValueOrCreateConstantIndexOp(
+          rewriter, loc,
+          subSizes(rewriter, loc, axisSize, rewriter.getIndexAttr(1)));
 
     // Iteration space: the result's dims, i.e. params.shape[:axis],
     // indices.shape, params.shape[axis+1:]. The indices are read at the
@@ -371,7 +495,8 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
     SmallVector<AffineMap> maps = {
         AffineMap::get(rank, 0, indexExprs, context),
         rewriter.getMultiDimIdentityMap(rank)};
-    Value init = emptyLike(rewriter, loc, type);
+    Value init =
+        emptyLike(rewriter, loc, type, dynamicOf(rewriter, loc, type, sizes));
     Value source = op.getParams();
     int64_t paramsRank = params.getRank();
     int64_t gatherAxis = *axis;
@@ -385,7 +510,10 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
               Value index = arith::IndexCastOp::create(b, l, b.getIndexType(),
                                                        args[0]);
               Value zero = arith::ConstantIndexOp::create(b, l, 0);
-              Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
+              Value last = staticAxisSize ? arith::ConstantIndexOp::create(
+                                                b, l, *staticAxisSize - 1)
+                                                .getResult()
+                                          : dynamicLast;
               index = arith::MaxSIOp::create(b, l, index, zero);
               index = arith::MinSIOp::create(b, l, index, last);
               SmallVector<Value> position;

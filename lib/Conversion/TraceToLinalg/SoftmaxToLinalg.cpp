@@ -194,9 +194,6 @@ struct ArgmaxToLinalg : OpRewritePattern<ArgmaxOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getX().getType());
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
     int64_t rank = type.getRank();
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
     if (!axis)
@@ -206,9 +203,14 @@ struct ArgmaxToLinalg : OpRewritePattern<ArgmaxOp> {
     // element is that lowest value and the first of them is at index 0.
     Type element = type.getElementType();
     SmallVector<int64_t> reducedShape = dropAxis(type.getShape(), *axis);
-    Value initValue =
-        filledTensor(rewriter, loc, reducedShape, lowestOf(rewriter, element));
-    Value initIndex = filledTensor(rewriter, loc, reducedShape,
+    // The kept `?` dims' sizes.
+    SmallVector<Value> dynamic;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis && type.isDynamicDim(d))
+        dynamic.push_back(dimSize(rewriter, loc, op.getX(), d));
+    Value initValue = filledTensor(rewriter, loc, reducedShape, dynamic,
+                                   lowestOf(rewriter, element));
+    Value initIndex = filledTensor(rewriter, loc, reducedShape, dynamic,
                                    rewriter.getI64IntegerAttr(0));
 
     MLIRContext *context = rewriter.getContext();

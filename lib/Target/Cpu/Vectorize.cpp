@@ -5,7 +5,10 @@
 // the innermost loop so full tiles need no mask, and vectorizes every tile
 // with linalg's vectorizer. An innermost reduction is tiled as a partial
 // reduction: the loop carries one accumulator per lane, and the lanes are
-// reduced once after it.
+// reduced once after it. A `?` innermost loop is tiled and peeled the same
+// way: full vectors while they fit (no mask), then the remainder (none when
+// the size is a multiple of the width) as one masked vector; only with
+// dynamic-inner=true (see the option: off by default, measured slower).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,15 +55,14 @@ bool isByteElement(Type type) {
 
 /// Whether `op` is an elementwise op or a reduction this pass vectorizes:
 /// not a contraction or convolution (the contraction passes own those),
-/// with a static innermost loop, and walking every operand contiguously along
-/// its innermost loop (or not at all: a broadcast).
-bool isCandidate(linalg::LinalgOp op) {
+/// and walking every operand contiguously along its innermost loop (or not
+/// at all: a broadcast). Dynamic loops are fine: the outer ones are tiled
+/// by 1, the innermost one to full vectors and a remainder.
+bool isCandidate(linalg::LinalgOp op, bool dynamicInner) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
       op->hasAttr(tracec::kUkernelAttrName))
     return false;
-  // Dynamic outer loops are fine (they are tiled by 1, so every tile is
-  // static); the innermost loop, which becomes the vectors, must be static.
-  if (ShapedType::isDynamic(op.getStaticLoopRanges().back()))
+  if (!dynamicInner && ShapedType::isDynamic(op.getStaticLoopRanges().back()))
     return false;
   // Matmul-like contractions (m, n and k dims) and convolutions; row-wise
   // dot products and matrix-vector products are reductions like any other.
@@ -130,7 +132,11 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t innerSize = op.getStaticLoopRanges()[last];
   bool innerReduction = iterators[last] == utils::IteratorType::reduction;
-  bool tileInner = innerSize > lanes;
+  // A `?` innermost loop may be longer than a vector: tiled, and its
+  // remainder peeled, as a static one that does not divide.
+  bool dynamicInner = ShapedType::isDynamic(innerSize);
+  bool tileInner = dynamicInner || innerSize > lanes;
+  bool remainder = dynamicInner || innerSize % lanes != 0;
   rewriter.setInsertionPoint(op);
 
   // Outer loops by 1; the innermost by `lanes` unless it reduces.
@@ -175,7 +181,7 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.replaceOp(tile, tiled->replacements);
     tile = tiled->tiledOps.front();
     mark(tile, rewriter);
-    if (!innerReduction && tileInner && innerSize % lanes != 0)
+    if (!innerReduction && tileInner && remainder)
       peelRemainder(rewriter, tiled->loops.back());
   } else {
     mark(tile, rewriter);
@@ -205,7 +211,7 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
   for (Value init : partial->initialValues)
     if (Operation *def = init.getDefiningOp())
       mark(def, rewriter);
-  if (innerSize % lanes != 0)
+  if (remainder)
     peelRemainder(rewriter, partial->loops.back());
   return success();
 }
@@ -222,8 +228,11 @@ LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp op,
       sizes.push_back(ShapedType::isDynamic(size) ? lanes : size);
   }
   rewriter.setInsertionPoint(op);
+  // Explicitly not scalable: without the flags, linalg's vectorizer builds
+  // N-D masks of a type that does not verify against the masked transfers.
+  SmallVector<bool> scalable(sizes.size(), false);
   FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, op, sizes);
+      linalg::vectorize(rewriter, op, sizes, scalable);
   if (failed(result))
     return failure();
   rewriter.replaceOp(op, result->replacements);
@@ -258,7 +267,7 @@ struct CpuVectorizePass
 
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
-      if (isCandidate(op))
+      if (isCandidate(op, dynamicInner))
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -1,25 +1,136 @@
-// RUN: tracec-opt %s --trace-to-linalg -split-input-file -verify-diagnostics
+// RUN: tracec-opt %s -split-input-file -trace-to-linalg -canonicalize -cse | FileCheck %s
+// RUN: tracec-opt %s -split-input-file -trace-to-linalg -canonicalize -cse -trace-shape-functions -canonicalize | FileCheck %s --check-prefix=SHAPE
 
-// Dynamic shapes are not lowered yet by the neural-network and argmax
-// patterns: the ops are reported at their location, never dropped.
-func.func @conv_dynamic(%x: tensor<?x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) -> tensor<?x3x3x4xf32> {
-  // expected-error @below {{failed to legalize operation 'trace.conv2d'}}
+// conv2d, pooling and their backprops at `?` dims.
+
+// A `?` batch: the output's batch is the input's; nothing to check.
+// CHECK-LABEL: func.func @conv_batch
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-NOT: cf.assert
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x3x3x4xf32>
+// CHECK: %[[INIT:.*]] = linalg.fill {{.*}} outs(%[[E]] : tensor<?x3x3x4xf32>)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %arg1 : tensor<?x5x5x3xf32>, tensor<3x3x3x4xf32>) outs(%[[INIT]] : tensor<?x3x3x4xf32>)
+func.func @conv_batch(%x: tensor<?x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) -> tensor<?x3x3x4xf32> {
   %0 = trace.conv2d %x, %f : (tensor<?x5x5x3xf32>, tensor<3x3x3x4xf32>) -> tensor<?x3x3x4xf32>
   return %0 : tensor<?x3x3x4xf32>
 }
 
 // -----
 
-func.func @avg_pool_dynamic(%x: tensor<1x?x4x2xf32>) -> tensor<1x?x2x2xf32> {
-  // expected-error @below {{failed to legalize operation 'trace.avg_pool2d'}}
-  %0 = trace.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x?x4x2xf32> -> tensor<1x?x2x2xf32>
-  return %0 : tensor<1x?x2x2xf32>
+// `?` spatial dims and channels: the output rows are
+// (h + 2 - 3) floordiv 2 + 1, the columns w - 2; the channels must agree
+// and the filter must fit the padded input (run-time checks).
+// CHECK-LABEL: func.func @conv_spatial
+// CHECK: %[[FC:.*]] = tensor.dim %arg1, %c2
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[FC]], %c3
+// CHECK: cf.assert %[[SAME]], "{{.*}}'trace.conv2d': the input's channels (dim 3) and the filter's (dim 2) differ"
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[H:.*]] = tensor.dim %arg0, %c1
+// CHECK-DAG: %[[W:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[HP:.*]] = arith.addi %[[H]], %c2
+// CHECK: %[[HMAX:.*]] = arith.maxsi %[[HP]], %c3
+// CHECK: %[[FITS:.*]] = arith.cmpi eq, %[[HP]], %[[HMAX]]
+// CHECK: cf.assert %[[FITS]], "{{.*}}'trace.conv2d': the window does not fit the padded input dim 1"
+// CHECK: %[[HM:.*]] = arith.addi %[[H]], %c-1
+// CHECK: %[[HD:.*]] = arith.floordivsi %[[HM]], %c2
+// CHECK: %[[OH:.*]] = arith.addi %[[HD]], %c1
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d': the window does not fit the padded input dim 2"
+// CHECK: %[[OW:.*]] = arith.addi %[[W]], %c-2
+// CHECK: %[[PADDED:.*]] = tensor.pad %arg0 low[0, 1, 0, 0] high[0, 1, 0, 0]
+// CHECK: tensor.empty(%[[N]], %[[OH]], %[[OW]]) : tensor<?x?x?x4xf32>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}strides = dense<[2, 1]>{{.*}} ins(%[[PADDED]], %arg1 : tensor<?x?x?x3xf32>, tensor<3x3x?x4xf32>)
+// SHAPE-LABEL: func.func @__shape_conv_spatial
+// SHAPE: @__shape_conv_spatial_check_0("argument 1 dim 2 is {0} but a size is 3 ({{.*}}'trace.conv2d': the input's channels (dim 3) and the filter's (dim 2) differ)\00")
+func.func @conv_spatial(%x: tensor<?x?x?x3xf32>, %f: tensor<3x3x?x4xf32>) -> tensor<?x?x?x4xf32> {
+  %0 = trace.conv2d %x, %f {padding = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 1>} : (tensor<?x?x?x3xf32>, tensor<3x3x?x4xf32>) -> tensor<?x?x?x4xf32>
+  return %0 : tensor<?x?x?x4xf32>
 }
 
 // -----
 
-func.func @argmax_dynamic(%x: tensor<?x4xf32>) -> tensor<?xi64> {
-  // expected-error @below {{failed to legalize operation 'trace.argmax'}}
-  %0 = trace.argmax %x {axis = 1} : tensor<?x4xf32> -> tensor<?xi64>
-  return %0 : tensor<?xi64>
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: tensor.empty(%[[N]]) : tensor<?x2x2x2xf32>
+// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%arg0, %{{.*}} : tensor<?x4x4x2xf32>, tensor<2x2xf32>)
+func.func @max_pool(%x: tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32> {
+  %0 = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x4x4x2xf32> -> tensor<?x2x2x2xf32>
+  return %0 : tensor<?x2x2x2xf32>
+}
+
+// -----
+
+// The average's divisor counts the window's rows inside the `?` height.
+// CHECK-LABEL: func.func @avg_pool
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[H:.*]] = tensor.dim %arg0, %c1
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.avg_pool2d': the window does not fit the padded input dim 1"
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]], %{{.*}}) : tensor<?x?x2x2xf32>
+// CHECK: linalg.pooling_nhwc_sum
+// CHECK: linalg.generic
+// CHECK: arith.minsi %{{.*}}, %[[H]] : index
+// CHECK: arith.divf
+func.func @avg_pool(%x: tensor<?x?x4x2xf32>) -> tensor<?x?x2x2xf32> {
+  %0 = trace.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 0>} : tensor<?x?x4x2xf32> -> tensor<?x?x2x2xf32>
+  return %0 : tensor<?x?x2x2xf32>
+}
+
+// -----
+
+// A `?` batch is a reduction dim of the per-tap matmuls (input and dy
+// must agree on it).
+// CHECK-LABEL: func.func @conv_backprop_filter
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[NDY:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[N]], %[[NDY]]
+// CHECK: cf.assert %[[SAME]], "{{.*}}'trace.conv2d_backprop_filter': the batch (dim 0) of input and dy differ"
+// CHECK: tensor.empty(%[[N]]) : tensor<?x3x3x27xf32>
+// CHECK: tensor.extract_slice %arg0[0, %{{.*}}, %{{.*}}, 0] [%[[N]], 3, 3, 3]
+// CHECK: linalg.contract {{.*}} ins(%{{.*}}, %arg1 : tensor<?x3x3x27xf32>, tensor<?x3x3x4xf32>) outs(%{{.*}} : tensor<27x4xf32>)
+func.func @conv_backprop_filter(%x: tensor<?x5x5x3xf32>, %dy: tensor<?x3x3x4xf32>) -> tensor<3x3x3x4xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 3, 4>} : (tensor<?x5x5x3xf32>, tensor<?x3x3x4xf32>) -> tensor<3x3x3x4xf32>
+  return %0 : tensor<3x3x3x4xf32>
+}
+
+// -----
+
+// The result (input_shape) is static: a `?` in dy is checked against the
+// size it must have, then dy is cast to it.
+// CHECK-LABEL: func.func @conv_backprop_input
+// CHECK: %[[N:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[N]], %c2
+// CHECK: cf.assert %[[OK]], "{{.*}}'trace.conv2d_backprop_input': dim 0 of operand 1 is not 2, the size the other shapes give it"
+// CHECK: %[[DY:.*]] = tensor.cast %arg1 : tensor<?x3x3x4xf32> to tensor<2x3x3x4xf32>
+// CHECK: linalg.contract {{.*}} ins(%[[DY]], %{{.*}} : tensor<2x3x3x4xf32>, tensor<27x4xf32>)
+func.func @conv_backprop_input(%f: tensor<3x3x3x4xf32>, %dy: tensor<?x3x3x4xf32>) -> tensor<2x5x5x3xf32> {
+  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 5, 3>} : (tensor<3x3x3x4xf32>, tensor<?x3x3x4xf32>) -> tensor<2x5x5x3xf32>
+  return %0 : tensor<2x5x5x3xf32>
+}
+
+// -----
+
+// A `?` batch and channels: the argmaxes, the spreads and the result are
+// sized from the input and dy, which must agree.
+// CHECK-LABEL: func.func @max_pool_grad
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[NDY:.*]] = tensor.dim %arg1, %c0
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.max_pool2d_grad': dim 0 of input and dy differ"
+// CHECK-DAG: %[[C:.*]] = tensor.dim %arg0, %c3
+// CHECK-DAG: %[[CDY:.*]] = tensor.dim %arg1, %c3
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.max_pool2d_grad': dim 3 of input and dy differ"
+// CHECK: tensor.empty(%[[NDY]], %[[CDY]]) : tensor<?x2x2x?xi64>
+// CHECK: tensor.empty(%[[NDY]], %[[CDY]]) : tensor<?x5x5x?xi64>
+// CHECK: tensor.empty(%[[N]], %[[C]]) : tensor<?x4x4x?xf32>
+func.func @max_pool_grad(%x: tensor<?x4x4x?xf32>, %dy: tensor<?x2x2x?xf32>) -> tensor<?x4x4x?xf32> {
+  %0 = trace.max_pool2d_grad %x, %dy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x4x4x?xf32>, tensor<?x2x2x?xf32>) -> tensor<?x4x4x?xf32>
+  return %0 : tensor<?x4x4x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @avg_pool_grad
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.avg_pool2d_grad': dim 0 of operand 0 is not 1, the size the other shapes give it"
+// CHECK: tensor.cast %arg0 : tensor<?x2x2x2xf32> to tensor<1x2x2x2xf32>
+func.func @avg_pool_grad(%dy: tensor<?x2x2x2xf32>) -> tensor<1x4x4x2xf32> {
+  %0 = trace.avg_pool2d_grad %dy {input_shape = array<i64: 1, 4, 4, 2>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x2x2x2xf32> -> tensor<1x4x4x2xf32>
+  return %0 : tensor<1x4x4x2xf32>
 }

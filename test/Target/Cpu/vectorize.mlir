@@ -1,4 +1,4 @@
-// RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize=target-cpu=skylake-avx512 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize="target-cpu=skylake-avx512 dynamic-inner=true" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: tracec-opt %s --trace-to-linalg --linalg-fuse-elementwise-ops --trace-cpu-vectorize=target-cpu=x86-64-v3 --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: not tracec-opt %s --trace-cpu-vectorize=target-cpu=no-such-cpu -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -118,4 +118,65 @@ func.func @row_dot(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<8xf32> 
 func.func @compare(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi1> {
   %0 = trace.lt %x, %y : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xi1>
   return %0 : tensor<64xi1>
+}
+
+// -----
+
+// A `?` innermost dim: full vectors while they fit (no mask), then the
+// remainder of fewer than 16 as one masked vector per row, never a scalar
+// loop.
+// AVX512-LABEL: func.func @dynamic_inner
+// AVX512: %[[N:.*]] = tensor.dim %arg0, %c1
+// AVX512: scf.forall (%[[R:.*]]) in (4)
+// AVX512:   %[[FULL:.*]] = affine.apply #{{.*}}()[%[[N]]]
+// AVX512:   scf.for %[[C:.*]] = %c0 to %[[FULL]] step %c16
+// AVX512:     vector.transfer_read %arg0[%[[R]], %[[C]]]{{.*}} : tensor<4x?xf32>, vector<1x16xf32>
+// AVX512:     math.tanh %{{.*}} : vector<1x16xf32>
+// AVX512:   scf.for %[[REST:.*]] = %[[FULL]] to %[[N]] step %c16
+// AVX512:     %[[LEFT:.*]] = affine.apply #{{.*}}(%[[REST]])[%[[N]]]
+// AVX512:     %[[MASK:.*]] = vector.create_mask %c1, %[[LEFT]] : vector<1x16xi1>
+// AVX512:     vector.mask %[[MASK]] { vector.transfer_read %arg0[%[[R]], %[[REST]]]
+// AVX512:     math.tanh %{{.*}} : vector<1x16xf32>
+// AVX512:     vector.mask %[[MASK]] { vector.transfer_write
+// AVX512-NOT: linalg.generic
+func.func @dynamic_inner(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %0 = trace.tanh %x : tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
+// A 1-D `?` op: the remainder is one masked vector.
+// AVX512-LABEL: func.func @dynamic_1d
+// AVX512: %[[N:.*]] = tensor.dim %arg0, %c0
+// AVX512: %[[FULL:.*]] = affine.apply #{{.*}}()[%[[N]]]
+// AVX512: scf.for %{{.*}} = %c0 to %[[FULL]] step %c16
+// AVX512:   math.tanh %{{.*}} : vector<16xf32>
+// AVX512: scf.for %{{.*}} = %[[FULL]] to %[[N]] step %c16
+// AVX512:   %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<16xi1>
+// AVX512:   vector.mask %[[MASK]] { vector.transfer_read
+// AVX512:   math.tanh %{{.*}} : vector<16xf32>
+// AVX512:   vector.mask %[[MASK]] { vector.transfer_write
+func.func @dynamic_1d(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = trace.tanh %x : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// A row reduction over a `?` dim: 16 lane accumulators over the full
+// vectors, the remainder added into the first lanes under a mask, one
+// reduction across the lanes.
+// AVX512-LABEL: func.func @dynamic_row_sums
+// AVX512: scf.forall
+// AVX512:   scf.for {{.*}} step %c16 iter_args(%{{.*}} = %cst) -> (vector<1x16xf32>)
+// AVX512:     arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// AVX512:   %[[MASK:.*]] = vector.create_mask %c1, %{{.*}} : vector<1x16xi1>
+// AVX512:   vector.mask %[[MASK]] { vector.transfer_read %arg0
+// AVX512:   arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// AVX512:   vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// AVX512-NOT: linalg.generic
+func.func @dynamic_row_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %0 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }

@@ -175,6 +175,11 @@ def TraceCpuVectorize : Pass<"trace-cpu-vectorize", "func::FuncOp"> {
     Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"native\"",
            "CPU whose vector width to use: native (the host) or an LLVM CPU "
            "name such as skylake-avx512 or x86-64-v3">,
+    Option<"dynamicInner", "dynamic-inner", "bool", /*default=*/"false",
+           "Also vectorize ops whose innermost loop is dynamic (full vectors "
+           "and a masked remainder). Off by default: the tiles keep elementwise "
+           "chains from sharing a buffer (an allocation per call) and measured "
+           "slower than the scalar loops LLVM vectorizes">,
   ];
   let dependentDialects = [
     "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",

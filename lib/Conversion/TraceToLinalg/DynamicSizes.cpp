@@ -1,0 +1,141 @@
+//===- DynamicSizes.cpp - Size arithmetic and bound checks at `?` dims ----===//
+
+#include "DynamicSizes.h"
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+namespace {
+
+template <typename OpTy>
+OpFoldResult combine(OpBuilder &b, Location loc, OpFoldResult lhs,
+                     OpFoldResult rhs,
+                     function_ref<int64_t(int64_t, int64_t)> fold) {
+  std::optional<int64_t> l = getConstantIntValue(lhs);
+  std::optional<int64_t> r = getConstantIntValue(rhs);
+  if (l && r)
+    return b.getIndexAttr(fold(*l, *r));
+  return OpTy::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, lhs),
+                      getValueOrCreateConstantIndexOp(b, loc, rhs))
+      .getResult();
+}
+
+} // namespace
+
+OpFoldResult mlir::trace::addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 0)
+    return lhs;
+  if (getConstantIntValue(lhs) == 0)
+    return rhs;
+  return combine<arith::AddIOp>(b, loc, lhs, rhs,
+                                [](int64_t l, int64_t r) { return l + r; });
+}
+
+OpFoldResult mlir::trace::mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 1)
+    return lhs;
+  if (getConstantIntValue(lhs) == 1)
+    return rhs;
+  return combine<arith::MulIOp>(b, loc, lhs, rhs,
+                                [](int64_t l, int64_t r) { return l * r; });
+}
+
+OpFoldResult mlir::trace::subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 0)
+    return lhs;
+  return combine<arith::SubIOp>(b, loc, lhs, rhs,
+                                [](int64_t l, int64_t r) { return l - r; });
+}
+
+OpFoldResult mlir::trace::divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 1)
+    return lhs;
+  return combine<arith::FloorDivSIOp>(
+      b, loc, lhs, rhs, [](int64_t l, int64_t r) {
+        return r ? llvm::divideFloorSigned(l, r) : 0;
+      });
+}
+
+SmallVector<int64_t> mlir::trace::staticShape(ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : sizes)
+    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  return shape;
+}
+
+SmallVector<Value> mlir::trace::dynamicOf(OpBuilder &b, Location loc,
+                                          RankedTensorType type,
+                                          ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+  return dynamic;
+}
+
+void mlir::trace::checkAtLeast(OpBuilder &b, Location loc, Operation *op,
+                               OpFoldResult size, OpFoldResult bound,
+                               const llvm::Twine &what) {
+  std::optional<int64_t> s = getConstantIntValue(size);
+  std::optional<int64_t> l = getConstantIntValue(bound);
+  if ((s && l) || l == 0)
+    return;
+  Value sizeValue = getValueOrCreateConstantIndexOp(b, loc, size);
+  Value boundValue = getValueOrCreateConstantIndexOp(b, loc, bound);
+  Value atLeast = arith::MaxSIOp::create(b, loc, sizeValue, boundValue);
+  checkSameSize(b, loc, op, sizeValue, atLeast, what);
+}
+
+Value mlir::trace::castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+OpFoldResult mlir::trace::windowedSize(OpBuilder &b, Location loc,
+                                       Operation *op, OpFoldResult size,
+                                       OpFoldResult window, int64_t stride,
+                                       int64_t padBefore, int64_t padAfter,
+                                       int64_t dilation,
+                                       const llvm::Twine &what) {
+  OpFoldResult padded =
+      addSizes(b, loc, size, b.getIndexAttr(padBefore + padAfter));
+  OpFoldResult span =
+      addSizes(b, loc,
+               mulSizes(b, loc, subSizes(b, loc, window, b.getIndexAttr(1)),
+                        b.getIndexAttr(dilation)),
+               b.getIndexAttr(1));
+  checkAtLeast(b, loc, op, padded, span, what);
+  return addSizes(
+      b, loc,
+      divSizes(b, loc, subSizes(b, loc, padded, span), b.getIndexAttr(stride)),
+      b.getIndexAttr(1));
+}
+
+Value mlir::trace::inBoundsCount(OpBuilder &b, Location loc, Value out,
+                                 int64_t stride, int64_t padBefore,
+                                 int64_t size, OpFoldResult extent) {
+  if (std::optional<int64_t> known = getConstantIntValue(extent))
+    return inBoundsCount(b, loc, out, stride, padBefore, size, *known);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value start = arith::SubIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, out, index(stride)),
+      index(padBefore));
+  Value end = arith::AddIOp::create(b, loc, start, index(size));
+  Value first = arith::MaxSIOp::create(b, loc, start, index(0));
+  Value last = arith::MinSIOp::create(
+      b, loc, end, getValueOrCreateConstantIndexOp(b, loc, extent));
+  return arith::SubIOp::create(b, loc, last, first);
+}

@@ -1,0 +1,60 @@
+//===- DynamicSizes.h - Size arithmetic and bound checks at `?` dims ------===//
+//
+// Sizes as OpFoldResults: constants where the types fix them (so static
+// shapes keep static types), index values computed at run time otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_LIB_CONVERSION_TRACETOLINALG_DYNAMICSIZES_H
+#define TRACEC_LIB_CONVERSION_TRACETOLINALG_DYNAMICSIZES_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir::trace {
+
+/// lhs + rhs, lhs * rhs, lhs - rhs, lhs / rhs (floor, non-negative sizes):
+/// a constant where both are, else an arith op.
+OpFoldResult addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+OpFoldResult mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+OpFoldResult subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+OpFoldResult divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+
+/// The static shape of `sizes` (`?` where a size is not a constant).
+SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes);
+
+/// The sizes of `sizes` that `type` has as `?` dims (for tensor.empty).
+SmallVector<Value> dynamicOf(OpBuilder &b, Location loc, RankedTensorType type,
+                             ArrayRef<OpFoldResult> sizes);
+
+/// A run-time check that `size` >= `bound`, where they are not both
+/// constants (checkSameSize of `size` and max(size, bound), so that the
+/// shape function's message names the argument dim and shows the bound).
+void checkAtLeast(OpBuilder &b, Location loc, Operation *op, OpFoldResult size,
+                  OpFoldResult bound, const llvm::Twine &what);
+
+/// `value` cast to `type` (tensor.cast) where the types differ.
+Value castTo(OpBuilder &b, Location loc, Value value, Type type);
+
+/// The output size of a window of `window` (dilated by `dilation`) sliding
+/// by `stride` over `size` padded by `padBefore` + `padAfter`:
+/// (size + pads - ((window - 1) * dilation + 1)) / stride + 1, with a
+/// run-time check that the window fits where that is not static.
+OpFoldResult windowedSize(OpBuilder &b, Location loc, Operation *op,
+                          OpFoldResult size, OpFoldResult window,
+                          int64_t stride, int64_t padBefore, int64_t padAfter,
+                          int64_t dilation, const llvm::Twine &what);
+
+/// inBoundsCount (LoweringUtils.h) over an input dim of `extent` elements:
+/// the constant form where it is static.
+Value inBoundsCount(OpBuilder &b, Location loc, Value out, int64_t stride,
+                    int64_t padBefore, int64_t size, OpFoldResult extent);
+
+} // namespace mlir::trace
+
+#endif // TRACEC_LIB_CONVERSION_TRACETOLINALG_DYNAMICSIZES_H
