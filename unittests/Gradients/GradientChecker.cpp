@@ -88,6 +88,13 @@ llvm::Expected<std::vector<Tensor>> tracec::testing::evaluateGradients(
 ::testing::AssertionResult tracec::testing::checkGradients(
     llvm::StringRef source, llvm::StringRef function,
     llvm::ArrayRef<Tensor> inputs, llvm::ArrayRef<int64_t> wrt) {
+  return checkGradientsAtSizes(source, function, {inputs.vec()}, wrt);
+}
+
+::testing::AssertionResult tracec::testing::checkGradientsAtSizes(
+    llvm::StringRef source, llvm::StringRef function,
+    llvm::ArrayRef<std::vector<Tensor>> inputSets,
+    llvm::ArrayRef<int64_t> wrt) {
   Compiler compiler;
   auto text = withGradientFunction(compiler, source, function, wrt);
   if (!text)
@@ -105,10 +112,17 @@ llvm::Expected<std::vector<Tensor>> tracec::testing::evaluateGradients(
     llvm::consumeError(grad.takeError());
     return ::testing::AssertionFailure() << "functions missing after compile";
   }
+  for (auto [set, inputs] : llvm::enumerate(inputSets)) {
   auto analytic = (*grad)(inputs);
   if (!analytic)
     return ::testing::AssertionFailure()
+           << "input set " << set << ": "
            << llvm::toString(analytic.takeError());
+  for (auto [k, index] : llvm::enumerate(wrt))
+    if ((*analytic)[k].shape() != inputs[index].shape())
+      return ::testing::AssertionFailure()
+             << "input set " << set << ": the gradient of arg " << index
+             << " has the wrong shape";
 
   std::vector<Tensor> point;
   for (const Tensor &input : inputs)
@@ -133,9 +147,11 @@ llvm::Expected<std::vector<Tensor>> tracec::testing::evaluateGradients(
       double got = (*analytic)[k].elementAsDouble(i);
       if (!(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric)))
         return ::testing::AssertionFailure()
-               << "d/d(arg " << index << ")[" << i << "]: trace.grad gives "
-               << got << ", central difference " << numeric;
+               << "input set " << set << ": d/d(arg " << index << ")[" << i
+               << "]: trace.grad gives " << got << ", central difference "
+               << numeric;
     }
+  }
   }
   return ::testing::AssertionSuccess();
 }

@@ -77,6 +77,34 @@ SmallVector<ReassociationIndices> allInOneGroup(int64_t rank) {
   return {group};
 }
 
+/// A reshape to `like`'s run-time shape: tensor.reshape with the sizes read
+/// off `like` (an expand_shape would need several `?` in one group, which
+/// expand-strided-metadata does not handle), the element counts checked to
+/// agree.
+Value reshapeLike(PatternRewriter &rewriter, ReshapeOp op) {
+  Location loc = op.getLoc();
+  auto from = cast<RankedTensorType>(op.getX().getType());
+  RankedTensorType to = op.getType();
+  Value like = op.getLike();
+  auto product = [&](Value value, int64_t rank) {
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      count = arith::MulIOp::create(rewriter, loc, count,
+                                    dimSize(rewriter, loc, value, d));
+    return count;
+  };
+  checkSameSize(rewriter, loc, op, product(op.getX(), from.getRank()),
+                product(like, to.getRank()),
+                "the operand's element count and that of 'like' differ");
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < to.getRank(); ++d)
+    sizes.push_back(dimSize(rewriter, loc, like, d));
+  Value shape = tensor::FromElementsOp::create(
+      rewriter, loc,
+      RankedTensorType::get({to.getRank()}, rewriter.getIndexType()), sizes);
+  return tensor::ReshapeOp::create(rewriter, loc, to, op.getX(), shape);
+}
+
 struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -87,6 +115,10 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
     RankedTensorType to = op.getType();
     if (from == to) {
       rewriter.replaceOp(op, op.getX());
+      return success();
+    }
+    if (op.getLike() && !to.hasStaticShape()) {
+      rewriter.replaceOp(op, reshapeLike(rewriter, op));
       return success();
     }
     if (!allStatic(op)) {
@@ -189,16 +221,26 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
       return success();
     }
     // Operand dims align with the trailing result dims.
-    // A dynamic result dim takes its size from a dynamic operand dim (a
-    // `?` never grows); a `?` operand dim read along a static one is
-    // checked.
+    // A dynamic result dim takes its size from `like` when given, else from
+    // a dynamic operand dim (a `?` never grows); a `?` operand dim read
+    // along a static one is checked, and so is a non-1 operand dim against
+    // a `like` dim.
     int64_t offset = to.getRank() - from.getRank();
     bool expandsUnitDims = false;
     SmallVector<Value> dynamic;
+    Value like = op.getLike();
     for (int64_t d = 0; d < to.getRank(); ++d) {
       int64_t source = d - offset;
       bool dynamicSource = source >= 0 && from.isDynamicDim(source);
-      if (to.isDynamicDim(d)) {
+      if (like && to.isDynamicDim(d)) {
+        Value size = dimSize(rewriter, loc, like, d);
+        dynamic.push_back(size);
+        if (source >= 0 && from.getDimSize(source) != 1)
+          checkSameSize(rewriter, loc, op,
+                        dimSize(rewriter, loc, op.getX(), source), size,
+                        "dim " + Twine(source) + " of the operand and dim " +
+                            Twine(d) + " of 'like' differ");
+      } else if (to.isDynamicDim(d)) {
         if (!dynamicSource)
           return rewriter.notifyMatchFailure(
               op, "a dynamic result dim whose size the operand does not give");
@@ -226,14 +268,14 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
       return success();
     }
 
-    // Size-1 dims that grow are read at index 0.
+    // Size-1 dims that grow are read at index 0 (the others were checked to
+    // match).
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < from.getRank(); ++d)
-      exprs.push_back(from.getDimSize(d) == to.getDimSize(d + offset) ||
-                              from.isDynamicDim(d)
-                          ? getAffineDimExpr(d + offset, context)
-                          : getAffineConstantExpr(0, context));
+      exprs.push_back(from.getDimSize(d) == 1 && to.getDimSize(d + offset) != 1
+                          ? getAffineConstantExpr(0, context)
+                          : getAffineDimExpr(d + offset, context));
     SmallVector<AffineMap> maps = {
         AffineMap::get(to.getRank(), 0, exprs, context),
         rewriter.getMultiDimIdentityMap(to.getRank())};
@@ -465,10 +507,47 @@ struct OneHotToLinalg : OpRewritePattern<OneHotOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// size
+//===----------------------------------------------------------------------===//
+
+/// The product of the dims (tensor.dim where `?`) as a rank-0 tensor.
+struct SizeToTensor : OpRewritePattern<SizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getX().getType();
+    SmallVector<int64_t> dims;
+    if (std::optional<ArrayRef<int64_t>> axes = op.getAxes()) {
+      for (int64_t axis : *axes)
+        dims.push_back(*normalizeAxis(axis, type.getRank()));
+    } else {
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        dims.push_back(d);
+    }
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d : dims)
+      count = arith::MulIOp::create(rewriter, loc, count,
+                                    dimSize(rewriter, loc, op.getX(), d));
+    Type element = op.getType().getElementType();
+    Value scalar = arith::IndexCastOp::create(rewriter, loc,
+                                              rewriter.getI64Type(), count);
+    if (isa<FloatType>(element))
+      scalar = arith::SIToFPOp::create(rewriter, loc, element, scalar);
+    else if (element != scalar.getType())
+      scalar = arith::TruncIOp::create(rewriter, loc, element, scalar);
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(),
+                                                        scalar);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::trace::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeToTensor, TransposeToLinalg, BroadcastToToLinalg,
                ConcatToTensor, SliceToTensor, PadToTensor, GatherToLinalg,
-               OneHotToLinalg>(patterns.getContext());
+               OneHotToLinalg, SizeToTensor>(patterns.getContext());
 }

@@ -10,15 +10,6 @@ func.func @reshape_dynamic(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
 
 // -----
 
-// A `?` result dim of broadcast_to whose size the operand does not give.
-func.func @broadcast_to_dynamic(%x: tensor<1xf32>) -> tensor<?xf32> {
-  // expected-error @below {{failed to legalize operation 'trace.broadcast_to'}}
-  %0 = trace.broadcast_to %x : tensor<1xf32> -> tensor<?xf32>
-  return %0 : tensor<?xf32>
-}
-
-// -----
-
 // No index can be clamped into an empty axis.
 func.func @gather_empty_axis(%p: tensor<0x3xf32>, %i: tensor<2xi32>) -> tensor<2x3xf32> {
   // expected-error @below {{failed to legalize operation 'trace.gather'}}
