@@ -77,32 +77,56 @@ SmallVector<ReassociationIndices> allInOneGroup(int64_t rank) {
   return {group};
 }
 
-/// A reshape to `like`'s run-time shape: tensor.reshape with the sizes read
-/// off `like` (an expand_shape would need several `?` in one group, which
-/// expand-strided-metadata does not handle), the element counts checked to
-/// agree.
+/// A reshape to `like`'s run-time shape: a linalg.generic copy that reads
+/// each result element at its row-major position in the operand
+/// (tensor.extract), the element counts checked to agree. (Several `?` in
+/// one reassociation group, which an expand_shape would need here, are not
+/// handled by expand-strided-metadata, nor memref.reshape with a dynamic
+/// shape by the LLVM lowering.)
 Value reshapeLike(PatternRewriter &rewriter, ReshapeOp op) {
   Location loc = op.getLoc();
-  auto from = cast<RankedTensorType>(op.getX().getType());
+  Value x = op.getX();
+  auto from = cast<RankedTensorType>(x.getType());
   RankedTensorType to = op.getType();
   Value like = op.getLike();
-  auto product = [&](Value value, int64_t rank) {
+  SmallVector<Value> fromSizes, toSizes, dynamic;
+  for (int64_t d = 0; d < from.getRank(); ++d)
+    fromSizes.push_back(dimSize(rewriter, loc, x, d));
+  for (int64_t d = 0; d < to.getRank(); ++d) {
+    toSizes.push_back(dimSize(rewriter, loc, like, d));
+    if (to.isDynamicDim(d))
+      dynamic.push_back(toSizes.back());
+  }
+  auto product = [&](ArrayRef<Value> sizes) {
     Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (int64_t d = 0; d < rank; ++d)
-      count = arith::MulIOp::create(rewriter, loc, count,
-                                    dimSize(rewriter, loc, value, d));
+    for (Value size : sizes)
+      count = arith::MulIOp::create(rewriter, loc, count, size);
     return count;
   };
-  checkSameSize(rewriter, loc, op, product(op.getX(), from.getRank()),
-                product(like, to.getRank()),
+  checkSameSize(rewriter, loc, op, product(fromSizes), product(toSizes),
                 "the operand's element count and that of 'like' differ");
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < to.getRank(); ++d)
-    sizes.push_back(dimSize(rewriter, loc, like, d));
-  Value shape = tensor::FromElementsOp::create(
-      rewriter, loc,
-      RankedTensorType::get({to.getRank()}, rewriter.getIndexType()), sizes);
-  return tensor::ReshapeOp::create(rewriter, loc, to, op.getX(), shape);
+  Value init = emptyLike(rewriter, loc, to, dynamic);
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(to.getRank())};
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{to}, ValueRange{}, ValueRange{init}, maps,
+             parallel(to.getRank()),
+             [&](OpBuilder &b, Location l, ValueRange) {
+               // The row-major position in the result, then the operand's
+               // indices of that position.
+               Value flat = arith::ConstantIndexOp::create(b, l, 0);
+               for (int64_t d = 0; d < to.getRank(); ++d)
+                 flat = arith::AddIOp::create(
+                     b, l, arith::MulIOp::create(b, l, flat, toSizes[d]),
+                     linalg::IndexOp::create(b, l, d));
+               SmallVector<Value> indices(from.getRank());
+               for (int64_t d = from.getRank() - 1; d >= 0; --d) {
+                 indices[d] = arith::RemUIOp::create(b, l, flat, fromSizes[d]);
+                 flat = arith::DivUIOp::create(b, l, flat, fromSizes[d]);
+               }
+               linalg::YieldOp::create(
+                   b, l, tensor::ExtractOp::create(b, l, x, indices).getResult());
+             })
+      .getResult(0);
 }
 
 struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {

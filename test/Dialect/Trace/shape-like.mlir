@@ -24,26 +24,27 @@ func.func @broadcast_like(%x: tensor<?x4xf32>, %b: tensor<1x4xf32>, %c: tensor<4
 }
 
 // CHECK-LABEL: func.func @reshape_like
-func.func @reshape_like(%f: tensor<?x4xf32>, %y: tensor<?x?x4xf32>) -> (tensor<?x?x4xf32>, tensor<?x1x?x4xf32>, tensor<?x?xf32>) {
+func.func @reshape_like(%f: tensor<?x4xf32>, %y: tensor<?x?x4xf32>) -> (tensor<?x?x4xf32>, tensor<?x1x?x4xf32>, tensor<?x4xf32>, tensor<?x1x?x4xf32>) {
   // Two `?` that the element count alone cannot split: `like` gives them.
   // CHECK: trace.reshape %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}} : tensor<?x4xf32>, tensor<?x?x4xf32> -> tensor<?x?x4xf32>
   %0 = trace.reshape %f like %y : tensor<?x4xf32>, tensor<?x?x4xf32> -> tensor<?x?x4xf32>
   // Only unit dims move: each `?` keeps its operand dim's size.
   // CHECK: trace.reshape %{{[a-z0-9_]+}} : tensor<?x?x4xf32> -> tensor<?x1x?x4xf32>
   %1 = trace.reshape %y : tensor<?x?x4xf32> -> tensor<?x1x?x4xf32>
-  // CHECK: trace.reshape %{{[a-z0-9_]+}} : tensor<?x1x?x4xf32> -> tensor<?x?x4x1xf32>
-  %2 = trace.reshape %1 : tensor<?x1x?x4xf32> -> tensor<?x?x4x1xf32>
-  %3 = trace.reshape %2 : tensor<?x?x4x1xf32> -> tensor<?x?xf32>
-  return %0, %1, %3 : tensor<?x?x4xf32>, tensor<?x1x?x4xf32>, tensor<?x?xf32>
+  %2 = trace.reshape %1 : tensor<?x1x?x4xf32> -> tensor<?x4xf32>
+  %3 = trace.reshape %0 : tensor<?x?x4xf32> -> tensor<?x1x?x4xf32>
+  return %0, %1, %2, %3 : tensor<?x?x4xf32>, tensor<?x1x?x4xf32>, tensor<?x4xf32>, tensor<?x1x?x4xf32>
 }
-// The reshapes of reshapes compose where the composition is still valid:
-// ?x?x4 -> ?x1x?x4 -> ?x?x4x1 composes; the flattening ?x?x4x1 -> ?x? after
-// it would not (two `?`, not only unit dims), so it keeps its operand.
+// Reshapes of reshapes compose where the composition is valid: ?x?x4 ->
+// ?x1x?x4 -> ?x4 is ?x?x4 -> ?x4 (one `?`); ?x4 -(like)-> ?x?x4 -> ?x1x?x4
+// would be ?x4 -> ?x1x?x4 (two `?`, not only unit dims): kept.
 // FOLD-LABEL: func.func @reshape_like
-// FOLD-SAME: %[[Y:[a-z0-9_]+]]: tensor<?x?x4xf32>
-// FOLD: %[[A:[a-z0-9_]+]] = trace.reshape %[[Y]] : tensor<?x?x4xf32> -> tensor<?x1x?x4xf32>
-// FOLD: %[[B:[a-z0-9_]+]] = trace.reshape %[[Y]] : tensor<?x?x4xf32> -> tensor<?x?x4x1xf32>
-// FOLD: trace.reshape %[[B]] : tensor<?x?x4x1xf32> -> tensor<?x?xf32>
+// FOLD-SAME: (%[[F:[a-z0-9_]+]]: tensor<?x4xf32>, %[[Y:[a-z0-9_]+]]: tensor<?x?x4xf32>)
+// FOLD: %[[A:[a-z0-9_]+]] = trace.reshape %[[F]] like %[[Y]]
+// FOLD: %[[B:[a-z0-9_]+]] = trace.reshape %[[Y]] : tensor<?x?x4xf32> -> tensor<?x1x?x4xf32>
+// FOLD: %[[C:[a-z0-9_]+]] = trace.reshape %[[Y]] : tensor<?x?x4xf32> -> tensor<?x4xf32>
+// FOLD: %[[D:[a-z0-9_]+]] = trace.reshape %[[A]] : tensor<?x?x4xf32> -> tensor<?x1x?x4xf32>
+// FOLD: return %[[A]], %[[B]], %[[C]], %[[D]]
 
 // CHECK-LABEL: func.func @size
 func.func @size(%x: tensor<?x4xf32>, %y: tensor<2x3xf64>) -> (tensor<f32>, tensor<i64>, tensor<f64>, tensor<i32>) {
