@@ -20,8 +20,7 @@ namespace {
 const int64_t kBatches[] = {1, 7, 64};
 
 /// Input sets, one per batch: `make(batch, seed)` gives the inputs.
-template <typename Make>
-std::vector<std::vector<Tensor>> atBatches(Make make) {
+template <typename Make> std::vector<std::vector<Tensor>> atBatches(Make make) {
   std::vector<std::vector<Tensor>> sets;
   for (auto [i, batch] : llvm::enumerate(kBatches))
     sets.push_back(make(batch, static_cast<unsigned>(100 * i)));
@@ -47,8 +46,7 @@ func.func @f(%x: tensor<?x4xf64>, %b: tensor<4xf64>) -> tensor<f64> {
 }
 )mlir";
   EXPECT_TRUE(checkGradientsAtSizes(
-      source, "f",
-      atBatches([](int64_t n, unsigned seed) {
+      source, "f", atBatches([](int64_t n, unsigned seed) {
         return std::vector<Tensor>{randomTensor({n, 4}, seed + 1),
                                    randomTensor({4}, seed + 2)};
       }),
@@ -77,8 +75,7 @@ func.func @f(%x: tensor<?x3xf64>) -> tensor<f64> {
 }
 )mlir";
   EXPECT_TRUE(checkGradientsAtSizes(
-      source, "f",
-      atBatches([](int64_t n, unsigned seed) {
+      source, "f", atBatches([](int64_t n, unsigned seed) {
         // Distinct values: no ties at the maxima.
         Tensor x = randomTensor({n, 3}, seed + 3);
         for (int64_t i = 0; i < x.numElements(); ++i)
@@ -112,8 +109,7 @@ func.func @f(%x: tensor<?x3xf64>, %labels: tensor<?xi32>, %w1: tensor<3x5xf64>, 
 }
 )mlir";
   EXPECT_TRUE(checkGradientsAtSizes(
-      source, "f",
-      atBatches([](int64_t n, unsigned seed) {
+      source, "f", atBatches([](int64_t n, unsigned seed) {
         std::vector<int32_t> labels;
         for (int64_t i = 0; i < n; ++i)
           labels.push_back(static_cast<int32_t>((i * 7 + seed) % 4));
@@ -147,8 +143,7 @@ func.func @f(%x: tensor<?x?x4xf64>, %y: tensor<?x4xf64>, %z: tensor<2x4xf64>) ->
 }
 )mlir";
   EXPECT_TRUE(checkGradientsAtSizes(
-      source, "f",
-      atBatches([](int64_t n, unsigned seed) {
+      source, "f", atBatches([](int64_t n, unsigned seed) {
         return std::vector<Tensor>{randomTensor({n, 3, 4}, seed + 8),
                                    randomTensor({2, 4}, seed + 9),
                                    randomTensor({2, 4}, seed + 10)};
@@ -171,8 +166,7 @@ func.func @f(%x: tensor<?x4xf64>, %b: tensor<4xf64>, %c: tensor<?x1xf64>) -> ten
 }
 )mlir";
   EXPECT_TRUE(checkGradientsAtSizes(
-      source, "f",
-      atBatches([](int64_t n, unsigned seed) {
+      source, "f", atBatches([](int64_t n, unsigned seed) {
         return std::vector<Tensor>{randomTensor({n, 4}, seed + 11),
                                    randomTensor({4}, seed + 12),
                                    randomTensor({n, 1}, seed + 13)};
@@ -198,8 +192,7 @@ func.func @f(%h0: tensor<?x3xf64>, %w: tensor<3x3xf64>) -> tensor<f64> {
 }
 )mlir";
   EXPECT_TRUE(checkGradientsAtSizes(
-      source, "f",
-      atBatches([](int64_t n, unsigned seed) {
+      source, "f", atBatches([](int64_t n, unsigned seed) {
         return std::vector<Tensor>{randomTensor({n, 3}, seed + 14),
                                    randomTensor({3, 3}, seed + 15)};
       }),

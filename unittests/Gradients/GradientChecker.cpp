@@ -113,45 +113,45 @@ llvm::Expected<std::vector<Tensor>> tracec::testing::evaluateGradients(
     return ::testing::AssertionFailure() << "functions missing after compile";
   }
   for (auto [set, inputs] : llvm::enumerate(inputSets)) {
-  auto analytic = (*grad)(inputs);
-  if (!analytic)
-    return ::testing::AssertionFailure()
-           << "input set " << set << ": "
-           << llvm::toString(analytic.takeError());
-  for (auto [k, index] : llvm::enumerate(wrt))
-    if ((*analytic)[k].shape() != inputs[index].shape())
+    auto analytic = (*grad)(inputs);
+    if (!analytic)
       return ::testing::AssertionFailure()
-             << "input set " << set << ": the gradient of arg " << index
-             << " has the wrong shape";
-
-  std::vector<Tensor> point;
-  for (const Tensor &input : inputs)
-    point.push_back(input.clone());
-  for (auto [k, index] : llvm::enumerate(wrt)) {
-    Tensor &x = point[index];
-    for (int64_t i = 0; i < x.numElements(); ++i) {
-      double original = x.elementAsDouble(i);
-      double h = 1e-6 * std::max(1.0, std::fabs(original));
-      setElement(x, i, original + h);
-      auto plus = (*f)(point);
-      setElement(x, i, original - h);
-      auto minus = (*f)(point);
-      setElement(x, i, original);
-      if (!plus || !minus) {
-        llvm::consumeError(plus.takeError());
-        llvm::consumeError(minus.takeError());
-        return ::testing::AssertionFailure() << "evaluating f failed";
-      }
-      double numeric =
-          (scalarOf((*plus)[0]) - scalarOf((*minus)[0])) / (2 * h);
-      double got = (*analytic)[k].elementAsDouble(i);
-      if (!(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric)))
+             << "input set " << set << ": "
+             << llvm::toString(analytic.takeError());
+    for (auto [k, index] : llvm::enumerate(wrt))
+      if ((*analytic)[k].shape() != inputs[index].shape())
         return ::testing::AssertionFailure()
-               << "input set " << set << ": d/d(arg " << index << ")[" << i
-               << "]: trace.grad gives " << got << ", central difference "
-               << numeric;
+               << "input set " << set << ": the gradient of arg " << index
+               << " has the wrong shape";
+
+    std::vector<Tensor> point;
+    for (const Tensor &input : inputs)
+      point.push_back(input.clone());
+    for (auto [k, index] : llvm::enumerate(wrt)) {
+      Tensor &x = point[index];
+      for (int64_t i = 0; i < x.numElements(); ++i) {
+        double original = x.elementAsDouble(i);
+        double h = 1e-6 * std::max(1.0, std::fabs(original));
+        setElement(x, i, original + h);
+        auto plus = (*f)(point);
+        setElement(x, i, original - h);
+        auto minus = (*f)(point);
+        setElement(x, i, original);
+        if (!plus || !minus) {
+          llvm::consumeError(plus.takeError());
+          llvm::consumeError(minus.takeError());
+          return ::testing::AssertionFailure() << "evaluating f failed";
+        }
+        double numeric =
+            (scalarOf((*plus)[0]) - scalarOf((*minus)[0])) / (2 * h);
+        double got = (*analytic)[k].elementAsDouble(i);
+        if (!(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric)))
+          return ::testing::AssertionFailure()
+                 << "input set " << set << ": d/d(arg " << index << ")[" << i
+                 << "]: trace.grad gives " << got << ", central difference "
+                 << numeric;
+      }
     }
-  }
   }
   return ::testing::AssertionSuccess();
 }

@@ -124,7 +124,8 @@ Value reshapeLike(PatternRewriter &rewriter, ReshapeOp op) {
                  flat = arith::DivUIOp::create(b, l, flat, fromSizes[d]);
                }
                linalg::YieldOp::create(
-                   b, l, tensor::ExtractOp::create(b, l, x, indices).getResult());
+                   b, l,
+                   tensor::ExtractOp::create(b, l, x, indices).getResult());
              })
       .getResult(0);
 }
@@ -556,8 +557,8 @@ struct SizeToTensor : OpRewritePattern<SizeOp> {
       count = arith::MulIOp::create(rewriter, loc, count,
                                     dimSize(rewriter, loc, op.getX(), d));
     Type element = op.getType().getElementType();
-    Value scalar = arith::IndexCastOp::create(rewriter, loc,
-                                              rewriter.getI64Type(), count);
+    Value scalar =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
     if (isa<FloatType>(element))
       scalar = arith::SIToFPOp::create(rewriter, loc, element, scalar);
     else if (element != scalar.getType())

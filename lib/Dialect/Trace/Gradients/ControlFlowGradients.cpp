@@ -240,8 +240,8 @@ struct ForGradient
         for (int64_t d = 0; d < tensor.getRank(); ++d)
           if (tensor.isDynamicDim(d))
             sizes.push_back(tensor::DimOp::create(builder, loc, primalInit, d));
-      inits.push_back(tensor::EmptyOp::create(
-          builder, loc, tapeType(init.getType()), sizes));
+      inits.push_back(tensor::EmptyOp::create(builder, loc,
+                                              tapeType(init.getType()), sizes));
     }
     // The body builder cannot return a failure: it records the op that could
     // not be cloned, and the loop is dropped after it is built.

@@ -60,8 +60,8 @@ Value GradientBuilder::broadcastLike(Value value, Value like) {
   bool sizesFromOperand = true;
   for (auto [d, size] : llvm::enumerate(target))
     if (ShapedType::isDynamic(size))
-      sizesFromOperand &= static_cast<int64_t>(d) >= offset &&
-                          type.isDynamicDim(d - offset);
+      sizesFromOperand &=
+          static_cast<int64_t>(d) >= offset && type.isDynamicDim(d - offset);
   if (sizesFromOperand)
     return BroadcastToOp::create(builder, loc, value, target);
   return BroadcastToOp::create(builder, loc, value, like);
@@ -92,6 +92,6 @@ Value GradientBuilder::size(Value x, ArrayRef<int64_t> axes, Type element) {
   auto scalar = RankedTensorType::get({}, element);
   return ConstantOp::create(
       builder, loc,
-      DenseElementsAttr::get(scalar, builder.getFloatAttr(
-                                         element, static_cast<double>(count))));
+      DenseElementsAttr::get(
+          scalar, builder.getFloatAttr(element, static_cast<double>(count))));
 }

@@ -56,10 +56,10 @@ struct TensorCastGradient
                             AdjointState &state) const {
     auto castOp = cast<tensor::CastOp>(op);
     Value dy = state.cotangent(castOp.getResult());
-    return state.accumulate(
-        castOp.getSource(),
-        tensor::CastOp::create(builder, op->getLoc(),
-                               castOp.getSource().getType(), dy));
+    return state.accumulate(castOp.getSource(),
+                            tensor::CastOp::create(builder, op->getLoc(),
+                                                   castOp.getSource().getType(),
+                                                   dy));
   }
 };
 

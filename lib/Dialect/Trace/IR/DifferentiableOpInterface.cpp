@@ -37,7 +37,8 @@ FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
 FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
                                         Value like) {
   auto tensor = dyn_cast<RankedTensorType>(cotangentType(like.getType()));
-  if (!tensor || tensor.hasStaticShape() || !isa<RankedTensorType>(like.getType()))
+  if (!tensor || tensor.hasStaticShape() ||
+      !isa<RankedTensorType>(like.getType()))
     return zerosLike(builder, loc, like.getType());
   auto scalar = RankedTensorType::get({}, tensor.getElementType());
   Value zero = ConstantOp::create(

@@ -146,8 +146,7 @@ struct FoldReshapeOfReshape : OpRewritePattern<ReshapeOp> {
     // the composition may not be.
     RankedTensorType type = op.getType();
     if (!op.getLike() && type.getNumDynamicDims() > 1 &&
-        !onlyUnitDimsDiffer(inner.getX().getType().getShape(),
-                            type.getShape()))
+        !onlyUnitDimsDiffer(inner.getX().getType().getShape(), type.getShape()))
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.getXMutable().assign(inner.getX()); });
     return success();
@@ -586,8 +585,8 @@ LogicalResult SizeOp::verify() {
       return emitOpError("axis ")
              << axis << " is out of range for rank " << rank;
     if (seen.test(*normalized))
-      return emitOpError("axes ") << formatList(*axes) << " repeat dim "
-                                  << *normalized;
+      return emitOpError("axes ")
+             << formatList(*axes) << " repeat dim " << *normalized;
     seen.set(*normalized);
   }
   return success();
