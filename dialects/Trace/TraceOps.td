@@ -295,12 +295,33 @@ def Trace_LogSoftmaxOp : Trace_SoftmaxOp<"log_softmax", "x - log(sum(exp(x)))">;
 
 def Trace_ReshapeOp : Trace_Op<"reshape", [Pure]> {
   let summary = "same elements (row-major order), new shape";
-  let arguments = (ins Trace_Tensor:$x);
+  let description = [{
+    Without `like`, a `?` result dim is NumPy's -1, inferred from the
+    element count (so there is one at most), except where the reshape only
+    inserts or removes unit dims: then each `?` keeps its operand dim's size.
+    With `like`, the result has `like`'s shape at run time (any number of
+    `?`; the element counts must agree, checked at run time): what the
+    gradient of a flattening reshape needs to restore a shape with several
+    `?` dims.
+    ```mlir
+    %r = trace.reshape %dy like %x : tensor<?x4xf32>, tensor<?x?x4xf32> -> tensor<?x?x4xf32>
+    ```
+  }];
+  let arguments = (ins Trace_Tensor:$x, Optional<Trace_Tensor>:$like);
   let results = (outs Trace_Tensor:$result);
-  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let assemblyFormat = [{
+    $x (`like` $like^)? attr-dict `:` type($x) (`,` type($like)^)? `->`
+    type($result)
+  }];
   let builders = [
     // `shape` may hold one -1, inferred from the element count.
-    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$shape)>
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$shape)>,
+    // A reshape to `type` (no `like`).
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$x), [{
+      build($_builder, $_state, type, x, ::mlir::Value());
+    }]>,
+    // `like`'s shape, `x`'s element type.
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$like)>
   ];
   let hasFolder = 1;
   let hasVerifier = 1;
@@ -318,11 +339,57 @@ def Trace_TransposeOp : Trace_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
 
 def Trace_BroadcastToOp : Trace_Op<"broadcast_to", [Pure]> {
   let summary = "NumPy broadcast to the result shape";
-  let arguments = (ins Trace_Tensor:$x);
+  let description = [{
+    Without `like`, a `?` result dim takes its size from the aligned `?`
+    dim of `x`. With `like`, the result has `like`'s shape at run time
+    (StableHLO's dynamic_broadcast_in_dim, the output dims read off a
+    value, as TensorFlow's gradients read them with tf.shape): how a
+    gradient broadcasts a cotangent back to an operand with `?` dims. `x`'s
+    dims broadcast as in NumPy (a static 1 stretches; other sizes must
+    equal `like`'s, checked at run time where a side is `?`).
+    ```mlir
+    %r = trace.broadcast_to %dy like %x : tensor<1x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Trace_Tensor:$x, Optional<Trace_Tensor>:$like);
   let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = [{
+    $x (`like` $like^)? attr-dict `:` type($x) (`,` type($like)^)? `->`
+    type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$shape)>,
+    // A broadcast to `type` (no `like`).
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$x), [{
+      build($_builder, $_state, type, x, ::mlir::Value());
+    }]>,
+    // `like`'s shape, `x`'s element type.
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$like)>
+  ];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Trace_SizeOp : Trace_Op<"size", [Pure]> {
+  let summary = "the number of elements of `x` along `axes`";
+  let description = [{
+    TensorFlow's `tf.size` over some dims: the product of the sizes of dims
+    `axes` of `x` (all of them when `axes` is omitted; negative axes count
+    from the end), as a rank-0 tensor of the result's element type. It
+    reads only `x`'s shape: it folds to a constant where those dims are
+    static, and reads them at run time where they are `?` (the count of a
+    mean's gradient over a dynamic batch).
+    ```mlir
+    %n = trace.size %x {axes = array<i64: 0>} : tensor<?x4xf32> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Trace_Tensor:$x,
+                       OptionalAttr<DenseI64ArrayAttr>:$axes);
+  let results = (outs Trace_NumericTensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
   let builders = [
-    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$shape)>
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$axes,
+                   "::mlir::Type":$elementType)>
   ];
   let hasFolder = 1;
   let hasVerifier = 1;

@@ -88,6 +88,13 @@ llvm::Expected<std::vector<Tensor>> tracec::testing::evaluateGradients(
 ::testing::AssertionResult tracec::testing::checkGradients(
     llvm::StringRef source, llvm::StringRef function,
     llvm::ArrayRef<Tensor> inputs, llvm::ArrayRef<int64_t> wrt) {
+  return checkGradientsAtSizes(source, function, {inputs.vec()}, wrt);
+}
+
+::testing::AssertionResult tracec::testing::checkGradientsAtSizes(
+    llvm::StringRef source, llvm::StringRef function,
+    llvm::ArrayRef<std::vector<Tensor>> inputSets,
+    llvm::ArrayRef<int64_t> wrt) {
   Compiler compiler;
   auto text = withGradientFunction(compiler, source, function, wrt);
   if (!text)
@@ -105,36 +112,45 @@ llvm::Expected<std::vector<Tensor>> tracec::testing::evaluateGradients(
     llvm::consumeError(grad.takeError());
     return ::testing::AssertionFailure() << "functions missing after compile";
   }
-  auto analytic = (*grad)(inputs);
-  if (!analytic)
-    return ::testing::AssertionFailure()
-           << llvm::toString(analytic.takeError());
-
-  std::vector<Tensor> point;
-  for (const Tensor &input : inputs)
-    point.push_back(input.clone());
-  for (auto [k, index] : llvm::enumerate(wrt)) {
-    Tensor &x = point[index];
-    for (int64_t i = 0; i < x.numElements(); ++i) {
-      double original = x.elementAsDouble(i);
-      double h = 1e-6 * std::max(1.0, std::fabs(original));
-      setElement(x, i, original + h);
-      auto plus = (*f)(point);
-      setElement(x, i, original - h);
-      auto minus = (*f)(point);
-      setElement(x, i, original);
-      if (!plus || !minus) {
-        llvm::consumeError(plus.takeError());
-        llvm::consumeError(minus.takeError());
-        return ::testing::AssertionFailure() << "evaluating f failed";
-      }
-      double numeric =
-          (scalarOf((*plus)[0]) - scalarOf((*minus)[0])) / (2 * h);
-      double got = (*analytic)[k].elementAsDouble(i);
-      if (!(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric)))
+  for (auto [set, inputs] : llvm::enumerate(inputSets)) {
+    auto analytic = (*grad)(inputs);
+    if (!analytic)
+      return ::testing::AssertionFailure()
+             << "input set " << set << ": "
+             << llvm::toString(analytic.takeError());
+    for (auto [k, index] : llvm::enumerate(wrt))
+      if ((*analytic)[k].shape() != inputs[index].shape())
         return ::testing::AssertionFailure()
-               << "d/d(arg " << index << ")[" << i << "]: trace.grad gives "
-               << got << ", central difference " << numeric;
+               << "input set " << set << ": the gradient of arg " << index
+               << " has the wrong shape";
+
+    std::vector<Tensor> point;
+    for (const Tensor &input : inputs)
+      point.push_back(input.clone());
+    for (auto [k, index] : llvm::enumerate(wrt)) {
+      Tensor &x = point[index];
+      for (int64_t i = 0; i < x.numElements(); ++i) {
+        double original = x.elementAsDouble(i);
+        double h = 1e-6 * std::max(1.0, std::fabs(original));
+        setElement(x, i, original + h);
+        auto plus = (*f)(point);
+        setElement(x, i, original - h);
+        auto minus = (*f)(point);
+        setElement(x, i, original);
+        if (!plus || !minus) {
+          llvm::consumeError(plus.takeError());
+          llvm::consumeError(minus.takeError());
+          return ::testing::AssertionFailure() << "evaluating f failed";
+        }
+        double numeric =
+            (scalarOf((*plus)[0]) - scalarOf((*minus)[0])) / (2 * h);
+        double got = (*analytic)[k].elementAsDouble(i);
+        if (!(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric)))
+          return ::testing::AssertionFailure()
+                 << "input set " << set << ": d/d(arg " << index << ")[" << i
+                 << "]: trace.grad gives " << got << ", central difference "
+                 << numeric;
+      }
     }
   }
   return ::testing::AssertionSuccess();

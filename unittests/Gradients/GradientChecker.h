@@ -27,6 +27,14 @@ namespace tracec::testing {
                                           llvm::ArrayRef<Tensor> inputs,
                                           llvm::ArrayRef<int64_t> wrt);
 
+/// checkGradients for a function with `?` dims, compiled once and checked
+/// at each set of inputs (one per size: the same compiled gradient serves
+/// every size).
+::testing::AssertionResult
+checkGradientsAtSizes(llvm::StringRef source, llvm::StringRef function,
+                      llvm::ArrayRef<std::vector<Tensor>> inputSets,
+                      llvm::ArrayRef<int64_t> wrt);
+
 /// Checks the gradient of one op with respect to all of its f64 tensor
 /// operands. `opText` defines `%y` from `%arg0`, `%arg1`, ... of
 /// `argTypes`, e.g. "%y = trace.tanh %arg0 : tensor<3x4xf64>"; the checked

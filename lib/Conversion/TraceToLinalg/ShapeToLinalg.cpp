@@ -141,6 +141,59 @@ Value reshapeThroughFlat(PatternRewriter &rewriter, ReshapeOp op) {
   return castTo(rewriter, loc, expanded, to);
 }
 
+/// A reshape to `like`'s run-time shape: a linalg.generic copy that reads
+/// each result element at its row-major position in the operand
+/// (tensor.extract), the element counts checked to agree. (Several `?` in
+/// one reassociation group, which an expand_shape would need here, are not
+/// handled by expand-strided-metadata, nor memref.reshape with a dynamic
+/// shape by the LLVM lowering.)
+Value reshapeLike(PatternRewriter &rewriter, ReshapeOp op) {
+  Location loc = op.getLoc();
+  Value x = op.getX();
+  auto from = cast<RankedTensorType>(x.getType());
+  RankedTensorType to = op.getType();
+  Value like = op.getLike();
+  SmallVector<Value> fromSizes, toSizes, dynamic;
+  for (int64_t d = 0; d < from.getRank(); ++d)
+    fromSizes.push_back(dimSize(rewriter, loc, x, d));
+  for (int64_t d = 0; d < to.getRank(); ++d) {
+    toSizes.push_back(dimSize(rewriter, loc, like, d));
+    if (to.isDynamicDim(d))
+      dynamic.push_back(toSizes.back());
+  }
+  auto product = [&](ArrayRef<Value> sizes) {
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (Value size : sizes)
+      count = arith::MulIOp::create(rewriter, loc, count, size);
+    return count;
+  };
+  checkSameSize(rewriter, loc, op, product(fromSizes), product(toSizes),
+                "the operand's element count and that of 'like' differ");
+  Value init = emptyLike(rewriter, loc, to, dynamic);
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(to.getRank())};
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{to}, ValueRange{}, ValueRange{init}, maps,
+             parallel(to.getRank()),
+             [&](OpBuilder &b, Location l, ValueRange) {
+               // The row-major position in the result, then the operand's
+               // indices of that position.
+               Value flat = arith::ConstantIndexOp::create(b, l, 0);
+               for (int64_t d = 0; d < to.getRank(); ++d)
+                 flat = arith::AddIOp::create(
+                     b, l, arith::MulIOp::create(b, l, flat, toSizes[d]),
+                     linalg::IndexOp::create(b, l, d));
+               SmallVector<Value> indices(from.getRank());
+               for (int64_t d = from.getRank() - 1; d >= 0; --d) {
+                 indices[d] = arith::RemUIOp::create(b, l, flat, fromSizes[d]);
+                 flat = arith::DivUIOp::create(b, l, flat, fromSizes[d]);
+               }
+               linalg::YieldOp::create(
+                   b, l,
+                   tensor::ExtractOp::create(b, l, x, indices).getResult());
+             })
+      .getResult(0);
+}
+
 struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -151,6 +204,10 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
     RankedTensorType to = op.getType();
     if (from == to) {
       rewriter.replaceOp(op, op.getX());
+      return success();
+    }
+    if (op.getLike() && !to.hasStaticShape()) {
+      rewriter.replaceOp(op, reshapeLike(rewriter, op));
       return success();
     }
     if (!allStatic(op)) {
@@ -170,6 +227,9 @@ struct ReshapeToTensor : OpRewritePattern<ReshapeOp> {
                                      rewriter, loc, to, op.getX(), *groups));
           return success();
         }
+      // Several `?` (only unit dims differ, the verifier says) need `like`.
+      if (to.getNumDynamicDims() > 1)
+        return rewriter.notifyMatchFailure(op, "several ? dims without like");
       rewriter.replaceOp(op, reshapeThroughFlat(rewriter, op));
       return success();
     }
@@ -252,16 +312,26 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
       return success();
     }
     // Operand dims align with the trailing result dims.
-    // A dynamic result dim takes its size from a dynamic operand dim (a
-    // `?` never grows); a `?` operand dim read along a static one is
-    // checked.
+    // A dynamic result dim takes its size from `like` when given, else from
+    // a dynamic operand dim (a `?` never grows); a `?` operand dim read
+    // along a static one is checked, and so is a non-1 operand dim against
+    // a `like` dim.
     int64_t offset = to.getRank() - from.getRank();
     bool expandsUnitDims = false;
     SmallVector<Value> dynamic;
+    Value like = op.getLike();
     for (int64_t d = 0; d < to.getRank(); ++d) {
       int64_t source = d - offset;
       bool dynamicSource = source >= 0 && from.isDynamicDim(source);
-      if (to.isDynamicDim(d)) {
+      if (like && to.isDynamicDim(d)) {
+        Value size = dimSize(rewriter, loc, like, d);
+        dynamic.push_back(size);
+        if (source >= 0 && from.getDimSize(source) != 1)
+          checkSameSize(rewriter, loc, op,
+                        dimSize(rewriter, loc, op.getX(), source), size,
+                        "dim " + Twine(source) + " of the operand and dim " +
+                            Twine(d) + " of 'like' differ");
+      } else if (to.isDynamicDim(d)) {
         if (!dynamicSource)
           return rewriter.notifyMatchFailure(
               op, "a dynamic result dim whose size the operand does not give");
@@ -289,14 +359,14 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
       return success();
     }
 
-    // Size-1 dims that grow are read at index 0.
+    // Size-1 dims that grow are read at index 0 (the others were checked to
+    // match).
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < from.getRank(); ++d)
-      exprs.push_back(from.getDimSize(d) == to.getDimSize(d + offset) ||
-                              from.isDynamicDim(d)
-                          ? getAffineDimExpr(d + offset, context)
-                          : getAffineConstantExpr(0, context));
+      exprs.push_back(from.getDimSize(d) == 1 && to.getDimSize(d + offset) != 1
+                          ? getAffineConstantExpr(0, context)
+                          : getAffineDimExpr(d + offset, context));
     SmallVector<AffineMap> maps = {
         AffineMap::get(to.getRank(), 0, exprs, context),
         rewriter.getMultiDimIdentityMap(to.getRank())};
@@ -593,10 +663,47 @@ struct OneHotToLinalg : OpRewritePattern<OneHotOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// size
+//===----------------------------------------------------------------------===//
+
+/// The product of the dims (tensor.dim where `?`) as a rank-0 tensor.
+struct SizeToTensor : OpRewritePattern<SizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getX().getType();
+    SmallVector<int64_t> dims;
+    if (std::optional<ArrayRef<int64_t>> axes = op.getAxes()) {
+      for (int64_t axis : *axes)
+        dims.push_back(*normalizeAxis(axis, type.getRank()));
+    } else {
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        dims.push_back(d);
+    }
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d : dims)
+      count = arith::MulIOp::create(rewriter, loc, count,
+                                    dimSize(rewriter, loc, op.getX(), d));
+    Type element = op.getType().getElementType();
+    Value scalar =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+    if (isa<FloatType>(element))
+      scalar = arith::SIToFPOp::create(rewriter, loc, element, scalar);
+    else if (element != scalar.getType())
+      scalar = arith::TruncIOp::create(rewriter, loc, element, scalar);
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(),
+                                                        scalar);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::trace::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeToTensor, TransposeToLinalg, BroadcastToToLinalg,
                ConcatToTensor, SliceToTensor, PadToTensor, GatherToLinalg,
-               OneHotToLinalg>(patterns.getContext());
+               OneHotToLinalg, SizeToTensor>(patterns.getContext());
 }

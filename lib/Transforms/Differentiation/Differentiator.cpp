@@ -115,11 +115,16 @@ public:
     if (!carriesGradient(originalOperand.getType()) ||
         !active_.contains(originalOperand))
       return success();
-    if (cotangent.getType() != cotangentType(originalOperand.getType()))
+    // With `?` dims a rule may know more (or less) of a size than the
+    // operand's type does (`?` vs 3 broadcasts to 3): cast, not an error.
+    Type type = cotangentType(originalOperand.getType());
+    Value cast = castCotangent(builder_, cotangent, type);
+    if (!cast)
       return emitError(cotangent.getLoc())
              << "gradient rule produced a cotangent of type "
              << cotangent.getType() << " for a value of type "
              << originalOperand.getType();
+    cotangent = cast;
     Value &sum = cotangents_[originalOperand];
     // Fan-in: every use contributes; the contributions add up.
     sum = sum ? AddOp::create(builder_, cotangent.getLoc(), sum, cotangent)
@@ -151,8 +156,8 @@ public:
     auto collect = [&](Value original) -> LogicalResult {
       Value ct = child.cotangent(original);
       if (!ct && carriesGradient(original.getType())) {
-        FailureOr<Value> zeros =
-            zerosLike(builder, block.getParentOp()->getLoc(), original.getType());
+        FailureOr<Value> zeros = zerosLike(
+            builder, block.getParentOp()->getLoc(), child.primal(original));
         if (failed(zeros))
           return failure();
         ct = *zeros;
@@ -294,7 +299,8 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
     Value grad = sweep.cotangent(body.getArgument(index));
     if (!grad) {
       result.unconnected.push_back(index);
-      FailureOr<Value> zeros = zerosLike(builder, loc, type.getInput(index));
+      FailureOr<Value> zeros =
+          zerosLike(builder, loc, block->getArgument(index));
       if (failed(zeros))
         return failure();
       grad = *zeros;

@@ -1,51 +1,27 @@
-// The bench MLP training step (bench/workloads/mlp.mlir, @train_step) with
-// a dynamic batch: trace-autodiff's output for the static module (inlined,
-// canonicalized), batch dims made `?`, and the constant -1/256 of the mean's
-// gradient computed from the batch at run time. (trace-autodiff on the `?`
-// module itself does not yet give a lowerable gradient: its reduce_mean rule
-// folds the count of a `?` dim and broadcasts a tensor<1xf32> to ?.)
-func.func @train_step(%arg0: tensor<?x784xf32>, %arg1: tensor<?xi32>, %arg2: tensor<784x512xf32>, %arg3: tensor<512xf32>, %arg4: tensor<512x512xf32>, %arg5: tensor<512xf32>, %arg6: tensor<512x10xf32>, %arg7: tensor<10xf32>) -> (tensor<f32>, tensor<784x512xf32>, tensor<512xf32>, tensor<512x512xf32>, tensor<512xf32>, tensor<512x10xf32>, tensor<10xf32>) {
-  %1 = trace.constant dense<0.000000e+00> : tensor<f32>
-  %2 = trace.matmul %arg0, %arg2 : (tensor<?x784xf32>, tensor<784x512xf32>) -> tensor<?x512xf32>
-  %3 = trace.add %2, %arg3 : (tensor<?x512xf32>, tensor<512xf32>) -> tensor<?x512xf32>
-  %4 = trace.relu %3 : tensor<?x512xf32>
-  %5 = trace.matmul %4, %arg4 : (tensor<?x512xf32>, tensor<512x512xf32>) -> tensor<?x512xf32>
-  %6 = trace.add %5, %arg5 : (tensor<?x512xf32>, tensor<512xf32>) -> tensor<?x512xf32>
-  %7 = trace.relu %6 : tensor<?x512xf32>
-  %8 = trace.matmul %7, %arg6 : (tensor<?x512xf32>, tensor<512x10xf32>) -> tensor<?x10xf32>
-  %9 = trace.add %8, %arg7 : (tensor<?x10xf32>, tensor<10xf32>) -> tensor<?x10xf32>
-  %10 = trace.log_softmax %9 : tensor<?x10xf32>
-  %11 = trace.one_hot %arg1 {depth = 10 : i64} : tensor<?xi32> -> tensor<?x10xf32>
-  %12 = trace.mul %10, %11 : (tensor<?x10xf32>, tensor<?x10xf32>) -> tensor<?x10xf32>
-  %13 = trace.reduce_sum %12 {axes = array<i64: 1>} : tensor<?x10xf32> -> tensor<?xf32>
-  %14 = trace.neg %13 : tensor<?xf32>
-  %15 = trace.reduce_mean %14 {axes = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
-  // d(mean)/d(nll) = 1/N with N the batch, at run time (the
-  // static autodiff output folds it into a constant).
-  %same = trace.eq %arg1, %arg1 : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi1>
-  %ones = trace.cast %same : tensor<?xi1> to tensor<?xf32>
-  %n = trace.reduce_sum %ones {axes = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
-  %minus1 = trace.constant dense<-1.000000e+00> : tensor<f32>
-  %scale = trace.div %minus1, %n : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  %16 = trace.mul %11, %scale : (tensor<?x10xf32>, tensor<f32>) -> tensor<?x10xf32>
-  %17 = trace.reduce_sum %16 {axes = array<i64: -1>, keepdims} : tensor<?x10xf32> -> tensor<?x1xf32>
-  %18 = trace.exp %10 : tensor<?x10xf32>
-  %19 = trace.mul %18, %17 : (tensor<?x10xf32>, tensor<?x1xf32>) -> tensor<?x10xf32>
-  %20 = trace.sub %16, %19 : (tensor<?x10xf32>, tensor<?x10xf32>) -> tensor<?x10xf32>
-  %21 = trace.reduce_sum %20 {axes = array<i64: 0>, keepdims} : tensor<?x10xf32> -> tensor<1x10xf32>
-  %22 = trace.reshape %21 : tensor<1x10xf32> -> tensor<10xf32>
-  %23 = trace.matmul %20, %arg6 {transpose_b} : (tensor<?x10xf32>, tensor<512x10xf32>) -> tensor<?x512xf32>
-  %24 = trace.matmul %7, %20 {transpose_a} : (tensor<?x512xf32>, tensor<?x10xf32>) -> tensor<512x10xf32>
-  %25 = trace.gt %6, %1 : (tensor<?x512xf32>, tensor<f32>) -> tensor<?x512xi1>
-  %26 = trace.select %25, %23, %1 : (tensor<?x512xi1>, tensor<?x512xf32>, tensor<f32>) -> tensor<?x512xf32>
-  %27 = trace.reduce_sum %26 {axes = array<i64: 0>, keepdims} : tensor<?x512xf32> -> tensor<1x512xf32>
-  %28 = trace.reshape %27 : tensor<1x512xf32> -> tensor<512xf32>
-  %29 = trace.matmul %26, %arg4 {transpose_b} : (tensor<?x512xf32>, tensor<512x512xf32>) -> tensor<?x512xf32>
-  %30 = trace.matmul %4, %26 {transpose_a} : (tensor<?x512xf32>, tensor<?x512xf32>) -> tensor<512x512xf32>
-  %31 = trace.gt %3, %1 : (tensor<?x512xf32>, tensor<f32>) -> tensor<?x512xi1>
-  %32 = trace.select %31, %29, %1 : (tensor<?x512xi1>, tensor<?x512xf32>, tensor<f32>) -> tensor<?x512xf32>
-  %33 = trace.reduce_sum %32 {axes = array<i64: 0>, keepdims} : tensor<?x512xf32> -> tensor<1x512xf32>
-  %34 = trace.reshape %33 : tensor<1x512xf32> -> tensor<512xf32>
-  %35 = trace.matmul %arg0, %32 {transpose_a} : (tensor<?x784xf32>, tensor<?x512xf32>) -> tensor<784x512xf32>
-  return %15, %35, %34, %30, %28, %24, %22 : tensor<f32>, tensor<784x512xf32>, tensor<512xf32>, tensor<512x512xf32>, tensor<512xf32>, tensor<512x10xf32>, tensor<10xf32>
+// The bench MLP (bench/workloads/mlp.mlir) with a `?` batch: @train_step is
+// value_and_grad of @forward, differentiated by trace-autodiff at `?` (the
+// mean's count is read at run time with trace.size, cotangents broadcast
+// back over the batch with broadcast_to ... like).
+func.func @forward(%x: tensor<?x784xf32>, %labels: tensor<?xi32>, %w1: tensor<784x512xf32>, %b1: tensor<512xf32>, %w2: tensor<512x512xf32>, %b2: tensor<512xf32>, %w3: tensor<512x10xf32>, %b3: tensor<10xf32>) -> tensor<f32> {
+  %h1 = trace.matmul %x, %w1 : (tensor<?x784xf32>, tensor<784x512xf32>) -> tensor<?x512xf32>
+  %h1b = trace.add %h1, %b1 : (tensor<?x512xf32>, tensor<512xf32>) -> tensor<?x512xf32>
+  %a1 = trace.relu %h1b : tensor<?x512xf32>
+  %h2 = trace.matmul %a1, %w2 : (tensor<?x512xf32>, tensor<512x512xf32>) -> tensor<?x512xf32>
+  %h2b = trace.add %h2, %b2 : (tensor<?x512xf32>, tensor<512xf32>) -> tensor<?x512xf32>
+  %a2 = trace.relu %h2b : tensor<?x512xf32>
+  %o = trace.matmul %a2, %w3 : (tensor<?x512xf32>, tensor<512x10xf32>) -> tensor<?x10xf32>
+  %ob = trace.add %o, %b3 : (tensor<?x10xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+  %logp = trace.log_softmax %ob : tensor<?x10xf32>
+  %onehot = trace.one_hot %labels {depth = 10} : tensor<?xi32> -> tensor<?x10xf32>
+  %picked = trace.mul %logp, %onehot : (tensor<?x10xf32>, tensor<?x10xf32>) -> tensor<?x10xf32>
+  %per = trace.reduce_sum %picked {axes = array<i64: 1>} : tensor<?x10xf32> -> tensor<?xf32>
+  %nll = trace.neg %per : tensor<?xf32>
+  %mean = trace.reduce_mean %nll {axes = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %mean : tensor<f32>
+}
+
+func.func @train_step(%x: tensor<?x784xf32>, %labels: tensor<?xi32>, %w1: tensor<784x512xf32>, %b1: tensor<512xf32>, %w2: tensor<512x512xf32>, %b2: tensor<512xf32>, %w3: tensor<512x10xf32>, %b3: tensor<10xf32>) -> (tensor<f32>, tensor<784x512xf32>, tensor<512xf32>, tensor<512x512xf32>, tensor<512xf32>, tensor<512x10xf32>, tensor<10xf32>) {
+  %l, %g:6 = trace.value_and_grad @forward(%x, %labels, %w1, %b1, %w2, %b2, %w3, %b3) {wrt = array<i64: 2, 3, 4, 5, 6, 7>}
+      : (tensor<?x784xf32>, tensor<?xi32>, tensor<784x512xf32>, tensor<512xf32>, tensor<512x512xf32>, tensor<512xf32>, tensor<512x10xf32>, tensor<10xf32>) -> (tensor<f32>, tensor<784x512xf32>, tensor<512xf32>, tensor<512x512xf32>, tensor<512xf32>, tensor<512x10xf32>, tensor<10xf32>)
+  return %l, %g#0, %g#1, %g#2, %g#3, %g#4, %g#5 : tensor<f32>, tensor<784x512xf32>, tensor<512xf32>, tensor<512x512xf32>, tensor<512xf32>, tensor<512x10xf32>, tensor<10xf32>
 }

@@ -154,3 +154,48 @@ func.func @df(%x: tensor<f32>) -> tensor<f32> {
   %g = trace.grad @blocks(%x) {wrt = array<i64: 0>} : (tensor<f32>) -> tensor<f32>
   return %g : tensor<f32>
 }
+
+// -----
+
+// Rules that need every size of a dynamic shape report it: concat, slice
+// and pad (their static offsets), conv2d's input (conv2d_backprop_input's
+// static input_shape).
+func.func @cat(%a: tensor<?x4xf32>, %b: tensor<?x2xf32>) -> tensor<f32> {
+  // expected-error @below {{'trace.concat' op gradient needs static shapes, got 'tensor<?x6xf32>'}}
+  %c = trace.concat %a, %b {axis = 1} : (tensor<?x4xf32>, tensor<?x2xf32>) -> tensor<?x6xf32>
+  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x6xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dcat(%a: tensor<?x4xf32>, %b: tensor<?x2xf32>) -> tensor<?x4xf32> {
+  // expected-error @below {{'trace.grad' op cannot differentiate @cat}}
+  %g = trace.grad @cat(%a, %b) {wrt = array<i64: 0>} : (tensor<?x4xf32>, tensor<?x2xf32>) -> tensor<?x4xf32>
+  return %g : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @sl(%x: tensor<?x4xf32>) -> tensor<f32> {
+  // expected-error @below {{'trace.slice' op gradient needs static shapes, got 'tensor<?x4xf32>'}}
+  %c = trace.slice %x {start = array<i64: 0, 1>, limit = array<i64: 1, 3>} : tensor<?x4xf32> -> tensor<1x2xf32>
+  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<1x2xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dsl(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @below {{'trace.grad' op cannot differentiate @sl}}
+  %g = trace.grad @sl(%x) {wrt = array<i64: 0>} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %g : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @conv(%x: tensor<?x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<f32> {
+  // expected-error @below {{cannot differentiate 'trace.conv2d' with respect to its input: its shape 'tensor<?x5x5x2xf32>' is not static}}
+  %c = trace.conv2d %x, %w : (tensor<?x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x3x3x4xf32>
+  %s = trace.reduce_sum %c {axes = array<i64: 0, 1, 2, 3>} : tensor<?x3x3x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dconv(%x: tensor<?x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<?x5x5x2xf32> {
+  // expected-error @below {{'trace.grad' op cannot differentiate @conv}}
+  %g = trace.grad @conv(%x, %w) {wrt = array<i64: 0>} : (tensor<?x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x5x5x2xf32>
+  return %g : tensor<?x5x5x2xf32>
+}

@@ -18,10 +18,12 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
     function is differentiated, so grad of grad works. Rules come from
     DifferentiableOpInterface; fan-in cotangents are summed.
   }];
-  // Rules of control flow build arith, scf and tensor ops.
+  // Rules of control flow build arith, scf, tensor and (run-time checks of
+  // dynamic sizes) cf ops.
   let dependentDialects = ["::mlir::trace::TraceDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -18,6 +18,7 @@
 #include "GradientModels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/SetVector.h"
@@ -116,8 +117,8 @@ struct IfGradient
       // An if without results has an empty else: nothing flows there.
       if (original.empty()) {
         SmallVector<Value> zeros;
-        for (Type type : types) {
-          FailureOr<Value> zero = zerosLike(b, loc, type);
+        for (Value value : captured) {
+          FailureOr<Value> zero = zerosLike(b, loc, state.primal(value));
           if (failed(zero))
             return failure();
           zeros.push_back(*zero);
@@ -148,7 +149,18 @@ RankedTensorType tapeType(Type carried) {
   return RankedTensorType::get({ShapedType::kDynamic}, carried);
 }
 
-/// Writes `value` (a tensor, or a scalar) into row `row` of `tape`.
+/// The size of dim `d` of `value`: an attribute where static, else
+/// tensor.dim.
+OpFoldResult dimOf(OpBuilder &b, Location loc, Value value, int64_t d) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  if (!tensor.isDynamicDim(d))
+    return b.getIndexAttr(tensor.getDimSize(d));
+  return tensor::DimOp::create(b, loc, value, d).getResult();
+}
+
+/// Writes `value` (a tensor, or a scalar) into row `row` of `tape`. A `?`
+/// dim of a carried value must keep its size from one iteration to the
+/// next (the tape's rows have the initial value's sizes): checked.
 Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value) {
   auto tensor = dyn_cast<RankedTensorType>(value.getType());
   if (!tensor)
@@ -158,7 +170,17 @@ Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value) {
                             strides(rank + 1, b.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d) {
     offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(b.getIndexAttr(tensor.getDimSize(d)));
+    OpFoldResult size = dimOf(b, loc, value, d);
+    if (tensor.isDynamicDim(d)) {
+      Value same = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, cast<Value>(size),
+          tensor::DimOp::create(b, loc, tape, d + 1));
+      cf::AssertOp::create(
+          b, loc, same,
+          "scf.for gradient: a dynamic dim of a carried value changed size "
+          "between iterations");
+    }
+    sizes.push_back(size);
   }
   return tensor::InsertSliceOp::create(b, loc, value, tape, offsets, sizes,
                                        strides);
@@ -174,7 +196,7 @@ Value replay(OpBuilder &b, Location loc, Value tape, Value row, Type type) {
                             strides(rank + 1, b.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d) {
     offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(b.getIndexAttr(tensor.getDimSize(d)));
+    sizes.push_back(dimOf(b, loc, tape, d + 1));
   }
   // Rank-reducing: drop the unit tape dim.
   return tensor::ExtractSliceOp::create(b, loc, tensor, tape, offsets, sizes,
@@ -194,11 +216,6 @@ struct ForGradient
       return state.clonePrimal(op, builder);
     auto forOp = cast<scf::ForOp>(op);
     Location loc = op->getLoc();
-    for (Value carried : forOp.getInitArgs())
-      if (auto tensor = dyn_cast<RankedTensorType>(carried.getType());
-          tensor && !tensor.hasStaticShape())
-        return op->emitError("cannot differentiate an scf.for carrying ")
-               << carried.getType() << ": dynamic shapes are not supported";
     Value lb = state.primal(forOp.getLowerBound());
     Value ub = state.primal(forOp.getUpperBound());
     Value step = state.primal(forOp.getStep());
@@ -215,10 +232,17 @@ struct ForGradient
     for (Value init : forOp.getInitArgs())
       inits.push_back(state.primal(init));
     size_t numCarried = inits.size();
-    for (Value init : forOp.getInitArgs())
+    for (Value init : forOp.getInitArgs()) {
+      // Rows of the initial value's sizes.
+      SmallVector<Value> sizes = {trips};
+      Value primalInit = state.primal(init);
+      if (auto tensor = dyn_cast<RankedTensorType>(init.getType()))
+        for (int64_t d = 0; d < tensor.getRank(); ++d)
+          if (tensor.isDynamicDim(d))
+            sizes.push_back(tensor::DimOp::create(builder, loc, primalInit, d));
       inits.push_back(tensor::EmptyOp::create(builder, loc,
-                                              tapeType(init.getType()),
-                                              ValueRange{trips}));
+                                              tapeType(init.getType()), sizes));
+    }
     // The body builder cannot return a failure: it records the op that could
     // not be cloned, and the loop is dropped after it is built.
     Operation *notCloned = nullptr;
@@ -288,7 +312,7 @@ struct ForGradient
     for (Value result : forOp.getResults()) {
       Value ct = state.cotangent(result);
       if (!ct && carriesGradient(result.getType())) {
-        FailureOr<Value> zeros = zerosLike(builder, loc, result.getType());
+        FailureOr<Value> zeros = zerosLike(builder, loc, state.primal(result));
         if (failed(zeros))
           return failure();
         ct = *zeros;
@@ -297,7 +321,7 @@ struct ForGradient
       inits.push_back(ct ? ct : state.primal(result));
     }
     for (Value value : captured) {
-      FailureOr<Value> zeros = zerosLike(builder, loc, value.getType());
+      FailureOr<Value> zeros = zerosLike(builder, loc, state.primal(value));
       if (failed(zeros))
         return failure();
       inits.push_back(*zeros);

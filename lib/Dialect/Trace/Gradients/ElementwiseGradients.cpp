@@ -205,6 +205,8 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   CastOp::attachInterface<UnaryGradient<CastOp, castRule>>(*context);
   IdentityOp::attachInterface<UnaryGradient<IdentityOp, identityRule>>(*context);
   StopGradientOp::attachInterface<StopGradientGradient>(*context);
+  // size reads only its operand's shape.
+  SizeOp::attachInterface<UnaryGradient<SizeOp, zeroRule>>(*context);
 
   AddOp::attachInterface<BinaryGradient<AddOp, addRule>>(*context);
   SubOp::attachInterface<BinaryGradient<SubOp, subRule>>(*context);

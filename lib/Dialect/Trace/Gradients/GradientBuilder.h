@@ -31,6 +31,18 @@ public:
   /// (leading dims summed away, size-1 dims summed with keepdims).
   Value unbroadcast(Value cotangent, Type type);
 
+  /// `value` broadcast to the shape of the primal value `like` (through
+  /// `broadcast_to ... like` where a `?` size comes only from `like`).
+  Value broadcastLike(Value value, Value like);
+
+  /// `value` reshaped to the shape of the primal value `like` (through
+  /// `reshape ... like` where the sizes do not follow from `value`).
+  Value reshapeLike(Value value, Value like);
+
+  /// The number of elements of `x` along `axes` as a rank-0 float tensor of
+  /// `element`: a constant where those dims are static, else `trace.size`.
+  Value size(Value x, ArrayRef<int64_t> axes, Type element);
+
   OpBuilder &builder;
   Location loc;
 };

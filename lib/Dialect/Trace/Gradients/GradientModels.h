@@ -64,6 +64,7 @@ void registerNeuralNetGradients(MLIRContext *context);
 void registerReductionGradients(MLIRContext *context);
 void registerShapeGradients(MLIRContext *context);
 void registerStateGradients(MLIRContext *context);
+void registerTensorGradients(MLIRContext *context);
 
 } // namespace mlir::trace
 

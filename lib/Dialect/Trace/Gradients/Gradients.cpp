@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -24,5 +25,8 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
   });
   registry.addExtension(+[](MLIRContext *context, scf::SCFDialect *) {
     registerControlFlowGradients(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, tensor::TensorDialect *) {
+    registerTensorGradients(context);
   });
 }

@@ -41,18 +41,27 @@ struct Conv2DGradient
     Value dy = state.cotangent(conv.getResult());
     if (!dy)
       return success();
-    FailureOr<ArrayRef<int64_t>> inputShape =
-        staticShape(op, conv.getInput(), "input");
-    FailureOr<ArrayRef<int64_t>> filterShape =
-        staticShape(op, conv.getFilter(), "filter");
-    if (failed(inputShape) || failed(filterShape))
-      return failure();
     Value x = state.primal(conv.getInput());
     Value filter = state.primal(conv.getFilter());
-    Value dx = Conv2DBackpropInputOp::create(
-        builder, op->getLoc(), filter, dy, *inputShape, conv.getStrides(),
-        conv.getPadding(), conv.getDilations());
-    if (failed(state.accumulate(conv.getInput(), dx)))
+    // Each backprop op needs the static shape of what it differentiates,
+    // so only the cotangents that are wanted are built: the filter's
+    // gradient over a `?` batch needs no static input shape.
+    if (state.isActive(conv.getInput())) {
+      FailureOr<ArrayRef<int64_t>> inputShape =
+          staticShape(op, conv.getInput(), "input");
+      if (failed(inputShape))
+        return failure();
+      Value dx = Conv2DBackpropInputOp::create(
+          builder, op->getLoc(), filter, dy, *inputShape, conv.getStrides(),
+          conv.getPadding(), conv.getDilations());
+      if (failed(state.accumulate(conv.getInput(), dx)))
+        return failure();
+    }
+    if (!state.isActive(conv.getFilter()))
+      return success();
+    FailureOr<ArrayRef<int64_t>> filterShape =
+        staticShape(op, conv.getFilter(), "filter");
+    if (failed(filterShape))
       return failure();
     Value dFilter = Conv2DBackpropFilterOp::create(
         builder, op->getLoc(), x, dy, *filterShape, conv.getStrides(),

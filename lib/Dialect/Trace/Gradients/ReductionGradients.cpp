@@ -1,7 +1,9 @@
 //===- ReductionGradients.cpp - Rules of the reductions -------------------===//
 //
 // A reduction's cotangent is broadcast back over the reduced axes: reshape
-// to the keepdims shape, then broadcast_to the input's shape. softmax and
+// to the keepdims shape, then broadcast_to the input's shape (`like` the
+// input where its `?` sizes come from nowhere else; a mean's count is then
+// read at run time with trace.size). softmax and
 // log_softmax, which normalize along one axis, are here too.
 //
 //===----------------------------------------------------------------------===//
@@ -28,15 +30,11 @@ Value keepReducedDims(GradientBuilder &g, Value value, Value input,
   return ReshapeOp::create(g.builder, g.loc, type.clone(kept), value);
 }
 
-/// dy, reshaped to keep the reduced dims as 1s and broadcast to `input`'s
-/// shape.
-Value expandToInput(GradientBuilder &g, Value dy, Value input,
+/// dy, reshaped to keep the reduced dims as 1s and broadcast to the shape
+/// of `x` (the primal input, which gives the sizes of its `?` dims).
+Value expandToInput(GradientBuilder &g, Value dy, Value x,
                     ArrayRef<int64_t> axes) {
-  dy = keepReducedDims(g, dy, input, axes);
-  auto inputType = cast<RankedTensorType>(input.getType());
-  if (cast<RankedTensorType>(dy.getType()) == inputType)
-    return dy;
-  return BroadcastToOp::create(g.builder, g.loc, inputType, dy);
+  return g.broadcastLike(keepReducedDims(g, dy, x, axes), x);
 }
 
 template <typename OpTy>
@@ -46,14 +44,13 @@ struct SumLikeGradient
                             AdjointState &state) const {
     auto reduce = cast<OpTy>(op);
     GradientBuilder g(builder, op->getLoc());
-    Value dx = expandToInput(g, state.cotangent(reduce.getResult()),
-                             reduce.getX(), reduce.getAxes());
+    Value x = state.primal(reduce.getX());
+    Value dx = expandToInput(g, state.cotangent(reduce.getResult()), x,
+                             reduce.getAxes());
     if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) {
-      auto type = cast<RankedTensorType>(reduce.getX().getType());
-      int64_t count = 1;
-      for (int64_t axis : reduce.getAxes())
-        count *= type.getDimSize(*normalizeAxis(axis, type.getRank()));
-      dx = g.div(dx, g.constant(static_cast<double>(count), dx));
+      // The count is read at run time where a reduced dim is `?`.
+      Type element = cast<RankedTensorType>(x.getType()).getElementType();
+      dx = g.div(dx, g.size(x, reduce.getAxes(), element));
     }
     return state.accumulate(reduce.getX(), dx);
   }

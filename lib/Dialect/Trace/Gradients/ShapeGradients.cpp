@@ -10,6 +10,8 @@
 
 #include "GradientModels.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -30,16 +32,34 @@ int64_t product(ArrayRef<int64_t> dims) {
   return result;
 }
 
-/// reshape: dx = reshape(dy) to x's shape.
+/// reshape: dx = reshape(dy) to x's shape (`like` x where x has several
+/// `?` dims that dy's sizes do not determine). `like` only gives a shape:
+/// it gets no cotangent.
 struct ReshapeGradient
     : DifferentiableOpInterface::ExternalModel<ReshapeGradient, ReshapeOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto reshape = cast<ReshapeOp>(op);
-    Value dy = state.cotangent(reshape.getResult());
-    Value dx = ReshapeOp::create(builder, op->getLoc(),
-                                 reshape.getX().getType(), dy);
+    GradientBuilder g(builder, op->getLoc());
+    Value dx = g.reshapeLike(state.cotangent(reshape.getResult()),
+                             state.primal(reshape.getX()));
     return state.accumulate(reshape.getX(), dx);
+  }
+};
+
+/// tensor.cast (which the rules insert where a cotangent knows more or less
+/// of a size than its operand's type): dx = dy cast back to x's type.
+struct TensorCastGradient
+    : DifferentiableOpInterface::ExternalModel<TensorCastGradient,
+                                               tensor::CastOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto castOp = cast<tensor::CastOp>(op);
+    Value dy = state.cotangent(castOp.getResult());
+    return state.accumulate(castOp.getSource(),
+                            tensor::CastOp::create(builder, op->getLoc(),
+                                                   castOp.getSource().getType(),
+                                                   dy));
   }
 };
 
@@ -61,7 +81,8 @@ struct TransposeGradient
   }
 };
 
-/// broadcast_to: dx = dy summed over the broadcast dims.
+/// broadcast_to: dx = dy summed over the broadcast dims (`like` only gives
+/// a shape).
 struct BroadcastToGradient
     : DifferentiableOpInterface::ExternalModel<BroadcastToGradient,
                                                BroadcastToOp> {
@@ -203,8 +224,9 @@ struct GatherGradient
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto gather = cast<GatherOp>(op);
-    if (failed(requireStaticShape(op, gather.getParams())) ||
-        failed(requireStaticShape(op, gather.getIndices())))
+    // The indices may have `?` dims (a dynamic batch of lookups); params
+    // gives the one-hot depth and the shape of dx.
+    if (failed(requireStaticShape(op, gather.getParams())))
       return failure();
     Location loc = op->getLoc();
     auto paramsType = cast<RankedTensorType>(gather.getParams().getType());
@@ -226,7 +248,9 @@ struct GatherGradient
     Value indices = state.primal(gather.getIndices());
     indices = MaxOp::create(builder, loc, indices, indexConstant(0));
     indices = MinOp::create(builder, loc, indices, indexConstant(depth - 1));
-    int64_t count = indicesType.getNumElements();
+    // -1: inferred from the element count when the indices have `?` dims.
+    int64_t count =
+        indicesType.hasStaticShape() ? indicesType.getNumElements() : -1;
     indices = ReshapeOp::create(builder, loc, indices,
                                 ArrayRef<int64_t>{count});
     Value oneHot = OneHotOp::create(builder, loc, indices, depth,
@@ -246,6 +270,10 @@ struct GatherGradient
 };
 
 } // namespace
+
+void mlir::trace::registerTensorGradients(MLIRContext *context) {
+  tensor::CastOp::attachInterface<TensorCastGradient>(*context);
+}
 
 void mlir::trace::registerShapeGradients(MLIRContext *context) {
   ReshapeOp::attachInterface<ReshapeGradient>(*context);

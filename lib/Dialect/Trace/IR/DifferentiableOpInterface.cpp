@@ -2,6 +2,7 @@
 
 #include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
@@ -31,4 +32,27 @@ FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
              DenseElementsAttr::get(
                  tensor, builder.getZeroAttr(tensor.getElementType())))
       .getResult();
+}
+
+FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
+                                        Value like) {
+  auto tensor = dyn_cast<RankedTensorType>(cotangentType(like.getType()));
+  if (!tensor || tensor.hasStaticShape() ||
+      !isa<RankedTensorType>(like.getType()))
+    return zerosLike(builder, loc, like.getType());
+  auto scalar = RankedTensorType::get({}, tensor.getElementType());
+  Value zero = ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(scalar,
+                             builder.getZeroAttr(tensor.getElementType())));
+  return BroadcastToOp::create(builder, loc, zero, like).getResult();
+}
+
+Value mlir::trace::castCotangent(OpBuilder &builder, Value cotangent,
+                                 Type type) {
+  if (cotangent.getType() == type)
+    return cotangent;
+  if (!tensor::CastOp::areCastCompatible(cotangent.getType(), type))
+    return {};
+  return tensor::CastOp::create(builder, cotangent.getLoc(), type, cotangent);
 }

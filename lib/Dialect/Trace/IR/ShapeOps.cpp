@@ -37,7 +37,14 @@ void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value x,
   for (int64_t &dim : resolved)
     if (dim == -1)
       dim = ShapedType::kDynamic;
-  build(builder, state, type.clone(resolved), x);
+  build(builder, state, type.clone(resolved), x, Value());
+}
+
+void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value x,
+                      Value like) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto shape = cast<RankedTensorType>(like.getType()).getShape();
+  build(builder, state, type.clone(shape), x, like);
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -46,6 +53,21 @@ LogicalResult ReshapeOp::verify() {
   if (from.getElementType() != to.getElementType())
     return emitOpError("element type must be preserved: operand ")
            << from.getElementType() << " vs result " << to.getElementType();
+  if (Value like = getLike()) {
+    // The shape is like's; only a static mismatch can be caught here.
+    auto likeType = cast<RankedTensorType>(like.getType());
+    if (likeType.getShape() != to.getShape())
+      return emitOpError("result shape ")
+             << formatShape(to.getShape()) << " must be the shape of 'like' "
+             << formatShape(likeType.getShape());
+    if (from.hasStaticShape() && to.hasStaticShape() &&
+        from.getNumElements() != to.getNumElements())
+      return emitOpError("element count differs: operand ")
+             << formatShape(from.getShape()) << " (" << from.getNumElements()
+             << ") vs result " << formatShape(to.getShape()) << " ("
+             << to.getNumElements() << ")";
+    return success();
+  }
   if (from.hasStaticShape() && to.hasStaticShape() &&
       from.getNumElements() != to.getNumElements())
     return emitOpError("element count differs: operand ")
@@ -88,11 +110,12 @@ LogicalResult ReshapeOp::verify() {
   // element count, so there is at most one, and the other dims must not
   // multiply to 0 (0 elements say nothing about it).
   int64_t dynamicDims = to.getNumDynamicDims();
-  if (dynamicDims > 1)
+  if (dynamicDims > 1 && !onlyUnitDimsDiffer(from.getShape(), to.getShape()))
     return emitOpError("result ")
            << formatShape(to.getShape()) << " has " << dynamicDims
            << " dynamic dims, but only one can be inferred from the element "
-              "count";
+              "count (unless the reshape only inserts or removes unit dims; "
+              "else give the shape with 'like')";
   if (dynamicDims == 1 && staticProduct(to) == 0)
     return emitOpError("result ")
            << formatShape(to.getShape())
@@ -118,6 +141,12 @@ struct FoldReshapeOfReshape : OpRewritePattern<ReshapeOp> {
                                 PatternRewriter &rewriter) const override {
     auto inner = op.getX().getDefiningOp<ReshapeOp>();
     if (!inner)
+      return failure();
+    // Without `like`, several `?` result dims need a unit-dim reshape, which
+    // the composition may not be.
+    RankedTensorType type = op.getType();
+    if (!op.getLike() && type.getNumDynamicDims() > 1 &&
+        !onlyUnitDimsDiffer(inner.getX().getType().getShape(), type.getShape()))
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.getXMutable().assign(inner.getX()); });
     return success();
@@ -222,7 +251,14 @@ void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 void BroadcastToOp::build(OpBuilder &builder, OperationState &state, Value x,
                           ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(x.getType());
-  build(builder, state, type.clone(shape), x);
+  build(builder, state, type.clone(shape), x, Value());
+}
+
+void BroadcastToOp::build(OpBuilder &builder, OperationState &state, Value x,
+                          Value like) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto shape = cast<RankedTensorType>(like.getType()).getShape();
+  build(builder, state, type.clone(shape), x, like);
 }
 
 LogicalResult BroadcastToOp::verify() {
@@ -234,10 +270,29 @@ LogicalResult BroadcastToOp::verify() {
   if (from.getRank() > to.getRank())
     return emitOpError("cannot broadcast rank ")
            << from.getRank() << " to the lower rank " << to.getRank();
+  int64_t offset = to.getRank() - from.getRank();
+  if (Value like = getLike()) {
+    // The sizes are like's; a `?` on either side is checked at run time.
+    auto likeType = cast<RankedTensorType>(like.getType());
+    if (likeType.getShape() != to.getShape())
+      return emitOpError("result shape ")
+             << formatShape(to.getShape()) << " must be the shape of 'like' "
+             << formatShape(likeType.getShape());
+    for (int64_t d = 0; d < from.getRank(); ++d) {
+      int64_t size = from.getDimSize(d), target = to.getDimSize(d + offset);
+      if (size == 1 || ShapedType::isDynamic(size) ||
+          ShapedType::isDynamic(target) || size == target)
+        continue;
+      return emitOpError("operand shape ")
+             << formatShape(from.getShape()) << " does not broadcast to "
+             << formatShape(to.getShape()) << ": operand dim " << d << " is "
+             << size << " but result dim " << d + offset << " is " << target;
+    }
+    return success();
+  }
   // A dynamic result dim takes its run-time size from the aligned operand
   // dim, which must be dynamic too: a static operand dim (a 1 included) or a
-  // missing one gives no size.
-  int64_t offset = to.getRank() - from.getRank();
+  // missing one gives no size (give it with `like`).
   for (int64_t d = 0; d < to.getRank(); ++d) {
     if (!to.isDynamicDim(d))
       continue;
@@ -245,12 +300,13 @@ LogicalResult BroadcastToOp::verify() {
       return emitOpError("result dim ")
              << d << " is dynamic, but the operand "
              << formatShape(from.getShape())
-             << " has no dim aligned with it to give its size at run time";
+             << " has no dim aligned with it to give its size at run time "
+                "(give the shape with 'like')";
     if (!from.isDynamicDim(d - offset))
       return emitOpError("result dim ")
              << d << " is dynamic, but operand dim " << d - offset
              << " is a static " << from.getDimSize(d - offset)
-             << " and gives no size at run time";
+             << " and gives no size at run time (give the shape with 'like')";
   }
   auto broadcast = broadcastShapes(from.getShape(), to.getShape());
   if (!broadcast || *broadcast != to.getShape())
@@ -503,4 +559,58 @@ LogicalResult OneHotOp::verify() {
            << " with depth " << getDepth() << " at axis " << getAxis()
            << "), got " << formatShape(getType().getShape());
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// size
+//===----------------------------------------------------------------------===//
+
+void SizeOp::build(OpBuilder &builder, OperationState &state, Value x,
+                   ArrayRef<int64_t> axes, Type elementType) {
+  build(builder, state, RankedTensorType::get({}, elementType), x,
+        builder.getDenseI64ArrayAttr(axes));
+}
+
+LogicalResult SizeOp::verify() {
+  if (getType().getRank() != 0)
+    return emitOpError("result must be a scalar (rank 0), got ") << getType();
+  std::optional<ArrayRef<int64_t>> axes = getAxes();
+  if (!axes)
+    return success();
+  int64_t rank = getX().getType().getRank();
+  llvm::SmallBitVector seen(rank);
+  for (int64_t axis : *axes) {
+    std::optional<int64_t> normalized = normalizeAxis(axis, rank);
+    if (!normalized)
+      return emitOpError("axis ")
+             << axis << " is out of range for rank " << rank;
+    if (seen.test(*normalized))
+      return emitOpError("axes ")
+             << formatList(*axes) << " repeat dim " << *normalized;
+    seen.set(*normalized);
+  }
+  return success();
+}
+
+OpFoldResult SizeOp::fold(FoldAdaptor) {
+  RankedTensorType type = getX().getType();
+  SmallVector<int64_t> dims;
+  if (std::optional<ArrayRef<int64_t>> axes = getAxes()) {
+    for (int64_t axis : *axes)
+      dims.push_back(*normalizeAxis(axis, type.getRank()));
+  } else {
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      dims.push_back(d);
+  }
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (type.isDynamicDim(d))
+      return {};
+    count *= type.getDimSize(d);
+  }
+  Type element = getType().getElementType();
+  if (isa<FloatType>(element))
+    return DenseElementsAttr::get(
+        getType(), FloatAttr::get(element, static_cast<double>(count)));
+  return DenseElementsAttr::get(getType(), IntegerAttr::get(element, count));
 }

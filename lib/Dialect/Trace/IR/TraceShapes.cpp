@@ -228,3 +228,18 @@ LogicalResult mlir::trace::inferPoolResult(std::optional<Location> loc,
                                           tensor.getElementType()));
   return success();
 }
+
+bool mlir::trace::onlyUnitDimsDiffer(ArrayRef<int64_t> from,
+                                     ArrayRef<int64_t> to) {
+  auto nonUnit = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> dims;
+    for (int64_t dim : shape)
+      if (dim != 1)
+        dims.push_back(dim);
+    return dims;
+  };
+  SmallVector<int64_t> a = nonUnit(from), b = nonUnit(to);
+  if (a.size() != b.size())
+    return false;
+  return a == b;
+}

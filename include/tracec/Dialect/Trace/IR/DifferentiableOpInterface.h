@@ -79,6 +79,17 @@ public:
 /// shape, or a variable holding one).
 FailureOr<Value> zerosLike(OpBuilder &builder, Location loc, Type type);
 
+/// A zero cotangent for the primal value `like`: a constant where its shape
+/// is static, else a scalar zero broadcast to `like`'s run-time shape.
+/// Fails (with an error at `loc`) only for a variable of dynamic shape.
+FailureOr<Value> zerosLike(OpBuilder &builder, Location loc, Value like);
+
+/// `cotangent` as a value of `type` where the two differ only in what is
+/// known statically (tensor.cast, e.g. tensor<3x4xf32> for a tensor<?x4xf32>
+/// operand); the value itself where they are equal; null where they are
+/// not cast-compatible.
+Value castCotangent(OpBuilder &builder, Value cotangent, Type type);
+
 } // namespace mlir::trace
 
 #include "tracec/Dialect/Trace/IR/TraceInterfaces.h.inc"

@@ -43,6 +43,13 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 
+/// True when a reshape from `from` to `to` only inserts or removes unit
+/// dims: with the static 1s dropped, the shapes are equal (a `?` stands for
+/// a `?`), so each result size is one operand dim's size, however many are
+/// `?`.
+bool onlyUnitDimsDiffer(llvm::ArrayRef<int64_t> from,
+                        llvm::ArrayRef<int64_t> to);
+
 /// Why `lhs` and `rhs` do not broadcast, naming the first offending dim of
 /// each (right-aligned): "lhs dim 1 is 3, rhs dim 0 is 2".
 std::string describeBroadcastMismatch(llvm::ArrayRef<int64_t> lhs,
