@@ -35,7 +35,7 @@
 // CPU-NEXT:     trace-cpu-fuse-rows
 // CPU-NEXT:   ),
 // CPU-NEXT:   func.func(
-// CPU-NEXT:     trace-cpu-vectorize{target-cpu=native}
+// CPU-NEXT:     trace-cpu-vectorize{dynamic-inner=false target-cpu=native}
 // CPU-NEXT:   ),
 // CPU-NEXT:   trace-readonly-inputs,
 // CPU-NEXT:   trace-distinct-results,

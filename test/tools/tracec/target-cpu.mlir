@@ -11,7 +11,7 @@
 
 // PIPELINE: trace-cpu-pack-contractions{cpu=x86-64-v3 min-work=4096}
 // PIPELINE: trace-cpu-tile-contractions{cpu=x86-64-v3 ukernels=false}
-// PIPELINE: trace-cpu-vectorize{target-cpu=x86-64-v3}
+// PIPELINE: trace-cpu-vectorize{dynamic-inner=false target-cpu=x86-64-v3}
 func.func @mm(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %y = trace.matmul %x, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %y : tensor<64x64xf32>
