@@ -125,8 +125,6 @@ OpFoldResult mlir::trace::windowedSize(OpBuilder &b, Location loc,
 Value mlir::trace::inBoundsCount(OpBuilder &b, Location loc, Value out,
                                  int64_t stride, int64_t padBefore,
                                  int64_t size, OpFoldResult extent) {
-  if (std::optional<int64_t> known = getConstantIntValue(extent))
-    return inBoundsCount(b, loc, out, stride, padBefore, size, *known);
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };

@@ -1,6 +1,7 @@
 //===- LoweringUtils.cpp - Small builders the lowerings share -------------===//
 
 #include "LoweringUtils.h"
+#include "DynamicSizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -21,16 +22,8 @@ Value mlir::trace::filledTensor(OpBuilder &builder, Location loc,
 Value mlir::trace::inBoundsCount(OpBuilder &builder, Location loc, Value out,
                                  int64_t stride, int64_t padBefore,
                                  int64_t size, int64_t extent) {
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, v);
-  };
-  Value start = arith::SubIOp::create(
-      builder, loc, arith::MulIOp::create(builder, loc, out, index(stride)),
-      index(padBefore));
-  Value end = arith::AddIOp::create(builder, loc, start, index(size));
-  Value first = arith::MaxSIOp::create(builder, loc, start, index(0));
-  Value last = arith::MinSIOp::create(builder, loc, end, index(extent));
-  return arith::SubIOp::create(builder, loc, last, first);
+  return inBoundsCount(builder, loc, out, stride, padBefore, size,
+                       OpFoldResult(builder.getIndexAttr(extent)));
 }
 
 Value mlir::trace::dimSize(OpBuilder &builder, Location loc, Value value,
