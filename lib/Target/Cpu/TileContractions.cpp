@@ -20,9 +20,12 @@
 #include "tracec/Target/Cpu/ContractionTiling.h"
 #include "tracec/Target/Cpu/Ukernels.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/Error.h"
 
@@ -146,6 +149,40 @@ void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
     (*tiled)->setAttr(kMicroKernelAttrName, rewriter.getUnitAttr());
 }
 
+/// A pack of a dynamic size pads its source to whole tiles: a fill and a
+/// copy of the whole operand. Where the size is a multiple of the tile at
+/// run time (a batch of 256 in tiles of 8) nothing needs padding, so the
+/// pad runs only when some dynamic padding is non-zero; the pack reads the
+/// source itself otherwise, as a static pack does.
+void padOnlyWhenNeeded(RewriterBase &rewriter, tensor::PadOp pad) {
+  auto isStaticNonZero = [](OpFoldResult size) {
+    return isa<Attribute>(size) && !isZeroInteger(size);
+  };
+  if (!pad || pad.getHigh().empty() ||
+      pad.getSourceType() != pad.getResultType() ||
+      !llvm::all_of(pad.getMixedLowPad(), isZeroInteger) ||
+      llvm::any_of(pad.getMixedHighPad(), isStaticNonZero))
+    return;
+  Location loc = pad.getLoc();
+  rewriter.setInsertionPoint(pad);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value unpadded;
+  for (Value high : pad.getHigh()) {
+    Value isZero = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::eq, high, zero);
+    unpadded = unpadded ? arith::AndIOp::create(rewriter, loc, unpadded, isZero)
+                        : isZero;
+  }
+  auto ifOp = scf::IfOp::create(rewriter, loc, pad.getResultType(), unpadded,
+                                /*withElseRegion=*/true);
+  rewriter.replaceAllUsesWith(pad.getResult(), ifOp.getResult(0));
+  rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(rewriter, loc, pad.getSource());
+  rewriter.setInsertionPointToStart(ifOp.elseBlock());
+  auto yield = scf::YieldOp::create(rewriter, loc, pad.getResult());
+  rewriter.moveOpBefore(pad, yield);
+}
+
 struct TileContractionsPass
     : mlir::trace::impl::TraceTileContractionsBase<TileContractionsPass> {
   using Base::Base;
@@ -203,8 +240,10 @@ struct TileContractionsPass
       rewriter.setInsertionPoint(pack);
       FailureOr<linalg::LowerPackResult> lowered =
           linalg::lowerPack(rewriter, pack);
-      if (failed(lowered) || !lowered->transposeOp ||
-          relayoutByUkernel(lowered->transposeOp))
+      if (failed(lowered) || !lowered->transposeOp)
+        continue;
+      padOnlyWhenNeeded(rewriter, lowered->padOp);
+      if (relayoutByUkernel(lowered->transposeOp))
         continue;
       tileRelayout(
           rewriter, lowered->transposeOp,

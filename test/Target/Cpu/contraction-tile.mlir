@@ -29,3 +29,20 @@ func.func @matmul(%a: tensor<256x512xf32>, %b: tensor<512x512xf32>) -> tensor<25
   %0 = trace.matmul %a, %b : (tensor<256x512xf32>, tensor<512x512xf32>) -> tensor<256x512xf32>
   return %0 : tensor<256x512xf32>
 }
+
+// A `?` batch: the left operand is padded to whole 8-row tiles only when
+// the batch is not a multiple of 8 at run time; otherwise the pack reads
+// %arg0 itself (no fill and copy of the whole operand).
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK: %[[HIGH:.*]] = affine.apply #{{.*}}()[%{{.*}}, %{{.*}}]
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[HIGH]], %c0
+// CHECK: %[[ROWS:.*]] = scf.if %[[NONE]] -> (tensor<?x512xf32>) {
+// CHECK:   scf.yield %arg0 : tensor<?x512xf32>
+// CHECK: } else {
+// CHECK:   %[[PADDED:.*]] = tensor.pad %arg0 low[0, 0] high[%[[HIGH]], 0]
+// CHECK:   scf.yield %[[PADDED]]
+// CHECK: tensor.expand_shape %[[ROWS]] {{.*}} into tensor<?x8x512x1xf32>
+func.func @dynamic_rows(%a: tensor<?x512xf32>, %b: tensor<512x512xf32>) -> tensor<?x512xf32> {
+  %0 = trace.matmul %a, %b : (tensor<?x512xf32>, tensor<512x512xf32>) -> tensor<?x512xf32>
+  return %0 : tensor<?x512xf32>
+}
