@@ -65,7 +65,9 @@ def TraceTileContractions : Pass<"trace-cpu-tile-contractions"> {
     scf.for over kc-sized slices of the reduction, loops over the m0 x n0
     register tiles, and the innermost loop over k. What remains is one
     micro-kernel step: [m0, n0, k0] of the packed op. Also tiles the packs
-    and unpacks so each moves a few tiles at a time.
+    and unpacks so each moves a few tiles at a time. A pack of a `?` size
+    pads its operand only when the size is not a multiple of the tile at
+    run time (an scf.if); otherwise it reads the operand itself.
 
     With `ukernels`, contractions and relayouts that the precompiled
     micro-kernels of include/tracec/ABI/tracec_ukernels.h take (f32 on an
