@@ -670,6 +670,12 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
   }
   if (auto error = checkVariablesUnshared(sig, inputs, outputs))
     return error;
+  return invoke(inputs, outputs);
+}
+
+llvm::Error Function::invoke(llvm::ArrayRef<Tensor> inputs,
+                             llvm::MutableArrayRef<Tensor> outputs) const {
+  const Signature &sig = *signature_;
   // The compiled code never writes its tensor inputs (trace-readonly-inputs),
   // so const_cast only satisfies the descriptor's pointer type. A variable's
   // buffer (trace-lower-state) is passed as is and updated in place: that is
@@ -706,7 +712,11 @@ Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
   std::vector<Tensor> outputs;
   for (auto [spec, shape] : llvm::zip(signature_->results, *shapes))
     outputs.push_back(Tensor::zeros(spec.dtype, shape));
-  if (auto error = call(inputs, outputs))
+  // The inputs are checked (resultShapes) and the outputs fresh: the
+  // shape function need not run a second time, as call() would.
+  if (auto error = checkVariablesUnshared(*signature_, inputs, outputs))
+    return std::move(error);
+  if (auto error = invoke(inputs, outputs))
     return std::move(error);
   return outputs;
 }

@@ -160,6 +160,10 @@ private:
   checkInputs(llvm::ArrayRef<Tensor> inputs,
               std::vector<llvm::SmallVector<int64_t, 4>> *shapes) const;
 
+  /// Runs the compiled code on checked `inputs` and `outputs`.
+  llvm::Error invoke(llvm::ArrayRef<Tensor> inputs,
+                     llvm::MutableArrayRef<Tensor> outputs) const;
+
   std::shared_ptr<const Signature> signature_;
   void (*entry_)(void **);
   std::shared_ptr<const ShapeFunction> shape_;
