@@ -21,6 +21,18 @@ using namespace tracec::aot::detail;
 /// Whether `func` may read the data of the pointer arguments `pointers`:
 /// conservatively, whether a pointer extracted from a descriptor they go
 /// into has a use.
+/// Whether a value of `type` can carry a pointer (a descriptor's sizes and
+/// strides, arrays of i64, cannot).
+static bool mayHoldPointer(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return true;
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    return mayHoldPointer(array.getElementType());
+  if (auto structType = dyn_cast<LLVM::LLVMStructType>(type))
+    return llvm::any_of(structType.getBody(), mayHoldPointer);
+  return false;
+}
+
 static bool mayReadData(LLVM::LLVMFuncOp func,
                         llvm::ArrayRef<unsigned> pointers) {
   llvm::SmallVector<Value> worklist;
@@ -35,9 +47,10 @@ static bool mayReadData(LLVM::LLVMFuncOp func,
       if (isa<LLVM::InsertValueOp>(user)) {
         worklist.push_back(user->getResult(0));
       } else if (isa<LLVM::ExtractValueOp>(user)) {
-        // Sizes and strides are what a shape function reads.
-        if (isa<LLVM::LLVMPointerType, LLVM::LLVMStructType,
-                LLVM::LLVMArrayType>(user->getResult(0).getType()))
+        // Sizes and strides are what a shape function reads (the GPU
+        // pipeline's host code reads them as a whole array, through an
+        // alloca).
+        if (mayHoldPointer(user->getResult(0).getType()))
           worklist.push_back(user->getResult(0));
       } else {
         return true;
