@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -116,6 +117,36 @@ static void forToParallel(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.eraseOp(loop);
 }
 
+/// Work of one iteration from which the division and remainder that
+/// recover two coalesced indices are noise.
+static constexpr int64_t kCoalescedMinWork = 1024;
+
+/// A loop over a dynamic size may run once: a batch of 64 in blocks of 128
+/// rows, where the static compile would have split the next loop (the
+/// blocks of columns) instead. Such a loop is coalesced with the next one
+/// of its nest when that one has a static trip count above 1 and enough
+/// work per iteration, so the threads share both. `nest` starts with the
+/// loop to split; its first loop is the coalesced one after.
+static void coalesceDynamicLoop(RewriterBase &rewriter,
+                                MutableArrayRef<scf::ForOp> nest) {
+  if (nest.size() < 2)
+    return;
+  auto isStatic = [](scf::ForOp loop) {
+    return getConstantIntValue(loop.getLowerBound()) &&
+           getConstantIntValue(loop.getUpperBound()) &&
+           getConstantIntValue(loop.getStep());
+  };
+  scf::ForOp next = nest[1];
+  if (isStatic(nest[0]) || !isStatic(next) ||
+      tripCount(next.getLowerBound(), next.getUpperBound(), next.getStep()) <=
+          1 ||
+      estimateWork(*next.getBody()) < kCoalescedMinWork)
+    return;
+  SmallVector<scf::ForOp> band = {nest[0], next};
+  // The outer loop becomes the coalesced one (upstream's coalesceLoops).
+  (void)coalesceLoops(rewriter, band);
+}
+
 namespace {
 struct ParallelLoopsPass
     : mlir::trace::impl::TraceParallelLoopsBase<ParallelLoopsPass> {
@@ -152,12 +183,14 @@ struct ParallelLoopsPass
         return signalPassFailure();
       if (!large)
         continue;
-      for (scf::ForOp loop : nest->loops) {
-        if (tripCount(loop.getLowerBound(), loop.getUpperBound(),
-                      loop.getStep()) > 1) {
-          forToParallel(rewriter, loop);
-          break;
-        }
+      MutableArrayRef<scf::ForOp> loops = nest->loops;
+      for (size_t i = 0; i < loops.size(); ++i) {
+        if (tripCount(loops[i].getLowerBound(), loops[i].getUpperBound(),
+                      loops[i].getStep()) <= 1)
+          continue;
+        coalesceDynamicLoop(rewriter, loops.slice(i));
+        forToParallel(rewriter, loops[i]);
+        break;
       }
     }
   }

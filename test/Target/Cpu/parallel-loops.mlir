@@ -129,3 +129,59 @@ func.func @dynamic_large(%a: memref<?x16xf32>, %b: memref<?x16xf32>) {
   }
   return
 }
+
+// -----
+
+// Blocks of a `?` number of rows by 2 blocks of columns, each block heavy
+// (a 32 x 64 loop): the row blocks may be a single one at run time (a
+// batch of 64 in blocks of 128), so the two loops are coalesced and the
+// threads share rows x 2 blocks, as a static compile would split the
+// columns when the rows are one block.
+// CHECK-LABEL: func.func @dynamic_blocks
+// CHECK:       %[[N:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK:       scf.parallel (%[[B:.*]]) = (%c0{{.*}}) to (%[[N]]) step (%c1{{.*}}) {
+// CHECK-NEXT:    %[[IJ:.*]]:2 = affine.delinearize_index %[[B]] into (%{{.*}}, 2)
+// CHECK:           arith.addi %[[IJ]]#0
+// CHECK:           arith.muli %[[IJ]]#1
+// CHECK-NOT:   scf.parallel
+func.func @dynamic_blocks(%a: memref<?x128xf32>, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%rows, %c2) step (%c1, %c1) {
+    scf.for %r = %c0 to %c32 step %c1 {
+      scf.for %c = %c0 to %c64 step %c1 {
+        %row = arith.addi %i, %r : index
+        %first = arith.muli %j, %c64 : index
+        %col = arith.addi %first, %c : index
+        memref.store %f, %a[%row, %col] : memref<?x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Light work per block: a division per iteration would not pay; the
+// dynamic loop alone is split.
+// CHECK-LABEL: func.func @dynamic_light_blocks
+// CHECK:       scf.parallel (%{{.*}}) = (%c0) to (%arg1) step (%c1) {
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:   affine.delinearize_index
+func.func @dynamic_light_blocks(%a: memref<?x128xf32>, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%rows, %c2) step (%c1, %c1) {
+    scf.for %r = %c0 to %c32 step %c1 {
+      memref.store %f, %a[%r, %j] : memref<?x128xf32>
+    }
+  }
+  return
+}
