@@ -43,8 +43,8 @@ def build(build_dir):
     if not os.path.exists(os.path.join(build_dir, "build.ninja")):
         subprocess.run(["cmake", "-G", "Ninja", "-S", ROOT, "-B", build_dir,
                         "-DCMAKE_BUILD_TYPE=Release"], check=True)
-    subprocess.run(["cmake", "--build", build_dir, "--target", "tracec-run"],
-                   check=True)
+    subprocess.run(["cmake", "--build", build_dir, "--target", "tracec-run",
+                    "tracec_bench_aot_dynamic"], check=True)
     # Google Benchmark is optional: without it there is no AOT row.
     subprocess.run(["cmake", "--build", build_dir, "--target",
                     "tracec_bench_aot"], check=False)
@@ -81,6 +81,8 @@ class Runner:
         self.args = args
         self.tracec_run = os.path.join(args.build_dir, "bin", "tracec-run")
         self.aot_bench = os.path.join(args.build_dir, "bin", "tracec_bench_aot")
+        self.aot_dynamic_bench = os.path.join(args.build_dir, "bin",
+                                              "tracec_bench_aot_dynamic")
         self.tmp = tempfile.mkdtemp(prefix="tracec-bench-")
         self.cache = os.path.join(self.tmp, "compile-cache")
         self.threads_flag = tracec_has_threads_flag(self.tracec_run)
@@ -210,6 +212,43 @@ def run_static_twin(runner, workload, threads, outdir, peer_medians):
         if name.startswith(prefix):
             shutil.copy(os.path.join(twin_dir, name),
                         os.path.join(outdir, "static_result" + name[len(prefix):]))
+
+
+def run_aot_pair(runner, workload, rounds):
+    """The workload's AOT row: its object compiled with the `?` against its
+    static twin (peer "static AOT"), in a plain C program
+    (bench/aot_dynamic_bench.c), alternating who goes first, medians of
+    rounds; checked by the loss each computes."""
+    times = {"dynamic": [], "static": []}
+    losses = {}
+    for r in range(rounds):
+        for kind in (["dynamic", "static"] if r % 2 == 0 else ["static", "dynamic"]):
+            cmd = [runner.aot_dynamic_bench, kind, str(workload.static_batch),
+                   str(max(runner.args.min_time, 0.1))]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError("%s failed:\n%s" % (" ".join(cmd), proc.stderr))
+            median, loss = (float(v) for v in proc.stdout.split())
+            times[kind].append(median)
+            losses[kind] = loss
+    ok = abs(losses["dynamic"] - losses["static"]) <= (
+        workload.atol + workload.rtol * abs(losses["static"]))
+    result = {
+        "workload": workload.name.replace("MLP train step", "MLP train step AOT"),
+        "description": "the same program as a tracec object called from C, "
+                       "against the object compiled with the batch fixed",
+        "threads": 1, "tracec_threads": 1,
+        "tracec_s": statistics.median(times["dynamic"]),
+        "tracec_rounds_s": times["dynamic"],
+        "compile_s": [], "compile_notes": [], "blas": None,
+        "torch": None, "numpy": None, "checked": ok,
+    }
+    t = statistics.median(times["static"])
+    result["peers"] = {"static AOT": {
+        "s": t, "rounds_s": times["static"], "check": ok,
+        "check_note": "loss %g vs %g" % (losses["dynamic"], losses["static"]),
+        "ratio": t / result["tracec_s"] if ok else None}}
+    return result
 
 
 def run_workload(runner, workload, threads, rounds):
@@ -458,6 +497,12 @@ def main():
                 results.append(r)
                 log_result(r)
                 write_partial(out, results)
+                if (w.aot_row and t == 1 and
+                        os.path.exists(runner.aot_dynamic_bench)):
+                    aot = run_aot_pair(runner, w, args.rounds)
+                    results.append(aot)
+                    log_result(aot)
+                    write_partial(out, results)
         compiles = [] if args.no_compile_times else compile_rows(
             runner, args.rounds, selected)
     finally:

@@ -34,6 +34,10 @@ class Workload:
     # The module has a `?` leading dim: bench/run also times it with that
     # dim fixed to this size (peer "static": the static compile).
     static_batch: Optional[int] = None
+    # Also as AOT objects called from C (bench/aot_dynamic_bench.c: the MLP
+    # train step at static_batch), the `?` one against the static one (peer
+    # "static AOT"): a row "MLP train step AOT, ...", 1 thread only.
+    aot_row: bool = False
 
 
 def _normal(rng, shape, scale=1.0):
@@ -435,11 +439,13 @@ WORKLOADS = [
     Workload("MLP train step, ? batch, 256", "mlp_dynamic.mlir", "train_step",
              _mlp_inputs, {"torch": _torch_mlp(True)},
              "the MLP train step compiled once with a ? batch, run at 256",
-             rtol=1e-3, atol=1e-5, static_batch=256),
+             rtol=1e-3, atol=1e-5, static_batch=256,
+             aot_row=True),
     Workload("MLP train step, ? batch, 64", "mlp_dynamic.mlir", "train_step",
              _mlp_inputs_of(64), {"torch": _torch_mlp(True)},
              "the MLP train step compiled once with a ? batch, run at 64",
-             rtol=1e-3, atol=1e-5, static_batch=64),
+             rtol=1e-3, atol=1e-5, static_batch=64,
+             aot_row=True),
     Workload("tanh-GELU ?x4096", "gelu_dynamic.mlir", "gelu",
              _gelu_rows_inputs, {"copy": _copy},
              "tanh-GELU over a ? number of rows of 4096 f32, run at 4096 rows",

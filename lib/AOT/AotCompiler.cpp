@@ -2,6 +2,8 @@
 
 #include "tracec/AOT/AotCompiler.h"
 
+#include "BufferCache.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -55,6 +57,10 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
     tracec::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(module)))
+    return failure();
+  // Buffers of run-time size are reused across calls (GPU host code keeps
+  // its buffers on the device).
+  if (cudaChip.empty() && failed(cacheHeapBuffers(module)))
     return failure();
   return addCEntryPoints(module, entries, renamed);
 }

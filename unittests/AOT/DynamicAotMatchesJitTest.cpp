@@ -3,7 +3,9 @@
 // examples/aot/mlp_dynamic.mlir (a `?` batch) compiled once at build time
 // (aot_test_mlp_dynamic.h) and JIT-compiled once: at batches 1, 7, 64 and
 // 256 the generated class (dims set per call) and the C function give the
-// JIT's results, and both refuse the same inconsistent dims.
+// JIT's results, and both refuse the same inconsistent dims. Calls that
+// alternate batch sizes stay right and, once every size has been seen,
+// take no more memory (the object reuses its buffers of run-time size).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace tracec;
 
@@ -126,6 +132,62 @@ TEST_F(DynamicAot, InconsistentDimsFailLikeTheJit) {
       << aotMessage;
   std::string tail = jitMessage.substr(jitMessage.find(" ("));
   EXPECT_EQ(aotMessage.substr(aotMessage.size() - tail.size()), tail);
+}
+
+TEST_F(DynamicAot, AlternatingBatchesStayRightAndTakeNoMoreMemory) {
+  auto evaluate = exe->function("evaluate");
+  ASSERT_TRUE(bool(evaluate)) << errorText(evaluate.takeError());
+  // Inputs, outputs and the JIT's results per size, made before any call
+  // is counted.
+  struct Batch {
+    Tensor x, labels;
+    std::vector<Tensor> expected;
+    std::vector<float> probs;
+  };
+  std::map<int64_t, Batch> batches;
+  for (int64_t n : {256, 7, 1}) {
+    Batch &batch =
+        batches
+            .emplace(n, Batch{filled({n, 4}, 7, 11, 0.25f),
+                              Tensor::zeros(DType::i32, {n}), {}, {}})
+            .first->second;
+    for (int64_t i = 0; i < n; ++i)
+      batch.labels.data<int32_t>()[i] = int32_t(i % 3);
+    auto jit = (*evaluate)({batch.x, batch.labels, weights[0], weights[1],
+                            weights[2], weights[3]});
+    ASSERT_TRUE(bool(jit)) << errorText(jit.takeError());
+    batch.expected = std::move(*jit);
+    batch.probs.resize(n * 3);
+  }
+
+  size_t inUseAfterFirstRound = 0;
+  int wrong = 0;
+  for (int round = 0; round < 30; ++round) {
+    for (int64_t n : {256, 7, 256, 1}) {
+      Batch &batch = batches.at(n);
+      float loss;
+      ASSERT_EQ(testmlpdynamic_evaluate(
+                    batch.x.data<float>(), n, batch.labels.data<int32_t>(), n,
+                    weights[0].data<float>(), weights[1].data<float>(),
+                    weights[2].data<float>(), weights[3].data<float>(),
+                    batch.probs.data(), n, &loss),
+                TRACEC_AOT_OK);
+      const float *probs = batch.expected[0].data<float>();
+      for (int64_t i = 0; i < n * 3; ++i)
+        wrong += std::abs(batch.probs[i] - probs[i]) > 1e-5f;
+      float expectedLoss = batch.expected[1].data<float>()[0];
+      wrong += std::abs(loss - expectedLoss) > 1e-5f * (1 + expectedLoss);
+    }
+#if defined(__GLIBC__)
+    struct mallinfo2 info = mallinfo2();
+    size_t inUse = info.uordblks + info.hblkhd;
+    if (round == 0)
+      inUseAfterFirstRound = inUse;
+    else
+      ASSERT_EQ(inUse, inUseAfterFirstRound) << "round " << round;
+#endif
+  }
+  EXPECT_EQ(wrong, 0);
 }
 
 } // namespace

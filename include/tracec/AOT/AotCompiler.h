@@ -22,7 +22,10 @@ namespace tracec::aot {
 /// `module` — other public functions are dropped — and adds one C function
 /// per entry (EntryPoint::symbol). Only those are exported: every other
 /// function and global gets internal linkage, so several models link into
-/// one program. Errors go to the context's diagnostic handler.
+/// one program. On the CPU, the code's malloc/free go through a cache of
+/// freed blocks compiled into the module (lib/AOT/BufferCache.h), so
+/// buffers of run-time size are reused across calls. Errors go to the
+/// context's diagnostic handler.
 ///
 /// With a `cudaChip` (sm_80, ...), the GPU pipeline runs instead: kernels
 /// are embedded in the object as PTX, and the object calls the mgpu* entry

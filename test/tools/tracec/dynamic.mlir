@@ -5,6 +5,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tracec %s --entry affine --entry scale --class Dyn -o %t/model.o --header %t/model.h
 // RUN: FileCheck %s --check-prefix=HEADER < %t/model.h
+// RUN: nm -g --defined-only %t/model.o | FileCheck %s --check-prefix=EXPORTS
+// RUN: nm %t/model.o | FileCheck %s --check-prefix=CACHE
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t %S/Inputs/dynamic-driver.c %t/model.o -lm -o %t/c-driver
 // RUN: %t/c-driver | FileCheck %s --check-prefix=C
 // RUN: not %t/c-driver 5 4 2>&1 | FileCheck %s --check-prefix=MISMATCH
@@ -26,6 +28,15 @@
 // HEADER: const int64_t *result_y_dims() const
 // HEADER: int Run() {
 // HEADER-NEXT: int status = dyn_affine_shape(arg_x_dims_[0], arg_scale_dims_[0], &result_y_dims_[0], error_, sizeof error_);
+
+// Only the C functions are exported; the buffers of run-time size go
+// through the object's own cache (dynamic-buffer-cache.mlir), over libc.
+// EXPORTS-COUNT-4: {{^[0-9a-f]+ T dyn_[a-z_]+$}}
+// EXPORTS-NOT: {{.}}
+// CACHE-DAG: t tracec_aot_alloc
+// CACHE-DAG: t tracec_aot_free
+// CACHE-DAG: U malloc
+// CACHE-DAG: U free
 
 // The C driver checks y, colsum and the variable against values it computes
 // itself, at batches 1, 7, 64 and 256, with one object.
