@@ -213,6 +213,29 @@ bool staticSpatial(std::initializer_list<Type> types) {
   });
 }
 
+/// Whether `types` are static but for the batch (dim 0).
+bool staticButBatch(std::initializer_list<Type> types) {
+  return llvm::all_of(types, [](Type type) {
+    return llvm::none_of(cast<RankedTensorType>(type).getShape().drop_front(),
+                         ShapedType::isDynamic);
+  });
+}
+
+/// The batch size of a backprop op that returns the input's cotangent
+/// (conv2d_backprop_input, avg_pool2d_grad): dy's, which must be that of
+/// `like` where it gives the result's shape (checked at run time); null
+/// where the result's batch is static.
+Value resultBatch(OpBuilder &b, Location loc, Operation *op, Value dy,
+                  Value like) {
+  if (!cast<RankedTensorType>(op->getResult(0).getType()).isDynamicDim(0))
+    return Value();
+  Value batch = dimSize(b, loc, dy, 0);
+  if (like)
+    checkSameSize(b, loc, op, dimSize(b, loc, like, 0), batch,
+                  "dim 0 of 'like' and of dy differ");
+  return batch;
+}
+
 /// `known` with `fallback`'s size where `known` has none.
 int64_t orElse(int64_t known, int64_t fallback) {
   return ShapedType::isDynamic(known) ? fallback : known;
@@ -320,9 +343,11 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
     auto filter = cast<RankedTensorType>(op.getFilter().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    if (!allStatic({filter, dy, result}))
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // A `?` batch is dy's; other `?` dims are not lowered.
+    if (!allStatic({filter}) || !staticButBatch({dy, result}))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic dims other than the batch are not lowered yet");
+    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -351,6 +376,7 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                        context),
         windowMap(context, 7), leadingMap(context, 7)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
+                              batch ? ValueRange{batch} : ValueRange{},
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
@@ -915,9 +941,11 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     Location loc = op.getLoc();
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    if (!allStatic({dy, result}))
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // A `?` batch is dy's; other `?` dims are not lowered.
+    if (!staticButBatch({dy, result}))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic dims other than the batch are not lowered yet");
+    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -929,8 +957,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
     // 1. dy / count, count = the window's non-padding elements.
     SmallVector<AffineMap> identity(2, rewriter.getMultiDimIdentityMap(4));
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, dy.getShape(), element);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, dy.getShape(), element,
+                                          dynamicSizes(rewriter, loc, op.getDy()));
     auto scaled = linalg::GenericOp::create(
         rewriter, loc, TypeRange{dy}, ValueRange{op.getDy()}, ValueRange{empty},
         identity, iterators(4, 0),
@@ -969,7 +997,9 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     SmallVector<AffineMap> maps = {
         spreadReadMap(context, 6, padding, ones, getAffineDimExpr(3, context)),
         windowMap(context, 6), leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, in,
+                              batch ? ValueRange{batch} : ValueRange{},
+                              rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
         ValueRange{spreadDy,
