@@ -655,9 +655,19 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    if (!allStatic({filter, dy, result}) || !contractionElement(element))
-      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+    // A `?` batch is dy's (sized at run time below).
+    if (!allStatic({filter}) || !staticButBatch({dy, result}) ||
+        !contractionElement(element))
+      return rewriter.notifyMatchFailure(
+          op, "not an f32/f64 op static but for the batch");
     ArrayRef<int64_t> strides = op.getStrides();
+    Value dynamicBatch =
+        resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
+    SmallVector<Value> batchSizes;
+    if (dynamicBatch)
+      batchSizes.push_back(dynamicBatch);
+    OpFoldResult batch = dynamicBatch ? OpFoldResult(dynamicBatch)
+                                      : rewriter.getIndexAttr(result.getDimSize(0));
 
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> padding = op.getPadding();
@@ -694,9 +704,9 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
         {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
          AffineMap::get(5, 0, {e[3], e[4]}, context),
          AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
-    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], rows};
-    Value colsInit =
-        filledTensor(rewriter, loc, colsShape, rewriter.getZeroAttr(element));
+    SmallVector<int64_t> colsShape = {in[0], out[1], out[2], rows};
+    Value colsInit = filledTensor(rewriter, loc, colsShape, batchSizes,
+                                  rewriter.getZeroAttr(element));
     Value cols =
         linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
                                    ValueRange{op.getDy(), matrix.getResult(0)},
@@ -711,11 +721,13 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
         std::max(padding[2] + in[2],
                  (f[1] - 1) * dilations[1] + (out[2] - 1) * strides[1] + 1),
         in[3]};
-    Value dxpad =
-        filledTensor(rewriter, loc, paddedShape, rewriter.getZeroAttr(element));
+    Value dxpad = filledTensor(rewriter, loc, paddedShape, batchSizes,
+                               rewriter.getZeroAttr(element));
     auto sliceType =
-        RankedTensorType::get({out[0], out[1], out[2], in[3]}, element);
-    SmallVector<int64_t> sliceSizes(sliceType.getShape());
+        RankedTensorType::get({in[0], out[1], out[2], in[3]}, element);
+    SmallVector<OpFoldResult> sliceSizes = {
+        batch, rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
+        rewriter.getIndexAttr(in[3])};
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
     SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
     dxpad = forEachTap(
@@ -728,8 +740,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
           SmallVector<OpFoldResult> at = {
               index(0), scaled(b, l, kh, dilations[0]),
               scaled(b, l, kw, dilations[1]), index(0)};
-          SmallVector<OpFoldResult> sizes =
-              getAsIndexOpFoldResult(context, sliceSizes);
+          SmallVector<OpFoldResult> sizes = sliceSizes;
           SmallVector<OpFoldResult> steps =
               getAsIndexOpFoldResult(context, sliceStrides);
           Value target = tensor::ExtractSliceOp::create(b, l, sliceType, dxpad,
@@ -740,8 +751,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
           Value tap = tensor::ExtractSliceOp::create(
               b, l, sliceType, cols,
               SmallVector<OpFoldResult>{index(0), index(0), index(0), column},
-              getAsIndexOpFoldResult(context, sliceSizes),
-              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+              sliceSizes, getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
           auto sum = linalg::GenericOp::create(
               b, l, TypeRange{sliceType}, ValueRange{target, tap},
               ValueRange{target}, addMaps, iterators(4, 0),
@@ -755,9 +765,12 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
                                                at, sizes, steps);
         });
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, result, dxpad, ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{0, padding[0], padding[2], 0}, in,
-        ArrayRef<int64_t>{1, 1, 1, 1});
+        op, result, dxpad,
+        getAsIndexOpFoldResult(context, {0, padding[0], padding[2], 0}),
+        SmallVector<OpFoldResult>{batch, rewriter.getIndexAttr(in[1]),
+                                  rewriter.getIndexAttr(in[2]),
+                                  rewriter.getIndexAttr(in[3])},
+        getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
     return success();
   }
 };
