@@ -1,6 +1,7 @@
 //===- NeuralNetGradToLinalg.cpp - NN backprop ops -> linalg --------------===//
 //
-// The conv2d backprop ops of static f32/f64 tensors become contractions
+// The conv2d backprop ops of f32/f64 tensors (static but for the batch)
+// become contractions
 // (linalg.contract) that the CPU's contraction stage packs into its
 // micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
 // per window tap (or of an im2col matrix, with few input channels),
@@ -9,7 +10,8 @@
 //
 // At `?` dims, CastToKnownSizes first gives every operand the sizes that
 // the static result and the attributes fix (checked at run time), so what
-// stays `?` is the batch (and max_pool2d_grad's channels), which the
+// stays `?` is the batch (and max_pool2d_grad's channels; a result `like`
+// a `?`-batch input takes dy's batch, checked against like's), which the
 // patterns size at run time.
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
