@@ -408,23 +408,86 @@ def Trace_SliceOp : Trace_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   let summary = "x[start:limit:strides] per dim";
   let description = [{
     `0 <= start <= limit <= dim` and `strides >= 1` (all ones when omitted).
+    With `like` instead of `limit`, the result has `like`'s shape at run
+    time: `x[start : start + dim(like)]` per dim, unit strides (the bound is
+    checked at run time where a size is `?`). That is how pad's gradient
+    takes its operand's window back out of a cotangent with `?` dims.
+    ```mlir
+    %r = trace.slice %dy like %x {start = array<i64: 0, 1>} : tensor<?x6xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+    ```
   }];
-  let arguments = (ins Trace_Tensor:$x, DenseI64ArrayAttr:$start,
-                       DenseI64ArrayAttr:$limit,
+  let arguments = (ins Trace_Tensor:$x, Optional<Trace_Tensor>:$like,
+                       DenseI64ArrayAttr:$start,
+                       OptionalAttr<DenseI64ArrayAttr>:$limit,
                        OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs Trace_Tensor:$result);
-  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let assemblyFormat = [{
+    $x (`like` $like^)? attr-dict `:` type($x) (`,` type($like)^)? `->`
+    type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$start,
+                   "::llvm::ArrayRef<int64_t>":$limit,
+                   "::mlir::DenseI64ArrayAttr":$strides)>,
+    // `like`'s shape from `start`.
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$like,
+                   "::llvm::ArrayRef<int64_t>":$start)>
+  ];
   let hasFolder = 1;
 }
 
 def Trace_PadOp : Trace_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   let summary = "pad each dim with `low`/`high` elements of `value`";
-  let arguments = (ins Trace_Tensor:$x, DenseI64ArrayAttr:$low,
-                       DenseI64ArrayAttr:$high,
+  let description = [{
+    With `like` instead of `high`, the result has `like`'s shape at run
+    time: each dim gets `low` elements before and whatever `like`'s size
+    leaves after (at least 0, checked at run time where a size is `?`). That
+    is how slice's gradient puts a cotangent back into its operand's shape
+    where that has `?` dims.
+    ```mlir
+    %r = trace.pad %dy like %x {low = array<i64: 0, 1>} : tensor<?x2xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Trace_Tensor:$x, Optional<Trace_Tensor>:$like,
+                       DenseI64ArrayAttr:$low,
+                       OptionalAttr<DenseI64ArrayAttr>:$high,
                        DefaultValuedAttr<F64Attr, "0.0">:$value);
   let results = (outs Trace_Tensor:$result);
-  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let assemblyFormat = [{
+    $x (`like` $like^)? attr-dict `:` type($x) (`,` type($like)^)? `->`
+    type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::llvm::ArrayRef<int64_t>":$low,
+                   "::llvm::ArrayRef<int64_t>":$high,
+                   "const ::llvm::APFloat &":$value)>,
+    // Zero padding up to `like`'s shape.
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$like,
+                   "::llvm::ArrayRef<int64_t>":$low)>
+  ];
   let hasFolder = 1;
+}
+
+def Trace_SplitOp : Trace_Op<"split", [Pure, InferTypeOpAdaptor]> {
+  let summary = "cut `x` along `axis` into pieces shaped like the `like` operands";
+  let description = [{
+    The inverse of concat (TensorFlow's `tf.split` with `size_splits`, the
+    sizes read off values at run time): result k has `x`'s element type and
+    the shape of `like` operand k, and starts along `axis` where result
+    k - 1 ends. The pieces must cover `x` along the axis and have its other
+    dims (checked at run time where a size is `?`). That is how concat's
+    gradient cuts its cotangent where the inputs' sizes along the axis are
+    `?`, so the offsets are only known at run time.
+    ```mlir
+    %a, %b = trace.split %dy like %x, %y {axis = 0 : i64} : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>, tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Trace_Tensor:$x, Variadic<Trace_Tensor>:$like,
+                       Trace_I64Attr:$axis);
+  let results = (outs Variadic<Trace_Tensor>:$results);
+  let assemblyFormat = [{
+    $x `like` $like attr-dict `:` type($x) `,` type($like) `->` type($results)
+  }];
 }
 
 def Trace_GatherOp : Trace_Op<"gather", [Pure, InferTypeOpAdaptor]> {
@@ -505,7 +568,9 @@ def Trace_AvgPool2DOp : Trace_Pool2DOp<"avg_pool2d",
 // Neural network backprop ops (TensorFlow's Conv2DBackpropInput/Filter,
 // MaxPoolGrad, AvgPoolGrad): the gradients of the ops above, which take the
 // forward op's attributes and the static shape of the operand they return
-// the cotangent of.
+// the cotangent of. conv2d_backprop_input and avg_pool2d_grad take that
+// shape either as `input_shape` or, where it has `?` dims, from a `like`
+// operand (the forward input, whose run-time shape the result takes).
 //===----------------------------------------------------------------------===//
 
 // d input of conv2d: dy (the conv2d output's cotangent) scattered back
@@ -515,13 +580,16 @@ def Trace_Conv2DBackpropInputOp : Trace_Op<"conv2d_backprop_input",
                                            [Pure, InferTypeOpAdaptor]> {
   let summary = "gradient of conv2d with respect to its input";
   let arguments = (ins Trace_FloatTensor:$filter, Trace_FloatTensor:$dy,
-      DenseI64ArrayAttr:$input_shape,
+      Optional<Trace_Tensor>:$like,
+      OptionalAttr<DenseI64ArrayAttr>:$input_shape,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
   let results = (outs Trace_FloatTensor:$result);
-  let assemblyFormat =
-      "$filter `,` $dy attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $filter `,` $dy (`like` $like^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
 }
 
 // d filter of conv2d: the correlation of the input with dy, summed over the
@@ -559,12 +627,15 @@ def Trace_MaxPool2DGradOp : Trace_Op<"max_pool2d_grad",
 def Trace_AvgPool2DGradOp : Trace_Op<"avg_pool2d_grad",
                                      [Pure, InferTypeOpAdaptor]> {
   let summary = "gradient of avg_pool2d with respect to its input";
-  let arguments = (ins Trace_FloatTensor:$dy,
-      DenseI64ArrayAttr:$input_shape, DenseI64ArrayAttr:$window,
+  let arguments = (ins Trace_FloatTensor:$dy, Optional<Trace_Tensor>:$like,
+      OptionalAttr<DenseI64ArrayAttr>:$input_shape, DenseI64ArrayAttr:$window,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
   let results = (outs Trace_FloatTensor:$result);
-  let assemblyFormat = "$dy attr-dict `:` type($dy) `->` type($result)";
+  let assemblyFormat = [{
+    $dy (`like` $like^)? attr-dict `:` type($dy) (`,` type($like)^)? `->`
+    type($result)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

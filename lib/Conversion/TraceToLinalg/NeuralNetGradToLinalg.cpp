@@ -1,6 +1,7 @@
 //===- NeuralNetGradToLinalg.cpp - NN backprop ops -> linalg --------------===//
 //
-// The conv2d backprop ops of static f32/f64 tensors become contractions
+// The conv2d backprop ops of f32/f64 tensors (static but for the batch)
+// become contractions
 // (linalg.contract) that the CPU's contraction stage packs into its
 // micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
 // per window tap (or of an im2col matrix, with few input channels),
@@ -9,7 +10,8 @@
 //
 // At `?` dims, CastToKnownSizes first gives every operand the sizes that
 // the static result and the attributes fix (checked at run time), so what
-// stays `?` is the batch (and max_pool2d_grad's channels), which the
+// stays `?` is the batch (and max_pool2d_grad's channels; a result `like`
+// a `?`-batch input takes dy's batch, checked against like's), which the
 // patterns size at run time.
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
@@ -213,6 +215,29 @@ bool staticSpatial(std::initializer_list<Type> types) {
   });
 }
 
+/// Whether `types` are static but for the batch (dim 0).
+bool staticButBatch(std::initializer_list<Type> types) {
+  return llvm::all_of(types, [](Type type) {
+    return llvm::none_of(cast<RankedTensorType>(type).getShape().drop_front(),
+                         ShapedType::isDynamic);
+  });
+}
+
+/// The batch size of a backprop op that returns the input's cotangent
+/// (conv2d_backprop_input, avg_pool2d_grad): dy's, which must be that of
+/// `like` where it gives the result's shape (checked at run time); null
+/// where the result's batch is static.
+Value resultBatch(OpBuilder &b, Location loc, Operation *op, Value dy,
+                  Value like) {
+  if (!cast<RankedTensorType>(op->getResult(0).getType()).isDynamicDim(0))
+    return Value();
+  Value batch = dimSize(b, loc, dy, 0);
+  if (like)
+    checkSameSize(b, loc, op, dimSize(b, loc, like, 0), batch,
+                  "dim 0 of 'like' and of dy differ");
+  return batch;
+}
+
 /// `known` with `fallback`'s size where `known` has none.
 int64_t orElse(int64_t known, int64_t fallback) {
   return ShapedType::isDynamic(known) ? fallback : known;
@@ -320,9 +345,11 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
     auto filter = cast<RankedTensorType>(op.getFilter().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    if (!allStatic({filter, dy, result}))
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // A `?` batch is dy's; other `?` dims are not lowered.
+    if (!allStatic({filter}) || !staticButBatch({dy, result}))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic dims other than the batch are not lowered yet");
+    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -351,6 +378,7 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                        context),
         windowMap(context, 7), leadingMap(context, 7)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
+                              batch ? ValueRange{batch} : ValueRange{},
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
@@ -629,9 +657,19 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    if (!allStatic({filter, dy, result}) || !contractionElement(element))
-      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
+    // A `?` batch is dy's (sized at run time below).
+    if (!allStatic({filter}) || !staticButBatch({dy, result}) ||
+        !contractionElement(element))
+      return rewriter.notifyMatchFailure(
+          op, "not an f32/f64 op static but for the batch");
     ArrayRef<int64_t> strides = op.getStrides();
+    Value dynamicBatch =
+        resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
+    SmallVector<Value> batchSizes;
+    if (dynamicBatch)
+      batchSizes.push_back(dynamicBatch);
+    OpFoldResult batch = dynamicBatch ? OpFoldResult(dynamicBatch)
+                                      : rewriter.getIndexAttr(result.getDimSize(0));
 
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> padding = op.getPadding();
@@ -668,9 +706,9 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
         {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
          AffineMap::get(5, 0, {e[3], e[4]}, context),
          AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
-    SmallVector<int64_t> colsShape = {out[0], out[1], out[2], rows};
-    Value colsInit =
-        filledTensor(rewriter, loc, colsShape, rewriter.getZeroAttr(element));
+    SmallVector<int64_t> colsShape = {in[0], out[1], out[2], rows};
+    Value colsInit = filledTensor(rewriter, loc, colsShape, batchSizes,
+                                  rewriter.getZeroAttr(element));
     Value cols =
         linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
                                    ValueRange{op.getDy(), matrix.getResult(0)},
@@ -685,11 +723,13 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
         std::max(padding[2] + in[2],
                  (f[1] - 1) * dilations[1] + (out[2] - 1) * strides[1] + 1),
         in[3]};
-    Value dxpad =
-        filledTensor(rewriter, loc, paddedShape, rewriter.getZeroAttr(element));
+    Value dxpad = filledTensor(rewriter, loc, paddedShape, batchSizes,
+                               rewriter.getZeroAttr(element));
     auto sliceType =
-        RankedTensorType::get({out[0], out[1], out[2], in[3]}, element);
-    SmallVector<int64_t> sliceSizes(sliceType.getShape());
+        RankedTensorType::get({in[0], out[1], out[2], in[3]}, element);
+    SmallVector<OpFoldResult> sliceSizes = {
+        batch, rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
+        rewriter.getIndexAttr(in[3])};
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
     SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
     dxpad = forEachTap(
@@ -702,8 +742,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
           SmallVector<OpFoldResult> at = {
               index(0), scaled(b, l, kh, dilations[0]),
               scaled(b, l, kw, dilations[1]), index(0)};
-          SmallVector<OpFoldResult> sizes =
-              getAsIndexOpFoldResult(context, sliceSizes);
+          SmallVector<OpFoldResult> sizes = sliceSizes;
           SmallVector<OpFoldResult> steps =
               getAsIndexOpFoldResult(context, sliceStrides);
           Value target = tensor::ExtractSliceOp::create(b, l, sliceType, dxpad,
@@ -714,8 +753,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
           Value tap = tensor::ExtractSliceOp::create(
               b, l, sliceType, cols,
               SmallVector<OpFoldResult>{index(0), index(0), index(0), column},
-              getAsIndexOpFoldResult(context, sliceSizes),
-              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+              sliceSizes, getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
           auto sum = linalg::GenericOp::create(
               b, l, TypeRange{sliceType}, ValueRange{target, tap},
               ValueRange{target}, addMaps, iterators(4, 0),
@@ -729,9 +767,12 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
                                                at, sizes, steps);
         });
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, result, dxpad, ValueRange{}, ValueRange{}, ValueRange{},
-        ArrayRef<int64_t>{0, padding[0], padding[2], 0}, in,
-        ArrayRef<int64_t>{1, 1, 1, 1});
+        op, result, dxpad,
+        getAsIndexOpFoldResult(context, {0, padding[0], padding[2], 0}),
+        SmallVector<OpFoldResult>{batch, rewriter.getIndexAttr(in[1]),
+                                  rewriter.getIndexAttr(in[2]),
+                                  rewriter.getIndexAttr(in[3])},
+        getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
     return success();
   }
 };
@@ -915,9 +956,11 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     Location loc = op.getLoc();
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    if (!allStatic({dy, result}))
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims are not lowered yet");
+    // A `?` batch is dy's; other `?` dims are not lowered.
+    if (!staticButBatch({dy, result}))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic dims other than the batch are not lowered yet");
+    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -929,8 +972,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
     // 1. dy / count, count = the window's non-padding elements.
     SmallVector<AffineMap> identity(2, rewriter.getMultiDimIdentityMap(4));
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, dy.getShape(), element);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, dy.getShape(), element,
+                                          dynamicSizes(rewriter, loc, op.getDy()));
     auto scaled = linalg::GenericOp::create(
         rewriter, loc, TypeRange{dy}, ValueRange{op.getDy()}, ValueRange{empty},
         identity, iterators(4, 0),
@@ -969,7 +1012,9 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     SmallVector<AffineMap> maps = {
         spreadReadMap(context, 6, padding, ones, getAffineDimExpr(3, context)),
         windowMap(context, 6), leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in, rewriter.getZeroAttr(element));
+    Value init = filledTensor(rewriter, loc, in,
+                              batch ? ValueRange{batch} : ValueRange{},
+                              rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
         ValueRange{spreadDy,

@@ -455,27 +455,37 @@ struct SliceToTensor : OpRewritePattern<SliceOp> {
 
   LogicalResult matchAndRewrite(SliceOp op,
                                 PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    // A `?` operand dim must reach the limit (the verifier checked the
-    // static ones); the result's sizes are static.
-    for (auto [d, limit] : llvm::enumerate(op.getLimit()))
-      checkAtLeast(rewriter, op.getLoc(), op,
-                   tensor::getMixedSize(rewriter, op.getLoc(), op.getX(), d),
-                   rewriter.getIndexAttr(limit),
-                   "dim " + Twine(d) +
-                       " of the operand is smaller than the "
-                       "slice's limit " +
-                       Twine(limit));
+    MLIRContext *context = rewriter.getContext();
     SmallVector<int64_t> strides(type.getRank(), 1);
     if (std::optional<ArrayRef<int64_t>> given = op.getStrides())
       strides.assign(given->begin(), given->end());
-    MLIRContext *context = rewriter.getContext();
-    rewriter.replaceOp(
-        op, tensor::ExtractSliceOp::create(
-                rewriter, op.getLoc(), type, op.getX(),
-                getAsIndexOpFoldResult(context, op.getStart()),
-                getAsIndexOpFoldResult(context, type.getShape()),
-                getAsIndexOpFoldResult(context, strides)));
+    // The sizes: the static result's, or `like`'s (`?` read at run time).
+    SmallVector<OpFoldResult> sizes =
+        op.getLike() ? tensor::getMixedSizes(rewriter, loc, op.getLike())
+                     : getAsIndexOpFoldResult(context, type.getShape());
+    // A `?` operand dim must reach start + size (the verifier checked the
+    // static ones).
+    for (auto [d, start] : llvm::enumerate(op.getStart())) {
+      OpFoldResult size = tensor::getMixedSize(rewriter, loc, op.getX(), d);
+      if (std::optional<ArrayRef<int64_t>> limit = op.getLimit()) {
+        checkAtLeast(rewriter, loc, op, size, rewriter.getIndexAttr((*limit)[d]),
+                     "dim " + Twine(d) +
+                         " of the operand is smaller than the slice's limit " +
+                         Twine((*limit)[d]));
+        continue;
+      }
+      checkAtLeast(
+          rewriter, loc, op, size,
+          addSizes(rewriter, loc, rewriter.getIndexAttr(start), sizes[d]),
+          "dim " + Twine(d) +
+              " of the operand is smaller than start + the size of 'like'");
+    }
+    rewriter.replaceOp(op, tensor::ExtractSliceOp::create(
+                               rewriter, loc, type, op.getX(),
+                               getAsIndexOpFoldResult(context, op.getStart()),
+                               sizes, getAsIndexOpFoldResult(context, strides)));
     return success();
   }
 };
@@ -492,11 +502,73 @@ struct PadToTensor : OpRewritePattern<PadOp> {
         rewriter, loc,
         scalarAttr(rewriter, type.getElementType(), op.getValue()));
     MLIRContext *context = rewriter.getContext();
-    rewriter.replaceOp(
-        op, tensor::PadOp::create(rewriter, loc, type, op.getX(),
-                                  getAsIndexOpFoldResult(context, op.getLow()),
-                                  getAsIndexOpFoldResult(context, op.getHigh()),
-                                  padValue));
+    SmallVector<OpFoldResult> high;
+    if (std::optional<ArrayRef<int64_t>> given = op.getHigh()) {
+      high = getAsIndexOpFoldResult(context, *given);
+    } else {
+      // Up to `like`'s sizes: high = like - low - x, at least 0.
+      for (auto [d, low] : llvm::enumerate(op.getLow())) {
+        OpFoldResult filled = addSizes(
+            rewriter, loc, rewriter.getIndexAttr(low),
+            tensor::getMixedSize(rewriter, loc, op.getX(), d));
+        OpFoldResult target =
+            tensor::getMixedSize(rewriter, loc, op.getLike(), d);
+        checkAtLeast(rewriter, loc, op, target, filled,
+                     "dim " + Twine(d) +
+                         " of 'like' is smaller than low + the operand's");
+        high.push_back(subSizes(rewriter, loc, target, filled));
+      }
+    }
+    Value padded = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType(), op.getX(),
+        getAsIndexOpFoldResult(context, op.getLow()), high, padValue);
+    rewriter.replaceOp(op, castTo(rewriter, loc, padded, type));
+    return success();
+  }
+};
+
+/// split: consecutive windows of the operand along the axis, each sized
+/// like its `like` operand; the pieces must cover the operand and have its
+/// other sizes (checked at run time where a size is `?`).
+struct SplitToTensor : OpRewritePattern<SplitOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SplitOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getX().getType());
+    int64_t rank = type.getRank();
+    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
+    if (!axis)
+      return rewriter.notifyMatchFailure(op, "axis is out of range");
+    SmallVector<OpFoldResult> whole =
+        tensor::getMixedSizes(rewriter, loc, op.getX());
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    OpFoldResult position = rewriter.getIndexAttr(0);
+    SmallVector<Value> pieces;
+    for (auto [k, like] : llvm::enumerate(op.getLike())) {
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, like);
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != *axis)
+          checkSameSize(rewriter, loc, op,
+                        getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]),
+                        getValueOrCreateConstantIndexOp(rewriter, loc, whole[d]),
+                        "dim " + Twine(d) + " of 'like' operand " + Twine(k) +
+                            " differs from the operand's");
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[*axis] = position;
+      pieces.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, cast<RankedTensorType>(op.getResult(k).getType()),
+          op.getX(), offsets, sizes, strides));
+      position = addSizes(rewriter, loc, position, sizes[*axis]);
+    }
+    checkSameSize(rewriter, loc, op,
+                  getValueOrCreateConstantIndexOp(rewriter, loc, position),
+                  getValueOrCreateConstantIndexOp(rewriter, loc, whole[*axis]),
+                  "the pieces do not cover dim " + Twine(*axis) +
+                      " of the operand");
+    rewriter.replaceOp(op, pieces);
     return success();
   }
 };
@@ -704,6 +776,7 @@ struct SizeToTensor : OpRewritePattern<SizeOp> {
 
 void mlir::trace::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeToTensor, TransposeToLinalg, BroadcastToToLinalg,
-               ConcatToTensor, SliceToTensor, PadToTensor, GatherToLinalg,
+               ConcatToTensor, SliceToTensor, PadToTensor, SplitToTensor,
+               GatherToLinalg,
                OneHotToLinalg, SizeToTensor>(patterns.getContext());
 }

@@ -134,3 +134,39 @@ func.func @avg_pool_grad(%dy: tensor<?x2x2x2xf32>) -> tensor<1x4x4x2xf32> {
   %0 = trace.avg_pool2d_grad %dy {input_shape = array<i64: 1, 4, 4, 2>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x2x2x2xf32> -> tensor<1x4x4x2xf32>
   return %0 : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// conv2d_backprop_input `like` a `?`-batch input: the batch is dy's, which
+// must be like's. The col2im form (f32): the contraction of dy with the
+// filter matrix and the per-tap updates have a `?` batch.
+// CHECK-LABEL: func.func @backprop_input_like
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg1, %c0
+// CHECK-DAG: %[[L:.*]] = tensor.dim %arg2, %c0
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[L]], %[[N]]
+// CHECK: cf.assert %[[OK]], "{{.*}}'trace.conv2d_backprop_input': dim 0 of 'like' and of dy differ"
+// CHECK: tensor.empty(%[[N]]) : tensor<?x3x3x18xf32>
+// CHECK: linalg.contract {{.*}} ins(%arg1, %{{.*}} : tensor<?x3x3x4xf32>, tensor<18x4xf32>) outs(%{{.*}} : tensor<?x3x3x18xf32>)
+// CHECK: tensor.empty(%[[N]]) : tensor<?x5x5x2xf32>
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %{{.*}} [%[[N]], 3, 3, 2] [1, 1, 1, 1] : tensor<?x5x5x2xf32> to tensor<?x3x3x2xf32>
+func.func @backprop_input_like(%f: tensor<3x3x2x4xf32>, %dy: tensor<?x3x3x4xf32>, %x: tensor<?x5x5x2xf32>) -> tensor<?x5x5x2xf32> {
+  %0 = trace.conv2d_backprop_input %f, %dy like %x : (tensor<3x3x2x4xf32>, tensor<?x3x3x4xf32>, tensor<?x5x5x2xf32>) -> tensor<?x5x5x2xf32>
+  return %0 : tensor<?x5x5x2xf32>
+}
+
+// -----
+
+// avg_pool2d_grad `like` a `?`-batch input.
+// CHECK-LABEL: func.func @avg_pool_grad_like
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[L:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[L]], %[[N]]
+// CHECK: cf.assert %[[OK]], "{{.*}}'trace.avg_pool2d_grad': dim 0 of 'like' and of dy differ"
+// CHECK: tensor.empty(%[[N]]) : tensor<?x2x2x2xf32>
+// CHECK: tensor.empty(%[[N]]) : tensor<?x5x5x2xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x4x4x2xf32>)
+func.func @avg_pool_grad_like(%dy: tensor<?x2x2x2xf32>, %x: tensor<?x4x4x2xf32>) -> tensor<?x4x4x2xf32> {
+  %0 = trace.avg_pool2d_grad %dy like %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x2x2x2xf32>, tensor<?x4x4x2xf32> -> tensor<?x4x4x2xf32>
+  return %0 : tensor<?x4x4x2xf32>
+}

@@ -132,3 +132,54 @@ func.func @argmax(%x: tensor<?x5xf32>) -> tensor<?xi64> {
   %0 = trace.argmax %x {axis = 1} : tensor<?x5xf32> -> tensor<?xi64>
   return %0 : tensor<?xi64>
 }
+
+// -----
+
+// split: each piece starts where the previous one ends (a run-time sum);
+// the pieces must cover the operand.
+// CHECK-LABEL: func.func @split
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[A:.*]] = tensor.dim %arg1, %c0
+// CHECK: tensor.extract_slice %arg0[0, 0] [%[[A]], 3] [1, 1] : tensor<?x3xf32> to tensor<?x3xf32>
+// CHECK: tensor.extract_slice %arg0[%[[A]], 0] [2, 3] [1, 1] : tensor<?x3xf32> to tensor<2x3xf32>
+// CHECK: %[[END:.*]] = arith.addi %[[A]], %c2
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[END]], %[[N]]
+// CHECK: cf.assert %[[OK]], "{{.*}}'trace.split': the pieces do not cover dim 0 of the operand"
+// SHAPE: @__shape_split_check_0("a size is {0} but argument 0 dim 0 is {1} ({{.*}}'trace.split': the pieces do not cover dim 0 of the operand)\00")
+func.func @split(%x: tensor<?x3xf32>, %a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> (tensor<?x3xf32>, tensor<2x3xf32>) {
+  %0:2 = trace.split %x like %a, %b {axis = 0 : i64} : tensor<?x3xf32>, tensor<?x3xf32>, tensor<2x3xf32> -> tensor<?x3xf32>, tensor<2x3xf32>
+  return %0#0, %0#1 : tensor<?x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// slice `like`: the window's sizes are like's, read at run time.
+// CHECK-LABEL: func.func @slice_like
+// CHECK-DAG: %[[L:.*]] = tensor.dim %arg1, %c0
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[END:.*]] = arith.addi %[[L]], %c1
+// CHECK: %[[MAX:.*]] = arith.maxsi %[[N]], %[[END]]
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[N]], %[[MAX]]
+// CHECK: cf.assert %[[OK]], "{{.*}}'trace.slice': dim 0 of the operand is smaller than start + the size of 'like'"
+// CHECK: tensor.extract_slice %arg0[1, 2] [%[[L]], 4] [1, 1] : tensor<?x6xf32> to tensor<?x4xf32>
+func.func @slice_like(%x: tensor<?x6xf32>, %l: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = trace.slice %x like %l {start = array<i64: 1, 2>} : tensor<?x6xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// pad `like`: the high padding is what like's size leaves.
+// CHECK-LABEL: func.func @pad_like
+// CHECK: %[[L:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[MAX:.*]] = arith.maxsi %[[L]], %c3
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[L]], %[[MAX]]
+// CHECK: cf.assert %[[OK]], "{{.*}}'trace.pad': dim 0 of 'like' is smaller than low + the operand's"
+// CHECK: %[[HIGH:.*]] = arith.subi %[[L]], %c3
+// CHECK: tensor.pad %arg0 low[1, 0] high[%[[HIGH]], 1]
+// CHECK: } : tensor<2x3xf32> to tensor<?x4xf32>
+// SHAPE: @__shape_pad_like_check_0("argument 1 dim 0 is {0} but a size is {1} ({{.*}}'trace.pad': dim 0 of 'like' is smaller than low + the operand's)\00")
+func.func @pad_like(%x: tensor<2x3xf32>, %l: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = trace.pad %x like %l {low = array<i64: 1, 0>} : tensor<2x3xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

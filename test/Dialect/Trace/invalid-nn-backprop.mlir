@@ -40,7 +40,8 @@ func.func @bi_integers(%f: tensor<3x3x3x16xi32>, %dy: tensor<1x6x6x16xi32>) -> t
 // -----
 
 func.func @bi_missing_shape(%f: tensor<3x3x3x16xf32>, %dy: tensor<1x6x6x16xf32>) -> tensor<1x8x8x3xf32> {
-  // expected-error @below {{requires attribute 'input_shape'}}
+  // expected-error @below {{'trace.conv2d_backprop_input' op needs 'input_shape' or 'like'}}
+  // expected-error @below {{failed to infer returned types}}
   %0 = trace.conv2d_backprop_input %f, %dy : (tensor<3x3x3x16xf32>, tensor<1x6x6x16xf32>) -> tensor<1x8x8x3xf32>
   return %0 : tensor<1x8x8x3xf32>
 }
@@ -302,7 +303,8 @@ func.func @ap_dy_rank(%dy: tensor<4x4x3xf32>) -> tensor<1x8x8x3xf32> {
 // -----
 
 func.func @ap_missing_shape(%dy: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> {
-  // expected-error @below {{requires attribute 'input_shape'}}
+  // expected-error @below {{'trace.avg_pool2d_grad' op needs 'input_shape' or 'like'}}
+  // expected-error @below {{failed to infer returned types}}
   %0 = trace.avg_pool2d_grad %dy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x4x4x3xf32> -> tensor<1x8x8x3xf32>
   return %0 : tensor<1x8x8x3xf32>
 }
@@ -359,4 +361,53 @@ func.func @ap_wrong_result(%dy: tensor<1x4x4x3xf32>) -> tensor<1x8x8x4xf32> {
   // expected-error @below {{failed to infer returned types}}
   %0 = trace.avg_pool2d_grad %dy {input_shape = array<i64: 1, 8, 8, 3>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x4x4x3xf32> -> tensor<1x8x8x4xf32>
   return %0 : tensor<1x8x8x4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// The `like` form of conv2d_backprop_input and avg_pool2d_grad
+//===----------------------------------------------------------------------===//
+
+func.func @bi_like_and_shape(%f: tensor<3x3x3x16xf32>, %dy: tensor<?x6x6x16xf32>, %x: tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32> {
+  // expected-error @below {{'trace.conv2d_backprop_input' op takes either 'input_shape' or 'like', not both}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.conv2d_backprop_input %f, %dy like %x {input_shape = array<i64: 1, 8, 8, 3>} : (tensor<3x3x3x16xf32>, tensor<?x6x6x16xf32>, tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32>
+  return %0 : tensor<?x8x8x3xf32>
+}
+
+// -----
+
+func.func @bi_like_rank(%f: tensor<3x3x3x16xf32>, %dy: tensor<?x6x6x16xf32>, %x: tensor<?x8x3xf32>) -> tensor<?x8x3xf32> {
+  // expected-error @below {{'trace.conv2d_backprop_input' op like must be a 4-D NHWC tensor, got 'tensor<?x8x3xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.conv2d_backprop_input %f, %dy like %x : (tensor<3x3x3x16xf32>, tensor<?x6x6x16xf32>, tensor<?x8x3xf32>) -> tensor<?x8x3xf32>
+  return %0 : tensor<?x8x3xf32>
+}
+
+// -----
+
+func.func @bi_like_dy(%f: tensor<3x3x3x16xf32>, %dy: tensor<?x5x6x16xf32>, %x: tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32> {
+  // expected-error @below {{'trace.conv2d_backprop_input' op dy shape ?x5x6x16 does not match ?x6x6x16, the conv2d output shape of input_shape and filter}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.conv2d_backprop_input %f, %dy like %x : (tensor<3x3x3x16xf32>, tensor<?x5x6x16xf32>, tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32>
+  return %0 : tensor<?x8x8x3xf32>
+}
+
+// -----
+
+func.func @ap_like_and_shape(%dy: tensor<?x4x4x3xf32>, %x: tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32> {
+  // expected-error @below {{'trace.avg_pool2d_grad' op takes either 'input_shape' or 'like', not both}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.avg_pool2d_grad %dy like %x {input_shape = array<i64: 1, 8, 8, 3>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x4x4x3xf32>, tensor<?x8x8x3xf32> -> tensor<?x8x8x3xf32>
+  return %0 : tensor<?x8x8x3xf32>
+}
+
+// -----
+
+func.func @ap_like_dy(%dy: tensor<?x3x4x3xf32>, %x: tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32> {
+  // expected-error @below {{'trace.avg_pool2d_grad' op dy shape ?x3x4x3 does not match ?x4x4x3, the avg_pool2d output shape of input_shape}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = trace.avg_pool2d_grad %dy like %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x3x4x3xf32>, tensor<?x8x8x3xf32> -> tensor<?x8x8x3xf32>
+  return %0 : tensor<?x8x8x3xf32>
 }

@@ -79,3 +79,15 @@ func.func @dynamic(%f: tensor<3x3x3x16xf32>, %dy: tensor<?x?x6x?xf32>, %x: tenso
   %3 = trace.avg_pool2d_grad %dyp {input_shape = array<i64: 2, 8, 8, 5>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x?x4x?xf32> -> tensor<2x8x8x5xf32>
   return %0, %1, %2, %3 : tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>, tensor<?x?x8x?xf32>, tensor<2x8x8x5xf32>
 }
+
+// With `like` instead of `input_shape`, the result has the shape of the
+// value (the forward input, `?` dims included): the gradients of conv2d and
+// avg_pool2d with respect to an input with `?` dims.
+// CHECK-LABEL: func.func @like
+func.func @like(%f: tensor<3x3x3x16xf32>, %dy: tensor<?x6x6x16xf32>, %x: tensor<?x8x8x3xf32>, %dyp: tensor<?x4x4x3xf32>) -> (tensor<?x8x8x3xf32>, tensor<?x8x8x3xf32>) {
+  // CHECK: trace.conv2d_backprop_input %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}} : (tensor<3x3x3x16xf32>, tensor<?x6x6x16xf32>, tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32>
+  %0 = trace.conv2d_backprop_input %f, %dy like %x : (tensor<3x3x3x16xf32>, tensor<?x6x6x16xf32>, tensor<?x8x8x3xf32>) -> tensor<?x8x8x3xf32>
+  // CHECK: trace.avg_pool2d_grad %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}} {strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : tensor<?x4x4x3xf32>, tensor<?x8x8x3xf32> -> tensor<?x8x8x3xf32>
+  %1 = trace.avg_pool2d_grad %dyp like %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x4x4x3xf32>, tensor<?x8x8x3xf32> -> tensor<?x8x8x3xf32>
+  return %0, %1 : tensor<?x8x8x3xf32>, tensor<?x8x8x3xf32>
+}

@@ -63,3 +63,28 @@ func.func @size(%x: tensor<?x4xf32>, %y: tensor<2x3xf64>) -> (tensor<f32>, tenso
 // FOLD-DAG: %[[N:[a-z0-9_]+]] = trace.size %{{[a-z0-9_]+}} {axes = array<i64: 0>} : tensor<?x4xf32> -> tensor<f32>
 // FOLD-DAG: %[[ALL:[a-z0-9_]+]] = trace.size %{{[a-z0-9_]+}} : tensor<?x4xf32> -> tensor<i64>
 // FOLD: return %[[N]], %[[ALL]], %[[C6]], %[[C4]]
+
+// slice and pad `like` a value: pad's and slice's gradients at `?` dims.
+// CHECK-LABEL: func.func @slice_pad_like
+func.func @slice_pad_like(%dy: tensor<?x6xf32>, %x: tensor<?x4xf32>, %s: tensor<2x4xf32>, %i: tensor<?x4xi32>) -> (tensor<?x4xf32>, tensor<?x6xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {
+  // CHECK: trace.slice %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}} {start = array<i64: 0, 1>} : tensor<?x6xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  %0 = trace.slice %dy like %x {start = array<i64: 0, 1>} : tensor<?x6xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  // CHECK: trace.pad %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}} {low = array<i64: 1, 1>} : tensor<2x4xf32>, tensor<?x6xf32> -> tensor<?x6xf32>
+  %1 = trace.pad %s like %dy {low = array<i64: 1, 1>} : tensor<2x4xf32>, tensor<?x6xf32> -> tensor<?x6xf32>
+  // `like` may have any element type.
+  // CHECK: trace.pad %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}} {low = array<i64: 0, 0>} : tensor<2x4xf32>, tensor<?x4xi32> -> tensor<?x4xf32>
+  %2 = trace.pad %s like %i {low = array<i64: 0, 0>} : tensor<2x4xf32>, tensor<?x4xi32> -> tensor<?x4xf32>
+  // A `?` window starting at 0 does not fold: `like` may be smaller.
+  // FOLD-LABEL: func.func @slice_pad_like
+  // FOLD: trace.slice %{{[a-z0-9_]+}} like
+  %3 = trace.slice %x like %x {start = array<i64: 0, 0>} : tensor<?x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  return %0, %1, %2, %3 : tensor<?x4xf32>, tensor<?x6xf32>, tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// split: the inverse of concat, its pieces shaped like the operands.
+// CHECK-LABEL: func.func @split
+func.func @split(%dy: tensor<?x4xf32>, %a: tensor<?x4xf32>, %b: tensor<2x4xf32>, %c: tensor<?x?xf64>) -> (tensor<?x4xf32>, tensor<2x4xf32>, tensor<?x?xf32>) {
+  // CHECK: %{{[a-z0-9_]+}}:3 = trace.split %{{[a-z0-9_]+}} like %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {axis = 0 : i64} : tensor<?x4xf32>, tensor<?x4xf32>, tensor<2x4xf32>, tensor<?x?xf64> -> tensor<?x4xf32>, tensor<2x4xf32>, tensor<?x?xf32>
+  %0:3 = trace.split %dy like %a, %b, %c {axis = 0 : i64} : tensor<?x4xf32>, tensor<?x4xf32>, tensor<2x4xf32>, tensor<?x?xf64> -> tensor<?x4xf32>, tensor<2x4xf32>, tensor<?x?xf32>
+  return %0#0, %0#1, %0#2 : tensor<?x4xf32>, tensor<2x4xf32>, tensor<?x?xf32>
+}

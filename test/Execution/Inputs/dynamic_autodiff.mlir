@@ -85,3 +85,28 @@ func.func @dflat(%x: tensor<?x3x4xf32>, %y: tensor<?x?x4xf32>, %w: tensor<12x2xf
   %g:4 = trace.grad @flat(%x, %y, %w, %v) {wrt = array<i64: 0, 1, 2, 3>} : (tensor<?x3x4xf32>, tensor<?x?x4xf32>, tensor<12x2xf32>, tensor<4x2xf32>) -> (tensor<?x3x4xf32>, tensor<?x?x4xf32>, tensor<12x2xf32>, tensor<4x2xf32>)
   return %g#0, %g#1, %g#2, %g#3 : tensor<?x3x4xf32>, tensor<?x?x4xf32>, tensor<12x2xf32>, tensor<4x2xf32>
 }
+
+// A small conv net over a `?` batch: conv2d and avg_pool2d differentiated
+// with respect to the input (their backprop ops `like` it), a pad of the
+// flattened features (sliced back `like` them), a slice of the input (padded
+// back `like` it) and a concat along the `?` axis (split `like` its inputs).
+func.func @convnet(%x: tensor<?x6x6x2xf32>, %w: tensor<3x3x2x4xf32>, %v: tensor<40x3xf32>) -> tensor<f32> {
+  %c = trace.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<?x6x6x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x6x6x4xf32>
+  %t = trace.tanh %c : tensor<?x6x6x4xf32>
+  %p = trace.avg_pool2d %t {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x6x6x4xf32> -> tensor<?x3x3x4xf32>
+  %f = trace.reshape %p : tensor<?x3x3x4xf32> -> tensor<?x36xf32>
+  %e = trace.pad %f {low = array<i64: 0, 2>, high = array<i64: 0, 2>} : tensor<?x36xf32> -> tensor<?x40xf32>
+  %h = trace.matmul %e, %v : (tensor<?x40xf32>, tensor<40x3xf32>) -> tensor<?x3xf32>
+  %s = trace.slice %x {start = array<i64: 0, 1, 1, 0>, limit = array<i64: 1, 3, 4, 2>} : tensor<?x6x6x2xf32> -> tensor<1x2x3x2xf32>
+  %r = trace.reshape %s : tensor<1x2x3x2xf32> -> tensor<4x3xf32>
+  %j = trace.concat %h, %r, %h {axis = 0} : (tensor<?x3xf32>, tensor<4x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %sn = trace.sin %j : tensor<?x3xf32>
+  %k = trace.iota {axis = 0} : tensor<3xf32>
+  %m = trace.mul %sn, %k : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %l = trace.reduce_sum %m {axes = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+func.func @dconvnet(%x: tensor<?x6x6x2xf32>, %w: tensor<3x3x2x4xf32>, %v: tensor<40x3xf32>) -> (tensor<?x6x6x2xf32>, tensor<3x3x2x4xf32>, tensor<40x3xf32>) {
+  %g:3 = trace.grad @convnet(%x, %w, %v) {wrt = array<i64: 0, 1, 2>} : (tensor<?x6x6x2xf32>, tensor<3x3x2x4xf32>, tensor<40x3xf32>) -> (tensor<?x6x6x2xf32>, tensor<3x3x2x4xf32>, tensor<40x3xf32>)
+  return %g#0, %g#1, %g#2 : tensor<?x6x6x2xf32>, tensor<3x3x2x4xf32>, tensor<40x3xf32>
+}

@@ -3,12 +3,16 @@
     dynamic_autodiff_check.py inputs DIR N   the .npy inputs with batch N
     dynamic_autodiff_check.py check DIR N    DIR/d<f>_result<k>.npy against
                                              torch.autograd in float64
+                                             (entries not run at N are
+                                             skipped: the test's CHECK
+                                             lines say which ran)
 """
 import os
 import sys
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 
 def inputs(n):
@@ -19,7 +23,8 @@ def inputs(n):
             "bx": f32(n, 4), "gamma4": f32(4), "w4": f32(4),
             "lx": f32(n, 8), "gamma8": f32(8), "beta8": f32(8),
             "fx": f32(n, 3, 4), "fy": f32(n, n % 5 + 1, 4), "fw": f32(12, 2),
-            "fv": f32(4, 2)}
+            "fv": f32(4, 2), "cx": f32(n, 6, 6, 2), "cw": f32(3, 3, 2, 4),
+            "cv": f32(40, 3)}
 
 
 def mlp(x, labels, w1, b1, w2, b2):
@@ -44,12 +49,24 @@ def flat(x, y, w, v):
     return a + torch.exp(y.reshape(-1, 4) @ v).mean()
 
 
+def convnet(x, w, v):
+    nchw = x.permute(0, 3, 1, 2)
+    c = torch.tanh(F.conv2d(nchw, w.permute(3, 2, 0, 1), padding=1))
+    p = F.avg_pool2d(c, 2, 2).permute(0, 2, 3, 1)  # back to NHWC
+    e = F.pad(p.reshape(-1, 36), (2, 2))
+    h = e @ v
+    r = x[0:1, 1:3, 1:4, :].reshape(4, 3)
+    j = torch.cat([h, r, h], 0)
+    return (torch.sin(j) * torch.arange(3, dtype=j.dtype)).sum()
+
+
 # entry: (function, argument names, which arguments get gradients)
 CASES = {
     "dmlp": (mlp, ["x", "labels", "w1", "b1", "w2", "b2"], [0, 2, 3, 4, 5]),
     "dbatchnorm": (batchnorm, ["bx", "gamma4", "w4"], [0, 1]),
     "dlayernorm": (layernorm, ["lx", "gamma8", "beta8"], [0, 1, 2]),
     "dflat": (flat, ["fx", "fy", "fw", "fv"], [0, 1, 2, 3]),
+    "dconvnet": (convnet, ["cx", "cw", "cv"], [0, 1, 2]),
 }
 
 directory, n = sys.argv[2], int(sys.argv[3])
@@ -59,6 +76,8 @@ if sys.argv[1] == "inputs":
         np.save(os.path.join(directory, name + ".npy"), array)
     sys.exit(0)
 for entry, (function, names, wrt) in CASES.items():
+    if not os.path.exists(os.path.join(directory, entry + "_result0.npy")):
+        continue
     args = [torch.tensor(given[name].astype(np.float64)
                          if given[name].dtype == np.float32 else given[name],
                          requires_grad=i in wrt)

@@ -186,3 +186,100 @@ func.func @dpool(%x: tensor<?x4x4x2xf32>) -> tensor<?x4x4x2xf32> {
 }
 // CHECK-LABEL: func.func private @__backward_pool(
 // CHECK: trace.max_pool2d_grad %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : (tensor<?x4x4x2xf32>, tensor<?x2x2x2xf32>) -> tensor<?x4x4x2xf32>
+
+// -----
+
+// concat along the `?` axis: the offsets are run-time sums, so the
+// cotangent is cut with trace.split like the inputs (residuals for their
+// shapes).
+func.func @cat(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>, %c: tensor<?x3xf32>) -> tensor<f32> {
+  %j = trace.concat %a, %b, %c {axis = 0} : (tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %t = trace.tanh %j : tensor<?x3xf32>
+  %s = trace.reduce_sum %t {axes = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dcat(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>, %c: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>) {
+  %g:3 = trace.grad @cat(%a, %b, %c) {wrt = array<i64: 0, 1, 2>} : (tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>)
+  return %g#0, %g#1, %g#2 : tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func private @__backward_cat(
+// CHECK-SAME: %[[A:[a-z0-9_]+]]: tensor<?x3xf32>, %[[B:[a-z0-9_]+]]: tensor<2x3xf32>, %[[C:[a-z0-9_]+]]: tensor<?x3xf32>
+// CHECK: %[[P:[a-z0-9_]+]]:3 = trace.split %{{[a-z0-9_]+}} like %[[A]], %[[B]], %[[C]] {axis = 0 : i64} : tensor<?x3xf32>, tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>
+// CHECK: return %[[P]]#0, %[[P]]#1, %[[P]]#2
+
+// -----
+
+// A static window of a `?` operand: the cotangent (static, strided: dilated
+// first) is padded back up to the operand's run-time shape, `like` it.
+func.func @sl(%x: tensor<?x4xf32>) -> tensor<f32> {
+  %c = trace.slice %x {start = array<i64: 1, 0>, limit = array<i64: 2, 4>, strides = array<i64: 1, 2>} : tensor<?x4xf32> -> tensor<1x2xf32>
+  %t = trace.tanh %c : tensor<1x2xf32>
+  %s = trace.reduce_sum %t {axes = array<i64: 0, 1>} : tensor<1x2xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dsl(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %g = trace.grad @sl(%x) {wrt = array<i64: 0>} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %g : tensor<?x4xf32>
+}
+// CHECK-LABEL: func.func private @__backward_sl(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<?x4xf32>
+// CHECK: %[[D:[a-z0-9_]+]] = trace.slice %{{[a-z0-9_]+}} {limit = array<i64: 1, 3>, start = array<i64: 0, 0>} : tensor<1x4xf32> -> tensor<1x3xf32>
+// CHECK: %[[DX:[a-z0-9_]+]] = trace.pad %[[D]] like %[[X]] {low = array<i64: 1, 0>} : tensor<1x3xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+// CHECK: return %[[DX]]
+
+// -----
+
+// pad of a `?` operand: its window is sliced back out `like` it.
+func.func @pd(%x: tensor<?x3xf32>) -> tensor<f32> {
+  %c = trace.pad %x {low = array<i64: 1, 0>, high = array<i64: 2, 1>} : tensor<?x3xf32> -> tensor<?x4xf32>
+  %t = trace.tanh %c : tensor<?x4xf32>
+  %s = trace.reduce_sum %t {axes = array<i64: 0, 1>} : tensor<?x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dpd(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %g = trace.grad @pd(%x) {wrt = array<i64: 0>} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %g : tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func private @__backward_pd(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<?x3xf32>
+// CHECK: %[[DX:[a-z0-9_]+]] = trace.slice %{{[a-z0-9_]+}} like %[[X]] {start = array<i64: 1, 0>} : tensor<?x4xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
+// CHECK: return %[[DX]]
+
+// -----
+
+// conv2d and avg_pool2d with respect to a `?`-batch input: the backprop
+// ops take the input's shape from the input itself (`like`).
+func.func @convpool(%x: tensor<?x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<f32> {
+  %c = trace.conv2d %x, %w : (tensor<?x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x3x3x4xf32>
+  %p = trace.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x5x5x2xf32> -> tensor<?x2x2x2xf32>
+  %s = trace.reduce_sum %c {axes = array<i64: 0, 1, 2, 3>} : tensor<?x3x3x4xf32> -> tensor<f32>
+  %q = trace.reduce_sum %p {axes = array<i64: 0, 1, 2, 3>} : tensor<?x2x2x2xf32> -> tensor<f32>
+  %r = trace.add %s, %q : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @dconvpool(%x: tensor<?x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<?x5x5x2xf32> {
+  %g = trace.grad @convpool(%x, %w) {wrt = array<i64: 0>} : (tensor<?x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x5x5x2xf32>
+  return %g : tensor<?x5x5x2xf32>
+}
+// CHECK-LABEL: func.func private @__backward_convpool_wrt_0(
+// CHECK-DAG: trace.avg_pool2d_grad %{{[a-z0-9_]+}} like %[[X:[a-z0-9_]+]] {strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : tensor<?x2x2x2xf32>, tensor<?x5x5x2xf32> -> tensor<?x5x5x2xf32>
+// CHECK-DAG: trace.conv2d_backprop_input %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} like %[[X]] : (tensor<3x3x2x4xf32>, tensor<?x3x3x4xf32>, tensor<?x5x5x2xf32>) -> tensor<?x5x5x2xf32>
+
+// -----
+
+// gather from params with `?` rows before the axis: the scatter-add's
+// reshapes infer the one `?`.
+func.func @cols(%p: tensor<?x5xf32>, %i: tensor<3xi32>) -> tensor<f32> {
+  %c = trace.gather %p, %i {axis = 1} : (tensor<?x5xf32>, tensor<3xi32>) -> tensor<?x3xf32>
+  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @dcols(%p: tensor<?x5xf32>, %i: tensor<3xi32>) -> tensor<?x5xf32> {
+  %g = trace.grad @cols(%p, %i) {wrt = array<i64: 0>} : (tensor<?x5xf32>, tensor<3xi32>) -> tensor<?x5xf32>
+  return %g : tensor<?x5xf32>
+}
+// CHECK-LABEL: func.func private @__backward_cols(
+// CHECK: %[[OH:[a-z0-9_]+]] = trace.one_hot %{{[a-z0-9_]+}} {depth = 5 : i64} : tensor<3xi32> -> tensor<3x5xf32>
+// CHECK: %[[DY:[a-z0-9_]+]] = trace.reshape %{{[a-z0-9_]+}} : tensor<?x3xf32> -> tensor<?x3x1xf32>
+// CHECK: %[[S:[a-z0-9_]+]] = trace.matmul %[[OH]], %[[DY]] {transpose_a} : (tensor<3x5xf32>, tensor<?x3x1xf32>) -> tensor<?x5x1xf32>
+// CHECK: trace.reshape %[[S]] : tensor<?x5x1xf32> -> tensor<?x5xf32>

@@ -5,8 +5,10 @@
 //                        dF = conv2d_backprop_filter(x, dy)
 //   max_pool2d(x)     -> dx = max_pool2d_grad(x, dy) (first maximum wins)
 //   avg_pool2d(x)     -> dx = avg_pool2d_grad(dy)
-// The backprop ops take the static shape of the operand they differentiate;
-// a dynamic one is reported.
+// The backprop ops take the shape of the operand they differentiate: its
+// static shape, or for an input with `?` dims the input itself (`like`),
+// whose run-time shape the cotangent takes. A filter with `?` dims is
+// reported.
 //
 // The linear backprop ops are differentiable too (grad of grad): both conv2d
 // backprop ops are bilinear, and avg_pool2d_grad is the adjoint of
@@ -33,6 +35,22 @@ FailureOr<ArrayRef<int64_t>> staticShape(Operation *op, Value value,
          << ": its shape " << type << " is not static";
 }
 
+/// conv2d_backprop_input with the input's static shape, or `like` its
+/// primal `input` where the original `original` has `?` dims.
+Value backpropInput(OpBuilder &builder, Location loc, Value filter, Value dy,
+                    Value original, Value input, ArrayRef<int64_t> strides,
+                    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations) {
+  auto type = cast<RankedTensorType>(original.getType());
+  bool known = type.hasStaticShape();
+  return Conv2DBackpropInputOp::create(
+      builder, loc, filter, dy, known ? Value() : input,
+      known ? builder.getDenseI64ArrayAttr(type.getShape())
+            : DenseI64ArrayAttr(),
+      builder.getDenseI64ArrayAttr(strides),
+      builder.getDenseI64ArrayAttr(padding),
+      builder.getDenseI64ArrayAttr(dilations));
+}
+
 struct Conv2DGradient
     : DifferentiableOpInterface::ExternalModel<Conv2DGradient, Conv2DOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
@@ -43,17 +61,12 @@ struct Conv2DGradient
       return success();
     Value x = state.primal(conv.getInput());
     Value filter = state.primal(conv.getFilter());
-    // Each backprop op needs the static shape of what it differentiates,
-    // so only the cotangents that are wanted are built: the filter's
-    // gradient over a `?` batch needs no static input shape.
+    // Only the cotangents that are wanted are built: the filter's needs a
+    // static filter shape.
     if (state.isActive(conv.getInput())) {
-      FailureOr<ArrayRef<int64_t>> inputShape =
-          staticShape(op, conv.getInput(), "input");
-      if (failed(inputShape))
-        return failure();
-      Value dx = Conv2DBackpropInputOp::create(
-          builder, op->getLoc(), filter, dy, *inputShape, conv.getStrides(),
-          conv.getPadding(), conv.getDilations());
+      Value dx = backpropInput(builder, op->getLoc(), filter, dy,
+                               conv.getInput(), x, conv.getStrides(),
+                               conv.getPadding(), conv.getDilations());
       if (failed(state.accumulate(conv.getInput(), dx)))
         return failure();
     }
@@ -95,13 +108,14 @@ struct AvgPool2DGradient
     Value dy = state.cotangent(pool.getResult());
     if (!dy)
       return success();
-    FailureOr<ArrayRef<int64_t>> inputShape =
-        staticShape(op, pool.getInput(), "input");
-    if (failed(inputShape))
-      return failure();
-    Value dx = AvgPool2DGradOp::create(builder, op->getLoc(), dy, *inputShape,
-                                       pool.getWindow(), pool.getStrides(),
-                                       pool.getPadding());
+    auto type = cast<RankedTensorType>(pool.getInput().getType());
+    bool known = type.hasStaticShape();
+    Value dx = AvgPool2DGradOp::create(
+        builder, op->getLoc(), dy,
+        known ? Value() : state.primal(pool.getInput()),
+        known ? builder.getDenseI64ArrayAttr(type.getShape())
+              : DenseI64ArrayAttr(),
+        pool.getWindowAttr(), pool.getStridesAttr(), pool.getPaddingAttr());
     return state.accumulate(pool.getInput(), dx);
   }
 };
@@ -146,10 +160,6 @@ struct Conv2DBackpropFilterGradient
     Value ct = state.cotangent(backprop.getResult());
     if (!ct)
       return success();
-    FailureOr<ArrayRef<int64_t>> inputShape =
-        staticShape(op, backprop.getInput(), "input");
-    if (failed(inputShape))
-      return failure();
     Value x = state.primal(backprop.getInput());
     Value dy = state.primal(backprop.getDy());
     Value dDy = Conv2DOp::create(builder, op->getLoc(), x, ct,
@@ -157,9 +167,9 @@ struct Conv2DBackpropFilterGradient
                                  backprop.getDilations());
     if (failed(state.accumulate(backprop.getDy(), dDy)))
       return failure();
-    Value dx = Conv2DBackpropInputOp::create(
-        builder, op->getLoc(), ct, dy, *inputShape, backprop.getStrides(),
-        backprop.getPadding(), backprop.getDilations());
+    Value dx = backpropInput(builder, op->getLoc(), ct, dy,
+                             backprop.getInput(), x, backprop.getStrides(),
+                             backprop.getPadding(), backprop.getDilations());
     return state.accumulate(backprop.getInput(), dx);
   }
 };

@@ -2,9 +2,13 @@
 //
 // The shape ops move elements without arithmetic, so their rules move the
 // cotangent back: reshape and transpose invert themselves, broadcast_to
-// sums, concat and pad slice, slice pads (dilating strided dims first) and
-// gather scatter-adds through a one-hot matrix product. one_hot has no
-// rule: its input is integer.
+// sums, concat splits, pad slices, slice pads (dilating strided dims first),
+// split concatenates and gather scatter-adds through a one-hot matrix
+// product. one_hot has no rule: its input is integer.
+//
+// At `?` dims the sizes come from the primal operands at run time: concat's
+// cotangent is split `like` its inputs, pad's sliced `like` its operand,
+// slice's padded `like` its operand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,21 +20,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// The rules that slice or pad need every dim size.
-LogicalResult requireStaticShape(Operation *op, Value value) {
-  if (cast<RankedTensorType>(value.getType()).hasStaticShape())
-    return success();
-  return op->emitOpError("gradient needs static shapes, got ")
-         << value.getType();
-}
-
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t result = 1;
-  for (int64_t dim : dims)
-    result *= dim;
-  return result;
-}
 
 /// reshape: dx = reshape(dy) to x's shape (`like` x where x has several
 /// `?` dims that dy's sizes do not determine). `like` only gives a shape:
@@ -111,17 +100,27 @@ struct FillGradient
 };
 
 /// concat: input k's cotangent is dy[..., offset_k : offset_k + size_k, ...]
-/// along the axis.
+/// along the axis; with `?` dims, dy split `like` the inputs (the offsets
+/// are then run-time sums).
 struct ConcatGradient
     : DifferentiableOpInterface::ExternalModel<ConcatGradient, ConcatOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto concat = cast<ConcatOp>(op);
-    if (failed(requireStaticShape(op, concat.getResult())))
-      return failure();
     Value dy = state.cotangent(concat.getResult());
     ArrayRef<int64_t> shape = concat.getType().getShape();
     int64_t axis = *normalizeAxis(concat.getAxis(), shape.size());
+    if (!concat.getType().hasStaticShape()) {
+      SmallVector<Value> likes;
+      for (Value input : concat.getInputs())
+        likes.push_back(state.primal(input));
+      auto split = SplitOp::create(builder, op->getLoc(), dy, likes, axis);
+      for (auto [input, dx] :
+           llvm::zip_equal(concat.getInputs(), split.getResults()))
+        if (failed(state.accumulate(input, dx)))
+          return failure();
+      return success();
+    }
     int64_t offset = 0;
     for (Value input : concat.getInputs()) {
       int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(axis);
@@ -138,18 +137,43 @@ struct ConcatGradient
   }
 };
 
+/// split: dx is the concatenation of the pieces' cotangents (zeros shaped
+/// like the pieces that got none).
+struct SplitGradient
+    : DifferentiableOpInterface::ExternalModel<SplitGradient, SplitOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto split = cast<SplitOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    SmallVector<Value> pieces;
+    bool any = false;
+    for (auto [piece, like] :
+         llvm::zip_equal(split.getResults(), split.getLike())) {
+      Value dy = state.cotangent(piece);
+      any |= static_cast<bool>(dy);
+      pieces.push_back(dy ? dy
+                          : g.broadcastLike(g.constant(0.0, split.getX()),
+                                            state.primal(like)));
+    }
+    if (!any)
+      return success();
+    return state.accumulate(
+        split.getX(),
+        ConcatOp::create(builder, op->getLoc(), pieces, split.getAxis()));
+  }
+};
+
 /// slice: dx is dy placed at x[start:limit:strides] in zeros. A strided dim
 /// is first dilated (stride - 1 zeros after each element: reshape [n] to
 /// [n, 1], pad to [n, stride], reshape to [n * stride], and slice off the
 /// trailing zeros, leaving (n - 1) * stride + 1 elements); then every dim is
-/// padded with `start` zeros before and the rest of x's dim after.
+/// padded with `start` zeros before and the rest of x's dim after (up to
+/// the size of x `like` x, where x or dy has `?` dims).
 struct SliceGradient
     : DifferentiableOpInterface::ExternalModel<SliceGradient, SliceOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto slice = cast<SliceOp>(op);
-    if (failed(requireStaticShape(op, slice.getX())))
-      return failure();
     Location loc = op->getLoc();
     auto xType = cast<RankedTensorType>(slice.getX().getType());
     ArrayRef<int64_t> counts = slice.getType().getShape();
@@ -158,7 +182,8 @@ struct SliceGradient
     if (auto given = slice.getStrides())
       strides.assign(given->begin(), given->end());
 
-    // The dilation of the strided dims (one or no elements need none).
+    // The dilation of the strided dims (one or no elements need none; a
+    // strided slice has a static result).
     SmallVector<int64_t> split, splitHigh, dilated, extents;
     bool dilates = false;
     for (int64_t d = 0; d < rank; ++d) {
@@ -186,6 +211,10 @@ struct SliceGradient
                            extents, DenseI64ArrayAttr());
     }
     ArrayRef<int64_t> start = slice.getStart();
+    if (!xType.hasStaticShape() || !slice.getType().hasStaticShape()) {
+      dx = PadOp::create(builder, loc, dx, state.primal(slice.getX()), start);
+      return state.accumulate(slice.getX(), dx);
+    }
     SmallVector<int64_t> high;
     for (int64_t d = 0; d < rank; ++d)
       high.push_back(xType.getDimSize(d) - start[d] - extents[d]);
@@ -194,22 +223,27 @@ struct SliceGradient
   }
 };
 
-/// pad: dx = dy[low : low + dim] per dim (the padding value is a constant).
+/// pad: dx = dy[low : low + dim] per dim (the padding value is a constant);
+/// the dims are x's, `like` x where it has `?` dims.
 struct PadGradient
     : DifferentiableOpInterface::ExternalModel<PadGradient, PadOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto pad = cast<PadOp>(op);
-    if (failed(requireStaticShape(op, pad.getX())))
-      return failure();
+    auto xType = cast<RankedTensorType>(pad.getX().getType());
     ArrayRef<int64_t> low = pad.getLow();
+    Value dy = state.cotangent(pad.getResult());
+    if (!xType.hasStaticShape()) {
+      Value dx = SliceOp::create(builder, op->getLoc(), dy,
+                                 state.primal(pad.getX()), low);
+      return state.accumulate(pad.getX(), dx);
+    }
     SmallVector<int64_t> limit;
-    for (auto [l, dim] :
-         llvm::zip(low, cast<RankedTensorType>(pad.getX().getType()).getShape()))
+    for (auto [l, dim] : llvm::zip(low, xType.getShape()))
       limit.push_back(l + dim);
-    Value dx = SliceOp::create(builder, op->getLoc(),
-                               state.cotangent(pad.getResult()), low, limit,
-                               DenseI64ArrayAttr());
+    Value dx =
+        SliceOp::create(builder, op->getLoc(), dy, low, limit,
+                        DenseI64ArrayAttr());
     return state.accumulate(pad.getX(), dx);
   }
 };
@@ -224,18 +258,40 @@ struct GatherGradient
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto gather = cast<GatherOp>(op);
-    // The indices may have `?` dims (a dynamic batch of lookups); params
-    // gives the one-hot depth and the shape of dx.
-    if (failed(requireStaticShape(op, gather.getParams())))
-      return failure();
+    // The indices may have `?` dims (a dynamic batch of lookups), and so
+    // may params except along the axis, which gives the one-hot depth; of
+    // the three sizes [P, I, Q] one at most can be `?` (the reshape infers
+    // it).
     Location loc = op->getLoc();
     auto paramsType = cast<RankedTensorType>(gather.getParams().getType());
     auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
     ArrayRef<int64_t> shape = paramsType.getShape();
     int64_t axis = *normalizeAxis(gather.getAxis(), shape.size());
     int64_t depth = shape[axis];
+    if (ShapedType::isDynamic(depth))
+      return op->emitOpError("gradient needs a static params size along the "
+                             "gathered axis ")
+             << axis << ", got " << paramsType;
     if (depth == 0)
       return success(); // Empty params: nothing to scatter into.
+    // -1: a `?` among the factors, inferred from the element count.
+    auto product = [](ArrayRef<int64_t> dims) -> int64_t {
+      int64_t result = 1;
+      for (int64_t dim : dims) {
+        if (ShapedType::isDynamic(dim))
+          return -1;
+        result *= dim;
+      }
+      return result;
+    };
+    int64_t outer = product(shape.take_front(axis));
+    int64_t inner = product(shape.drop_front(axis + 1));
+    int64_t count = product(indicesType.getShape());
+    if ((outer == -1) + (inner == -1) + (count == -1) > 1)
+      return op->emitOpError("gradient needs static sizes in all but one of "
+                             "params' dims before the axis, the indices' and "
+                             "params' dims after the axis, got params ")
+             << paramsType << " and indices " << indicesType;
 
     Type indexElement = indicesType.getElementType();
     auto indexConstant = [&](int64_t value) -> Value {
@@ -248,23 +304,19 @@ struct GatherGradient
     Value indices = state.primal(gather.getIndices());
     indices = MaxOp::create(builder, loc, indices, indexConstant(0));
     indices = MinOp::create(builder, loc, indices, indexConstant(depth - 1));
-    // -1: inferred from the element count when the indices have `?` dims.
-    int64_t count =
-        indicesType.hasStaticShape() ? indicesType.getNumElements() : -1;
     indices = ReshapeOp::create(builder, loc, indices,
                                 ArrayRef<int64_t>{count});
     Value oneHot = OneHotOp::create(builder, loc, indices, depth,
                                     paramsType.getElementType());
 
-    int64_t outer = product(shape.take_front(axis));
-    int64_t inner = product(shape.drop_front(axis + 1));
     Value dy = ReshapeOp::create(builder, loc, state.cotangent(gather.getResult()),
                                  ArrayRef<int64_t>{outer, count, inner});
     // [I, N]^T @ [P, I, Q] -> [P, N, Q].
     Value scattered = MatmulOp::create(builder, loc, oneHot, dy,
                                        /*transpose_a=*/true,
                                        /*transpose_b=*/false);
-    Value dx = ReshapeOp::create(builder, loc, paramsType, scattered);
+    GradientBuilder g(builder, loc);
+    Value dx = g.reshapeLike(scattered, state.primal(gather.getParams()));
     return state.accumulate(gather.getParams(), dx);
   }
 };
@@ -283,5 +335,6 @@ void mlir::trace::registerShapeGradients(MLIRContext *context) {
   ConcatOp::attachInterface<ConcatGradient>(*context);
   SliceOp::attachInterface<SliceGradient>(*context);
   PadOp::attachInterface<PadGradient>(*context);
+  SplitOp::attachInterface<SplitGradient>(*context);
   GatherOp::attachInterface<GatherGradient>(*context);
 }

@@ -131,6 +131,29 @@ LogicalResult checkDy(std::optional<Location> loc, const std::string &label,
   return success();
 }
 
+/// The input shape of conv2d_backprop_input or avg_pool2d_grad: the
+/// `input_shape` attribute (4 positive sizes), or the shape of `like` (a 4-D
+/// tensor whose `?` dims the result takes at run time); exactly one.
+FailureOr<SmallVector<int64_t>>
+inputShapeOf(std::optional<Location> loc, const std::string &label,
+             std::optional<ArrayRef<int64_t>> attr, Value like) {
+  if (like && attr)
+    return emitOptionalError(loc, label,
+                             " takes either 'input_shape' or 'like', not both");
+  if (like) {
+    FailureOr<RankedTensorType> type =
+        get4D(loc, label, "like", "NHWC", like.getType());
+    if (failed(type))
+      return failure();
+    return SmallVector<int64_t>(type->getShape());
+  }
+  if (!attr)
+    return emitOptionalError(loc, label, " needs 'input_shape' or 'like'");
+  if (failed(checkShapeAttr(loc, label, "input_shape", "[N, H, W, C]", *attr)))
+    return failure();
+  return SmallVector<int64_t>(*attr);
+}
+
 } // namespace
 
 LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
@@ -147,12 +170,12 @@ LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
     return failure();
   if (failed(checkElementTypes(loc, label, "filter", *filter, "dy", *dy)))
     return failure();
-  ArrayRef<int64_t> inputShape = adaptor.getInputShape();
-  if (failed(checkShapeAttr(loc, label, "input_shape", "[N, H, W, C]",
-                            inputShape)))
+  FailureOr<SmallVector<int64_t>> inputShape = inputShapeOf(
+      loc, label, adaptor.getInputShape(), adaptor.getLike());
+  if (failed(inputShape))
     return failure();
   FailureOr<SmallVector<int64_t>> out = conv2dOutputShape(
-      loc, label, "input_shape", inputShape, "filter", filter->getShape(),
+      loc, label, "input_shape", *inputShape, "filter", filter->getShape(),
       adaptor.getStrides(), adaptor.getPadding(), adaptor.getDilations());
   if (failed(out))
     return failure();
@@ -160,7 +183,7 @@ LogicalResult Conv2DBackpropInputOp::inferReturnTypes(
                      "conv2d output shape of input_shape and filter")))
     return failure();
   types.push_back(
-      RankedTensorType::get(inputShape, filter->getElementType()));
+      RankedTensorType::get(*inputShape, filter->getElementType()));
   return success();
 }
 
@@ -228,11 +251,11 @@ LogicalResult AvgPool2DGradOp::inferReturnTypes(
       get4D(loc, label, "dy", "NHWC", adaptor.getDy().getType());
   if (failed(dy))
     return failure();
-  ArrayRef<int64_t> inputShape = adaptor.getInputShape();
-  if (failed(checkShapeAttr(loc, label, "input_shape", "[N, H, W, C]",
-                            inputShape)))
+  FailureOr<SmallVector<int64_t>> inputShape = inputShapeOf(
+      loc, label, adaptor.getInputShape(), adaptor.getLike());
+  if (failed(inputShape))
     return failure();
-  auto input = RankedTensorType::get(inputShape, dy->getElementType());
+  auto input = RankedTensorType::get(*inputShape, dy->getElementType());
   SmallVector<Type> pooled;
   if (failed(inferPoolResult(loc, getOperationName(), input,
                              adaptor.getWindow(), adaptor.getStrides(),
