@@ -2,7 +2,8 @@
 //
 // constant becomes arith.constant; fill becomes linalg.fill of the scalar
 // read out of its rank-0 operand; iota becomes a linalg.generic that writes
-// linalg.index of its axis; identity without control tokens is its operand.
+// linalg.index of its axis (both into a tensor.empty of `like`'s run-time
+// sizes where they have `like`); identity without control tokens is its operand.
 // The stateful sources (random_*) and identity with `after` tokens are left
 // for the state lowering.
 //
@@ -35,20 +36,30 @@ struct ConstantToArith : OpRewritePattern<ConstantOp> {
   }
 };
 
+/// The destination of a source op: its static shape, or `like`'s sizes
+/// (tensor.dim where `?`).
+Value emptyResult(OpBuilder &b, Location loc, RankedTensorType type,
+                  Value like) {
+  if (!like)
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
+  return tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, like),
+                                 type.getElementType());
+}
+
 struct FillToLinalg : OpRewritePattern<FillOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(FillOp op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    if (!type.hasStaticShape() && !op.getLike())
+      return rewriter.notifyMatchFailure(op, "? dims without 'like'");
     Location loc = op.getLoc();
     // The operand is rank 0 (verified): its one element has no indices.
     Value scalar = tensor::ExtractOp::create(rewriter, loc, op.getValue(),
                                              ValueRange{});
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
+    Value empty = emptyResult(rewriter, loc, type, op.getLike());
     rewriter.replaceOp(
         op, linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0));
     return success();
@@ -69,15 +80,14 @@ struct IotaToLinalg : OpRewritePattern<IotaOp> {
   LogicalResult matchAndRewrite(IotaOp op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic dims are not lowered yet");
+    if (!type.hasStaticShape() && !op.getLike())
+      return rewriter.notifyMatchFailure(op, "? dims without 'like'");
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
     Location loc = op.getLoc();
     Type element = type.getElementType();
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
+    Value init = emptyResult(rewriter, loc, type, op.getLike());
     SmallVector<AffineMap> maps = {
         rewriter.getMultiDimIdentityMap(type.getRank())};
     SmallVector<utils::IteratorType> iterators(type.getRank(),

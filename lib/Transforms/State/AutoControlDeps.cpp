@@ -857,13 +857,23 @@ FailureOr<Operation *> ControlDeps::orderOp(Operation *op,
     return op;
   }
   if (!isa<func::CallOp>(op)) {
-    if (op->hasTrait<OpTrait::AttrSizedOperandSegments>())
-      return op->emitOpError("takes control tokens, but not as its trailing "
-                             "operands");
     SmallVector<Value> tokens = missingTokens(
         preds.getArrayRef(), reachedBy(op, below(preds.getArrayRef())));
     // By convention the `after(...)` tokens are a stateful op's trailing
-    // operands.
+    // operands: with operand segments (random's optional `like`), the last
+    // segment.
+    if (op->hasTrait<OpTrait::AttrSizedOperandSegments>()) {
+      std::optional<Attribute> attr = op->getInherentAttr("operandSegmentSizes");
+      auto sizes = attr ? dyn_cast_or_null<DenseI32ArrayAttr>(*attr) : nullptr;
+      if (!sizes || sizes.empty())
+        return op->emitOpError("takes control tokens, but not as its "
+                               "trailing operands");
+      SmallVector<int32_t> grown(sizes.asArrayRef());
+      grown.back() += tokens.size();
+      op->setInherentAttr(
+          StringAttr::get(op->getContext(), "operandSegmentSizes"),
+          DenseI32ArrayAttr::get(op->getContext(), grown));
+    }
     op->insertOperands(op->getNumOperands(), tokens);
   }
   record(token, effects, state);

@@ -19,6 +19,7 @@
 #include "StateLowerings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -133,8 +134,9 @@ Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
       scaled);
 }
 
-/// The generic drawing `random`'s numbers, built at `b`'s insertion point.
-linalg::GenericOp buildRandom(OpBuilder &b, Operation *random,
+/// The generic drawing `random`'s numbers, built at `b`'s insertion point;
+/// `like` (or null) gives the run-time sizes of its `?` dims.
+linalg::GenericOp buildRandom(OpBuilder &b, Operation *random, Value like,
                               SymbolTable &symbols) {
   auto type = cast<RankedTensorType>(random->getResult(0).getType());
   auto element = cast<FloatType>(type.getElementType());
@@ -146,11 +148,20 @@ linalg::GenericOp buildRandom(OpBuilder &b, Operation *random,
   Location loc = random->getLoc();
   std::pair<Value, Value> run = splitWords(b, loc, nextRun(b, loc, symbols));
 
-  // Row-major strides, to number the elements.
-  SmallVector<int64_t> strides(type.getRank(), 1);
-  for (int64_t d = type.getRank() - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  // The sizes (read off `like` where `?`), and the row-major strides that
+  // number the elements as the static op of those sizes does.
+  SmallVector<OpFoldResult> sizes =
+      like ? tensor::getMixedSizes(b, loc, like)
+           : getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  SmallVector<Value> strides(type.getRank());
+  for (int64_t d = type.getRank() - 1; d >= 0; --d)
+    strides[d] =
+        d == type.getRank() - 1
+            ? Value(arith::ConstantIndexOp::create(b, loc, 1))
+            : b.createOrFold<arith::MulIOp>(
+                  loc, strides[d + 1],
+                  getValueOrCreateConstantIndexOp(b, loc, sizes[d + 1]));
+  Value init = tensor::EmptyOp::create(b, loc, sizes, element);
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(type.getRank())};
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
@@ -160,8 +171,7 @@ linalg::GenericOp buildRandom(OpBuilder &b, Operation *random,
         Value index = arith::ConstantIndexOp::create(nb, l, 0);
         for (auto [d, stride] : llvm::enumerate(strides)) {
           Value term = arith::MulIOp::create(
-              nb, l, linalg::IndexOp::create(nb, l, d),
-              arith::ConstantIndexOp::create(nb, l, stride));
+              nb, l, linalg::IndexOp::create(nb, l, d), stride);
           index = arith::AddIOp::create(nb, l, index, term);
         }
         auto [indexLow, indexHigh] = splitWords(
@@ -189,12 +199,14 @@ struct LowerRandom : OpConversionPattern<RandomOp> {
 
   // 1:N adaptor: the `after` tokens have become nothing.
   LogicalResult
-  matchAndRewrite(RandomOp random, typename Base::OneToNOpAdaptor,
+  matchAndRewrite(RandomOp random, typename Base::OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(random.getResult().getType());
-    if (!type.hasStaticShape())
+    ValueRange like = adaptor.getLike();
+    if (!type.hasStaticShape() && like.empty())
       return rewriter.notifyMatchFailure(random, "checkRandomLowerable fails");
-    linalg::GenericOp generic = buildRandom(rewriter, random, symbols);
+    linalg::GenericOp generic = buildRandom(
+        rewriter, random, like.empty() ? Value() : like.front(), symbols);
     // f32 log and cos as polynomials, which LLVM vectorizes with the rest
     // of the generator; libm's scalar calls would take most of the time.
     if (isa<RandomNormalOp>(random) && !type.getElementType().isF64())
@@ -213,9 +225,14 @@ struct LowerRandom : OpConversionPattern<RandomOp> {
 
 LogicalResult mlir::trace::checkRandomLowerable(Operation *random) {
   auto type = cast<RankedTensorType>(random->getResult(0).getType());
-  if (!type.hasStaticShape())
-    return random->emitOpError("needs a statically shaped result to be "
-                               "lowered, got ")
+  // `like` (operand 0 where present: the tokens are control-typed) gives
+  // the `?` sizes.
+  bool hasLike = llvm::any_of(random->getOperandTypes(), [](Type t) {
+    return isa<RankedTensorType>(t);
+  });
+  if (!type.hasStaticShape() && !hasLike)
+    return random->emitOpError("needs a statically shaped result or 'like' "
+                               "to be lowered, got ")
            << type;
   return success();
 }

@@ -9,6 +9,20 @@
 using namespace mlir;
 using namespace mlir::trace;
 
+/// A source's result shape: `like`'s where given (its `?` dims are read at
+/// run time), else static.
+static LogicalResult verifySourceShape(Operation *op, Value like,
+                                       RankedTensorType result) {
+  if (!like)
+    return verifyNoUnsourcedDynamicDims(op, result);
+  auto likeType = cast<RankedTensorType>(like.getType());
+  if (likeType.getShape() != result.getShape())
+    return op->emitOpError("result shape ")
+           << formatShape(result.getShape()) << " must be the shape of 'like' "
+           << formatShape(likeType.getShape());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // constant
 //===----------------------------------------------------------------------===//
@@ -43,7 +57,15 @@ void FillOp::build(OpBuilder &builder, OperationState &state, Value value,
                    ArrayRef<int64_t> shape) {
   auto scalar = cast<RankedTensorType>(value.getType());
   build(builder, state, RankedTensorType::get(shape, scalar.getElementType()),
-        value);
+        value, Value());
+}
+
+void FillOp::build(OpBuilder &builder, OperationState &state, Value value,
+                   Value like) {
+  auto scalar = cast<RankedTensorType>(value.getType());
+  auto shape = cast<RankedTensorType>(like.getType()).getShape();
+  build(builder, state, RankedTensorType::get(shape, scalar.getElementType()),
+        value, like);
 }
 
 LogicalResult FillOp::verify() {
@@ -55,7 +77,7 @@ LogicalResult FillOp::verify() {
     return emitOpError("result element type ")
            << getType().getElementType() << " differs from the value's "
            << value.getElementType();
-  return verifyNoUnsourcedDynamicDims(*this, getType());
+  return verifySourceShape(*this, getLike(), getType());
 }
 
 OpFoldResult FillOp::fold(FoldAdaptor adaptor) {
@@ -76,7 +98,7 @@ LogicalResult IotaOp::verify() {
   if (!normalizeAxis(getAxis(), rank))
     return emitOpError("axis ")
            << getAxis() << " is out of range for rank " << rank;
-  return verifyNoUnsourcedDynamicDims(*this, getType());
+  return verifySourceShape(*this, getLike(), getType());
 }
 
 OpFoldResult IotaOp::fold(FoldAdaptor) {
@@ -121,8 +143,8 @@ LogicalResult RandomUniformOp::verify() {
   if (!(low < high))
     return emitOpError("low (") << low << ") must be less than high (" << high
                                 << ")";
-  return verifyNoUnsourcedDynamicDims(
-      *this, cast<RankedTensorType>(getResult().getType()));
+  return verifySourceShape(*this, getLike(),
+                           cast<RankedTensorType>(getResult().getType()));
 }
 
 LogicalResult RandomNormalOp::verify() {
@@ -132,6 +154,6 @@ LogicalResult RandomNormalOp::verify() {
     return emitOpError("mean must be finite, got ") << mean;
   if (!std::isfinite(stddev) || !(stddev > 0))
     return emitOpError("stddev must be positive and finite, got ") << stddev;
-  return verifyNoUnsourcedDynamicDims(
-      *this, cast<RankedTensorType>(getResult().getType()));
+  return verifySourceShape(*this, getLike(),
+                           cast<RankedTensorType>(getResult().getType()));
 }

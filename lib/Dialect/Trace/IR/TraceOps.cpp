@@ -14,5 +14,28 @@
 using namespace mlir;
 using namespace mlir::trace;
 
+/// `type(like) -> type(result)` where a source op has `like`, else
+/// `type(result)` (the declarative format cannot start an optional group
+/// with a type).
+static ParseResult parseLikeType(OpAsmParser &parser, Type &like,
+                                 Type &result) {
+  Type first;
+  if (parser.parseType(first))
+    return failure();
+  if (failed(parser.parseOptionalArrow())) {
+    result = first;
+    return success();
+  }
+  like = first;
+  return parser.parseType(result);
+}
+
+static void printLikeType(OpAsmPrinter &printer, Operation *, Type like,
+                          Type result) {
+  if (like)
+    printer << like << " -> ";
+  printer << result;
+}
+
 #define GET_OP_CLASSES
 #include "tracec/Dialect/Trace/IR/TraceOps.cpp.inc"
