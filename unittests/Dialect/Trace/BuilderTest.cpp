@@ -83,6 +83,34 @@ TEST_F(TraceBuilderTest, SourceOps) {
   expectVerifies();
 }
 
+TEST_F(TraceBuilderTest, SourceOpsLike) {
+  int64_t dyn = ShapedType::kDynamic;
+  auto func = beginFunction(
+      "sources_like", {tensor({}), tensor({dyn, 4}, builder.getI64Type())});
+  Value scalar = func.getArgument(0), like = func.getArgument(1);
+
+  // `like`'s shape, the scalar's element type.
+  auto fill = FillOp::create(builder, loc, scalar, like);
+  EXPECT_EQ(fill.getType(), tensor({dyn, 4}));
+  EXPECT_EQ(fill.getLike(), like);
+
+  auto iota = IotaOp::create(builder, loc, tensor({dyn, 4}, builder.getI32Type()),
+                             like, /*axis=*/1);
+  EXPECT_EQ(iota.getLike(), like);
+
+  auto uniform = RandomUniformOp::create(
+      builder, loc, tensor({dyn, 4}), ControlType::get(&context), like,
+      ValueRange{}, /*seed=*/1, llvm::APFloat(0.0), llvm::APFloat(1.0));
+  auto normal = RandomNormalOp::create(
+      builder, loc, tensor({dyn, 4}), ControlType::get(&context), like,
+      ValueRange{uniform.getControl()}, /*seed=*/2, llvm::APFloat(0.0),
+      llvm::APFloat(1.0));
+  EXPECT_EQ(normal.getLike(), like);
+  EXPECT_EQ(normal.getAfter().size(), 1u);
+  endFunction(func, {fill, iota, uniform.getResult(), normal.getResult()});
+  expectVerifies();
+}
+
 TEST_F(TraceBuilderTest, ElementwiseOpsInferBroadcastShapes) {
   auto func = beginFunction("elementwise", {tensor({2, 3}), tensor({3})});
   Value x = func.getArgument(0), row = func.getArgument(1);
