@@ -80,3 +80,20 @@ func.func @normal_like_bounds(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0, %t = trace.random_normal like %x {stddev = 0.0} : tensor<?xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// The `like` type and the `like` operand come together.
+func.func @iota_like_type_without_operand() -> tensor<3xi32> {
+  // expected-error @below {{custom op 'trace.iota' number of operands and types do not match: got 0 operands and 1 types}}
+  %0 = trace.iota : tensor<3xf32> -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @uniform_like_without_type(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @below {{custom op 'trace.random_uniform' number of operands and types do not match: got 1 operands and 0 types}}
+  %0, %t = trace.random_uniform like %x : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
