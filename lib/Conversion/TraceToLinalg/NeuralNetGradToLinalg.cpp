@@ -85,33 +85,99 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
       getAsIndexOpFoldResult(b.getContext(), high), zero);
 }
 
+/// Dim `d` of `value`: a constant where static, else tensor.dim.
+OpFoldResult sizeOf(OpBuilder &b, Location loc, Value value, int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(d))
+    return b.getIndexAttr(type.getDimSize(d));
+  return dimSize(b, loc, value, d);
+}
+
+/// max(lhs, rhs): a constant where both are, else arith.maxsi.
+OpFoldResult maxSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs) {
+  std::optional<int64_t> l = getConstantIntValue(lhs);
+  std::optional<int64_t> r = getConstantIntValue(rhs);
+  if (l && r)
+    return b.getIndexAttr(std::max(*l, *r));
+  return arith::MaxSIOp::create(b, loc,
+                                getValueOrCreateConstantIndexOp(b, loc, lhs),
+                                getValueOrCreateConstantIndexOp(b, loc, rhs))
+      .getResult();
+}
+
 /// The spread tensor's size along one spatial dim: it must hold the last
 /// output position, at offset + (outSize - 1) * stride, and be readable at
 /// every ih + padBefore + offset for ih < inSize.
-int64_t spreadSize(int64_t inSize, int64_t padBefore, int64_t offset,
-                   int64_t outSize, int64_t stride) {
-  return std::max(inSize + padBefore + offset,
-                  offset + (outSize - 1) * stride + 1);
+OpFoldResult spreadSize(OpBuilder &b, Location loc, OpFoldResult inSize,
+                        int64_t padBefore, int64_t offset,
+                        OpFoldResult outSize, int64_t stride) {
+  OpFoldResult read = addSizes(b, loc, inSize, b.getIndexAttr(padBefore + offset));
+  OpFoldResult last = addSizes(
+      b, loc,
+      mulSizes(b, loc, subSizes(b, loc, outSize, b.getIndexAttr(1)),
+               b.getIndexAttr(stride)),
+      b.getIndexAttr(offset + 1));
+  return maxSizes(b, loc, read, last);
+}
+
+/// The sizes of the spread tensor of `source` (NHWC, one value per output
+/// position) for an input of spatial sizes `inSizes`: the batch and
+/// channels are the source's.
+SmallVector<OpFoldResult> spreadSizes(OpBuilder &b, Location loc, Value source,
+                                      ArrayRef<OpFoldResult> inSizes,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> offsets,
+                                      ArrayRef<int64_t> strides) {
+  SmallVector<OpFoldResult> sizes = {sizeOf(b, loc, source, 0)};
+  for (int i = 0; i < 2; ++i)
+    sizes.push_back(spreadSize(b, loc, inSizes[i], padding[2 * i], offsets[i],
+                               sizeOf(b, loc, source, 1 + i), strides[i]));
+  sizes.push_back(sizeOf(b, loc, source, 3));
+  return sizes;
+}
+
+/// Checks that dy's spatial dims are the output sizes of the forward op's
+/// window (`window`, `strides`, `padding`, `dilations`) over an input of
+/// spatial sizes `inSizes`, at run time where that is not static (the
+/// verifier compared the static ones).
+void checkOutputSizes(OpBuilder &b, Location loc, Operation *op, Value dy,
+                      ArrayRef<OpFoldResult> inSizes, ArrayRef<int64_t> window,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                      ArrayRef<int64_t> dilations) {
+  for (int i = 0; i < 2; ++i) {
+    OpFoldResult want = windowedSize(
+        b, loc, op, inSizes[i], b.getIndexAttr(window[i]), strides[i],
+        padding[2 * i], padding[2 * i + 1], dilations[i],
+        "the window does not fit the padded input dim " + Twine(1 + i));
+    OpFoldResult got = sizeOf(b, loc, dy, 1 + i);
+    if (getConstantIntValue(want) && getConstantIntValue(got))
+      continue;
+    checkSameSize(b, loc, op, getValueOrCreateConstantIndexOp(b, loc, got),
+                  getValueOrCreateConstantIndexOp(b, loc, want),
+                  "dim " + Twine(1 + i) +
+                      " of dy is not the window's output size over the "
+                      "input's dim " +
+                      Twine(1 + i));
+  }
 }
 
 /// The NHWC `source` (one value per output position) placed into a tensor
-/// of `shape` filled with `background`, at rows offsets[0] + oh * strides[0]
+/// of `sizes` filled with `background`, at rows offsets[0] + oh * strides[0]
 /// and columns offsets[1] + ow * strides[1]. Written as a linalg.generic
 /// that reads `source` with tensor.extract where (p - offset) is a multiple
 /// of the stride in range (rather than a strided tensor.insert_slice, which
 /// becomes a strided copy): elementwise fusion folds it into its consumer.
-Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
-             ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides,
-             TypedAttr background) {
+Value spread(OpBuilder &b, Location loc, Value source,
+             ArrayRef<OpFoldResult> sizes, ArrayRef<int64_t> offsets,
+             ArrayRef<int64_t> strides, TypedAttr background) {
   auto type = cast<RankedTensorType>(source.getType());
-  auto resultType = RankedTensorType::get(shape, type.getElementType());
-  // A `?` batch or channel dim is the source's.
-  SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < 4; ++d)
-    if (ShapedType::isDynamic(shape[d]))
-      dynamic.push_back(dimSize(b, loc, source, d));
-  Value empty =
-      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), dynamic);
+  auto resultType =
+      RankedTensorType::get(staticShape(sizes), type.getElementType());
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  // The source's spatial sizes (bounds of the valid positions).
+  SmallVector<OpFoldResult> extents = {sizeOf(b, loc, source, 1),
+                                       sizeOf(b, loc, source, 2)};
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty}, maps,
@@ -133,7 +199,9 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
           Value low = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
                                             rel, index(0));
           Value high = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                             o, index(type.getDimSize(1 + i)));
+                                             o,
+                                             getValueOrCreateConstantIndexOp(
+                                                 nb, l, extents[i]));
           Value dimValid = arith::AndIOp::create(
               nb, l, exact, arith::AndIOp::create(nb, l, low, high));
           valid =
@@ -141,7 +209,8 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
           // Clamped, so the read stays in bounds where it is not used.
           Value clamped = arith::MinSIOp::create(
               nb, l, arith::MaxSIOp::create(nb, l, o, index(0)),
-              index(type.getDimSize(1 + i) - 1));
+              getValueOrCreateConstantIndexOp(
+                  nb, l, subSizes(nb, l, extents[i], nb.getIndexAttr(1))));
           at.push_back(clamped);
         }
         at.push_back(linalg::IndexOp::create(nb, l, 3));
@@ -236,6 +305,35 @@ Value resultBatch(OpBuilder &b, Location loc, Operation *op, Value dy,
     checkSameSize(b, loc, op, dimSize(b, loc, like, 0), batch,
                   "dim 0 of 'like' and of dy differ");
   return batch;
+}
+
+/// The sizes of the input cotangent that conv2d_backprop_input and
+/// avg_pool2d_grad return: static where the result type is; a `?` batch
+/// (and, with `channelsOfDy`, `?` channels) dy's, checked against
+/// `like`'s; a `?` H or W `like`'s. Fails where a `?` has no `like`.
+FailureOr<SmallVector<OpFoldResult>> resultSizes(OpBuilder &b, Location loc,
+                                                 Operation *op, Value dy,
+                                                 Value like, bool channelsOfDy) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < 4; ++d) {
+    if (!result.isDynamicDim(d)) {
+      sizes.push_back(b.getIndexAttr(result.getDimSize(d)));
+      continue;
+    }
+    if (d == 0 || (d == 3 && channelsOfDy)) {
+      Value size = dimSize(b, loc, dy, d);
+      if (like)
+        checkSameSize(b, loc, op, dimSize(b, loc, like, d), size,
+                      "dim " + Twine(d) + " of 'like' and of dy differ");
+      sizes.push_back(size);
+      continue;
+    }
+    if (!like)
+      return failure();
+    sizes.push_back(dimSize(b, loc, like, d));
+  }
+  return sizes;
 }
 
 /// `known` with `fallback`'s size where `known` has none.
@@ -336,6 +434,15 @@ template <typename OpTy> struct CastToKnownSizes : OpRewritePattern<OpTy> {
   }
 };
 
+/// Whether a result dim of a backprop op returning the input's cotangent
+/// is `?` where only `like` can size it (dims 1 and 2, and 3 unless
+/// `channelsOfDy`) and there is no `like`.
+bool unsizedResult(Operation *op, Value like, bool channelsOfDy) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  return !like && (result.isDynamicDim(1) || result.isDynamicDim(2) ||
+                   (!channelsOfDy && result.isDynamicDim(3)));
+}
+
 struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -343,29 +450,31 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto filter = cast<RankedTensorType>(op.getFilter().getType());
-    auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // A `?` batch is dy's; other `?` dims are not lowered.
-    if (!allStatic({filter}) || !staticButBatch({dy, result}))
+    // `?` batch, H and W are sized at run time (the window must be static;
+    // CastToKnownSizes made the channels static where the filter is).
+    if (!allStatic({filter}) || result.isDynamicDim(3) ||
+        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false))
       return rewriter.notifyMatchFailure(
-          op, "dynamic dims other than the batch are not lowered yet");
-    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
+          op, "a dynamic filter or channel dim is not lowered");
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
-    ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
+    ArrayRef<int64_t> f = filter.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
+                     {f[0], f[1]}, strides, padding, dilations);
     SmallVector<int64_t> offsets = {(f[0] - 1) * dilations[0],
                                     (f[1] - 1) * dilations[1]};
-    SmallVector<int64_t> shape = {
-        in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
-        f[3]};
-    Value spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
-                            rewriter.getZeroAttr(element));
+    Value spreadDy =
+        spread(rewriter, loc, op.getDy(),
+               spreadSizes(rewriter, loc, op.getDy(), {in[1], in[2]}, padding,
+                           offsets, strides),
+               offsets, strides, rewriter.getZeroAttr(element));
 
     // Dims (n, ih, iw, c, kh', kw', f); the filter is read flipped.
     AffineExpr c = getAffineDimExpr(3, context);
@@ -378,7 +487,7 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                        context),
         windowMap(context, 7), leadingMap(context, 7)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
-                              batch ? ValueRange{batch} : ValueRange{},
+                              dynamicOf(rewriter, loc, result, in),
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
@@ -404,10 +513,10 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // A `?` batch is the reduction's; input and dy must agree on it.
-    if (!result.hasStaticShape() || !staticSpatial({input, dy}))
-      return rewriter.notifyMatchFailure(
-          op, "dynamic spatial dims are not lowered yet");
+    // `?` batch, H and W are reduction dims; input and dy must agree on
+    // them.
+    if (!result.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "a dynamic filter is not lowered");
     if (input.isDynamicDim(0) || dy.isDynamicDim(0))
       checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
                     dimSize(rewriter, loc, op.getDy(), 0),
@@ -417,6 +526,11 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
     Type element = result.getElementType();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = result.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(),
+                     {sizeOf(rewriter, loc, op.getInput(), 1),
+                      sizeOf(rewriter, loc, op.getInput(), 2)},
+                     {f[0], f[1]}, strides, op.getPadding(), dilations);
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
 
     // Dims (kh, kw, c, f, n, oh, ow).
@@ -780,9 +894,10 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
 /// Whether padded position `padded` (of an input dim of `size` elements
 /// after `padBefore` padding) is a real input element.
 Value inBounds(OpBuilder &b, Location loc, Value padded, int64_t padBefore,
-               int64_t size) {
+               OpFoldResult size) {
   Value low = arith::ConstantIndexOp::create(b, loc, padBefore);
-  Value high = arith::ConstantIndexOp::create(b, loc, padBefore + size);
+  Value high = getValueOrCreateConstantIndexOp(
+      b, loc, addSizes(b, loc, size, b.getIndexAttr(padBefore)));
   Value above =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, padded, low);
   Value below =
@@ -798,11 +913,8 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
-    // A `?` batch or channel dim is sized at run time (CastToKnownSizes
-    // made dy's agree with the input's where one is static).
-    if (!staticSpatial({input, dy}))
-      return rewriter.notifyMatchFailure(
-          op, "dynamic spatial dims are not lowered yet");
+    // `?` dims are sized at run time (CastToKnownSizes made dy's agree with
+    // the input's where one is static).
     for (int64_t d : {0, 3})
       if (input.isDynamicDim(d) || dy.isDynamicDim(d))
         checkSameSize(rewriter, loc, op,
@@ -818,7 +930,12 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     ArrayRef<int64_t> window = op.getWindow();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
-    ArrayRef<int64_t> in = input.getShape();
+    SmallVector<OpFoldResult> in;
+    for (int64_t d = 0; d < 4; ++d)
+      in.push_back(sizeOf(rewriter, loc, op.getInput(), d));
+    SmallVector<int64_t> ones = {1, 1};
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]}, window,
+                     strides, padding, ones);
     bool padded = hasPadding(padding);
 
     // 1. The argmax of each window, as kh * window[1] + kw; -1 = none yet.
@@ -901,20 +1018,16 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     // 2. Each input position gathers dy from the windows whose argmax it
     // is. Dims (n, ih, iw, c, kh', kw'), window position (k - 1 - kh', ...).
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
-    SmallVector<int64_t> shape = {
-        in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
-        in[3]};
+    SmallVector<OpFoldResult> shape = spreadSizes(
+        rewriter, loc, op.getDy(), {in[1], in[2]}, padding, offsets, strides);
     Value spreadArg = spread(rewriter, loc, argmax.getResult(1), shape, offsets,
                              strides, rewriter.getI64IntegerAttr(-1));
     Value spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
                             rewriter.getZeroAttr(element));
-    SmallVector<int64_t> ones = {1, 1};
     AffineMap read = spreadReadMap(context, 6, padding, ones, d[3]);
     SmallVector<AffineMap> maps = {read, read, windowMap(context, 6),
                                    leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in, inDynamic,
+    Value init = filledTensor(rewriter, loc, input.getShape(), inDynamic,
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{input},
@@ -956,18 +1069,20 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     Location loc = op.getLoc();
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // A `?` batch is dy's; other `?` dims are not lowered.
-    if (!staticButBatch({dy, result}))
-      return rewriter.notifyMatchFailure(
-          op, "dynamic dims other than the batch are not lowered yet");
-    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
+    // `?` batch and channels are dy's, `?` H and W like's.
+    if (unsizedResult(op, op.getLike(), /*channelsOfDy=*/true))
+      return rewriter.notifyMatchFailure(op, "a dynamic dim without 'like'");
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/true);
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
     ArrayRef<int64_t> window = op.getWindow();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
-    ArrayRef<int64_t> in = result.getShape();
+    SmallVector<int64_t> ones = {1, 1};
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]}, window,
+                     strides, padding, ones);
     bool padded = hasPadding(padding);
 
     // 1. dy / count, count = the window's non-padding elements.
@@ -1001,19 +1116,16 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     // 2. Each input position sums the scaled dy of the windows holding it.
     // Dims (n, ih, iw, c, kh', kw').
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
-    SmallVector<int64_t> shape = {
-        in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
-        in[3]};
-    Value spreadDy = spread(rewriter, loc, scaled.getResult(0), shape, offsets,
-                            strides, rewriter.getZeroAttr(element));
-    SmallVector<int64_t> ones = {1, 1};
+    Value spreadDy =
+        spread(rewriter, loc, scaled.getResult(0),
+               spreadSizes(rewriter, loc, scaled.getResult(0), {in[1], in[2]},
+                           padding, offsets, strides),
+               offsets, strides, rewriter.getZeroAttr(element));
     SmallVector<AffineMap> maps = {
         spreadReadMap(context, 6, padding, ones, getAffineDimExpr(3, context)),
         windowMap(context, 6), leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in,
-                              batch ? ValueRange{batch} : ValueRange{},
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              dynamicOf(rewriter, loc, result, in),
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
