@@ -17,3 +17,9 @@ func.func @dfcn(%x: tensor<?x?x?x2xf32>, %w: tensor<3x3x2x4xf32>, %u: tensor<2x2
   %g:3 = trace.grad @fcn(%x, %w, %u) {wrt = array<i64: 0, 1, 2>} : (tensor<?x?x?x2xf32>, tensor<3x3x2x4xf32>, tensor<2x2x4x3xf32>) -> (tensor<?x?x?x2xf32>, tensor<3x3x2x4xf32>, tensor<2x2x4x3xf32>)
   return %g#0, %g#1, %g#2 : tensor<?x?x?x2xf32>, tensor<3x3x2x4xf32>, tensor<2x2x4x3xf32>
 }
+
+// dy must be the conv2d's output size over x (checked at run time).
+func.func @dfilter(%x: tensor<?x?x?x2xf32>, %dy: tensor<?x?x?x4xf32>) -> tensor<3x3x2x4xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 4>, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x?x?x2xf32>, tensor<?x?x?x4xf32>) -> tensor<3x3x2x4xf32>
+  return %0 : tensor<3x3x2x4xf32>
+}
