@@ -275,38 +275,6 @@ bool allStatic(std::initializer_list<Type> types) {
   });
 }
 
-/// Whether no spatial dim (H, W) of `types` is `?` (those are not lowered;
-/// the batch and channels may be).
-bool staticSpatial(std::initializer_list<Type> types) {
-  return llvm::all_of(types, [](Type type) {
-    auto tensor = cast<RankedTensorType>(type);
-    return !tensor.isDynamicDim(1) && !tensor.isDynamicDim(2);
-  });
-}
-
-/// Whether `types` are static but for the batch (dim 0).
-bool staticButBatch(std::initializer_list<Type> types) {
-  return llvm::all_of(types, [](Type type) {
-    return llvm::none_of(cast<RankedTensorType>(type).getShape().drop_front(),
-                         ShapedType::isDynamic);
-  });
-}
-
-/// The batch size of a backprop op that returns the input's cotangent
-/// (conv2d_backprop_input, avg_pool2d_grad): dy's, which must be that of
-/// `like` where it gives the result's shape (checked at run time); null
-/// where the result's batch is static.
-Value resultBatch(OpBuilder &b, Location loc, Operation *op, Value dy,
-                  Value like) {
-  if (!cast<RankedTensorType>(op->getResult(0).getType()).isDynamicDim(0))
-    return Value();
-  Value batch = dimSize(b, loc, dy, 0);
-  if (like)
-    checkSameSize(b, loc, op, dimSize(b, loc, like, 0), batch,
-                  "dim 0 of 'like' and of dy differ");
-  return batch;
-}
-
 /// The sizes of the input cotangent that conv2d_backprop_input and
 /// avg_pool2d_grad return: static where the result type is; a `?` batch
 /// (and, with `channelsOfDy`, `?` channels) dy's, checked against
@@ -626,22 +594,22 @@ struct Conv2DBackpropFilterToMatmuls
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    if (!result.hasStaticShape() || !staticSpatial({input, dy}) ||
-        !contractionElement(element))
-      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
-    // A `?` batch is a reduction dim of the matmuls; input and dy must
-    // agree on it.
-    Value batch;
-    if (input.isDynamicDim(0) || dy.isDynamicDim(0)) {
-      batch = dimSize(rewriter, loc, op.getInput(), 0);
-      checkSameSize(rewriter, loc, op, batch,
+    if (!result.hasStaticShape() || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 filter");
+    // `?` batch, H and W are reduction dims of the matmuls (three dims,
+    // never collapsed); input and dy must agree on them.
+    if (input.isDynamicDim(0) || dy.isDynamicDim(0))
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
                     dimSize(rewriter, loc, op.getDy(), 0),
                     "the batch (dim 0) of input and dy differ");
-    }
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> dilations = op.getDilations();
-    ArrayRef<int64_t> f = result.getShape(), out = dy.getShape();
+    ArrayRef<int64_t> f = result.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(),
+                     {sizeOf(rewriter, loc, op.getInput(), 1),
+                      sizeOf(rewriter, loc, op.getInput(), 2)},
+                     {f[0], f[1]}, strides, op.getPadding(), dilations);
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
 
     // Dims (c, f, n, oh, ow).
@@ -652,16 +620,14 @@ struct Conv2DBackpropFilterToMatmuls
         {AffineMap::get(5, 0, {d[2], d[3], d[4], d[0]}, context),
          AffineMap::get(5, 0, {d[2], d[3], d[4], d[1]}, context),
          AffineMap::get(5, 0, {d[0], d[1]}, context)});
-    auto tapType =
-        RankedTensorType::get({out[0], out[1], out[2], f[2]}, element);
     auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
       return b.getIndexAttr(v);
     };
+    // dy's sizes (the batch checked against the input's above).
     SmallVector<OpFoldResult> tapSizes = {
-        tapType.isDynamicDim(0) ? OpFoldResult(batch)
-                                : OpFoldResult(rewriter.getIndexAttr(out[0])),
-        rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
-        rewriter.getIndexAttr(f[2])};
+        sizeOf(rewriter, loc, op.getDy(), 0), sizeOf(rewriter, loc, op.getDy(), 1),
+        sizeOf(rewriter, loc, op.getDy(), 2), rewriter.getIndexAttr(f[2])};
+    auto tapType = RankedTensorType::get(staticShape(tapSizes), element);
     auto extractTap = [&](OpBuilder &b, Location l, Value kh,
                           Value kw) -> Value {
       return tensor::ExtractSliceOp::create(
@@ -771,25 +737,29 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    // A `?` batch is dy's (sized at run time below).
-    if (!allStatic({filter}) || !staticButBatch({dy, result}) ||
+    // `?` batch, H and W are sized at run time (the batch dy's, H and W
+    // like's): the matmul's rows (n, oh, ow) stay three dims, never
+    // collapsed (see rewriteAsIm2ColMatmul in PackContractions.cpp).
+    if (!allStatic({filter}) || result.isDynamicDim(3) ||
+        dy.isDynamicDim(3) ||
+        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false) ||
         !contractionElement(element))
       return rewriter.notifyMatchFailure(
-          op, "not an f32/f64 op static but for the batch");
+          op, "not an f32/f64 op with a static filter and channels");
     ArrayRef<int64_t> strides = op.getStrides();
-    Value dynamicBatch =
-        resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
-    SmallVector<Value> batchSizes;
-    if (dynamicBatch)
-      batchSizes.push_back(dynamicBatch);
-    OpFoldResult batch = dynamicBatch ? OpFoldResult(dynamicBatch)
-                                      : rewriter.getIndexAttr(result.getDimSize(0));
-
-    MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
-    ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
-    ArrayRef<int64_t> out = dy.getShape();
+    ArrayRef<int64_t> f = filter.getShape();
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
+                     {f[0], f[1]}, strides, padding, dilations);
+    SmallVector<OpFoldResult> out;
+    for (int64_t d = 0; d < 4; ++d)
+      out.push_back(sizeOf(rewriter, loc, op.getDy(), d));
+    OpFoldResult batch = in[0];
+
+    MLIRContext *context = rewriter.getContext();
 
     // The filter as a matrix of rows (kh, kw, c): a copy (small), not a
     // tensor.collapse_shape, which elementwise fusion would push into the
@@ -820,8 +790,11 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
         {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
          AffineMap::get(5, 0, {e[3], e[4]}, context),
          AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
-    SmallVector<int64_t> colsShape = {in[0], out[1], out[2], rows};
-    Value colsInit = filledTensor(rewriter, loc, colsShape, batchSizes,
+    SmallVector<OpFoldResult> colsSizes = {batch, out[1], out[2],
+                                           rewriter.getIndexAttr(rows)};
+    auto colsType = RankedTensorType::get(staticShape(colsSizes), element);
+    Value colsInit = filledTensor(rewriter, loc, colsType.getShape(),
+                                  dynamicOf(rewriter, loc, colsType, colsSizes),
                                   rewriter.getZeroAttr(element));
     Value cols =
         linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
@@ -830,20 +803,27 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
             .getResult(0);
 
     // dxpad holds every position a tap reads, and the unpadded input.
-    SmallVector<int64_t> paddedShape = {
-        in[0],
-        std::max(padding[0] + in[1],
-                 (f[0] - 1) * dilations[0] + (out[1] - 1) * strides[0] + 1),
-        std::max(padding[2] + in[2],
-                 (f[1] - 1) * dilations[1] + (out[2] - 1) * strides[1] + 1),
-        in[3]};
-    Value dxpad = filledTensor(rewriter, loc, paddedShape, batchSizes,
+    SmallVector<OpFoldResult> paddedSizes = {batch};
+    for (int i = 0; i < 2; ++i) {
+      OpFoldResult lastRead = addSizes(
+          rewriter, loc,
+          mulSizes(rewriter, loc,
+                   subSizes(rewriter, loc, out[1 + i], rewriter.getIndexAttr(1)),
+                   rewriter.getIndexAttr(strides[i])),
+          rewriter.getIndexAttr((f[i] - 1) * dilations[i] + 1));
+      paddedSizes.push_back(maxSizes(
+          rewriter, loc,
+          addSizes(rewriter, loc, in[1 + i],
+                   rewriter.getIndexAttr(padding[2 * i])),
+          lastRead));
+    }
+    paddedSizes.push_back(in[3]);
+    auto paddedType = RankedTensorType::get(staticShape(paddedSizes), element);
+    Value dxpad = filledTensor(rewriter, loc, paddedType.getShape(),
+                               dynamicOf(rewriter, loc, paddedType, paddedSizes),
                                rewriter.getZeroAttr(element));
-    auto sliceType =
-        RankedTensorType::get({in[0], out[1], out[2], in[3]}, element);
-    SmallVector<OpFoldResult> sliceSizes = {
-        batch, rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
-        rewriter.getIndexAttr(in[3])};
+    SmallVector<OpFoldResult> sliceSizes = {batch, out[1], out[2], in[3]};
+    auto sliceType = RankedTensorType::get(staticShape(sliceSizes), element);
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
     SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
     dxpad = forEachTap(
@@ -883,9 +863,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, result, dxpad,
         getAsIndexOpFoldResult(context, {0, padding[0], padding[2], 0}),
-        SmallVector<OpFoldResult>{batch, rewriter.getIndexAttr(in[1]),
-                                  rewriter.getIndexAttr(in[2]),
-                                  rewriter.getIndexAttr(in[3])},
+        SmallVector<OpFoldResult>{batch, in[1], in[2], in[3]},
         getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
     return success();
   }
