@@ -442,6 +442,13 @@ TEST(DynamicOpGradients, SpatialDims) {
        "(tensor<?x?x?x2xf64>, tensor<?x?x?x3xf64>) -> tensor<3x3x2x3xf64>",
        {small, smallDy},
        "tensor<3x3x2x3xf64>"},
+      // 8 input channels: one matmul per window tap (fewer: one im2col
+      // matmul, above).
+      {"  %y = trace.conv2d_backprop_filter %arg0, %arg1 {filter_shape = "
+       "array<i64: 2, 2, 8, 3>, strides = array<i64: 1, 1>} : "
+       "(tensor<?x?x?x8xf64>, tensor<?x?x?x3xf64>) -> tensor<2x2x8x3xf64>",
+       {{"tensor<?x?x?x8xf64>", {-1, -3, -4, 8}}, smallDy},
+       "tensor<2x2x8x3xf64>"},
       {"  %y = trace.avg_pool2d_grad %arg0 like %arg1 {window = array<i64: 3, "
        "3>, padding = array<i64: 1, 1, 1, 1>} : tensor<?x?x?x2xf64>, "
        "tensor<?x?x?x2xf64> -> tensor<?x?x?x2xf64>",

@@ -623,9 +623,10 @@ struct Conv2DBackpropFilterToMatmuls
     auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
       return b.getIndexAttr(v);
     };
-    // dy's sizes (the batch checked against the input's above).
+    // The input's batch and dy's H and W (checked against each other above).
     SmallVector<OpFoldResult> tapSizes = {
-        sizeOf(rewriter, loc, op.getDy(), 0), sizeOf(rewriter, loc, op.getDy(), 1),
+        sizeOf(rewriter, loc, op.getInput(), 0),
+        sizeOf(rewriter, loc, op.getDy(), 1),
         sizeOf(rewriter, loc, op.getDy(), 2), rewriter.getIndexAttr(f[2])};
     auto tapType = RankedTensorType::get(staticShape(tapSizes), element);
     auto extractTap = [&](OpBuilder &b, Location l, Value kh,
