@@ -1,7 +1,7 @@
 //===- NeuralNetGradToLinalg.cpp - NN backprop ops -> linalg --------------===//
 //
-// The conv2d backprop ops of f32/f64 tensors (static but for the batch)
-// become contractions
+// The conv2d backprop ops of f32/f64 tensors with a static filter become
+// contractions
 // (linalg.contract) that the CPU's contraction stage packs into its
 // micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
 // per window tap (or of an im2col matrix, with few input channels),
@@ -9,10 +9,14 @@
 // element types take the loop-nest forms below.
 //
 // At `?` dims, CastToKnownSizes first gives every operand the sizes that
-// the static result and the attributes fix (checked at run time), so what
-// stays `?` is the batch (and max_pool2d_grad's channels; a result `like`
-// a `?`-batch input takes dy's batch, checked against like's), which the
-// patterns size at run time.
+// the static result and the attributes fix (checked at run time). What
+// stays `?` (the batch, H and W, max_pool2d_grad's and avg_pool2d_grad's
+// channels) is sized at run time: a result `like` a value takes dy's batch
+// (and avg_pool2d_grad's channels), checked against like's, and like's H
+// and W; dy's H and W are checked against the window's output sizes over
+// the input's (checkOutputSizes). The matmuls keep (n, oh, ow) as three
+// dims: collapsing two `?` dims into one hits an LLVM 22 crash (see
+// rewriteAsIm2ColMatmul in lib/Target/Cpu/PackContractions.cpp).
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
 // reducing over (n, oh, ow), reading the zero-padded input at
