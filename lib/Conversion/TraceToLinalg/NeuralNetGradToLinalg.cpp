@@ -114,14 +114,15 @@ OpFoldResult maxSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
 /// output position, at offset + (outSize - 1) * stride, and be readable at
 /// every ih + padBefore + offset for ih < inSize.
 OpFoldResult spreadSize(OpBuilder &b, Location loc, OpFoldResult inSize,
-                        int64_t padBefore, int64_t offset,
-                        OpFoldResult outSize, int64_t stride) {
-  OpFoldResult read = addSizes(b, loc, inSize, b.getIndexAttr(padBefore + offset));
-  OpFoldResult last = addSizes(
-      b, loc,
-      mulSizes(b, loc, subSizes(b, loc, outSize, b.getIndexAttr(1)),
-               b.getIndexAttr(stride)),
-      b.getIndexAttr(offset + 1));
+                        int64_t padBefore, int64_t offset, OpFoldResult outSize,
+                        int64_t stride) {
+  OpFoldResult read =
+      addSizes(b, loc, inSize, b.getIndexAttr(padBefore + offset));
+  OpFoldResult last =
+      addSizes(b, loc,
+               mulSizes(b, loc, subSizes(b, loc, outSize, b.getIndexAttr(1)),
+                        b.getIndexAttr(stride)),
+               b.getIndexAttr(offset + 1));
   return maxSizes(b, loc, read, last);
 }
 
@@ -202,10 +203,9 @@ Value spread(OpBuilder &b, Location loc, Value source,
               arith::RemSIOp::create(nb, l, rel, index(strides[i])), index(0));
           Value low = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
                                             rel, index(0));
-          Value high = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                             o,
-                                             getValueOrCreateConstantIndexOp(
-                                                 nb, l, extents[i]));
+          Value high = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, o,
+              getValueOrCreateConstantIndexOp(nb, l, extents[i]));
           Value dimValid = arith::AndIOp::create(
               nb, l, exact, arith::AndIOp::create(nb, l, low, high));
           valid =
@@ -285,7 +285,8 @@ bool allStatic(std::initializer_list<Type> types) {
 /// `like`'s; a `?` H or W `like`'s. Fails where a `?` has no `like`.
 FailureOr<SmallVector<OpFoldResult>> resultSizes(OpBuilder &b, Location loc,
                                                  Operation *op, Value dy,
-                                                 Value like, bool channelsOfDy) {
+                                                 Value like,
+                                                 bool channelsOfDy) {
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < 4; ++d) {
@@ -745,8 +746,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     // `?` batch, H and W are sized at run time (the batch dy's, H and W
     // like's): the matmul's rows (n, oh, ow) stay three dims, never
     // collapsed (see rewriteAsIm2ColMatmul in PackContractions.cpp).
-    if (!allStatic({filter}) || result.isDynamicDim(3) ||
-        dy.isDynamicDim(3) ||
+    if (!allStatic({filter}) || result.isDynamicDim(3) || dy.isDynamicDim(3) ||
         unsizedResult(op, op.getLike(), /*channelsOfDy=*/false) ||
         !contractionElement(element))
       return rewriter.notifyMatchFailure(
@@ -810,23 +810,25 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     // dxpad holds every position a tap reads, and the unpadded input.
     SmallVector<OpFoldResult> paddedSizes = {batch};
     for (int i = 0; i < 2; ++i) {
-      OpFoldResult lastRead = addSizes(
-          rewriter, loc,
-          mulSizes(rewriter, loc,
-                   subSizes(rewriter, loc, out[1 + i], rewriter.getIndexAttr(1)),
-                   rewriter.getIndexAttr(strides[i])),
-          rewriter.getIndexAttr((f[i] - 1) * dilations[i] + 1));
-      paddedSizes.push_back(maxSizes(
-          rewriter, loc,
-          addSizes(rewriter, loc, in[1 + i],
-                   rewriter.getIndexAttr(padding[2 * i])),
-          lastRead));
+      OpFoldResult lastRead =
+          addSizes(rewriter, loc,
+                   mulSizes(rewriter, loc,
+                            subSizes(rewriter, loc, out[1 + i],
+                                     rewriter.getIndexAttr(1)),
+                            rewriter.getIndexAttr(strides[i])),
+                   rewriter.getIndexAttr((f[i] - 1) * dilations[i] + 1));
+      paddedSizes.push_back(
+          maxSizes(rewriter, loc,
+                   addSizes(rewriter, loc, in[1 + i],
+                            rewriter.getIndexAttr(padding[2 * i])),
+                   lastRead));
     }
     paddedSizes.push_back(in[3]);
     auto paddedType = RankedTensorType::get(staticShape(paddedSizes), element);
-    Value dxpad = filledTensor(rewriter, loc, paddedType.getShape(),
-                               dynamicOf(rewriter, loc, paddedType, paddedSizes),
-                               rewriter.getZeroAttr(element));
+    Value dxpad =
+        filledTensor(rewriter, loc, paddedType.getShape(),
+                     dynamicOf(rewriter, loc, paddedType, paddedSizes),
+                     rewriter.getZeroAttr(element));
     SmallVector<OpFoldResult> sliceSizes = {batch, out[1], out[2], in[3]};
     auto sliceType = RankedTensorType::get(staticShape(sliceSizes), element);
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
