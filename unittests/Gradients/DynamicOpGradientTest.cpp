@@ -6,7 +6,8 @@
 // and their broadcasts, select, matmul (plain, transposed, batched, a `?`
 // contraction), reductions, softmax, the shape ops (reshape, transpose,
 // broadcast_to, concat, slice, pad, gather, split and their `like` forms),
-// conv2d, pooling and the backprop ops, scf.if, scf.for and func.call
+// conv2d, pooling and the backprop ops (at `?` batch, height and width
+// too), scf.if, scf.for and func.call
 // (scf.while has no gradient at any shape: its rule reports that). The
 // checked function is sum(sin(1.3 y + 0.2)) of the op's
 // result y, so every output element gets its own cotangent.
@@ -405,6 +406,54 @@ TEST(DynamicOpGradients, BackpropOps) {
        {{"tensor<?x3x3x2xf64>", {-1, 3, 3, 2}},
         {"tensor<?x5x5x2xf64>", {-1, 5, 5, 2}}},
        "tensor<?x5x5x2xf64>"},
+  });
+}
+
+/// `?` batch, height and width: the gradients are the backprop ops at `?`
+/// H and W (sizes 2x5x6 and 5x8x9; the backprop ops' own gradients at
+/// 2x3x4 and 5x6x7).
+TEST(DynamicOpGradients, SpatialDims) {
+  const Arg image = {"tensor<?x?x?x2xf64>", {-1, -4, -5, 2}};
+  const Arg small = {"tensor<?x?x?x2xf64>", {-1, -2, -3, 2}};
+  const Arg smallDy = {"tensor<?x?x?x3xf64>", {-1, -2, -3, 3}};
+  checkCases({
+      {"  %y = trace.conv2d %arg0, %arg1 {strides = array<i64: 2, 1>, padding "
+       "= array<i64: 1, 1, 0, 1>} : (tensor<?x?x?x2xf64>, tensor<2x2x2x3xf64>) "
+       "-> tensor<?x?x?x3xf64>",
+       {image, {"tensor<2x2x2x3xf64>", {2, 2, 2, 3}}},
+       "tensor<?x?x?x3xf64>"},
+      {"  %y = trace.max_pool2d %arg0 {window = array<i64: 3, 3>, strides = "
+       "array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
+       "tensor<?x?x?x2xf64> -> tensor<?x?x?x2xf64>",
+       {image},
+       "tensor<?x?x?x2xf64>"},
+      {"  %y = trace.avg_pool2d %arg0 {window = array<i64: 3, 3>, strides = "
+       "array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 1>} : "
+       "tensor<?x?x?x2xf64> -> tensor<?x?x?x2xf64>",
+       {image},
+       "tensor<?x?x?x2xf64>"},
+      {"  %y = trace.conv2d_backprop_input %arg0, %arg1 like %arg2 {padding = "
+       "array<i64: 1, 1, 1, 1>} : (tensor<3x3x2x3xf64>, tensor<?x?x?x3xf64>, "
+       "tensor<?x?x?x2xf64>) -> tensor<?x?x?x2xf64>",
+       {{"tensor<3x3x2x3xf64>", {3, 3, 2, 3}}, smallDy, small},
+       "tensor<?x?x?x2xf64>"},
+      {"  %y = trace.conv2d_backprop_filter %arg0, %arg1 {filter_shape = "
+       "array<i64: 3, 3, 2, 3>, padding = array<i64: 1, 1, 1, 1>} : "
+       "(tensor<?x?x?x2xf64>, tensor<?x?x?x3xf64>) -> tensor<3x3x2x3xf64>",
+       {small, smallDy},
+       "tensor<3x3x2x3xf64>"},
+      // 8 input channels: one matmul per window tap (fewer: one im2col
+      // matmul, above).
+      {"  %y = trace.conv2d_backprop_filter %arg0, %arg1 {filter_shape = "
+       "array<i64: 2, 2, 8, 3>, strides = array<i64: 1, 1>} : "
+       "(tensor<?x?x?x8xf64>, tensor<?x?x?x3xf64>) -> tensor<2x2x8x3xf64>",
+       {{"tensor<?x?x?x8xf64>", {-1, -3, -4, 8}}, smallDy},
+       "tensor<2x2x8x3xf64>"},
+      {"  %y = trace.avg_pool2d_grad %arg0 like %arg1 {window = array<i64: 3, "
+       "3>, padding = array<i64: 1, 1, 1, 1>} : tensor<?x?x?x2xf64>, "
+       "tensor<?x?x?x2xf64> -> tensor<?x?x?x2xf64>",
+       {small, small},
+       "tensor<?x?x?x2xf64>"},
   });
 }
 

@@ -271,9 +271,9 @@ func.func @ok(%x: tensor<2xf32>) -> tensor<2xf32> {
 TEST(CompilerTest, LoweringFailuresAreErrors) {
   Compiler compiler;
   auto module = compiler.parseString(R"mlir(
-func.func @f(%x: tensor<1x?x4x2xf32>, %dy: tensor<1x?x2x2xf32>) -> tensor<1x?x4x2xf32> {
-  %0 = trace.max_pool2d_grad %x, %dy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x?x4x2xf32>, tensor<1x?x2x2xf32>) -> tensor<1x?x4x2xf32>
-  return %0 : tensor<1x?x4x2xf32>
+func.func @f(%f: tensor<?x3x2x4xf32>, %dy: tensor<1x2x2x4xf32>) -> tensor<1x4x4x2xf32> {
+  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 1, 4, 4, 2>} : (tensor<?x3x2x4xf32>, tensor<1x2x2x4xf32>) -> tensor<1x4x4x2xf32>
+  return %0 : tensor<1x4x4x2xf32>
 }
 )mlir",
                                      "dyn.mlir");

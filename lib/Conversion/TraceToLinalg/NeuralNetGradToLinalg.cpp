@@ -1,7 +1,7 @@
 //===- NeuralNetGradToLinalg.cpp - NN backprop ops -> linalg --------------===//
 //
-// The conv2d backprop ops of f32/f64 tensors (static but for the batch)
-// become contractions
+// The conv2d backprop ops of f32/f64 tensors with a static filter become
+// contractions
 // (linalg.contract) that the CPU's contraction stage packs into its
 // micro-kernels, plus strided slices: conv2d_backprop_filter is one matmul
 // per window tap (or of an im2col matrix, with few input channels),
@@ -9,10 +9,14 @@
 // element types take the loop-nest forms below.
 //
 // At `?` dims, CastToKnownSizes first gives every operand the sizes that
-// the static result and the attributes fix (checked at run time), so what
-// stays `?` is the batch (and max_pool2d_grad's channels; a result `like`
-// a `?`-batch input takes dy's batch, checked against like's), which the
-// patterns size at run time.
+// the static result and the attributes fix (checked at run time). What
+// stays `?` (the batch, H and W, max_pool2d_grad's and avg_pool2d_grad's
+// channels) is sized at run time: a result `like` a value takes dy's batch
+// (and avg_pool2d_grad's channels), checked against like's, and like's H
+// and W; dy's H and W are checked against the window's output sizes over
+// the input's (checkOutputSizes). The matmuls keep (n, oh, ow) as three
+// dims: collapsing two `?` dims into one hits an LLVM 22 crash (see
+// rewriteAsIm2ColMatmul in lib/Target/Cpu/PackContractions.cpp).
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
 // reducing over (n, oh, ow), reading the zero-padded input at
@@ -85,33 +89,100 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
       getAsIndexOpFoldResult(b.getContext(), high), zero);
 }
 
+/// Dim `d` of `value`: a constant where static, else tensor.dim.
+OpFoldResult sizeOf(OpBuilder &b, Location loc, Value value, int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(d))
+    return b.getIndexAttr(type.getDimSize(d));
+  return dimSize(b, loc, value, d);
+}
+
+/// max(lhs, rhs): a constant where both are, else arith.maxsi.
+OpFoldResult maxSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs) {
+  std::optional<int64_t> l = getConstantIntValue(lhs);
+  std::optional<int64_t> r = getConstantIntValue(rhs);
+  if (l && r)
+    return b.getIndexAttr(std::max(*l, *r));
+  return arith::MaxSIOp::create(b, loc,
+                                getValueOrCreateConstantIndexOp(b, loc, lhs),
+                                getValueOrCreateConstantIndexOp(b, loc, rhs))
+      .getResult();
+}
+
 /// The spread tensor's size along one spatial dim: it must hold the last
 /// output position, at offset + (outSize - 1) * stride, and be readable at
 /// every ih + padBefore + offset for ih < inSize.
-int64_t spreadSize(int64_t inSize, int64_t padBefore, int64_t offset,
-                   int64_t outSize, int64_t stride) {
-  return std::max(inSize + padBefore + offset,
-                  offset + (outSize - 1) * stride + 1);
+OpFoldResult spreadSize(OpBuilder &b, Location loc, OpFoldResult inSize,
+                        int64_t padBefore, int64_t offset, OpFoldResult outSize,
+                        int64_t stride) {
+  OpFoldResult read =
+      addSizes(b, loc, inSize, b.getIndexAttr(padBefore + offset));
+  OpFoldResult last =
+      addSizes(b, loc,
+               mulSizes(b, loc, subSizes(b, loc, outSize, b.getIndexAttr(1)),
+                        b.getIndexAttr(stride)),
+               b.getIndexAttr(offset + 1));
+  return maxSizes(b, loc, read, last);
+}
+
+/// The sizes of the spread tensor of `source` (NHWC, one value per output
+/// position) for an input of spatial sizes `inSizes`: the batch and
+/// channels are the source's.
+SmallVector<OpFoldResult> spreadSizes(OpBuilder &b, Location loc, Value source,
+                                      ArrayRef<OpFoldResult> inSizes,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> offsets,
+                                      ArrayRef<int64_t> strides) {
+  SmallVector<OpFoldResult> sizes = {sizeOf(b, loc, source, 0)};
+  for (int i = 0; i < 2; ++i)
+    sizes.push_back(spreadSize(b, loc, inSizes[i], padding[2 * i], offsets[i],
+                               sizeOf(b, loc, source, 1 + i), strides[i]));
+  sizes.push_back(sizeOf(b, loc, source, 3));
+  return sizes;
+}
+
+/// Checks that dy's spatial dims are the output sizes of the forward op's
+/// window (`window`, `strides`, `padding`, `dilations`) over an input of
+/// spatial sizes `inSizes`, at run time where that is not static (the
+/// verifier compared the static ones).
+void checkOutputSizes(OpBuilder &b, Location loc, Operation *op, Value dy,
+                      ArrayRef<OpFoldResult> inSizes, ArrayRef<int64_t> window,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                      ArrayRef<int64_t> dilations) {
+  for (int i = 0; i < 2; ++i) {
+    OpFoldResult want = windowedSize(
+        b, loc, op, inSizes[i], b.getIndexAttr(window[i]), strides[i],
+        padding[2 * i], padding[2 * i + 1], dilations[i],
+        "the window does not fit the padded input dim " + Twine(1 + i));
+    OpFoldResult got = sizeOf(b, loc, dy, 1 + i);
+    if (getConstantIntValue(want) && getConstantIntValue(got))
+      continue;
+    checkSameSize(b, loc, op, getValueOrCreateConstantIndexOp(b, loc, got),
+                  getValueOrCreateConstantIndexOp(b, loc, want),
+                  "dim " + Twine(1 + i) +
+                      " of dy is not the window's output size over the "
+                      "input's dim " +
+                      Twine(1 + i));
+  }
 }
 
 /// The NHWC `source` (one value per output position) placed into a tensor
-/// of `shape` filled with `background`, at rows offsets[0] + oh * strides[0]
+/// of `sizes` filled with `background`, at rows offsets[0] + oh * strides[0]
 /// and columns offsets[1] + ow * strides[1]. Written as a linalg.generic
 /// that reads `source` with tensor.extract where (p - offset) is a multiple
 /// of the stride in range (rather than a strided tensor.insert_slice, which
 /// becomes a strided copy): elementwise fusion folds it into its consumer.
-Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
-             ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides,
-             TypedAttr background) {
+Value spread(OpBuilder &b, Location loc, Value source,
+             ArrayRef<OpFoldResult> sizes, ArrayRef<int64_t> offsets,
+             ArrayRef<int64_t> strides, TypedAttr background) {
   auto type = cast<RankedTensorType>(source.getType());
-  auto resultType = RankedTensorType::get(shape, type.getElementType());
-  // A `?` batch or channel dim is the source's.
-  SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < 4; ++d)
-    if (ShapedType::isDynamic(shape[d]))
-      dynamic.push_back(dimSize(b, loc, source, d));
-  Value empty =
-      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), dynamic);
+  auto resultType =
+      RankedTensorType::get(staticShape(sizes), type.getElementType());
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  // The source's spatial sizes (bounds of the valid positions).
+  SmallVector<OpFoldResult> extents = {sizeOf(b, loc, source, 1),
+                                       sizeOf(b, loc, source, 2)};
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty}, maps,
@@ -132,8 +203,9 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
               arith::RemSIOp::create(nb, l, rel, index(strides[i])), index(0));
           Value low = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
                                             rel, index(0));
-          Value high = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                             o, index(type.getDimSize(1 + i)));
+          Value high = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, o,
+              getValueOrCreateConstantIndexOp(nb, l, extents[i]));
           Value dimValid = arith::AndIOp::create(
               nb, l, exact, arith::AndIOp::create(nb, l, low, high));
           valid =
@@ -141,7 +213,8 @@ Value spread(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
           // Clamped, so the read stays in bounds where it is not used.
           Value clamped = arith::MinSIOp::create(
               nb, l, arith::MaxSIOp::create(nb, l, o, index(0)),
-              index(type.getDimSize(1 + i) - 1));
+              getValueOrCreateConstantIndexOp(
+                  nb, l, subSizes(nb, l, extents[i], nb.getIndexAttr(1))));
           at.push_back(clamped);
         }
         at.push_back(linalg::IndexOp::create(nb, l, 3));
@@ -206,36 +279,34 @@ bool allStatic(std::initializer_list<Type> types) {
   });
 }
 
-/// Whether no spatial dim (H, W) of `types` is `?` (those are not lowered;
-/// the batch and channels may be).
-bool staticSpatial(std::initializer_list<Type> types) {
-  return llvm::all_of(types, [](Type type) {
-    auto tensor = cast<RankedTensorType>(type);
-    return !tensor.isDynamicDim(1) && !tensor.isDynamicDim(2);
-  });
-}
-
-/// Whether `types` are static but for the batch (dim 0).
-bool staticButBatch(std::initializer_list<Type> types) {
-  return llvm::all_of(types, [](Type type) {
-    return llvm::none_of(cast<RankedTensorType>(type).getShape().drop_front(),
-                         ShapedType::isDynamic);
-  });
-}
-
-/// The batch size of a backprop op that returns the input's cotangent
-/// (conv2d_backprop_input, avg_pool2d_grad): dy's, which must be that of
-/// `like` where it gives the result's shape (checked at run time); null
-/// where the result's batch is static.
-Value resultBatch(OpBuilder &b, Location loc, Operation *op, Value dy,
-                  Value like) {
-  if (!cast<RankedTensorType>(op->getResult(0).getType()).isDynamicDim(0))
-    return Value();
-  Value batch = dimSize(b, loc, dy, 0);
-  if (like)
-    checkSameSize(b, loc, op, dimSize(b, loc, like, 0), batch,
-                  "dim 0 of 'like' and of dy differ");
-  return batch;
+/// The sizes of the input cotangent that conv2d_backprop_input and
+/// avg_pool2d_grad return: static where the result type is; a `?` batch
+/// (and, with `channelsOfDy`, `?` channels) dy's, checked against
+/// `like`'s; a `?` H or W `like`'s. Fails where a `?` has no `like`.
+FailureOr<SmallVector<OpFoldResult>> resultSizes(OpBuilder &b, Location loc,
+                                                 Operation *op, Value dy,
+                                                 Value like,
+                                                 bool channelsOfDy) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < 4; ++d) {
+    if (!result.isDynamicDim(d)) {
+      sizes.push_back(b.getIndexAttr(result.getDimSize(d)));
+      continue;
+    }
+    if (d == 0 || (d == 3 && channelsOfDy)) {
+      Value size = dimSize(b, loc, dy, d);
+      if (like)
+        checkSameSize(b, loc, op, dimSize(b, loc, like, d), size,
+                      "dim " + Twine(d) + " of 'like' and of dy differ");
+      sizes.push_back(size);
+      continue;
+    }
+    if (!like)
+      return failure();
+    sizes.push_back(dimSize(b, loc, like, d));
+  }
+  return sizes;
 }
 
 /// `known` with `fallback`'s size where `known` has none.
@@ -336,6 +407,15 @@ template <typename OpTy> struct CastToKnownSizes : OpRewritePattern<OpTy> {
   }
 };
 
+/// Whether a result dim of a backprop op returning the input's cotangent
+/// is `?` where only `like` can size it (dims 1 and 2, and 3 unless
+/// `channelsOfDy`) and there is no `like`.
+bool unsizedResult(Operation *op, Value like, bool channelsOfDy) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  return !like && (result.isDynamicDim(1) || result.isDynamicDim(2) ||
+                   (!channelsOfDy && result.isDynamicDim(3)));
+}
+
 struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -343,29 +423,31 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto filter = cast<RankedTensorType>(op.getFilter().getType());
-    auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // A `?` batch is dy's; other `?` dims are not lowered.
-    if (!allStatic({filter}) || !staticButBatch({dy, result}))
+    // `?` batch, H and W are sized at run time (the window must be static;
+    // CastToKnownSizes made the channels static where the filter is).
+    if (!allStatic({filter}) || result.isDynamicDim(3) ||
+        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false))
       return rewriter.notifyMatchFailure(
-          op, "dynamic dims other than the batch are not lowered yet");
-    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
+          op, "a dynamic filter or channel dim is not lowered");
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
-    ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
+    ArrayRef<int64_t> f = filter.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
+                     {f[0], f[1]}, strides, padding, dilations);
     SmallVector<int64_t> offsets = {(f[0] - 1) * dilations[0],
                                     (f[1] - 1) * dilations[1]};
-    SmallVector<int64_t> shape = {
-        in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
-        f[3]};
-    Value spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
-                            rewriter.getZeroAttr(element));
+    Value spreadDy =
+        spread(rewriter, loc, op.getDy(),
+               spreadSizes(rewriter, loc, op.getDy(), {in[1], in[2]}, padding,
+                           offsets, strides),
+               offsets, strides, rewriter.getZeroAttr(element));
 
     // Dims (n, ih, iw, c, kh', kw', f); the filter is read flipped.
     AffineExpr c = getAffineDimExpr(3, context);
@@ -378,7 +460,7 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
                        context),
         windowMap(context, 7), leadingMap(context, 7)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
-                              batch ? ValueRange{batch} : ValueRange{},
+                              dynamicOf(rewriter, loc, result, in),
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},
@@ -404,10 +486,10 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // A `?` batch is the reduction's; input and dy must agree on it.
-    if (!result.hasStaticShape() || !staticSpatial({input, dy}))
-      return rewriter.notifyMatchFailure(
-          op, "dynamic spatial dims are not lowered yet");
+    // `?` batch, H and W are reduction dims; input and dy must agree on
+    // them.
+    if (!result.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "a dynamic filter is not lowered");
     if (input.isDynamicDim(0) || dy.isDynamicDim(0))
       checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
                     dimSize(rewriter, loc, op.getDy(), 0),
@@ -417,6 +499,11 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
     Type element = result.getElementType();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = result.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(),
+                     {sizeOf(rewriter, loc, op.getInput(), 1),
+                      sizeOf(rewriter, loc, op.getInput(), 2)},
+                     {f[0], f[1]}, strides, op.getPadding(), dilations);
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
 
     // Dims (kh, kw, c, f, n, oh, ow).
@@ -512,22 +599,22 @@ struct Conv2DBackpropFilterToMatmuls
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    if (!result.hasStaticShape() || !staticSpatial({input, dy}) ||
-        !contractionElement(element))
-      return rewriter.notifyMatchFailure(op, "not a static f32/f64 op");
-    // A `?` batch is a reduction dim of the matmuls; input and dy must
-    // agree on it.
-    Value batch;
-    if (input.isDynamicDim(0) || dy.isDynamicDim(0)) {
-      batch = dimSize(rewriter, loc, op.getInput(), 0);
-      checkSameSize(rewriter, loc, op, batch,
+    if (!result.hasStaticShape() || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 filter");
+    // `?` batch, H and W are reduction dims of the matmuls (three dims,
+    // never collapsed); input and dy must agree on them.
+    if (input.isDynamicDim(0) || dy.isDynamicDim(0))
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
                     dimSize(rewriter, loc, op.getDy(), 0),
                     "the batch (dim 0) of input and dy differ");
-    }
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> dilations = op.getDilations();
-    ArrayRef<int64_t> f = result.getShape(), out = dy.getShape();
+    ArrayRef<int64_t> f = result.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(),
+                     {sizeOf(rewriter, loc, op.getInput(), 1),
+                      sizeOf(rewriter, loc, op.getInput(), 2)},
+                     {f[0], f[1]}, strides, op.getPadding(), dilations);
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
 
     // Dims (c, f, n, oh, ow).
@@ -538,16 +625,15 @@ struct Conv2DBackpropFilterToMatmuls
         {AffineMap::get(5, 0, {d[2], d[3], d[4], d[0]}, context),
          AffineMap::get(5, 0, {d[2], d[3], d[4], d[1]}, context),
          AffineMap::get(5, 0, {d[0], d[1]}, context)});
-    auto tapType =
-        RankedTensorType::get({out[0], out[1], out[2], f[2]}, element);
     auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
       return b.getIndexAttr(v);
     };
+    // The input's batch and dy's H and W (checked against each other above).
     SmallVector<OpFoldResult> tapSizes = {
-        tapType.isDynamicDim(0) ? OpFoldResult(batch)
-                                : OpFoldResult(rewriter.getIndexAttr(out[0])),
-        rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
-        rewriter.getIndexAttr(f[2])};
+        sizeOf(rewriter, loc, op.getInput(), 0),
+        sizeOf(rewriter, loc, op.getDy(), 1),
+        sizeOf(rewriter, loc, op.getDy(), 2), rewriter.getIndexAttr(f[2])};
+    auto tapType = RankedTensorType::get(staticShape(tapSizes), element);
     auto extractTap = [&](OpBuilder &b, Location l, Value kh,
                           Value kw) -> Value {
       return tensor::ExtractSliceOp::create(
@@ -657,25 +743,28 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    // A `?` batch is dy's (sized at run time below).
-    if (!allStatic({filter}) || !staticButBatch({dy, result}) ||
+    // `?` batch, H and W are sized at run time (the batch dy's, H and W
+    // like's): the matmul's rows (n, oh, ow) stay three dims, never
+    // collapsed (see rewriteAsIm2ColMatmul in PackContractions.cpp).
+    if (!allStatic({filter}) || result.isDynamicDim(3) || dy.isDynamicDim(3) ||
+        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false) ||
         !contractionElement(element))
       return rewriter.notifyMatchFailure(
-          op, "not an f32/f64 op static but for the batch");
+          op, "not an f32/f64 op with a static filter and channels");
     ArrayRef<int64_t> strides = op.getStrides();
-    Value dynamicBatch =
-        resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
-    SmallVector<Value> batchSizes;
-    if (dynamicBatch)
-      batchSizes.push_back(dynamicBatch);
-    OpFoldResult batch = dynamicBatch ? OpFoldResult(dynamicBatch)
-                                      : rewriter.getIndexAttr(result.getDimSize(0));
-
-    MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
-    ArrayRef<int64_t> in = result.getShape(), f = filter.getShape();
-    ArrayRef<int64_t> out = dy.getShape();
+    ArrayRef<int64_t> f = filter.getShape();
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
+                     {f[0], f[1]}, strides, padding, dilations);
+    SmallVector<OpFoldResult> out;
+    for (int64_t d = 0; d < 4; ++d)
+      out.push_back(sizeOf(rewriter, loc, op.getDy(), d));
+    OpFoldResult batch = in[0];
+
+    MLIRContext *context = rewriter.getContext();
 
     // The filter as a matrix of rows (kh, kw, c): a copy (small), not a
     // tensor.collapse_shape, which elementwise fusion would push into the
@@ -706,8 +795,11 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
         {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
          AffineMap::get(5, 0, {e[3], e[4]}, context),
          AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
-    SmallVector<int64_t> colsShape = {in[0], out[1], out[2], rows};
-    Value colsInit = filledTensor(rewriter, loc, colsShape, batchSizes,
+    SmallVector<OpFoldResult> colsSizes = {batch, out[1], out[2],
+                                           rewriter.getIndexAttr(rows)};
+    auto colsType = RankedTensorType::get(staticShape(colsSizes), element);
+    Value colsInit = filledTensor(rewriter, loc, colsType.getShape(),
+                                  dynamicOf(rewriter, loc, colsType, colsSizes),
                                   rewriter.getZeroAttr(element));
     Value cols =
         linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
@@ -716,20 +808,29 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
             .getResult(0);
 
     // dxpad holds every position a tap reads, and the unpadded input.
-    SmallVector<int64_t> paddedShape = {
-        in[0],
-        std::max(padding[0] + in[1],
-                 (f[0] - 1) * dilations[0] + (out[1] - 1) * strides[0] + 1),
-        std::max(padding[2] + in[2],
-                 (f[1] - 1) * dilations[1] + (out[2] - 1) * strides[1] + 1),
-        in[3]};
-    Value dxpad = filledTensor(rewriter, loc, paddedShape, batchSizes,
-                               rewriter.getZeroAttr(element));
-    auto sliceType =
-        RankedTensorType::get({in[0], out[1], out[2], in[3]}, element);
-    SmallVector<OpFoldResult> sliceSizes = {
-        batch, rewriter.getIndexAttr(out[1]), rewriter.getIndexAttr(out[2]),
-        rewriter.getIndexAttr(in[3])};
+    SmallVector<OpFoldResult> paddedSizes = {batch};
+    for (int i = 0; i < 2; ++i) {
+      OpFoldResult lastRead =
+          addSizes(rewriter, loc,
+                   mulSizes(rewriter, loc,
+                            subSizes(rewriter, loc, out[1 + i],
+                                     rewriter.getIndexAttr(1)),
+                            rewriter.getIndexAttr(strides[i])),
+                   rewriter.getIndexAttr((f[i] - 1) * dilations[i] + 1));
+      paddedSizes.push_back(
+          maxSizes(rewriter, loc,
+                   addSizes(rewriter, loc, in[1 + i],
+                            rewriter.getIndexAttr(padding[2 * i])),
+                   lastRead));
+    }
+    paddedSizes.push_back(in[3]);
+    auto paddedType = RankedTensorType::get(staticShape(paddedSizes), element);
+    Value dxpad =
+        filledTensor(rewriter, loc, paddedType.getShape(),
+                     dynamicOf(rewriter, loc, paddedType, paddedSizes),
+                     rewriter.getZeroAttr(element));
+    SmallVector<OpFoldResult> sliceSizes = {batch, out[1], out[2], in[3]};
+    auto sliceType = RankedTensorType::get(staticShape(sliceSizes), element);
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
     SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
     dxpad = forEachTap(
@@ -769,9 +870,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, result, dxpad,
         getAsIndexOpFoldResult(context, {0, padding[0], padding[2], 0}),
-        SmallVector<OpFoldResult>{batch, rewriter.getIndexAttr(in[1]),
-                                  rewriter.getIndexAttr(in[2]),
-                                  rewriter.getIndexAttr(in[3])},
+        SmallVector<OpFoldResult>{batch, in[1], in[2], in[3]},
         getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
     return success();
   }
@@ -780,9 +879,10 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
 /// Whether padded position `padded` (of an input dim of `size` elements
 /// after `padBefore` padding) is a real input element.
 Value inBounds(OpBuilder &b, Location loc, Value padded, int64_t padBefore,
-               int64_t size) {
+               OpFoldResult size) {
   Value low = arith::ConstantIndexOp::create(b, loc, padBefore);
-  Value high = arith::ConstantIndexOp::create(b, loc, padBefore + size);
+  Value high = getValueOrCreateConstantIndexOp(
+      b, loc, addSizes(b, loc, size, b.getIndexAttr(padBefore)));
   Value above =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, padded, low);
   Value below =
@@ -798,11 +898,8 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto dy = cast<RankedTensorType>(op.getDy().getType());
-    // A `?` batch or channel dim is sized at run time (CastToKnownSizes
-    // made dy's agree with the input's where one is static).
-    if (!staticSpatial({input, dy}))
-      return rewriter.notifyMatchFailure(
-          op, "dynamic spatial dims are not lowered yet");
+    // `?` dims are sized at run time (CastToKnownSizes made dy's agree with
+    // the input's where one is static).
     for (int64_t d : {0, 3})
       if (input.isDynamicDim(d) || dy.isDynamicDim(d))
         checkSameSize(rewriter, loc, op,
@@ -818,7 +915,12 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     ArrayRef<int64_t> window = op.getWindow();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
-    ArrayRef<int64_t> in = input.getShape();
+    SmallVector<OpFoldResult> in;
+    for (int64_t d = 0; d < 4; ++d)
+      in.push_back(sizeOf(rewriter, loc, op.getInput(), d));
+    SmallVector<int64_t> ones = {1, 1};
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]}, window,
+                     strides, padding, ones);
     bool padded = hasPadding(padding);
 
     // 1. The argmax of each window, as kh * window[1] + kw; -1 = none yet.
@@ -901,20 +1003,16 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     // 2. Each input position gathers dy from the windows whose argmax it
     // is. Dims (n, ih, iw, c, kh', kw'), window position (k - 1 - kh', ...).
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
-    SmallVector<int64_t> shape = {
-        in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
-        in[3]};
+    SmallVector<OpFoldResult> shape = spreadSizes(
+        rewriter, loc, op.getDy(), {in[1], in[2]}, padding, offsets, strides);
     Value spreadArg = spread(rewriter, loc, argmax.getResult(1), shape, offsets,
                              strides, rewriter.getI64IntegerAttr(-1));
     Value spreadDy = spread(rewriter, loc, op.getDy(), shape, offsets, strides,
                             rewriter.getZeroAttr(element));
-    SmallVector<int64_t> ones = {1, 1};
     AffineMap read = spreadReadMap(context, 6, padding, ones, d[3]);
     SmallVector<AffineMap> maps = {read, read, windowMap(context, 6),
                                    leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in, inDynamic,
+    Value init = filledTensor(rewriter, loc, input.getShape(), inDynamic,
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{input},
@@ -956,18 +1054,20 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     Location loc = op.getLoc();
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // A `?` batch is dy's; other `?` dims are not lowered.
-    if (!staticButBatch({dy, result}))
-      return rewriter.notifyMatchFailure(
-          op, "dynamic dims other than the batch are not lowered yet");
-    Value batch = resultBatch(rewriter, loc, op, op.getDy(), op.getLike());
+    // `?` batch and channels are dy's, `?` H and W like's.
+    if (unsizedResult(op, op.getLike(), /*channelsOfDy=*/true))
+      return rewriter.notifyMatchFailure(op, "a dynamic dim without 'like'");
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/true);
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
     ArrayRef<int64_t> window = op.getWindow();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
-    ArrayRef<int64_t> in = result.getShape();
+    SmallVector<int64_t> ones = {1, 1};
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]}, window,
+                     strides, padding, ones);
     bool padded = hasPadding(padding);
 
     // 1. dy / count, count = the window's non-padding elements.
@@ -1001,19 +1101,16 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     // 2. Each input position sums the scaled dy of the windows holding it.
     // Dims (n, ih, iw, c, kh', kw').
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
-    SmallVector<int64_t> shape = {
-        in[0],
-        spreadSize(in[1], padding[0], offsets[0], dy.getDimSize(1), strides[0]),
-        spreadSize(in[2], padding[2], offsets[1], dy.getDimSize(2), strides[1]),
-        in[3]};
-    Value spreadDy = spread(rewriter, loc, scaled.getResult(0), shape, offsets,
-                            strides, rewriter.getZeroAttr(element));
-    SmallVector<int64_t> ones = {1, 1};
+    Value spreadDy =
+        spread(rewriter, loc, scaled.getResult(0),
+               spreadSizes(rewriter, loc, scaled.getResult(0), {in[1], in[2]},
+                           padding, offsets, strides),
+               offsets, strides, rewriter.getZeroAttr(element));
     SmallVector<AffineMap> maps = {
         spreadReadMap(context, 6, padding, ones, getAffineDimExpr(3, context)),
         windowMap(context, 6), leadingMap(context, 6)};
-    Value init = filledTensor(rewriter, loc, in,
-                              batch ? ValueRange{batch} : ValueRange{},
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              dynamicOf(rewriter, loc, result, in),
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},

@@ -212,10 +212,10 @@ func.func @avg_pool_grad_unpadded(%dy: tensor<1x2x2x1xf64>) -> tensor<1x4x4x1xf6
 
 // -----
 
-// A `?` spatial dim is not lowered yet (a `?` batch is, see
+// A `?` window (filter) dim is not lowered (`?` batch, H and W are, see
 // nn-dynamic.mlir): the op stays and is reported.
-func.func @dynamic(%x: tensor<1x?x4x2xf32>, %dy: tensor<1x?x2x2xf32>) -> tensor<1x?x4x2xf32> {
-  // expected-error @below {{failed to legalize operation 'trace.max_pool2d_grad'}}
-  %0 = trace.max_pool2d_grad %x, %dy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x?x4x2xf32>, tensor<1x?x2x2xf32>) -> tensor<1x?x4x2xf32>
-  return %0 : tensor<1x?x4x2xf32>
+func.func @dynamic(%f: tensor<?x3x2x4xf32>, %dy: tensor<1x2x2x4xf32>) -> tensor<1x4x4x2xf32> {
+  // expected-error @below {{failed to legalize operation 'trace.conv2d_backprop_input'}}
+  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 1, 4, 4, 2>} : (tensor<?x3x2x4xf32>, tensor<1x2x2x4xf32>) -> tensor<1x4x4x2xf32>
+  return %0 : tensor<1x4x4x2xf32>
 }

@@ -170,3 +170,97 @@ func.func @avg_pool_grad_like(%dy: tensor<?x2x2x2xf32>, %x: tensor<?x4x4x2xf32>)
   %0 = trace.avg_pool2d_grad %dy like %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<?x2x2x2xf32>, tensor<?x4x4x2xf32> -> tensor<?x4x4x2xf32>
   return %0 : tensor<?x4x4x2xf32>
 }
+
+// -----
+
+// `?` H and W: the result's are like's; dy's must be the window's output
+// sizes over them ((H + 2 - 3) / 2 + 1 and W - 2), checked at run time.
+// The col2im form: the matmul's rows stay (n, oh, ow), three `?` dims, and
+// the taps add strided slices of run-time sizes.
+// CHECK-LABEL: func.func @backprop_input_spatial
+// CHECK-SAME: (%[[F:.*]]: tensor<3x3x2x4xf32>, %[[DY:.*]]: tensor<?x?x?x4xf32>, %[[X:.*]]: tensor<?x?x?x2xf32>)
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': dim 0 of 'like' and of dy differ"
+// CHECK: %[[H:.*]] = tensor.dim %[[X]], %c1
+// CHECK: %[[W:.*]] = tensor.dim %[[X]], %c2
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': the window does not fit the padded input dim 1"
+// CHECK: %[[HP:.*]] = arith.addi %[[H]], %c-1
+// CHECK: %[[HQ:.*]] = arith.floordivsi %[[HP]], %c2
+// CHECK: %[[OH:.*]] = arith.addi %[[HQ]], %c1
+// CHECK: %[[DYH:.*]] = tensor.dim %[[DY]], %c1
+// CHECK: %[[SAMEH:.*]] = arith.cmpi eq, %[[DYH]], %[[OH]]
+// CHECK: cf.assert %[[SAMEH]], "{{.*}}'trace.conv2d_backprop_input': dim 1 of dy is not the window's output size over the input's dim 1"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': dim 2 of dy is not the window's output size over the input's dim 2"
+// CHECK: %[[COLS:.*]] = linalg.contract {{.*}} ins(%[[DY]], %{{.*}} : tensor<?x?x?x4xf32>, tensor<18x4xf32>) outs(%{{.*}} : tensor<?x?x?x18xf32>)
+// CHECK: %[[PAD:.*]] = linalg.fill {{.*}} -> tensor<?x?x?x2xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[PAD]])
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %{{.*}}[0, %{{.*}}, %{{.*}}, 0] [%{{.*}}, %[[DYH]], %{{.*}}, 2] [1, 2, 1, 1] : tensor<?x?x?x2xf32> to tensor<?x?x?x2xf32>
+// CHECK: tensor.extract_slice %[[COLS]]
+// CHECK: tensor.insert_slice
+// CHECK: tensor.extract_slice %[[SUM]][0, 1, 0, 0] [%{{.*}}, %[[H]], %[[W]], 2] [1, 1, 1, 1]
+func.func @backprop_input_spatial(%f: tensor<3x3x2x4xf32>, %dy: tensor<?x?x?x4xf32>, %x: tensor<?x?x?x2xf32>) -> tensor<?x?x?x2xf32> {
+  %0 = trace.conv2d_backprop_input %f, %dy like %x {strides = array<i64: 2, 1>, padding = array<i64: 1, 1, 0, 0>} : (tensor<3x3x2x4xf32>, tensor<?x?x?x4xf32>, tensor<?x?x?x2xf32>) -> tensor<?x?x?x2xf32>
+  return %0 : tensor<?x?x?x2xf32>
+}
+
+// -----
+
+// `?` H and W of input and dy are reduction dims of the filter's gradient:
+// with 2 input channels, one matmul of the im2col columns, whose rows
+// (n, oh, ow) stay three `?` dims.
+// CHECK-LABEL: func.func @backprop_filter_spatial
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_filter': the batch (dim 0) of input and dy differ"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_filter': dim 1 of dy is not the window's output size over the input's dim 1"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_filter': dim 2 of dy is not the window's output size over the input's dim 2"
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[COLS:.*]] = scf.for
+// CHECK: tensor.extract_slice %[[PADDED]]{{.*}} : tensor<?x?x?x2xf32> to tensor<?x?x?x2xf32>
+// CHECK: tensor.insert_slice {{.*}} : tensor<?x?x?x2xf32> into tensor<?x?x?x18xf32>
+// CHECK: linalg.contract {{.*}} ins(%[[COLS]], %{{.*}} : tensor<?x?x?x18xf32>, tensor<?x?x?x4xf32>) outs(%{{.*}} : tensor<18x4xf32>)
+// SHAPE-LABEL: func.func @__shape_backprop_filter_spatial
+// SHAPE: "argument 1 dim 2 is {0} but {{.*}} is {1} ({{.*}}'trace.conv2d_backprop_filter': dim 2 of dy is not the window's output size over the input's dim 2)\00"
+func.func @backprop_filter_spatial(%x: tensor<?x?x?x2xf32>, %dy: tensor<?x?x?x4xf32>) -> tensor<3x3x2x4xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 4>, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x?x?x2xf32>, tensor<?x?x?x4xf32>) -> tensor<3x3x2x4xf32>
+  return %0 : tensor<3x3x2x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @max_pool_grad_spatial
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.max_pool2d_grad': dim 0 of input and dy differ"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.max_pool2d_grad': dim 1 of dy is not the window's output size over the input's dim 1"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.max_pool2d_grad': dim 2 of dy is not the window's output size over the input's dim 2"
+// CHECK: %[[ARGMAX:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<?x?x?x2xf32>, tensor<?x?x?x2xi64>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x?x?x2xi64>, tensor<?x?x?x2xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<?x?x?x2xf32>)
+func.func @max_pool_grad_spatial(%x: tensor<?x?x?x2xf32>, %dy: tensor<?x?x?x2xf32>) -> tensor<?x?x?x2xf32> {
+  %0 = trace.max_pool2d_grad %x, %dy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 1, 0, 1>} : (tensor<?x?x?x2xf32>, tensor<?x?x?x2xf32>) -> tensor<?x?x?x2xf32>
+  return %0 : tensor<?x?x?x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @avg_pool_grad_spatial
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.avg_pool2d_grad': dim 0 of 'like' and of dy differ"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.avg_pool2d_grad': dim 1 of dy is not the window's output size over the input's dim 1"
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.avg_pool2d_grad': dim 2 of dy is not the window's output size over the input's dim 2"
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x?x?x2xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<?x?x?x2xf32>)
+func.func @avg_pool_grad_spatial(%dy: tensor<?x?x?x2xf32>, %x: tensor<?x?x?x2xf32>) -> tensor<?x?x?x2xf32> {
+  %0 = trace.avg_pool2d_grad %dy like %x {window = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : tensor<?x?x?x2xf32>, tensor<?x?x?x2xf32> -> tensor<?x?x?x2xf32>
+  return %0 : tensor<?x?x?x2xf32>
+}
+
+// -----
+
+// Other element types take the gather form at `?` H and W: dy spread into
+// a zero tensor of run-time size, read through the flipped filter.
+// CHECK-LABEL: func.func @backprop_input_spatial_f16
+// CHECK-SAME: (%[[F:.*]]: tensor<3x3x2x4xf16>, %[[DY:.*]]: tensor<?x?x?x4xf16>, %[[X:.*]]: tensor<?x?x?x2xf16>)
+// CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': dim 2 of dy is not the window's output size over the input's dim 2"
+// CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x?x?x4xf16>)
+// CHECK: tensor.extract %[[DY]]
+// CHECK: %[[INIT:.*]] = linalg.fill {{.*}} -> tensor<?x?x?x2xf16>
+// CHECK: linalg.generic {{.*}} ins(%[[SPREAD]], %[[F]], %{{.*}} : tensor<?x?x?x4xf16>, tensor<3x3x2x4xf16>, tensor<3x3xf16>) outs(%[[INIT]] : tensor<?x?x?x2xf16>)
+func.func @backprop_input_spatial_f16(%f: tensor<3x3x2x4xf16>, %dy: tensor<?x?x?x4xf16>, %x: tensor<?x?x?x2xf16>) -> tensor<?x?x?x2xf16> {
+  %0 = trace.conv2d_backprop_input %f, %dy like %x {strides = array<i64: 2, 1>, padding = array<i64: 1, 1, 0, 0>} : (tensor<3x3x2x4xf16>, tensor<?x?x?x4xf16>, tensor<?x?x?x2xf16>) -> tensor<?x?x?x2xf16>
+  return %0 : tensor<?x?x?x2xf16>
+}
