@@ -421,18 +421,38 @@ private:
     os << "0};\n";
   }
 
-  void writeEntryClass(const EntryPoint &entry) {
-    std::vector<Buffer> buffers = buffersOf(entry, variables);
-    std::vector<const Buffer *> inputs, results;
-    for (const Buffer &b : buffers) {
+  /// An entry's buffers, its inputs and results among them, and the name
+  /// of its nested class.
+  struct EntryClass {
+    std::vector<Buffer> buffers;
+    std::vector<const Buffer *> inputs, results; // into `buffers`
+    std::string name;
+    EntryClass() = default;
+    EntryClass(EntryClass &&) = default; // keeps `buffers`' storage
+    EntryClass(const EntryClass &) = delete;
+  };
+
+  EntryClass entryClass(const EntryPoint &entry) {
+    EntryClass layout;
+    layout.buffers = buffersOf(entry, variables);
+    for (const Buffer &b : layout.buffers) {
       if (b.kind == Buffer::input)
-        inputs.push_back(&b);
+        layout.inputs.push_back(&b);
       else if (b.kind == Buffer::result)
-        results.push_back(&b);
+        layout.results.push_back(&b);
     }
-    std::string cls = toClassName(entry.signature.name, "Entry");
-    if (cls == options.className)
-      cls += "Entry"; // a member may not be named after its class
+    layout.name = toClassName(entry.signature.name, "Entry");
+    if (layout.name == options.className)
+      layout.name += "Entry"; // a member may not be named after its class
+    return layout;
+  }
+
+  void writeEntryClass(const EntryPoint &entry) {
+    EntryClass layout = entryClass(entry);
+    const std::vector<Buffer> &buffers = layout.buffers;
+    const std::vector<const Buffer *> &inputs = layout.inputs;
+    const std::vector<const Buffer *> &results = layout.results;
+    const std::string &cls = layout.name;
     os << "\n  // " << logicalSignature(entry, buffers) << "\n"
        << "  class " << cls << " {\n  public:\n"
        << "    // The arguments that are not variables, in order.\n"
@@ -485,17 +505,11 @@ private:
   /// are set per call, with the caller's buffer or one the class grows;
   /// Run computes the results' dims and grows their buffers.
   void writeDynamicEntryClass(const EntryPoint &entry) {
-    std::vector<Buffer> buffers = buffersOf(entry, variables);
-    std::vector<const Buffer *> inputs, results;
-    for (const Buffer &b : buffers) {
-      if (b.kind == Buffer::input)
-        inputs.push_back(&b);
-      else if (b.kind == Buffer::result)
-        results.push_back(&b);
-    }
-    std::string cls = toClassName(entry.signature.name, "Entry");
-    if (cls == options.className)
-      cls += "Entry"; // a member may not be named after its class
+    EntryClass layout = entryClass(entry);
+    const std::vector<Buffer> &buffers = layout.buffers;
+    const std::vector<const Buffer *> &inputs = layout.inputs;
+    const std::vector<const Buffer *> &results = layout.results;
+    const std::string &cls = layout.name;
     auto dimsArray = [](const Buffer *b) {
       return (b->kind == Buffer::input ? "arg_" : "result_") + b->name +
              "_dims_";

@@ -13,6 +13,8 @@
 
 #include "tracec/Runtime/Executable.h"
 
+#include "AotTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -22,29 +24,9 @@
 #endif
 
 using namespace tracec;
+using namespace tracec::aot_test;
 
 namespace {
-
-std::string errorText(llvm::Error error) {
-  return llvm::toString(std::move(error));
-}
-
-/// Values exact in float.
-Tensor filled(std::vector<int64_t> shape, int multiplier, int modulus,
-              float scale) {
-  Tensor t = Tensor::zeros(DType::f32, shape);
-  for (int64_t i = 0; i < t.numElements(); ++i)
-    t.data<float>()[i] =
-        float((i * multiplier) % modulus - modulus / 2) * scale;
-  return t;
-}
-
-void expectNear(const float *aot, const Tensor &jit, const char *what) {
-  std::vector<float> expected = jit.toVector<float>();
-  for (size_t i = 0; i < expected.size(); ++i)
-    ASSERT_NEAR(aot[i], expected[i], 1e-5f * (1 + std::abs(expected[i])))
-        << what << "[" << i << "]";
-}
 
 class DynamicAot : public ::testing::Test {
 protected:
