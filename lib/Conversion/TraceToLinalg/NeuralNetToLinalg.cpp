@@ -107,6 +107,18 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
   }
 };
 
+/// The result sizes of max_pool2d/avg_pool2d (`?` ones from the input's,
+/// with the window-fits check): the channels pass through.
+template <typename PoolOp>
+SmallVector<OpFoldResult> poolOutputSizes(PatternRewriter &rewriter,
+                                          Location loc, PoolOp op) {
+  return windowOutputSizes(
+      rewriter, loc, op, op.getInput(),
+      tensor::getMixedSize(rewriter, loc, op.getInput(), 3),
+      getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
+      op.getStrides(), op.getPadding(), {1, 1});
+}
+
 struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -115,11 +127,7 @@ struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
-    SmallVector<OpFoldResult> sizes = windowOutputSizes(
-        rewriter, loc, op, op.getInput(),
-        tensor::getMixedSize(rewriter, loc, op.getInput(), 3),
-        getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
-        op.getStrides(), op.getPadding(), {1, 1});
+    SmallVector<OpFoldResult> sizes = poolOutputSizes(rewriter, loc, op);
     SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, sizes);
 
     // -inf in the padding and the accumulator: padding never wins, and
@@ -148,11 +156,7 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
-    SmallVector<OpFoldResult> sizes = windowOutputSizes(
-        rewriter, loc, op, op.getInput(),
-        tensor::getMixedSize(rewriter, loc, op.getInput(), 3),
-        getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
-        op.getStrides(), op.getPadding(), {1, 1});
+    SmallVector<OpFoldResult> sizes = poolOutputSizes(rewriter, loc, op);
     SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, sizes);
 
     Type element = input.getElementType();
