@@ -54,12 +54,15 @@ func.func @df(%v: !trace.resource<tensor<4xf32>>, %p: i1) -> tensor<4xf32> {
 
 // -----
 
-// scf.while: no trip count before it runs, so no tape.
-func.func @halve(%x: tensor<f32>) -> tensor<f32> {
+// scf.while: a body that touches state is reported, as for scf.for (the
+// backward pass runs both regions again): a print in the condition region.
+func.func @print_in_while(%x: tensor<f32>) -> tensor<f32> {
   %half = trace.constant dense<0.5> : tensor<f32>
   %one = trace.constant dense<1.0> : tensor<f32>
-  // expected-error @below {{cannot differentiate scf.while: its trip count is only known after it runs, so there is no tape size for the reverse sweep; express the loop as scf.for with a bound, or stop the gradient through it}}
+  // expected-error @below {{'scf.while' op cannot be differentiated: its body touches state (variables, print, random), and the backward pass would run the body again; move the stateful op out of the region}}
   %r = scf.while (%v = %x) : (tensor<f32>) -> tensor<f32> {
+    // expected-note @below {{stateful op here}}
+    %p = trace.print %v {message = "v:"} : tensor<f32>
     %big = trace.gt %v, %one : (tensor<f32>, tensor<f32>) -> tensor<i1>
     %b = tensor.extract %big[] : tensor<i1>
     scf.condition(%b) %v : tensor<f32>
@@ -70,9 +73,38 @@ func.func @halve(%x: tensor<f32>) -> tensor<f32> {
   }
   return %r : tensor<f32>
 }
-func.func @dhalve(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @below {{'trace.grad' op cannot differentiate @halve}}
-  %g = trace.grad @halve(%x) {wrt = array<i64: 0>} : (tensor<f32>) -> tensor<f32>
+func.func @dprint_in_while(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @below {{'trace.grad' op cannot differentiate @print_in_while}}
+  %g = trace.grad @print_in_while(%x) {wrt = array<i64: 0>} : (tensor<f32>) -> tensor<f32>
+  return %g : tensor<f32>
+}
+
+// -----
+
+// scf.while: a variable read in the body region, through a called function.
+func.func private @scaled(%v: !trace.resource<tensor<f32>>, %x: tensor<f32>) -> tensor<f32> {
+  %w, %c = trace.var.read %v : !trace.resource<tensor<f32>>
+  %y = trace.mul %x, %w : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %y : tensor<f32>
+}
+func.func @read_in_while(%x: tensor<f32>, %v: !trace.resource<tensor<f32>>) -> tensor<f32> {
+  %one = trace.constant dense<1.0> : tensor<f32>
+  // expected-error @below {{'scf.while' op cannot be differentiated: its body touches state}}
+  %r = scf.while (%a = %x) : (tensor<f32>) -> tensor<f32> {
+    %big = trace.gt %a, %one : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %b = tensor.extract %big[] : tensor<i1>
+    scf.condition(%b) %a : tensor<f32>
+  } do {
+  ^bb0(%a: tensor<f32>):
+    // expected-note @below {{stateful op here}}
+    %h = func.call @scaled(%v, %a) : (!trace.resource<tensor<f32>>, tensor<f32>) -> tensor<f32>
+    scf.yield %h : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+func.func @dread_in_while(%x: tensor<f32>, %v: !trace.resource<tensor<f32>>) -> tensor<f32> {
+  // expected-error @below {{'trace.grad' op cannot differentiate @read_in_while}}
+  %g = trace.grad @read_in_while(%x, %v) {wrt = array<i64: 0>} : (tensor<f32>, !trace.resource<tensor<f32>>) -> tensor<f32>
   return %g : tensor<f32>
 }
 

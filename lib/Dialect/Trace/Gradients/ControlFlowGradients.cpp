@@ -1,4 +1,4 @@
-//===- ControlFlowGradients.cpp - Rules of scf.if, scf.for, scf.while -----===//
+//===- ControlFlowGradients.cpp - Rules of scf.if and scf.for -------------===//
 //
 // scf.if: the adjoint is an scf.if on the same condition whose branches
 // recompute the taken branch and sweep it backwards, yielding the
@@ -10,85 +10,22 @@
 // tape, recomputes the body and sweeps it, carrying the carries' cotangents
 // and summing the captured values' cotangents.
 //
-// scf.while has no trip count known before it runs, so there is nothing
-// to size the tape with: it is reported, not guessed at.
+// scf.while, whose tape grows while it runs, has its own file
+// (WhileGradients.cpp); the helpers they share are in RegionGradients.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GradientModels.h"
+#include "RegionGradients.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "llvm/ADT/SetVector.h"
-
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// Active float values defined above `op` and used inside its regions.
-SmallVector<Value> activeCaptures(Operation *op, AdjointState &state) {
-  llvm::SetVector<Value> captured;
-  op->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands()) {
-      Region *defRegion = operand.getParentRegion();
-      if (!op->isProperAncestor(defRegion->getParentOp()) &&
-          defRegion->getParentOp() != op && state.isActive(operand) &&
-          carriesGradient(operand.getType()))
-        captured.insert(operand);
-    }
-  });
-  return captured.takeVector();
-}
-
-/// The first op in `op`'s regions that touches state — a stateful trace op
-/// (one yielding a control token) or a call of a function holding one — or
-/// null.
-Operation *findStatefulOp(Operation *op) {
-  DenseSet<Operation *> visitedCallees;
-  std::function<Operation *(Operation *)> find = [&](Operation *root) {
-    Operation *found = nullptr;
-    root->walk([&](Operation *nested) {
-      if (nested == root)
-        return WalkResult::advance();
-      if (llvm::any_of(nested->getResultTypes(), llvm::IsaPred<ControlType>)) {
-        found = nested;
-        return WalkResult::interrupt();
-      }
-      if (auto call = dyn_cast<func::CallOp>(nested)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        if (callee && visitedCallees.insert(callee).second && find(callee)) {
-          found = nested;
-          return WalkResult::interrupt();
-        }
-      }
-      return WalkResult::advance();
-    });
-    return found;
-  };
-  return find(op);
-}
-
-/// The adjoint of a region op runs its body again; a body that reads or
-/// writes state would then do so twice (and read values later writes
-/// changed), so it is reported.
-LogicalResult checkReplayable(Operation *op) {
-  Operation *stateful = findStatefulOp(op);
-  if (!stateful)
-    return success();
-  InFlightDiagnostic diag =
-      op->emitOpError("cannot be differentiated: its body touches state "
-                      "(variables, print, random), and the backward pass "
-                      "would run the body again; move the stateful op out "
-                      "of the region");
-  diag.attachNote(stateful->getLoc()) << "stateful op here";
-  return diag;
-}
 
 struct IfGradient
     : DifferentiableOpInterface::ExternalModel<IfGradient, scf::IfOp> {
@@ -138,70 +75,6 @@ struct IfGradient
     return success();
   }
 };
-
-/// The tape type of one carried value: a leading dim of `trips`.
-RankedTensorType tapeType(Type carried) {
-  if (auto tensor = dyn_cast<RankedTensorType>(carried)) {
-    SmallVector<int64_t> shape = {ShapedType::kDynamic};
-    llvm::append_range(shape, tensor.getShape());
-    return RankedTensorType::get(shape, tensor.getElementType());
-  }
-  return RankedTensorType::get({ShapedType::kDynamic}, carried);
-}
-
-/// The size of dim `d` of `value`: an attribute where static, else
-/// tensor.dim.
-OpFoldResult dimOf(OpBuilder &b, Location loc, Value value, int64_t d) {
-  auto tensor = cast<RankedTensorType>(value.getType());
-  if (!tensor.isDynamicDim(d))
-    return b.getIndexAttr(tensor.getDimSize(d));
-  return tensor::DimOp::create(b, loc, value, d).getResult();
-}
-
-/// Writes `value` (a tensor, or a scalar) into row `row` of `tape`. A `?`
-/// dim of a carried value must keep its size from one iteration to the
-/// next (the tape's rows have the initial value's sizes): checked.
-Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value) {
-  auto tensor = dyn_cast<RankedTensorType>(value.getType());
-  if (!tensor)
-    return tensor::InsertOp::create(b, loc, value, tape, row);
-  int64_t rank = tensor.getRank();
-  SmallVector<OpFoldResult> offsets = {row}, sizes = {b.getIndexAttr(1)},
-                            strides(rank + 1, b.getIndexAttr(1));
-  for (int64_t d = 0; d < rank; ++d) {
-    offsets.push_back(b.getIndexAttr(0));
-    OpFoldResult size = dimOf(b, loc, value, d);
-    if (tensor.isDynamicDim(d)) {
-      Value same = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, cast<Value>(size),
-          tensor::DimOp::create(b, loc, tape, d + 1));
-      cf::AssertOp::create(
-          b, loc, same,
-          "scf.for gradient: a dynamic dim of a carried value changed size "
-          "between iterations");
-    }
-    sizes.push_back(size);
-  }
-  return tensor::InsertSliceOp::create(b, loc, value, tape, offsets, sizes,
-                                       strides);
-}
-
-/// Reads row `row` of `tape` back as a value of `type`.
-Value replay(OpBuilder &b, Location loc, Value tape, Value row, Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return tensor::ExtractOp::create(b, loc, tape, row);
-  int64_t rank = tensor.getRank();
-  SmallVector<OpFoldResult> offsets = {row}, sizes = {b.getIndexAttr(1)},
-                            strides(rank + 1, b.getIndexAttr(1));
-  for (int64_t d = 0; d < rank; ++d) {
-    offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(dimOf(b, loc, tape, d + 1));
-  }
-  // Rank-reducing: drop the unit tape dim.
-  return tensor::ExtractSliceOp::create(b, loc, tensor, tape, offsets, sizes,
-                                        strides);
-}
 
 struct ForGradient
     : DifferentiableOpInterface::ExternalModel<ForGradient, scf::ForOp> {
@@ -254,7 +127,8 @@ struct ForGradient
               b, l, arith::SubIOp::create(b, l, iv, lb), step);
           SmallVector<Value> tapes;
           for (size_t i = 0; i < numCarried; ++i)
-            tapes.push_back(record(b, l, args[numCarried + i], row, args[i]));
+            tapes.push_back(record(b, l, args[numCarried + i], row, args[i],
+                                 "scf.for gradient"));
           Block &body = *forOp.getBody();
           state.setPrimal(forOp.getInductionVar(), iv);
           for (auto [original, arg] : llvm::zip(
@@ -379,20 +253,9 @@ struct ForGradient
   }
 };
 
-struct WhileGradient
-    : DifferentiableOpInterface::ExternalModel<WhileGradient, scf::WhileOp> {
-  LogicalResult emitAdjoint(Operation *op, OpBuilder &, AdjointState &) const {
-    return op->emitError(
-        "cannot differentiate scf.while: its trip count is only known after "
-        "it runs, so there is no tape size for the reverse sweep; express "
-        "the loop as scf.for with a bound, or stop the gradient through it");
-  }
-};
-
 } // namespace
 
 void mlir::trace::registerControlFlowGradients(MLIRContext *context) {
   scf::IfOp::attachInterface<IfGradient>(*context);
   scf::ForOp::attachInterface<ForGradient>(*context);
-  scf::WhileOp::attachInterface<WhileGradient>(*context);
 }

@@ -65,6 +65,7 @@ void registerReductionGradients(MLIRContext *context);
 void registerShapeGradients(MLIRContext *context);
 void registerStateGradients(MLIRContext *context);
 void registerTensorGradients(MLIRContext *context);
+void registerWhileGradients(MLIRContext *context);
 
 } // namespace mlir::trace
 

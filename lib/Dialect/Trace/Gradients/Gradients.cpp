@@ -25,6 +25,7 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
   });
   registry.addExtension(+[](MLIRContext *context, scf::SCFDialect *) {
     registerControlFlowGradients(context);
+    registerWhileGradients(context);
   });
   registry.addExtension(+[](MLIRContext *context, tensor::TensorDialect *) {
     registerTensorGradients(context);

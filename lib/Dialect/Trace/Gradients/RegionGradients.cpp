@@ -1,0 +1,137 @@
+//===- RegionGradients.cpp - Helpers of the rules of region ops -----------===//
+
+#include "RegionGradients.h"
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::trace;
+
+// The contracts are in RegionGradients.h.
+
+SmallVector<Value> mlir::trace::activeCaptures(Operation *op,
+                                               AdjointState &state) {
+  llvm::SetVector<Value> captured;
+  op->walk([&](Operation *nested) {
+    // The op's own operands (a loop's initial values) get their cotangents
+    // from the rule itself.
+    if (nested == op)
+      return;
+    for (Value operand : nested->getOperands()) {
+      Region *defRegion = operand.getParentRegion();
+      if (!op->isProperAncestor(defRegion->getParentOp()) &&
+          defRegion->getParentOp() != op && state.isActive(operand) &&
+          carriesGradient(operand.getType()))
+        captured.insert(operand);
+    }
+  });
+  return captured.takeVector();
+}
+
+Operation *mlir::trace::findStatefulOp(Operation *op) {
+  DenseSet<Operation *> visitedCallees;
+  std::function<Operation *(Operation *)> find = [&](Operation *root) {
+    Operation *found = nullptr;
+    root->walk([&](Operation *nested) {
+      if (nested == root)
+        return WalkResult::advance();
+      if (llvm::any_of(nested->getResultTypes(), llvm::IsaPred<ControlType>)) {
+        found = nested;
+        return WalkResult::interrupt();
+      }
+      if (auto call = dyn_cast<func::CallOp>(nested)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && visitedCallees.insert(callee).second && find(callee)) {
+          found = nested;
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  };
+  return find(op);
+}
+
+LogicalResult mlir::trace::checkReplayable(Operation *op) {
+  Operation *stateful = findStatefulOp(op);
+  if (!stateful)
+    return success();
+  InFlightDiagnostic diag =
+      op->emitOpError("cannot be differentiated: its body touches state "
+                      "(variables, print, random), and the backward pass "
+                      "would run the body again; move the stateful op out "
+                      "of the region");
+  diag.attachNote(stateful->getLoc()) << "stateful op here";
+  return diag;
+}
+
+RankedTensorType mlir::trace::tapeType(Type carried) {
+  if (auto tensor = dyn_cast<RankedTensorType>(carried)) {
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    llvm::append_range(shape, tensor.getShape());
+    return RankedTensorType::get(shape, tensor.getElementType());
+  }
+  return RankedTensorType::get({ShapedType::kDynamic}, carried);
+}
+
+OpFoldResult mlir::trace::dimOf(OpBuilder &b, Location loc, Value value,
+                                int64_t d) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  if (!tensor.isDynamicDim(d))
+    return b.getIndexAttr(tensor.getDimSize(d));
+  return tensor::DimOp::create(b, loc, value, d).getResult();
+}
+
+Value mlir::trace::record(OpBuilder &b, Location loc, Value tape, Value row,
+                          Value value, StringRef what) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor)
+    return tensor::InsertOp::create(b, loc, value, tape, row);
+  int64_t rank = tensor.getRank();
+  SmallVector<OpFoldResult> offsets = {row}, sizes = {b.getIndexAttr(1)},
+                            strides(rank + 1, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    OpFoldResult size = dimOf(b, loc, value, d);
+    if (tensor.isDynamicDim(d)) {
+      Value same = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, cast<Value>(size),
+          tensor::DimOp::create(b, loc, tape, d + 1));
+      cf::AssertOp::create(
+          b, loc, same,
+          (what + ": a dynamic dim of a carried value changed size between "
+                  "iterations")
+              .str());
+    }
+    sizes.push_back(size);
+  }
+  return tensor::InsertSliceOp::create(b, loc, value, tape, offsets, sizes,
+                                       strides);
+}
+
+Value mlir::trace::replay(OpBuilder &b, Location loc, Value tape, Value row,
+                          Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return tensor::ExtractOp::create(b, loc, tape, row);
+  int64_t rank = tensor.getRank();
+  SmallVector<OpFoldResult> offsets = {row}, sizes = {b.getIndexAttr(1)},
+                            strides(rank + 1, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(dimOf(b, loc, tape, d + 1));
+  }
+  // Rank-reducing: drop the unit tape dim.
+  return tensor::ExtractSliceOp::create(b, loc, tensor, tape, offsets, sizes,
+                                        strides);
+}

@@ -1,0 +1,49 @@
+//===- RegionGradients.h - Helpers of the rules of region ops -------------===//
+//
+// What the rules of scf.if, scf.for and scf.while share: the captured
+// values a region's adjoint sums cotangents for, the check that a body can
+// be run again in the backward pass, and the tape (one row per iteration)
+// that a loop's primal records its carried values on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_LIB_DIALECT_TRACE_GRADIENTS_REGIONGRADIENTS_H
+#define TRACEC_LIB_DIALECT_TRACE_GRADIENTS_REGIONGRADIENTS_H
+
+#include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
+
+namespace mlir::trace {
+
+/// Active float values defined above `op` and used inside its regions.
+SmallVector<Value> activeCaptures(Operation *op, AdjointState &state);
+
+/// The first op in `op`'s regions that touches state — a stateful trace op
+/// (one yielding a control token) or a call of a function holding one — or
+/// null.
+Operation *findStatefulOp(Operation *op);
+
+/// The adjoint of a region op runs its body again; a body that reads or
+/// writes state would then do so twice (and read values later writes
+/// changed), so it is reported.
+LogicalResult checkReplayable(Operation *op);
+
+/// The tape type of one carried value: a leading `?` dim of rows.
+RankedTensorType tapeType(Type carried);
+
+/// The size of dim `d` of `value`: an attribute where static, else
+/// tensor.dim.
+OpFoldResult dimOf(OpBuilder &b, Location loc, Value value, int64_t d);
+
+/// Writes `value` (a tensor, or a scalar) into row `row` of `tape`. A `?`
+/// dim of a carried value must keep its size from one iteration to the
+/// next (the tape's rows all have one size): checked at run time, and
+/// reported as `what` ("scf.for gradient") if it changes.
+Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value,
+             StringRef what);
+
+/// Reads row `row` of `tape` back as a value of `type`.
+Value replay(OpBuilder &b, Location loc, Value tape, Value row, Type type);
+
+} // namespace mlir::trace
+
+#endif // TRACEC_LIB_DIALECT_TRACE_GRADIENTS_REGIONGRADIENTS_H
