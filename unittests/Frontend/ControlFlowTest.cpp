@@ -61,6 +61,36 @@ TEST(ControlFlow, WhileLoop) {
   EXPECT_EQ(out[1].toVector<int>(), (std::vector<int>{4}));
 }
 
+TEST(ControlFlow, WhileLoopGradient) {
+  // Newton's square root, iterated until |x^2 - a| <= 1e-12 a (a trip count
+  // that depends on a), and its gradient: 1 / (2 sqrt(a)).
+  auto newton = [](llvm::ArrayRef<Value> a) -> Values {
+    Value target = a[0];
+    return while_loop(
+        [&](llvm::ArrayRef<Value> x) -> Values {
+          return {abs(x[0] * x[0] - target) > target * 1e-12};
+        },
+        [&](llvm::ArrayRef<Value> x) -> Values {
+          return {(x[0] + target / x[0]) * 0.5};
+        },
+        {ones_like(target)});
+  };
+  ConcreteFunction f = trace(
+      "newton", {spec(DType::f64, {})}, [&](llvm::ArrayRef<Value> a) -> Values {
+        Values y = newton(a);
+        y.push_back(grad(newton)(a)[0]);
+        return y;
+      });
+  EXPECT_NE(f.ir().find("scf.while"), std::string::npos) << f.ir();
+  for (double a : {0.01, 2.0, 1.0e4}) {
+    std::vector<Tensor> out = run(f, {Tensor::scalar<double>(a)});
+    ASSERT_EQ(out.size(), 2u);
+    expectNear(out[0].toVector<double>(), {std::sqrt(a)}, 1e-12 * std::sqrt(a));
+    double slope = 1 / (2 * std::sqrt(a));
+    expectNear(out[1].toVector<double>(), {slope}, 1e-9 * slope);
+  }
+}
+
 TEST(ControlFlow, ForiLoopAndItsGradient) {
   // acc = sum_{i=1}^{4} i * x * acc-ish recurrence: acc <- acc * x + i.
   auto horner = [](llvm::ArrayRef<Value> a) -> Values {
