@@ -26,7 +26,7 @@ def newton_sqrt_torch(a):
 
 @pytest.mark.parametrize("a", [0.01, 0.5, 2.0, 9.0, 1.0e4])
 def test_newton_sqrt_gradient_is_the_analytic_derivative(a):
-    grad = tracec.grad(newton_sqrt)(np.float64(a))
+    grad = tracec.grad(newton_sqrt)(np.asarray(a, np.float64))
     np.testing.assert_allclose(grad, 1 / (2 * np.sqrt(a)), rtol=1e-9)
     ta = torch.tensor(a, dtype=torch.float64, requires_grad=True)
     newton_sqrt_torch(ta).backward()
@@ -39,7 +39,7 @@ def test_newton_sqrt_inside_a_function_has_one_compiled_gradient():
         return tracec.value_and_grad(newton_sqrt)(a)
 
     for a in (0.25, 3.0, 400.0):
-        value, slope = value_and_slope(np.float64(a))
+        value, slope = value_and_slope(np.asarray(a, np.float64))
         np.testing.assert_allclose(value, np.sqrt(a), rtol=1e-12)
         np.testing.assert_allclose(slope, 0.5 / np.sqrt(a), rtol=1e-9)
     assert value_and_slope.trace_count == 1
@@ -116,3 +116,11 @@ def test_many_iterations_grow_the_tape():
         v = v + torch.sin(v) * 1e-3
     (v * v).sum().backward()
     np.testing.assert_allclose(g, tx.grad.numpy(), rtol=1e-12)
+
+
+def test_a_numpy_float64_scalar_keeps_its_dtype_under_grad():
+    # np.float64 is a subclass of float: it is not turned into float32 as a
+    # Python float is (Newton to 1e-12 would never stop in float32).
+    grad = tracec.grad(newton_sqrt)(np.float64(2.0))
+    assert np.asarray(grad).dtype == np.float64
+    np.testing.assert_allclose(grad, 0.5 / np.sqrt(2.0), rtol=1e-9)

@@ -640,7 +640,9 @@ def _normalize_argnums(argnums):
 def _prepare(args, argnums):
     args = list(args)
     for i in argnums:
-        if isinstance(args[i], float):
+        # A Python float is float32 (as in JAX); a NumPy float64 scalar
+        # (a subclass of float) keeps its dtype.
+        if isinstance(args[i], float) and not isinstance(args[i], np.generic):
             args[i] = np.asarray(args[i], np.float32)
     return args
 
