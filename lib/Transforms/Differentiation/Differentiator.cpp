@@ -94,6 +94,14 @@ public:
     primals_.map(original, primal);
   }
   LogicalResult clonePrimal(Operation *op, OpBuilder &builder) override {
+    // A region cloned before (a loop body cloned twice, or by a parent
+    // sweep) left its blocks and arguments in the mapping; Region::cloneInto
+    // would take mapped arguments as dropped and build argument-less blocks.
+    op->walk([&](Block *block) {
+      primals_.erase(block);
+      for (BlockArgument arg : block->getArguments())
+        primals_.erase(arg);
+    });
     builder.clone(*op, primals_);
     return success();
   }

@@ -1,10 +1,13 @@
 // RUN: tracec-opt %s --trace-autodiff -split-input-file | FileCheck %s
 
-// scf.while: the forward loop carries a count, a capacity and a tape of the
-// carried value besides the value itself; the tape starts empty and, when
-// the count reaches the capacity, is copied into one twice as large (at
-// least 16 rows). The backward function sweeps the exiting condition
-// (row count), then runs count after/before pairs in reverse.
+// scf.while: the forward pass is two nested loops carrying a tape of the
+// carried value (16 rows to start with), a count and a capacity besides
+// the value. The inner loop is the original one; each condition execution
+// records v at row count, in place, and the loop stops early when the next
+// row would not fit. The outer loop then runs the pending body execution
+// and copies the tape into one twice as large. The backward function
+// sweeps the exiting condition (row count), then runs count body/condition
+// pairs in reverse.
 
 func.func @halve(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<f32> {
   %one = trace.constant dense<1.0> : tensor<f32>
@@ -29,31 +32,38 @@ func.func @dhalve(%x: tensor<3xf32>, %w: tensor<3xf32>) -> (tensor<3xf32>, tenso
 // Residuals: the count, the tape of v, and w.
 // CHECK-LABEL: func.func private @__forward_halve(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<3xf32>, %[[W:[a-z0-9_]+]]: tensor<3xf32>) -> (tensor<f32>, index, tensor<?x3xf32>, tensor<3xf32>)
-// CHECK:      %[[EMPTY:[a-z0-9_]+]] = tensor.empty(%{{[a-z0-9_]+}}) : tensor<?x3xf32>
-// CHECK-NEXT: %[[LOOP:[a-z0-9_]+]]:4 = scf.while (%[[V:[a-z0-9_]+]] = %[[X]], %[[N:[a-z0-9_]+]] = %[[C0:[a-z0-9_]+]], %[[CAP:[a-z0-9_]+]] = %[[C0]], %[[TAPE:[a-z0-9_]+]] = %[[EMPTY]]) : (tensor<3xf32>, index, index, tensor<?x3xf32>) -> (tensor<3xf32>, index, index, tensor<?x3xf32>) {
-// CHECK:        %[[GO:[a-z0-9_]+]] = tensor.extract
-// Full: a tape of max(2 capacity, 16) rows, the old rows copied in.
-// CHECK-NEXT:   %[[FULL:[a-z0-9_]+]] = arith.cmpi eq, %[[N]], %[[CAP]] : index
-// CHECK-NEXT:   %[[GROWN:[a-z0-9_]+]]:2 = scf.if %[[FULL]] -> (index, tensor<?x3xf32>) {
-// CHECK:          %[[TWICE:[a-z0-9_]+]] = arith.muli %[[CAP]], %{{[a-z0-9_]+}} : index
-// CHECK:          %[[NEWCAP:[a-z0-9_]+]] = arith.maxsi %[[TWICE]], %{{[a-z0-9_]+}} : index
-// CHECK-NEXT:     %[[BIGGER:[a-z0-9_]+]] = tensor.empty(%[[NEWCAP]]) : tensor<?x3xf32>
-// CHECK:          %[[OLDROWS:[a-z0-9_]+]] = tensor.dim %[[TAPE]], %{{[a-z0-9_]+}} : tensor<?x3xf32>
-// CHECK-NEXT:     %[[COPY:[a-z0-9_]+]] = tensor.insert_slice %[[TAPE]] into %[[BIGGER]][0, 0] [%[[OLDROWS]], 3] [1, 1]
-// CHECK-NEXT:     scf.yield %[[NEWCAP]], %[[COPY]] : index, tensor<?x3xf32>
-// CHECK-NEXT:   } else {
-// CHECK-NEXT:     scf.yield %[[CAP]], %[[TAPE]] : index, tensor<?x3xf32>
+// CHECK:      %[[C16:[a-z0-9_]+]] = arith.constant 16 : index
+// CHECK-NEXT: %[[EMPTY:[a-z0-9_]+]] = tensor.empty(%[[C16]]) : tensor<?x3xf32>
+// CHECK-NEXT: %[[C0:[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[OUTER:[a-z0-9_]+]]:4 = scf.while (%[[T:[a-z0-9_]+]] = %[[EMPTY]], %[[N:[a-z0-9_]+]] = %[[C0]], %[[CAP:[a-z0-9_]+]] = %[[C16]], %[[V:[a-z0-9_]+]] = %[[X]]) : (tensor<?x3xf32>, index, index, tensor<3xf32>) -> (tensor<?x3xf32>, index, index, tensor<3xf32>) {
+// CHECK-NEXT:   %[[INNER:[a-z0-9_]+]]:4 = scf.while (%[[IT:[a-z0-9_]+]] = %[[T]], %[[IN:[a-z0-9_]+]] = %[[N]], %[[IV:[a-z0-9_]+]] = %[[V]]) : (tensor<?x3xf32>, index, tensor<3xf32>) -> (tensor<?x3xf32>, index, i1, tensor<3xf32>) {
+// CHECK:          %[[GO:[a-z0-9_]+]] = tensor.extract
+// Row count: this execution's v, in place.
+// CHECK-NEXT:     %[[REC:[a-z0-9_]+]] = tensor.insert_slice %[[IV]] into %[[IT]][%[[IN]], 0] [1, 3] [1, 1]
+// CHECK:          %[[NEXT:[a-z0-9_]+]] = arith.addi %[[IN]], %{{[a-z0-9_]+}} : index
+// CHECK-NEXT:     %[[ROOM:[a-z0-9_]+]] = arith.cmpi slt, %[[NEXT]], %[[CAP]] : index
+// CHECK-NEXT:     %[[BOTH:[a-z0-9_]+]] = arith.andi %[[GO]], %[[ROOM]] : i1
+// CHECK-NEXT:     scf.condition(%[[BOTH]]) %[[REC]], %[[IN]], %[[GO]], %[[IV]] : tensor<?x3xf32>, index, i1, tensor<3xf32>
+// CHECK-NEXT:   } do {
+// CHECK-NEXT:   ^bb0(%[[AT:[a-z0-9_]+]]: tensor<?x3xf32>, %[[AN:[a-z0-9_]+]]: index, %{{[a-z0-9_]+}}: i1, %[[AV:[a-z0-9_]+]]: tensor<3xf32>):
+// CHECK-NEXT:     %[[H:[a-z0-9_]+]] = trace.mul %[[AV]], %[[W]]
+// CHECK-NEXT:     %{{[a-z0-9_]+}} = arith.constant 1 : index
+// CHECK-NEXT:     %[[AN1:[a-z0-9_]+]] = arith.addi %[[AN]], %{{[a-z0-9_]+}} : index
+// CHECK-NEXT:     scf.yield %[[AT]], %[[AN1]], %[[H]]
 // CHECK-NEXT:   }
-// Row count: this execution's v.
-// CHECK-NEXT:   %[[REC:[a-z0-9_]+]] = tensor.insert_slice %[[V]] into %[[GROWN]]#1[%[[N]], 0] [1, 3] [1, 1]
-// CHECK-NEXT:   scf.condition(%[[GO]]) %[[V]], %[[N]], %[[GROWN]]#0, %[[REC]] : tensor<3xf32>, index, index, tensor<?x3xf32>
+// Out of the inner loop with the condition still true: the tape is full.
+// CHECK-NEXT:   scf.condition(%[[INNER]]#2) %[[INNER]]#0, %[[INNER]]#1, %[[CAP]], %[[INNER]]#3
 // CHECK-NEXT: } do {
-// CHECK-NEXT: ^bb0(%[[AV:[a-z0-9_]+]]: tensor<3xf32>, %[[AN:[a-z0-9_]+]]: index, %[[ACAP:[a-z0-9_]+]]: index, %[[ATAPE:[a-z0-9_]+]]: tensor<?x3xf32>):
-// CHECK-NEXT:   %[[H:[a-z0-9_]+]] = trace.mul %[[AV]], %[[W]]
-// CHECK-NEXT:   %[[ONE:[a-z0-9_]+]] = arith.constant 1 : index
-// CHECK-NEXT:   %[[NEXT:[a-z0-9_]+]] = arith.addi %[[AN]], %[[ONE]] : index
-// CHECK-NEXT:   scf.yield %[[H]], %[[NEXT]], %[[ACAP]], %[[ATAPE]]
-// CHECK:      return %{{[a-z0-9_]+}}, %[[LOOP]]#1, %[[LOOP]]#3, %[[W]] :
+// CHECK-NEXT: ^bb0(%[[OT:[a-z0-9_]+]]: tensor<?x3xf32>, %[[ON:[a-z0-9_]+]]: index, %[[OCAP:[a-z0-9_]+]]: index, %[[OV:[a-z0-9_]+]]: tensor<3xf32>):
+// The pending body execution, then a tape twice as long with the old rows.
+// CHECK-NEXT:   %[[OH:[a-z0-9_]+]] = trace.mul %[[OV]], %[[W]]
+// CHECK:        %[[TWICE:[a-z0-9_]+]] = arith.muli %[[OCAP]], %{{[a-z0-9_]+}} : index
+// CHECK-NEXT:   %[[BIGGER:[a-z0-9_]+]] = tensor.empty(%[[TWICE]]) : tensor<?x3xf32>
+// CHECK:        %[[OLDROWS:[a-z0-9_]+]] = tensor.dim %[[OT]], %{{[a-z0-9_]+}} : tensor<?x3xf32>
+// CHECK-NEXT:   %[[COPY:[a-z0-9_]+]] = tensor.insert_slice %[[OT]] into %[[BIGGER]][0, 0] [%[[OLDROWS]], 3] [1, 1]
+// CHECK:        %[[ON1:[a-z0-9_]+]] = arith.addi %[[ON]], %{{[a-z0-9_]+}} : index
+// CHECK-NEXT:   scf.yield %[[COPY]], %[[ON1]], %[[TWICE]], %[[OH]]
+// CHECK:      return %{{[a-z0-9_]+}}, %[[OUTER]]#1, %[[OUTER]]#0, %[[W]] :
 
 // CHECK-LABEL: func.func private @__backward_halve(
 // CHECK-SAME: %[[RN:[a-z0-9_]+]]: index, %[[RTAPE:[a-z0-9_]+]]: tensor<?x3xf32>, %[[RW:[a-z0-9_]+]]: tensor<3xf32>, %{{[a-z0-9_]+}}: tensor<f32>)
@@ -74,8 +84,7 @@ func.func @dhalve(%x: tensor<3xf32>, %w: tensor<3xf32>) -> (tensor<3xf32>, tenso
 // -----
 
 // A do-while whose condition region computes the value it forwards (a `?`
-// tensor): that value gets a tape of its own, whose `?` row size is the
-// recorded value's at the first growth and the old tape's after it. An i32
+// tensor): the backward pass computes it again from the taped v. An i32
 // counter is taped too (the regions are recomputed) but has no cotangent.
 
 func.func @dowhile(%x: tensor<?xf32>, %n: tensor<i32>) -> tensor<f32> {
@@ -99,27 +108,20 @@ func.func @ddowhile(%x: tensor<?xf32>, %n: tensor<i32>) -> tensor<?xf32> {
 }
 
 // CHECK-LABEL: func.func private @__forward_dowhile(
-// CHECK-SAME: -> (tensor<f32>, tensor<?xf32>, tensor<?x?xf32>, index, tensor<?xi32>, tensor<?x?xf32>, tensor<i32>)
-// Three tapes: v, i (the before arguments) and sin(v) (computed by before).
-// CHECK:      %[[C0:[a-z0-9_]+]] = arith.constant 0 : index
-// CHECK-NEXT: %[[TV:[a-z0-9_]+]] = tensor.empty(%[[C0]], %[[C0]]) : tensor<?x?xf32>
-// CHECK-NEXT: %[[TI:[a-z0-9_]+]] = tensor.empty(%[[C0]]) : tensor<?xi32>
-// CHECK-NEXT: %[[TT:[a-z0-9_]+]] = tensor.empty(%[[C0]], %[[C0]]) : tensor<?x?xf32>
-// CHECK:      scf.while (%[[V:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[I:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[N:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[CAP:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[T0:[a-z0-9_]+]] = %[[TV]], %[[T1:[a-z0-9_]+]] = %[[TI]], %[[T2:[a-z0-9_]+]] = %[[TT]])
-// CHECK-NEXT:   %[[SIN:[a-z0-9_]+]] = trace.sin %[[V]]
-// CHECK:        %[[GROWN:[a-z0-9_]+]]:4 = scf.if
-// The `?` row size: the value's at the first growth (capacity 0), else the
-// old tape's.
-// CHECK:          %[[FIRST:[a-z0-9_]+]] = arith.cmpi eq, %[[CAP]], %{{[a-z0-9_]+}} : index
-// CHECK:          %[[VDIM:[a-z0-9_]+]] = tensor.dim %[[V]], %{{[a-z0-9_]+}} : tensor<?xf32>
-// CHECK-NEXT:     %{{[a-z0-9_]+}} = arith.constant 1 : index
-// CHECK-NEXT:     %[[TDIM:[a-z0-9_]+]] = tensor.dim %[[T0]], %{{[a-z0-9_]+}} : tensor<?x?xf32>
-// CHECK-NEXT:     %{{[a-z0-9_]+}} = arith.select %[[FIRST]], %[[VDIM]], %[[TDIM]] : index
-// CHECK:        cf.assert %{{[a-z0-9_]+}}, "scf.while gradient: a dynamic dim of a carried value changed size between iterations"
-// CHECK-NEXT:   %[[R0:[a-z0-9_]+]] = tensor.insert_slice %[[V]] into %[[GROWN]]#1[%[[N]], 0] [1, %{{[a-z0-9_]+}}] [1, 1]
-// CHECK-NEXT:   %[[R1:[a-z0-9_]+]] = tensor.insert_slice %[[I]] into %[[GROWN]]#2[%[[N]]] [1] [1] : tensor<i32> into tensor<?xi32>
-// CHECK:        %[[R2:[a-z0-9_]+]] = tensor.insert_slice %[[SIN]] into %[[GROWN]]#3[%[[N]], 0]
-// CHECK-NEXT:   scf.condition(%{{[a-z0-9_]+}}) %[[SIN]], %[[I]], %[[N]], %[[GROWN]]#0, %[[R0]], %[[R1]], %[[R2]]
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<?xf32>, %{{[a-z0-9_]+}}: tensor<i32>) -> (tensor<f32>, tensor<?xf32>, tensor<?x?xf32>, index, tensor<?xi32>, tensor<i32>)
+// Two tapes: v (rows of x's run-time size) and i.
+// CHECK:      %[[LEN:[a-z0-9_]+]] = tensor.dim %[[X]], %{{[a-z0-9_]+}} : tensor<?xf32>
+// CHECK-NEXT: %[[TV:[a-z0-9_]+]] = tensor.empty(%[[C16:[a-z0-9_]+]], %[[LEN]]) : tensor<?x?xf32>
+// CHECK-NEXT: %[[TI:[a-z0-9_]+]] = tensor.empty(%[[C16]]) : tensor<?xi32>
+// CHECK:      scf.while (%{{[a-z0-9_]+}} = %[[TV]], %{{[a-z0-9_]+}} = %[[TI]],
+// CHECK-NEXT:   scf.while (%[[T0:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[T1:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[N:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[V:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[I:[a-z0-9_]+]] = %{{[a-z0-9_]+}})
+// CHECK-NEXT:     %[[SIN:[a-z0-9_]+]] = trace.sin %[[V]]
+// A `?` row must keep its size: checked before it is recorded.
+// CHECK:          cf.assert %{{[a-z0-9_]+}}, "scf.while gradient: a dynamic dim of a carried value changed size between iterations"
+// CHECK-NEXT:     %[[R0:[a-z0-9_]+]] = tensor.insert_slice %[[V]] into %[[T0]][%[[N]], 0] [1, %{{[a-z0-9_]+}}] [1, 1]
+// CHECK-NEXT:     %[[R1:[a-z0-9_]+]] = tensor.insert_slice %[[I]] into %[[T1]][%[[N]]] [1] [1] : tensor<i32> into tensor<?xi32>
+// The forwarded sin(v) is not taped: the backward pass computes it again.
+// CHECK:          scf.condition(%{{[a-z0-9_]+}}) %[[R0]], %[[R1]], %[[N]], %{{[a-z0-9_]+}}, %[[SIN]], %[[I]]
 
 // The exiting before execution is swept first, at row count: sin' = cos.
 // CHECK-LABEL: func.func private @__backward_dowhile(

@@ -4,21 +4,26 @@
 // forwards) and then `after` until the condition is false: n executions of
 // after and n + 1 of before, n known only when the loop has run.
 //
-// Primal: the loop also carries a count, a capacity and the tapes, which
-// grow while it runs: whenever the count reaches the capacity, `before`
-// doubles it (a new tensor.empty of twice the rows, the old rows copied in
-// with tensor.insert_slice). Each before execution records its incoming
-// carried values (row = count), and the values it forwards that it computes
-// itself (forwarded block arguments are read back from the first tape,
-// values from above need no tape). All on tensors: bufferization and the
+// Primal: two nested loops, so that the tapes (one per carried value, a
+// row per before execution) are written in place and copied only when they
+// grow. The inner loop is the original one, plus a count and the tapes;
+// each before execution records its incoming carried values at row count,
+// and the loop stops early when the next row would not fit (the values
+// before computes and forwards are not taped: the adjoint recomputes them). Then the outer
+// loop runs the pending after execution and doubles the tapes (a new
+// tensor.empty, the old rows copied in with tensor.insert_slice), and
+// enters the inner loop again. (With the growth inside one loop,
+// one-shot bufferization would copy the whole tape on every iteration:
+// quadratic time.) All on tensors: bufferization and the
 // buffer-deallocation pipeline free the tapes once the backward pass has
 // read them.
 //
 // Adjoint: the last before execution (the one that exits) is swept first,
 // seeded with the results' cotangents; then an scf.for runs the n
 // after/before pairs in reverse, reading the carried values back from the
-// tapes, recomputing and sweeping after, then before, carrying the carried
-// values' cotangents and summing the captured values' cotangents.
+// tapes, recomputing before's forwarded values (where before computes
+// them), sweeping after, then before, carrying the carried values'
+// cotangents and summing the captured values' cotangents.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,16 +46,14 @@ constexpr StringLiteral kWhat = "scf.while gradient";
 
 /// Where the backward pass finds a value that `before` forwards to `after`.
 struct Forwarded {
-  enum Kind { BeforeArgument, FromAbove, Taped } kind;
-  /// The before argument's number, or the tape's index among the forwarded
-  /// tapes.
+  enum Kind { BeforeArgument, FromAbove, Computed } kind;
+  /// The before argument's number.
   unsigned index = 0;
 };
 
 SmallVector<Forwarded> classifyForwarded(scf::WhileOp whileOp) {
   SmallVector<Forwarded> forwarded;
   Region &before = whileOp.getBefore();
-  unsigned taped = 0;
   for (Value value : whileOp.getConditionOp().getArgs()) {
     auto arg = dyn_cast<BlockArgument>(value);
     if (arg && arg.getOwner() == &before.front())
@@ -58,75 +61,54 @@ SmallVector<Forwarded> classifyForwarded(scf::WhileOp whileOp) {
     else if (!before.isAncestor(value.getParentRegion()))
       forwarded.push_back({Forwarded::FromAbove});
     else
-      forwarded.push_back({Forwarded::Taped, taped++});
+      forwarded.push_back({Forwarded::Computed});
   }
   return forwarded;
 }
 
-/// An empty tape (zero rows; a `?` dim of a row is 0 until the first
-/// growth gives it the recorded value's size).
-Value emptyTape(OpBuilder &b, Location loc, Type carried, Value zero) {
-  RankedTensorType type = tapeType(carried);
-  SmallVector<Value> sizes(type.getNumDynamicDims(), zero);
+/// A tape of `rows` rows shaped like `value` (a carried value).
+Value emptyTape(OpBuilder &b, Location loc, Value rows, Value value) {
+  RankedTensorType type = tapeType(value.getType());
+  SmallVector<Value> sizes = {rows};
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, value, d - 1));
   return tensor::EmptyOp::create(b, loc, type, sizes);
 }
 
-/// The tapes, with room for row `count`: when count == capacity, new
-/// tapes of max(2 capacity, kInitialTapeRows) rows with the old rows copied
-/// in. A `?` dim of the new rows is the old tape's (so the copy stays in
-/// bounds, and record() reports a value whose size changed), or the
-/// recorded value's on the first growth. Returns the capacity, then the
-/// tapes.
-SmallVector<Value> growTapes(OpBuilder &b, Location loc, Value count,
-                             Value capacity, ValueRange tapes,
-                             ArrayRef<Value> values) {
-  Value full =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count, capacity);
-  SmallVector<Type> types = {capacity.getType()};
-  llvm::append_range(types, tapes.getTypes());
-  auto grow = scf::IfOp::create(b, loc, types, full, /*withElseRegion=*/true);
-  {
-    OpBuilder t = OpBuilder::atBlockBegin(grow.thenBlock());
-    Value zero = arith::ConstantIndexOp::create(t, loc, 0);
-    Value first =
-        arith::CmpIOp::create(t, loc, arith::CmpIPredicate::eq, capacity, zero);
-    Value doubled = arith::MulIOp::create(
-        t, loc, capacity, arith::ConstantIndexOp::create(t, loc, 2));
-    Value newCapacity = arith::MaxSIOp::create(
-        t, loc, doubled,
-        arith::ConstantIndexOp::create(t, loc, kInitialTapeRows));
-    SmallVector<Value> yielded = {newCapacity};
-    for (auto [tape, value] : llvm::zip(tapes, values)) {
-      auto type = cast<RankedTensorType>(tape.getType());
-      SmallVector<Value> sizes = {newCapacity};
-      for (int64_t d = 1; d < type.getRank(); ++d)
-        if (type.isDynamicDim(d))
-          sizes.push_back(arith::SelectOp::create(
-              t, loc, first, tensor::DimOp::create(t, loc, value, d - 1),
-              tensor::DimOp::create(t, loc, tape, d)));
-      Value grown = tensor::EmptyOp::create(t, loc, type, sizes);
-      SmallVector<OpFoldResult> offsets(type.getRank(), t.getIndexAttr(0)),
-          copySizes, strides(type.getRank(), t.getIndexAttr(1));
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        copySizes.push_back(dimOf(t, loc, tape, d));
-      yielded.push_back(tensor::InsertSliceOp::create(
-          t, loc, tape, grown, offsets, copySizes, strides));
-    }
-    scf::YieldOp::create(t, loc, yielded);
+/// `tape` copied into the first rows of a tape of `rows` rows.
+Value growTape(OpBuilder &b, Location loc, Value rows, Value tape) {
+  auto type = cast<RankedTensorType>(tape.getType());
+  SmallVector<Value> sizes = {rows};
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, tape, d));
+  Value grown = tensor::EmptyOp::create(b, loc, type, sizes);
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+      oldSizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    oldSizes.push_back(dimOf(b, loc, tape, d));
+  return tensor::InsertSliceOp::create(b, loc, tape, grown, offsets, oldSizes,
+                                       strides);
+}
+
+/// A value of `type` (a tensor or a scalar) that keeps a loop valid until
+/// it is erased, when a body could not be cloned into it.
+Value standIn(OpBuilder &b, Location loc, Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    SmallVector<Value> sizes(tensor.getNumDynamicDims(),
+                             arith::ConstantIndexOp::create(b, loc, 0));
+    return tensor::EmptyOp::create(b, loc, tensor, sizes);
   }
-  {
-    OpBuilder e = OpBuilder::atBlockBegin(grow.elseBlock());
-    SmallVector<Value> yielded = {capacity};
-    llvm::append_range(yielded, tapes);
-    scf::YieldOp::create(e, loc, yielded);
-  }
-  return SmallVector<Value>(grow.getResults());
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 struct WhileGradient
     : DifferentiableOpInterface::ExternalModel<WhileGradient, scf::WhileOp> {
-  /// The loop, carrying a count, a capacity and the tapes besides its own
-  /// values; the count and the tapes are saved for the adjoint.
+  /// The outer and inner loops, carrying the tapes, a count (and the outer
+  /// one a capacity) besides the loop's values; the count and the tapes
+  /// are saved for the adjoint.
   LogicalResult emitPrimal(Operation *op, OpBuilder &builder,
                            AdjointState &state) const {
     auto whileOp = cast<scf::WhileOp>(op);
@@ -141,89 +123,140 @@ struct WhileGradient
     Block &before = whileOp.getBefore().front();
     Block &after = whileOp.getAfter().front();
     auto condition = whileOp.getConditionOp();
-    SmallVector<Forwarded> forwarded = classifyForwarded(whileOp);
-    SmallVector<Value> tapedForwarded;
-    for (auto [value, where] : llvm::zip(condition.getArgs(), forwarded))
-      if (where.kind == Forwarded::Taped)
-        tapedForwarded.push_back(value);
     size_t numArgs = before.getNumArguments();
-    size_t numResults = whileOp.getNumResults();
-    size_t numTapes = numArgs + tapedForwarded.size();
+    Type index = builder.getIndexType();
+    Type i1 = builder.getI1Type();
 
-    // Carried: the loop's values, then count, capacity and the tapes.
-    SmallVector<Value> inits;
-    for (Value init : whileOp.getInits())
-      inits.push_back(state.primal(init));
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    inits.push_back(zero);
-    inits.push_back(zero);
-    for (Type type : before.getArgumentTypes())
-      inits.push_back(emptyTape(builder, loc, type, zero));
-    for (Value value : tapedForwarded)
-      inits.push_back(emptyTape(builder, loc, value.getType(), zero));
-    SmallVector<Type> resultTypes(whileOp.getResultTypes());
-    for (Value init : ArrayRef(inits).drop_front(numArgs))
-      resultTypes.push_back(init.getType());
-
-    // The regions are filled by hand, so that a body that cannot be copied
-    // drops the loop before it is complete.
-    auto loop = scf::WhileOp::create(builder, loc, resultTypes, inits);
-    Block *newBefore = new Block(), *newAfter = new Block();
-    loop.getBefore().push_back(newBefore);
-    loop.getAfter().push_back(newAfter);
-    for (Value init : inits)
-      newBefore->addArgument(init.getType(), loc);
-    for (Type type : resultTypes)
-      newAfter->addArgument(type, loc);
+    // The body builders cannot return a failure: they record the op that
+    // could not be cloned, and the loop is dropped after it is built.
     Operation *notCloned = nullptr;
     auto cloneBody = [&](OpBuilder &b, Block &body, ValueRange args) {
       for (auto [original, arg] : llvm::zip(body.getArguments(), args))
         state.setPrimal(original, arg);
       for (Operation &nested : body.without_terminator())
-        if (failed(state.clonePrimal(&nested, b))) {
+        if (!notCloned && failed(state.clonePrimal(&nested, b)))
           notCloned = &nested;
-          return failure();
-        }
-      return success();
+    };
+    auto primals = [&](ValueRange values) {
+      SmallVector<Value> result;
+      for (Value value : values)
+        result.push_back(notCloned ? Value() : state.primal(value));
+      return result;
+    };
+    // Stand-ins that keep a loop valid when a body could not be cloned
+    // (the loop is erased).
+    auto fill = [&](OpBuilder &b, SmallVector<Value> &values, TypeRange types) {
+      for (auto [value, type] : llvm::zip(values, types))
+        if (!value)
+          value = standIn(b, loc, type);
     };
 
-    // before: the original condition, then the tapes grown (if full) and
-    // this execution's carried and forwarded values recorded at row count.
-    OpBuilder b = OpBuilder::atBlockBegin(newBefore);
-    ValueRange args = newBefore->getArguments();
-    Value count = args[numArgs], capacity = args[numArgs + 1];
-    if (succeeded(cloneBody(b, before, args.take_front(numArgs)))) {
-      SmallVector<Value> recorded(args.take_front(numArgs));
-      for (Value value : tapedForwarded)
-        recorded.push_back(state.primal(value));
-      SmallVector<Value> grown = growTapes(
-          b, loc, count, capacity, args.drop_front(numArgs + 2), recorded);
-      SmallVector<Value> forwardedValues;
-      for (Value value : condition.getArgs())
-        forwardedValues.push_back(state.primal(value));
-      forwardedValues.push_back(count);
-      forwardedValues.push_back(grown.front());
-      for (size_t i = 0; i < numTapes; ++i)
-        forwardedValues.push_back(
-            record(b, loc, grown[1 + i], count, recorded[i], kWhat));
-      scf::ConditionOp::create(b, loc, state.primal(condition.getCondition()),
-                               forwardedValues);
-    }
-    // after: the original body; the count goes up by one.
-    b.setInsertionPointToStart(newAfter);
-    args = newAfter->getArguments();
-    if (!notCloned &&
-        succeeded(cloneBody(b, after, args.take_front(numResults)))) {
-      SmallVector<Value> yielded;
-      for (Value value : after.getTerminator()->getOperands())
-        yielded.push_back(state.primal(value));
-      yielded.push_back(arith::AddIOp::create(
-          b, loc, args[numResults], arith::ConstantIndexOp::create(b, loc, 1)));
-      llvm::append_range(yielded, args.drop_front(numResults + 1));
-      scf::YieldOp::create(b, loc, yielded);
-    }
+    // The tapes start with kInitialTapeRows rows of the initial values'
+    // sizes; the positions of the tapes and the count are the same in
+    // every region's arguments and terminator, so that they bufferize in
+    // place.
+    SmallVector<Value> inits;
+    for (Value init : whileOp.getInits())
+      inits.push_back(state.primal(init));
+    Value capacity0 =
+        arith::ConstantIndexOp::create(builder, loc, kInitialTapeRows);
+    SmallVector<Value> outerInits;
+    for (Value init : inits)
+      outerInits.push_back(emptyTape(builder, loc, capacity0, init));
+    SmallVector<Type> tapeTypes(ValueRange(outerInits).getTypes());
+    outerInits.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+    outerInits.push_back(capacity0);
+    llvm::append_range(outerInits, inits);
+    // Outer: (tapes, count, capacity, carried) -> (tapes, count, capacity,
+    // forwarded).
+    SmallVector<Type> outerResultTypes(tapeTypes);
+    outerResultTypes.push_back(index);
+    outerResultTypes.push_back(index);
+    llvm::append_range(outerResultTypes, whileOp.getResultTypes());
+    auto outer = scf::WhileOp::create(
+        builder, loc, outerResultTypes, outerInits,
+        [&](OpBuilder &b, Location, ValueRange args) {
+          ValueRange tapes = args.take_front(numArgs);
+          Value count = args[numArgs], capacity = args[numArgs + 1];
+          ValueRange carried = args.drop_front(numArgs + 2);
+          // Inner: (tapes, count, carried) -> (tapes, count, flag,
+          // forwarded); stops when the condition fails or the tapes are
+          // full.
+          SmallVector<Value> innerInits(tapes);
+          innerInits.push_back(count);
+          llvm::append_range(innerInits, carried);
+          SmallVector<Type> innerResultTypes(tapeTypes);
+          innerResultTypes.push_back(index);
+          innerResultTypes.push_back(i1);
+          llvm::append_range(innerResultTypes, whileOp.getResultTypes());
+          auto inner = scf::WhileOp::create(
+              b, loc, innerResultTypes, innerInits,
+              [&](OpBuilder &ib, Location, ValueRange innerArgs) {
+                ValueRange innerTapes = innerArgs.take_front(numArgs);
+                Value n = innerArgs[numArgs];
+                ValueRange args = innerArgs.drop_front(numArgs + 1);
+                cloneBody(ib, before, args);
+                SmallVector<Value> next;
+                for (auto [tape, value] : llvm::zip(innerTapes, args))
+                  next.push_back(record(ib, loc, tape, n, value, kWhat));
+                next.push_back(n);
+                Value flag = notCloned
+                                 ? arith::ConstantIntOp::create(ib, loc, 0, 1)
+                                 : state.primal(condition.getCondition());
+                next.push_back(flag);
+                SmallVector<Value> forwarded = primals(condition.getArgs());
+                fill(ib, forwarded, whileOp.getResultTypes());
+                llvm::append_range(next, forwarded);
+                Value room = arith::CmpIOp::create(
+                    ib, loc, arith::CmpIPredicate::slt,
+                    arith::AddIOp::create(
+                        ib, loc, n, arith::ConstantIndexOp::create(ib, loc, 1)),
+                    capacity);
+                scf::ConditionOp::create(
+                    ib, loc, arith::AndIOp::create(ib, loc, flag, room), next);
+              },
+              [&](OpBuilder &ib, Location, ValueRange innerArgs) {
+                Value n = innerArgs[numArgs];
+                cloneBody(ib, after, innerArgs.drop_front(numArgs + 2));
+                SmallVector<Value> next(innerArgs.take_front(numArgs));
+                next.push_back(arith::AddIOp::create(
+                    ib, loc, n, arith::ConstantIndexOp::create(ib, loc, 1)));
+                SmallVector<Value> yielded =
+                    primals(after.getTerminator()->getOperands());
+                fill(ib, yielded, before.getArgumentTypes());
+                llvm::append_range(next, yielded);
+                scf::YieldOp::create(ib, loc, next);
+              });
+          // Out of the inner loop with the condition true: the tapes are
+          // full.
+          SmallVector<Value> forwarded(inner.getResults().take_front(numArgs));
+          forwarded.push_back(inner.getResult(numArgs));
+          forwarded.push_back(capacity);
+          llvm::append_range(forwarded,
+                             inner.getResults().drop_front(numArgs + 2));
+          scf::ConditionOp::create(b, loc, inner.getResult(numArgs + 1),
+                                   forwarded);
+        },
+        [&](OpBuilder &b, Location, ValueRange args) {
+          // The pending after execution, then tapes twice as long.
+          Value count = args[numArgs], capacity = args[numArgs + 1];
+          cloneBody(b, after, args.drop_front(numArgs + 2));
+          Value doubled = arith::MulIOp::create(
+              b, loc, capacity, arith::ConstantIndexOp::create(b, loc, 2));
+          SmallVector<Value> next;
+          for (Value tape : args.take_front(numArgs))
+            next.push_back(growTape(b, loc, doubled, tape));
+          next.push_back(arith::AddIOp::create(
+              b, loc, count, arith::ConstantIndexOp::create(b, loc, 1)));
+          next.push_back(doubled);
+          SmallVector<Value> yielded =
+              primals(after.getTerminator()->getOperands());
+          fill(b, yielded, before.getArgumentTypes());
+          llvm::append_range(next, yielded);
+          scf::YieldOp::create(b, loc, next);
+        });
     if (notCloned) {
-      loop->erase();
+      outer->erase();
       InFlightDiagnostic diag = op->emitOpError(
           "cannot be differentiated: its body could not be copied into the "
           "primal loop");
@@ -231,12 +264,12 @@ struct WhileGradient
           << "could not copy '" << notCloned->getName() << "'";
       return diag;
     }
-    for (auto [result, value] :
-         llvm::zip(whileOp.getResults(), loop.getResults()))
+    for (auto [result, value] : llvm::zip(
+             whileOp.getResults(), outer.getResults().drop_front(numArgs + 2)))
       state.setPrimal(result, value);
     // The count of after executions, then the tapes (count + 1 rows).
-    SmallVector<Value> saved = {loop.getResult(numResults)};
-    llvm::append_range(saved, loop.getResults().drop_front(numResults + 2));
+    SmallVector<Value> saved = {outer.getResult(numArgs)};
+    llvm::append_range(saved, outer.getResults().take_front(numArgs));
     state.save(op, saved);
     return success();
   }
@@ -255,8 +288,7 @@ struct WhileGradient
     size_t numResults = whileOp.getNumResults();
     ValueRange saved = state.saved(op);
     Value count = saved.front();
-    ValueRange argTapes = saved.drop_front().take_front(numArgs);
-    ValueRange forwardedTapes = saved.drop_front(1 + numArgs);
+    ValueRange argTapes = saved.drop_front();
     SmallVector<Value> captured = activeCaptures(op, state);
 
     auto beforeArgsAt = [&](OpBuilder &b, Value row) {
@@ -265,23 +297,28 @@ struct WhileGradient
         args.push_back(replay(b, loc, tape, row, arg.getType()));
       return args;
     };
-    auto afterArgsAt = [&](OpBuilder &b, Value row,
-                           ArrayRef<Value> beforeArgs) {
-      SmallVector<Value> args;
-      for (auto [value, where] : llvm::zip(condition.getArgs(), forwarded)) {
-        switch (where.kind) {
-        case Forwarded::BeforeArgument:
-          args.push_back(beforeArgs[where.index]);
-          break;
-        case Forwarded::FromAbove:
-          args.push_back(state.primal(value));
-          break;
-        case Forwarded::Taped:
-          args.push_back(replay(b, loc, forwardedTapes[where.index], row,
-                                value.getType()));
-          break;
-        }
+    // The values before forwards to after: its arguments, values from
+    // above, and values it computes, which are computed again here (its
+    // sweep below computes them once more, after after's).
+    bool recompute = llvm::any_of(forwarded, [](Forwarded where) {
+      return where.kind == Forwarded::Computed;
+    });
+    auto afterArgsAt =
+        [&](OpBuilder &b,
+            ArrayRef<Value> beforeArgs) -> FailureOr<SmallVector<Value>> {
+      if (recompute) {
+        for (auto [original, arg] :
+             llvm::zip(before.getArguments(), beforeArgs))
+          state.setPrimal(original, arg);
+        for (Operation &nested : before.without_terminator())
+          if (failed(state.clonePrimal(&nested, b)))
+            return failure();
       }
+      SmallVector<Value> args;
+      for (auto [value, where] : llvm::zip(condition.getArgs(), forwarded))
+        args.push_back(where.kind == Forwarded::BeforeArgument
+                           ? beforeArgs[where.index]
+                           : state.primal(value));
       return args;
     };
     // The carried values' cotangents travel in the reverse loop for the
@@ -338,8 +375,11 @@ struct WhileGradient
             SmallVector<Value> yieldCts(numArgs);
             for (auto [n, i] : llvm::enumerate(floatArgs))
               yieldCts[i] = iterArgs[n];
-            auto afterCts = state.differentiateBlock(
-                after, afterArgsAt(b, row, beforeArgs), yieldCts, captured, b);
+            auto afterArgs = afterArgsAt(b, beforeArgs);
+            if (failed(afterArgs))
+              return failure();
+            auto afterCts = state.differentiateBlock(after, *afterArgs,
+                                                     yieldCts, captured, b);
             if (failed(afterCts))
               return failure();
             SmallVector<Value> conditionCts = {Value()};
