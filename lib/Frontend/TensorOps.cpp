@@ -163,6 +163,12 @@ Value tracec::gather(const Value &params, const Value &indices, int64_t axis) {
                      i64Attr("axis", axis));
 }
 
+Value tracec::scatter_add(const Value &operand, const Value &indices,
+                          const Value &updates, int64_t axis) {
+  return createValue(trace::ScatterAddOp::getOperationName(),
+                     {operand, indices, updates}, i64Attr("axis", axis));
+}
+
 Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,
                       int64_t axis, double onValue, double offValue) {
   mlir::Value value = resolve(indices);

@@ -1,7 +1,7 @@
 // RUN: tracec-opt %s --trace-autodiff -split-input-file -verify-diagnostics
 
 // What trace-autodiff reports. Verifier-level errors (a callee returning a
-// non-scalar, wrt out of range, wrt an integer argument, unconnected = none)
+// non-scalar, wrt out of range, wrt an integer argument)
 // are covered by test/Dialect/Trace/invalid-gradients.mlir.
 
 // unconnected = error: an argument in wrt that the result does not depend on.

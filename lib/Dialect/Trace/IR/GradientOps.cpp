@@ -114,28 +114,9 @@ static LogicalResult verifyGradientResults(Operation *op, ValueRange args,
   return success();
 }
 
-/// `unconnected = none` is TensorFlow's UnconnectedGradients.NONE, which
-/// returns None for an argument the result does not depend on. An op has a
-/// fixed list of results, each a tensor, so there is nothing to return in
-/// its place; rather than letting every pass reject the op later, the
-/// verifier does, and says what to use.
-static LogicalResult verifyUnconnected(Operation *op, Unconnected mode) {
-  if (mode != Unconnected::none)
-    return success();
-  return op->emitOpError(
-      "unconnected = none is not supported: an op has a fixed list of "
-      "results and there is no 'None' tensor to return; use "
-      "#trace.unconnected<zero> (zeros, the default) or "
-      "#trace.unconnected<error>");
-}
-
 //===----------------------------------------------------------------------===//
 // grad
 //===----------------------------------------------------------------------===//
-
-LogicalResult GradOp::verify() {
-  return verifyUnconnected(*this, getUnconnected());
-}
 
 LogicalResult GradOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> loc,
@@ -168,10 +149,6 @@ void ValueAndGradOp::build(OpBuilder &builder, OperationState &state,
         UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
 }
 
-LogicalResult ValueAndGradOp::verify() {
-  return verifyUnconnected(*this, getUnconnected());
-}
-
 LogicalResult
 ValueAndGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<func::FuncOp> callee =
@@ -200,10 +177,6 @@ void VjpOp::build(OpBuilder &builder, OperationState &state,
   build(builder, state, results, SymbolRefAttr::get(callee), args, cotangents,
         builder.getDenseI64ArrayAttr(wrt),
         UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
-}
-
-LogicalResult VjpOp::verify() {
-  return verifyUnconnected(*this, getUnconnected());
 }
 
 LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
