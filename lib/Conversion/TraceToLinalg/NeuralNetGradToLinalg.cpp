@@ -55,6 +55,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 

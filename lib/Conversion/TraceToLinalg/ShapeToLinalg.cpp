@@ -23,6 +23,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
@@ -763,12 +765,25 @@ struct ScatterAddToLinalg : OpRewritePattern<ScatterAddOp> {
         RankedTensorType::get(operand.getShape().drop_front(axis + 1), element);
     auto updateRowType = RankedTensorType::get(
         updates.getShape().drop_front(outer), element);
+    SmallVector<OpFoldResult> updateRowSizes(
+        ArrayRef(tensor::getMixedSizes(rewriter, loc, op.getUpdates()))
+            .drop_front(outer));
     Value source = op.getUpdates();
     Value indexTensor = op.getIndices();
     bool isFloat = isa<FloatType>(element);
 
+    // A splat operand (the zeros of gather's gradient) starts as a
+    // linalg.fill the loop updates in place, rather than a constant global
+    // that bufferization would have to copy.
+    Value init = op.getOperand();
+    DenseElementsAttr dense;
+    if (operand.hasStaticShape() && matchPattern(init, m_Constant(&dense)) &&
+        dense.isSplat())
+      init = filledTensor(rewriter, loc, operand.getShape(),
+                          dense.getSplatValue<TypedAttr>());
+
     scf::LoopNest nest = scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps, ValueRange{op.getOperand()},
+        rewriter, loc, lbs, ubs, steps, ValueRange{init},
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange iterArgs) -> scf::ValueVector {
           Value acc = iterArgs[0];
@@ -805,7 +820,7 @@ struct ScatterAddToLinalg : OpRewritePattern<ScatterAddOp> {
           SmallVector<OpFoldResult> updateOffsets(getAsOpFoldResult(ivs));
           updateOffsets.append(rowSizes.size(), b.getIndexAttr(0));
           SmallVector<OpFoldResult> updateSizes(outer, b.getIndexAttr(1));
-          llvm::append_range(updateSizes, rowSizes);
+          llvm::append_range(updateSizes, updateRowSizes);
           SmallVector<OpFoldResult> updateStrides(updates.getRank(),
                                                   b.getIndexAttr(1));
           Value update = tensor::ExtractSliceOp::create(

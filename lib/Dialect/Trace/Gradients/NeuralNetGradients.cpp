@@ -23,6 +23,8 @@
 
 #include "GradientModels.h"
 
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 

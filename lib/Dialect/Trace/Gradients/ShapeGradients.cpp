@@ -15,6 +15,7 @@
 #include "GradientModels.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;

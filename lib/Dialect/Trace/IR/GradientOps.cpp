@@ -114,9 +114,22 @@ static LogicalResult verifyGradientResults(Operation *op, ValueRange args,
   return success();
 }
 
+/// Every `unconnected` mode verifies: which arguments are unconnected is
+/// known only when trace-autodiff differentiates the callee. With `none`
+/// (TensorFlow's UnconnectedGradients.NONE: their gradients are None) the
+/// results standing for them must be unused; trace-autodiff reports a use.
+/// The rest needs the callee (verifySymbolUses).
+static LogicalResult verifyUnconnected(Operation *, Unconnected) {
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // grad
 //===----------------------------------------------------------------------===//
+
+LogicalResult GradOp::verify() {
+  return verifyUnconnected(*this, getUnconnected());
+}
 
 LogicalResult GradOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> loc,
@@ -149,6 +162,10 @@ void ValueAndGradOp::build(OpBuilder &builder, OperationState &state,
         UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
 }
 
+LogicalResult ValueAndGradOp::verify() {
+  return verifyUnconnected(*this, getUnconnected());
+}
+
 LogicalResult
 ValueAndGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<func::FuncOp> callee =
@@ -177,6 +194,10 @@ void VjpOp::build(OpBuilder &builder, OperationState &state,
   build(builder, state, results, SymbolRefAttr::get(callee), args, cotangents,
         builder.getDenseI64ArrayAttr(wrt),
         UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
+}
+
+LogicalResult VjpOp::verify() {
+  return verifyUnconnected(*this, getUnconnected());
 }
 
 LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {

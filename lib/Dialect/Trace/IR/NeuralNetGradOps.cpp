@@ -243,32 +243,6 @@ LogicalResult MaxPool2DGradOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult MaxPool2DSelectOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
-  std::string label = opPrefix(getOperationName());
-  if (failed(inferPoolResult(loc, getOperationName(),
-                             adaptor.getInput().getType(), adaptor.getWindow(),
-                             adaptor.getStrides(), adaptor.getPadding(),
-                             types)))
-    return failure();
-  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
-  FailureOr<RankedTensorType> t =
-      get4D(loc, label, "t", "NHWC", adaptor.getT().getType());
-  if (failed(t))
-    return failure();
-  if (failed(checkElementTypes(loc, label, "input", input, "t", *t)))
-    return failure();
-  for (auto [actual, wanted] : llvm::zip_equal(t->getShape(), input.getShape()))
-    if (!ShapedType::isDynamic(actual) && !ShapedType::isDynamic(wanted) &&
-        actual != wanted)
-      return emitOptionalError(loc, label, " t shape ",
-                               formatShape(t->getShape()),
-                               " does not match the input shape ",
-                               formatShape(input.getShape()));
-  return success();
-}
-
 LogicalResult AvgPool2DGradOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
