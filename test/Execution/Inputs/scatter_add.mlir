@@ -36,3 +36,16 @@ func.func @select_dynamic(%x: tensor<?x?x?x3xf32>, %t: tensor<?x?x?x3xf32>) -> t
   %0 = trace.max_pool2d_select %x, %t {window = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x?x?x3xf32>, tensor<?x?x?x3xf32>) -> tensor<?x?x?x3xf32>
   return %0 : tensor<?x?x?x3xf32>
 }
+
+// A sparse SGD step on a variable: the read is lowered without a snapshot
+// and the rows are added in place (test/Transforms/Bufferization/
+// scatter-add-in-place.mlir); the table's new value is read back.
+func.func @sparse_sgd(%rows: tensor<9x4xf32>, %ids: tensor<9xi32>, %table: !trace.resource<tensor<6x4xf32>>) -> tensor<6x4xf32> {
+  %t, %c0 = trace.var.read %table : !trace.resource<tensor<6x4xf32>>
+  %lr = trace.constant dense<-0.5> : tensor<f32>
+  %d = trace.mul %rows, %lr : (tensor<9x4xf32>, tensor<f32>) -> tensor<9x4xf32>
+  %n = trace.scatter_add %t, %ids, %d : (tensor<6x4xf32>, tensor<9xi32>, tensor<9x4xf32>) -> tensor<6x4xf32>
+  %c1 = trace.var.assign %table, %n after(%c0) : !trace.resource<tensor<6x4xf32>>
+  %r, %c2 = trace.var.read %table after(%c1) : !trace.resource<tensor<6x4xf32>>
+  return %r : tensor<6x4xf32>
+}

@@ -78,6 +78,8 @@ def expected(i):
                           max_pool_select(i["x"], i["x_t"], 3, 2, (1,) * 4)],
         "select_dynamic": [max_pool_select(i["xd"], i["xd_t"], 3, 2,
                                            (1,) * 4)],
+        "sparse_sgd": [scatter_add(i["t"], i["i"],
+                                   np.float32(-0.5) * i["u"], 0)],
     }
 
 
