@@ -918,14 +918,6 @@ linalg::GenericOp windowArgmax(OpBuilder &rewriter, Location loc, Value input,
   AffineMap windowRead = AffineMap::get(
       6, 0, {d[0], d[1] * strides[0] + d[4], d[2] * strides[1] + d[5], d[3]},
       context);
-  SmallVector<Value> inputs = {padSpatial(rewriter, loc, input, padding)};
-  SmallVector<AffineMap> maps = {windowRead};
-  if (carries) {
-    inputs.push_back(padSpatial(rewriter, loc, t, padding));
-    maps.push_back(windowRead);
-  }
-  inputs.push_back(windowShape(rewriter, loc, window[0], window[1], element));
-  maps.push_back(windowMap(context, 6));
   SmallVector<Value> inits = {
       filledTensor(rewriter, loc, outShape, outDynamic,
                    rewriter.getZeroAttr(element)),
@@ -938,6 +930,14 @@ linalg::GenericOp windowArgmax(OpBuilder &rewriter, Location loc, Value input,
                                  rewriter.getZeroAttr(element)));
     types.push_back(types.front());
   }
+  SmallVector<Value> inputs = {padSpatial(rewriter, loc, input, padding)};
+  SmallVector<AffineMap> maps = {windowRead};
+  if (carries) {
+    inputs.push_back(padSpatial(rewriter, loc, t, padding));
+    maps.push_back(windowRead);
+  }
+  inputs.push_back(windowShape(rewriter, loc, window[0], window[1], element));
+  maps.push_back(windowMap(context, 6));
   maps.append(inits.size(), leadingMap(context, 6));
   unsigned numInputs = inputs.size();
   return linalg::GenericOp::create(
