@@ -354,6 +354,51 @@ def _torch_conv_grad(kind, stride):
 
 
 # ---------------------------------------------------------------------------
+# Embedding backward: the table's gradient through a gather
+# (bench/workloads/embedding_grad.mlir)
+
+EMBEDDING_ROWS, EMBEDDING_DIM = 50000, 128
+
+
+def _embedding_inputs(rng):
+    # Zipf-like ids (repeats, as in real token streams), all in range.
+    idx = np.minimum(rng.zipf(1.2, (256, 32)) - 1, EMBEDDING_ROWS - 1)
+    return [_normal(rng, (EMBEDDING_ROWS, EMBEDDING_DIM)),
+            idx.astype(np.int32),
+            _normal(rng, (256, 32, EMBEDDING_DIM))]
+
+
+def _torch_embedding_backward(table, idx, w):
+    """aten.embedding_dense_backward: what nn.Embedding's backward runs."""
+    import torch
+    tidx = torch.from_numpy(idx.astype(np.int64))
+    tw = torch.from_numpy(w)
+    out = [None]
+
+    def call():
+        out[0] = torch.ops.aten.embedding_dense_backward(
+            tw, tidx, EMBEDDING_ROWS, -1, False)
+    call()
+    return call, (lambda: [out[0].numpy()])
+
+
+def _torch_embedding_autograd(table, idx, w):
+    """nn.Embedding forward + backward by autograd (sum(emb(idx) * w))."""
+    import torch
+    emb = torch.nn.Embedding(EMBEDDING_ROWS, EMBEDDING_DIM)
+    with torch.no_grad():
+        emb.weight.copy_(torch.from_numpy(table))
+    tidx = torch.from_numpy(idx.astype(np.int64))
+    tw = torch.from_numpy(w)
+
+    def call():
+        emb.weight.grad = None
+        (emb(tidx) * tw).sum().backward()
+    call()
+    return call, (lambda: [emb.weight.grad.numpy()])
+
+
+# ---------------------------------------------------------------------------
 # A tiny function: the cost of a call (bench/aot_tiny.mlir)
 
 
@@ -450,6 +495,12 @@ WORKLOADS = [
              _gelu_rows_inputs, {"copy": _copy},
              "tanh-GELU over a ? number of rows of 4096 f32, run at 4096 rows",
              references=("copy",), rtol=1e-5, atol=1e-5, static_batch=4096),
+    Workload("embedding backward", "embedding_grad.mlir",
+             "embedding_backward", _embedding_inputs,
+             {"torch": _torch_embedding_backward,
+              "torch autograd": _torch_embedding_autograd},
+             "d table of sum(gather(table, idx) * w): table 50000x128 f32, "
+             "256x32 ids (scatter_add)", rtol=1e-5, atol=1e-5),
     Workload("tiny call (JIT)", "../aot_tiny.mlir", "tiny", _tiny_inputs,
              {"numpy": _np_tiny, "torch": _torch_tiny},
              "x + x on 4 floats: the cost of one call through tracec::Function::call"),

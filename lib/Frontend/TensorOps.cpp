@@ -2,6 +2,7 @@
 
 #include "Tracer.h"
 
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Frontend/Ops.h"
 
@@ -161,6 +162,12 @@ Value tracec::pad(const Value &x, llvm::ArrayRef<int64_t> low,
 Value tracec::gather(const Value &params, const Value &indices, int64_t axis) {
   return createValue(trace::GatherOp::getOperationName(), {params, indices},
                      i64Attr("axis", axis));
+}
+
+Value tracec::scatter_add(const Value &operand, const Value &indices,
+                          const Value &updates, int64_t axis) {
+  return createValue(trace::ScatterAddOp::getOperationName(),
+                     {operand, indices, updates}, i64Attr("axis", axis));
 }
 
 Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,

@@ -254,6 +254,8 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def("gather", [](const Value &p, const Value &i, int64_t axis) {
     return gather(p, i, axis);
   });
+  m.def("scatter_add", [](const Value &x, const Value &i, const Value &u,
+                          int64_t axis) { return scatter_add(x, i, u, axis); });
   m.def("one_hot", [](const Value &i, int64_t depth, const std::string &dtype,
                       int64_t axis, double on, double off) {
     return one_hot(i, depth, parseDTypeOrThrow(dtype), axis, on, off);

@@ -257,6 +257,27 @@ def take(a, indices, axis=0):
     return apply(_take, (a, indices), int(axis), name="take")
 
 
+def _scatter_add(operand, indices, updates, axis):
+    return _C.scatter_add(operand, indices, updates, axis)
+
+
+def scatter_add(a, indices, updates, axis=0):
+    """`a` with `updates` added at `indices` along `axis`: np.add.at on a
+    copy (JAX's `a.at[indices].add(updates)`), the adjoint of `take`.
+    `updates` has take's result shape; repeated indices add up and
+    out-of-range ones are clamped, as `take` clamps them.
+
+    >>> import numpy as np, tracec.numpy as tnp
+    >>> tnp.scatter_add(np.zeros((3, 2), np.float32), np.array([2, 0, 2]),
+    ...                 np.ones((3, 2), np.float32)).tolist()
+    [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+    """
+    if isinstance(indices, (int, list)):
+        indices = np.asarray(indices, np.int32)
+    return apply(_scatter_add, (a, indices, updates), int(axis),
+                 name="scatter_add")
+
+
 def _slice(x, start, limit, strides):
     return _C.slice(x, list(start), list(limit), list(strides))
 

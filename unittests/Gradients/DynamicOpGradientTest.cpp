@@ -346,6 +346,35 @@ TEST(DynamicOpGradients, Gather) {
        "tensor<2x3xi32>) -> tensor<2x3x?xf64>",
        {{"tensor<4x?xf64>", {4, -1}}, {"tensor<2x3xi32>", {2, 3}, 0, 0, 4}},
        "tensor<2x3x?xf64>"},
+      // A `?` gathered dim (the gradient is a scatter_add, which needs no
+      // static size), alone and with `?` indices and rows.
+      {"  %y = trace.gather %arg0, %arg1 {axis = 0} : (tensor<?x3xf64>, "
+       "tensor<4xi32>) -> tensor<4x3xf64>",
+       {{"tensor<?x3xf64>", {-1, 3}}, {"tensor<4xi32>", {4}, 0, 0, 2}},
+       "tensor<4x3xf64>"},
+      {"  %y = trace.gather %arg0, %arg1 {axis = 1} : (tensor<?x?xf64>, "
+       "tensor<?xi32>) -> tensor<?x?xf64>",
+       {{"tensor<?x?xf64>", {3, -1}}, {"tensor<?xi32>", {-2}, 0, 0, 2}},
+       "tensor<?x?xf64>"},
+  });
+}
+
+TEST(DynamicOpGradients, ScatterAdd) {
+  checkCases({
+      // `?` rows of the table and `?` indices (repeats: 7 i mod 2).
+      {"  %y = trace.scatter_add %arg0, %arg1, %arg2 : (tensor<?x3xf64>, "
+       "tensor<?xi32>, tensor<?x3xf64>) -> tensor<?x3xf64>",
+       {{"tensor<?x3xf64>", {-1, 3}},
+        {"tensor<?xi32>", {-2}, 0, 0, 2},
+        {"tensor<?x3xf64>", {-2, 3}}},
+       "tensor<?x3xf64>"},
+      // Every dim `?`, along the last axis.
+      {"  %y = trace.scatter_add %arg0, %arg1, %arg2 {axis = 1} : "
+       "(tensor<?x?xf64>, tensor<?xi32>, tensor<?x?xf64>) -> tensor<?x?xf64>",
+       {{"tensor<?x?xf64>", {3, -1}},
+        {"tensor<?xi32>", {-3}, 0, 0, 2},
+        {"tensor<?x?xf64>", {3, -3}}},
+       "tensor<?x?xf64>"},
   });
 }
 
@@ -400,6 +429,20 @@ TEST(DynamicOpGradients, BackpropOps) {
        {{"tensor<?x5x5x2xf64>", {-1, 5, 5, 2}},
         {"tensor<?x3x3x3xf64>", {-1, 3, 3, 3}}},
        "tensor<3x3x2x3xf64>"},
+      // max_pool2d_grad (whose rule is max_pool2d_select) and
+      // max_pool2d_select at `?` dims (x random: no tie within a step).
+      {"  %y = trace.max_pool2d_grad %arg0, %arg1 {window = array<i64: 3, 3>, "
+       "strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
+       "(tensor<?x5x5x2xf64>, tensor<?x3x3x2xf64>) -> tensor<?x5x5x2xf64>",
+       {{"tensor<?x5x5x2xf64>", {-1, 5, 5, 2}},
+        {"tensor<?x3x3x2xf64>", {-1, 3, 3, 2}}},
+       "tensor<?x5x5x2xf64>"},
+      {"  %y = trace.max_pool2d_select %arg0, %arg1 {window = array<i64: 2, "
+       "2>, strides = array<i64: 2, 2>} : (tensor<?x?x?x2xf64>, "
+       "tensor<?x?x?x2xf64>) -> tensor<?x?x?x2xf64>",
+       {{"tensor<?x?x?x2xf64>", {-1, -4, -5, 2}},
+        {"tensor<?x?x?x2xf64>", {-1, -4, -5, 2}}},
+       "tensor<?x?x?x2xf64>"},
       {"  %y = trace.avg_pool2d_grad %arg0 like %arg1 {window = array<i64: 3, "
        "3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
        "tensor<?x3x3x2xf64>, tensor<?x5x5x2xf64> -> tensor<?x5x5x2xf64>",

@@ -288,4 +288,77 @@ TEST(NeuralNetGradients, AvgPool2DGradOp) {
   }
 }
 
+/// max_pool2d_grad is linear in dy (adjoint: max_pool2d_select) and
+/// piecewise constant in x (its gradient is zero while no window's maximum
+/// changes: x's values are 2/n apart, far more than the step).
+TEST(NeuralNetGradients, MaxPool2DGradOp) {
+  for (auto [i, c] : llvm::enumerate(kPoolCases)) {
+    Shape output = poolOutput(c);
+    std::string op = "%y = trace.max_pool2d_grad %arg0, %arg1 {window = " +
+                     i64Array(c.window) + ", strides = " + i64Array(c.strides) +
+                     ", padding = " + i64Array(c.padding) + "} : (" +
+                     tensorType(c.input) + ", " + tensorType(output) + ") -> " +
+                     tensorType(c.input);
+    SCOPED_TRACE(op);
+    EXPECT_TRUE(checkOpGradients(
+        op, {tensorType(c.input), tensorType(output)}, tensorType(c.input),
+        {distinctTensor(c.input, 110 + i), randomTensor(output, 120 + i)}));
+  }
+}
+
+/// max_pool2d_select(x, t) is linear in t (adjoint: max_pool2d_grad) and
+/// piecewise constant in x.
+TEST(NeuralNetGradients, MaxPool2DSelectOp) {
+  for (auto [i, c] : llvm::enumerate(kPoolCases)) {
+    Shape output = poolOutput(c);
+    std::string op = "%y = trace.max_pool2d_select %arg0, %arg1 {window = " +
+                     i64Array(c.window) + ", strides = " + i64Array(c.strides) +
+                     ", padding = " + i64Array(c.padding) + "} : (" +
+                     tensorType(c.input) + ", " + tensorType(c.input) +
+                     ") -> " + tensorType(output);
+    SCOPED_TRACE(op);
+    EXPECT_TRUE(checkOpGradients(
+        op, {tensorType(c.input), tensorType(c.input)}, tensorType(output),
+        {distinctTensor(c.input, 130 + i), randomTensor(c.input, 140 + i)}));
+  }
+}
+
+/// A third derivative through max_pool2d (max_pool2d -> max_pool2d_grad ->
+/// max_pool2d_select -> max_pool2d_grad): f(x) = sum(max_pool2d(x)^4),
+/// h(x, v) = sum(f'(x) * v) and k(x, v, u) = sum(dh/dx * u), whose
+/// gradient with respect to x is f''' contracted with v and u. All three
+/// gradients of k against central differences.
+TEST(NeuralNetGradients, MaxPool2DThirdDerivative) {
+  PoolCase c = kPoolCases[2];
+  std::string in = tensorType(c.input), out = tensorType(poolOutput(c));
+  std::string attrs = "window = " + i64Array(c.window) + ", strides = " +
+                      i64Array(c.strides) + ", padding = " +
+                      i64Array(c.padding);
+  std::string sum = "{axes = array<i64: 0, 1, 2, 3>} : ";
+  std::string source =
+      "func.func @f(%x: " + in + ") -> tensor<f64> {\n"
+      "  %p = trace.max_pool2d %x {" + attrs + "} : " + in + " -> " + out +
+      "\n  %p2 = trace.mul %p, %p : (" + out + ", " + out + ") -> " + out +
+      "\n  %p4 = trace.mul %p2, %p2 : (" + out + ", " + out + ") -> " + out +
+      "\n  %s = trace.reduce_sum %p4 " + sum + out + " -> tensor<f64>\n"
+      "  return %s : tensor<f64>\n}\n"
+      "func.func @h(%x: " + in + ", %v: " + in + ") -> tensor<f64> {\n"
+      "  %g = trace.grad @f(%x) {wrt = array<i64: 0>} : (" + in + ") -> " +
+      in + "\n  %m = trace.mul %g, %v : (" + in + ", " + in + ") -> " + in +
+      "\n  %s = trace.reduce_sum %m " + sum + in + " -> tensor<f64>\n"
+      "  return %s : tensor<f64>\n}\n"
+      "func.func @k(%x: " + in + ", %v: " + in + ", %u: " + in +
+      ") -> tensor<f64> {\n"
+      "  %g:2 = trace.grad @h(%x, %v) {wrt = array<i64: 0, 1>} : (" + in +
+      ", " + in + ") -> (" + in + ", " + in + ")\n"
+      "  %m = trace.mul %g#0, %u : (" + in + ", " + in + ") -> " + in +
+      "\n  %s = trace.reduce_sum %m " + sum + in + " -> tensor<f64>\n"
+      "  return %s : tensor<f64>\n}\n";
+  EXPECT_TRUE(checkGradients(source, "k",
+                             {distinctTensor(c.input, 150),
+                              randomTensor(c.input, 151),
+                              randomTensor(c.input, 152)},
+                             {0, 1, 2}));
+}
+
 } // namespace

@@ -182,37 +182,59 @@ func.func @f(%p: tensor<3x2xf64>, %i: tensor<5xi64>) -> tensor<f64> {
             std::vector<double>({3, 3, 0, 0, 2, 2}));
 }
 
-/// gather's rule needs the size of the gathered dim (the one-hot depth);
-/// a `?` there is reported, not miscompiled. (Other `?` dims are checked
-/// in DynamicOpGradientTest.cpp.)
-TEST(ShapeGradients, DynamicGatheredDimIsReported) {
+TEST(ShapeGradients, ScatterAdd) {
+  // Repeated and out-of-range indices along axis 0 (7 clamps to 4).
+  EXPECT_TRUE(checkOpGradients(
+      "%y = trace.scatter_add %arg0, %arg1, %arg2 : (tensor<5x3xf64>, "
+      "tensor<4xi64>, tensor<4x3xf64>) -> tensor<5x3xf64>",
+      {"tensor<5x3xf64>", "tensor<4xi64>", "tensor<4x3xf64>"},
+      "tensor<5x3xf64>",
+      {randomTensor({5, 3}, 190), *Tensor::fromVector<int64_t>({0, 3, 3, 7}, {4}),
+       randomTensor({4, 3}, 191)}));
+  // 2-D i32 indices along a middle axis, clamped on both sides.
+  EXPECT_TRUE(checkOpGradients(
+      "%y = trace.scatter_add %arg0, %arg1, %arg2 {axis = 1} : "
+      "(tensor<2x5x3xf64>, tensor<2x2xi32>, tensor<2x2x2x3xf64>) -> "
+      "tensor<2x5x3xf64>",
+      {"tensor<2x5x3xf64>", "tensor<2x2xi32>", "tensor<2x2x2x3xf64>"},
+      "tensor<2x5x3xf64>",
+      {randomTensor({2, 5, 3}, 192),
+       *Tensor::fromVector<int32_t>({4, 0, 9, -2}, {2, 2}),
+       randomTensor({2, 2, 2, 3}, 193)}));
+  // The last axis: one element per index.
+  EXPECT_TRUE(checkOpGradients(
+      "%y = trace.scatter_add %arg0, %arg1, %arg2 {axis = -1} : "
+      "(tensor<3x4xf64>, tensor<5xi32>, tensor<3x5xf64>) -> tensor<3x4xf64>",
+      {"tensor<3x4xf64>", "tensor<5xi32>", "tensor<3x5xf64>"},
+      "tensor<3x4xf64>",
+      {randomTensor({3, 4}, 194),
+       *Tensor::fromVector<int32_t>({1, -1, 3, 3, 9}, {5}),
+       randomTensor({3, 5}, 195)}));
+}
+
+/// An embedding-style update: sum(scatter_add(t, i, u)^2) depends on u
+/// through the rows it lands on, so repeated indices couple their updates.
+TEST(ShapeGradients, ScatterAddRepeatedRowsCouple) {
   std::string source = R"mlir(
-func.func @f(%p: tensor<?x2xf64>, %i: tensor<2xi32>) -> tensor<f64> {
-  %g = trace.gather %p, %i {axis = 0} : (tensor<?x2xf64>, tensor<2xi32>) -> tensor<2x2xf64>
-  %t = trace.reduce_sum %g {axes = array<i64: 0, 1>} : tensor<2x2xf64> -> tensor<f64>
-  return %t : tensor<f64>
+func.func @f(%t: tensor<3x2xf64>, %i: tensor<3xi64>, %u: tensor<3x2xf64>) -> tensor<f64> {
+  %s = trace.scatter_add %t, %i, %u : (tensor<3x2xf64>, tensor<3xi64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+  %q = trace.mul %s, %s : (tensor<3x2xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+  %r = trace.reduce_sum %q {axes = array<i64: 0, 1>} : tensor<3x2xf64> -> tensor<f64>
+  return %r : tensor<f64>
 }
 )mlir";
   auto grads = evaluateGradients(
       source, "f",
       {*Tensor::fromVector<double>({1, 2, 3, 4, 5, 6}, {3, 2}),
-       *Tensor::fromVector<int32_t>({2, 0}, {2})},
-      {0});
-  ASSERT_FALSE(bool(grads));
-  std::string message = llvm::toString(grads.takeError());
-  EXPECT_NE(message.find("gradient needs a static params size along the "
-                         "gathered axis 0"),
-            std::string::npos)
-      << message;
+       *Tensor::fromVector<int64_t>({2, 2, 0}, {3}),
+       *Tensor::fromVector<double>({1, 1, 2, 2, 3, 3}, {3, 2})},
+      {0, 2});
+  ASSERT_TRUE(bool(grads)) << llvm::toString(grads.takeError());
+  // s = [[4, 5], [3, 4], [8, 9]]: dt = 2s; du_k = 2 s[i_k].
+  EXPECT_EQ((*grads)[0].toVector<double>(),
+            std::vector<double>({8, 10, 6, 8, 16, 18}));
+  EXPECT_EQ((*grads)[1].toVector<double>(),
+            std::vector<double>({16, 18, 16, 18, 8, 10}));
 }
 
-} // namespace
-
-namespace {
-/// fill broadcasts its scalar: the scalar's cotangent is the sum of dy.
-TEST(ShapeGradients, Fill) {
-  EXPECT_TRUE(tracec::testing::checkOpGradients(
-      "%y = trace.fill %arg0 : tensor<f64> -> tensor<2x3xf64>", {"tensor<f64>"},
-      "tensor<2x3xf64>", {tracec::Tensor::scalar<double>(0.7)}));
-}
 } // namespace

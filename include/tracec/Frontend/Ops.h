@@ -142,6 +142,12 @@ Value pad(const Value &x, llvm::ArrayRef<int64_t> low,
 /// tf.gather / np.take: params.shape[:axis] + indices.shape +
 /// params.shape[axis+1:]; out-of-range indices are clamped.
 Value gather(const Value &params, const Value &indices, int64_t axis = 0);
+/// gather's adjoint (tf.tensor_scatter_nd_add along one axis, JAX's
+/// `x.at[indices].add(updates)`): `updates` (gather's result shape) added
+/// into `operand` at the indices, repeats summing, indices clamped as
+/// gather clamps them.
+Value scatter_add(const Value &operand, const Value &indices,
+                  const Value &updates, int64_t axis = 0);
 /// A new dim of size `depth` at `axis`, `onValue` where the index matches.
 Value one_hot(const Value &indices, int64_t depth, DType dtype = DType::f32,
               int64_t axis = -1, double onValue = 1.0, double offValue = 0.0);

@@ -51,9 +51,11 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
@@ -890,6 +892,117 @@ Value inBounds(OpBuilder &b, Location loc, Value padded, int64_t padBefore,
   return arith::AndIOp::create(b, loc, above, below);
 }
 
+/// The first maximum of each max_pool2d window of the NHWC `input` (pooled
+/// sizes `outShape`, `?` ones `outDynamic`; input sizes `in`), as a
+/// linalg.generic over (n, oh, ow, c, kh, kw) whose results are the
+/// maximum, its window-row-major index kh * window[1] + kw (-1 where none
+/// yet) and, given `t` (input-shaped), t's value at that position. The
+/// combiner is independent of the iteration order: a larger value wins, a
+/// NaN is larger than any number, and equal values go to the smaller
+/// index. Padding is read but never chosen.
+linalg::GenericOp windowArgmax(OpBuilder &rewriter, Location loc, Value input,
+                               Value t, ArrayRef<int64_t> outShape,
+                               ValueRange outDynamic,
+                               ArrayRef<OpFoldResult> in,
+                               ArrayRef<int64_t> window,
+                               ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> padding) {
+  MLIRContext *context = rewriter.getContext();
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  Type i64 = rewriter.getI64Type();
+  bool padded = hasPadding(padding);
+  bool carries = static_cast<bool>(t);
+  SmallVector<AffineExpr> d;
+  for (unsigned i = 0; i < 6; ++i)
+    d.push_back(getAffineDimExpr(i, context));
+  AffineMap windowRead = AffineMap::get(
+      6, 0, {d[0], d[1] * strides[0] + d[4], d[2] * strides[1] + d[5], d[3]},
+      context);
+  SmallVector<Value> inits = {
+      filledTensor(rewriter, loc, outShape, outDynamic,
+                   rewriter.getZeroAttr(element)),
+      filledTensor(rewriter, loc, outShape, outDynamic,
+                   rewriter.getI64IntegerAttr(-1))};
+  SmallVector<Type> types = {RankedTensorType::get(outShape, element),
+                             RankedTensorType::get(outShape, i64)};
+  if (carries) {
+    inits.push_back(filledTensor(rewriter, loc, outShape, outDynamic,
+                                 rewriter.getZeroAttr(element)));
+    types.push_back(types.front());
+  }
+  SmallVector<Value> inputs = {padSpatial(rewriter, loc, input, padding)};
+  SmallVector<AffineMap> maps = {windowRead};
+  if (carries) {
+    inputs.push_back(padSpatial(rewriter, loc, t, padding));
+    maps.push_back(windowRead);
+  }
+  inputs.push_back(windowShape(rewriter, loc, window[0], window[1], element));
+  maps.push_back(windowMap(context, 6));
+  maps.append(inits.size(), leadingMap(context, 6));
+  unsigned numInputs = inputs.size();
+  return linalg::GenericOp::create(
+      rewriter, loc, types, inputs, inits, maps, iterators(4, 2),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = args[0];
+        Value best = args[numInputs], bestIndex = args[numInputs + 1];
+        Value kh = linalg::IndexOp::create(b, l, 4);
+        Value kw = linalg::IndexOp::create(b, l, 5);
+        Value flat = arith::AddIOp::create(
+            b, l,
+            arith::MulIOp::create(
+                b, l, kh, arith::ConstantIndexOp::create(b, l, window[1])),
+            kw);
+        Value index = arith::IndexCastOp::create(b, l, i64, flat);
+        auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
+                        Value rhs) -> Value {
+          return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
+        };
+        Value xNaN = cmpf(arith::CmpFPredicate::UNO, x, x);
+        Value bestNaN = cmpf(arith::CmpFPredicate::UNO, best, best);
+        Value trueValue = arith::ConstantIntOp::create(b, l, 1, 1);
+        Value bestIsNumber = arith::XOrIOp::create(b, l, bestNaN, trueValue);
+        // NaN > every number; equal values (or two NaNs) tie.
+        Value greater = arith::OrIOp::create(
+            b, l, cmpf(arith::CmpFPredicate::OGT, x, best),
+            arith::AndIOp::create(b, l, xNaN, bestIsNumber));
+        Value tie = arith::OrIOp::create(
+            b, l, cmpf(arith::CmpFPredicate::OEQ, x, best),
+            arith::AndIOp::create(b, l, xNaN, bestNaN));
+        Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                              index, bestIndex);
+        Value none =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, bestIndex,
+                                  arith::ConstantIntOp::create(b, l, i64, 0));
+        Value take = arith::OrIOp::create(
+            b, l, arith::OrIOp::create(b, l, none, greater),
+            arith::AndIOp::create(b, l, tie, earlier));
+        if (padded) {
+          auto position = [&](unsigned outDim, int64_t stride,
+                              Value k) -> Value {
+            Value out = linalg::IndexOp::create(b, l, outDim);
+            return arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(
+                    b, l, out, arith::ConstantIndexOp::create(b, l, stride)),
+                k);
+          };
+          Value rowIn =
+              inBounds(b, l, position(1, strides[0], kh), padding[0], in[1]);
+          Value colIn =
+              inBounds(b, l, position(2, strides[1], kw), padding[2], in[2]);
+          take = arith::AndIOp::create(
+              b, l, take, arith::AndIOp::create(b, l, rowIn, colIn));
+        }
+        SmallVector<Value> yields = {
+            arith::SelectOp::create(b, l, take, x, best),
+            arith::SelectOp::create(b, l, take, index, bestIndex)};
+        if (carries)
+          yields.push_back(arith::SelectOp::create(b, l, take, args[1],
+                                                   args[numInputs + 2]));
+        linalg::YieldOp::create(b, l, yields);
+      });
+}
+
 struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -924,81 +1037,12 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
     bool padded = hasPadding(padding);
 
     // 1. The argmax of each window, as kh * window[1] + kw; -1 = none yet.
-    // Dims (n, oh, ow, c, kh, kw); padding is read but never chosen.
     SmallVector<AffineExpr> d;
     for (unsigned i = 0; i < 6; ++i)
       d.push_back(getAffineDimExpr(i, context));
-    SmallVector<AffineMap> argMaps = {
-        AffineMap::get(
-            6, 0,
-            {d[0], d[1] * strides[0] + d[4], d[2] * strides[1] + d[5], d[3]},
-            context),
-        windowMap(context, 6), leadingMap(context, 6), leadingMap(context, 6)};
-    Value maxInit = filledTensor(rewriter, loc, dy.getShape(), dyDynamic,
-                                 rewriter.getZeroAttr(element));
-    Value argInit = filledTensor(rewriter, loc, dy.getShape(), dyDynamic,
-                                 rewriter.getI64IntegerAttr(-1));
-    auto argmax = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{dy, RankedTensorType::get(dy.getShape(), i64)},
-        ValueRange{padSpatial(rewriter, loc, op.getInput(), padding),
-                   windowShape(rewriter, loc, window[0], window[1], element)},
-        ValueRange{maxInit, argInit}, argMaps, iterators(4, 2),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = args[0], best = args[2], bestIndex = args[3];
-          Value kh = linalg::IndexOp::create(b, l, 4);
-          Value kw = linalg::IndexOp::create(b, l, 5);
-          Value flat = arith::AddIOp::create(
-              b, l,
-              arith::MulIOp::create(
-                  b, l, kh, arith::ConstantIndexOp::create(b, l, window[1])),
-              kw);
-          Value index = arith::IndexCastOp::create(b, l, i64, flat);
-          auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
-                          Value rhs) -> Value {
-            return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
-          };
-          Value xNaN = cmpf(arith::CmpFPredicate::UNO, x, x);
-          Value bestNaN = cmpf(arith::CmpFPredicate::UNO, best, best);
-          Value trueValue = arith::ConstantIntOp::create(b, l, 1, 1);
-          Value bestIsNumber = arith::XOrIOp::create(b, l, bestNaN, trueValue);
-          // NaN > every number; equal values (or two NaNs) tie.
-          Value greater = arith::OrIOp::create(
-              b, l, cmpf(arith::CmpFPredicate::OGT, x, best),
-              arith::AndIOp::create(b, l, xNaN, bestIsNumber));
-          Value tie = arith::OrIOp::create(
-              b, l, cmpf(arith::CmpFPredicate::OEQ, x, best),
-              arith::AndIOp::create(b, l, xNaN, bestNaN));
-          Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                                index, bestIndex);
-          Value none =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, bestIndex,
-                                    arith::ConstantIntOp::create(b, l, i64, 0));
-          Value take = arith::OrIOp::create(
-              b, l, arith::OrIOp::create(b, l, none, greater),
-              arith::AndIOp::create(b, l, tie, earlier));
-          if (padded) {
-            auto position = [&](unsigned outDim, int64_t stride,
-                                Value k) -> Value {
-              Value out = linalg::IndexOp::create(b, l, outDim);
-              return arith::AddIOp::create(
-                  b, l,
-                  arith::MulIOp::create(
-                      b, l, out, arith::ConstantIndexOp::create(b, l, stride)),
-                  k);
-            };
-            Value rowIn =
-                inBounds(b, l, position(1, strides[0], kh), padding[0], in[1]);
-            Value colIn =
-                inBounds(b, l, position(2, strides[1], kw), padding[2], in[2]);
-            take = arith::AndIOp::create(
-                b, l, take, arith::AndIOp::create(b, l, rowIn, colIn));
-          }
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{
-                  arith::SelectOp::create(b, l, take, x, best),
-                  arith::SelectOp::create(b, l, take, index, bestIndex)});
-        });
+    linalg::GenericOp argmax =
+        windowArgmax(rewriter, loc, op.getInput(), Value(), dy.getShape(),
+                     dyDynamic, in, window, strides, padding);
 
     // 2. Each input position gathers dy from the windows whose argmax it
     // is. Dims (n, ih, iw, c, kh', kw'), window position (k - 1 - kh', ...).
@@ -1042,6 +1086,55 @@ struct MaxPool2DGradToLinalg : OpRewritePattern<MaxPool2DGradOp> {
               arith::SelectOp::create(b, l, hit, sum, args[3]).getResult());
         });
     rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// max_pool2d_select: the argmax reduction of max_pool2d_grad carrying t's
+/// value at the running maximum (its third result).
+struct MaxPool2DSelectToLinalg : OpRewritePattern<MaxPool2DSelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MaxPool2DSelectOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto t = cast<RankedTensorType>(op.getT().getType());
+    RankedTensorType result = op.getType();
+    SmallVector<OpFoldResult> in;
+    for (int64_t d = 0; d < 4; ++d) {
+      in.push_back(sizeOf(rewriter, loc, op.getInput(), d));
+      if (input.isDynamicDim(d) || t.isDynamicDim(d))
+        checkSameSize(rewriter, loc, op,
+                      dimSize(rewriter, loc, op.getInput(), d),
+                      dimSize(rewriter, loc, op.getT(), d),
+                      "dim " + Twine(d) + " of input and t differ");
+    }
+    Value tValue = castTo(rewriter, loc, op.getT(), input);
+    // The pooled sizes: the batch and channels are the input's, H and W
+    // the windows' count over it.
+    SmallVector<Value> outDynamic;
+    for (int64_t d = 0; d < 4; ++d) {
+      if (!result.isDynamicDim(d))
+        continue;
+      if (d == 0 || d == 3) {
+        outDynamic.push_back(dimSize(rewriter, loc, op.getInput(), d));
+        continue;
+      }
+      int i = d - 1;
+      outDynamic.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, loc,
+          windowedSize(rewriter, loc, op, in[d],
+                       rewriter.getIndexAttr(op.getWindow()[i]),
+                       op.getStrides()[i], op.getPadding()[2 * i],
+                       op.getPadding()[2 * i + 1], /*dilation=*/1,
+                       "the window does not fit the padded input dim " +
+                           Twine(d))));
+    }
+    linalg::GenericOp argmax = windowArgmax(
+        rewriter, loc, op.getInput(), tValue, result.getShape(), outDynamic,
+        in, op.getWindow(), op.getStrides(), op.getPadding());
+    rewriter.replaceOp(op, argmax.getResult(2));
     return success();
   }
 };
@@ -1136,5 +1229,6 @@ void mlir::trace::populateNeuralNetGradToLinalgPatterns(
            CastToKnownSizes<MaxPool2DGradOp>, CastToKnownSizes<AvgPool2DGradOp>,
            Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
            Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg,
-           MaxPool2DGradToLinalg, AvgPool2DGradToLinalg>(patterns.getContext());
+           MaxPool2DGradToLinalg, MaxPool2DSelectToLinalg,
+           AvgPool2DGradToLinalg>(patterns.getContext());
 }

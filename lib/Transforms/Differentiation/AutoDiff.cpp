@@ -53,6 +53,38 @@ func::FuncOp calleeOf(Operation *op, SymbolTable &symbols) {
 
 } // namespace
 
+/// `unconnected = none` (TensorFlow's UnconnectedGradients.NONE): the
+/// gradient of an argument the results do not depend on is None. The op's
+/// result standing for it must be unused (it then goes away with the op; the
+/// zeros the backward function returns for it are dead code); a use is an
+/// error at the use.
+static LogicalResult checkNoneUnused(GradientRequestOpInterface request,
+                                     ArrayRef<int64_t> unconnected,
+                                     ValueRange gradients,
+                                     ArrayRef<Value> replacements) {
+  Operation *op = request;
+  ArrayRef<int64_t> wrt = request.getWrt();
+  LogicalResult result = success();
+  for (auto [k, index] : llvm::enumerate(wrt)) {
+    if (!llvm::is_contained(unconnected, index))
+      continue;
+    for (auto [r, replacement] : llvm::enumerate(replacements)) {
+      if (replacement != gradients[k])
+        continue;
+      for (OpOperand &use : op->getResult(r).getUses()) {
+        InFlightDiagnostic diag = use.getOwner()->emitError()
+                                  << "gradient of argument " << index
+                                  << " is none (unconnected = none) but is "
+                                     "used here";
+        diag.attachNote(op->getLoc())
+            << "the gradient op whose result " << r << " it is";
+        result = failure();
+      }
+    }
+  }
+  return result;
+}
+
 bool AutoDiffPass::isReady(func::FuncOp f,
                            const DenseSet<Operation *> &pending,
                            SymbolTable &symbols) {
@@ -115,6 +147,13 @@ LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
   auto backward = func::CallOp::create(builder, loc, fns.backward, backwardArgs);
   SmallVector<Value> replacements =
       request.getResultReplacements(primalResults, backward.getResults());
+  if (request.getUnconnected() == Unconnected::none &&
+      failed(checkNoneUnused(request, generated->unconnected,
+                             backward.getResults(), replacements))) {
+    backward.erase();
+    forward.erase();
+    return failure();
+  }
   op->replaceAllUsesWith(replacements);
   op->erase();
   return success();

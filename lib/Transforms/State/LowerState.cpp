@@ -10,6 +10,8 @@
 //        %v = bufferization.to_tensor %s restrict writable
 //   trace.var.assign %r, %x after(...)
 //     -> bufferization.materialize_in_destination %x in writable %m
+//   (a read whose only use is a scatter_add written back to the same
+//   variable names %m itself: markInPlaceUpdates)
 //   trace.var.assign_add %r, %x   (assign_sub: trace.sub)
 //     -> snapshot %old; %new = trace.add %old, %x; materialize %new in %m
 //   %y = trace.identity %x after(...)  -> %x
@@ -40,6 +42,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include <type_traits>
@@ -87,6 +90,9 @@ std::string mlir::trace::uniqueSymbolName(SymbolTable &symbols,
 
 namespace {
 
+/// Marks a var.read lowered without a snapshot (see markInPlaceUpdates).
+constexpr StringLiteral kUpdateInPlace = "trace.update_in_place";
+
 /// A tensor holding the buffer's contents now, in a fresh buffer of its
 /// own: a later write to `buffer` cannot change it.
 Value snapshot(OpBuilder &b, Location loc, Value buffer, Type tensorType) {
@@ -123,8 +129,16 @@ struct LowerVarRead : OpConversionPattern<VarReadOp> {
     FailureOr<Value> buffer = bufferOf(adaptor.getResource());
     if (failed(buffer))
       return rewriter.notifyMatchFailure(read, "the resource is no buffer");
+    // A read marked by markInPlaceUpdates names the buffer itself: its
+    // only use updates rows of it and writes the result back.
     Value value =
-        snapshot(rewriter, read.getLoc(), *buffer, read.getValue().getType());
+        read->hasAttr(kUpdateInPlace)
+            ? bufferization::ToTensorOp::create(
+                  rewriter, read.getLoc(), read.getValue().getType(), *buffer,
+                  /*restrict=*/true, /*writable=*/true)
+                  .getResult()
+            : snapshot(rewriter, read.getLoc(), *buffer,
+                       read.getValue().getType());
     // The value, and no token.
     rewriter.replaceOpWithMultiple(
         read, SmallVector<SmallVector<Value>>{{value}, {}});
@@ -261,11 +275,47 @@ LogicalResult checkLowerable(ModuleOp module) {
   return failure(failedAny);
 }
 
+/// A sparse update of a variable,
+///   %t = var.read %r; %n = scatter_add %t, %i, %u; var.assign %r, %n
+/// in one block, where the read's value has no other use, the scatter's
+/// result no other use than the assign, and no other op between the read
+/// and the assign touches %r: the snapshot would be copied whole only to
+/// be written back whole. The read is marked to name the variable's buffer
+/// directly, so that one-shot bufferization adds the rows in place and the
+/// write-back copies a buffer onto itself (folded away): O(rows touched),
+/// not O(table).
+void markInPlaceUpdates(ModuleOp module) {
+  module.walk([](VarReadOp read) {
+    Value value = read.getValue();
+    if (!value.hasOneUse())
+      return;
+    auto scatter = dyn_cast<ScatterAddOp>(*value.getUsers().begin());
+    if (!scatter || scatter.getOperand() != value ||
+        !scatter.getResult().hasOneUse())
+      return;
+    auto assign = dyn_cast<VarAssignOp>(*scatter.getResult().getUsers().begin());
+    if (!assign || assign.getResource() != read.getResource() ||
+        assign->getBlock() != read->getBlock() ||
+        scatter->getBlock() != read->getBlock())
+      return;
+    Block *block = read->getBlock();
+    for (Operation *user : read.getResource().getUsers()) {
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (!inBlock || inBlock == read || inBlock == assign)
+        continue;
+      if (read->isBeforeInBlock(inBlock) && inBlock->isBeforeInBlock(assign))
+        return;
+    }
+    read->setAttr(kUpdateInPlace, UnitAttr::get(read.getContext()));
+  });
+}
+
 struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkLowerable(module)))
       return signalPassFailure();
+    markInPlaceUpdates(module);
 
     MLIRContext *context = &getContext();
     StateTypeConverter converter;

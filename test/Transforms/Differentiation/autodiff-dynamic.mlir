@@ -142,7 +142,7 @@ func.func @dloop(%x: tensor<?x4xf32>, %n: index) -> tensor<?x4xf32> {
 // -----
 
 // gather with `?` indices (an embedding lookup over a dynamic batch): the
-// scatter-add is a one-hot matmul whose index count is `?`.
+// cotangent is scattered (trace.scatter_add) into zeros like params.
 func.func @emb(%p: tensor<10x3xf32>, %i: tensor<?xi32>) -> tensor<f32> {
   %c = trace.gather %p, %i {axis = 0} : (tensor<10x3xf32>, tensor<?xi32>) -> tensor<?x3xf32>
   %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<f32>
@@ -153,10 +153,12 @@ func.func @demb(%p: tensor<10x3xf32>, %i: tensor<?xi32>) -> tensor<10x3xf32> {
   return %g : tensor<10x3xf32>
 }
 // CHECK-LABEL: func.func private @__backward_emb(
-// CHECK: %[[OH:[a-z0-9_]+]] = trace.one_hot %{{[a-z0-9_]+}} {depth = 10 : i64} : tensor<?xi32> -> tensor<?x10xf32>
-// CHECK: %[[DY:[a-z0-9_]+]] = trace.reshape %{{[a-z0-9_]+}} : tensor<?x3xf32> -> tensor<1x?x3xf32>
-// CHECK: %[[S:[a-z0-9_]+]] = trace.matmul %[[OH]], %[[DY]] {transpose_a} : (tensor<?x10xf32>, tensor<1x?x3xf32>) -> tensor<1x10x3xf32>
-// CHECK: trace.reshape %[[S]] : tensor<1x10x3xf32> -> tensor<10x3xf32>
+// CHECK-SAME: %[[I:[a-z0-9_]+]]: tensor<?xi32>
+// CHECK-NOT: trace.one_hot
+// CHECK-NOT: trace.matmul
+// CHECK: %[[Z:[a-z0-9_]+]] = trace.constant dense<0.000000e+00> : tensor<10x3xf32>
+// CHECK: %[[S:[a-z0-9_]+]] = trace.scatter_add %[[Z]], %[[I]], %{{[a-z0-9_]+}} : (tensor<10x3xf32>, tensor<?xi32>, tensor<?x3xf32>) -> tensor<10x3xf32>
+// CHECK: return %[[S]]
 
 // -----
 
@@ -269,19 +271,20 @@ func.func @dconvpool(%x: tensor<?x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor
 
 // -----
 
-// gather from params with `?` rows before the axis: the scatter-add's
-// reshapes infer the one `?`.
-func.func @cols(%p: tensor<?x5xf32>, %i: tensor<3xi32>) -> tensor<f32> {
-  %c = trace.gather %p, %i {axis = 1} : (tensor<?x5xf32>, tensor<3xi32>) -> tensor<?x3xf32>
-  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x3xf32> -> tensor<f32>
+// gather from params with `?` rows before the axis, `?` indices, and a `?`
+// gathered dim: zeros broadcast like params, then scatter_add (no size
+// needs to be static).
+func.func @cols(%p: tensor<?x?xf32>, %i: tensor<?xi32>) -> tensor<f32> {
+  %c = trace.gather %p, %i {axis = 1} : (tensor<?x?xf32>, tensor<?xi32>) -> tensor<?x?xf32>
+  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>
   return %s : tensor<f32>
 }
-func.func @dcols(%p: tensor<?x5xf32>, %i: tensor<3xi32>) -> tensor<?x5xf32> {
-  %g = trace.grad @cols(%p, %i) {wrt = array<i64: 0>} : (tensor<?x5xf32>, tensor<3xi32>) -> tensor<?x5xf32>
-  return %g : tensor<?x5xf32>
+func.func @dcols(%p: tensor<?x?xf32>, %i: tensor<?xi32>) -> tensor<?x?xf32> {
+  %g = trace.grad @cols(%p, %i) {wrt = array<i64: 0>} : (tensor<?x?xf32>, tensor<?xi32>) -> tensor<?x?xf32>
+  return %g : tensor<?x?xf32>
 }
 // CHECK-LABEL: func.func private @__backward_cols(
-// CHECK: %[[OH:[a-z0-9_]+]] = trace.one_hot %{{[a-z0-9_]+}} {depth = 5 : i64} : tensor<3xi32> -> tensor<3x5xf32>
-// CHECK: %[[DY:[a-z0-9_]+]] = trace.reshape %{{[a-z0-9_]+}} : tensor<?x3xf32> -> tensor<?x3x1xf32>
-// CHECK: %[[S:[a-z0-9_]+]] = trace.matmul %[[OH]], %[[DY]] {transpose_a} : (tensor<3x5xf32>, tensor<?x3x1xf32>) -> tensor<?x5x1xf32>
-// CHECK: trace.reshape %[[S]] : tensor<?x5x1xf32> -> tensor<?x5xf32>
+// CHECK-SAME: %[[P:[a-z0-9_]+]]: tensor<?x?xf32>, %[[I:[a-z0-9_]+]]: tensor<?xi32>
+// CHECK: %[[Z:[a-z0-9_]+]] = trace.broadcast_to %{{[a-z0-9_]+}} like %[[P]]
+// CHECK: %[[S:[a-z0-9_]+]] = trace.scatter_add %[[Z]], %[[I]], %{{[a-z0-9_]+}} {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?xi32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: return %[[S]]

@@ -1,7 +1,7 @@
 // RUN: tracec-opt %s --trace-autodiff -split-input-file -verify-diagnostics
 
 // What trace-autodiff reports. Verifier-level errors (a callee returning a
-// non-scalar, wrt out of range, wrt an integer argument, unconnected = none)
+// non-scalar, wrt out of range, wrt an integer argument)
 // are covered by test/Dialect/Trace/invalid-gradients.mlir.
 
 // unconnected = error: an argument in wrt that the result does not depend on.
@@ -189,39 +189,9 @@ func.func @df(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// The rules that still need a static size report a `?` there: gather's
-// gathered dim (the one-hot depth of its scatter-add) and conv2d's filter
-// (conv2d_backprop_filter's static filter_shape).
-func.func @emb(%p: tensor<?x3xf32>, %i: tensor<4xi32>) -> tensor<f32> {
-  // expected-error @below {{'trace.gather' op gradient needs a static params size along the gathered axis 0, got 'tensor<?x3xf32>'}}
-  %c = trace.gather %p, %i {axis = 0} : (tensor<?x3xf32>, tensor<4xi32>) -> tensor<4x3xf32>
-  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<4x3xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-func.func @demb(%p: tensor<?x3xf32>, %i: tensor<4xi32>) -> tensor<?x3xf32> {
-  // expected-error @below {{'trace.grad' op cannot differentiate @emb}}
-  %g = trace.grad @emb(%p, %i) {wrt = array<i64: 0>} : (tensor<?x3xf32>, tensor<4xi32>) -> tensor<?x3xf32>
-  return %g : tensor<?x3xf32>
-}
-
-// -----
-
-// Two of gather's three flattened sizes are `?` (params before the axis
-// and the indices): its one reshape can infer only one.
-func.func @emb2(%p: tensor<?x5xf32>, %i: tensor<?xi32>) -> tensor<f32> {
-  // expected-error @below {{'trace.gather' op gradient needs static sizes in all but one of params' dims before the axis, the indices' and params' dims after the axis, got params 'tensor<?x5xf32>' and indices 'tensor<?xi32>'}}
-  %c = trace.gather %p, %i {axis = 1} : (tensor<?x5xf32>, tensor<?xi32>) -> tensor<?x?xf32>
-  %s = trace.reduce_sum %c {axes = array<i64: 0, 1>} : tensor<?x?xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-func.func @demb2(%p: tensor<?x5xf32>, %i: tensor<?xi32>) -> tensor<?x5xf32> {
-  // expected-error @below {{'trace.grad' op cannot differentiate @emb2}}
-  %g = trace.grad @emb2(%p, %i) {wrt = array<i64: 0>} : (tensor<?x5xf32>, tensor<?xi32>) -> tensor<?x5xf32>
-  return %g : tensor<?x5xf32>
-}
-
-// -----
-
+// The rules that still need a static size report a `?` there: conv2d's
+// filter (conv2d_backprop_filter's static filter_shape). (gather's gradient
+// needs none: autodiff-dynamic.mlir.)
 func.func @conv(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x?xf32>) -> tensor<f32> {
   // expected-error @below {{cannot differentiate 'trace.conv2d' with respect to its filter: its shape 'tensor<3x3x2x?xf32>' is not static}}
   %c = trace.conv2d %x, %w : (tensor<1x5x5x2xf32>, tensor<3x3x2x?xf32>) -> tensor<1x3x3x?xf32>

@@ -3,7 +3,8 @@
 // As in TensorFlow, the gradients are dedicated backprop ops:
 //   conv2d(x, F)      -> dx = conv2d_backprop_input(F, dy),
 //                        dF = conv2d_backprop_filter(x, dy)
-//   max_pool2d(x)     -> dx = max_pool2d_grad(x, dy) (first maximum wins)
+//   max_pool2d(x)     -> dx = max_pool2d_grad(x, dy) (first maximum wins;
+//                        tangent: t_y = max_pool2d_select(x, t_x))
 //   avg_pool2d(x)     -> dx = avg_pool2d_grad(dy)
 // The backprop ops take the shape of the operand they differentiate: its
 // static shape, or for an input with `?` dims the input itself (`like`),
@@ -13,11 +14,16 @@
 // The linear backprop ops are differentiable too (grad of grad): both conv2d
 // backprop ops are bilinear, and avg_pool2d_grad is the adjoint of
 // avg_pool2d, so their adjoints are conv2d, the other backprop op and
-// avg_pool2d. max_pool2d_grad has no rule.
+// avg_pool2d. max_pool2d_grad is linear in dy (the argmax is piecewise
+// constant in x): its adjoint is max_pool2d_select(x, c), which picks each
+// window's value at the argmax, and whose adjoint is max_pool2d_grad again,
+// so max pooling has derivatives of every order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GradientModels.h"
+
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -190,6 +196,43 @@ struct AvgPool2DGradGradient
   }
 };
 
+/// y = max_pool2d_grad(x, dy): d dy = max_pool2d_select(x, c); dx = 0 (the
+/// argmax does not move under small changes of x, ties aside).
+/// Tangent (forward mode): t_y = max_pool2d_grad(x, t_dy).
+struct MaxPool2DGradGradient
+    : DifferentiableOpInterface::ExternalModel<MaxPool2DGradGradient,
+                                               MaxPool2DGradOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto grad = cast<MaxPool2DGradOp>(op);
+    Value ct = state.cotangent(grad.getResult());
+    if (!ct || !state.isActive(grad.getDy()))
+      return success();
+    Value dDy = MaxPool2DSelectOp::create(
+        builder, op->getLoc(), state.primal(grad.getInput()), ct,
+        grad.getWindow(), grad.getStrides(), grad.getPadding());
+    return state.accumulate(grad.getDy(), dDy);
+  }
+};
+
+/// y = max_pool2d_select(x, t): dt = max_pool2d_grad(x, c); dx = 0.
+/// Tangent (forward mode): t_y = max_pool2d_select(x, t_t).
+struct MaxPool2DSelectGradient
+    : DifferentiableOpInterface::ExternalModel<MaxPool2DSelectGradient,
+                                               MaxPool2DSelectOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto select = cast<MaxPool2DSelectOp>(op);
+    Value ct = state.cotangent(select.getResult());
+    if (!ct || !state.isActive(select.getT()))
+      return success();
+    Value dT = MaxPool2DGradOp::create(
+        builder, op->getLoc(), state.primal(select.getInput()), ct,
+        select.getWindow(), select.getStrides(), select.getPadding());
+    return state.accumulate(select.getT(), dT);
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerNeuralNetGradients(MLIRContext *context) {
@@ -201,4 +244,6 @@ void mlir::trace::registerNeuralNetGradients(MLIRContext *context) {
   Conv2DBackpropFilterOp::attachInterface<Conv2DBackpropFilterGradient>(
       *context);
   AvgPool2DGradOp::attachInterface<AvgPool2DGradGradient>(*context);
+  MaxPool2DGradOp::attachInterface<MaxPool2DGradGradient>(*context);
+  MaxPool2DSelectOp::attachInterface<MaxPool2DSelectGradient>(*context);
 }

@@ -3,8 +3,8 @@
 // The shape ops move elements without arithmetic, so their rules move the
 // cotangent back: reshape and transpose invert themselves, broadcast_to
 // sums, concat splits, pad slices, slice pads (dilating strided dims first),
-// split concatenates and gather scatter-adds through a one-hot matrix
-// product. one_hot has no rule: its input is integer.
+// split concatenates, gather scatter-adds (trace.scatter_add) and
+// scatter_add gathers. one_hot has no rule: its input is integer.
 //
 // At `?` dims the sizes come from the primal operands at run time: concat's
 // cotangent is split `like` its inputs, pad's sliced `like` its operand,
@@ -15,6 +15,7 @@
 #include "GradientModels.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -248,76 +249,52 @@ struct PadGradient
   }
 };
 
-/// gather: a scatter-add of dy into params. With params viewed as
-/// [P, N, Q] (N the gathered dim) and dy as [P, I, Q] (I the index count):
-///   dparams[p, n, q] = sum_i onehot(clamp(indices))[i, n] * dy[p, i, q],
-/// one batched matmul, so repeated indices accumulate. The indices are
-/// clamped to [0, N - 1] exactly as the forward gather clamps them.
+/// gather: dparams = scatter_add(zeros like params, indices, dy), the
+/// op's exact adjoint (same axis, same clamping, repeated indices summing):
+/// O(indices x row) work at any `?` dims, the gathered one included.
+/// Tangent (forward mode): t_y = gather(t_params, indices).
 struct GatherGradient
     : DifferentiableOpInterface::ExternalModel<GatherGradient, GatherOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto gather = cast<GatherOp>(op);
-    // The indices may have `?` dims (a dynamic batch of lookups), and so
-    // may params except along the axis, which gives the one-hot depth; of
-    // the three sizes [P, I, Q] one at most can be `?` (the reshape infers
-    // it).
+    Value dy = state.cotangent(gather.getResult());
+    if (!dy)
+      return success();
     Location loc = op->getLoc();
-    auto paramsType = cast<RankedTensorType>(gather.getParams().getType());
-    auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
-    ArrayRef<int64_t> shape = paramsType.getShape();
-    int64_t axis = *normalizeAxis(gather.getAxis(), shape.size());
-    int64_t depth = shape[axis];
-    if (ShapedType::isDynamic(depth))
-      return op->emitOpError("gradient needs a static params size along the "
-                             "gathered axis ")
-             << axis << ", got " << paramsType;
-    if (depth == 0)
-      return success(); // Empty params: nothing to scatter into.
-    // -1: a `?` among the factors, inferred from the element count.
-    auto product = [](ArrayRef<int64_t> dims) -> int64_t {
-      int64_t result = 1;
-      for (int64_t dim : dims) {
-        if (ShapedType::isDynamic(dim))
-          return -1;
-        result *= dim;
-      }
-      return result;
-    };
-    int64_t outer = product(shape.take_front(axis));
-    int64_t inner = product(shape.drop_front(axis + 1));
-    int64_t count = product(indicesType.getShape());
-    if ((outer == -1) + (inner == -1) + (count == -1) > 1)
-      return op->emitOpError("gradient needs static sizes in all but one of "
-                             "params' dims before the axis, the indices' and "
-                             "params' dims after the axis, got params ")
-             << paramsType << " and indices " << indicesType;
-
-    Type indexElement = indicesType.getElementType();
-    auto indexConstant = [&](int64_t value) -> Value {
-      auto type = RankedTensorType::get({}, indexElement);
-      return ConstantOp::create(
-          builder, loc,
-          DenseElementsAttr::get(type,
-                                 builder.getIntegerAttr(indexElement, value)));
-    };
-    Value indices = state.primal(gather.getIndices());
-    indices = MaxOp::create(builder, loc, indices, indexConstant(0));
-    indices = MinOp::create(builder, loc, indices, indexConstant(depth - 1));
-    indices = ReshapeOp::create(builder, loc, indices,
-                                ArrayRef<int64_t>{count});
-    Value oneHot = OneHotOp::create(builder, loc, indices, depth,
-                                    paramsType.getElementType());
-
-    Value dy = ReshapeOp::create(builder, loc, state.cotangent(gather.getResult()),
-                                 ArrayRef<int64_t>{outer, count, inner});
-    // [I, N]^T @ [P, I, Q] -> [P, N, Q].
-    Value scattered = MatmulOp::create(builder, loc, oneHot, dy,
-                                       /*transpose_a=*/true,
-                                       /*transpose_b=*/false);
-    GradientBuilder g(builder, loc);
-    Value dx = g.reshapeLike(scattered, state.primal(gather.getParams()));
+    FailureOr<Value> zeros =
+        zerosLike(builder, loc, state.primal(gather.getParams()));
+    if (failed(zeros))
+      return failure();
+    Value dx = ScatterAddOp::create(builder, loc, *zeros,
+                                    state.primal(gather.getIndices()), dy,
+                                    gather.getAxis());
     return state.accumulate(gather.getParams(), dx);
+  }
+};
+
+/// scatter_add(operand, indices, updates) is linear in (operand, updates):
+/// doperand = ct, dupdates = gather(ct, indices) (the clamped rows the
+/// updates went to). Tangent (forward mode): t_y = scatter_add(t_operand,
+/// indices, t_updates).
+struct ScatterAddGradient
+    : DifferentiableOpInterface::ExternalModel<ScatterAddGradient,
+                                               ScatterAddOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto scatter = cast<ScatterAddOp>(op);
+    Value ct = state.cotangent(scatter.getResult());
+    if (!ct)
+      return success();
+    if (state.isActive(scatter.getOperand()) &&
+        failed(state.accumulate(scatter.getOperand(), ct)))
+      return failure();
+    if (!state.isActive(scatter.getUpdates()))
+      return success();
+    Value dUpdates =
+        GatherOp::create(builder, op->getLoc(), ct,
+                         state.primal(scatter.getIndices()), scatter.getAxis());
+    return state.accumulate(scatter.getUpdates(), dUpdates);
   }
 };
 
@@ -337,4 +314,5 @@ void mlir::trace::registerShapeGradients(MLIRContext *context) {
   PadOp::attachInterface<PadGradient>(*context);
   SplitOp::attachInterface<SplitGradient>(*context);
   GatherOp::attachInterface<GatherGradient>(*context);
+  ScatterAddOp::attachInterface<ScatterAddGradient>(*context);
 }

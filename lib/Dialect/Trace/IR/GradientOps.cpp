@@ -114,19 +114,13 @@ static LogicalResult verifyGradientResults(Operation *op, ValueRange args,
   return success();
 }
 
-/// `unconnected = none` is TensorFlow's UnconnectedGradients.NONE, which
-/// returns None for an argument the result does not depend on. An op has a
-/// fixed list of results, each a tensor, so there is nothing to return in
-/// its place; rather than letting every pass reject the op later, the
-/// verifier does, and says what to use.
-static LogicalResult verifyUnconnected(Operation *op, Unconnected mode) {
-  if (mode != Unconnected::none)
-    return success();
-  return op->emitOpError(
-      "unconnected = none is not supported: an op has a fixed list of "
-      "results and there is no 'None' tensor to return; use "
-      "#trace.unconnected<zero> (zeros, the default) or "
-      "#trace.unconnected<error>");
+/// Every `unconnected` mode verifies: which arguments are unconnected is
+/// known only when trace-autodiff differentiates the callee. With `none`
+/// (TensorFlow's UnconnectedGradients.NONE: their gradients are None) the
+/// results standing for them must be unused; trace-autodiff reports a use.
+/// The rest needs the callee (verifySymbolUses).
+static LogicalResult verifyUnconnected(Operation *, Unconnected) {
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -46,6 +47,9 @@ void TraceDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "tracec/Dialect/Trace/IR/TraceOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "tracec/Dialect/Trace/IR/TraceAdjointOps.cpp.inc"
       >();
   addTypes<
 #define GET_TYPEDEF_LIST
