@@ -13,6 +13,8 @@
 // scf.while has no trip count known before it runs, so there is nothing
 // to size the tape with: it is reported, not guessed at.
 //
+// Forward mode (all three): ControlFlowTangents.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GradientModels.h"
@@ -136,6 +138,11 @@ struct IfGradient
       if (failed(state.accumulate(value, ct)))
         return failure();
     return success();
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitIfTangent(cast<scf::IfOp>(op), builder, state);
   }
 };
 
@@ -377,6 +384,11 @@ struct ForGradient
         return failure();
     return success();
   }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitForTangent(cast<scf::ForOp>(op), builder, state);
+  }
 };
 
 struct WhileGradient
@@ -386,6 +398,11 @@ struct WhileGradient
         "cannot differentiate scf.while: its trip count is only known after "
         "it runs, so there is no tape size for the reverse sweep; express "
         "the loop as scf.for with a bound, or stop the gradient through it");
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitWhileTangent(cast<scf::WhileOp>(op), builder, state);
   }
 };
 

@@ -6,6 +6,10 @@
 // split concatenates and gather scatter-adds through a one-hot matrix
 // product. one_hot has no rule: its input is integer.
 //
+// The shape ops are linear in the tensor they move (not in `like`, which
+// gives only a shape, nor in gather's indices): their tangent is the op
+// applied to the tangent (LinearTangents.cpp); pad pads it with zeros.
+//
 // At `?` dims the sizes come from the primal operands at run time: concat's
 // cotangent is split `like` its inputs, pad's sliced `like` its operand,
 // slice's padded `like` its operand.
@@ -34,6 +38,11 @@ struct ReshapeGradient
                              state.primal(reshape.getX()));
     return state.accumulate(reshape.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<ReshapeOp>(op).getX());
+  }
 };
 
 /// tensor.cast (which the rules insert where a cotangent knows more or less
@@ -49,6 +58,12 @@ struct TensorCastGradient
                             tensor::CastOp::create(builder, op->getLoc(),
                                                    castOp.getSource().getType(),
                                                    dy));
+  }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<tensor::CastOp>(op).getSource());
   }
 };
 
@@ -68,6 +83,11 @@ struct TransposeGradient
                                    inverse);
     return state.accumulate(transpose.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<TransposeOp>(op).getX());
+  }
 };
 
 /// broadcast_to: dx = dy summed over the broadcast dims (`like` only gives
@@ -83,6 +103,12 @@ struct BroadcastToGradient
                              broadcast.getX().getType());
     return state.accumulate(broadcast.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<BroadcastToOp>(op).getX());
+  }
 };
 
 /// fill: the scalar was broadcast everywhere, so its cotangent is the sum
@@ -96,6 +122,11 @@ struct FillGradient
     return state.accumulate(
         fill.getValue(), g.unbroadcast(state.cotangent(fill.getResult()),
                                        fill.getValue().getType()));
+  }
+  /// Linear in the scalar: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<FillOp>(op).getValue());
   }
 };
 
@@ -135,6 +166,16 @@ struct ConcatGradient
     }
     return success();
   }
+
+  /// Linear in all inputs jointly: the concat of their tangents (zeros for
+  /// inputs without one).
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    SmallVector<unsigned> inputs;
+    for (OpOperand &input : cast<ConcatOp>(op).getInputsMutable())
+      inputs.push_back(input.getOperandNumber());
+    return emitMultilinearTangent(op, builder, state, {inputs});
+  }
 };
 
 /// split: dx is the concatenation of the pieces' cotangents (zeros shaped
@@ -160,6 +201,12 @@ struct SplitGradient
     return state.accumulate(
         split.getX(),
         ConcatOp::create(builder, op->getLoc(), pieces, split.getAxis()));
+  }
+  /// Linear: every piece's tangent is a piece of the tangent: the op applied to
+  /// the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<SplitOp>(op).getX());
   }
 };
 
@@ -221,6 +268,11 @@ struct SliceGradient
     dx = PadOp::create(builder, loc, dx, start, high, APFloat(0.0));
     return state.accumulate(slice.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<SliceOp>(op).getX());
+  }
 };
 
 /// pad: dx = dy[low : low + dim] per dim (the padding value is a constant);
@@ -245,6 +297,17 @@ struct PadGradient
         SliceOp::create(builder, op->getLoc(), dy, low, limit,
                         DenseI64ArrayAttr());
     return state.accumulate(pad.getX(), dx);
+  }
+
+  /// Affine (the padding value is a constant): the tangent padded with 0.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto pad = cast<PadOp>(op);
+    return emitMultilinearTangent(op, builder, state,
+                                  {{pad.getXMutable().getOperandNumber()}},
+                                  [&](Operation *applied) {
+                                    cast<PadOp>(applied).setValue(APFloat(0.0));
+                                  });
   }
 };
 
@@ -318,6 +381,12 @@ struct GatherGradient
     GradientBuilder g(builder, loc);
     Value dx = g.reshapeLike(scattered, state.primal(gather.getParams()));
     return state.accumulate(gather.getParams(), dx);
+  }
+  /// Linear in params (the indices stay): the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<GatherOp>(op).getParams());
   }
 };
 
