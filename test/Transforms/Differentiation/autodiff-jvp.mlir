@@ -169,3 +169,28 @@ func.func @grad_directional(%x: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<3xf3
 // CHECK: call @__forward___jvp_h(
 // CHECK-LABEL: func.func private @__backward_directional_wrt_0(
 // CHECK: call @__backward___jvp_h(
+
+// -----
+
+// Sources: a random tensor shaped `like` a value with a tangent has a zero
+// tangent (it runs once, as a clone); a float cast carries the tangent at
+// the result's precision.
+func.func @noisy(%x: tensor<?x3xf64>) -> tensor<?x3xf32> {
+  %u, %c = trace.random_uniform like %x {seed = 7 : i64} : tensor<?x3xf64> -> tensor<?x3xf64>
+  %p = trace.mul %x, %u : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  %y = trace.cast %p : tensor<?x3xf64> to tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}
+func.func @jvp_noisy(%x: tensor<?x3xf64>, %t: tensor<?x3xf64>) -> tensor<?x3xf32> {
+  %y, %ty = trace.jvp @noisy(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<?x3xf64>), (tensor<?x3xf64>) -> (tensor<?x3xf32>, tensor<?x3xf32>)
+  return %ty : tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func private @__jvp_noisy(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<?x3xf64>, %[[T:[a-z0-9_]+]]: tensor<?x3xf64>)
+// CHECK: %[[U:[a-z0-9_]+]], %{{[a-z0-9_]+}} = trace.random_uniform like %[[X]]
+// CHECK-NOT: trace.random_uniform
+// CHECK-DAG: %[[P:[a-z0-9_]+]] = trace.mul %[[X]], %[[U]]
+// CHECK-DAG: %[[TP:[a-z0-9_]+]] = trace.mul %[[T]], %[[U]]
+// CHECK-DAG: %[[Y:[a-z0-9_]+]] = trace.cast %[[P]] : tensor<?x3xf64> to tensor<?x3xf32>
+// CHECK-DAG: %[[TY:[a-z0-9_]+]] = trace.cast %[[TP]] : tensor<?x3xf64> to tensor<?x3xf32>
+// CHECK: return %[[Y]], %[[TY]]
