@@ -572,6 +572,25 @@ func.func @check(%x: tensor<3xf64>, %v: tensor<3xf64>) -> tensor<3xf64> {
             (std::vector<double>{1.5, 0.25 - 0.5, -4.0}));
 }
 
+/// The checker itself fails a wrong tangent: central differences see
+/// through stop_gradient, so for y = stop_gradient(x) * x they give 2 x v
+/// where trace.jvp (rightly) gives x v.
+TEST(Tangents, CheckerCatchesAWrongTangent) {
+  std::string source = R"mlir(
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %s = trace.stop_gradient %x : tensor<3xf64>
+  %y = trace.mul %s, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+)mlir";
+  ::testing::AssertionResult result =
+      checkTangents(source, "f", {randomTensor({3}, 8, 0.5, 1.5)}, {0});
+  ASSERT_FALSE(result);
+  EXPECT_NE(std::string(result.message()).find("central difference"),
+            std::string::npos)
+      << result.message();
+}
+
 /// max_pool2d's tangent picks each window's maximum element of the input's
 /// tangent, which needs an op of its own: until then forward mode reports
 /// it, naming the op.
