@@ -517,6 +517,37 @@ func.func @dloss(%w: tensor<3x4xf64>, %x: tensor<5x3xf64>) -> tensor<3x4xf64> {
                             {0, 1}));
 }
 
+/// Forward-over-reverse through a loop: the gradient's forward function
+/// tapes the carried values (tensor.insert_slice), its backward function
+/// reads them back (tensor.extract_slice); forward mode goes through both.
+/// (Reverse-over-reverse through loops is not supported, so the check is
+/// against central differences only.)
+TEST(Tangents, ForwardOverReverseThroughALoop) {
+  std::string source = R"mlir(
+func.func @loss(%x: tensor<3xf64>, %w: tensor<3x3xf64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %y = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<3xf64>) {
+    %r = trace.reshape %h : tensor<3xf64> -> tensor<1x3xf64>
+    %m = trace.matmul %r, %w : (tensor<1x3xf64>, tensor<3x3xf64>) -> tensor<1x3xf64>
+    %t = trace.tanh %m : tensor<1x3xf64>
+    %f = trace.reshape %t : tensor<1x3xf64> -> tensor<3xf64>
+    scf.yield %f : tensor<3xf64>
+  }
+  %s = trace.reduce_sum %y {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @dloss(%x: tensor<3xf64>, %w: tensor<3x3xf64>) -> tensor<3x3xf64> {
+  %g = trace.grad @loss(%x, %w) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  return %g : tensor<3x3xf64>
+}
+)mlir";
+  EXPECT_TRUE(checkTangents(source, "dloss",
+                            {randomTensor({3}, 11), randomTensor({3, 3}, 12)},
+                            {0, 1}, /*againstReverse=*/false));
+}
+
 /// Reverse-over-forward: the gradient of a function that holds a jvp.
 TEST(Tangents, ReverseOverForward) {
   std::string source = R"mlir(

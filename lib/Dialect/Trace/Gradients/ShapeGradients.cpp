@@ -390,10 +390,37 @@ struct GatherGradient
   }
 };
 
+/// tensor.insert_slice and tensor.extract_slice, which the reverse rule of
+/// scf.for builds to tape the carried values: linear (jointly in the slice
+/// and the tensor it goes into), so forward mode goes through them (the
+/// jvp of a gradient through a loop: forward-over-reverse). They have no
+/// reverse rule (reverse-over-reverse through loops is not supported).
+template <typename OpTy>
+struct TensorSliceTangent
+    : DifferentiableOpInterface::ExternalModel<TensorSliceTangent<OpTy>,
+                                               OpTy> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &, AdjointState &) const {
+    return op->emitError("cannot differentiate '")
+           << op->getName() << "': it has no gradient rule";
+  }
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    SmallVector<unsigned> tensors;
+    for (OpOperand &operand : op->getOpOperands())
+      if (carriesTangent(operand.get().getType()))
+        tensors.push_back(operand.getOperandNumber());
+    return emitMultilinearTangent(op, builder, state, {tensors});
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerTensorGradients(MLIRContext *context) {
   tensor::CastOp::attachInterface<TensorCastGradient>(*context);
+  tensor::InsertSliceOp::attachInterface<
+      TensorSliceTangent<tensor::InsertSliceOp>>(*context);
+  tensor::ExtractSliceOp::attachInterface<
+      TensorSliceTangent<tensor::ExtractSliceOp>>(*context);
 }
 
 void mlir::trace::registerShapeGradients(MLIRContext *context) {
