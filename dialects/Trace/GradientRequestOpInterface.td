@@ -8,7 +8,8 @@ include "mlir/IR/OpBase.td"
 def Trace_GradientRequestOpInterface : OpInterface<"GradientRequestOpInterface"> {
   let cppNamespace = "::mlir::trace";
   let description = [{
-    Ops that *request* a derivative (grad, value_and_grad, vjp): they run
+    Ops that *request* a derivative (grad, value_and_grad, vjp in reverse
+    mode; jvp in forward mode): they run
     the function `callee` on `args` and differentiate it with respect to the
     `wrt` arguments. trace-autodiff rewrites them; trace-auto-control-deps
     treats them as calls of `callee`. The ops' own accessors implement the
@@ -27,10 +28,18 @@ def Trace_GradientRequestOpInterface : OpInterface<"GradientRequestOpInterface">
     InterfaceMethod<"What arguments the results do not depend on get.",
       "::mlir::trace::Unconnected", "getUnconnected">,
     InterfaceMethod<[{
+        Forward mode (a Jacobian-vector product, trace.jvp): the callee is
+        swept forward with tangents, seeded with the `wrt` arguments'
+        tangents, rather than backward.
+      }],
+      "bool", "isForwardMode", (ins), /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;">,
+    InterfaceMethod<[{
         The cotangents of the callee's results (of types `calleeResults`)
         that seed the backward sweep, one per result, built at `builder`'s
         insertion point: 1 for a scalar loss, the op's own cotangent
-        operands for a vector-Jacobian product.
+        operands for a vector-Jacobian product. In forward mode: the
+        tangents of the `wrt` arguments, which seed the forward sweep.
       }],
       "::llvm::SmallVector<::mlir::Value>", "buildSeedCotangents",
       (ins "::mlir::OpBuilder &":$builder,
@@ -38,7 +47,8 @@ def Trace_GradientRequestOpInterface : OpInterface<"GradientRequestOpInterface">
     InterfaceMethod<[{
         The values that replace the op's results, in order, given the
         callee's results (`values`) and the cotangents of the `wrt`
-        arguments (`gradients`).
+        arguments (`gradients`; in forward mode, the tangents of the
+        callee's floating-point results).
       }],
       "::llvm::SmallVector<::mlir::Value>", "getResultReplacements",
       (ins "::mlir::ValueRange":$values, "::mlir::ValueRange":$gradients)>,

@@ -8,7 +8,8 @@ include "mlir/IR/OpBase.td"
 def DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
   let cppNamespace = "::mlir::trace";
   let description = [{
-    The reverse-mode rule of an op, used by `trace-autodiff`. The pass
+    The reverse- and forward-mode rules of an op, used by `trace-autodiff`.
+    Reverse mode (trace.grad, value_and_grad, vjp): the pass
     clones the function's ops in order (the primal sweep, `emitPrimal`),
     then visits them in reverse (the adjoint sweep, `emitAdjoint`), where a
     rule reads the cotangents of the op's results from the AdjointState and
@@ -17,6 +18,12 @@ def DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
     the residuals) and a backward function. Rules are attached as external
     models (lib/Dialect/Trace/Gradients), so adding an op never touches the
     pass.
+
+    Forward mode (trace.jvp): the pass clones each op of the function in
+    order and, where some operand carries a tangent, calls `emitTangent`
+    right after the clone; the rule reads the operands' tangents from the
+    TangentState and sets the tangents of the op's results. One sweep, no
+    tape: primal and tangent values are computed side by side.
   }];
   let methods = [
     InterfaceMethod<[{
@@ -40,6 +47,24 @@ def DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
       "::llvm::LogicalResult", "emitAdjoint",
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::trace::AdjointState &":$state)>,
+    InterfaceMethod<[{
+        Emits the tangent (the Jacobian-vector product): called right after
+        the op's primal clone, only when some operand (or a value its regions
+        capture) has a tangent (`state.tangent(operand)`, null for zero) and
+        some result is a floating-point tensor; sets the tangent of each
+        result that gets one with `state.setTangent` (results that get none
+        have a zero tangent). The default reports that the op has no tangent
+        rule, so ops that have only a reverse rule still build.
+      }],
+      "::llvm::LogicalResult", "emitTangent",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::trace::TangentState &":$state),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        return $_op.getOperation()->emitOpError(
+            "has no tangent rule: forward-mode differentiation (trace.jvp) "
+            "cannot go through it");
+      }]>,
   ];
 }
 

@@ -822,6 +822,66 @@ def Trace_VjpOp : Trace_GradientOp<"vjp",
 }
 
 //===----------------------------------------------------------------------===//
+// Forward-mode differentiation
+//===----------------------------------------------------------------------===//
+
+def Trace_JvpOp : Trace_Op<"jvp", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    Trace_GradientRequestOpInterface]> {
+  let summary = "Jacobian-vector product: results and their tangents";
+  let description = [{
+    JAX's `jvp`: runs `callee` on `args` and pushes the `tangents` of the
+    `wrt` arguments forward (the other arguments' tangents are zero).
+    ```mlir
+    %y, %ty = trace.jvp @f(%x, %w) tangents(%tx) {wrt = array<i64: 0>}
+        : (tensor<3xf32>, tensor<3xf32>), (tensor<3xf32>)
+          -> (tensor<3xf32>, tensor<3xf32>)
+    ```
+    One tangent operand per `wrt` index, of that argument's type (a
+    floating-point tensor; forward mode does not differentiate with respect
+    to variables). The op returns the callee's results, then one tangent per
+    floating-point tensor result of the callee, of its type.
+    `trace-autodiff` rewrites it into a call of the generated
+    `__jvp_<callee>`.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+      Variadic<Trace_FloatTensor>:$tangents, DenseI64ArrayAttr:$wrt);
+  let results = (outs Variadic<AnyType>:$results);
+  // `$callee ( $args ) tangents ( $tangents ) attr-dict :
+  //  ( type($args) ), ( type($tangents) ) -> ( type($results) )`, as vjp's.
+  let hasCustomAssemblyFormat = 1;
+  // wrt and the tangents' types; the callee in verifySymbolUses.
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
+                   "::mlir::ValueRange":$tangents,
+                   "::llvm::ArrayRef<int64_t>":$wrt)>
+  ];
+  // GradientRequestOpInterface in forward mode: seeded with the tangents;
+  // yields the callee's results, then the results' tangents. Every result
+  // is connected (an argument the results do not depend on simply gives
+  // zero tangents).
+  let extraClassDeclaration = [{
+    bool isForwardMode() { return true; }
+    ::mlir::trace::Unconnected getUnconnected() {
+      return ::mlir::trace::Unconnected::zero;
+    }
+    ::llvm::SmallVector<::mlir::Value>
+    buildSeedCotangents(::mlir::OpBuilder &, ::mlir::TypeRange) {
+      return ::llvm::to_vector(getTangents());
+    }
+    ::llvm::SmallVector<::mlir::Value>
+    getResultReplacements(::mlir::ValueRange values,
+                          ::mlir::ValueRange tangents) {
+      ::llvm::SmallVector<::mlir::Value> replacements(values);
+      ::llvm::append_range(replacements, tangents);
+      return replacements;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // State and ordering
 //===----------------------------------------------------------------------===//
 

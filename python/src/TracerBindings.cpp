@@ -310,6 +310,17 @@ void tracec::python::bindTracer(py::module_ &m) {
     return vjp(toCallable(std::move(fn)), primals, cotangents,
                gradOptions(argnums, variables, unconnectedZero));
   });
+  // Forward mode: f's results, then the tangents of its float results.
+  m.def(
+      "jvp",
+      [](py::function fn, const std::vector<Value> &primals,
+         const std::vector<Value> &tangents, const I64s &argnums) {
+        JvpOptions options;
+        options.argnums.assign(argnums.begin(), argnums.end());
+        return jvp(toCallable(std::move(fn)), primals, tangents, options);
+      },
+      py::arg("fn"), py::arg("primals"), py::arg("tangents"),
+      py::arg("argnums"));
   m.def("gradients", [](const std::vector<Value> &ys,
                         const std::vector<Value> &xs,
                         const std::vector<Value> &gradYs,

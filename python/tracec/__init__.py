@@ -12,6 +12,7 @@ from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
 from . import numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, while_loop  # noqa: F401
 from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
+from .forward import hessian, hvp, jacfwd, jacrev, jvp  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .tape import (GradientTape, grad, gradients, gradients_function,  # noqa: F401
                    hessians, implicit_grad, implicit_value_and_grad,

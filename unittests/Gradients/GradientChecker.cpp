@@ -6,6 +6,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 using namespace tracec;
@@ -217,4 +218,250 @@ Tensor tracec::testing::randomTensor(llvm::ArrayRef<int64_t> shape,
   for (int64_t i = 0; i < t.numElements(); ++i)
     t.data<double>()[i] = uniform(generator);
   return t;
+}
+
+namespace {
+
+/// `source` plus @__jvp_check (trace.jvp of `function`) and, where asked,
+/// @__vjp_check (trace.vjp of it), both returning every result.
+llvm::Expected<std::string> withTangentFunctions(Compiler &compiler,
+                                                 llvm::StringRef source,
+                                                 llvm::StringRef function,
+                                                 llvm::ArrayRef<int64_t> wrt,
+                                                 bool againstReverse) {
+  auto module = compiler.parseString(source, "tangent-case.mlir");
+  if (!module)
+    return module.takeError();
+  auto f = module->get().lookupSymbol<mlir::func::FuncOp>(function);
+  if (!f)
+    return llvm::createStringError("no function @" + function);
+  auto list = [](auto &&items, auto &&text) {
+    std::string out;
+    for (auto [i, item] : llvm::enumerate(items))
+      out += (i ? ", " : "") + text(i, item);
+    return out;
+  };
+  std::vector<mlir::Type> argTypesV(f.getArgumentTypes().begin(),
+                                    f.getArgumentTypes().end());
+  std::vector<mlir::Type> resultTypesV(f.getResultTypes().begin(),
+                                       f.getResultTypes().end());
+  std::string argTypes =
+      list(argTypesV, [](size_t, mlir::Type t) { return typeText(t); });
+  std::string resultTypes =
+      list(resultTypesV, [](size_t, mlir::Type t) { return typeText(t); });
+  std::string params = list(argTypesV, [](size_t i, mlir::Type t) {
+    return "%a" + std::to_string(i) + ": " + typeText(t);
+  });
+  std::string args = list(
+      argTypesV, [](size_t i, mlir::Type) { return "%a" + std::to_string(i); });
+  std::string wrtList =
+      list(wrt, [](size_t, int64_t index) { return std::to_string(index); });
+  std::string tangentTypes = list(
+      wrt, [&](size_t, int64_t index) { return typeText(argTypesV[index]); });
+  std::string tangentParams = list(wrt, [&](size_t k, int64_t index) {
+    return "%t" + std::to_string(k) + ": " + typeText(argTypesV[index]);
+  });
+  std::string tangents =
+      list(wrt, [](size_t k, int64_t) { return "%t" + std::to_string(k); });
+  size_t numResults = resultTypesV.size();
+  auto results = [](size_t count) {
+    std::string out;
+    for (size_t i = 0; i < count; ++i)
+      out += (i ? ", %r#" : "%r#") + std::to_string(i);
+    return out;
+  };
+  std::string text =
+      source.str() + "\nfunc.func @__jvp_check(" + params + ", " +
+      tangentParams + ") -> (" + resultTypes + ", " + resultTypes +
+      ") {\n  %r:" + std::to_string(2 * numResults) + " = trace.jvp @" +
+      function.str() + "(" + args + ") tangents(" + tangents +
+      ") {wrt = array<i64: " + wrtList + ">} : (" + argTypes + "), (" +
+      tangentTypes + ") -> (" + resultTypes + ", " + resultTypes +
+      ")\n  return " + results(2 * numResults) + " : " + resultTypes + ", " +
+      resultTypes + "\n}\n";
+  if (!againstReverse)
+    return text;
+  std::string gradTypes = list(
+      wrt, [&](size_t, int64_t index) { return typeText(argTypesV[index]); });
+  std::string cotangentParams = list(resultTypesV, [](size_t i, mlir::Type t) {
+    return "%c" + std::to_string(i) + ": " + typeText(t);
+  });
+  std::string cotangents = list(resultTypesV, [](size_t i, mlir::Type) {
+    return "%c" + std::to_string(i);
+  });
+  size_t numVjp = numResults + wrt.size();
+  return text + "func.func @__vjp_check(" + params + ", " + cotangentParams +
+         ") -> (" + resultTypes + ", " + gradTypes +
+         ") {\n  %r:" + std::to_string(numVjp) + " = trace.vjp @" +
+         function.str() + "(" + args + ") cotangents(" + cotangents +
+         ") {wrt = array<i64: " + wrtList + ">} : (" + argTypes + "), (" +
+         resultTypes + ") -> (" + resultTypes + ", " + gradTypes +
+         ")\n  return " + results(numVjp) + " : " + resultTypes + ", " +
+         gradTypes + "\n}\n";
+}
+
+double maxAbs(const Tensor &t) {
+  double m = 0;
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    m = std::max(m, std::fabs(t.elementAsDouble(i)));
+  return m;
+}
+
+} // namespace
+
+::testing::AssertionResult
+tracec::testing::checkTangents(llvm::StringRef source, llvm::StringRef function,
+                               llvm::ArrayRef<Tensor> inputs,
+                               llvm::ArrayRef<int64_t> wrt,
+                               bool againstReverse) {
+  return checkTangentsAtSizes(source, function, {inputs.vec()}, wrt,
+                              againstReverse);
+}
+
+::testing::AssertionResult tracec::testing::checkTangentsAtSizes(
+    llvm::StringRef source, llvm::StringRef function,
+    llvm::ArrayRef<std::vector<Tensor>> inputSets, llvm::ArrayRef<int64_t> wrt,
+    bool againstReverse) {
+  using ::testing::AssertionFailure;
+  Compiler compiler;
+  auto text =
+      withTangentFunctions(compiler, source, function, wrt, againstReverse);
+  if (!text)
+    return AssertionFailure() << llvm::toString(text.takeError());
+  auto module = compiler.parseString(*text, "tangent-check.mlir");
+  if (!module)
+    return AssertionFailure() << llvm::toString(module.takeError());
+  auto exe = Executable::compile(*module);
+  if (!exe)
+    return AssertionFailure() << llvm::toString(exe.takeError());
+  auto f = (*exe)->function(function);
+  auto jvp = (*exe)->function("__jvp_check");
+  if (!f || !jvp) {
+    llvm::consumeError(f.takeError());
+    llvm::consumeError(jvp.takeError());
+    return AssertionFailure() << "functions missing after compile";
+  }
+  std::optional<Function> vjp;
+  if (againstReverse) {
+    auto found = (*exe)->function("__vjp_check");
+    if (!found)
+      return AssertionFailure() << llvm::toString(found.takeError());
+    vjp.emplace(std::move(*found));
+  }
+  for (auto [set, inputs] : llvm::enumerate(inputSets)) {
+    // Random tangents of the wrt arguments.
+    std::vector<Tensor> tangents;
+    for (auto [k, index] : llvm::enumerate(wrt))
+      tangents.push_back(randomTensor(
+          inputs[index].shape(), static_cast<unsigned>(7000 + 31 * set + k)));
+    std::vector<Tensor> jvpArgs;
+    for (const Tensor &input : inputs)
+      jvpArgs.push_back(input.clone());
+    for (const Tensor &t : tangents)
+      jvpArgs.push_back(t.clone());
+    auto forward = (*jvp)(jvpArgs);
+    if (!forward)
+      return AssertionFailure() << "input set " << set << ": "
+                                << llvm::toString(forward.takeError());
+    size_t numResults = forward->size() / 2;
+    auto primal = (*f)(inputs);
+    if (!primal)
+      return AssertionFailure() << llvm::toString(primal.takeError());
+    for (size_t r = 0; r < numResults; ++r) {
+      const Tensor &got = (*forward)[r], &want = (*primal)[r];
+      if (got.shape() != want.shape())
+        return AssertionFailure() << "input set " << set << ": result " << r
+                                  << " of trace.jvp has the wrong shape";
+      for (int64_t i = 0; i < got.numElements(); ++i)
+        if (!(std::fabs(got.elementAsDouble(i) - want.elementAsDouble(i)) <=
+              1e-12 * (1 + std::fabs(want.elementAsDouble(i)))))
+          return AssertionFailure()
+                 << "input set " << set << ": primal result " << r << "[" << i
+                 << "] of trace.jvp is " << got.elementAsDouble(i)
+                 << ", the function gives " << want.elementAsDouble(i);
+    }
+
+    // Central differences along v.
+    double scale = 1;
+    for (int64_t index : wrt)
+      scale = std::max(scale, maxAbs(inputs[index]));
+    double h = 1e-6 * scale;
+    std::vector<Tensor> plusPoint, minusPoint;
+    for (const Tensor &input : inputs) {
+      plusPoint.push_back(input.clone());
+      minusPoint.push_back(input.clone());
+    }
+    for (auto [k, index] : llvm::enumerate(wrt)) {
+      for (int64_t i = 0; i < inputs[index].numElements(); ++i) {
+        double x = inputs[index].elementAsDouble(i);
+        double v = tangents[k].elementAsDouble(i);
+        setElement(plusPoint[index], i, x + h * v);
+        setElement(minusPoint[index], i, x - h * v);
+      }
+    }
+    auto plus = (*f)(plusPoint);
+    auto minus = (*f)(minusPoint);
+    if (!plus || !minus) {
+      llvm::consumeError(plus.takeError());
+      llvm::consumeError(minus.takeError());
+      return AssertionFailure() << "evaluating f failed";
+    }
+    for (size_t r = 0; r < numResults; ++r) {
+      const Tensor &jv = (*forward)[numResults + r];
+      if (jv.shape() != (*primal)[r].shape())
+        return AssertionFailure() << "input set " << set << ": the tangent of "
+                                  << "result " << r << " has the wrong shape";
+      for (int64_t i = 0; i < jv.numElements(); ++i) {
+        double numeric =
+            ((*plus)[r].elementAsDouble(i) - (*minus)[r].elementAsDouble(i)) /
+            (2 * h);
+        double got = jv.elementAsDouble(i);
+        if (!(std::fabs(got - numeric) <= 1e-6 + 1e-5 * std::fabs(numeric)))
+          return AssertionFailure()
+                 << "input set " << set << ": tangent of result " << r << "["
+                 << i << "]: trace.jvp gives " << got << ", central difference "
+                 << numeric;
+      }
+    }
+    if (!againstReverse)
+      continue;
+
+    // <J v, w> == <v, J^T w>.
+    std::vector<Tensor> vjpArgs;
+    for (const Tensor &input : inputs)
+      vjpArgs.push_back(input.clone());
+    std::vector<Tensor> cotangents;
+    for (size_t r = 0; r < numResults; ++r)
+      cotangents.push_back(randomTensor(
+          (*primal)[r].shape(), static_cast<unsigned>(9000 + 31 * set + r)));
+    for (const Tensor &w : cotangents)
+      vjpArgs.push_back(w.clone());
+    auto backward = (*vjp)(vjpArgs);
+    if (!backward)
+      return AssertionFailure() << "input set " << set << ": "
+                                << llvm::toString(backward.takeError());
+    double forwardDot = 0, reverseDot = 0, magnitude = 0;
+    for (size_t r = 0; r < numResults; ++r) {
+      const Tensor &jv = (*forward)[numResults + r];
+      for (int64_t i = 0; i < jv.numElements(); ++i) {
+        double term = jv.elementAsDouble(i) * cotangents[r].elementAsDouble(i);
+        forwardDot += term;
+        magnitude += std::fabs(term);
+      }
+    }
+    for (size_t k = 0; k < wrt.size(); ++k) {
+      const Tensor &g = (*backward)[numResults + k];
+      for (int64_t i = 0; i < g.numElements(); ++i) {
+        double term = g.elementAsDouble(i) * tangents[k].elementAsDouble(i);
+        reverseDot += term;
+        magnitude += std::fabs(term);
+      }
+    }
+    if (!(std::fabs(forwardDot - reverseDot) <= 1e-10 * (1 + magnitude)))
+      return AssertionFailure()
+             << "input set " << set << ": <J v, w> = " << forwardDot
+             << " (trace.jvp) but <v, J^T w> = " << reverseDot
+             << " (trace.vjp)";
+  }
+  return ::testing::AssertionSuccess();
 }

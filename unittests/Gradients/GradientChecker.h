@@ -45,6 +45,27 @@ checkGradientsAtSizes(llvm::StringRef source, llvm::StringRef function,
                                             llvm::StringRef resultType,
                                             llvm::ArrayRef<Tensor> inputs);
 
+/// Checks forward mode: trace.jvp of `function` (whose results are all
+/// floating-point tensors) with respect to the f64 arguments `wrt`, at each
+/// input set (one compile serves them all), for random tangents v:
+/// - J v against the central difference (f(x + h v) - f(x - h v)) / 2h,
+///   h = 1e-6 * max(1, max |x|), accepting 1e-6 + 1e-5 * |numeric|;
+/// - the primal results against f(x);
+/// - with `againstReverse`, J v against reverse mode: for random result
+///   cotangents w, <J v, w> == <v, J^T w> (trace.vjp) up to 1e-10 relative
+///   to the sum of the terms' magnitudes.
+::testing::AssertionResult
+checkTangentsAtSizes(llvm::StringRef source, llvm::StringRef function,
+                     llvm::ArrayRef<std::vector<Tensor>> inputSets,
+                     llvm::ArrayRef<int64_t> wrt, bool againstReverse = true);
+
+/// checkTangentsAtSizes at one input set.
+::testing::AssertionResult checkTangents(llvm::StringRef source,
+                                         llvm::StringRef function,
+                                         llvm::ArrayRef<Tensor> inputs,
+                                         llvm::ArrayRef<int64_t> wrt,
+                                         bool againstReverse = true);
+
 /// Uniform values in [low, high), reproducible for a seed.
 Tensor randomTensor(llvm::ArrayRef<int64_t> shape, unsigned seed,
                     double low = -1, double high = 1);

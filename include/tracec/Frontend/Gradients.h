@@ -1,4 +1,4 @@
-//===- Gradients.h - grad, value_and_grad and vjp of traced callables -----===//
+//===- Gradients.h - grad, value_and_grad, vjp and jvp of traced callables ===//
 //
 // Function transforms, as in JAX: `grad(f)` is a Callable that, called
 // inside a trace, traces `f` into a private func.func of the same module
@@ -56,6 +56,22 @@ Callable value_and_grad(Callable f, GradOptions options = {});
 std::vector<Value> vjp(const Callable &f, llvm::ArrayRef<Value> primals,
                        llvm::ArrayRef<Value> cotangents,
                        GradOptions options = {});
+
+struct JvpOptions {
+  /// The arguments that get tangents (JAX's jvp gives every argument one:
+  /// empty means all); the others' tangents are zero.
+  std::vector<int64_t> argnums = {};
+  /// The name of the traced callee's func.func ("" gives a fresh name).
+  std::string name = "";
+};
+
+/// The Jacobian-vector product (forward mode, JAX's jvp): f's results at
+/// `primals`, then the tangent of each floating-point result given the
+/// `tangents` of the argnums arguments (one each, converted to its dtype).
+/// Records `trace.jvp`; nests with grad/vjp either way (jvp of a gradient is
+/// a Hessian-vector product computed forward-over-reverse).
+std::vector<Value> jvp(const Callable &f, llvm::ArrayRef<Value> primals,
+                       llvm::ArrayRef<Value> tangents, JvpOptions options = {});
 
 /// What gradients() returns for an x that ys do not depend on.
 enum class UnconnectedGradients { none, zero };

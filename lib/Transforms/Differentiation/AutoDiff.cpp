@@ -1,6 +1,7 @@
 //===- AutoDiff.cpp - The trace-autodiff pass -----------------------------===//
 //
-// Rewrites gradient ops into calls of generated forward/backward functions,
+// Rewrites gradient ops into calls of generated forward/backward functions
+// (reverse mode) or of generated __jvp functions (forward mode, trace.jvp),
 // innermost first: a gradient op is rewritten only once no function its
 // callee reaches still holds an unrewritten gradient op, so that callee is
 // plain code the Differentiator can sweep.
@@ -11,6 +12,7 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Transforms/Differentiation/Differentiator.h"
+#include "tracec/Transforms/Differentiation/TangentGenerator.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 
@@ -35,6 +37,9 @@ struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
                SymbolTable &symbols);
   LogicalResult rewrite(GradientRequestOpInterface request,
                         Differentiator &differentiator, SymbolTable &symbols);
+  LogicalResult rewriteForward(GradientRequestOpInterface request,
+                               TangentGenerator &tangents,
+                               SymbolTable &symbols);
 };
 
 /// The function `op` runs, when it is a call or a gradient request of a
@@ -159,10 +164,36 @@ LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
   return success();
 }
 
+/// Forward mode: the request becomes one call of __jvp_f(args...,
+/// tangents...), whose results (f's results, then their tangents) replace
+/// the request's.
+LogicalResult AutoDiffPass::rewriteForward(GradientRequestOpInterface request,
+                                           TangentGenerator &tangents,
+                                           SymbolTable &symbols) {
+  Operation *op = request;
+  func::FuncOp f = calleeOf(op, symbols);
+  FailureOr<func::FuncOp> jvp = tangents.jvp(f, request.getWrt());
+  if (failed(jvp))
+    return op->emitOpError("cannot differentiate ")
+           << request.getCalleeAttr() << " in forward mode";
+  OpBuilder builder(op);
+  SmallVector<Value> args(request.getArgs());
+  llvm::append_range(args,
+                     request.buildSeedCotangents(builder, f.getResultTypes()));
+  auto call = func::CallOp::create(builder, op->getLoc(), *jvp, args);
+  unsigned numResults = f.getNumResults();
+  op->replaceAllUsesWith(
+      request.getResultReplacements(call.getResults().take_front(numResults),
+                                    call.getResults().drop_front(numResults)));
+  op->erase();
+  return success();
+}
+
 void AutoDiffPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
   Differentiator differentiator(module);
+  TangentGenerator tangents(differentiator.symbolTable());
 
   SmallVector<GradientRequestOpInterface> requests;
   DenseSet<Operation *> pending;
@@ -186,10 +217,15 @@ void AutoDiffPass::runOnOperation() {
         continue;
       }
       pending.erase(request);
+      progress = true;
+      if (request.isForwardMode()) {
+        if (failed(rewriteForward(request, tangents, symbols)))
+          return signalPassFailure();
+        continue;
+      }
       if (failed(rewrite(request, differentiator, symbols)))
         return signalPassFailure();
       differentiated.insert(f);
-      progress = true;
     }
     if (!progress) {
       blocked.front()->emitOpError(

@@ -47,6 +47,10 @@ public:
   /// A new function symbol name based on `base`, unique in the module.
   std::string uniqueName(StringRef base);
 
+  /// The module's symbol table, which the forward-mode TangentGenerator
+  /// shares.
+  SymbolTable &symbolTable() { return symbols_; }
+
 private:
   FailureOr<Differentiated> generate(func::FuncOp f, ArrayRef<int64_t> wrt);
 

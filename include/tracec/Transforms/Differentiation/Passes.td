@@ -7,7 +7,8 @@ include "mlir/Pass/PassBase.td"
 
 def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
   let summary = "Differentiate functions: generate forward/backward functions "
-                "and rewrite trace.grad, trace.value_and_grad and trace.vjp";
+                "and rewrite trace.grad, trace.value_and_grad and trace.vjp; "
+                "generate __jvp functions and rewrite trace.jvp";
   let description = [{
     For each function `f` a gradient op references, generates `__forward_f`
     (f's results plus the residuals the backward function needs — only
@@ -17,6 +18,12 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
     functions. Gradient ops inside a function are rewritten before that
     function is differentiated, so grad of grad works. Rules come from
     DifferentiableOpInterface; fan-in cotangents are summed.
+
+    Forward mode: for each (f, wrt) a trace.jvp op references, generates
+    `__jvp_f` (f's arguments and the tangents of the `wrt` arguments -> f's
+    results and their tangents; one sweep, no residuals) and rewrites the op
+    into a call of it. jvp and the reverse-mode ops nest either way
+    (forward-over-reverse Hessian-vector products, reverse-over-forward).
   }];
   // Rules of control flow build arith, scf, tensor and (run-time checks of
   // dynamic sizes) cf ops.

@@ -3,7 +3,8 @@
 // A call is differentiated through its callee: the primal sweep calls the
 // callee's forward function (keeping its residuals), the adjoint sweep
 // calls its backward function. Each callee is differentiated once, however
-// many calls it has.
+// many calls it has. Forward mode calls the callee's __jvp function with
+// respect to the operands that have tangents, in place of the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,41 @@ struct CallGradient
     for (auto [index, grad] : llvm::zip(fns->wrt, backward.getResults()))
       if (failed(state.accumulate(call.getOperand(index), grad)))
         return failure();
+    return success();
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto call = cast<func::CallOp>(op);
+    func::FuncOp callee = calleeOf(call);
+    if (!callee)
+      return call.emitOpError("cannot differentiate a call of ")
+             << call.getCalleeAttr() << ": no such function";
+    SmallVector<int64_t> wrt;
+    SmallVector<Value> args;
+    for (Value operand : call.getOperands())
+      args.push_back(state.primal(operand));
+    for (auto [i, operand] : llvm::enumerate(call.getOperands()))
+      if (Value tangent = state.tangent(operand)) {
+        wrt.push_back(i);
+        args.push_back(tangent);
+      }
+    FailureOr<func::FuncOp> jvp = state.jvp(callee, wrt);
+    if (failed(jvp))
+      return call.emitOpError("cannot differentiate the call of ")
+             << call.getCalleeAttr() << " in forward mode";
+    auto combined = func::CallOp::create(builder, call.getLoc(), *jvp, args);
+    unsigned numResults = call.getNumResults();
+    state.replacePrimal(op, combined.getResults().take_front(numResults));
+    // __jvp returns one tangent per float result, in order.
+    ValueRange tangents = combined.getResults().drop_front(numResults);
+    for (Value result : call.getResults()) {
+      if (!carriesTangent(result.getType()))
+        continue;
+      if (failed(state.setTangent(result, tangents.front())))
+        return failure();
+      tangents = tangents.drop_front();
+    }
     return success();
   }
 };

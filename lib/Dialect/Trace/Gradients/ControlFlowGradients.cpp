@@ -13,6 +13,8 @@
 // scf.while, whose tape grows while it runs, has its own file
 // (WhileGradients.cpp); the helpers they share are in RegionGradients.h.
 //
+// Forward mode (all three): ControlFlowTangents.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GradientModels.h"
@@ -73,6 +75,11 @@ struct IfGradient
       if (failed(state.accumulate(value, ct)))
         return failure();
     return success();
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitIfTangent(cast<scf::IfOp>(op), builder, state);
   }
 };
 
@@ -250,6 +257,11 @@ struct ForGradient
       if (failed(state.accumulate(value, ct)))
         return failure();
     return success();
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitForTangent(cast<scf::ForOp>(op), builder, state);
   }
 };
 

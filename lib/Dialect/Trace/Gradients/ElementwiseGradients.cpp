@@ -2,7 +2,9 @@
 //
 // Each rule maps (inputs, output y, output cotangent dy) to the inputs'
 // cotangents at the broadcast shape; the model sums them back down to each
-// input's shape (undoing NumPy broadcasting).
+// input's shape (undoing NumPy broadcasting). The Jacobians are diagonal,
+// so the same rules give the tangents (GradientModels.h): the rule applied
+// to an input's tangent is its part of the output's tangent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +79,14 @@ Value castRule(GradientBuilder &g, Value x, Value, Value dy) {
   if (!isa<FloatType>(type.getElementType()))
     return {};
   return CastOp::create(g.builder, g.loc, dy, type.getElementType());
+}
+Value castTangentRule(GradientBuilder &g, Value x, Value y, Value tx) {
+  // Float-to-float only: the tangent takes the result's precision.
+  auto type = cast<RankedTensorType>(y.getType());
+  if (!isa<FloatType>(type.getElementType()) ||
+      !isa<FloatType>(cast<RankedTensorType>(x.getType()).getElementType()))
+    return {};
+  return CastOp::create(g.builder, g.loc, tx, type.getElementType());
 }
 Value identityRule(GradientBuilder &, Value, Value, Value dy) {
   return dy; // Control tokens carry no gradient.
@@ -172,6 +182,23 @@ struct SelectGradient
     return state.accumulate(select.getOnFalse(),
                             g.unbroadcast(onFalse, select.getOnFalse().getType()));
   }
+
+  /// ty = select(cond, t_true, t_false), a missing tangent being 0.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto select = cast<SelectOp>(op);
+    Value onTrue = state.tangent(select.getOnTrue());
+    Value onFalse = state.tangent(select.getOnFalse());
+    if (!onTrue && !onFalse)
+      return success();
+    GradientBuilder g(builder, op->getLoc());
+    Value y = state.primal(select.getResult());
+    Value zero = g.constant(0, y);
+    Value ty =
+        SelectOp::create(builder, g.loc, state.primal(select.getCond()),
+                         onTrue ? onTrue : zero, onFalse ? onFalse : zero);
+    return state.setTangent(select.getResult(), g.fitTo(ty, y));
+  }
 };
 
 /// stop_gradient: nothing flows back.
@@ -179,6 +206,23 @@ struct StopGradientGradient
     : DifferentiableOpInterface::ExternalModel<StopGradientGradient,
                                                StopGradientOp> {
   LogicalResult emitAdjoint(Operation *, OpBuilder &, AdjointState &) const {
+    return success();
+  }
+  /// ... nor forward: the tangent is zero.
+  LogicalResult emitTangent(Operation *, OpBuilder &, TangentState &) const {
+    return success();
+  }
+};
+
+/// random_uniform/random_normal: sources whose `like` operand gives only a
+/// shape, so nothing flows back into it and their tangent is zero.
+template <typename OpTy>
+struct RandomGradient
+    : DifferentiableOpInterface::ExternalModel<RandomGradient<OpTy>, OpTy> {
+  LogicalResult emitAdjoint(Operation *, OpBuilder &, AdjointState &) const {
+    return success();
+  }
+  LogicalResult emitTangent(Operation *, OpBuilder &, TangentState &) const {
     return success();
   }
 };
@@ -202,9 +246,12 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   CosOp::attachInterface<UnaryGradient<CosOp, cosRule>>(*context);
   SignOp::attachInterface<UnaryGradient<SignOp, zeroRule>>(*context);
   FloorOp::attachInterface<UnaryGradient<FloorOp, zeroRule>>(*context);
-  CastOp::attachInterface<UnaryGradient<CastOp, castRule>>(*context);
+  CastOp::attachInterface<UnaryGradient<CastOp, castRule, castTangentRule>>(
+      *context);
   IdentityOp::attachInterface<UnaryGradient<IdentityOp, identityRule>>(*context);
   StopGradientOp::attachInterface<StopGradientGradient>(*context);
+  RandomUniformOp::attachInterface<RandomGradient<RandomUniformOp>>(*context);
+  RandomNormalOp::attachInterface<RandomGradient<RandomNormalOp>>(*context);
   // size reads only its operand's shape.
   SizeOp::attachInterface<UnaryGradient<SizeOp, zeroRule>>(*context);
 

@@ -95,3 +95,18 @@ Value GradientBuilder::size(Value x, ArrayRef<int64_t> axes, Type element) {
       DenseElementsAttr::get(
           scalar, builder.getFloatAttr(element, static_cast<double>(count))));
 }
+
+Value GradientBuilder::fitTo(Value tangent, Value like) {
+  auto from = cast<RankedTensorType>(tangent.getType());
+  auto to = cast<RankedTensorType>(like.getType());
+  // Only the same rank and no static 1 facing another size (which NumPy
+  // stretches) may be a plain cast: a `?` never stretches.
+  bool castOnly = from.getRank() == to.getRank();
+  for (int64_t d = 0; castOnly && d < from.getRank(); ++d)
+    castOnly = from.getDimSize(d) == to.getDimSize(d) ||
+               (from.getDimSize(d) != 1 &&
+                (from.isDynamicDim(d) || to.isDynamicDim(d)));
+  Value fitted = castOnly ? tangent : broadcastLike(tangent, like);
+  Value cast = castCotangent(builder, fitted, to);
+  return cast ? cast : fitted;
+}

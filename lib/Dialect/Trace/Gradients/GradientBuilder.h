@@ -39,6 +39,11 @@ public:
   /// `reshape ... like` where the sizes do not follow from `value`).
   Value reshapeLike(Value value, Value like);
 
+  /// A tangent computed at a shape that broadcasts to the primal value
+  /// `like`'s (an operand's shape, or the broadcast of several), as a value
+  /// of `like`'s type: broadcast where a dim may stretch, else cast.
+  Value fitTo(Value tangent, Value like);
+
   /// The number of elements of `x` along `axes` as a rank-0 float tensor of
   /// `element`: a constant where those dims are static, else `trace.size`.
   Value size(Value x, ArrayRef<int64_t> axes, Type element);

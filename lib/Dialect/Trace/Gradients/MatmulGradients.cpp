@@ -1,7 +1,8 @@
 //===- MatmulGradients.cpp - The rule of matmul ---------------------------===//
 //
 // For y = a @ b: da = dy @ b^T, db = a^T @ dy — with the operands' own
-// transpose flags folded in, and broadcast batch dims summed away.
+// transpose flags folded in, and broadcast batch dims summed away. Forward:
+// dy = da @ b + a @ db (LinearTangents.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,11 @@ struct MatmulGradient
       return failure();
     return state.accumulate(matmul.getRhs(),
                             g.unbroadcast(db, matmul.getRhs().getType()));
+  }
+  /// Bilinear: dy = da @ b + a @ db.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitMultilinearTangent(op, builder, state, {{0}, {1}});
   }
 };
 

@@ -19,6 +19,12 @@
 // window's value at the argmax, and whose adjoint is max_pool2d_grad again,
 // so max pooling has derivatives of every order.
 //
+// Forward mode: conv2d and the conv2d backprop ops are bilinear, avg_pool2d
+// and avg_pool2d_grad linear: their tangents re-apply the op to the
+// tangents (LinearTangents.cpp). max_pool2d has no tangent rule yet: its
+// tangent picks each window's argmax element of the input's tangent, which
+// needs an op of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GradientModels.h"
@@ -87,6 +93,12 @@ struct Conv2DGradient
         conv.getPadding(), conv.getDilations());
     return state.accumulate(conv.getFilter(), dFilter);
   }
+
+  /// Bilinear in (input, filter).
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitMultilinearTangent(op, builder, state, {{0}, {1}});
+  }
 };
 
 struct MaxPool2DGradient
@@ -124,6 +136,12 @@ struct AvgPool2DGradient
         pool.getWindowAttr(), pool.getStridesAttr(), pool.getPaddingAttr());
     return state.accumulate(pool.getInput(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<AvgPool2DOp>(op).getInput());
+  }
 };
 
 /// y = conv2d_backprop_input(F, dy): d dy = conv2d(c, F),
@@ -153,6 +171,12 @@ struct Conv2DBackpropInputGradient
         backprop.getPadding(), backprop.getDilations());
     return state.accumulate(backprop.getFilter(), dFilter);
   }
+
+  /// Bilinear in (filter, dy); `like` gives only a shape.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitMultilinearTangent(op, builder, state, {{0}, {1}});
+  }
 };
 
 /// y = conv2d_backprop_filter(x, dy): d dy = conv2d(x, c),
@@ -178,6 +202,12 @@ struct Conv2DBackpropFilterGradient
                              backprop.getPadding(), backprop.getDilations());
     return state.accumulate(backprop.getInput(), dx);
   }
+
+  /// Bilinear in (input, dy).
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitMultilinearTangent(op, builder, state, {{0}, {1}});
+  }
 };
 
 /// y = avg_pool2d_grad(dy) is linear with adjoint avg_pool2d.
@@ -193,6 +223,12 @@ struct AvgPool2DGradGradient
     Value dDy = AvgPool2DOp::create(builder, op->getLoc(), ct, grad.getWindow(),
                                     grad.getStrides(), grad.getPadding());
     return state.accumulate(grad.getDy(), dDy);
+  }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<AvgPool2DGradOp>(op).getDy());
   }
 };
 

@@ -54,6 +54,12 @@ struct SumLikeGradient
     }
     return state.accumulate(reduce.getX(), dx);
   }
+
+  /// Linear: the sum (mean) of the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<OpTy>(op).getX());
+  }
 };
 
 /// reduce_max/reduce_min: the cotangent goes to the elements equal to the
@@ -61,9 +67,31 @@ struct SumLikeGradient
 /// dy / count), the elementwise max/min rule's choice generalized, so the
 /// shares still sum to dy:
 ///   mask = (x == y), dx = mask * dy / sum(mask, axes, keepdims).
+/// The tangent is the same split forward, the mean of the tied elements'
+/// tangents: ty = sum(mask * tx, axes) / sum(mask, axes).
 template <typename OpTy>
 struct ExtremumGradient
     : DifferentiableOpInterface::ExternalModel<ExtremumGradient<OpTy>, OpTy> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto reduce = cast<OpTy>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value x = state.primal(reduce.getX());
+    ArrayRef<int64_t> axes = reduce.getAxes();
+    Value y = state.primal(reduce.getResult());
+    Type element = cast<RankedTensorType>(x.getType()).getElementType();
+    Value mask = CastOp::create(
+        builder, g.loc,
+        EqOp::create(builder, g.loc, x, keepReducedDims(g, y, x, axes)),
+        element);
+    bool keepdims = reduce.getKeepdims();
+    Value count = ReduceSumOp::create(builder, g.loc, mask, axes, keepdims);
+    Value picked = ReduceSumOp::create(
+        builder, g.loc, g.mul(mask, state.tangent(reduce.getX())), axes,
+        keepdims);
+    return state.setTangent(reduce.getResult(), g.div(picked, count));
+  }
+
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto reduce = cast<OpTy>(op);
@@ -87,6 +115,7 @@ struct ExtremumGradient
 ///   z = 0: dx_i = dy * P / x_i;
 ///   z = 1: dx_i = dy * P at the zero, 0 elsewhere;
 ///   z > 1: dx = 0.
+/// Forward: ty = sum(others * tx, axes), the same partial derivatives.
 struct ProdGradient
     : DifferentiableOpInterface::ExternalModel<ProdGradient, ReduceProdOp> {
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
@@ -96,6 +125,25 @@ struct ProdGradient
     Value x = state.primal(reduce.getX());
     ArrayRef<int64_t> axes = reduce.getAxes();
     Value dy = keepReducedDims(g, state.cotangent(reduce.getResult()), x, axes);
+    return state.accumulate(reduce.getX(), g.mul(partials(g, x, axes), dy));
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto reduce = cast<ReduceProdOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value x = state.primal(reduce.getX());
+    Value terms =
+        g.mul(partials(g, x, reduce.getAxes()), state.tangent(reduce.getX()));
+    return state.setTangent(reduce.getResult(),
+                            ReduceSumOp::create(builder, g.loc, terms,
+                                                reduce.getAxes(),
+                                                reduce.getKeepdims()));
+  }
+
+  /// d prod / d x_i, at x's shape.
+  static Value partials(GradientBuilder &g, Value x, ArrayRef<int64_t> axes) {
+    OpBuilder &builder = g.builder;
     Type element = cast<RankedTensorType>(x.getType()).getElementType();
     Value zero = g.constant(0, x), one = g.constant(1, x);
     Value isZero = EqOp::create(builder, g.loc, x, zero);
@@ -113,13 +161,27 @@ struct ProdGradient
         SelectOp::create(builder, g.loc,
                          EqOp::create(builder, g.loc, zeros, one), onlyZero,
                          zero));
-    return state.accumulate(reduce.getX(), g.mul(others, dy));
+    return others;
   }
 };
 
-/// softmax: dx = y * (dy - sum(dy * y, axis, keepdims)).
+/// softmax: dx = y * (dy - sum(dy * y, axis, keepdims)). The Jacobian
+/// diag(y) - y y^T is symmetric, so the tangent is the same expression of
+/// tx.
 struct SoftmaxGradient
     : DifferentiableOpInterface::ExternalModel<SoftmaxGradient, SoftmaxOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto softmax = cast<SoftmaxOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value y = state.primal(softmax.getResult());
+    Value tx = state.tangent(softmax.getX());
+    Value dot = ReduceSumOp::create(builder, g.loc, g.mul(tx, y),
+                                    ArrayRef<int64_t>{softmax.getAxis()},
+                                    /*keepdims=*/true);
+    return state.setTangent(softmax.getResult(), g.mul(y, g.sub(tx, dot)));
+  }
+
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto softmax = cast<SoftmaxOp>(op);
@@ -133,10 +195,24 @@ struct SoftmaxGradient
   }
 };
 
-/// log_softmax: dx = dy - exp(y) * sum(dy, axis, keepdims).
+/// log_softmax: dx = dy - exp(y) * sum(dy, axis, keepdims). The Jacobian
+/// I - 1 softmax^T is not symmetric: ty = tx - sum(exp(y) * tx, axis,
+/// keepdims).
 struct LogSoftmaxGradient
     : DifferentiableOpInterface::ExternalModel<LogSoftmaxGradient,
                                                LogSoftmaxOp> {
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto logSoftmax = cast<LogSoftmaxOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value y = state.primal(logSoftmax.getResult());
+    Value tx = state.tangent(logSoftmax.getX());
+    Value dot = ReduceSumOp::create(builder, g.loc, g.mul(g.exp(y), tx),
+                                    ArrayRef<int64_t>{logSoftmax.getAxis()},
+                                    /*keepdims=*/true);
+    return state.setTangent(logSoftmax.getResult(), g.sub(tx, dot));
+  }
+
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto logSoftmax = cast<LogSoftmaxOp>(op);

@@ -6,6 +6,10 @@
 // split concatenates, gather scatter-adds (trace.scatter_add) and
 // scatter_add gathers. one_hot has no rule: its input is integer.
 //
+// The shape ops are linear in the tensor they move (not in `like`, which
+// gives only a shape, nor in gather's indices): their tangent is the op
+// applied to the tangent (LinearTangents.cpp); pad pads it with zeros.
+//
 // At `?` dims the sizes come from the primal operands at run time: concat's
 // cotangent is split `like` its inputs, pad's sliced `like` its operand,
 // slice's padded `like` its operand.
@@ -35,6 +39,11 @@ struct ReshapeGradient
                              state.primal(reshape.getX()));
     return state.accumulate(reshape.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<ReshapeOp>(op).getX());
+  }
 };
 
 /// tensor.cast (which the rules insert where a cotangent knows more or less
@@ -50,6 +59,12 @@ struct TensorCastGradient
                             tensor::CastOp::create(builder, op->getLoc(),
                                                    castOp.getSource().getType(),
                                                    dy));
+  }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<tensor::CastOp>(op).getSource());
   }
 };
 
@@ -69,6 +84,11 @@ struct TransposeGradient
                                    inverse);
     return state.accumulate(transpose.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<TransposeOp>(op).getX());
+  }
 };
 
 /// broadcast_to: dx = dy summed over the broadcast dims (`like` only gives
@@ -84,6 +104,12 @@ struct BroadcastToGradient
                              broadcast.getX().getType());
     return state.accumulate(broadcast.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<BroadcastToOp>(op).getX());
+  }
 };
 
 /// fill: the scalar was broadcast everywhere, so its cotangent is the sum
@@ -97,6 +123,11 @@ struct FillGradient
     return state.accumulate(
         fill.getValue(), g.unbroadcast(state.cotangent(fill.getResult()),
                                        fill.getValue().getType()));
+  }
+  /// Linear in the scalar: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<FillOp>(op).getValue());
   }
 };
 
@@ -136,6 +167,16 @@ struct ConcatGradient
     }
     return success();
   }
+
+  /// Linear in all inputs jointly: the concat of their tangents (zeros for
+  /// inputs without one).
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    SmallVector<unsigned> inputs;
+    for (OpOperand &input : cast<ConcatOp>(op).getInputsMutable())
+      inputs.push_back(input.getOperandNumber());
+    return emitMultilinearTangent(op, builder, state, {inputs});
+  }
 };
 
 /// split: dx is the concatenation of the pieces' cotangents (zeros shaped
@@ -161,6 +202,12 @@ struct SplitGradient
     return state.accumulate(
         split.getX(),
         ConcatOp::create(builder, op->getLoc(), pieces, split.getAxis()));
+  }
+  /// Linear: every piece's tangent is a piece of the tangent: the op applied to
+  /// the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<SplitOp>(op).getX());
   }
 };
 
@@ -222,6 +269,11 @@ struct SliceGradient
     dx = PadOp::create(builder, loc, dx, start, high, APFloat(0.0));
     return state.accumulate(slice.getX(), dx);
   }
+  /// Linear: the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state, cast<SliceOp>(op).getX());
+  }
 };
 
 /// pad: dx = dy[low : low + dim] per dim (the padding value is a constant);
@@ -247,6 +299,17 @@ struct PadGradient
                         DenseI64ArrayAttr());
     return state.accumulate(pad.getX(), dx);
   }
+
+  /// Affine (the padding value is a constant): the tangent padded with 0.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto pad = cast<PadOp>(op);
+    return emitMultilinearTangent(op, builder, state,
+                                  {{pad.getXMutable().getOperandNumber()}},
+                                  [&](Operation *applied) {
+                                    cast<PadOp>(applied).setValue(APFloat(0.0));
+                                  });
+  }
 };
 
 /// gather: dparams = scatter_add(zeros like params, indices, dy), the
@@ -270,6 +333,35 @@ struct GatherGradient
                                     state.primal(gather.getIndices()), dy,
                                     gather.getAxis());
     return state.accumulate(gather.getParams(), dx);
+  }
+  /// Linear in params (the indices stay): the op applied to the tangent.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<GatherOp>(op).getParams());
+  }
+};
+
+/// tensor.insert_slice and tensor.extract_slice, which the reverse rule of
+/// scf.for builds to tape the carried values: linear (jointly in the slice
+/// and the tensor it goes into), so forward mode goes through them (the
+/// jvp of a gradient through a loop: forward-over-reverse). They have no
+/// reverse rule (reverse-over-reverse through loops is not supported).
+template <typename OpTy>
+struct TensorSliceTangent
+    : DifferentiableOpInterface::ExternalModel<TensorSliceTangent<OpTy>,
+                                               OpTy> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &, AdjointState &) const {
+    return op->emitError("cannot differentiate '")
+           << op->getName() << "': it has no gradient rule";
+  }
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    SmallVector<unsigned> tensors;
+    for (OpOperand &operand : op->getOpOperands())
+      if (carriesTangent(operand.get().getType()))
+        tensors.push_back(operand.getOperandNumber());
+    return emitMultilinearTangent(op, builder, state, {tensors});
   }
 };
 
@@ -302,6 +394,10 @@ struct ScatterAddGradient
 
 void mlir::trace::registerTensorGradients(MLIRContext *context) {
   tensor::CastOp::attachInterface<TensorCastGradient>(*context);
+  tensor::InsertSliceOp::attachInterface<
+      TensorSliceTangent<tensor::InsertSliceOp>>(*context);
+  tensor::ExtractSliceOp::attachInterface<
+      TensorSliceTangent<tensor::ExtractSliceOp>>(*context);
 }
 
 void mlir::trace::registerShapeGradients(MLIRContext *context) {

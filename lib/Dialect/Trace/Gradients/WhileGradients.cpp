@@ -427,6 +427,12 @@ struct WhileGradient
         return failure();
     return success();
   }
+
+  /// Forward mode needs no tape: ControlFlowTangents.cpp.
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitWhileTangent(cast<scf::WhileOp>(op), builder, state);
+  }
 };
 
 } // namespace

@@ -21,6 +21,11 @@ bool mlir::trace::carriesGradient(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
+bool mlir::trace::carriesTangent(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
 FailureOr<Value> mlir::trace::zerosLike(OpBuilder &builder, Location loc,
                                         Type type) {
   auto tensor = dyn_cast<RankedTensorType>(cotangentType(type));

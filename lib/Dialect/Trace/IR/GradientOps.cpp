@@ -327,3 +327,137 @@ void VjpOp::getEffects(
         &effects) {
   getCalleeEffects(getArgsMutable(), effects);
 }
+
+//===----------------------------------------------------------------------===//
+// jvp (forward mode)
+//===----------------------------------------------------------------------===//
+
+/// The callee's results, then one tangent per floating-point tensor result.
+static SmallVector<Type> jvpResultTypes(TypeRange calleeResults) {
+  SmallVector<Type> types(calleeResults);
+  for (Type type : calleeResults)
+    if (carriesTangent(type))
+      types.push_back(type);
+  return types;
+}
+
+void JvpOp::build(OpBuilder &builder, OperationState &state,
+                  func::FuncOp callee, ValueRange args, ValueRange tangents,
+                  ArrayRef<int64_t> wrt) {
+  build(builder, state, jvpResultTypes(callee.getFunctionType().getResults()),
+        SymbolRefAttr::get(callee), args, tangents,
+        builder.getDenseI64ArrayAttr(wrt));
+}
+
+LogicalResult JvpOp::verify() {
+  ArrayRef<int64_t> wrt = getWrt();
+  if (wrt.empty())
+    return emitOpError("wrt must name at least one argument");
+  llvm::SmallBitVector seen(getArgs().size());
+  for (int64_t index : wrt) {
+    if (index < 0 || index >= static_cast<int64_t>(getArgs().size()))
+      return emitOpError("wrt index ")
+             << index << " is out of range: " << getArgs().size()
+             << " arguments are given";
+    if (seen.test(index))
+      return emitOpError("wrt index ") << index << " is repeated";
+    seen.set(index);
+    Type type = getArgs()[index].getType();
+    if (isa<ResourceType>(type))
+      return emitOpError("cannot differentiate with respect to argument ")
+             << index << " of type " << type
+             << ": forward mode takes no tangents of variables (pass the "
+                "value read from the variable instead)";
+    if (!carriesTangent(type))
+      return emitOpError("cannot differentiate with respect to argument ")
+             << index << " of type " << type
+             << ": only floating-point tensors have tangents";
+  }
+  if (getTangents().size() != wrt.size())
+    return emitOpError("needs one tangent per wrt argument: ")
+           << wrt.size() << " wrt arguments, " << getTangents().size()
+           << " tangents";
+  for (auto [k, index] : llvm::enumerate(wrt)) {
+    Type expected = getArgs()[index].getType();
+    Type got = getTangents()[k].getType();
+    if (got != expected)
+      return emitOpError("tangent ")
+             << k << " must have the type of argument " << index << " ("
+             << expected << "), got " << got;
+  }
+  return success();
+}
+
+LogicalResult JvpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<func::FuncOp> callee =
+      verifyGradientCallee(*this, getCalleeAttr(), getArgs(), getWrt(),
+                           /*needsScalarResult=*/false, symbolTable);
+  if (failed(callee))
+    return failure();
+  SmallVector<Type> expected =
+      jvpResultTypes(callee->getFunctionType().getResults());
+  if (TypeRange(expected) != getResultTypes())
+    return emitOpError("must return the results of ")
+           << getCalleeAttr()
+           << ", then one tangent per floating-point tensor result: "
+              "expected ("
+           << TypeRange(expected) << "), got (" << getResultTypes() << ")";
+  return success();
+}
+
+// `@f(%x) tangents(%tx) {wrt = ...} : (types), (types) -> (types)`, as vjp.
+ParseResult JvpOp::parse(OpAsmParser &parser, OperationState &result) {
+  FlatSymbolRefAttr callee;
+  SmallVector<OpAsmParser::UnresolvedOperand> args, tangents;
+  SmallVector<Type> argTypes, tangentTypes, resultTypes;
+  if (parser.parseAttribute(callee))
+    return failure();
+  result.getOrAddProperties<Properties>().callee = callee;
+
+  SMLoc argsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(args, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("tangents"))
+    return failure();
+  SMLoc tangentsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(tangents, OpAsmParser::Delimiter::Paren))
+    return failure();
+
+  SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      failed(result.name.verifyInherentAttrs(
+          result.attributes, [&] { return parser.emitError(attrLoc); })))
+    return failure();
+
+  if (parser.parseColon() || parseParenTypeList(parser, argTypes) ||
+      parser.parseComma() || parseParenTypeList(parser, tangentTypes) ||
+      parser.parseArrow() || parseParenTypeList(parser, resultTypes))
+    return failure();
+
+  llvm::copy(
+      ArrayRef<int32_t>({static_cast<int32_t>(args.size()),
+                         static_cast<int32_t>(tangents.size())}),
+      result.getOrAddProperties<Properties>().operandSegmentSizes.begin());
+  result.addTypes(resultTypes);
+  if (parser.resolveOperands(args, argTypes, argsLoc, result.operands) ||
+      parser.resolveOperands(tangents, tangentTypes, tangentsLoc,
+                             result.operands))
+    return failure();
+  return success();
+}
+
+void JvpOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(getCalleeAttr());
+  printer << '(' << getArgs() << ") tangents(" << getTangents() << ')';
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getOperandSegmentSizesAttrName(), getCalleeAttrName()});
+  printer << " : (" << getArgs().getTypes() << "), ("
+          << getTangents().getTypes() << ") -> (" << getResultTypes() << ')';
+}
+
+void JvpOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getCalleeEffects(getArgsMutable(), effects);
+}

@@ -1,4 +1,4 @@
-//===- DifferentiableOpInterface.h - Reverse-mode rules of ops ------------===//
+//===- DifferentiableOpInterface.h - Reverse- and forward-mode rules ------===//
 
 #ifndef TRACEC_DIALECT_TRACE_IR_DIFFERENTIABLEOPINTERFACE_H
 #define TRACEC_DIALECT_TRACE_IR_DIFFERENTIABLEOPINTERFACE_H
@@ -13,6 +13,11 @@ namespace mlir::trace {
 /// (`!trace.resource`) holding one: the values that carry gradients
 /// (integers and booleans never do).
 bool carriesGradient(Type type);
+
+/// True for ranked tensors of a floating-point type: the values that carry
+/// tangents in forward mode (a variable's does not: forward mode treats
+/// reads as leaves, as reverse mode does).
+bool carriesTangent(Type type);
 
 /// The type of a value's cotangent: the type itself for a tensor; for a
 /// variable, the type of the value it holds (its gradient is the gradient
@@ -73,6 +78,52 @@ public:
   /// Whether an original value depends on a differentiated argument (only
   /// such values receive cotangents).
   virtual bool isActive(Value original) = 0;
+};
+
+/// The primal and tangent values of a block's terminator operands, as a
+/// region rule of the forward sweep gets them back (a null tangent is zero).
+struct BlockTangents {
+  SmallVector<Value> primals;
+  SmallVector<Value> tangents;
+};
+
+/// What a tangent rule sees of the forward-mode differentiation in progress
+/// (trace.jvp). Values passed in are the ORIGINAL function's; the state maps
+/// them to the code being built. The sweep has cloned the op before its rule
+/// runs, so `primal(result)` is available.
+class TangentState {
+public:
+  virtual ~TangentState() = default;
+
+  /// The value computed by the forward sweep for an original value.
+  virtual Value primal(Value original) = 0;
+  /// The tangent of an original value; null when it is zero (no tangent
+  /// flows into it, or it is not a floating-point tensor).
+  virtual Value tangent(Value original) = 0;
+  /// Sets the tangent of an original result (of the result's type, or one
+  /// that differs only in what is known statically about its shape).
+  virtual LogicalResult setTangent(Value originalResult, Value tangent) = 0;
+
+  /// For rules that compute an op's results themselves (a call of the
+  /// callee's __jvp function, a loop that carries primal and tangent values
+  /// together): `primals` replace the results of the op's clone, which is
+  /// erased (so it does not run twice).
+  virtual void replacePrimal(Operation *original, ValueRange primals) = 0;
+
+  /// The __jvp function of `callee` with respect to the arguments `wrt`:
+  /// (arguments..., tangents of the `wrt` arguments...) -> (results...,
+  /// tangents of the floating-point results...), generated once per
+  /// (callee, wrt).
+  virtual FailureOr<func::FuncOp> jvp(func::FuncOp callee,
+                                      ArrayRef<int64_t> wrt) = 0;
+
+  /// For rules of region ops: emits, at `builder`, the primal and tangent
+  /// code of the original `block`, its arguments bound to `primalArgs` with
+  /// tangents `argTangents` (null for zero). Returns the primal and tangent
+  /// values of the block terminator's operands.
+  virtual FailureOr<BlockTangents>
+  differentiateBlock(Block &block, ValueRange primalArgs,
+                     ArrayRef<Value> argTangents, OpBuilder &builder) = 0;
 };
 
 /// A zero cotangent for a value of `type` (a ranked tensor with a static
