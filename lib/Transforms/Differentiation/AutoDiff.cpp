@@ -27,6 +27,7 @@ using namespace mlir::trace;
 namespace {
 
 struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
+  using TraceAutoDiffBase::TraceAutoDiffBase;
   void runOnOperation() override;
 
   /// True when no function reachable from `f` (through calls and gradient
@@ -62,6 +63,11 @@ bool AutoDiffPass::isReady(func::FuncOp f,
     func::FuncOp current = worklist.pop_back_val();
     if (!current || !visited.insert(current).second)
       continue;
+    // A custom gradient runs its own forward and backward functions.
+    if (std::optional<CustomVjp> custom = getCustomVjp(current)) {
+      worklist.push_back(custom->forward);
+      worklist.push_back(custom->backward);
+    }
     bool blocked = false;
     current.walk([&](Operation *op) {
       if (pending.contains(op))
@@ -123,7 +129,7 @@ LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
 void AutoDiffPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
-  Differentiator differentiator(module);
+  Differentiator differentiator(module, remat);
 
   SmallVector<GradientRequestOpInterface> requests;
   DenseSet<Operation *> pending;
