@@ -77,6 +77,7 @@ def autodiff(opt, path):
     __backward_loss public (entry points of their own)."""
     ir = subprocess.run([opt, path, "--trace-autodiff"], check=True,
                         capture_output=True, text=True).stdout
+    ir = re.sub(r"@__(forward|backward)_loss_wrt[_\d]*", r"@__\1_loss", ir)
     for name in ("__forward_loss", "__backward_loss"):
         ir = ir.replace(f"func.func private @{name}(", f"func.func @{name}(")
     return ir

@@ -184,4 +184,12 @@ void AutoDiffPass::runOnOperation() {
         call.setCalleeFromCallable(inferenceRef);
     });
   }
+
+  // trace.custom_vjp and trace.checkpoint have done their work: later
+  // passes change the functions' types (bufferization), which the
+  // attributes' verifier would then reject.
+  for (auto f : module.getOps<func::FuncOp>()) {
+    f->removeAttr(kCustomVjpAttrName);
+    f->removeAttr(kCheckpointAttrName);
+  }
 }
