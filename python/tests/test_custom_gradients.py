@@ -37,7 +37,7 @@ def clip_gradient(x):
 def test_log1pexp_is_stable_where_the_automatic_gradient_is_nan():
     x = np.array([-5.0, 0.0, 5.0, 100.0], np.float32)
     g = tracec.grad(lambda x: tnp.sum(log1pexp(x)))(x)
-    np.testing.assert_allclose(g, sigmoid(x), rtol=1e-6)
+    np.testing.assert_allclose(g, sigmoid(x), rtol=1e-5, atol=1e-7)
     assert g[3] == 1.0
     automatic = tracec.grad(lambda x: tnp.sum(tnp.log1p(tnp.exp(x))))(x)
     assert np.isnan(automatic[3])

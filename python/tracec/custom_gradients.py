@@ -54,7 +54,7 @@ def _custom_gradient_kernel(*args_and_f):
         def backward(dys):
             with _suspended_tapes():
                 grads = grad_fn(*dys)
-            if len(values) == 1 and not isinstance(grads, (tuple, list)):
+            if not isinstance(grads, (tuple, list)):
                 grads = [grads]
             grads = list(grads)
             if len(grads) != len(values):
