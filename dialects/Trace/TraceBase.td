@@ -30,6 +30,9 @@ def Trace_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // trace.custom_vjp and trace.checkpoint on functions
+  // (DifferentiationAttributes.cpp).
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
@@ -73,6 +76,18 @@ def Trace_Unconnected : I32EnumAttr<"Unconnected",
   let cppNamespace = "::mlir::trace";
   // The attribute is the dialect's EnumAttr (#trace.unconnected<zero>).
   let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+// An op whose result costs a contraction (a sum over a dimension shared by
+// two operands: matmul, convolution): expensive to recompute, so the
+// `contractions` rematerialization policy of trace-autodiff saves it and
+// recomputes the cheap ops around it.
+def Trace_Contraction : NativeOpTrait<"Contraction"> {
+  let cppNamespace = "::mlir::OpTrait::trace";
 }
 
 //===----------------------------------------------------------------------===//

@@ -262,7 +262,8 @@ def Trace_CastOp : Trace_Op<"cast", [Pure]> {
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Trace_MatmulOp : Trace_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+def Trace_MatmulOp : Trace_Op<"matmul",
+                              [Pure, InferTypeOpAdaptor, Trace_Contraction]> {
   let summary = "matrix product, batched over broadcast leading dims";
   let description = [{
     `lhs` is `[..., M, K]` (`[..., K, M]` with `transpose_a`), `rhs` is
@@ -570,7 +571,8 @@ def Trace_OneHotOp : Trace_Op<"one_hot", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 // `padding` is explicit: [top, bottom, left, right].
-def Trace_Conv2DOp : Trace_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
+def Trace_Conv2DOp : Trace_Op<"conv2d",
+                              [Pure, InferTypeOpAdaptor, Trace_Contraction]> {
   let summary = "2-D convolution, NHWC input and HWCF filter";
   let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$filter,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -618,7 +620,8 @@ def Trace_AvgPool2DOp : Trace_Pool2DOp<"avg_pool2d",
 // through the filter. `dy` must have the conv2d output shape of
 // `input_shape` with the filter.
 def Trace_Conv2DBackpropInputOp : Trace_Op<"conv2d_backprop_input",
-                                           [Pure, InferTypeOpAdaptor]> {
+                                           [Pure, InferTypeOpAdaptor,
+                                            Trace_Contraction]> {
   let summary = "gradient of conv2d with respect to its input";
   let arguments = (ins Trace_FloatTensor:$filter, Trace_FloatTensor:$dy,
       Optional<Trace_Tensor>:$like,
@@ -636,7 +639,8 @@ def Trace_Conv2DBackpropInputOp : Trace_Op<"conv2d_backprop_input",
 // d filter of conv2d: the correlation of the input with dy, summed over the
 // batch and the output positions.
 def Trace_Conv2DBackpropFilterOp : Trace_Op<"conv2d_backprop_filter",
-                                            [Pure, InferTypeOpAdaptor]> {
+                                            [Pure, InferTypeOpAdaptor,
+                                             Trace_Contraction]> {
   let summary = "gradient of conv2d with respect to its filter";
   let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$dy,
       DenseI64ArrayAttr:$filter_shape,

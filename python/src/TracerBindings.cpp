@@ -369,6 +369,34 @@ void tracec::python::bindTracer(py::module_ &m) {
     return callModuleFunction(name, text, entry, args, variables);
   });
   m.def("is_traced_callee", &isTracedCallee);
+  // tf.custom_gradient: fn(list of Values) returns (outputs, grad_fn), with
+  // grad_fn(list of cotangents) returning one Value or None per argument.
+  m.def("custom_gradient", [](py::function fn, const std::vector<Value> &args,
+                              const std::string &name) {
+    CustomGradientFn f = [fn](llvm::ArrayRef<Value> inputs) {
+      py::list list;
+      for (const Value &input : inputs)
+        list.append(py::cast(input));
+      py::tuple result = fn(list).cast<py::tuple>();
+      py::function gradFn = result[1].cast<py::function>();
+      Callable backward = [gradFn](llvm::ArrayRef<Value> dys) {
+        py::list cotangents;
+        for (const Value &dy : dys)
+          cotangents.append(py::cast(dy));
+        std::vector<Value> grads;
+        for (py::handle grad : gradFn(cotangents))
+          grads.push_back(grad.is_none() ? Value() : grad.cast<Value>());
+        return grads;
+      };
+      return CustomGradientResult{result[0].cast<std::vector<Value>>(),
+                                  backward};
+    };
+    return customGradient(f, name)(args);
+  });
+  m.def("checkpoint", [](py::function fn, const std::vector<Value> &args,
+                         const std::string &policy, const std::string &name) {
+    return checkpoint(toCallable(std::move(fn)), policy, name)(args);
+  });
   m.def("cond", [](const Value &pred, py::function t, py::function f,
                    const std::vector<Value> &operands) {
     return cond(pred, toCallable(std::move(t)), toCallable(std::move(f)),

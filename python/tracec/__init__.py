@@ -11,6 +11,7 @@ array(5., dtype=float32)
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
 from . import numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, while_loop  # noqa: F401
+from .custom_gradients import checkpoint, custom_gradient  # noqa: F401
 from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
 from .forward import hessian, hvp, jacfwd, jacrev, jvp  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401

@@ -11,7 +11,7 @@
 
 // CPU:      builtin.module(
 // CPU-NEXT:   trace-auto-control-deps,
-// CPU-NEXT:   trace-autodiff,
+// CPU-NEXT:   trace-autodiff{remat=everything},
 // CPU-NEXT:   trace-auto-control-deps,
 // CPU-NEXT:   inline{default-pipeline=canonicalize
 // CPU-NEXT:   canonicalize{

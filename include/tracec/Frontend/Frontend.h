@@ -10,6 +10,7 @@
 
 #include "tracec/Frontend/Call.h"
 #include "tracec/Frontend/ControlFlow.h"
+#include "tracec/Frontend/CustomGradients.h"
 #include "tracec/Frontend/Gradients.h"
 #include "tracec/Frontend/Ops.h"
 #include "tracec/Frontend/State.h"

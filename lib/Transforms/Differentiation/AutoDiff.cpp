@@ -29,6 +29,7 @@ using namespace mlir::trace;
 namespace {
 
 struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
+  using TraceAutoDiffBase::TraceAutoDiffBase;
   void runOnOperation() override;
 
   /// True when no function reachable from `f` (through calls and gradient
@@ -99,6 +100,11 @@ bool AutoDiffPass::isReady(func::FuncOp f,
     func::FuncOp current = worklist.pop_back_val();
     if (!current || !visited.insert(current).second)
       continue;
+    // A custom gradient runs its own forward and backward functions.
+    if (std::optional<CustomVjp> custom = getCustomVjp(current)) {
+      worklist.push_back(custom->forward);
+      worklist.push_back(custom->backward);
+    }
     bool blocked = false;
     current.walk([&](Operation *op) {
       if (pending.contains(op))
@@ -192,7 +198,7 @@ LogicalResult AutoDiffPass::rewriteForward(GradientRequestOpInterface request,
 void AutoDiffPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
-  Differentiator differentiator(module);
+  Differentiator differentiator(module, remat);
   TangentGenerator tangents(differentiator.symbolTable());
 
   SmallVector<GradientRequestOpInterface> requests;
@@ -252,5 +258,13 @@ void AutoDiffPass::runOnOperation() {
           call->getParentOfType<func::FuncOp>() != inference)
         call.setCalleeFromCallable(inferenceRef);
     });
+  }
+
+  // trace.custom_vjp and trace.checkpoint have done their work: later
+  // passes change the functions' types (bufferization), which the
+  // attributes' verifier would then reject.
+  for (auto f : module.getOps<func::FuncOp>()) {
+    f->removeAttr(kCustomVjpAttrName);
+    f->removeAttr(kCheckpointAttrName);
   }
 }

@@ -224,7 +224,9 @@ Differentiator::differentiate(func::FuncOp f, ArrayRef<int64_t> wrt) {
            << f.getSymName()
            << ": it calls itself (recursive functions have no static "
               "forward/backward split)";
-  FailureOr<Differentiated> result = generate(f, wrt);
+  std::optional<CustomVjp> custom = getCustomVjp(f);
+  FailureOr<Differentiated> result =
+      custom ? useCustomVjp(f, *custom, wrt) : generate(f, wrt);
   inProgress_.erase(key.first);
   if (succeeded(result))
     cache_.emplace(key, *result);
@@ -254,6 +256,69 @@ static void eraseDeadCode(llvm::iterator_range<Block::iterator> ops,
         live.insert(operand);
     });
   }
+}
+
+FailureOr<Differentiated>
+Differentiator::useCustomVjp(func::FuncOp f, CustomVjp custom,
+                             ArrayRef<int64_t> wrt) {
+  Differentiated result;
+  FunctionType type = f.getFunctionType();
+  for (auto [i, resultType] : llvm::enumerate(type.getResults()))
+    if (carriesGradient(resultType))
+      result.cotangentResults.push_back(i);
+  // bwd returns one cotangent per float argument; `wrt` selects.
+  SmallVector<int64_t> all = differentiableArguments(f);
+  SmallVector<unsigned> selected;
+  for (int64_t index : wrt) {
+    auto *it = llvm::find(all, index);
+    if (it == all.end())
+      return f.emitError("cannot differentiate @")
+             << f.getSymName() << " with respect to argument " << index
+             << ": its custom backward function @"
+             << custom.backward.getSymName()
+             << " gives cotangents of float arguments only";
+    selected.push_back(it - all.begin());
+  }
+  func::FuncOp backward = custom.backward;
+  if (ArrayRef<int64_t>(wrt) != ArrayRef<int64_t>(all)) {
+    std::string name = ("__backward_" + f.getSymName() + "_wrt").str();
+    for (int64_t index : wrt)
+      name += "_" + std::to_string(index);
+    FunctionType bwdType = custom.backward.getFunctionType();
+    SmallVector<Type> resultTypes;
+    for (unsigned k : selected)
+      resultTypes.push_back(bwdType.getResult(k));
+    OpBuilder builder(f);
+    builder.setInsertionPointAfter(f);
+    backward = func::FuncOp::create(
+        builder, f.getLoc(), uniqueName(name),
+        builder.getFunctionType(bwdType.getInputs(), resultTypes));
+    backward.setPrivate();
+    Block *entry = backward.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    auto call = func::CallOp::create(b, f.getLoc(), custom.backward,
+                                     entry->getArguments());
+    SmallVector<Value> returned;
+    for (unsigned k : selected)
+      returned.push_back(call.getResult(k));
+    func::ReturnOp::create(b, f.getLoc(), returned);
+    symbols_.insert(backward);
+  }
+  result.functions =
+      GradientFunctions{custom.forward, backward, SmallVector<int64_t>(wrt)};
+  return result;
+}
+
+/// Whether the backward function can compute `op` again instead of
+/// receiving its results: a region-free op without memory effects whose
+/// operands and results are plain values (no tokens or variables).
+static bool isRecomputable(Operation *op) {
+  auto plain = [](Type type) {
+    return isa<RankedTensorType, IndexType, IntegerType, FloatType>(type);
+  };
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         llvm::all_of(op->getOperandTypes(), plain) &&
+         llvm::all_of(op->getResultTypes(), plain);
 }
 
 FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
@@ -330,18 +395,27 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
       return arg.getOwner() == block && arg.getArgNumber() < numArgs;
     return forwardOps.contains(v.getDefiningOp());
   };
-  // Residuals: exactly the forward values the adjoint code reads, except
-  // constants, which the backward function makes again instead.
+  // Residuals: the forward values the adjoint code reads, except those the
+  // backward function computes again instead (rematerializes): constants,
+  // and under a policy that does not save them, recomputable ops, whose
+  // operands are then needed in turn, down to saved values or arguments.
+  RematPolicy policy = getCheckpointPolicy(f).value_or(remat_);
   llvm::SetVector<Value> residuals;
   llvm::SetVector<Operation *> rematerialized;
+  SmallVector<Value> worklist;
   auto need = [&](Value v) {
     if (!isForwardValue(v))
       return;
     Operation *def = v.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      rematerialized.insert(def);
-    else
+    bool recompute =
+        def && (def->hasTrait<OpTrait::ConstantLike>() ||
+                (isRecomputable(def) && !savesResultsOf(def, policy)));
+    if (!recompute) {
       residuals.insert(v);
+      return;
+    }
+    if (rematerialized.insert(def))
+      llvm::append_range(worklist, def->getOperands());
   };
   for (Operation &op : llvm::make_range(adjointBegin, block->end()))
     op.walk([&](Operation *nested) {
@@ -350,6 +424,12 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
     });
   for (Value grad : grads)
     need(grad);
+  while (!worklist.empty())
+    need(worklist.pop_back_val());
+  // Cloned into the backward function in their forward order.
+  SmallVector<Operation *> recomputed(rematerialized.getArrayRef());
+  llvm::sort(recomputed,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
   OpBuilder moduleBuilder(f);
   moduleBuilder.setInsertionPointAfter(f);
@@ -408,8 +488,8 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
                 entry->getArguments().take_front(residuals.size()));
     mapping.map(block->getArguments().drop_front(numArgs),
                 entry->getArguments().drop_front(residuals.size()));
-    for (Operation *constant : rematerialized)
-      b.clone(*constant, mapping);
+    for (Operation *op : recomputed)
+      b.clone(*op, mapping);
     for (Operation &op : llvm::make_range(adjointBegin, block->end()))
       b.clone(op, mapping);
     SmallVector<Value> returned;

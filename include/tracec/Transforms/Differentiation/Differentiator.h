@@ -13,6 +13,7 @@
 #define TRACEC_TRANSFORMS_DIFFERENTIATOR_H
 
 #include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -34,7 +35,11 @@ struct Differentiated {
 
 class Differentiator {
 public:
-  explicit Differentiator(ModuleOp module) : module_(module), symbols_(module) {}
+  /// `remat`: what forward functions save, for functions without a
+  /// trace.checkpoint policy of their own.
+  explicit Differentiator(ModuleOp module,
+                          RematPolicy remat = RematPolicy::everything)
+      : module_(module), symbols_(module), remat_(remat) {}
 
   /// The forward/backward functions of `f` with respect to `wrt`, generated
   /// on first request. Errors are reported at the offending op.
@@ -53,9 +58,14 @@ public:
 
 private:
   FailureOr<Differentiated> generate(func::FuncOp f, ArrayRef<int64_t> wrt);
+  /// The user's trace.custom_vjp functions of `f`, the backward one wrapped
+  /// to return only the cotangents of `wrt` where that is a subset.
+  FailureOr<Differentiated> useCustomVjp(func::FuncOp f, CustomVjp custom,
+                                         ArrayRef<int64_t> wrt);
 
   ModuleOp module_;
   SymbolTable symbols_;
+  RematPolicy remat_;
   std::map<std::pair<std::string, std::vector<int64_t>>, Differentiated> cache_;
   /// Functions being differentiated (recursion is an error).
   std::set<std::string> inProgress_;

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 
 namespace mlir::trace {

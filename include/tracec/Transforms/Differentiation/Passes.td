@@ -24,7 +24,32 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
     results and their tangents; one sweep, no residuals) and rewrites the op
     into a call of it. jvp and the reverse-mode ops nest either way
     (forward-over-reverse Hessian-vector products, reverse-over-forward).
+
+    A function with `trace.custom_vjp = {fwd = @f_fwd, bwd = @f_bwd}` is
+    not swept: its forward and backward functions are the user's. With
+    `remat` (or a function's own `trace.checkpoint` policy), the forward
+    function saves less and the backward function recomputes the rest:
+    `nothing` saves only arguments, `contractions` only the results of ops
+    with the Contraction trait (matmul, convolutions), `everything` every
+    intermediate the backward function reads.
   }];
+  let options = [
+    Option<"remat", "remat", "::mlir::trace::RematPolicy",
+           "::mlir::trace::RematPolicy::everything",
+           "What forward functions save for the backward functions (the "
+           "rematerialization policy of functions without trace.checkpoint)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::trace::RematPolicy::nothing, "nothing",
+                        "save only the arguments: recompute every "
+                        "intermediate"),
+             clEnumValN(::mlir::trace::RematPolicy::contractions,
+                        "contractions",
+                        "save only contraction results (matmul, conv); "
+                        "recompute the rest"),
+             clEnumValN(::mlir::trace::RematPolicy::everything, "everything",
+                        "save every intermediate the backward function "
+                        "reads"))}]>
+  ];
   // Rules of control flow build arith, scf, tensor and (run-time checks of
   // dynamic sizes) cf ops.
   let dependentDialects = ["::mlir::trace::TraceDialect",

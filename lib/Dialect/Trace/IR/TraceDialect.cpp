@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
@@ -69,6 +70,11 @@ Operation *TraceDialect::materializeConstant(OpBuilder &builder,
   if (!elements || elements.getType() != type)
     return nullptr;
   return ConstantOp::create(builder, loc, elements);
+}
+
+LogicalResult TraceDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  return verifyDifferentiationAttribute(op, attribute);
 }
 
 LogicalResult

@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
+#include "tracec/Dialect/Trace/IR/TraceTraits.h"
 
 #include "tracec/Dialect/Trace/IR/GradientRequestOpInterface.h.inc"
 

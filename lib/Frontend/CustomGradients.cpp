@@ -1,0 +1,230 @@
+//===- CustomGradients.cpp - customGradient and checkpoint ----------------===//
+//
+// customGradient traces f into @name_fwd and, inside it, f's gradFn into
+// @name_bwd: the Values of @name_fwd that gradFn uses are lifted into
+// @name_bwd as arguments (as a grad callee lifts the Values of its caller),
+// and those are exactly the residuals @name_fwd returns after f's results.
+// @name, what the call site calls, runs @name_fwd and returns f's results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tracer.h"
+
+#include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Frontend/Call.h"
+#include "tracec/Frontend/CustomGradients.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace tracec;
+using namespace tracec::detail;
+namespace trace = mlir::trace;
+
+/// `base`, or `base_<n>`, whichever is first unused in the current trace.
+static std::string freshSymbol(llvm::StringRef base) {
+  TraceState *state = currentScope().function->trace;
+  std::string symbol = base.str();
+  for (unsigned n = 1;
+       mlir::SymbolTable::lookupSymbolIn(*state->module, symbol) ||
+       mlir::SymbolTable::lookupSymbolIn(*state->module, symbol + "_fwd") ||
+       mlir::SymbolTable::lookupSymbolIn(*state->module, symbol + "_bwd") ||
+       state->called.count(symbol);
+       ++n)
+    symbol = (base + "_" + llvm::Twine(n)).str();
+  return symbol;
+}
+
+static std::string typeString(mlir::Type type) {
+  auto tensor = llvm::cast<mlir::RankedTensorType>(type);
+  return formatTensorType(dtypeOf(tensor.getElementType()), tensor.getShape());
+}
+
+/// A zero cotangent of `type` at the end of `block` (a constant: static
+/// shapes only).
+static mlir::Value zeroCotangent(mlir::OpBuilder &builder, mlir::Type type,
+                                 llvm::StringRef what) {
+  auto tensor = llvm::cast<mlir::RankedTensorType>(trace::cotangentType(type));
+  if (!tensor.hasStaticShape())
+    fail(locationPrefix(location()) + ": error: customGradient: " + what +
+         " has the dynamic shape " + typeString(tensor) +
+         "; its zero gradient needs a static shape");
+  return trace::ConstantOp::create(
+      builder, location(),
+      mlir::DenseElementsAttr::get(
+          tensor, builder.getZeroAttr(tensor.getElementType())));
+}
+
+/// Moves the last `count` arguments of `func`'s entry block to the front
+/// and updates its type.
+static void rotateArgumentsToFront(mlir::func::FuncOp func, unsigned count) {
+  mlir::Block &entry = func.getBody().front();
+  unsigned total = entry.getNumArguments();
+  for (unsigned k = 0; k < count; ++k) {
+    mlir::BlockArgument old = entry.getArgument(total - count + k + k);
+    mlir::BlockArgument moved =
+        entry.insertArgument(k, old.getType(), old.getLoc());
+    old.replaceAllUsesWith(moved);
+  }
+  entry.eraseArguments(total, count);
+  func.setType(mlir::FunctionType::get(func.getContext(),
+                                       entry.getArgumentTypes(),
+                                       func.getResultTypes()));
+}
+
+Callable tracec::customGradient(CustomGradientFn f, std::string name) {
+  return [f = std::move(f), name](llvm::ArrayRef<Value> args) {
+    FunctionState *caller = currentScope().function;
+    llvm::SmallVector<mlir::Value> operands;
+    for (const Value &arg : args)
+      operands.push_back(resolve(arg));
+    llvm::SmallVector<mlir::Type> types(mlir::ValueRange(operands).getTypes());
+    std::string symbol = freshSymbol(name.empty() ? "custom_gradient" : name);
+
+    mlir::func::FuncOp bwd;
+    unsigned numOutputs = 0;
+    unsigned numResiduals = 0;
+    auto fwdBody = [&](llvm::ArrayRef<Value> inputs) -> std::vector<Value> {
+      CustomGradientResult result = f(inputs);
+      for (auto [i, output] : llvm::enumerate(result.outputs))
+        if (!output)
+          fail(locationPrefix(location()) +
+               ": error: customGradient: the function returned a null "
+               "tracec::Value as output " +
+               llvm::Twine(i));
+      if (!result.gradFn)
+        fail(locationPrefix(location()) +
+             ": error: customGradient: the function returned no gradient "
+             "function");
+      numOutputs = result.outputs.size();
+      llvm::SmallVector<mlir::Type> cotangentTypes;
+      for (const Value &output : result.outputs) {
+        mlir::Type type = resolve(output).getType();
+        if (trace::carriesGradient(type))
+          cotangentTypes.push_back(type);
+      }
+      std::vector<Value> inputValues(inputs.begin(), inputs.end());
+      auto bwdBody = [&](llvm::ArrayRef<Value> dys) -> std::vector<Value> {
+        std::vector<Value> cotangents = result.gradFn(dys);
+        if (cotangents.size() != inputValues.size())
+          fail(locationPrefix(location()) +
+               ": error: customGradient: the gradient function returned " +
+               llvm::Twine(cotangents.size()) +
+               " cotangents for a function of " +
+               llvm::Twine(inputValues.size()) +
+               " arguments (one per argument; a null Value is zero)");
+        std::vector<Value> grads;
+        mlir::OpBuilder builder(&context());
+        builder.setInsertionPointToEnd(currentScope().block);
+        for (auto [i, input] : llvm::enumerate(inputValues)) {
+          mlir::Type type = types[i];
+          if (!trace::carriesGradient(type))
+            continue;
+          std::string what = "the cotangent of argument " + std::to_string(i);
+          if (!cotangents[i]) {
+            grads.push_back(wrap(zeroCotangent(builder, type, what)));
+            continue;
+          }
+          auto expected = llvm::cast<mlir::RankedTensorType>(type);
+          mlir::Type got = resolve(cotangents[i]).getType();
+          if (llvm::cast<mlir::RankedTensorType>(got).getShape() !=
+              expected.getShape())
+            fail(locationPrefix(location()) + ": error: customGradient: " +
+                 what + " is a " + typeString(got) + ", but the argument is a " +
+                 typeString(expected));
+          grads.push_back(
+              castTo(cotangents[i], dtypeOf(expected.getElementType())));
+        }
+        return grads;
+      };
+      TracedCallee traced = traceCallee(symbol + "_bwd", cotangentTypes,
+                                        bwdBody, {}, "the gradient function");
+      bwd = traced.func;
+      std::vector<Value> returned = result.outputs;
+      for (const ExtraArgument &extra : traced.extras) {
+        if (extra.variable)
+          fail(locationPrefix(location()) +
+               ": error: customGradient: the gradient function uses a "
+               "variable; read it in the function and use the value read");
+        returned.push_back(wrap(extra.outer));
+      }
+      numResiduals = traced.extras.size();
+      // bwd(cotangents..., residuals...) -> bwd(residuals..., cotangents...)
+      rotateArgumentsToFront(bwd, numResiduals);
+      return returned;
+    };
+    TracedCallee fwd = traceCallee(symbol + "_fwd", types, fwdBody, {},
+                                   "the function with a custom gradient");
+
+    // The arguments the forward function added (values of the caller,
+    // host tensors, variables) get zero cotangents.
+    mlir::func::FuncOp fwdFunc = fwd.func;
+    {
+      auto ret = llvm::cast<mlir::func::ReturnOp>(
+          bwd.getBody().front().getTerminator());
+      mlir::OpBuilder builder(ret);
+      llvm::SmallVector<mlir::Value> grads(ret.getOperands());
+      for (auto [k, extra] : llvm::enumerate(fwd.extras)) {
+        mlir::Type type = fwdFunc.getArgumentTypes()[types.size() + k];
+        if (trace::carriesGradient(type))
+          grads.push_back(zeroCotangent(
+              builder, type, "the captured value " + std::to_string(k)));
+      }
+      ret->setOperands(grads);
+      bwd.setType(mlir::FunctionType::get(&context(), bwd.getArgumentTypes(),
+                                          mlir::ValueRange(grads).getTypes()));
+    }
+
+    // @name: the primal, what the call site calls.
+    mlir::FunctionType fwdType = fwdFunc.getFunctionType();
+    mlir::OpBuilder builder(&context());
+    builder.setInsertionPoint(caller->func);
+    auto primal = mlir::func::FuncOp::create(
+        builder, location(), symbol,
+        builder.getFunctionType(fwdType.getInputs(),
+                                fwdType.getResults().take_front(numOutputs)));
+    primal.setPrivate();
+    {
+      mlir::Block *entry = primal.addEntryBlock();
+      mlir::OpBuilder b = mlir::OpBuilder::atBlockEnd(entry);
+      auto call = mlir::func::CallOp::create(b, location(), fwdFunc,
+                                             entry->getArguments());
+      mlir::func::ReturnOp::create(
+          b, location(), call.getResults().take_front(numOutputs));
+    }
+    primal->setAttr(
+        trace::kCustomVjpAttrName,
+        builder.getDictionaryAttr(
+            {builder.getNamedAttr("fwd", mlir::FlatSymbolRefAttr::get(fwdFunc)),
+             builder.getNamedAttr("bwd", mlir::FlatSymbolRefAttr::get(bwd))}));
+    verifyOrFail(primal);
+
+    for (const ExtraArgument &extra : fwd.extras)
+      operands.push_back(extra.outer);
+    mlir::NamedAttribute attrs[] = {builder.getNamedAttr(
+        "callee", mlir::FlatSymbolRefAttr::get(primal.getSymNameAttr()))};
+    mlir::Operation *op =
+        createOp(mlir::func::CallOp::getOperationName(), operands, attrs,
+                 llvm::ArrayRef<mlir::Type>(primal.getResultTypes()));
+    std::vector<Value> values;
+    for (mlir::Value result : op->getResults())
+      values.push_back(wrap(result));
+    return values;
+  };
+}
+
+Callable tracec::checkpoint(Callable f, std::string policy, std::string name) {
+  if (!trace::parseRematPolicy(policy))
+    throw TraceError("checkpoint: unknown policy '" + policy +
+                     "' (expected nothing, contractions or everything)");
+  return [f = std::move(f), policy, name](llvm::ArrayRef<Value> args) {
+    std::string symbol = freshSymbol(name.empty() ? "checkpoint" : name);
+    std::vector<Value> results = call(symbol, args, f);
+    mlir::ModuleOp module = *currentScope().function->trace->module;
+    auto callee = mlir::SymbolTable::lookupSymbolIn(module, symbol);
+    callee->setAttr(trace::kCheckpointAttrName,
+                    mlir::StringAttr::get(&context(), policy));
+    return results;
+  };
+}

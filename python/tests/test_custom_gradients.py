@@ -1,0 +1,201 @@
+"""tracec.custom_gradient (tf.custom_gradient semantics) and
+tracec.checkpoint (jax.checkpoint), against analytic derivatives, PyTorch
+autograd.Function, and the gradients without a checkpoint (bit for bit)."""
+import numpy as np
+import pytest
+import torch
+
+import tracec
+import tracec.numpy as tnp
+
+
+def f32(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-np.asarray(x, np.float64)))
+
+
+@tracec.custom_gradient
+def log1pexp(x):
+    e = tnp.exp(x)
+
+    def grad_fn(dy):
+        return dy * (1 - 1 / (1 + e))
+    return tnp.log1p(e), grad_fn
+
+
+@tracec.custom_gradient
+def clip_gradient(x):
+    return x, lambda dy: tnp.clip(dy, -1.0, 1.0)
+
+
+# --- custom_gradient -----------------------------------------------------------
+
+
+def test_log1pexp_is_stable_where_the_automatic_gradient_is_nan():
+    x = np.array([-5.0, 0.0, 5.0, 100.0], np.float32)
+    g = tracec.grad(lambda x: tnp.sum(log1pexp(x)))(x)
+    np.testing.assert_allclose(g, sigmoid(x), rtol=1e-5, atol=1e-7)
+    assert g[3] == 1.0
+    automatic = tracec.grad(lambda x: tnp.sum(tnp.log1p(tnp.exp(x))))(x)
+    assert np.isnan(automatic[3])
+    np.testing.assert_allclose(automatic[:3], g[:3], rtol=1e-5)
+
+
+def test_value_is_the_function():
+    x = np.array([0.0, 1.0], np.float32)
+    np.testing.assert_allclose(log1pexp(x), np.log1p(np.exp(x)), rtol=1e-6)
+
+    @tracec.function
+    def f(x):
+        return log1pexp(x)
+    np.testing.assert_allclose(f(x), np.log1p(np.exp(x)), rtol=1e-6)
+    assert "trace.custom_vjp" in f.get_concrete_function(x).ir()
+
+
+def test_gradient_clipping():
+    x, c = f32(5), np.array([-3, 0.5, 2, -0.25, 7], np.float32)
+    g = tracec.grad(lambda x: tnp.sum(clip_gradient(x) * c))(x)
+    np.testing.assert_array_equal(g, np.clip(c, -1, 1))
+
+
+class TorchScaled(torch.autograd.Function):
+    """x * y with a deliberately different gradient: dx = dy * y^2,
+    dy = none (what grad_fn below returns)."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(y)
+        return x * y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensors
+        return dy * y * y, None
+
+
+@tracec.custom_gradient
+def scaled(x, y):
+    return x * y, lambda dy: (dy * y * y, None)
+
+
+def test_two_inputs_match_torch_autograd_function():
+    x, y = f32(3, 4), f32(3, 4, seed=1)
+    gx, gy = tracec.grad(lambda x, y: tnp.sum(tnp.tanh(scaled(x, y))),
+                         argnums=(0, 1))(x, y)
+    tx, ty = (torch.tensor(a, requires_grad=True) for a in (x, y))
+    torch.tanh(TorchScaled.apply(tx, ty)).sum().backward()
+    np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-5, atol=1e-6)
+    # None: no gradient flows into y through scaled (torch: None -> no grad).
+    assert ty.grad is None
+    np.testing.assert_array_equal(gy, np.zeros_like(y))
+
+
+def test_inside_a_loop_in_a_function():
+    @tracec.custom_gradient
+    def doubled(v):
+        return v * 2.0, lambda dy: dy * 3.0
+
+    @tracec.function
+    def grads(x):
+        return tracec.grad(lambda x: tnp.sum(
+            tracec.fori_loop(0, 4, lambda i, v: doubled(v), x)))(x)
+    # 3^4 per element, where the automatic gradient would be 2^4.
+    np.testing.assert_array_equal(grads(np.ones(3, np.float32)),
+                                  np.full(3, 81, np.float32))
+
+
+def test_second_derivative_differentiates_grad_fn():
+    # Not at 100: the forward function is differentiated too, and the zero
+    # cotangent of its unused result meets inf / inf there (0 * NaN).
+    x = np.array([-2.0, 0.5, 3.0, 20.0], np.float32)
+    first = tracec.grad(lambda x: tnp.sum(log1pexp(x)))
+    second = tracec.grad(lambda x: tnp.sum(first(x)))(x)
+    s = sigmoid(x)
+    np.testing.assert_allclose(second, s * (1 - s), rtol=1e-5, atol=1e-7)
+
+
+def test_eager_gradient_tape():
+    x = np.array([0.0, 100.0], np.float32)
+    with tracec.GradientTape() as tape:
+        tape.watch(x)
+        y = tnp.sum(log1pexp(x))
+    np.testing.assert_allclose(tape.gradient(y, x), [0.5, 1.0], rtol=1e-6)
+
+
+def test_errors():
+    @tracec.custom_gradient
+    def no_grad_fn(x):
+        return x
+
+    with pytest.raises(TypeError, match="must return \\(y, grad_fn\\)"):
+        tracec.grad(lambda x: tnp.sum(no_grad_fn(x)))(f32(2))
+
+    @tracec.custom_gradient
+    def wrong_count(x, y):
+        return x * y, lambda dy: dy
+
+    with pytest.raises(ValueError, match="returned 1 gradients for 2 inputs"):
+        tracec.grad(lambda x, y: tnp.sum(wrong_count(x, y)))(f32(2), f32(2))
+
+
+# --- checkpoint ----------------------------------------------------------------
+
+
+def dense(x, w, b):
+    return tnp.tanh(x @ w + b)
+
+
+def mlp_loss(layer, x, params):
+    h = x
+    for w, b in params:
+        h = layer(h, w, b)
+    return tnp.mean(h * h)
+
+
+def params(n=3, width=16):
+    return [(f32(width, width, seed=1 + i) * 0.3, f32(width, seed=10 + i))
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("policy", ["nothing", "contractions", "everything"])
+def test_checkpoint_gradients_equal_saved_ones_bit_for_bit(policy):
+    x, ps = f32(8, 16), params()
+    flat = [a for p in ps for a in p]
+
+    def loss(layer):
+        def f(*flat):
+            return mlp_loss(layer, x, list(zip(flat[::2], flat[1::2])))
+        return f
+    argnums = tuple(range(len(flat)))
+    saved = tracec.grad(loss(dense), argnums=argnums)(*flat)
+    remat = tracec.grad(loss(tracec.checkpoint(dense, policy=policy)),
+                        argnums=argnums)(*flat)
+    for a, b in zip(saved, remat):
+        np.testing.assert_array_equal(a, b)
+    # Against PyTorch, to a tolerance.
+    ts = [torch.tensor(a, requires_grad=True) for a in flat]
+    h = torch.tensor(x)
+    for w, b in zip(ts[::2], ts[1::2]):
+        h = torch.tanh(h @ w + b)
+    (h * h).mean().backward()
+    for a, t in zip(remat, ts):
+        np.testing.assert_allclose(a, t.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_checkpoint_marks_the_function():
+    layer = tracec.checkpoint(dense, policy="contractions")
+
+    @tracec.function
+    def f(x, w, b):
+        return tracec.grad(lambda w: tnp.sum(layer(x, w, b)))(w)
+    x, (w, b) = f32(4, 16), params(1)[0]
+    ir = f.get_concrete_function(x, w, b).ir()
+    assert 'trace.checkpoint = "contractions"' in ir
+
+
+def test_checkpoint_rejects_unknown_policy():
+    with pytest.raises(ValueError, match="policy must be one of"):
+        tracec.checkpoint(dense, policy="dots_saveable")
