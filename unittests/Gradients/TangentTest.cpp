@@ -622,23 +622,51 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
       << result.message();
 }
 
-/// max_pool2d's tangent picks each window's maximum element of the input's
-/// tangent, which needs an op of its own: until then forward mode reports
-/// it, naming the op.
-TEST(Tangents, MaxPool2DIsReported) {
-  std::string source = R"mlir(
-func.func @f(%x: tensor<1x4x4x1xf64>) -> tensor<1x2x2x1xf64> {
-  %y = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x4x4x1xf64> -> tensor<1x2x2x1xf64>
-  return %y : tensor<1x2x2x1xf64>
+/// Max pooling: max_pool2d's tangent is max_pool2d_select(x, t_x);
+/// max_pool2d_grad and max_pool2d_select are linear in their second operand
+/// (x random: no tie within a difference step).
+TEST(Tangents, MaxPooling) {
+  checkAll({
+      {"  %y = trace.max_pool2d %arg0 {window = array<i64: 2, 2>, strides = "
+       "array<i64: 2, 2>} : tensor<$0x4x4x2xf64> -> tensor<$0x2x2x2xf64>",
+       {{"tensor<$0x4x4x2xf64>"}},
+       "tensor<$0x2x2x2xf64>"},
+      {"  %y = trace.max_pool2d %arg0 {window = array<i64: 3, 3>, strides = "
+       "array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
+       "tensor<$0x$3x$3x2xf64> -> tensor<$0x$1x$1x2xf64>",
+       {{"tensor<$0x$3x$3x2xf64>"}},
+       "tensor<$0x$1x$1x2xf64>"},
+      {"  %y = trace.max_pool2d_grad %arg0, %arg1 {window = array<i64: 3, 3>, "
+       "strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
+       "(tensor<$0x5x5x2xf64>, tensor<$0x3x3x2xf64>) -> tensor<$0x5x5x2xf64>",
+       {{"tensor<$0x5x5x2xf64>"}, {"tensor<$0x3x3x2xf64>"}},
+       "tensor<$0x5x5x2xf64>"},
+      {"  %y = trace.max_pool2d_select %arg0, %arg1 {window = array<i64: 2, "
+       "2>, strides = array<i64: 2, 2>} : (tensor<$0x4x4x2xf64>, "
+       "tensor<$0x4x4x2xf64>) -> tensor<$0x2x2x2xf64>",
+       {{"tensor<$0x4x4x2xf64>"}, {"tensor<$0x4x4x2xf64>"}},
+       "tensor<$0x2x2x2xf64>"},
+  });
 }
-)mlir";
-  ::testing::AssertionResult result =
-      checkTangents(source, "f", {randomTensor({1, 4, 4, 1}, 7)}, {0});
-  ASSERT_FALSE(result);
-  EXPECT_NE(std::string(result.message()).find(
-                "'trace.max_pool2d' op has no tangent rule"),
-            std::string::npos)
-      << result.message();
+
+/// scatter_add is linear in (operand, updates) jointly; repeated indices
+/// (7 i mod bound) add up.
+TEST(Tangents, ScatterAdd) {
+  checkAll({
+      {"  %y = trace.scatter_add %arg0, %arg1, %arg2 : (tensor<4x3xf64>, "
+       "tensor<$0xi32>, tensor<$0x3xf64>) -> tensor<4x3xf64>",
+       {{"tensor<4x3xf64>"},
+        {"tensor<$0xi32>", 0, 0, 4},
+        {"tensor<$0x3xf64>"}},
+       "tensor<4x3xf64>"},
+      {"  %y = trace.scatter_add %arg0, %arg1, %arg2 {axis = 1} : "
+       "(tensor<$0x5xf64>, tensor<3xi32>, tensor<$0x3xf64>) -> "
+       "tensor<$0x5xf64>",
+       {{"tensor<$0x5xf64>"},
+        {"tensor<3xi32>", 0, 0, 5},
+        {"tensor<$0x3xf64>"}},
+       "tensor<$0x5xf64>"},
+  });
 }
 
 } // namespace

@@ -21,9 +21,10 @@
 //
 // Forward mode: conv2d and the conv2d backprop ops are bilinear, avg_pool2d
 // and avg_pool2d_grad linear: their tangents re-apply the op to the
-// tangents (LinearTangents.cpp). max_pool2d has no tangent rule yet: its
-// tangent picks each window's argmax element of the input's tangent, which
-// needs an op of its own.
+// tangents (LinearTangents.cpp). max_pool2d's tangent picks each window's
+// argmax element of the input's tangent (max_pool2d_select(x, t_x));
+// max_pool2d_grad and max_pool2d_select are linear in their second operand
+// (the argmax is fixed by x): their tangents re-apply them to its tangent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +115,18 @@ struct MaxPool2DGradient
         builder, op->getLoc(), state.primal(pool.getInput()), dy,
         pool.getWindow(), pool.getStrides(), pool.getPadding());
     return state.accumulate(pool.getInput(), dx);
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto pool = cast<MaxPool2DOp>(op);
+    Value tx = state.tangent(pool.getInput());
+    if (!tx)
+      return success();
+    Value ty = MaxPool2DSelectOp::create(
+        builder, op->getLoc(), state.primal(pool.getInput()), tx,
+        pool.getWindow(), pool.getStrides(), pool.getPadding());
+    return state.setTangent(pool.getResult(), ty);
   }
 };
 
@@ -249,6 +262,12 @@ struct MaxPool2DGradGradient
         grad.getWindow(), grad.getStrides(), grad.getPadding());
     return state.accumulate(grad.getDy(), dDy);
   }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<MaxPool2DGradOp>(op).getDy());
+  }
 };
 
 /// y = max_pool2d_select(x, t): dt = max_pool2d_grad(x, c); dx = 0.
@@ -266,6 +285,12 @@ struct MaxPool2DSelectGradient
         builder, op->getLoc(), state.primal(select.getInput()), ct,
         select.getWindow(), select.getStrides(), select.getPadding());
     return state.accumulate(select.getT(), dT);
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitLinearTangent(op, builder, state,
+                             cast<MaxPool2DSelectOp>(op).getT());
   }
 };
 

@@ -388,6 +388,12 @@ struct ScatterAddGradient
                          state.primal(scatter.getIndices()), scatter.getAxis());
     return state.accumulate(scatter.getUpdates(), dUpdates);
   }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    // Jointly linear in (operand, updates); the indices are not.
+    return emitMultilinearTangent(op, builder, state, {{0, 2}});
+  }
 };
 
 } // namespace
