@@ -631,11 +631,12 @@ TEST(Tangents, MaxPooling) {
        "array<i64: 2, 2>} : tensor<$0x4x4x2xf64> -> tensor<$0x2x2x2xf64>",
        {{"tensor<$0x4x4x2xf64>"}},
        "tensor<$0x2x2x2xf64>"},
-      {"  %y = trace.max_pool2d %arg0 {window = array<i64: 3, 3>, strides = "
-       "array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
-       "tensor<$0x$3x$3x2xf64> -> tensor<$0x$1x$1x2xf64>",
-       {{"tensor<$0x$3x$3x2xf64>"}},
-       "tensor<$0x$1x$1x2xf64>"},
+      // Padded, `?` height and width.
+      {"  %y = trace.max_pool2d %arg0 {window = array<i64: 3, 3>, padding = "
+       "array<i64: 1, 1, 1, 1>} : tensor<$0x$3x$2x2xf64> -> "
+       "tensor<$0x$3x$2x2xf64>",
+       {{"tensor<$0x$3x$2x2xf64>"}},
+       "tensor<$0x$3x$2x2xf64>"},
       {"  %y = trace.max_pool2d_grad %arg0, %arg1 {window = array<i64: 3, 3>, "
        "strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : "
        "(tensor<$0x5x5x2xf64>, tensor<$0x3x3x2xf64>) -> tensor<$0x5x5x2xf64>",
