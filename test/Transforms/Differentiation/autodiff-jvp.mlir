@@ -194,3 +194,33 @@ func.func @jvp_noisy(%x: tensor<?x3xf64>, %t: tensor<?x3xf64>) -> tensor<?x3xf32
 // CHECK-DAG: %[[Y:[a-z0-9_]+]] = trace.cast %[[P]] : tensor<?x3xf64> to tensor<?x3xf32>
 // CHECK-DAG: %[[TY:[a-z0-9_]+]] = trace.cast %[[TP]] : tensor<?x3xf64> to tensor<?x3xf32>
 // CHECK: return %[[Y]], %[[TY]]
+
+// -----
+
+// A callee result that no tangent reaches comes back from its __jvp as a
+// zero constant; the caller keeps it a symbolic zero (no tangent), so the
+// product rule below has one term, not a second one times zero.
+func.func private @inner(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %m = trace.mul %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %m, %y : tensor<3xf32>, tensor<3xf32>
+}
+func.func @outer(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %a:2 = func.call @inner(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  %p = trace.mul %a#0, %a#1 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %p : tensor<3xf32>
+}
+func.func @jvp_outer(%x: tensor<3xf32>, %y: tensor<3xf32>, %t: tensor<3xf32>) -> tensor<3xf32> {
+  %r, %tr = trace.jvp @outer(%x, %y) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>), (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %tr : tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func private @__jvp_inner_wrt_0(
+// CHECK: %[[Z:[a-z0-9_]+]] = trace.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %[[Z]]
+// CHECK-LABEL: func.func private @__jvp_outer_wrt_0(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<3xf32>, %[[Y:[a-z0-9_]+]]: tensor<3xf32>, %[[T:[a-z0-9_]+]]: tensor<3xf32>)
+// CHECK: %[[C:[a-z0-9_]+]]:4 = call @__jvp_inner_wrt_0(%[[X]], %[[Y]], %[[T]])
+// CHECK: %[[P:[a-z0-9_]+]] = trace.mul %[[C]]#0, %[[C]]#1
+// CHECK: %[[TP:[a-z0-9_]+]] = trace.mul %[[C]]#2, %[[C]]#1
+// CHECK-NOT: trace.add
+// CHECK: return %[[P]], %[[TP]]

@@ -10,6 +10,8 @@
 
 #include "GradientModels.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -109,14 +111,24 @@ struct CallGradient
     auto combined = func::CallOp::create(builder, call.getLoc(), *jvp, args);
     unsigned numResults = call.getNumResults();
     state.replacePrimal(op, combined.getResults().take_front(numResults));
-    // __jvp returns one tangent per float result, in order.
+    // __jvp returns one tangent per float result, in order. One the callee
+    // returns as a zero constant (a result no tangent reaches) stays a
+    // symbolic zero here, as in JAX: no tangent, so no work downstream (a
+    // Hessian-vector product would otherwise multiply the zero tangent of
+    // each saved input through the backward sweep's matmuls).
+    auto returned = cast<func::ReturnOp>(jvp->getBody().front().getTerminator())
+                        .getOperands()
+                        .drop_front(numResults);
     ValueRange tangents = combined.getResults().drop_front(numResults);
     for (Value result : call.getResults()) {
       if (!carriesTangent(result.getType()))
         continue;
-      if (failed(state.setTangent(result, tangents.front())))
-        return failure();
+      Value tangent = tangents.front();
+      bool symbolicZero = matchPattern(returned.front(), m_AnyZeroFloat());
+      returned = returned.drop_front();
       tangents = tangents.drop_front();
+      if (!symbolicZero && failed(state.setTangent(result, tangent)))
+        return failure();
     }
     return success();
   }
