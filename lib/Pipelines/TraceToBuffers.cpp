@@ -38,7 +38,7 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(createCSEPass());
   // Dynamic dims: the caller's shape functions, which run the size checks.
   pm.addPass(trace::createTraceShapeFunctions());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(trace::createTraceFuseElementwise());
   // (Before results are made distinct: a target's CSE may merge two.)
   if (onTensors)
     onTensors(pm);

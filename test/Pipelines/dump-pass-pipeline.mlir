@@ -21,7 +21,7 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
 // CPU-NEXT:   trace-shape-functions,
-// CPU-NEXT:   linalg-fuse-elementwise-ops,
+// CPU-NEXT:   trace-fuse-elementwise,
 // Contractions on tensors: pack, tile, vectorize (lib/Target/Cpu).
 // CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},
 // CPU-NEXT:   canonicalize{

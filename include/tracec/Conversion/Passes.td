@@ -46,4 +46,23 @@ def TraceShapeFunctions : Pass<"trace-shape-functions", "::mlir::ModuleOp"> {
   ];
 }
 
+def TraceFuseElementwise : Pass<"trace-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops, keeping contractions pure";
+  let description = [{
+    Upstream's linalg-fuse-elementwise-ops (elementwise producers with one
+    use into their consumers, reshapes folded by expansion, constants
+    folded), except that nothing is fused into a contraction or a
+    convolution: a producer fused into a transposed matmul's
+    linalg.generic (`matmul(relu(a + b), w) {transpose_a}`) makes its body
+    more than a multiply-add, so it is no longer recognized as a
+    contraction and loses the packed micro-kernels (a scalar loop, ~100x
+    slower). The producer then runs as its own elementwise op.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // TRACEC_CONVERSION_PASSES
