@@ -57,7 +57,8 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 #endif // TRACEC_TRANSFORMS_DIFFERENTIATION_PASSES

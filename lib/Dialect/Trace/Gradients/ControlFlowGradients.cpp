@@ -8,7 +8,11 @@
 // values on a tape (a tensor with a leading trip-count dim); the adjoint
 // loop runs the iterations backwards, reads the carries back from the
 // tape, recomputes the body and sweeps it, carrying the carries' cotangents
-// and summing the captured values' cotangents.
+// and summing the captured values' cotangents. A carry the sweep never
+// reads (a tape of an inner gradient's loop: isWriteOnly) is not taped, and
+// a captured tape's cotangent grows by one row per iteration
+// (addCotangent), so a gradient through a loop is differentiated again in
+// linear time and memory.
 //
 // scf.while, whose tape grows while it runs, has its own file
 // (WhileGradients.cpp); the helpers they share are in RegionGradients.h.
@@ -23,11 +27,21 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
+
+/// The carried values the adjoint reads back: all but the write-only ones.
+SmallVector<unsigned> tapedCarries(scf::ForOp forOp) {
+  SmallVector<unsigned> taped;
+  for (BlockArgument carried : forOp.getRegionIterArgs())
+    if (!isWriteOnly(carried))
+      taped.push_back(carried.getArgNumber() - 1);
+  return taped;
+}
 
 struct IfGradient
     : DifferentiableOpInterface::ExternalModel<IfGradient, scf::IfOp> {
@@ -112,7 +126,9 @@ struct ForGradient
     for (Value init : forOp.getInitArgs())
       inits.push_back(state.primal(init));
     size_t numCarried = inits.size();
-    for (Value init : forOp.getInitArgs()) {
+    SmallVector<unsigned> taped = tapedCarries(forOp);
+    for (unsigned i : taped) {
+      Value init = forOp.getInitArgs()[i];
       // Rows of the initial value's sizes.
       SmallVector<Value> sizes = {trips};
       Value primalInit = state.primal(init);
@@ -133,9 +149,9 @@ struct ForGradient
           Value row = arith::DivSIOp::create(
               b, l, arith::SubIOp::create(b, l, iv, lb), step);
           SmallVector<Value> tapes;
-          for (size_t i = 0; i < numCarried; ++i)
-            tapes.push_back(record(b, l, args[numCarried + i], row, args[i],
-                                 "scf.for gradient"));
+          for (auto [t, i] : llvm::enumerate(taped))
+            tapes.push_back(record(b, l, args[numCarried + t], row, args[i],
+                                   "scf.for gradient"));
           Block &body = *forOp.getBody();
           state.setPrimal(forOp.getInductionVar(), iv);
           for (auto [original, arg] : llvm::zip(
@@ -183,6 +199,7 @@ struct ForGradient
     ValueRange saved = state.saved(op);
     Value trips = saved.front();
     ValueRange tapes = saved.drop_front();
+    SmallVector<unsigned> taped = tapedCarries(forOp);
     SmallVector<Value> captured = activeCaptures(op, state);
     Block &body = *forOp.getBody();
     size_t numCarried = forOp.getNumResults();
@@ -222,9 +239,11 @@ struct ForGradient
           Value iv = arith::AddIOp::create(
               b, l, lb, arith::MulIOp::create(b, l, row, step));
           SmallVector<Value> primalArgs = {iv};
-          for (auto [i, tape] : llvm::enumerate(tapes))
-            primalArgs.push_back(
-                replay(b, l, tape, row, body.getArgument(i + 1).getType()));
+          for (BlockArgument carried : body.getArguments().drop_front())
+            primalArgs.push_back(ub::PoisonOp::create(b, l, carried.getType()));
+          for (auto [tape, i] : llvm::zip(tapes, taped))
+            primalArgs[1 + i] =
+                replay(b, l, tape, row, body.getArgument(i + 1).getType());
           SmallVector<Value> yieldCts;
           for (size_t i = 0; i < numCarried; ++i)
             yieldCts.push_back(carriesGradient(forOp.getResult(i).getType())
@@ -241,8 +260,8 @@ struct ForGradient
             for (size_t i = 0; i < numCarried; ++i)
               next.push_back((*cts)[1 + i] ? (*cts)[1 + i] : args[i]);
             for (size_t j = 0; j < captured.size(); ++j)
-              next.push_back(AddOp::create(b, l, args[numCarried + j],
-                                           (*cts)[1 + numCarried + j]));
+              next.push_back(addCotangent(b, l, args[numCarried + j],
+                                          (*cts)[1 + numCarried + j]));
           }
           scf::YieldOp::create(b, l, next);
         });

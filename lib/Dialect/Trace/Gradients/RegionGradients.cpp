@@ -8,6 +8,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <functional>
@@ -134,4 +135,47 @@ Value mlir::trace::replay(OpBuilder &b, Location loc, Value tape, Value row,
   // Rank-reducing: drop the unit tape dim.
   return tensor::ExtractSliceOp::create(b, loc, tensor, tape, offsets, sizes,
                                         strides);
+}
+
+bool mlir::trace::isWriteOnly(BlockArgument carried) {
+  Operation *terminator = carried.getOwner()->getTerminator();
+  std::function<bool(Value)> writtenIntoOnly = [&](Value value) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == terminator)
+        continue;
+      bool isDest = false;
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
+        isDest = &use == &insert.getDestMutable();
+      else if (auto insert = dyn_cast<tensor::InsertOp>(user))
+        isDest = &use == &insert.getDestMutable();
+      if (!isDest || !writtenIntoOnly(user->getResult(0)))
+        return false;
+    }
+    return true;
+  };
+  return writtenIntoOnly(carried);
+}
+
+/// Zeros as zerosLike builds them: a splat constant, or a zero broadcast.
+static bool isZeros(Value value) {
+  if (auto broadcast = value.getDefiningOp<BroadcastToOp>())
+    value = broadcast.getX();
+  return matchPattern(value, m_AnyZeroFloat());
+}
+
+Value mlir::trace::addCotangent(OpBuilder &b, Location loc, Value sum,
+                                Value cotangent) {
+  auto slice = cotangent.getDefiningOp<tensor::InsertSliceOp>();
+  if (!slice || !isZeros(slice.getDest()) ||
+      sum.getType() != cotangent.getType())
+    return AddOp::create(b, loc, sum, cotangent);
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
+                            sizes = slice.getMixedSizes(),
+                            strides = slice.getMixedStrides();
+  Value old = tensor::ExtractSliceOp::create(b, loc, slice.getSourceType(), sum,
+                                             offsets, sizes, strides);
+  Value added = AddOp::create(b, loc, old, slice.getSource());
+  return tensor::InsertSliceOp::create(b, loc, added, sum, offsets, sizes,
+                                       strides);
 }

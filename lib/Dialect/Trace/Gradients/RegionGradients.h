@@ -44,6 +44,23 @@ Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value,
 /// Reads row `row` of `tape` back as a value of `type`.
 Value replay(OpBuilder &b, Location loc, Value tape, Value row, Type type);
 
+/// Whether the backward pass can do without the primal of the block
+/// argument `carried`: it is only written into (the destination of
+/// tensor.insert_slice or tensor.insert, whose results are again only
+/// written into) and carried on by the block's terminator. That is a
+/// tape's own carry, in a loop of a gradient's forward function: neither
+/// rule needs the tensor written into, so the loop rule does not tape it
+/// (which would copy the whole tape on every iteration) and binds
+/// ub.poison in its place when it sweeps the body (the copies of the
+/// writes are dead and erased).
+bool isWriteOnly(BlockArgument carried);
+
+/// `sum + cotangent`. Where `cotangent` is a slice inserted into zeros (the
+/// cotangent of a loop body that reads one row of a tape captured from
+/// above), only that slice is added, in place: O(row) per iteration rather
+/// than O(tape).
+Value addCotangent(OpBuilder &b, Location loc, Value sum, Value cotangent);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_LIB_DIALECT_TRACE_GRADIENTS_REGIONGRADIENTS_H

@@ -342,26 +342,98 @@ struct GatherGradient
   }
 };
 
-/// tensor.insert_slice and tensor.extract_slice, which the reverse rule of
-/// scf.for builds to tape the carried values: linear (jointly in the slice
-/// and the tensor it goes into), so forward mode goes through them (the
-/// jvp of a gradient through a loop: forward-over-reverse). They have no
-/// reverse rule (reverse-over-reverse through loops is not supported).
-template <typename OpTy>
-struct TensorSliceTangent
-    : DifferentiableOpInterface::ExternalModel<TensorSliceTangent<OpTy>,
-                                               OpTy> {
-  LogicalResult emitAdjoint(Operation *op, OpBuilder &, AdjointState &) const {
-    return op->emitError("cannot differentiate '")
-           << op->getName() << "': it has no gradient rule";
+/// The offsets, sizes or strides of a slice op, in the adjoint's terms.
+SmallVector<OpFoldResult> primalsOf(ArrayRef<OpFoldResult> values,
+                                    AdjointState &state) {
+  SmallVector<OpFoldResult> primals;
+  for (OpFoldResult value : values) {
+    if (auto v = dyn_cast<Value>(value))
+      primals.push_back(state.primal(v));
+    else
+      primals.push_back(value);
+  }
+  return primals;
+}
+
+/// tensor.extract_slice and tensor.insert_slice, which the loop rules build
+/// to tape the carried values (so a gradient through a loop is itself
+/// differentiable: reverse-over-reverse). Both are linear, jointly in the
+/// slice and the tensor it comes from or goes into:
+///   extract_slice: dsource = dy inserted into zeros at the slice;
+///   insert_slice:  dsource = dy's slice, ddest = dy with zeros at the slice.
+/// Neither needs the primal of the big tensor (a loop rule relies on that to
+/// leave a tape's own carry off the tape: RegionGradients.h). Their tangent
+/// is the op applied to the tangents.
+LogicalResult emitSliceTangent(Operation *op, OpBuilder &builder,
+                               TangentState &state) {
+  SmallVector<unsigned> tensors;
+  for (OpOperand &operand : op->getOpOperands())
+    if (carriesTangent(operand.get().getType()))
+      tensors.push_back(operand.getOperandNumber());
+  return emitMultilinearTangent(op, builder, state, {tensors});
+}
+
+struct ExtractSliceGradient
+    : DifferentiableOpInterface::ExternalModel<ExtractSliceGradient,
+                                               tensor::ExtractSliceOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto extract = cast<tensor::ExtractSliceOp>(op);
+    Value dy = state.cotangent(extract.getResult());
+    if (!dy || !state.isActive(extract.getSource()))
+      return success();
+    Location loc = op->getLoc();
+    FailureOr<Value> zeros =
+        zerosLike(builder, loc, state.primal(extract.getSource()));
+    if (failed(zeros))
+      return failure();
+    Value dx = tensor::InsertSliceOp::create(
+        builder, loc, dy, *zeros,
+        primalsOf(extract.getMixedOffsets(), state),
+        primalsOf(extract.getMixedSizes(), state),
+        primalsOf(extract.getMixedStrides(), state));
+    return state.accumulate(extract.getSource(), dx);
   }
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
                             TangentState &state) const {
-    SmallVector<unsigned> tensors;
-    for (OpOperand &operand : op->getOpOperands())
-      if (carriesTangent(operand.get().getType()))
-        tensors.push_back(operand.getOperandNumber());
-    return emitMultilinearTangent(op, builder, state, {tensors});
+    return emitSliceTangent(op, builder, state);
+  }
+};
+
+struct InsertSliceGradient
+    : DifferentiableOpInterface::ExternalModel<InsertSliceGradient,
+                                               tensor::InsertSliceOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    Value dy = state.cotangent(insert.getResult());
+    if (!dy)
+      return success();
+    Location loc = op->getLoc();
+    SmallVector<OpFoldResult> offsets =
+        primalsOf(insert.getMixedOffsets(), state);
+    SmallVector<OpFoldResult> sizes = primalsOf(insert.getMixedSizes(), state);
+    SmallVector<OpFoldResult> strides =
+        primalsOf(insert.getMixedStrides(), state);
+    if (state.isActive(insert.getSource())) {
+      Value dsource = tensor::ExtractSliceOp::create(
+          builder, loc, insert.getSourceType(), dy, offsets, sizes, strides);
+      if (failed(state.accumulate(insert.getSource(), dsource)))
+        return failure();
+    }
+    if (!state.isActive(insert.getDest()))
+      return success();
+    FailureOr<Value> zeros =
+        zerosLike(builder, loc, state.primal(insert.getSource()));
+    if (failed(zeros))
+      return failure();
+    Value ddest = tensor::InsertSliceOp::create(builder, loc, *zeros, dy,
+                                                offsets, sizes, strides);
+    return state.accumulate(insert.getDest(), ddest);
+  }
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    return emitSliceTangent(op, builder, state);
   }
 };
 
@@ -400,10 +472,8 @@ struct ScatterAddGradient
 
 void mlir::trace::registerTensorGradients(MLIRContext *context) {
   tensor::CastOp::attachInterface<TensorCastGradient>(*context);
-  tensor::InsertSliceOp::attachInterface<
-      TensorSliceTangent<tensor::InsertSliceOp>>(*context);
-  tensor::ExtractSliceOp::attachInterface<
-      TensorSliceTangent<tensor::ExtractSliceOp>>(*context);
+  tensor::InsertSliceOp::attachInterface<InsertSliceGradient>(*context);
+  tensor::ExtractSliceOp::attachInterface<ExtractSliceGradient>(*context);
 }
 
 void mlir::trace::registerShapeGradients(MLIRContext *context) {

@@ -1,0 +1,55 @@
+// RUN: tracec-opt --trace-autodiff --canonicalize --cse %s | FileCheck %s
+
+// Reverse-over-reverse through scf.for: the inner gradient's forward
+// function tapes the carried value in its loop (tensor.insert_slice), its
+// backward function reads the rows back (tensor.extract_slice). The outer
+// gradient differentiates both loops again, in linear memory: the tape's
+// own carry is never taped (no tape of tapes, no rank-3 tensor), and the
+// captured tape's cotangent grows one row per iteration, in place.
+
+func.func @loss(%x: tensor<3xf64>, %w: tensor<3x3xf64>, %n: index) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<3xf64>) {
+    %r = trace.reshape %h : tensor<3xf64> -> tensor<1x3xf64>
+    %m = trace.matmul %r, %w : (tensor<1x3xf64>, tensor<3x3xf64>) -> tensor<1x3xf64>
+    %t = trace.tanh %m : tensor<1x3xf64>
+    %f = trace.reshape %t : tensor<1x3xf64> -> tensor<3xf64>
+    scf.yield %f : tensor<3xf64>
+  }
+  %s = trace.reduce_sum %y {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+
+func.func @gv(%x: tensor<3xf64>, %w: tensor<3x3xf64>, %n: index, %v: tensor<3x3xf64>) -> tensor<f64> {
+  %g = trace.grad @loss(%x, %w, %n) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3x3xf64>, index) -> tensor<3x3xf64>
+  %p = trace.mul %g, %v : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %s = trace.reduce_sum %p {axes = array<i64: 0, 1>} : tensor<3x3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+
+func.func @hv(%x: tensor<3xf64>, %w: tensor<3x3xf64>, %n: index, %v: tensor<3x3xf64>) -> tensor<3x3xf64> {
+  %g = trace.grad @gv(%x, %w, %n, %v) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3x3xf64>, index, tensor<3x3xf64>) -> tensor<3x3xf64>
+  return %g : tensor<3x3xf64>
+}
+
+// The inner forward loop again, taping h (its own tape) beside the inner
+// gradient's tape, which is only written into and so not taped.
+// CHECK-LABEL: func.func private @__forward___forward_loss_wrt_1
+// CHECK:         scf.for {{.*}} -> (tensor<3xf64>, tensor<?x3xf64>, tensor<?x3xf64>)
+// CHECK-COUNT-2:   tensor.insert_slice {{.*}} : tensor<3xf64> into tensor<?x3xf64>
+// CHECK-NOT:     tensor<?x?x3xf64>
+// CHECK-LABEL: func.func private @__backward___forward_loss_wrt_1
+// The inner tape's cotangent passes through the loop: each iteration takes
+// its row and leaves zeros there.
+// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[CT:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<3x3xf64>)
+// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[CT]][%{{.*}}, 0] [1, 3] [1, 1] : tensor<?x3xf64> to tensor<3xf64>
+// CHECK:           trace.add %{{.*}}, %[[ROW]]
+// CHECK:           tensor.insert_slice %{{.*}} into %[[CT]][%{{.*}}, 0] [1, 3] [1, 1]
+// CHECK-LABEL: func.func private @__backward___backward_loss_wrt_1
+// The captured tape's cotangent: one row added per iteration, in place.
+// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[SUM:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<3x3xf64>)
+// CHECK:           %[[OLD:.*]] = tensor.extract_slice %[[SUM]][%[[R:.*]], 0] [1, 3] [1, 1]
+// CHECK:           %[[NEW:.*]] = trace.add %[[OLD]], %{{.*}} : (tensor<3xf64>, tensor<3xf64>)
+// CHECK:           tensor.insert_slice %[[NEW]] into %[[SUM]][%[[R]], 0] [1, 3] [1, 1]
+// CHECK-NOT:     ub.poison
