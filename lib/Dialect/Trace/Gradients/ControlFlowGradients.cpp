@@ -8,11 +8,11 @@
 // values on a tape (a tensor with a leading trip-count dim); the adjoint
 // loop runs the iterations backwards, reads the carries back from the
 // tape, recomputes the body and sweeps it, carrying the carries' cotangents
-// and summing the captured values' cotangents. A carry the sweep never
-// reads (a tape of an inner gradient's loop: isWriteOnly) is not taped, and
-// a captured tape's cotangent grows by one row per iteration
-// (addCotangent), so a gradient through a loop is differentiated again in
-// linear time and memory.
+// and summing the captured values' cotangents. Of a carry whose contents
+// are never read (a tape of an inner gradient's loop: isWriteOnly) only the
+// sizes are taped, and a captured tape's cotangent grows by one row per
+// iteration (addCotangent), so a gradient through a loop is differentiated
+// again in linear time and memory.
 //
 // scf.while, whose tape grows while it runs, has its own file
 // (WhileGradients.cpp); the helpers they share are in RegionGradients.h.
@@ -27,20 +27,18 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
 
-/// The carried values the adjoint reads back: all but the write-only ones.
-SmallVector<unsigned> tapedCarries(scf::ForOp forOp) {
-  SmallVector<unsigned> taped;
+/// Which carried values are write-only (only their sizes are taped).
+SmallVector<bool> writeOnlyCarries(scf::ForOp forOp) {
+  SmallVector<bool> writeOnly;
   for (BlockArgument carried : forOp.getRegionIterArgs())
-    if (!isWriteOnly(carried))
-      taped.push_back(carried.getArgNumber() - 1);
-  return taped;
+    writeOnly.push_back(isWriteOnly(carried, forOp));
+  return writeOnly;
 }
 
 struct IfGradient
@@ -126,18 +124,17 @@ struct ForGradient
     for (Value init : forOp.getInitArgs())
       inits.push_back(state.primal(init));
     size_t numCarried = inits.size();
-    SmallVector<unsigned> taped = tapedCarries(forOp);
-    for (unsigned i : taped) {
-      Value init = forOp.getInitArgs()[i];
+    SmallVector<bool> writeOnly = writeOnlyCarries(forOp);
+    for (auto [init, wo] : llvm::zip(forOp.getInitArgs(), writeOnly)) {
       // Rows of the initial value's sizes.
       SmallVector<Value> sizes = {trips};
-      Value primalInit = state.primal(init);
-      if (auto tensor = dyn_cast<RankedTensorType>(init.getType()))
+      Value taped = tapedValue(builder, loc, state.primal(init), wo);
+      if (auto tensor = dyn_cast<RankedTensorType>(taped.getType()))
         for (int64_t d = 0; d < tensor.getRank(); ++d)
           if (tensor.isDynamicDim(d))
-            sizes.push_back(tensor::DimOp::create(builder, loc, primalInit, d));
-      inits.push_back(tensor::EmptyOp::create(builder, loc,
-                                              tapeType(init.getType()), sizes));
+            sizes.push_back(tensor::DimOp::create(builder, loc, taped, d));
+      inits.push_back(tensor::EmptyOp::create(
+          builder, loc, tapeType(taped.getType()), sizes));
     }
     // The body builder cannot return a failure: it records the op that could
     // not be cloned, and the loop is dropped after it is built.
@@ -149,8 +146,9 @@ struct ForGradient
           Value row = arith::DivSIOp::create(
               b, l, arith::SubIOp::create(b, l, iv, lb), step);
           SmallVector<Value> tapes;
-          for (auto [t, i] : llvm::enumerate(taped))
-            tapes.push_back(record(b, l, args[numCarried + t], row, args[i],
+          for (size_t i = 0; i < numCarried; ++i)
+            tapes.push_back(record(b, l, args[numCarried + i], row,
+                                   tapedValue(b, l, args[i], writeOnly[i]),
                                    "scf.for gradient"));
           Block &body = *forOp.getBody();
           state.setPrimal(forOp.getInductionVar(), iv);
@@ -199,7 +197,7 @@ struct ForGradient
     ValueRange saved = state.saved(op);
     Value trips = saved.front();
     ValueRange tapes = saved.drop_front();
-    SmallVector<unsigned> taped = tapedCarries(forOp);
+    SmallVector<bool> writeOnly = writeOnlyCarries(forOp);
     SmallVector<Value> captured = activeCaptures(op, state);
     Block &body = *forOp.getBody();
     size_t numCarried = forOp.getNumResults();
@@ -239,11 +237,12 @@ struct ForGradient
           Value iv = arith::AddIOp::create(
               b, l, lb, arith::MulIOp::create(b, l, row, step));
           SmallVector<Value> primalArgs = {iv};
-          for (BlockArgument carried : body.getArguments().drop_front())
-            primalArgs.push_back(ub::PoisonOp::create(b, l, carried.getType()));
-          for (auto [tape, i] : llvm::zip(tapes, taped))
-            primalArgs[1 + i] =
-                replay(b, l, tape, row, body.getArgument(i + 1).getType());
+          for (auto [tape, carried, wo] :
+               llvm::zip(tapes, forOp.getRegionIterArgs(), writeOnly)) {
+            Type type = carried.getType();
+            primalArgs.push_back(untaped(
+                b, l, replay(b, l, tape, row, tapedType(type, wo)), type, wo));
+          }
           SmallVector<Value> yieldCts;
           for (size_t i = 0; i < numCarried; ++i)
             yieldCts.push_back(carriesGradient(forOp.getResult(i).getType())

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
@@ -137,24 +138,106 @@ Value mlir::trace::replay(OpBuilder &b, Location loc, Value tape, Value row,
                                         strides);
 }
 
-bool mlir::trace::isWriteOnly(BlockArgument carried) {
-  Operation *terminator = carried.getOwner()->getTerminator();
-  std::function<bool(Value)> writtenIntoOnly = [&](Value value) {
+bool mlir::trace::isWriteOnly(BlockArgument carried, Operation *loop) {
+  if (!isa<RankedTensorType>(carried.getType()))
+    return false;
+  // Follow the value and everything its contents go into; fail at the
+  // first op that reads them.
+  SmallVector<Value> worklist = {carried};
+  DenseSet<Value> seen = {carried};
+  auto follow = [&](Value value) {
+    if (seen.insert(value).second)
+      worklist.push_back(value);
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      if (user == terminator)
+      unsigned n = use.getOperandNumber();
+      if (isa<tensor::DimOp>(user))
         continue;
-      bool isDest = false;
-      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
-        isDest = &use == &insert.getDestMutable();
-      else if (auto insert = dyn_cast<tensor::InsertOp>(user))
-        isDest = &use == &insert.getDestMutable();
-      if (!isDest || !writtenIntoOnly(user->getResult(0)))
-        return false;
+      if (isa<tensor::InsertSliceOp, tensor::InsertOp, tensor::CastOp>(user)) {
+        follow(user->getResult(0));
+        continue;
+      }
+      if (isa<scf::YieldOp>(user)) {
+        // `loop`'s next iteration: that carried value is taped on its own.
+        Operation *parent = user->getParentOp();
+        if (parent == loop)
+          continue;
+        if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+          follow(forOp.getRegionIterArgs()[n]);
+          follow(forOp.getResult(n));
+        } else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+          follow(whileOp.getBeforeArguments()[n]);
+        } else if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
+          follow(ifOp.getResult(n));
+        } else {
+          return false;
+        }
+        continue;
+      }
+      if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
+        if (n == 0)
+          return false;
+        auto whileOp = cast<scf::WhileOp>(condition->getParentOp());
+        follow(whileOp.getAfterArguments()[n - 1]);
+        // `loop`'s results are not swept by its own rule.
+        if (whileOp != loop)
+          follow(whileOp.getResult(n - 1));
+        continue;
+      }
+      if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+        if (n < forOp.getNumControlOperands())
+          return false;
+        unsigned k = n - forOp.getNumControlOperands();
+        follow(forOp.getRegionIterArgs()[k]);
+        follow(forOp.getResult(k));
+        continue;
+      }
+      if (auto whileOp = dyn_cast<scf::WhileOp>(user)) {
+        follow(whileOp.getBeforeArguments()[n]);
+        continue;
+      }
+      return false;
     }
-    return true;
-  };
-  return writtenIntoOnly(carried);
+  }
+  return true;
+}
+
+Type mlir::trace::tapedType(Type carried, bool writeOnly) {
+  if (!writeOnly)
+    return carried;
+  auto tensor = cast<RankedTensorType>(carried);
+  return RankedTensorType::get({int64_t(tensor.getNumDynamicDims())},
+                               IndexType::get(carried.getContext()));
+}
+
+Value mlir::trace::tapedValue(OpBuilder &b, Location loc, Value carried,
+                              bool writeOnly) {
+  if (!writeOnly)
+    return carried;
+  auto tensor = cast<RankedTensorType>(carried.getType());
+  auto type = cast<RankedTensorType>(tapedType(tensor, true));
+  if (tensor.hasStaticShape())
+    return tensor::EmptyOp::create(b, loc, type, ValueRange());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < tensor.getRank(); ++d)
+    if (tensor.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, carried, d));
+  return tensor::FromElementsOp::create(b, loc, type, sizes);
+}
+
+Value mlir::trace::untaped(OpBuilder &b, Location loc, Value recorded,
+                           Type type, bool writeOnly) {
+  if (!writeOnly)
+    return recorded;
+  auto tensor = cast<RankedTensorType>(type);
+  SmallVector<Value> sizes;
+  for (int64_t i = 0, e = tensor.getNumDynamicDims(); i < e; ++i)
+    sizes.push_back(tensor::ExtractOp::create(
+        b, loc, recorded, ValueRange{arith::ConstantIndexOp::create(b, loc, i)}));
+  return tensor::EmptyOp::create(b, loc, tensor, sizes);
 }
 
 /// Zeros as zerosLike builds them: a splat constant, or a zero broadcast.

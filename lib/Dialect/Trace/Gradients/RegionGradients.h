@@ -44,16 +44,30 @@ Value record(OpBuilder &b, Location loc, Value tape, Value row, Value value,
 /// Reads row `row` of `tape` back as a value of `type`.
 Value replay(OpBuilder &b, Location loc, Value tape, Value row, Type type);
 
-/// Whether the backward pass can do without the primal of the block
-/// argument `carried`: it is only written into (the destination of
-/// tensor.insert_slice or tensor.insert, whose results are again only
-/// written into) and carried on by the block's terminator. That is a
-/// tape's own carry, in a loop of a gradient's forward function: neither
-/// rule needs the tensor written into, so the loop rule does not tape it
-/// (which would copy the whole tape on every iteration) and binds
-/// ub.poison in its place when it sweeps the body (the copies of the
-/// writes are dead and erased).
-bool isWriteOnly(BlockArgument carried);
+/// Whether the contents of the carried value `carried` (an argument of a
+/// body of `loop`, an scf.for or scf.while) are never read, only written
+/// into and carried on: in each iteration, what derives from it goes only
+/// into tensor.insert_slice/insert/cast, tensor.dim (its shape is read, not
+/// its contents), nested loops' carries and `loop`'s terminators. That is a
+/// tape's own carry, in a loop of a gradient's forward function. The
+/// backward pass needs only its shape, so a loop rule tapes its dynamic
+/// sizes instead of the value (which would copy the whole tape on every
+/// iteration), and the sweep gets an uninitialized tensor of that shape:
+/// see tapedValue/untaped. A gradient through a loop is then
+/// differentiated again in linear time and memory.
+bool isWriteOnly(BlockArgument carried, Operation *loop);
+
+/// What a loop rule records of one carried value: the value itself, or
+/// where it is write-only, its dynamic sizes (a tensor<Nxindex>).
+Value tapedValue(OpBuilder &b, Location loc, Value carried, bool writeOnly);
+
+/// The type of tapedValue.
+Type tapedType(Type carried, bool writeOnly);
+
+/// The carried value of type `type` back from what tapedValue recorded:
+/// that value, or an uninitialized tensor of the recorded sizes.
+Value untaped(OpBuilder &b, Location loc, Value recorded, Type type,
+              bool writeOnly);
 
 /// `sum + cotangent`. Where `cotangent` is a slice inserted into zeros (the
 /// cotangent of a loop body that reads one row of a tape captured from
