@@ -348,4 +348,97 @@ func.func @g(%x: tensor<3xf64>, %w: tensor<3xf64>, %n: tensor<i64>) -> tensor<f6
           << k << ", " << i;
 }
 
+/// grad of grad through a while loop: d2/da2 sqrt(a) = -1 / (4 a^1.5), with
+/// Newton's iterations run to a tolerance, and against central differences
+/// of the first derivative.
+TEST(WhileGradients, NewtonSquareRootSecondDerivative) {
+  std::string source = std::string(kNewtonSqrt) + R"mlir(
+func.func @dsqrt(%a: tensor<f64>) -> tensor<f64> {
+  %g = trace.grad @sqrt(%a) {wrt = array<i64: 0>} : (tensor<f64>) -> tensor<f64>
+  return %g : tensor<f64>
+}
+)mlir";
+  for (double a : {0.01, 0.5, 2.0, 9.0, 1.0e4}) {
+    SCOPED_TRACE(a);
+    auto grads =
+        evaluateGradients(source, "dsqrt", {Tensor::scalar<double>(a)}, {0});
+    ASSERT_TRUE(bool(grads)) << llvm::toString(grads.takeError());
+    double expected = -1 / (4 * a * std::sqrt(a));
+    EXPECT_NEAR((*grads)[0].elementAsDouble(0), expected,
+                1e-8 * std::abs(expected));
+  }
+  EXPECT_TRUE(
+      checkGradients(source, "dsqrt", {Tensor::scalar<double>(2.0)}, {0}));
+}
+
+/// Reverse-over-reverse through 100 iterations: the inner gradient's tape
+/// grows from 16 rows three times, so its carry changes size between the
+/// outer loop's iterations (only its sizes are taped by the outer
+/// gradient). H v of the loop above, against central differences of
+/// grad . v and against the same loop written as scf.for.
+TEST(WhileGradients, HessianVectorProductThroughALongLoop) {
+  std::string body = R"mlir(
+    %m = trace.mul %v, %w : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %s = trace.sin %m : tensor<3xf64>
+    %d = trace.mul %s, %eps : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %v1 = trace.add %v, %d : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+)mlir";
+  std::string source = R"mlir(
+func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>, %n: tensor<i64>) -> tensor<f64> {
+  %zero = trace.constant dense<0> : tensor<i64>
+  %one = trace.constant dense<1> : tensor<i64>
+  %eps = trace.constant dense<1.0e-2> : tensor<3xf64>
+  %r:2 = scf.while (%v = %x, %k = %zero) : (tensor<3xf64>, tensor<i64>) -> (tensor<3xf64>, tensor<i64>) {
+    %go = trace.lt %k, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    %b = tensor.extract %go[] : tensor<i1>
+    scf.condition(%b) %v, %k : tensor<3xf64>, tensor<i64>
+  } do {
+  ^bb0(%v: tensor<3xf64>, %k: tensor<i64>):)mlir" + body + R"mlir(
+    %k1 = trace.add %k, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    scf.yield %v1, %k1 : tensor<3xf64>, tensor<i64>
+  }
+  %s = trace.reduce_sum %r#0 {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @g(%x: tensor<3xf64>, %w: tensor<3xf64>, %n: tensor<i64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %nv = tensor.extract %n[] : tensor<i64>
+  %ni = arith.index_cast %nv : i64 to index
+  %eps = trace.constant dense<1.0e-2> : tensor<3xf64>
+  %r = scf.for %i = %c0 to %ni step %c1 iter_args(%v = %x) -> (tensor<3xf64>) {)mlir" +
+                       body + R"mlir(
+    scf.yield %v1 : tensor<3xf64>
+  }
+  %s = trace.reduce_sum %r {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @fv(%x: tensor<3xf64>, %w: tensor<3xf64>, %n: tensor<i64>, %u: tensor<3xf64>) -> tensor<f64> {
+  %g = trace.grad @f(%x, %w, %n) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3xf64>, tensor<i64>) -> tensor<3xf64>
+  %p = trace.mul %g, %u : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %s = trace.reduce_sum %p {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @gv(%x: tensor<3xf64>, %w: tensor<3xf64>, %n: tensor<i64>, %u: tensor<3xf64>) -> tensor<f64> {
+  %g = trace.grad @g(%x, %w, %n) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3xf64>, tensor<i64>) -> tensor<3xf64>
+  %p = trace.mul %g, %u : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %s = trace.reduce_sum %p {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+)mlir";
+  std::vector<Tensor> inputs = {randomTensor({3}, 91), randomTensor({3}, 92),
+                                Tensor::scalar<int64_t>(100),
+                                randomTensor({3}, 93)};
+  EXPECT_TRUE(checkGradients(source, "fv", inputs, {0, 1, 3}));
+  auto whileGrads = evaluateGradients(source, "fv", inputs, {0, 1, 3});
+  auto forGrads = evaluateGradients(source, "gv", inputs, {0, 1, 3});
+  ASSERT_TRUE(bool(whileGrads)) << llvm::toString(whileGrads.takeError());
+  ASSERT_TRUE(bool(forGrads)) << llvm::toString(forGrads.takeError());
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR((*whileGrads)[k].elementAsDouble(i),
+                  (*forGrads)[k].elementAsDouble(i), 1e-12)
+          << k << ", " << i;
+}
+
 } // namespace

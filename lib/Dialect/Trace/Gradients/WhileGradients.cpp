@@ -25,6 +25,11 @@
 // them), sweeping after, then before, carrying the carried values'
 // cotangents and summing the captured values' cotangents.
 //
+// Of a carried value whose contents are never read (a tape, in a loop of a
+// gradient's forward function) only the sizes are taped, as in scf.for's
+// rule (RegionGradients.h): a gradient through a while loop is
+// differentiated again in linear memory.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GradientModels.h"
@@ -104,6 +109,14 @@ Value standIn(OpBuilder &b, Location loc, Type type) {
                                    cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
+/// Which carried values are write-only (only their sizes are taped).
+SmallVector<bool> writeOnlyCarries(scf::WhileOp whileOp) {
+  SmallVector<bool> writeOnly;
+  for (BlockArgument carried : whileOp.getBeforeArguments())
+    writeOnly.push_back(isWriteOnly(carried, whileOp));
+  return writeOnly;
+}
+
 struct WhileGradient
     : DifferentiableOpInterface::ExternalModel<WhileGradient, scf::WhileOp> {
   /// The outer and inner loops, carrying the tapes, a count (and the outer
@@ -160,9 +173,11 @@ struct WhileGradient
       inits.push_back(state.primal(init));
     Value capacity0 =
         arith::ConstantIndexOp::create(builder, loc, kInitialTapeRows);
+    SmallVector<bool> writeOnly = writeOnlyCarries(whileOp);
     SmallVector<Value> outerInits;
-    for (Value init : inits)
-      outerInits.push_back(emptyTape(builder, loc, capacity0, init));
+    for (auto [init, wo] : llvm::zip(inits, writeOnly))
+      outerInits.push_back(emptyTape(builder, loc, capacity0,
+                                     tapedValue(builder, loc, init, wo)));
     SmallVector<Type> tapeTypes(ValueRange(outerInits).getTypes());
     outerInits.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
     outerInits.push_back(capacity0);
@@ -197,8 +212,10 @@ struct WhileGradient
                 ValueRange args = innerArgs.drop_front(numArgs + 1);
                 cloneBody(ib, before, args);
                 SmallVector<Value> next;
-                for (auto [tape, value] : llvm::zip(innerTapes, args))
-                  next.push_back(record(ib, loc, tape, n, value, kWhat));
+                for (auto [tape, value, wo] :
+                     llvm::zip(innerTapes, args, writeOnly))
+                  next.push_back(record(ib, loc, tape, n,
+                                        tapedValue(ib, loc, value, wo), kWhat));
                 next.push_back(n);
                 Value flag = notCloned
                                  ? arith::ConstantIntOp::create(ib, loc, 0, 1)
@@ -291,10 +308,15 @@ struct WhileGradient
     ValueRange argTapes = saved.drop_front();
     SmallVector<Value> captured = activeCaptures(op, state);
 
+    SmallVector<bool> writeOnly = writeOnlyCarries(whileOp);
     auto beforeArgsAt = [&](OpBuilder &b, Value row) {
       SmallVector<Value> args;
-      for (auto [tape, arg] : llvm::zip(argTapes, before.getArguments()))
-        args.push_back(replay(b, loc, tape, row, arg.getType()));
+      for (auto [tape, arg, wo] :
+           llvm::zip(argTapes, before.getArguments(), writeOnly)) {
+        Type type = arg.getType();
+        args.push_back(untaped(
+            b, loc, replay(b, loc, tape, row, tapedType(type, wo)), type, wo));
+      }
       return args;
     };
     // The values before forwards to after: its arguments, values from
@@ -398,10 +420,11 @@ struct WhileGradient
               next.push_back(*ct);
             }
             for (auto [j, value] : llvm::enumerate(captured)) {
-              Value sum =
-                  AddOp::create(b, l, iterArgs[floatArgs.size() + j],
-                                AddOp::create(b, l, (*afterCts)[numResults + j],
-                                              (*beforeCts)[numArgs + j]));
+              Value sum = addCotangent(
+                  b, l,
+                  addCotangent(b, l, iterArgs[floatArgs.size() + j],
+                               (*afterCts)[numResults + j]),
+                  (*beforeCts)[numArgs + j]);
               auto ct = castTo(b, sum, value.getType());
               if (failed(ct))
                 return failure();
