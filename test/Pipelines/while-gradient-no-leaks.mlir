@@ -15,6 +15,18 @@
 // CHECK-NEXT: result 1: tensor<f32>
 // CHECK-NEXT: 41.96167
 // CHECK-NOT: definitely lost
+
+// Grad of grad: the second gradient tapes the first one's loops again (of
+// the tape's carry only its size) and frees all of it too.
+// d/dx (d halve/dw) = 22 w^21 = 22 / 2^21 and d2 halve/dw2 =
+// 22 * 21 w^20 sum(x) = 462 * 4e6 / 2^20 = 1762.39013671875.
+// RUN: valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=1 tracec-run %s --repeat=2 --entry ddhalve --input x="[3000000, 1000000]" --input w=0.5 2>&1 | FileCheck %s --check-prefix=SECOND
+// SECOND-NOT: definitely lost
+// SECOND:      result 0: tensor<2xf32>
+// SECOND-NEXT: [1.04904175e-05 1.04904175e-05]
+// SECOND-NEXT: result 1: tensor<f32>
+// SECOND-NEXT: 1762.39
+// SECOND-NOT: definitely lost
 func.func @halve(%x: tensor<2xf32>, %w: tensor<f32>) -> tensor<f32> {
   %one = trace.constant dense<1.0> : tensor<f32>
   %r = scf.while (%v = %x) : (tensor<2xf32>) -> tensor<2xf32> {
@@ -32,5 +44,13 @@ func.func @halve(%x: tensor<2xf32>, %w: tensor<f32>) -> tensor<f32> {
 }
 func.func @dhalve(%x: tensor<2xf32>, %w: tensor<f32>) -> (tensor<2xf32>, tensor<f32>) {
   %g:2 = trace.grad @halve(%x, %w) {wrt = array<i64: 0, 1>} : (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<f32>)
+  return %g#0, %g#1 : tensor<2xf32>, tensor<f32>
+}
+func.func @dw(%x: tensor<2xf32>, %w: tensor<f32>) -> tensor<f32> {
+  %g:2 = trace.grad @halve(%x, %w) {wrt = array<i64: 0, 1>} : (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<f32>)
+  return %g#1 : tensor<f32>
+}
+func.func @ddhalve(%x: tensor<2xf32>, %w: tensor<f32>) -> (tensor<2xf32>, tensor<f32>) {
+  %g:2 = trace.grad @dw(%x, %w) {wrt = array<i64: 0, 1>} : (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<f32>)
   return %g#0, %g#1 : tensor<2xf32>, tensor<f32>
 }
