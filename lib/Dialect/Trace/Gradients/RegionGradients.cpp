@@ -208,9 +208,11 @@ bool mlir::trace::isWriteOnly(BlockArgument carried, Operation *loop) {
 Type mlir::trace::tapedType(Type carried, bool writeOnly) {
   if (!writeOnly)
     return carried;
+  // At least one entry: a static shape's row would have no elements, and
+  // a slice at offset 0 of an empty dim does not verify.
   auto tensor = cast<RankedTensorType>(carried);
-  return RankedTensorType::get({int64_t(tensor.getNumDynamicDims())},
-                               IndexType::get(carried.getContext()));
+  int64_t entries = std::max<int64_t>(1, tensor.getNumDynamicDims());
+  return RankedTensorType::get({entries}, IndexType::get(carried.getContext()));
 }
 
 Value mlir::trace::tapedValue(OpBuilder &b, Location loc, Value carried,
@@ -220,7 +222,8 @@ Value mlir::trace::tapedValue(OpBuilder &b, Location loc, Value carried,
   auto tensor = cast<RankedTensorType>(carried.getType());
   auto type = cast<RankedTensorType>(tapedType(tensor, true));
   if (tensor.hasStaticShape())
-    return tensor::EmptyOp::create(b, loc, type, ValueRange());
+    return tensor::FromElementsOp::create(
+        b, loc, type, ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < tensor.getRank(); ++d)
     if (tensor.isDynamicDim(d))
