@@ -252,6 +252,8 @@ static bool isZeros(Value value) {
 
 Value mlir::trace::addCotangent(OpBuilder &b, Location loc, Value sum,
                                 Value cotangent) {
+  if (sum.getType() == cotangent.getType() && isZeros(cotangent))
+    return sum;
   auto slice = cotangent.getDefiningOp<tensor::InsertSliceOp>();
   if (!slice || !isZeros(slice.getDest()) ||
       sum.getType() != cotangent.getType())

@@ -69,10 +69,10 @@ Type tapedType(Type carried, bool writeOnly);
 Value untaped(OpBuilder &b, Location loc, Value recorded, Type type,
               bool writeOnly);
 
-/// `sum + cotangent`. Where `cotangent` is a slice inserted into zeros (the
-/// cotangent of a loop body that reads one row of a tape captured from
-/// above), only that slice is added, in place: O(row) per iteration rather
-/// than O(tape).
+/// `sum + cotangent`: `sum` where `cotangent` is zeros. Where `cotangent`
+/// is a slice inserted into zeros (the cotangent of a loop body that reads
+/// one row of a tape captured from above), only that slice is added, in
+/// place: O(row) per iteration rather than O(tape).
 Value addCotangent(OpBuilder &b, Location loc, Value sum, Value cotangent);
 
 } // namespace mlir::trace
