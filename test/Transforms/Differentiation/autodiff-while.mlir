@@ -36,23 +36,23 @@ func.func @dhalve(%x: tensor<3xf32>, %w: tensor<3xf32>) -> (tensor<3xf32>, tenso
 // CHECK-NEXT: %[[EMPTY:[a-z0-9_]+]] = tensor.empty(%[[C16]]) : tensor<?x3xf32>
 // CHECK-NEXT: %[[C0:[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT: %[[OUTER:[a-z0-9_]+]]:4 = scf.while (%[[T:[a-z0-9_]+]] = %[[EMPTY]], %[[N:[a-z0-9_]+]] = %[[C0]], %[[CAP:[a-z0-9_]+]] = %[[C16]], %[[V:[a-z0-9_]+]] = %[[X]]) : (tensor<?x3xf32>, index, index, tensor<3xf32>) -> (tensor<?x3xf32>, index, index, tensor<3xf32>) {
-// CHECK-NEXT:   %[[INNER:[a-z0-9_]+]]:4 = scf.while (%[[IT:[a-z0-9_]+]] = %[[T]], %[[IN:[a-z0-9_]+]] = %[[N]], %[[IV:[a-z0-9_]+]] = %[[V]]) : (tensor<?x3xf32>, index, tensor<3xf32>) -> (tensor<?x3xf32>, index, i1, tensor<3xf32>) {
+// CHECK-NEXT:   %[[INNER:[a-z0-9_]+]]:4 = scf.while (%[[IT:[a-z0-9_]+]] = %[[T]], %[[IN:[a-z0-9_]+]] = %[[N]], %[[IV:[a-z0-9_]+]] = %[[V]]) : (tensor<?x3xf32>, index, tensor<3xf32>) -> (tensor<?x3xf32>, index, tensor<3xf32>, i1) {
 // CHECK:          %[[GO:[a-z0-9_]+]] = tensor.extract
 // Row count: this execution's v, in place.
 // CHECK-NEXT:     %[[REC:[a-z0-9_]+]] = tensor.insert_slice %[[IV]] into %[[IT]][%[[IN]], 0] [1, 3] [1, 1]
 // CHECK:          %[[NEXT:[a-z0-9_]+]] = arith.addi %[[IN]], %{{[a-z0-9_]+}} : index
 // CHECK-NEXT:     %[[ROOM:[a-z0-9_]+]] = arith.cmpi slt, %[[NEXT]], %[[CAP]] : index
 // CHECK-NEXT:     %[[BOTH:[a-z0-9_]+]] = arith.andi %[[GO]], %[[ROOM]] : i1
-// CHECK-NEXT:     scf.condition(%[[BOTH]]) %[[REC]], %[[IN]], %[[GO]], %[[IV]] : tensor<?x3xf32>, index, i1, tensor<3xf32>
+// CHECK-NEXT:     scf.condition(%[[BOTH]]) %[[REC]], %[[IN]], %[[IV]], %[[GO]] : tensor<?x3xf32>, index, tensor<3xf32>, i1
 // CHECK-NEXT:   } do {
-// CHECK-NEXT:   ^bb0(%[[AT:[a-z0-9_]+]]: tensor<?x3xf32>, %[[AN:[a-z0-9_]+]]: index, %{{[a-z0-9_]+}}: i1, %[[AV:[a-z0-9_]+]]: tensor<3xf32>):
+// CHECK-NEXT:   ^bb0(%[[AT:[a-z0-9_]+]]: tensor<?x3xf32>, %[[AN:[a-z0-9_]+]]: index, %[[AV:[a-z0-9_]+]]: tensor<3xf32>, %{{[a-z0-9_]+}}: i1):
 // CHECK-NEXT:     %[[H:[a-z0-9_]+]] = trace.mul %[[AV]], %[[W]]
 // CHECK-NEXT:     %{{[a-z0-9_]+}} = arith.constant 1 : index
 // CHECK-NEXT:     %[[AN1:[a-z0-9_]+]] = arith.addi %[[AN]], %{{[a-z0-9_]+}} : index
 // CHECK-NEXT:     scf.yield %[[AT]], %[[AN1]], %[[H]]
 // CHECK-NEXT:   }
 // Out of the inner loop with the condition still true: the tape is full.
-// CHECK-NEXT:   scf.condition(%[[INNER]]#2) %[[INNER]]#0, %[[INNER]]#1, %[[CAP]], %[[INNER]]#3
+// CHECK-NEXT:   scf.condition(%[[INNER]]#3) %[[INNER]]#0, %[[INNER]]#1, %[[CAP]], %[[INNER]]#2
 // CHECK-NEXT: } do {
 // CHECK-NEXT: ^bb0(%[[OT:[a-z0-9_]+]]: tensor<?x3xf32>, %[[ON:[a-z0-9_]+]]: index, %[[OCAP:[a-z0-9_]+]]: index, %[[OV:[a-z0-9_]+]]: tensor<3xf32>):
 // The pending body execution, then a tape twice as long with the old rows.
@@ -121,7 +121,7 @@ func.func @ddowhile(%x: tensor<?xf32>, %n: tensor<i32>) -> tensor<?xf32> {
 // CHECK-NEXT:     %[[R0:[a-z0-9_]+]] = tensor.insert_slice %[[V]] into %[[T0]][%[[N]], 0] [1, %{{[a-z0-9_]+}}] [1, 1]
 // CHECK-NEXT:     %[[R1:[a-z0-9_]+]] = tensor.insert_slice %[[I]] into %[[T1]][%[[N]]] [1] [1] : tensor<i32> into tensor<?xi32>
 // The forwarded sin(v) is not taped: the backward pass computes it again.
-// CHECK:          scf.condition(%{{[a-z0-9_]+}}) %[[R0]], %[[R1]], %[[N]], %{{[a-z0-9_]+}}, %[[SIN]], %[[I]]
+// CHECK:          scf.condition(%{{[a-z0-9_]+}}) %[[R0]], %[[R1]], %[[N]], %[[SIN]], %[[I]], %{{[a-z0-9_]+}}
 
 // The exiting before execution is swept first, at row count: sin' = cos.
 // CHECK-LABEL: func.func private @__backward_dowhile(

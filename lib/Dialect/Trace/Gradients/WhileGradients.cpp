@@ -137,6 +137,7 @@ struct WhileGradient
     Block &after = whileOp.getAfter().front();
     auto condition = whileOp.getConditionOp();
     size_t numArgs = before.getNumArguments();
+    size_t numResults = whileOp.getNumResults();
     Type index = builder.getIndexType();
     Type i1 = builder.getI1Type();
 
@@ -194,16 +195,19 @@ struct WhileGradient
           ValueRange tapes = args.take_front(numArgs);
           Value count = args[numArgs], capacity = args[numArgs + 1];
           ValueRange carried = args.drop_front(numArgs + 2);
-          // Inner: (tapes, count, carried) -> (tapes, count, flag,
-          // forwarded); stops when the condition fails or the tapes are
-          // full.
+          // Inner: (tapes, count, carried) -> (tapes, count, forwarded,
+          // flag); stops when the condition fails or the tapes are full.
+          // The flag goes last so that a forwarded value keeps its
+          // carried value's position (typically): a carried tape (of a
+          // gradient through this loop) is then updated in place, not
+          // copied on every iteration.
           SmallVector<Value> innerInits(tapes);
           innerInits.push_back(count);
           llvm::append_range(innerInits, carried);
           SmallVector<Type> innerResultTypes(tapeTypes);
           innerResultTypes.push_back(index);
-          innerResultTypes.push_back(i1);
           llvm::append_range(innerResultTypes, whileOp.getResultTypes());
+          innerResultTypes.push_back(i1);
           auto inner = scf::WhileOp::create(
               b, loc, innerResultTypes, innerInits,
               [&](OpBuilder &ib, Location, ValueRange innerArgs) {
@@ -220,10 +224,10 @@ struct WhileGradient
                 Value flag = notCloned
                                  ? arith::ConstantIntOp::create(ib, loc, 0, 1)
                                  : state.primal(condition.getCondition());
-                next.push_back(flag);
                 SmallVector<Value> forwarded = primals(condition.getArgs());
                 fill(ib, forwarded, whileOp.getResultTypes());
                 llvm::append_range(next, forwarded);
+                next.push_back(flag);
                 Value room = arith::CmpIOp::create(
                     ib, loc, arith::CmpIPredicate::slt,
                     arith::AddIOp::create(
@@ -234,7 +238,8 @@ struct WhileGradient
               },
               [&](OpBuilder &ib, Location, ValueRange innerArgs) {
                 Value n = innerArgs[numArgs];
-                cloneBody(ib, after, innerArgs.drop_front(numArgs + 2));
+                cloneBody(ib, after,
+                          innerArgs.slice(numArgs + 1, numResults));
                 SmallVector<Value> next(innerArgs.take_front(numArgs));
                 next.push_back(arith::AddIOp::create(
                     ib, loc, n, arith::ConstantIndexOp::create(ib, loc, 1)));
@@ -250,8 +255,8 @@ struct WhileGradient
           forwarded.push_back(inner.getResult(numArgs));
           forwarded.push_back(capacity);
           llvm::append_range(forwarded,
-                             inner.getResults().drop_front(numArgs + 2));
-          scf::ConditionOp::create(b, loc, inner.getResult(numArgs + 1),
+                             inner.getResults().slice(numArgs + 1, numResults));
+          scf::ConditionOp::create(b, loc, inner.getResults().back(),
                                    forwarded);
         },
         [&](OpBuilder &b, Location, ValueRange args) {
