@@ -181,3 +181,25 @@ def test_grad_of_grad_through_fori_loop_matches_torch():
     (g,) = torch.autograd.grad((h * h).sum(), tw, create_graph=True)
     (g * g).sum().backward()
     np.testing.assert_allclose(gw, tw.grad.numpy(), rtol=1e-10)
+
+
+def test_third_derivatives_through_loops():
+    # d3/da3 sqrt(a) = 3/8 a^-2.5 through Newton's while loop; through a
+    # fori_loop, against torch's triple backward.
+    for a in (0.5, 2.0, 9.0):
+        third = tracec.grad(tracec.grad(tracec.grad(newton_sqrt)))(
+            np.asarray(a, np.float64))
+        np.testing.assert_allclose(third, 0.375 * a ** -2.5, rtol=1e-8)
+
+    def loss(x):
+        return tnp.sum(tracec.fori_loop(0, 4, lambda i, v: tnp.sin(v) * x, x))
+
+    third = tracec.grad(tracec.grad(tracec.grad(loss)))(np.asarray(0.7))
+    tx = torch.tensor(0.7, dtype=torch.float64, requires_grad=True)
+    v = tx
+    for _ in range(4):
+        v = torch.sin(v) * tx
+    (g,) = torch.autograd.grad(v, tx, create_graph=True)
+    (g2,) = torch.autograd.grad(g, tx, create_graph=True)
+    (g3,) = torch.autograd.grad(g2, tx)
+    np.testing.assert_allclose(third, g3.item(), rtol=1e-12)
