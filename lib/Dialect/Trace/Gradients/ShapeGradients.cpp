@@ -361,9 +361,9 @@ SmallVector<OpFoldResult> primalsOf(ArrayRef<OpFoldResult> values,
 /// slice and the tensor it comes from or goes into:
 ///   extract_slice: dsource = dy inserted into zeros at the slice;
 ///   insert_slice:  dsource = dy's slice, ddest = dy with zeros at the slice.
-/// Neither needs the primal of the big tensor (a loop rule relies on that to
-/// leave a tape's own carry off the tape: RegionGradients.h). Their tangent
-/// is the op applied to the tangents.
+/// Neither reads the contents of the big tensor, only its shape (a loop rule
+/// relies on that to tape a tape's own carry by its sizes only:
+/// RegionGradients.h). Their tangent is the op applied to the tangents.
 LogicalResult emitSliceTangent(Operation *op, OpBuilder &builder,
                                TangentState &state) {
   SmallVector<unsigned> tensors;
