@@ -122,6 +122,53 @@ TEST(ControlFlow, ForiLoopAndItsGradient) {
   expectNear(out[1].toVector<double>(), {dp(0.5), dp(2)}, 1e-12);
 }
 
+TEST(ControlFlow, SecondDerivativesThroughLoops) {
+  // grad of grad (reverse-over-reverse): Newton's square root in a
+  // while_loop, d2/da2 sqrt(a) = -1 / (4 a^1.5); Horner's polynomial in a
+  // fori_loop, p''(x) = 6x + 4.
+  auto newton = [](llvm::ArrayRef<Value> a) -> Values {
+    Value target = a[0];
+    return while_loop(
+        [&](llvm::ArrayRef<Value> x) -> Values {
+          return {abs(x[0] * x[0] - target) > target * 1e-12};
+        },
+        [&](llvm::ArrayRef<Value> x) -> Values {
+          return {(x[0] + target / x[0]) * 0.5};
+        },
+        {ones_like(target)});
+  };
+  auto horner = [](llvm::ArrayRef<Value> a) -> Values {
+    Value x = a[0];
+    Values p = fori_loop(
+        1, 5,
+        [&](llvm::ArrayRef<Value> v) -> Values {
+          return {v[1] * x + cast(v[0], DType::f64)};
+        },
+        {zeros_like(x)});
+    return {sum(p[0])};
+  };
+  ConcreteFunction f = trace(
+      "second", {spec(DType::f64, {}), spec(DType::f64, {2})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        auto slope = [&](llvm::ArrayRef<Value> b) -> Values {
+          return grad(newton)(b);
+        };
+        auto hornerSlope = [&](llvm::ArrayRef<Value> b) -> Values {
+          return {sum(grad(horner)(b)[0])};
+        };
+        return {grad(slope)({a[0]})[0], grad(hornerSlope)({a[1]})[0]};
+      });
+  for (double a : {0.01, 2.0, 1.0e4}) {
+    std::vector<Tensor> out =
+        run(f, {Tensor::scalar<double>(a), tensor<double>({0.5, -2}, {2})});
+    ASSERT_EQ(out.size(), 2u);
+    double curvature = -1 / (4 * a * std::sqrt(a));
+    expectNear(out[0].toVector<double>(), {curvature},
+               1e-8 * std::abs(curvature));
+    expectNear(out[1].toVector<double>(), {6 * 0.5 + 4, 6 * -2.0 + 4}, 1e-12);
+  }
+}
+
 TEST(ControlFlow, ForiLoopWithTracedBounds) {
   // acc <- acc * x + i for i in [lo, hi), the bounds inputs of the trace.
   ConcreteFunction f = trace(
