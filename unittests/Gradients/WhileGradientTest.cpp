@@ -358,7 +358,7 @@ func.func @dsqrt(%a: tensor<f64>) -> tensor<f64> {
   return %g : tensor<f64>
 }
 )mlir";
-  for (double a : {0.01, 0.5, 2.0, 9.0, 1.0e4}) {
+  for (double a : {0.01, 2.0, 1.0e4}) {
     SCOPED_TRACE(a);
     auto grads =
         evaluateGradients(source, "dsqrt", {Tensor::scalar<double>(a)}, {0});

@@ -96,3 +96,31 @@ func.func @dpower(%x: tensor<3xf32>, %n: tensor<i64>) -> tensor<3xf32> {
 // CHECK:        %[[DXNEW:[a-z0-9_]+]] = trace.add %[[DXSUM]], %[[DXI]]
 // CHECK-NEXT:   scf.yield %[[DPREV]], %[[DXNEW]]
 // CHECK:      return %[[BACK]]#1
+
+// -----
+
+// A loop no differentiated value reaches (it reads only the constant and the
+// argument outside `wrt`) is cloned as it is: no tape, nothing saved.
+func.func @inactive_loop(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %y) -> (tensor<3xf32>) {
+    %t = trace.tanh %acc : tensor<3xf32>
+    scf.yield %t : tensor<3xf32>
+  }
+  %p = trace.mul %s, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %r = trace.reduce_sum %p {axes = array<i64: 0>} : tensor<3xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @dinactive_loop(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %g = trace.grad @inactive_loop(%x, %y) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func private @__forward_inactive_loop_wrt_0(
+// CHECK-SAME: -> (tensor<f32>, tensor<3xf32>)
+// CHECK-NOT:  tensor.empty
+// CHECK:      scf.for {{.*}} -> (tensor<3xf32>) {
+// CHECK-NOT:    tensor.insert_slice
+// CHECK:      return

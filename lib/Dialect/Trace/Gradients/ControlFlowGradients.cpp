@@ -102,11 +102,14 @@ struct ForGradient
   LogicalResult emitPrimal(Operation *op, OpBuilder &builder,
                            AdjointState &state) const {
     // A body that touches state is never swept backwards (emitAdjoint
-    // reports it), so there is nothing to tape: the loop is cloned as it is,
-    // with the control token it carries (which has no gradient).
-    if (findStatefulOp(op))
-      return state.clonePrimal(op, builder);
+    // reports it), nor is a loop no differentiated value reaches: nothing
+    // to tape, the loop is cloned as it is (with the control token it may
+    // carry, which has no gradient).
     auto forOp = cast<scf::ForOp>(op);
+    if (findStatefulOp(op) || llvm::none_of(forOp.getResults(), [&](Value v) {
+          return state.isActive(v);
+        }))
+      return state.clonePrimal(op, builder);
     Location loc = op->getLoc();
     Value lb = state.primal(forOp.getLowerBound());
     Value ub = state.primal(forOp.getUpperBound());
