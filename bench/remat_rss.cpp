@@ -9,12 +9,21 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <sys/resource.h>
 
+/// The peak resident set size of this process image, in KiB: VmHWM, not
+/// getrusage's ru_maxrss, which Linux carries over from the parent that
+/// forked this process (the benchmark's Python, larger than the step).
 static long maxRssKib() {
-  struct rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss; // KiB on Linux
+  std::FILE *status = std::fopen("/proc/self/status", "r");
+  if (!status)
+    return -1;
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof line, status))
+    if (std::sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+      break;
+  std::fclose(status);
+  return kib;
 }
 
 int main() {
