@@ -2,7 +2,7 @@
 __forward_loss saves under each policy and the train step's time.
 
     python3 bench/remat.py [--build build] [--layers 16] [--width 512]
-                           [--batch 256] [--rounds 5] [--calls 10]
+                           [--batch 256] [--rounds 5] [--calls 10] [--cxx c++]
 
 The loss is mean(a_L * a_L) with a_i = relu(a_{i-1} @ w_i + b_i); the train
 step is trace.value_and_grad with respect to every w_i and b_i. For each
@@ -12,12 +12,18 @@ are read from __forward_loss's signature after `tracec-opt --trace-autodiff`
 (total, and how much of it is the function's own arguments, which are
 passed through rather than stored); times are tracec-run --benchmark
 medians, policies interleaved round by round, and the median of the rounds
-is reported. The fused step (forward and backward inlined into one
-function) is timed too; there CSE merges the recomputed ops with the
-forward ones, so the policies cost and save nothing: the forward/backward
-split (__forward_loss then __backward_loss, as a gradient tape's
-forwardBackward runs them) is where residuals cross memory and the
-recomputation costs time."""
+is reported.
+
+The fused step (@loss_and_grads: forward and backward inlined into one
+function, as trace.grad and the Python train step compile) is timed too,
+and its memory measured: `tracec --class=Step` compiles it to an object
+whose .bss is the workspace (every intermediate buffer, at offsets planned
+so that buffers never live together share bytes: the step's peak memory
+beyond its inputs and outputs), and bench/remat_rss.cpp, linked with it,
+reports how much the peak resident set grows across one call (the pages
+the step touches). The recomputation reads the saved values through a
+trace.optimization_barrier, so CSE does not merge it with the forward ops;
+gradients of the fused step are compared across policies too."""
 import argparse
 import os
 import re
@@ -28,6 +34,7 @@ import tempfile
 import numpy as np
 
 POLICIES = ("everything", "contractions", "nothing")
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def module_text(layers, width, batch, policy):
@@ -111,6 +118,26 @@ def median_time(run, path, entry, inputs, calls):
     return float(value) * {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[unit]
 
 
+def fused_memory(tracec, cxx, path, tmp, name):
+    """(workspace bytes, resident set growth in bytes) of the compiled
+    fused step of the module at `path`."""
+    obj = os.path.join(tmp, name + ".o")
+    header = os.path.join(tmp, name + ".h")
+    subprocess.run([tracec, path, "--entry", "loss_and_grads", "--class=Step",
+                    "-o", obj, "--header", header], check=True)
+    sections = subprocess.run(["size", "-A", obj], check=True,
+                              capture_output=True, text=True).stdout
+    bss = sum(int(line.split()[1]) for line in sections.splitlines()
+              if line.startswith(".bss"))
+    exe = os.path.join(tmp, name + "-rss")
+    subprocess.run([cxx, "-O1", "-include", header,
+                    os.path.join(HERE, "remat_rss.cpp"), obj, "-lm", "-o", exe],
+                   check=True)
+    out = subprocess.run([exe], check=True, capture_output=True,
+                         text=True).stdout
+    return bss, 1024 * int(re.search(r"rss_kib (\d+)", out).group(1))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--build", default="build")
@@ -119,9 +146,12 @@ def main():
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--calls", type=int, default=10)
+    p.add_argument("--cxx", default="c++",
+                   help="C++ compiler that links the AOT step's driver")
     a = p.parse_args()
     opt = os.path.join(a.build, "bin", "tracec-opt")
     run = os.path.join(a.build, "bin", "tracec-run")
+    tracec = os.path.join(a.build, "bin", "tracec")
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as tmp:
         inputs = []
@@ -136,7 +166,7 @@ def main():
             inputs.append((name, file))
         dl = os.path.join(tmp, "dl.npy")
         np.save(dl, np.ones((), np.float32))
-        paths, info, bwd_inputs, grads = {}, {}, {}, {}
+        paths, info, bwd_inputs, grads, fused, memory = {}, {}, {}, {}, {}, {}
         for policy in POLICIES:
             paths[policy] = os.path.join(tmp, policy + ".mlir")
             with open(paths[policy], "w") as f:
@@ -158,8 +188,18 @@ def main():
             grads[policy] = [np.load(os.path.join(
                 out, f"__backward_loss_result{k}.npy"))
                 for k in range(2 * a.layers)]
+            fused_out = os.path.join(tmp, policy + "-fused")
+            tracec_run(run, paths[policy], "loss_and_grads", inputs,
+                       ["--output-dir", fused_out])
+            fused[policy] = [np.load(os.path.join(
+                fused_out, f"loss_and_grads_result{k}.npy"))
+                for k in range(1, 2 * a.layers + 1)]
+            memory[policy] = fused_memory(tracec, a.cxx, paths[policy], tmp,
+                                          policy)
         same = all(np.array_equal(g, h) for p in POLICIES
                    for g, h in zip(grads[p], grads["everything"]))
+        same_fused = all(np.array_equal(g, h) for p in POLICIES
+                         for g, h in zip(fused[p], fused["everything"]))
         times = {(policy, what): [] for policy in POLICIES
                  for what in ("step", "fwd", "bwd")}
         for _ in range(a.rounds):
@@ -176,15 +216,19 @@ def main():
           f"gradients wrt all weights and biases; medians of {a.rounds} "
           f"rounds of tracec-run --benchmark={a.calls}")
     print(f"{'policy':<13}{'residuals':>10}{'MiB':>9}{'of which args':>15}"
-          f"{'fwd ms':>9}{'bwd ms':>9}{'fwd+bwd':>9}{'fused step ms':>15}")
+          f"{'fwd ms':>9}{'bwd ms':>9}{'fwd+bwd':>9}{'fused step ms':>15}"
+          f"{'workspace MiB':>15}{'RSS growth MiB':>16}")
     med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
     for policy in POLICIES:
         n, total, passed = info[policy]
         print(f"{policy:<13}{n:>10}{total / 2**20:>9.2f}{passed / 2**20:>15.2f}"
               f"{med[policy, 'fwd']:>9.2f}{med[policy, 'bwd']:>9.2f}"
               f"{med[policy, 'fwd'] + med[policy, 'bwd']:>9.2f}"
-              f"{med[policy, 'step']:>15.2f}")
-    print("gradients bit-for-bit equal across policies:", same)
+              f"{med[policy, 'step']:>15.2f}"
+              f"{memory[policy][0] / 2**20:>15.2f}"
+              f"{memory[policy][1] / 2**20:>16.2f}")
+    print("gradients bit-for-bit equal across policies:", same,
+          "(split),", same_fused, "(fused step)")
     for key, values in sorted(times.items()):
         print(f"  {key[0]}/{key[1]} rounds (ms): " +
               ", ".join(f"{t * 1e3:.1f}" for t in values))

@@ -952,4 +952,25 @@ def Trace_GroupOp : Trace_Op<"group", [Pure]> {
   let hasFolder = 1;
 }
 
+def Trace_OptimizationBarrierOp : Trace_Op<"optimization_barrier",
+    [InferTypeOpAdaptor]> {
+  let summary = "its operands, unchanged, as values no optimization looks through";
+  let description = [{
+    `%r:2 = trace.optimization_barrier %a, %b : tensor<4xf32>, tensor<4x4xf32>`
+    returns its operands. StableHLO's `optimization_barrier` (JAX's
+    `prevent_cse`): the op is not Pure and has no folder, so CSE and
+    canonicalization can neither merge it nor see that `%r#0` is `%a`.
+    Rematerialization routes the saved inputs of a recomputation through
+    one, so that once a fused train step inlines forward and backward, CSE
+    does not merge the recomputed values with the forward ones (which
+    would keep them alive from the forward pass on: nothing saved).
+    One-shot bufferization makes each result the operand's buffer: no copy.
+    Gradient and tangent: the identity.
+  }];
+  let arguments = (ins Variadic<Trace_Tensor>:$inputs);
+  let results = (outs Variadic<Trace_Tensor>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
+}
+
 #endif // TRACE_OPS_TD

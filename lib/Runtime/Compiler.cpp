@@ -12,6 +12,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
+#include "tracec/Transforms/Bufferization/BufferizableOpInterfaceImpl.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,6 +37,7 @@ Compiler::Compiler() {
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::trace::TraceDialect>();
   mlir::trace::registerGradientRules(registry);
+  mlir::trace::registerBufferizableOpInterfaceExternalModels(registry);
   context_ = std::make_unique<mlir::MLIRContext>(registry);
   // The JIT compiles from any thread; keep MLIR's own thread pool off so a
   // host program's threads are not multiplied.

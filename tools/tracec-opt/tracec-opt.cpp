@@ -20,6 +20,7 @@
 #include "tracec/Pipelines/Pipelines.h"
 #include "tracec/Target/Cpu/Passes.h"
 #include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Transforms/Bufferization/BufferizableOpInterfaceImpl.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 #include "tracec/Transforms/Differentiation/Passes.h"
 #include "tracec/Transforms/State/Passes.h"
@@ -65,6 +66,7 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::trace::TraceDialect>();
   mlir::trace::registerGradientRules(registry);
+  mlir::trace::registerBufferizableOpInterfaceExternalModels(registry);
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tracec optimizer driver\n", registry);

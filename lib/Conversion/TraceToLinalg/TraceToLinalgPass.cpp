@@ -3,6 +3,7 @@
 #include "tracec/Conversion/Passes.h"
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -26,6 +27,9 @@ struct TraceToLinalgPass
                            scf::SCFDialect, tensor::TensorDialect>();
     // Every trace op must be lowered; one that is not is reported.
     target.addIllegalDialect<TraceDialect>();
+    // ... but the optimization barrier, which must outlive the CSE passes
+    // until bufferization erases it.
+    target.addLegalOp<OptimizationBarrierOp>();
 
     RewritePatternSet patterns(context);
     populateElementwiseToLinalgPatterns(patterns);

@@ -309,6 +309,78 @@ Differentiator::useCustomVjp(func::FuncOp f, CustomVjp custom,
   return result;
 }
 
+namespace {
+/// Emits the recomputed forward ops into the backward function. Constants
+/// come first, in their forward order (what every gradient recomputes).
+/// Any other op is computed again just before the first adjoint op that
+/// needs it, so a recomputed value is not alive across the whole backward
+/// function. The saved inputs of those ops go through one
+/// trace.optimization_barrier at the top: once a fused train step inlines
+/// forward and backward, CSE would otherwise merge each recomputed op with
+/// the forward op it copies, and the forward's value would stay alive until
+/// the backward reads it (nothing saved). Without recomputation (only
+/// constants) the backward function is what it was without the barrier.
+class Rematerializer {
+public:
+  Rematerializer(ArrayRef<Operation *> recomputed,
+                 const llvm::SetVector<Value> &residuals, IRMapping &mapping,
+                 OpBuilder &builder, Location loc)
+      : mapping_(mapping), builder_(builder) {
+    llvm::SetVector<Value> inputs;
+    for (Operation *op : recomputed) {
+      if (op->hasTrait<OpTrait::ConstantLike>()) {
+        builder.clone(*op, mapping);
+        continue;
+      }
+      pending_.insert(op);
+      for (Value operand : op->getOperands())
+        if (residuals.contains(operand))
+          inputs.insert(operand);
+    }
+    if (inputs.empty())
+      return;
+    SmallVector<Value> saved;
+    for (Value input : inputs)
+      saved.push_back(mapping.lookup(input));
+    auto barrier = OptimizationBarrierOp::create(builder, loc, saved);
+    mapping.map(inputs.getArrayRef(), barrier.getResults());
+  }
+
+  /// Emits the recomputed ops that `op` (or a value it holds in a region)
+  /// reads and that are not emitted yet, in their forward order.
+  void before(Operation &op) {
+    SmallVector<Value> values;
+    op.walk([&](Operation *nested) {
+      llvm::append_range(values, nested->getOperands());
+    });
+    emit(values);
+  }
+  void before(Value value) { emit({value}); }
+
+private:
+  void emit(SmallVector<Value> worklist) {
+    if (pending_.empty())
+      return;
+    SmallVector<Operation *> needed;
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (!def || !pending_.erase(def))
+        continue;
+      needed.push_back(def);
+      llvm::append_range(worklist, def->getOperands());
+    }
+    llvm::sort(needed,
+               [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    for (Operation *op : needed)
+      builder_.clone(*op, mapping_);
+  }
+
+  DenseSet<Operation *> pending_;
+  IRMapping &mapping_;
+  OpBuilder &builder_;
+};
+} // namespace
+
 /// Whether the backward function can compute `op` again instead of
 /// receiving its results: a region-free op without memory effects whose
 /// operands and results are plain values (no tokens or variables).
@@ -426,7 +498,7 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
     need(grad);
   while (!worklist.empty())
     need(worklist.pop_back_val());
-  // Cloned into the backward function in their forward order.
+  // In their forward order (see Rematerializer).
   SmallVector<Operation *> recomputed(rematerialized.getArrayRef());
   llvm::sort(recomputed,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
@@ -488,13 +560,16 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
                 entry->getArguments().take_front(residuals.size()));
     mapping.map(block->getArguments().drop_front(numArgs),
                 entry->getArguments().drop_front(residuals.size()));
-    for (Operation *op : recomputed)
-      b.clone(*op, mapping);
-    for (Operation &op : llvm::make_range(adjointBegin, block->end()))
+    Rematerializer remat(recomputed, residuals, mapping, b, loc);
+    for (Operation &op : llvm::make_range(adjointBegin, block->end())) {
+      remat.before(op);
       b.clone(op, mapping);
+    }
     SmallVector<Value> returned;
-    for (Value grad : grads)
+    for (Value grad : grads) {
+      remat.before(grad);
       returned.push_back(mapping.lookupOrDefault(grad));
+    }
     func::ReturnOp::create(b, loc, returned);
   }
   symbols_.insert(backward);

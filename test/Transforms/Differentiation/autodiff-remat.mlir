@@ -26,6 +26,8 @@ func.func @dmlp(%x: tensor<4x3xf32>, %w1: tensor<3x5xf32>, %w2: tensor<5x2xf32>)
 // ALL:      %[[A:[a-z0-9_]+]] = trace.tanh
 // ALL:      return %{{[a-z0-9_]+}}, {{.*}}%[[A]]
 // ALL-LABEL: func.func private @__backward_mlp_wrt_1_2(
+// Nothing recomputed: no barrier either.
+// ALL-NOT:  trace.optimization_barrier
 // ALL-NOT:  trace.tanh
 // ALL-NOT:  trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} :
 // ALL:      return
@@ -35,8 +37,15 @@ func.func @dmlp(%x: tensor<4x3xf32>, %w1: tensor<3x5xf32>, %w2: tensor<5x2xf32>)
 // DOTS:      return %{{[a-z0-9_]+}}, {{.*}}%[[H]]
 // DOTS-LABEL: func.func private @__backward_mlp_wrt_1_2(
 // DOTS-SAME: %[[RH:[a-z0-9_]+]]: tensor<4x5xf32>
-// The backward function starts by computing a again from the saved h.
-// DOTS-NEXT: %[[RA:[a-z0-9_]+]] = trace.tanh %[[RH]] : tensor<4x5xf32>
+// The saved h goes through an optimization barrier (so that CSE does not
+// merge the recomputation with the forward tanh once forward and backward
+// are inlined into one function); a is computed again from it just before
+// the first adjoint op that reads it.
+// DOTS-NEXT: %[[B:[a-z0-9_]+]] = trace.optimization_barrier %[[RH]] : tensor<4x5xf32>
+// DOTS-NOT:  trace.tanh
+// DOTS:      trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {transpose_b}
+// DOTS-NEXT: %[[RA:[a-z0-9_]+]] = trace.tanh %[[B]] : tensor<4x5xf32>
+// DOTS-NEXT: trace.matmul %[[RA]], %{{[a-z0-9_]+}} {transpose_a}
 // DOTS-NOT:  trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} :
 // DOTS:      return
 
@@ -45,8 +54,12 @@ func.func @dmlp(%x: tensor<4x3xf32>, %w1: tensor<3x5xf32>, %w2: tensor<5x2xf32>)
 // Only arguments are residuals.
 // NONE:      return %{{[a-z0-9_]+}}, %{{(arg[0-2])}}, %{{(arg[0-2])}}, %{{(arg[0-2])}} :
 // NONE-LABEL: func.func private @__backward_mlp_wrt_1_2(
-// The forward ops, in their order, then the adjoint.
-// NONE-NEXT: %[[RH:[a-z0-9_]+]] = trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
+// NONE-SAME: %{{[a-z0-9_]+}}: tensor<5x2xf32>, %[[RX:[a-z0-9_]+]]: tensor<4x3xf32>, %[[RW1:[a-z0-9_]+]]: tensor<3x5xf32>,
+// The saved inputs of the recomputation (x and w1) through one barrier;
+// the forward ops, in their order, where the adjoint first needs them.
+// NONE-NEXT: %[[B:[a-z0-9_]+]]:2 = trace.optimization_barrier %[[RX]], %[[RW1]] : tensor<4x3xf32>, tensor<3x5xf32>
+// NONE:      trace.matmul %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {transpose_b}
+// NONE-NEXT: %[[RH:[a-z0-9_]+]] = trace.matmul %[[B]]#0, %[[B]]#1 : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
 // NONE-NEXT: %[[RA:[a-z0-9_]+]] = trace.tanh %[[RH]] : tensor<4x5xf32>
 
 // -----
@@ -79,12 +92,16 @@ func.func @dmlp2(%x: tensor<4x5xf32>, %w1: tensor<5x5xf32>, %w2: tensor<5x5xf32>
 // ALL-SAME: %[[X:[a-z0-9_]+]]: tensor<4x5xf32>, %[[W:[a-z0-9_]+]]: tensor<5x5xf32>) -> (tensor<4x5xf32>, tensor<5x5xf32>, tensor<4x5xf32>)
 // ALL:      return %{{[a-z0-9_]+}}, %[[W]], %[[X]] :
 // ALL-LABEL: func.func private @__backward_layer(
-// ALL-NEXT: trace.matmul
+// ALL-NEXT: %[[LB:[a-z0-9_]+]]:2 = trace.optimization_barrier
+// ALL:      trace.matmul %[[LB]]#0, %[[LB]]#1 :
 // ALL-NEXT: trace.tanh
 // Under everything, @mlp2 saves exp(a2) for exp's rule, then the two
 // calls' residuals.
 // ALL-LABEL: func.func private @__forward_mlp2_wrt_1_2(
 // ALL-SAME: -> (tensor<f32>, tensor<4x5xf32>, tensor<5x5xf32>, tensor<4x5xf32>, tensor<5x5xf32>, tensor<4x5xf32>)
+// ALL-LABEL: func.func private @__backward_mlp2_wrt_1_2(
+// ALL-NOT:  trace.optimization_barrier
+// ALL:      return
 
 // DOTS-LABEL: func.func private @__forward_layer(
 // DOTS-SAME: -> (tensor<4x5xf32>, tensor<5x5xf32>, tensor<4x5xf32>)
@@ -93,4 +110,5 @@ func.func @dmlp2(%x: tensor<4x5xf32>, %w1: tensor<5x5xf32>, %w2: tensor<5x5xf32>
 // DOTS-LABEL: func.func private @__forward_mlp2_wrt_1_2(
 // DOTS-SAME: -> (tensor<f32>, tensor<5x5xf32>, tensor<4x5xf32>, tensor<5x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>)
 // DOTS-LABEL: func.func private @__backward_mlp2_wrt_1_2(
-// DOTS-NEXT: trace.exp
+// DOTS-NEXT: %[[EB:[a-z0-9_]+]] = trace.optimization_barrier
+// DOTS:      trace.exp %[[EB]]

@@ -140,6 +140,7 @@ LogicalResult emitForTangent(scf::ForOp op, OpBuilder &builder,
 LogicalResult emitWhileTangent(scf::WhileOp op, OpBuilder &builder,
                                TangentState &state);
 
+void registerBarrierGradients(MLIRContext *context);
 void registerCallGradients(MLIRContext *context);
 void registerControlFlowGradients(MLIRContext *context);
 void registerElementwiseGradients(MLIRContext *context);

@@ -13,6 +13,7 @@ using namespace mlir::trace;
 
 void mlir::trace::registerGradientRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, TraceDialect *) {
+    registerBarrierGradients(context);
     registerElementwiseGradients(context);
     registerMatmulGradients(context);
     registerNeuralNetGradients(context);
