@@ -40,12 +40,7 @@ public:
 
   void propagate(Block &block) {
     for (Operation &op : block) {
-      bool reads = false;
-      op.walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          reads |= isVaried(operand);
-      });
-      if (!reads)
+      if (!readsAnyOf(&op, [&](Value v) { return isVaried(v); }))
         continue;
       for (Value result : op.getResults())
         if (carriesTangent(result.getType()))
