@@ -41,13 +41,7 @@ Tensor makeArg(const Arg &arg, int64_t n, unsigned seed) {
     shape.push_back(dim < 0 ? n - dim - 1 : dim);
   if (arg.indexBound == 0)
     return randomTensor(shape, seed, arg.low, arg.high);
-  int64_t count = 1;
-  for (int64_t dim : shape)
-    count *= dim;
-  std::vector<int32_t> values;
-  for (int64_t i = 0; i < count; ++i)
-    values.push_back(static_cast<int32_t>((i * 7 + seed) % arg.indexBound));
-  return *Tensor::fromVector<int32_t>(values, shape);
+  return indexTensor(shape, seed, arg.indexBound);
 }
 
 /// The rank of a type spelled "tensor<AxBxf64>".

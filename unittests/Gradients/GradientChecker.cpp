@@ -220,6 +220,17 @@ Tensor tracec::testing::randomTensor(llvm::ArrayRef<int64_t> shape,
   return t;
 }
 
+Tensor tracec::testing::indexTensor(llvm::ArrayRef<int64_t> shape,
+                                    unsigned seed, int64_t bound) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  std::vector<int32_t> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(static_cast<int32_t>((i * 7 + seed) % bound));
+  return *Tensor::fromVector<int32_t>(values, shape);
+}
+
 namespace {
 
 /// `source` plus @__jvp_check (trace.jvp of `function`) and, where asked,

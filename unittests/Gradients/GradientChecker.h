@@ -70,6 +70,11 @@ checkTangentsAtSizes(llvm::StringRef source, llvm::StringRef function,
 Tensor randomTensor(llvm::ArrayRef<int64_t> shape, unsigned seed,
                     double low = -1, double high = 1);
 
+/// i32 indices in [0, bound) for a gather-like argument, reproducible for a
+/// seed: (i * 7 + seed) % bound, so that indices repeat.
+Tensor indexTensor(llvm::ArrayRef<int64_t> shape, unsigned seed,
+                   int64_t bound);
+
 /// Evaluates trace.grad of `function` once (for exact subgradient checks).
 llvm::Expected<std::vector<Tensor>> evaluateGradients(
     llvm::StringRef source, llvm::StringRef function,

@@ -105,6 +105,13 @@ struct PoolCase {
   Shape input, window, strides, padding;
 };
 
+/// The pooling ops' attributes for `c`: window, strides and padding.
+std::string poolAttrs(const PoolCase &c) {
+  return "window = " + i64Array(c.window) +
+         ", strides = " + i64Array(c.strides) +
+         ", padding = " + i64Array(c.padding);
+}
+
 Shape poolOutput(const PoolCase &c) {
   return {c.input[0],
           outputSize(c.input[1], c.window[0], c.strides[0], c.padding[0],
@@ -115,10 +122,8 @@ Shape poolOutput(const PoolCase &c) {
 }
 
 std::string poolOp(const char *name, const PoolCase &c) {
-  return std::string("%y = trace.") + name + " %arg0 {window = " +
-         i64Array(c.window) + ", strides = " + i64Array(c.strides) +
-         ", padding = " + i64Array(c.padding) + "} : " + tensorType(c.input) +
-         " -> " + tensorType(poolOutput(c));
+  return std::string("%y = trace.") + name + " %arg0 {" + poolAttrs(c) +
+         "} : " + tensorType(c.input) + " -> " + tensorType(poolOutput(c));
 }
 
 const std::vector<PoolCase> kPoolCases = {
@@ -277,11 +282,10 @@ TEST(NeuralNetGradients, Conv2DBackpropOps) {
 TEST(NeuralNetGradients, AvgPool2DGradOp) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     Shape output = poolOutput(c);
-    std::string op = "%y = trace.avg_pool2d_grad %arg0 {input_shape = " +
-                     i64Array(c.input) + ", window = " + i64Array(c.window) +
-                     ", strides = " + i64Array(c.strides) +
-                     ", padding = " + i64Array(c.padding) + "} : " +
-                     tensorType(output) + " -> " + tensorType(c.input);
+    std::string op =
+        "%y = trace.avg_pool2d_grad %arg0 {input_shape = " + i64Array(c.input) +
+        ", " + poolAttrs(c) + "} : " + tensorType(output) + " -> " +
+        tensorType(c.input);
     SCOPED_TRACE(op);
     EXPECT_TRUE(checkOpGradients(op, {tensorType(output)}, tensorType(c.input),
                                  {randomTensor(output, 100 + i)}));
@@ -294,11 +298,9 @@ TEST(NeuralNetGradients, AvgPool2DGradOp) {
 TEST(NeuralNetGradients, MaxPool2DGradOp) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     Shape output = poolOutput(c);
-    std::string op = "%y = trace.max_pool2d_grad %arg0, %arg1 {window = " +
-                     i64Array(c.window) + ", strides = " + i64Array(c.strides) +
-                     ", padding = " + i64Array(c.padding) + "} : (" +
-                     tensorType(c.input) + ", " + tensorType(output) + ") -> " +
-                     tensorType(c.input);
+    std::string op = "%y = trace.max_pool2d_grad %arg0, %arg1 {" +
+                     poolAttrs(c) + "} : (" + tensorType(c.input) + ", " +
+                     tensorType(output) + ") -> " + tensorType(c.input);
     SCOPED_TRACE(op);
     EXPECT_TRUE(checkOpGradients(
         op, {tensorType(c.input), tensorType(output)}, tensorType(c.input),
@@ -311,11 +313,9 @@ TEST(NeuralNetGradients, MaxPool2DGradOp) {
 TEST(NeuralNetGradients, MaxPool2DSelectOp) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     Shape output = poolOutput(c);
-    std::string op = "%y = trace.max_pool2d_select %arg0, %arg1 {window = " +
-                     i64Array(c.window) + ", strides = " + i64Array(c.strides) +
-                     ", padding = " + i64Array(c.padding) + "} : (" +
-                     tensorType(c.input) + ", " + tensorType(c.input) +
-                     ") -> " + tensorType(output);
+    std::string op = "%y = trace.max_pool2d_select %arg0, %arg1 {" +
+                     poolAttrs(c) + "} : (" + tensorType(c.input) + ", " +
+                     tensorType(c.input) + ") -> " + tensorType(output);
     SCOPED_TRACE(op);
     EXPECT_TRUE(checkOpGradients(
         op, {tensorType(c.input), tensorType(c.input)}, tensorType(output),
@@ -331,9 +331,7 @@ TEST(NeuralNetGradients, MaxPool2DSelectOp) {
 TEST(NeuralNetGradients, MaxPool2DThirdDerivative) {
   PoolCase c = kPoolCases[2];
   std::string in = tensorType(c.input), out = tensorType(poolOutput(c));
-  std::string attrs = "window = " + i64Array(c.window) + ", strides = " +
-                      i64Array(c.strides) + ", padding = " +
-                      i64Array(c.padding);
+  std::string attrs = poolAttrs(c);
   std::string sum = "{axes = array<i64: 0, 1, 2, 3>} : ";
   std::string source =
       "func.func @f(%x: " + in + ") -> tensor<f64> {\n"

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Conversion/Passes.h"
+#include "tracec/Dialect/Linalg/Contractions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,12 +26,6 @@ using namespace mlir;
 
 namespace {
 
-bool isContraction(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
-                      linalg::isaConvolutionOpInterface(linalgOp));
-}
-
 struct FuseElementwisePass
     : mlir::trace::impl::TraceFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -38,7 +33,7 @@ struct FuseElementwisePass
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       return producer && producer->hasOneUse() &&
-             !isContraction(fused->getOwner());
+             !trace::isContractionOrConvolution(fused->getOwner());
     };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);

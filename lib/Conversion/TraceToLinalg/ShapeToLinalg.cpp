@@ -583,6 +583,37 @@ struct SplitToTensor : OpRewritePattern<SplitOp> {
 // gather, one_hot
 //===----------------------------------------------------------------------===//
 
+/// The shape of gather's result (and scatter_add's updates): the sizes of
+/// the gathered-from tensor around `axis`, the indices' in it.
+SmallVector<OpFoldResult> gatheredSizes(ArrayRef<OpFoldResult> sourceSizes,
+                                        ArrayRef<OpFoldResult> indexSizes,
+                                        int64_t axis) {
+  SmallVector<OpFoldResult> sizes(sourceSizes.take_front(axis));
+  llvm::append_range(sizes, indexSizes);
+  llvm::append_range(sizes, sourceSizes.drop_front(axis + 1));
+  return sizes;
+}
+
+/// A `?` axis must hold an element wherever there is an index to clamp
+/// into it: a run-time check that `axisSize` is at least 1 where the
+/// indices (of sizes `indexSizes`) are not empty. `axisName` names the axis
+/// in the message.
+void checkAxisHoldsIndices(PatternRewriter &rewriter, Location loc,
+                           Operation *op, OpFoldResult axisSize,
+                           ArrayRef<OpFoldResult> indexSizes,
+                           const Twine &axisName) {
+  if (getConstantIntValue(axisSize))
+    return;
+  OpFoldResult count = rewriter.getIndexAttr(1);
+  for (OpFoldResult size : indexSizes)
+    count = mulSizes(rewriter, loc, count, size);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value any = arith::MinSIOp::create(
+      rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, count), one);
+  checkAtLeast(rewriter, loc, op, axisSize, any,
+               axisName + " is empty but there are indices");
+}
+
 struct GatherToLinalg : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -605,24 +636,11 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
         tensor::getMixedSizes(rewriter, loc, op.getParams());
     SmallVector<OpFoldResult> indexSizes =
         tensor::getMixedSizes(rewriter, loc, op.getIndices());
-    SmallVector<OpFoldResult> sizes(ArrayRef(paramSizes).take_front(*axis));
-    llvm::append_range(sizes, indexSizes);
-    llvm::append_range(sizes, ArrayRef(paramSizes).drop_front(*axis + 1));
-    // A `?` axis must hold an element wherever there is an index to clamp
-    // into it.
+    SmallVector<OpFoldResult> sizes =
+        gatheredSizes(paramSizes, indexSizes, *axis);
     OpFoldResult axisSize = paramSizes[*axis];
-    if (!getConstantIntValue(axisSize)) {
-      OpFoldResult count = rewriter.getIndexAttr(1);
-      for (OpFoldResult size : indexSizes)
-        count = mulSizes(rewriter, loc, count, size);
-      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      Value any = arith::MinSIOp::create(
-          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, count),
-          one);
-      checkAtLeast(rewriter, loc, op, axisSize, any,
-                   "params dim " + Twine(*axis) +
-                       " (the gather axis) is empty but there are indices");
-    }
+    checkAxisHoldsIndices(rewriter, loc, op, axisSize, indexSizes,
+                          "params dim " + Twine(*axis) + " (the gather axis)");
     // The last index along the axis: a constant in the body where static.
     std::optional<int64_t> staticAxisSize = getConstantIntValue(axisSize);
     Value dynamicLast;
@@ -719,9 +737,8 @@ struct ScatterAddToLinalg : OpRewritePattern<ScatterAddOp> {
         tensor::getMixedSizes(rewriter, loc, op.getIndices());
     // updates: operand[:axis] + indices + operand[axis+1:], checked at run
     // time where a side is `?`.
-    SmallVector<OpFoldResult> expected(ArrayRef(operandSizes).take_front(axis));
-    llvm::append_range(expected, indexSizes);
-    llvm::append_range(expected, ArrayRef(operandSizes).drop_front(axis + 1));
+    SmallVector<OpFoldResult> expected =
+        gatheredSizes(operandSizes, indexSizes, axis);
     for (int64_t d = 0; d < updates.getRank(); ++d) {
       if (!updates.isDynamicDim(d) && getConstantIntValue(expected[d]))
         continue;
@@ -731,21 +748,9 @@ struct ScatterAddToLinalg : OpRewritePattern<ScatterAddOp> {
                         " differs from gather's result shape for the operand "
                         "and indices");
     }
-    // A `?` axis must hold an element wherever there is an index to clamp
-    // into it.
     OpFoldResult axisSize = operandSizes[axis];
-    if (!getConstantIntValue(axisSize)) {
-      OpFoldResult count = rewriter.getIndexAttr(1);
-      for (OpFoldResult size : indexSizes)
-        count = mulSizes(rewriter, loc, count, size);
-      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      Value any = arith::MinSIOp::create(
-          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, count),
-          one);
-      checkAtLeast(rewriter, loc, op, axisSize, any,
-                   "operand dim " + Twine(axis) +
-                       " (the scatter axis) is empty but there are indices");
-    }
+    checkAxisHoldsIndices(rewriter, loc, op, axisSize, indexSizes,
+                          "operand dim " + Twine(axis) + " (the scatter axis)");
     Value last = getValueOrCreateConstantIndexOp(
         rewriter, loc, subSizes(rewriter, loc, axisSize, rewriter.getIndexAttr(1)));
 

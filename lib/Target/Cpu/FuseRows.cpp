@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tracec/Dialect/Linalg/Contractions.h"
 #include "tracec/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,12 +29,6 @@ namespace mlir::trace {
 using namespace mlir;
 
 namespace {
-
-bool isContraction(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
-                      linalg::isaConvolutionOpInterface(linalgOp));
-}
 
 /// A reduction whose reduced loops are its innermost ones: its rows are
 /// independent.
@@ -57,7 +52,7 @@ bool hasRowReductionProducer(linalg::LinalgOp root) {
       continue;
     for (Value operand : op->getOperands()) {
       auto producer = operand.getDefiningOp<linalg::LinalgOp>();
-      if (!producer || isContraction(producer))
+      if (!producer || trace::isContractionOrConvolution(producer))
         continue;
       if (reducesRows(producer))
         return true;
@@ -72,7 +67,7 @@ bool hasRowReductionProducer(linalg::LinalgOp root) {
 bool isRowRoot(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumLoops() < 2 || op.getNumReductionLoops() != 0 ||
-      isContraction(op))
+      trace::isContractionOrConvolution(op))
     return false;
   for (Operation *user : op->getUsers())
     if (isa<linalg::LinalgOp>(user))
@@ -136,7 +131,7 @@ struct CpuFuseRowsPass
       options.setFusionControlFn(
           [](tensor::ExtractSliceOp, OpResult producer, bool)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (isContraction(producer.getOwner()))
+            if (trace::isContractionOrConvolution(producer.getOwner()))
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           });

@@ -51,8 +51,7 @@ public:
                     ArrayRef<Value> terminatorCotangents,
                     ArrayRef<BlockArgument> activeArgs,
                     Operation **lastPrimal = nullptr) {
-    for (auto [original, primal] : llvm::zip(body.getArguments(), primalArgs))
-      primals_.map(original, primal);
+    primals_.map(body.getArguments(), primalArgs);
     markActive(body, activeArgs);
     for (Operation &op : body.without_terminator()) {
       auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
@@ -189,12 +188,7 @@ private:
     for (BlockArgument arg : activeArgs)
       active_.insert(arg);
     for (Operation &op : body) {
-      bool reads = false;
-      op.walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          reads |= active_.contains(operand);
-      });
-      if (!reads)
+      if (!readsAnyOf(&op, [&](Value v) { return active_.contains(v); }))
         continue;
       for (Value result : op.getResults())
         if (carriesGradient(result.getType()))

@@ -33,8 +33,7 @@ public:
   /// a tangent.
   LogicalResult run(Block &body, ValueRange primalArgs,
                     ArrayRef<Value> argTangents) {
-    for (auto [original, primal] : llvm::zip(body.getArguments(), primalArgs))
-      primals_.map(original, primal);
+    primals_.map(body.getArguments(), primalArgs);
     for (auto [original, tangent] : llvm::zip(body.getArguments(), argTangents))
       if (tangent)
         tangents_[original] = tangent;
@@ -112,12 +111,8 @@ private:
   bool needsTangent(Operation &op) {
     if (llvm::none_of(op.getResultTypes(), carriesTangent))
       return false;
-    bool reads = false;
-    op.walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        reads |= tangents_.contains(operand);
-    });
-    return reads;
+    return readsAnyOf(&op,
+                      [&](Value operand) { return tangents_.contains(operand); });
   }
 
   TangentGenerator &generator_;

@@ -3,10 +3,9 @@
     dynamic_ops_check.py inputs DIR N   writes the .npy inputs with batch N
     dynamic_ops_check.py check DIR N    compares DIR/<entry>_result<k>.npy
 """
-import os
-import sys
-
 import numpy as np
+
+from results_check import main
 
 
 def inputs(n):
@@ -100,19 +99,5 @@ def expected(i):
     }
 
 
-directory, n = sys.argv[2], int(sys.argv[3])
-if sys.argv[1] == "inputs":
-    for name, array in inputs(n).items():
-        np.save(os.path.join(directory, name + ".npy"), array)
-else:
-    for entry, wants in expected(inputs(n)).items():
-        for k, want in enumerate(wants):
-            path = os.path.join(directory, "%s_result%d.npy" % (entry, k))
-            if n == 64 and not os.path.exists(path):
-                continue  # the NN entries are not run at 64
-            got = np.load(path)
-            ok = got.shape == np.shape(want) and np.allclose(
-                got, want, rtol=1e-4, atol=1e-4)
-            print(("ok " if ok else "MISMATCH ") + "%s %d n=%d" % (entry, k, n)
-                  + ("" if ok else " got %s want %s" % (got.shape,
-                                                        np.shape(want))))
+# The NN entries are not run at 64.
+main(inputs, expected, rtol=1e-4, atol=1e-4, optional=lambda n: n == 64)

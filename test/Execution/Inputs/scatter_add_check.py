@@ -7,10 +7,9 @@ scatter_add's reference is np.add.at at the indices clamped to
 [0, dim - 1], as trace.gather clamps them. max_pool2d_select's picks t at
 the first maximum of x in row-major window order (padding never wins).
 """
-import os
-import sys
-
 import numpy as np
+
+from results_check import main
 
 
 def inputs(n):
@@ -83,17 +82,4 @@ def expected(i):
     }
 
 
-directory, n = sys.argv[2], int(sys.argv[3])
-if sys.argv[1] == "inputs":
-    for name, array in inputs(n).items():
-        np.save(os.path.join(directory, name + ".npy"), array)
-else:
-    for entry, wants in expected(inputs(n)).items():
-        for k, want in enumerate(wants):
-            path = os.path.join(directory, "%s_result%d.npy" % (entry, k))
-            got = np.load(path)
-            ok = (got.shape == want.shape and got.dtype == want.dtype
-                  and np.allclose(got, want, rtol=1e-5, atol=1e-5))
-            print(("ok " if ok else "MISMATCH ") + "%s %d n=%d" % (entry, k, n)
-                  + ("" if ok else " got %s %s want %s %s" % (
-                      got.shape, got.dtype, want.shape, want.dtype)))
+main(inputs, expected, rtol=1e-5, atol=1e-5, check_dtype=True)

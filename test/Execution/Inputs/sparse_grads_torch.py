@@ -3,11 +3,10 @@
     sparse_grads_torch.py inputs DIR N   writes the .npy inputs (batch N)
     sparse_grads_torch.py check DIR N    compares DIR/<entry>_result<k>.npy
 """
-import os
-import sys
-
 import numpy as np
 import torch
+
+from results_check import main
 
 
 def inputs(n):
@@ -59,19 +58,4 @@ def expected(i):
             "third": third_reference(i)}
 
 
-directory, n = sys.argv[2], int(sys.argv[3])
-if sys.argv[1] == "inputs":
-    for name, array in inputs(n).items():
-        np.save(os.path.join(directory, name + ".npy"), array)
-else:
-    for entry, wants in expected(inputs(n)).items():
-        for k, want in enumerate(wants):
-            got = np.load(os.path.join(directory,
-                                       "%s_result%d.npy" % (entry, k)))
-            ok = got.shape == want.shape and np.allclose(got, want,
-                                                         rtol=1e-9, atol=1e-9)
-            worst = (np.abs(got - want).max()
-                     if got.shape == want.shape and got.size else 0)
-            print(("ok " if ok else "MISMATCH ") + "%s %d n=%d" % (entry, k, n)
-                  + ("" if ok else " got %s want %s max diff %g" % (
-                      got.shape, want.shape, worst)))
+main(inputs, expected, rtol=1e-9, atol=1e-9)

@@ -1,5 +1,4 @@
-//===- ControlFlowTangents.cpp - Forward mode through scf.if/for/while
-//-----===//
+//===- ControlFlowTangents.cpp - Forward mode through scf.if/for/while ----===//
 //
 // Forward mode needs no tape: each region op is rebuilt to compute its
 // primal and tangent values together. The rebuilt op yields (or carries)
@@ -36,16 +35,16 @@ public:
   bool isVaried(Value value) {
     return varied.contains(value) || state.tangent(value);
   }
-  void assume(Value value) { varied.insert(value); }
+  /// Assumes the flagged ones of the block arguments `args` vary.
+  void assume(ValueRange args, ArrayRef<bool> flagged) {
+    for (auto [arg, flag] : llvm::zip(args, flagged))
+      if (flag)
+        varied.insert(arg);
+  }
 
   void propagate(Block &block) {
     for (Operation &op : block) {
-      bool reads = false;
-      op.walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          reads |= isVaried(operand);
-      });
-      if (!reads)
+      if (!readsAnyOf(&op, [&](Value v) { return isVaried(v); }))
         continue;
       for (Value result : op.getResults())
         if (carriesTangent(result.getType()))
@@ -80,6 +79,20 @@ FailureOr<SmallVector<Value>> withTangents(OpBuilder &builder, Location loc,
   return all;
 }
 
+/// A loop's initial values `inits` as the rebuilt loop takes them: their
+/// primal values, then the tangents of the flagged ones.
+FailureOr<SmallVector<Value>> initsWithTangents(OpBuilder &builder,
+                                                Location loc, ValueRange inits,
+                                                ArrayRef<bool> flagged,
+                                                TangentState &state) {
+  SmallVector<Value> primals, tangents;
+  for (Value init : inits) {
+    primals.push_back(state.primal(init));
+    tangents.push_back(state.tangent(init));
+  }
+  return withTangents(builder, loc, primals, tangents, flagged);
+}
+
 /// The types of `values`, then of the flagged ones again (their tangents).
 SmallVector<Type> withTangentTypes(TypeRange types, ArrayRef<bool> flagged) {
   SmallVector<Type> all(types);
@@ -102,9 +115,16 @@ SmallVector<Value> tangentsOf(ValueRange values, ArrayRef<bool> flagged) {
   return tangents;
 }
 
-/// Maps the rebuilt op's results onto the original's.
-LogicalResult setResults(Operation *op, ValueRange results,
-                         ArrayRef<bool> flagged, TangentState &state) {
+/// Maps the `rebuilt` op's results onto the original `op`'s, or erases it
+/// where building its regions failed (`status`).
+LogicalResult setResults(Operation *op, Operation *rebuilt,
+                         LogicalResult status, ArrayRef<bool> flagged,
+                         TangentState &state) {
+  if (failed(status)) {
+    rebuilt->erase();
+    return failure();
+  }
+  ValueRange results = rebuilt->getResults();
   state.replacePrimal(op, results.take_front(op->getNumResults()));
   for (auto [result, tangent] :
        llvm::zip(op->getResults(), tangentsOf(results, flagged)))
@@ -170,11 +190,7 @@ LogicalResult mlir::trace::emitIfTangent(scf::IfOp ifOp, OpBuilder &builder,
     emitBody<scf::YieldOp>(b, loc, original.front(), {}, {}, flagged, 0, state,
                            status);
   }
-  if (failed(status)) {
-    rebuilt->erase();
-    return failure();
-  }
-  return setResults(ifOp, rebuilt.getResults(), flagged, state);
+  return setResults(ifOp, rebuilt, status, flagged, state);
 }
 
 LogicalResult mlir::trace::emitForTangent(scf::ForOp forOp, OpBuilder &builder,
@@ -190,9 +206,7 @@ LogicalResult mlir::trace::emitForTangent(scf::ForOp forOp, OpBuilder &builder,
   for (bool changed = true; changed;) {
     changed = false;
     Variation variation(state);
-    for (unsigned i = 0; i < numCarried; ++i)
-      if (flagged[i])
-        variation.assume(body.getArgument(i + 1));
+    variation.assume(body.getArguments().drop_front(), flagged);
     variation.propagate(body);
     for (unsigned i = 0; i < numCarried; ++i)
       if (!flagged[i] && carriesTangent(forOp.getResult(i).getType()) &&
@@ -201,13 +215,8 @@ LogicalResult mlir::trace::emitForTangent(scf::ForOp forOp, OpBuilder &builder,
   }
 
   Location loc = forOp.getLoc();
-  SmallVector<Value> primalInits, initTangents;
-  for (Value init : forOp.getInitArgs()) {
-    primalInits.push_back(state.primal(init));
-    initTangents.push_back(state.tangent(init));
-  }
   FailureOr<SmallVector<Value>> inits =
-      withTangents(builder, loc, primalInits, initTangents, flagged);
+      initsWithTangents(builder, loc, forOp.getInitArgs(), flagged, state);
   if (failed(inits))
     return failure();
   LogicalResult status = success();
@@ -222,11 +231,7 @@ LogicalResult mlir::trace::emitForTangent(scf::ForOp forOp, OpBuilder &builder,
         emitBody<scf::YieldOp>(b, l, body, primalArgs, argTangents, flagged, 0,
                                state, status);
       });
-  if (failed(status)) {
-    rebuilt->erase();
-    return failure();
-  }
-  return setResults(forOp, rebuilt.getResults(), flagged, state);
+  return setResults(forOp, rebuilt, status, flagged, state);
 }
 
 LogicalResult mlir::trace::emitWhileTangent(scf::WhileOp whileOp,
@@ -244,18 +249,14 @@ LogicalResult mlir::trace::emitWhileTangent(scf::WhileOp whileOp,
   for (bool changed = true; changed;) {
     changed = false;
     Variation first(state);
-    for (auto [arg, flag] : llvm::zip(before.getArguments(), carried))
-      if (flag)
-        first.assume(arg);
+    first.assume(before.getArguments(), carried);
     first.propagate(before);
     for (auto [i, value] : llvm::enumerate(condition.getArgs()))
       if (!passed[i] && carriesTangent(value.getType()) &&
           first.isVaried(value))
         passed[i] = changed = true;
     Variation second(state);
-    for (auto [arg, flag] : llvm::zip(after.getArguments(), passed))
-      if (flag)
-        second.assume(arg);
+    second.assume(after.getArguments(), passed);
     second.propagate(after);
     for (auto [i, value] : llvm::enumerate(yield->getOperands()))
       if (!carried[i] && carriesTangent(value.getType()) &&
@@ -264,13 +265,8 @@ LogicalResult mlir::trace::emitWhileTangent(scf::WhileOp whileOp,
   }
 
   Location loc = whileOp.getLoc();
-  SmallVector<Value> primalInits, initTangents;
-  for (Value init : whileOp.getInits()) {
-    primalInits.push_back(state.primal(init));
-    initTangents.push_back(state.tangent(init));
-  }
   FailureOr<SmallVector<Value>> inits =
-      withTangents(builder, loc, primalInits, initTangents, carried);
+      initsWithTangents(builder, loc, whileOp.getInits(), carried, state);
   if (failed(inits))
     return failure();
   LogicalResult status = success();
@@ -286,9 +282,5 @@ LogicalResult mlir::trace::emitWhileTangent(scf::WhileOp whileOp,
                                tangentsOf(args, passed), carried, 0, state,
                                status);
       });
-  if (failed(status)) {
-    rebuilt->erase();
-    return failure();
-  }
-  return setResults(whileOp, rebuilt.getResults(), passed, state);
+  return setResults(whileOp, rebuilt, status, passed, state);
 }

@@ -170,28 +170,32 @@ struct ProdGradient
 /// tx.
 struct SoftmaxGradient
     : DifferentiableOpInterface::ExternalModel<SoftmaxGradient, SoftmaxOp> {
+  /// The Jacobian at the result `y` applied to `v`: y * (v - sum(v * y)).
+  static Value jacobianTimes(OpBuilder &builder, SoftmaxOp softmax, Value y,
+                             Value v) {
+    GradientBuilder g(builder, softmax.getLoc());
+    Value dot = ReduceSumOp::create(builder, g.loc, g.mul(v, y),
+                                    ArrayRef<int64_t>{softmax.getAxis()},
+                                    /*keepdims=*/true);
+    return g.mul(y, g.sub(v, dot));
+  }
+
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
                             TangentState &state) const {
     auto softmax = cast<SoftmaxOp>(op);
-    GradientBuilder g(builder, op->getLoc());
     Value y = state.primal(softmax.getResult());
     Value tx = state.tangent(softmax.getX());
-    Value dot = ReduceSumOp::create(builder, g.loc, g.mul(tx, y),
-                                    ArrayRef<int64_t>{softmax.getAxis()},
-                                    /*keepdims=*/true);
-    return state.setTangent(softmax.getResult(), g.mul(y, g.sub(tx, dot)));
+    return state.setTangent(softmax.getResult(),
+                            jacobianTimes(builder, softmax, y, tx));
   }
 
   LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
                             AdjointState &state) const {
     auto softmax = cast<SoftmaxOp>(op);
-    GradientBuilder g(builder, op->getLoc());
     Value y = state.primal(softmax.getResult());
     Value dy = state.cotangent(softmax.getResult());
-    Value dot = ReduceSumOp::create(builder, g.loc, g.mul(dy, y),
-                                    ArrayRef<int64_t>{softmax.getAxis()},
-                                    /*keepdims=*/true);
-    return state.accumulate(softmax.getX(), g.mul(y, g.sub(dy, dot)));
+    return state.accumulate(softmax.getX(),
+                            jacobianTimes(builder, softmax, y, dy));
   }
 };
 

@@ -61,3 +61,12 @@ Value mlir::trace::castCotangent(OpBuilder &builder, Value cotangent,
     return {};
   return tensor::CastOp::create(builder, cotangent.getLoc(), type, cotangent);
 }
+
+bool mlir::trace::readsAnyOf(Operation *op, function_ref<bool(Value)> in) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(), in) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+      })
+      .wasInterrupted();
+}

@@ -238,24 +238,29 @@ static ParseResult parseParenTypeList(OpAsmParser &parser,
   return parser.parseRParen();
 }
 
-// The declarative form of
-//   $callee `(` $args `)` `cotangents` `(` $cotangents `)` attr-dict `:`
-//   `(` type($args) `)` `,` `(` type($cotangents) `)` `->` `(` type($results) `)`
-// except that each type list may be empty.
-ParseResult VjpOp::parse(OpAsmParser &parser, OperationState &result) {
+/// The form shared by vjp and jvp: the declarative
+///   $callee `(` $args `)` keyword `(` $values `)` attr-dict `:`
+///   `(` type($args) `)` `,` `(` type($values) `)` `->` `(` type($results) `)`
+/// except that each type list may be empty, which the declarative format
+/// cannot say.
+template <typename OpTy>
+static ParseResult parseCalleeArgsAndValues(OpAsmParser &parser,
+                                            OperationState &result,
+                                            StringRef keyword) {
   FlatSymbolRefAttr callee;
-  SmallVector<OpAsmParser::UnresolvedOperand> args, cotangents;
-  SmallVector<Type> argTypes, cotangentTypes, resultTypes;
+  SmallVector<OpAsmParser::UnresolvedOperand> args, values;
+  SmallVector<Type> argTypes, valueTypes, resultTypes;
   if (parser.parseAttribute(callee))
     return failure();
-  result.getOrAddProperties<Properties>().callee = callee;
+  auto &properties = result.getOrAddProperties<typename OpTy::Properties>();
+  properties.callee = callee;
 
   SMLoc argsLoc = parser.getCurrentLocation();
   if (parser.parseOperandList(args, OpAsmParser::Delimiter::Paren) ||
-      parser.parseKeyword("cotangents"))
+      parser.parseKeyword(keyword))
     return failure();
-  SMLoc cotangentsLoc = parser.getCurrentLocation();
-  if (parser.parseOperandList(cotangents, OpAsmParser::Delimiter::Paren))
+  SMLoc valuesLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(values, OpAsmParser::Delimiter::Paren))
     return failure();
 
   // The parser already starts its messages with "custom op 'trace.vjp'".
@@ -266,34 +271,45 @@ ParseResult VjpOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   if (parser.parseColon() || parseParenTypeList(parser, argTypes) ||
-      parser.parseComma() || parseParenTypeList(parser, cotangentTypes) ||
+      parser.parseComma() || parseParenTypeList(parser, valueTypes) ||
       parser.parseArrow() || parseParenTypeList(parser, resultTypes))
     return failure();
 
   llvm::copy(ArrayRef<int32_t>({static_cast<int32_t>(args.size()),
-                                static_cast<int32_t>(cotangents.size())}),
-             result.getOrAddProperties<Properties>()
-                 .operandSegmentSizes.begin());
+                                static_cast<int32_t>(values.size())}),
+             properties.operandSegmentSizes.begin());
   result.addTypes(resultTypes);
   if (parser.resolveOperands(args, argTypes, argsLoc, result.operands) ||
-      parser.resolveOperands(cotangents, cotangentTypes, cotangentsLoc,
-                             result.operands))
+      parser.resolveOperands(values, valueTypes, valuesLoc, result.operands))
     return failure();
   return success();
 }
 
-void VjpOp::print(OpAsmPrinter &printer) {
+/// Prints what parseCalleeArgsAndValues parses, leaving out the `elided`
+/// attributes (those the form spells itself, or at their default).
+static void printCalleeArgsAndValues(OpAsmPrinter &printer, Operation *op,
+                                     FlatSymbolRefAttr callee, ValueRange args,
+                                     StringRef keyword, ValueRange values,
+                                     ArrayRef<StringRef> elided) {
   printer << ' ';
-  printer.printAttributeWithoutType(getCalleeAttr());
-  printer << '(' << getArgs() << ") cotangents(" << getCotangents() << ')';
+  printer.printAttributeWithoutType(callee);
+  printer << '(' << args << ") " << keyword << '(' << values << ')';
+  printer.printOptionalAttrDict(op->getAttrs(), elided);
+  printer << " : (" << args.getTypes() << "), (" << values.getTypes()
+          << ") -> (" << op->getResultTypes() << ')';
+}
+
+ParseResult VjpOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseCalleeArgsAndValues<VjpOp>(parser, result, "cotangents");
+}
+
+void VjpOp::print(OpAsmPrinter &printer) {
   SmallVector<StringRef, 3> elided = {getOperandSegmentSizesAttrName(),
                                       getCalleeAttrName()};
   if (getUnconnected() == Unconnected::zero)
     elided.push_back(getUnconnectedAttrName());
-  printer.printOptionalAttrDict((*this)->getAttrs(), elided);
-  printer << " : (" << getArgs().getTypes() << "), ("
-          << getCotangents().getTypes() << ") -> (" << getResultTypes()
-          << ')';
+  printCalleeArgsAndValues(printer, *this, getCalleeAttr(), getArgs(),
+                           "cotangents", getCotangents(), elided);
 }
 
 /// A gradient op runs its callee on `args`: pure on tensors, but it may read
@@ -407,53 +423,13 @@ LogicalResult JvpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 
 // `@f(%x) tangents(%tx) {wrt = ...} : (types), (types) -> (types)`, as vjp.
 ParseResult JvpOp::parse(OpAsmParser &parser, OperationState &result) {
-  FlatSymbolRefAttr callee;
-  SmallVector<OpAsmParser::UnresolvedOperand> args, tangents;
-  SmallVector<Type> argTypes, tangentTypes, resultTypes;
-  if (parser.parseAttribute(callee))
-    return failure();
-  result.getOrAddProperties<Properties>().callee = callee;
-
-  SMLoc argsLoc = parser.getCurrentLocation();
-  if (parser.parseOperandList(args, OpAsmParser::Delimiter::Paren) ||
-      parser.parseKeyword("tangents"))
-    return failure();
-  SMLoc tangentsLoc = parser.getCurrentLocation();
-  if (parser.parseOperandList(tangents, OpAsmParser::Delimiter::Paren))
-    return failure();
-
-  SMLoc attrLoc = parser.getCurrentLocation();
-  if (parser.parseOptionalAttrDict(result.attributes) ||
-      failed(result.name.verifyInherentAttrs(
-          result.attributes, [&] { return parser.emitError(attrLoc); })))
-    return failure();
-
-  if (parser.parseColon() || parseParenTypeList(parser, argTypes) ||
-      parser.parseComma() || parseParenTypeList(parser, tangentTypes) ||
-      parser.parseArrow() || parseParenTypeList(parser, resultTypes))
-    return failure();
-
-  llvm::copy(
-      ArrayRef<int32_t>({static_cast<int32_t>(args.size()),
-                         static_cast<int32_t>(tangents.size())}),
-      result.getOrAddProperties<Properties>().operandSegmentSizes.begin());
-  result.addTypes(resultTypes);
-  if (parser.resolveOperands(args, argTypes, argsLoc, result.operands) ||
-      parser.resolveOperands(tangents, tangentTypes, tangentsLoc,
-                             result.operands))
-    return failure();
-  return success();
+  return parseCalleeArgsAndValues<JvpOp>(parser, result, "tangents");
 }
 
 void JvpOp::print(OpAsmPrinter &printer) {
-  printer << ' ';
-  printer.printAttributeWithoutType(getCalleeAttr());
-  printer << '(' << getArgs() << ") tangents(" << getTangents() << ')';
-  printer.printOptionalAttrDict(
-      (*this)->getAttrs(),
+  printCalleeArgsAndValues(
+      printer, *this, getCalleeAttr(), getArgs(), "tangents", getTangents(),
       {getOperandSegmentSizesAttrName(), getCalleeAttrName()});
-  printer << " : (" << getArgs().getTypes() << "), ("
-          << getTangents().getTypes() << ") -> (" << getResultTypes() << ')';
 }
 
 void JvpOp::getEffects(

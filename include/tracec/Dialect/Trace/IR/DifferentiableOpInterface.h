@@ -141,6 +141,11 @@ FailureOr<Value> zerosLike(OpBuilder &builder, Location loc, Value like);
 /// not cast-compatible.
 Value castCotangent(OpBuilder &builder, Value cotangent, Type type);
 
+/// True where `op`, or an op in its regions, has an operand for which `in`
+/// holds: activity (reverse mode) and tangents (forward mode) spread to an
+/// op through the values its regions read from above as through operands.
+bool readsAnyOf(Operation *op, function_ref<bool(Value)> in);
+
 } // namespace mlir::trace
 
 #include "tracec/Dialect/Trace/IR/TraceInterfaces.h.inc"
