@@ -96,9 +96,20 @@ struct CpuFuseRowsPass
       // Elementwise producers with one use into their consumers, the
       // reductions included (as upstream's fusion pass decides).
       RewritePatternSet patterns(context);
+      // Not into a contraction (it keeps its packed kernels, as in
+      // trace-fuse-elementwise), and not a producer that reads its own
+      // output: a unit-extent reduction (a matmul with K = 1, an outer
+      // product once the unit dim is dropped) accumulates into it, and fused
+      // into a consumer that reads each element several times it would
+      // accumulate again each time.
       linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
-        Operation *producer = operand->get().getDefiningOp();
-        return producer && producer->hasOneUse();
+        auto producer = operand->get().getDefiningOp<linalg::LinalgOp>();
+        if (!producer || !producer->hasOneUse() ||
+            trace::isContractionOrConvolution(operand->getOwner()))
+          return false;
+        return llvm::none_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
+          return producer.payloadUsesValueFromOperand(&init);
+        });
       };
       linalg::populateElementwiseOpsFusionPatterns(patterns, oneUse);
       // Fusion through keepdims' expand_shape leaves unit dims and
