@@ -24,8 +24,13 @@
 
 namespace tracec {
 
-/// What a gradient of an argument the result does not depend on is.
-enum class Unconnected { error, zero };
+/// What a gradient of an argument the result does not depend on is: a
+/// compile error, zeros, or (none, TensorFlow's NONE) a null Value. For
+/// none, the tracer decides while tracing which arguments reach a result
+/// through floating-point values other than stop_gradient's (integers and
+/// booleans carry no gradient); where it cannot tell (through a call, or a
+/// rule whose gradient is zero) the gradient is zeros.
+enum class Unconnected { error, zero, none };
 
 struct GradOptions {
   /// The arguments to differentiate with respect to (JAX's argnums).
