@@ -321,6 +321,18 @@ void tracec::python::bindTracer(py::module_ &m) {
       },
       py::arg("fn"), py::arg("primals"), py::arg("tangents"),
       py::arg("argnums"));
+  // jvp at several tangent sets, f traced once: a list of result lists.
+  m.def(
+      "jvps",
+      [](py::function fn, const std::vector<Value> &primals,
+         const std::vector<std::vector<Value>> &tangentSets,
+         const I64s &argnums) {
+        JvpOptions options;
+        options.argnums.assign(argnums.begin(), argnums.end());
+        return jvps(toCallable(std::move(fn)), primals, tangentSets, options);
+      },
+      py::arg("fn"), py::arg("primals"), py::arg("tangent_sets"),
+      py::arg("argnums"));
   m.def("gradients", [](const std::vector<Value> &ys,
                         const std::vector<Value> &xs,
                         const std::vector<Value> &gradYs,

@@ -77,6 +77,12 @@ struct JvpOptions {
 /// a Hessian-vector product computed forward-over-reverse).
 std::vector<Value> jvp(const Callable &f, llvm::ArrayRef<Value> primals,
                        llvm::ArrayRef<Value> tangents, JvpOptions options = {});
+/// jvp at several tangent sets (each as `tangents` of jvp): f is traced
+/// once and every trace.jvp references that one function, so the pass
+/// generates one __jvp_f and compiles it once (jacfwd's columns, Hessians).
+std::vector<std::vector<Value>>
+jvps(const Callable &f, llvm::ArrayRef<Value> primals,
+     llvm::ArrayRef<std::vector<Value>> tangentSets, JvpOptions options = {});
 
 /// What gradients() returns for an x that ys do not depend on.
 enum class UnconnectedGradients { none, zero };
