@@ -9,6 +9,7 @@
 
 #include "Tracer.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Frontend/Gradients.h"
 
@@ -19,6 +20,32 @@ namespace trace = mlir::trace;
 namespace {
 enum class GradientKind { grad, valueAndGrad, vjp };
 } // namespace
+
+/// Whether some result of `func` depends on its argument `index` through
+/// floating-point values, not through stop_gradient: the activity analysis
+/// of trace-autodiff, run while tracing so that unconnected = none can
+/// return null Values. Calls and region ops count as connected when any
+/// operand they use is (a superset of what the pass finds connected).
+static bool isConnected(mlir::func::FuncOp func, int64_t index) {
+  mlir::Block &body = func.getBody().front();
+  llvm::DenseSet<mlir::Value> active = {body.getArgument(index)};
+  for (mlir::Operation &op : body) {
+    if (llvm::isa<trace::StopGradientOp>(op))
+      continue;
+    bool reads = false;
+    op.walk([&](mlir::Operation *nested) {
+      for (mlir::Value operand : nested->getOperands())
+        reads |= active.contains(operand);
+    });
+    if (!reads)
+      continue;
+    for (mlir::Value result : op.getResults())
+      if (mlir::trace::carriesGradient(result.getType()))
+        active.insert(result);
+  }
+  return llvm::any_of(body.getTerminator()->getOperands(),
+                      [&](mlir::Value v) { return active.contains(v); });
+}
 
 static std::vector<Value> differentiate(GradientKind kind, const Callable &f,
                                         llvm::ArrayRef<Value> primals,
@@ -159,6 +186,15 @@ static std::vector<Value> differentiate(GradientKind kind, const Callable &f,
   std::vector<Value> results;
   for (mlir::Value result : op->getResults())
     results.push_back(wrap(result));
+  if (options.unconnected == Unconnected::none) {
+    // The gradients follow f's results (vjp) or its value (value_and_grad).
+    size_t first = kind == GradientKind::vjp ? calleeType.getNumResults()
+                   : kind == GradientKind::valueAndGrad ? 1
+                                                        : 0;
+    for (auto [k, index] : llvm::enumerate(wrt))
+      if (!isConnected(callee.func, index))
+        results[first + k] = Value();
+  }
   if (requested == GradientKind::grad && !auxSeeds.empty()) {
     // vjp order (loss, aux..., grads...) -> grads..., aux...
     std::vector<Value> reordered(results.begin() + auxSeeds.size(),

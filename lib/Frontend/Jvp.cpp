@@ -20,6 +20,14 @@ namespace trace = mlir::trace;
 std::vector<Value> tracec::jvp(const Callable &f, llvm::ArrayRef<Value> primals,
                                llvm::ArrayRef<Value> tangents,
                                JvpOptions options) {
+  std::vector<Value> set(tangents.begin(), tangents.end());
+  return jvps(f, primals, {set}, std::move(options)).front();
+}
+
+std::vector<std::vector<Value>>
+tracec::jvps(const Callable &f, llvm::ArrayRef<Value> primals,
+             llvm::ArrayRef<std::vector<Value>> tangentSets,
+             JvpOptions options) {
   llvm::StringRef opName = trace::JvpOp::getOperationName();
   llvm::SmallVector<mlir::Value> args;
   for (const Value &primal : primals)
@@ -38,10 +46,11 @@ std::vector<Value> tracec::jvp(const Callable &f, llvm::ArrayRef<Value> primals,
            llvm::Twine(index) +
            " has no tangent: only floating-point tensors do");
   }
-  if (tangents.size() != argnums.size())
-    fail(locationPrefix(location()) + ": error: '" + opName + "' got " +
-         llvm::Twine(tangents.size()) + " tangents for " +
-         llvm::Twine(argnums.size()) + " differentiated arguments");
+  for (const std::vector<Value> &tangents : tangentSets)
+    if (tangents.size() != argnums.size())
+      fail(locationPrefix(location()) + ": error: '" + opName + "' got " +
+           llvm::Twine(tangents.size()) + " tangents for " +
+           llvm::Twine(argnums.size()) + " differentiated arguments");
 
   TracedCallee callee =
       traceCallee(options.name, mlir::ValueRange(args).getTypes(), f, {});
@@ -49,20 +58,10 @@ std::vector<Value> tracec::jvp(const Callable &f, llvm::ArrayRef<Value> primals,
   for (ExtraArgument &extra : callee.extras)
     args.push_back(extra.outer);
 
-  // Tangents take their primal's dtype (JAX requires it; converting is
-  // the friendlier choice for Python scalars and literals).
-  llvm::SmallVector<mlir::Value> operands(args);
-  for (auto [k, index] : llvm::enumerate(argnums)) {
-    auto type = llvm::cast<mlir::RankedTensorType>(args[index].getType());
-    resolve(tangents[k]);
-    Value converted = castTo(tangents[k], dtypeOf(type.getElementType()));
-    operands.push_back(resolve(converted));
-  }
   llvm::SmallVector<mlir::Type> types(calleeType.getResults());
   for (mlir::Type type : calleeType.getResults())
     if (trace::carriesTangent(type))
       types.push_back(type);
-
   mlir::OpBuilder b(&context());
   llvm::SmallVector<mlir::NamedAttribute> attrs = {
       b.getNamedAttr(
@@ -72,11 +71,26 @@ std::vector<Value> tracec::jvp(const Callable &f, llvm::ArrayRef<Value> primals,
       b.getNamedAttr("operandSegmentSizes",
                      b.getDenseI32ArrayAttr(
                          {(int32_t)args.size(), (int32_t)argnums.size()}))};
-  mlir::Operation *op =
-      createOp(opName, operands, attrs, llvm::ArrayRef<mlir::Type>(types));
-  verifyOrFail(op, /*symbolUses=*/true);
-  std::vector<Value> results;
-  for (mlir::Value result : op->getResults())
-    results.push_back(wrap(result));
-  return results;
+
+  // One trace.jvp per tangent set, all of the one traced function.
+  std::vector<std::vector<Value>> all;
+  for (const std::vector<Value> &tangents : tangentSets) {
+    // Tangents take their primal's dtype (JAX requires it; converting is
+    // the friendlier choice for Python scalars and literals).
+    llvm::SmallVector<mlir::Value> operands(args);
+    for (auto [k, index] : llvm::enumerate(argnums)) {
+      auto type = llvm::cast<mlir::RankedTensorType>(args[index].getType());
+      resolve(tangents[k]);
+      Value converted = castTo(tangents[k], dtypeOf(type.getElementType()));
+      operands.push_back(resolve(converted));
+    }
+    mlir::Operation *op =
+        createOp(opName, operands, attrs, llvm::ArrayRef<mlir::Type>(types));
+    verifyOrFail(op, /*symbolUses=*/true);
+    std::vector<Value> results;
+    for (mlir::Value result : op->getResults())
+      results.push_back(wrap(result));
+    all.push_back(std::move(results));
+  }
+  return all;
 }

@@ -5,10 +5,21 @@
 // uses), which a trace.vjp op differentiates. The copy is needed because
 // the gradient ops reference a function by symbol.
 //
+//
+// gradients_function() returns the same trace.vjp as a Callable of the
+// copied function's arguments, so that it can be traced again (jvp of it is
+// a Hessian computed forward-over-reverse, as tracec.hessians does).
+//
+// Which xs are connected is decided as the trace-autodiff pass decides it:
+// gradients flow only through floating-point values and not out of
+// trace.stop_gradient, so an x that reaches the ys only through integers,
+// booleans or stop_gradient is unconnected (TensorFlow's NONE).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Tracer.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Frontend/Gradients.h"
 #include "tracec/Frontend/Ops.h"
@@ -25,7 +36,9 @@ namespace trace = mlir::trace;
 
 namespace {
 /// Which recorded values depend on the xs (through op operands and values
-/// that op regions use from above), memoized.
+/// that op regions use from above), memoized. Integers, booleans and
+/// stop_gradient results carry no gradient, so nothing depends through
+/// them (as in the pass's activity analysis).
 class Dependence {
 public:
   Dependence(llvm::ArrayRef<mlir::Value> xs, llvm::ArrayRef<mlir::Value> stops) {
@@ -41,7 +54,11 @@ public:
       return it->second;
     known_[value] = false; // no cycles in SSA, but be safe
     bool result = false;
-    if (mlir::Operation *op = value.getDefiningOp())
+    mlir::Operation *op = value.getDefiningOp();
+    if (!mlir::trace::carriesGradient(value.getType()) ||
+        llvm::isa_and_nonnull<trace::StopGradientOp>(op))
+      op = nullptr;
+    if (op)
       for (mlir::Value input : inputs(op))
         if (depends(input)) {
           result = true;
@@ -93,9 +110,28 @@ static bool hasSideEffects(mlir::func::FuncOp func, mlir::ModuleOp module,
   return result.wasInterrupted();
 }
 
-std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
-                                     llvm::ArrayRef<Value> xs,
-                                     const GradientsOptions &options) {
+namespace {
+/// The recorded ops from the xs to the ys, copied into a private function
+/// of the connected xs and the values the ops use (what gradients()
+/// differentiates).
+struct GradientSlice {
+  /// Null when no x reaches a y.
+  mlir::func::FuncOp func;
+  /// What a call passes for each argument of `func` (recorded values).
+  std::vector<Value> operands;
+  /// The argument of each connected x, in the order of `connected`.
+  llvm::SmallVector<int64_t> wrt;
+  llvm::SmallVector<mlir::Value> connected;
+  /// For each x: its index in `connected`, or -1 (unconnected or stopped).
+  std::vector<int64_t> xConnected;
+  /// The ys' dtypes and shapes (cotangents of ones are built from them).
+  std::vector<Value> ys;
+  std::vector<Value> gradYs;
+};
+} // namespace
+
+static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Value> xs,
+                   const GradientsOptions &options) {
   auto error = [&](const llvm::Twine &message) {
     fail(locationPrefix(location()) + ": error: gradients: " + message);
   };
@@ -104,6 +140,10 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
   if (!options.gradYs.empty() && options.gradYs.size() != ys.size())
     error("got " + llvm::Twine(options.gradYs.size()) + " grad_ys for " +
           llvm::Twine(ys.size()) + " ys");
+  GradientSlice result;
+  result.ys.assign(ys.begin(), ys.end());
+  result.gradYs = options.gradYs;
+  result.xConnected.assign(xs.size(), -1);
   llvm::SmallVector<mlir::Value> yValues, xValues, stops;
   for (const Value &y : ys) {
     yValues.push_back(resolve(y));
@@ -137,7 +177,7 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
 
   // Post-order walk from the ys: the ops to copy, in a valid order, and
   // the sources that the ys reach.
-  llvm::SetVector<mlir::Operation *> slice;
+  llvm::SetVector<mlir::Operation *> ops;
   llvm::DenseSet<mlir::Value> reached;
   llvm::DenseSet<mlir::Operation *> visited;
   std::function<void(mlir::Value)> visit = [&](mlir::Value value) {
@@ -153,7 +193,7 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
       return;
     for (mlir::Value input : Dependence::inputs(op))
       visit(input);
-    slice.insert(op);
+    ops.insert(op);
   };
   for (mlir::Value y : yValues)
     visit(y);
@@ -162,7 +202,7 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
   // side effects cannot be (their assignments would happen twice).
   {
     mlir::ModuleOp module = *currentScope().function->trace->module;
-    for (mlir::Operation *op : slice) {
+    for (mlir::Operation *op : ops) {
       mlir::func::CallOp stateful;
       op->walk([&](mlir::func::CallOp call) {
         llvm::DenseSet<mlir::Operation *> visited;
@@ -182,17 +222,8 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
              "(grad/vjp), or inline the callee");
     }
   }
-
-  std::vector<Value> results(xs.size());
-  auto unconnected = [&](size_t i) {
-    if (options.unconnected == UnconnectedGradients::zero)
-      results[i] = zeros_like(xs[i]);
-  };
-  if (reached.empty()) {
-    for (size_t i = 0; i < xs.size(); ++i)
-      unconnected(i);
-    return results;
-  }
+  if (reached.empty())
+    return result;
 
   // The function: its arguments are added as they are found, each with
   // what the call passes for it.
@@ -211,15 +242,14 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
   func.setPrivate();
   mlir::Block *entry = func.addEntryBlock();
   mlir::IRMapping mapping;
-  llvm::SmallVector<mlir::Value> operands;
   llvm::DenseMap<mlir::Value, int64_t> sourceArgument;
   auto addArgument = [&](mlir::Value outer, mlir::Type type) {
-    operands.push_back(outer);
+    result.operands.push_back(wrap(outer));
     return entry->addArgument(type, location());
   };
   for (mlir::Value source : sources)
     if (reached.contains(source) && !isIntermediate(source)) {
-      sourceArgument[source] = operands.size();
+      sourceArgument[source] = result.operands.size();
       mapping.map(source, addArgument(source, source.getType()));
     }
   auto mapExternal = [&](mlir::Value value) {
@@ -228,19 +258,19 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
   };
   builder.setInsertionPointToEnd(entry);
   try {
-    for (mlir::Operation *op : slice) {
+    for (mlir::Operation *op : ops) {
       for (mlir::Value input : Dependence::inputs(op))
         mapExternal(input);
       mlir::Operation *copy = builder.clone(*op, mapping);
-      for (auto [result, copied] :
+      for (auto [value, copied] :
            llvm::zip(op->getResults(), copy->getResults())) {
-        if (!reached.contains(result))
+        if (!reached.contains(value))
           continue;
-        auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
+        auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
         Value zero = splat(0, dtypeOf(type.getElementType()), type.getShape());
-        sourceArgument[result] = operands.size();
+        sourceArgument[value] = result.operands.size();
         mlir::Value delta = addArgument(resolve(zero), type);
-        mapping.map(result,
+        mapping.map(value,
                     trace::AddOp::create(builder, location(), copied, delta));
       }
     }
@@ -256,56 +286,106 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
   mlir::func::ReturnOp::create(builder, location(), returned);
   func.setType(mlir::FunctionType::get(ctx, entry->getArgumentTypes(),
                                        mlir::ValueRange(returned).getTypes()));
-  llvm::SmallVector<mlir::Value> connected;
-  llvm::SmallVector<int64_t> wrt;
+  result.func = func;
   for (mlir::Value source : sources)
     if (reached.contains(source)) {
-      connected.push_back(source);
-      wrt.push_back(sourceArgument.lookup(source));
+      result.connected.push_back(source);
+      result.wrt.push_back(sourceArgument.lookup(source));
     }
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto it = llvm::find(result.connected, xValues[i]);
+    if (it != result.connected.end() &&
+        !llvm::is_contained(stops, xValues[i]))
+      result.xConnected[i] = it - result.connected.begin();
+  }
+  return result;
+}
 
-  // trace.vjp @func(operands...) cotangents(grad_ys...).
-  llvm::SmallVector<mlir::Value> cotangents;
-  for (auto [i, y] : llvm::enumerate(ys)) {
-    Value cotangent = options.gradYs.empty()
-                          ? ones_like(y)
-                          : castTo(options.gradYs[i], y.dtype());
+/// Records trace.vjp @slice.func(args...) cotangents(grad_ys or ones) in the
+/// current scope; returns the gradients of the connected xs.
+static std::vector<Value> recordVjp(const GradientSlice &slice,
+                                    llvm::ArrayRef<Value> args) {
+  mlir::func::FuncOp func = slice.func;
+  if (args.size() != slice.operands.size())
+    fail(locationPrefix(location()) + ": error: gradients: the gradient "
+         "function of @" + func.getSymName() + " takes " +
+         llvm::Twine(slice.operands.size()) + " arguments, got " +
+         llvm::Twine(args.size()));
+  llvm::SmallVector<mlir::Value> all;
+  for (const Value &arg : args)
+    all.push_back(resolve(arg));
+  size_t numOperands = all.size();
+  // Ones are built here rather than from the ys, so that a function traced
+  // from this one does not capture the ys.
+  for (auto [i, y] : llvm::enumerate(slice.ys)) {
+    Value cotangent = slice.gradYs.empty()
+                          ? splat(1.0, y.dtype(), y.shape())
+                          : castTo(slice.gradYs[i], y.dtype());
     if (cotangent.shape() != y.shape())
       cotangent = broadcast_to(cotangent, y.shape());
-    cotangents.push_back(resolve(cotangent));
+    all.push_back(resolve(cotangent));
   }
-  llvm::SmallVector<mlir::Type> types(mlir::ValueRange(returned).getTypes());
-  llvm::append_range(types, mlir::ValueRange(connected).getTypes());
-  llvm::SmallVector<mlir::Value> all(operands);
-  all.append(cotangents);
+  mlir::FunctionType type = func.getFunctionType();
+  llvm::SmallVector<mlir::Type> types(type.getResults());
+  for (int64_t index : slice.wrt)
+    types.push_back(type.getInput(index));
+  mlir::OpBuilder builder(&context());
   mlir::NamedAttribute attrs[] = {
       builder.getNamedAttr("callee", mlir::FlatSymbolRefAttr::get(
                                          func.getSymNameAttr())),
-      builder.getNamedAttr("wrt", builder.getDenseI64ArrayAttr(wrt)),
+      builder.getNamedAttr("wrt", builder.getDenseI64ArrayAttr(slice.wrt)),
       builder.getNamedAttr(
           "unconnected",
-          trace::UnconnectedAttr::get(ctx, trace::Unconnected::zero)),
+          trace::UnconnectedAttr::get(&context(), trace::Unconnected::zero)),
       builder.getNamedAttr("operandSegmentSizes",
                            builder.getDenseI32ArrayAttr(
-                               {(int32_t)operands.size(),
-                                (int32_t)cotangents.size()}))};
-  mlir::Operation *op;
-  try {
-    op = createOp(trace::VjpOp::getOperationName(), all, attrs,
-                  llvm::ArrayRef<mlir::Type>(types));
-    verifyOrFail(op, /*symbolUses=*/true);
-  } catch (...) {
-    func.erase();
-    throw;
-  }
-  for (size_t i = 0; i < xs.size(); ++i) {
-    auto it = llvm::find(connected, xValues[i]);
-    bool stopped = llvm::is_contained(stops, xValues[i]);
-    if (it == connected.end() || stopped) {
-      unconnected(i);
-      continue;
+                               {(int32_t)numOperands,
+                                (int32_t)(all.size() - numOperands)}))};
+  mlir::Operation *op = createOp(trace::VjpOp::getOperationName(), all, attrs,
+                                 llvm::ArrayRef<mlir::Type>(types));
+  verifyOrFail(op, /*symbolUses=*/true);
+  std::vector<Value> grads;
+  for (size_t k = 0; k < slice.wrt.size(); ++k)
+    grads.push_back(wrap(op->getResult(type.getNumResults() + k)));
+  return grads;
+}
+
+std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
+                                     llvm::ArrayRef<Value> xs,
+                                     const GradientsOptions &options) {
+  GradientSlice sliced = sliceGradients(ys, xs, options);
+  std::vector<Value> grads;
+  if (sliced.func) {
+    try {
+      grads = recordVjp(sliced, sliced.operands);
+    } catch (...) {
+      sliced.func.erase();
+      throw;
     }
-    results[i] = wrap(op->getResult(ys.size() + (it - connected.begin())));
+  }
+  std::vector<Value> results(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (sliced.xConnected[i] >= 0)
+      results[i] = grads[sliced.xConnected[i]];
+    else if (options.unconnected == UnconnectedGradients::zero)
+      results[i] = zeros_like(xs[i]);
   }
   return results;
+}
+
+GradientsFunction tracec::gradients_function(llvm::ArrayRef<Value> ys,
+                                             llvm::ArrayRef<Value> xs,
+                                             const GradientsOptions &options) {
+  auto sliced = std::make_shared<GradientSlice>(sliceGradients(ys, xs, options));
+  GradientsFunction result;
+  result.operands = sliced->operands;
+  for (int64_t k : sliced->xConnected) {
+    result.xArgument.push_back(k < 0 ? -1 : sliced->wrt[k]);
+    result.xResult.push_back(k);
+  }
+  if (sliced->func)
+    result.gradient = [sliced](llvm::ArrayRef<Value> args) {
+      return recordVjp(*sliced, args);
+    };
+  return result;
 }

@@ -321,6 +321,18 @@ void tracec::python::bindTracer(py::module_ &m) {
       },
       py::arg("fn"), py::arg("primals"), py::arg("tangents"),
       py::arg("argnums"));
+  // jvp at several tangent sets, f traced once: a list of result lists.
+  m.def(
+      "jvps",
+      [](py::function fn, const std::vector<Value> &primals,
+         const std::vector<std::vector<Value>> &tangentSets,
+         const I64s &argnums) {
+        JvpOptions options;
+        options.argnums.assign(argnums.begin(), argnums.end());
+        return jvps(toCallable(std::move(fn)), primals, tangentSets, options);
+      },
+      py::arg("fn"), py::arg("primals"), py::arg("tangent_sets"),
+      py::arg("argnums"));
   m.def("gradients", [](const std::vector<Value> &ys,
                         const std::vector<Value> &xs,
                         const std::vector<Value> &gradYs,
@@ -335,6 +347,21 @@ void tracec::python::bindTracer(py::module_ &m) {
     for (const Value &g : gradients(ys, xs, options))
       result.append(g ? py::cast(g) : py::none());
     return result;
+  });
+  // gradients() as a function: (gradient(list of Values) -> list, or None,
+  // operands, the operand of each x (-1: unconnected), the index of each
+  // x's gradient among the function's results (-1)).
+  m.def("gradients_function", [](const std::vector<Value> &ys,
+                                 const std::vector<Value> &xs,
+                                 const std::vector<Value> &stopGradients) {
+    GradientsOptions options;
+    options.stopGradients = stopGradients;
+    GradientsFunction f = gradients_function(ys, xs, options);
+    py::object gradient = py::none();
+    if (f.gradient)
+      gradient = py::cpp_function(
+          [g = f.gradient](const std::vector<Value> &args) { return g(args); });
+    return py::make_tuple(gradient, f.operands, f.xArgument, f.xResult);
   });
   m.def("call", [](const std::string &name, const std::vector<Value> &args,
                    py::function fn) {

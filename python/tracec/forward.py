@@ -68,6 +68,13 @@ def _run(symbolic, args):
 
 def _jvp_values(f, primals, tangents, argnums):
     """The trace.jvp of f at Values: (outputs, output tangents, single)."""
+    (outs, touts), single = _jvps_values(f, primals, [tangents], argnums)
+    return outs[0], touts[0], single
+
+
+def _jvps_values(f, primals, tangent_sets, argnums):
+    """trace.jvps of f at Values, one per tangent set, all of one traced
+    function: ((outputs per set, output tangents per set), single)."""
     info = {}
 
     def callee(values):
@@ -76,11 +83,13 @@ def _jvp_values(f, primals, tangents, argnums):
         for k, o in enumerate(info["outputs"]):
             _check_float(o, f"output {k} of {_name_of(f)}")
         return info["outputs"]
-    results = _C.jvp(callee, [_core.to_value(p) for p in primals],
-                     [_core.to_value(t) for t in tangents], list(argnums))
+    results = _C.jvps(callee, [_core.to_value(p) for p in primals],
+                      [[_core.to_value(t) for t in ts] for ts in tangent_sets],
+                      list(argnums))
     # The outputs, then one tangent per float output.
     n = len(info["outputs"])
-    return results[:n], results[n:], info["single"]
+    return ([r[:n] for r in results], [r[n:] for r in results]), \
+        info["single"]
 
 
 def jvp(f, primals, tangents):
@@ -146,19 +155,18 @@ def _jacobian(f, argnums, forward):
             in_shape = tuple(x.shape)
             n_in = int(np.prod(in_shape))
             if forward:
-                # One jvp per input element: the columns J e_k.
-                columns = []
-                for k in range(n_in):
-                    basis = np.zeros(n_in, _np_dtype(x.dtype))
-                    basis[k] = 1
-                    t = _core.to_value(basis.reshape(in_shape))
-                    outs, touts, one = _jvp_values(f, values, [t], [i])
-                    if len(outs) != 1:
-                        raise TypeError(f"jacfwd needs {_name_of(f)} to "
-                                        "return one array")
-                    columns.append(tnp.reshape(touts[0], (-1, 1)))
-                out_shape = tuple(outs[0].shape)
-                jac = tnp.concatenate(columns, 1)
+                # One jvp per input element, the columns J e_k, all of one
+                # traced f (the pass generates and compiles one __jvp_f).
+                basis = np.eye(n_in, dtype=_np_dtype(x.dtype))
+                tangent_sets = [[_core.to_value(e.reshape(in_shape))]
+                                for e in basis]
+                (outs, touts), _ = _jvps_values(f, values, tangent_sets, [i])
+                if len(outs[0]) != 1:
+                    raise TypeError(f"jacfwd needs {_name_of(f)} to "
+                                    "return one array")
+                out_shape = tuple(outs[0][0].shape)
+                jac = tnp.concatenate(
+                    [tnp.reshape(t[0], (-1, 1)) for t in touts], 1)
             else:
                 # One vjp per output element: the rows e_j^T J.
                 def callee(vals):

@@ -848,13 +848,61 @@ def gradients(ys, xs, grad_ys=None, stop_gradients=None,
 
 
 def hessians(ys, xs):
-    """d^2 ys / d xs^2 (tf.hessians) for a scalar ys and a list of 1-D xs,
-    inside a tracec.function: gradients of each gradient element."""
+    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: for each x,
+    the Hessian of sum(ys) with respect to it, of shape x.shape + x.shape
+    (a list for a list of xs; None for an x that ys do not depend on).
+
+    Forward-over-reverse (JAX's jacfwd(grad(f))): the recorded ops from xs
+    to ys become a function whose gradient (a trace.vjp) is differentiated
+    in forward mode (trace.jvp), one jvp per element of x. Each is one
+    forward sweep through the primal and backward code together, where
+    reverse-over-reverse runs a second backward sweep per element.
+
+    >>> @tracec.function
+    ... def h(x):
+    ...     return tracec.hessians(tnp.sum(x * x * x), x)
+    >>> h(np.array([1., 2.], np.float32))
+    array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float32)
+    """
+    from .forward import jacfwd
+    from .function import _flatten
+    from .variables import Variable
+    single = not isinstance(xs, (list, tuple))
+    xs_list = [xs] if single else list(xs)
+    _current_function_tape()
+    if any(isinstance(x, Variable) for x in xs_list):
+        return _hessians_reverse(ys, xs)
+    ys_list = []
+    _flatten(ys, ys_list)
+    gradient, operands, arguments, positions = _C.gradients_function(
+        [_core.to_value(y) for y in ys_list],
+        [_core.to_value(x) for x in xs_list], [])
+    result = []
+    for x, argument, position in zip(xs_list, arguments, positions):
+        if argument < 0:
+            result.append(None)
+            continue
+
+        def gradient_of_x(*values, position=position):
+            return gradient(list(values))[position]
+        gradient_of_x.__name__ = "gradients"
+        result.append(jacfwd(gradient_of_x, argnums=argument)(*operands))
+    return result[0] if single else result
+
+
+def _hessians_reverse(ys, xs):
+    """hessians reverse-over-reverse: one gradients() of each element of the
+    gradient (n backward sweeps over the backward code). For Variables, and
+    as the reference the forward-over-reverse form is tested against."""
     from . import numpy as tnp
     single = not isinstance(xs, (list, tuple))
     xs_list = [xs] if single else list(xs)
     result = []
     for x, g in zip(xs_list, gradients(ys, xs_list)):
+        if g is None:
+            result.append(None)
+            continue
         n = int(np.prod(x.shape))
         flat = tnp.reshape(g, (n,))
         rows = [tnp.reshape(gradients(flat[i], [x])[0], (1, n))

@@ -182,6 +182,43 @@ TEST(Gradients, UnconnectedErrorAndBadArgnums) {
   EXPECT_NE(message.find("'trace.grad'"), std::string::npos) << message;
 }
 
+TEST(Gradients, UnconnectedNoneGivesNullValues) {
+  // y depends on a[0]; on a[1] only through an integer and stop_gradient;
+  // on a[2] not at all.
+  auto f = [](llvm::ArrayRef<Value> a) -> Values {
+    Value viaInt = cast(cast(a[1], DType::i32), DType::f64);
+    return {sum(a[0] * viaInt + stop_gradient(a[1]) * a[0])};
+  };
+  GradOptions none;
+  none.argnums = {0, 1, 2};
+  none.unconnected = Unconnected::none;
+  ConcreteFunction g = trace(
+      "none", {spec(DType::f64, {2}), spec(DType::f64, {2}),
+               spec(DType::f64, {2})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        Values grads = grad(f, none)(a);
+        EXPECT_EQ(grads.size(), 3u);
+        EXPECT_TRUE(bool(grads[0]));
+        EXPECT_FALSE(bool(grads[1])); // through i32 and stop_gradient
+        EXPECT_FALSE(bool(grads[2])); // unused
+        Values vg = value_and_grad(f, none)(a);
+        EXPECT_TRUE(bool(vg[0]) && bool(vg[1]));
+        EXPECT_FALSE(bool(vg[2]) || bool(vg[3]));
+        Values v = vjp(f, a, {full({}, 2.0, DType::f64)}, none);
+        EXPECT_TRUE(bool(v[0]) && bool(v[1]));
+        EXPECT_FALSE(bool(v[2]) || bool(v[3]));
+        return {grads[0], vg[1], v[1]};
+      });
+  std::vector<Tensor> out =
+      run(g, {tensor<double>({1, 2}, {2}), tensor<double>({1.5, -2.5}, {2}),
+              tensor<double>({0, 0}, {2})});
+  ASSERT_EQ(out.size(), 3u);
+  // d/da0 = trunc(a1) + a1.
+  expectNear(out[0].toVector<double>(), {2.5, -4.5}, 1e-12);
+  expectNear(out[1].toVector<double>(), {2.5, -4.5}, 1e-12);
+  expectNear(out[2].toVector<double>(), {5, -9}, 1e-12);
+}
+
 TEST(Gradients, HasAuxReturnsAuxiliaryResultsOfOneRun) {
   // loss = sum(x^2 y); aux: x * y and sum(x). One run of f: a vjp.
   auto f = [](llvm::ArrayRef<Value> a) -> Values {

@@ -79,6 +79,61 @@ TEST(SymbolicGradients, SecondDerivativesAndControlFlow) {
   expectNear(out[2].toVector<double>(), {128, -256, 64}, 1e-12);
 }
 
+TEST(SymbolicGradients, UnconnectedThroughIntegersAndStopGradient) {
+  ConcreteFunction f = trace(
+      "none", {spec(DType::f64, {2}), spec(DType::f64, {2})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0], w = a[1];
+        Value viaInt = cast(cast(x, DType::i32), DType::f64);
+        Value y = sum(viaInt * w + stop_gradient(x) * w);
+        Values g = gradients({y}, {x, w});
+        EXPECT_FALSE(bool(g[0])); // as the pass decides: no float path
+        GradientsOptions zero;
+        zero.unconnected = UnconnectedGradients::zero;
+        Value z = gradients({y}, {x}, zero)[0];
+        return {g[1], z};
+      });
+  std::vector<Tensor> out = run(
+      f, {tensor<double>({1.5, -2.5}, {2}), tensor<double>({3, 4}, {2})});
+  expectNear(out[0].toVector<double>(), {2.5, -4.5}, 1e-12);
+  expectNear(out[1].toVector<double>(), {0, 0});
+}
+
+TEST(SymbolicGradients, GradientsFunctionTracedAgainIsAHessian) {
+  // y = sum(x^3 * s): the gradient function's jvp along e_k is column k of
+  // the Hessian diag(6 x s), forward-over-reverse.
+  ConcreteFunction f = trace(
+      "hessian", {spec(DType::f64, {3}), spec(DType::f64, {3})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0], s = a[1];
+        Value y = sum(x * x * x * s);
+        GradientsFunction g = gradients_function({y}, {x, s});
+        EXPECT_EQ(g.xArgument.size(), 2u);
+        EXPECT_GE(g.xArgument[0], 0);
+        EXPECT_EQ(g.xResult[0], 0);
+        // Called at its own operands it is gradients().
+        Values direct = g.gradient(g.operands);
+        JvpOptions options;
+        options.argnums = {g.xArgument[0]};
+        Values columns;
+        for (int k = 0; k < 3; ++k) {
+          std::vector<double> e(3, 0.0);
+          e[k] = 1;
+          Value tangent = constant(tensor<double>(e, {3}));
+          Values out = jvp(g.gradient, g.operands, {tangent}, options);
+          // The gradients, then their tangents.
+          columns.push_back(out[direct.size() + g.xResult[0]]);
+        }
+        return {direct[g.xResult[0]], columns[0], columns[1], columns[2]};
+      });
+  std::vector<Tensor> out = run(
+      f, {tensor<double>({1, -2, 0.5}, {3}), tensor<double>({2, 1, -1}, {3})});
+  expectNear(out[0].toVector<double>(), {6, 12, -0.75}, 1e-12);
+  expectNear(out[1].toVector<double>(), {12, 0, 0}, 1e-12);
+  expectNear(out[2].toVector<double>(), {0, -12, 0}, 1e-12);
+  expectNear(out[3].toVector<double>(), {0, 0, -3}, 1e-12);
+}
+
 TEST(SymbolicGradients, Errors) {
   std::string message = traceError([] {
     trace("bad", {spec(DType::i32, {3})},

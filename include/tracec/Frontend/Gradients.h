@@ -24,8 +24,13 @@
 
 namespace tracec {
 
-/// What a gradient of an argument the result does not depend on is.
-enum class Unconnected { error, zero };
+/// What a gradient of an argument the result does not depend on is: a
+/// compile error, zeros, or (none, TensorFlow's NONE) a null Value. For
+/// none, the tracer decides while tracing which arguments reach a result
+/// through floating-point values other than stop_gradient's (integers and
+/// booleans carry no gradient); where it cannot tell (through a call, or a
+/// rule whose gradient is zero) the gradient is zeros.
+enum class Unconnected { error, zero, none };
 
 struct GradOptions {
   /// The arguments to differentiate with respect to (JAX's argnums).
@@ -72,6 +77,12 @@ struct JvpOptions {
 /// a Hessian-vector product computed forward-over-reverse).
 std::vector<Value> jvp(const Callable &f, llvm::ArrayRef<Value> primals,
                        llvm::ArrayRef<Value> tangents, JvpOptions options = {});
+/// jvp at several tangent sets (each as `tangents` of jvp): f is traced
+/// once and every trace.jvp references that one function, so the pass
+/// generates one __jvp_f and compiles it once (jacfwd's columns, Hessians).
+std::vector<std::vector<Value>>
+jvps(const Callable &f, llvm::ArrayRef<Value> primals,
+     llvm::ArrayRef<std::vector<Value>> tangentSets, JvpOptions options = {});
 
 /// What gradients() returns for an x that ys do not depend on.
 enum class UnconnectedGradients { none, zero };
@@ -91,10 +102,33 @@ struct GradientsOptions {
 /// recorded ops from xs to ys are copied into a private func.func (values
 /// that do not depend on xs become its extra arguments) and differentiated
 /// by a trace.vjp op. Block arguments of loop bodies and branches count as
-/// constants. Gradients of integer or bool xs are unconnected. Applying it
+/// constants. Gradients of integer or bool xs are unconnected, and so are
+/// those of xs that reach the ys only through integer or bool values or
+/// stop_gradient (as the trace-autodiff pass decides; TensorFlow's NONE). Applying it
 /// to its own results gives higher derivatives (hessians).
 std::vector<Value> gradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Value> xs,
                              const GradientsOptions &options = {});
+
+/// gradients() as a function that can be traced again: `gradient(operands)`
+/// records the same trace.vjp (of the same copied function) at whatever
+/// Values it is given, one per operand, and returns the gradients of the
+/// connected xs. Forward mode over it gives second derivatives
+/// forward-over-reverse: jvp(gradient, operands, {e_k}, {xArgument[i]})
+/// is column k of x i's Hessian (tracec.hessians).
+struct GradientsFunction {
+  /// Null when no x is connected.
+  Callable gradient;
+  /// The recorded values gradients() passes: the connected xs, then the
+  /// values the copied ops use.
+  std::vector<Value> operands;
+  /// For each x: the operand it is (-1 if unconnected), and the index of
+  /// its gradient among gradient's results (-1 if unconnected).
+  std::vector<int64_t> xArgument;
+  std::vector<int64_t> xResult;
+};
+GradientsFunction gradients_function(llvm::ArrayRef<Value> ys,
+                                     llvm::ArrayRef<Value> xs,
+                                     const GradientsOptions &options = {});
 
 } // namespace tracec
 
