@@ -126,11 +126,6 @@ def test_hessians_through_a_fori_loop_match_torch():
     np.testing.assert_allclose(h(x, w), expected, rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="forward mode over the backward of "
-                   "scf.while does not compile yet: the tangent of the tape's "
-                   "tensor.insert_slice is built before its operand ('operand "
-                   "#1 does not dominate this use'; tracec.hvp fails the same "
-                   "way on main)")
 def test_hessians_through_a_while_loop_match_torch():
     x = np.array([0.3, -0.5, 0.8])
 

@@ -541,6 +541,45 @@ func.func @dloss(%x: tensor<3xf64>, %w: tensor<3x3xf64>) -> tensor<3x3xf64> {
                             {0, 1}));
 }
 
+/// Forward-over-reverse through a while loop: the gradient's forward
+/// function grows its tape (tensor.empty + tensor.insert_slice of the old
+/// rows), whose tangent needs zeros for the new rows before the copy.
+/// 20 iterations: the tape doubles once. Against central differences and
+/// reverse-over-reverse.
+TEST(Tangents, ForwardOverReverseThroughAWhileLoop) {
+  std::string source = R"mlir(
+func.func @loss(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %zero = trace.constant dense<0> : tensor<i64>
+  %one = trace.constant dense<1> : tensor<i64>
+  %n = trace.constant dense<20> : tensor<i64>
+  %eps = trace.constant dense<0.05> : tensor<3xf64>
+  %r:2 = scf.while (%v = %x, %k = %zero) : (tensor<3xf64>, tensor<i64>) -> (tensor<3xf64>, tensor<i64>) {
+    %go = trace.lt %k, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    %b = tensor.extract %go[] : tensor<i1>
+    scf.condition(%b) %v, %k : tensor<3xf64>, tensor<i64>
+  } do {
+  ^bb0(%v: tensor<3xf64>, %k: tensor<i64>):
+    %m = trace.mul %v, %w : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %s = trace.sin %m : tensor<3xf64>
+    %d = trace.mul %s, %eps : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %v1 = trace.add %v, %d : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %k1 = trace.add %k, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    scf.yield %v1, %k1 : tensor<3xf64>, tensor<i64>
+  }
+  %e = trace.exp %r#0 : tensor<3xf64>
+  %s = trace.reduce_sum %e {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @dloss(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
+  %g = trace.grad @loss(%x, %w) {wrt = array<i64: 1>} : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %g : tensor<3xf64>
+}
+)mlir";
+  EXPECT_TRUE(checkTangents(source, "dloss",
+                            {randomTensor({3}, 13), randomTensor({3}, 14)},
+                            {0, 1}));
+}
+
 /// Reverse-over-forward: the gradient of a function that holds a jvp.
 TEST(Tangents, ReverseOverForward) {
   std::string source = R"mlir(

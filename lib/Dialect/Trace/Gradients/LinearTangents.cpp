@@ -24,12 +24,9 @@ LogicalResult mlir::trace::emitMultilinearTangent(
           return state.tangent(op->getOperand(i)) != nullptr;
         }))
       continue;
-    // Operands are set by position: one value may be two operands (x @ x),
-    // of which only the one in this group takes its tangent.
-    Operation *applied = builder.clone(*op);
-    for (OpOperand &operand : op->getOpOperands())
-      applied->setOperand(operand.getOperandNumber(),
-                          state.primal(operand.get()));
+    // The group's tangents first (zeros where one has none), so that they
+    // are defined before the copy of the op that uses them.
+    SmallVector<Value> tangents;
     for (unsigned i : group) {
       Value tangent = state.tangent(op->getOperand(i));
       if (!tangent) {
@@ -39,8 +36,16 @@ LogicalResult mlir::trace::emitMultilinearTangent(
           return failure();
         tangent = *zeros;
       }
-      applied->setOperand(i, tangent);
+      tangents.push_back(tangent);
     }
+    // Operands are set by position: one value may be two operands (x @ x),
+    // of which only the one in this group takes its tangent.
+    Operation *applied = builder.clone(*op);
+    for (OpOperand &operand : op->getOpOperands())
+      applied->setOperand(operand.getOperandNumber(),
+                          state.primal(operand.get()));
+    for (auto [i, tangent] : llvm::zip(group, tangents))
+      applied->setOperand(i, tangent);
     if (adjust)
       adjust(applied);
     for (auto [sum, result] : llvm::zip(sums, applied->getResults()))
