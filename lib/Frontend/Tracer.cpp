@@ -399,7 +399,10 @@ std::vector<Value> detail::callTraced(const Callable &fn,
 void detail::verifyOrFail(mlir::Operation *op, bool symbolUses) {
   DiagnosticCapture capture(*currentScope().function->trace);
   bool ok = mlir::succeeded(mlir::verify(op));
-  if (ok && symbolUses)
+  // An op in a loop body being traced is not in the module yet, so its
+  // callee cannot be looked up from it: the module's verification checks it
+  // once the body is in place.
+  if (ok && symbolUses && op->getParentOfType<mlir::ModuleOp>())
     if (auto user = llvm::dyn_cast<mlir::SymbolUserOpInterface>(op)) {
       mlir::SymbolTableCollection symbols;
       ok = mlir::succeeded(user.verifySymbolUses(symbols));
