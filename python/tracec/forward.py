@@ -155,18 +155,30 @@ def _jacobian(f, argnums, forward):
             in_shape = tuple(x.shape)
             n_in = int(np.prod(in_shape))
             if forward:
-                # One jvp per input element, the columns J e_k, all of one
-                # traced f (the pass generates and compiles one __jvp_f).
-                basis = np.eye(n_in, dtype=_np_dtype(x.dtype))
-                tangent_sets = [[_core.to_value(e.reshape(in_shape))]
-                                for e in basis]
-                (outs, touts), _ = _jvps_values(f, values, tangent_sets, [i])
-                if len(outs[0]) != 1:
+                # One jvp per input element, the columns J e_k, in a loop
+                # (fori_loop) over k: the jvp is traced and compiled once,
+                # not once per column (which made a Hessian of a few
+                # hundred entries take minutes to compile).
+                from .control_flow import fori_loop
+                from .nn import one_hot
+                # f's output shape (the ops traced for it are dead code).
+                outs, _ = _outputs(f(*values), f)
+                if len(outs) != 1:
                     raise TypeError(f"jacfwd needs {_name_of(f)} to "
                                     "return one array")
-                out_shape = tuple(outs[0][0].shape)
-                jac = tnp.concatenate(
-                    [tnp.reshape(t[0], (-1, 1)) for t in touts], 1)
+                out = _core.to_value(outs[0])
+                out_shape = tuple(out.shape)
+                n_out = int(np.prod(out_shape))
+                dtype = _np_dtype(out.dtype)
+
+                def column(k, jac):
+                    e = tnp.reshape(one_hot(k, n_in, dtype=_np_dtype(x.dtype)),
+                                    in_shape)
+                    (_, touts), _ = _jvps_values(f, values, [[e]], [i])
+                    t = tnp.reshape(touts[0][0], (n_out, 1))
+                    return tnp.scatter_add(jac, tnp.reshape(k, (1,)), t, axis=1)
+                jac = fori_loop(0, n_in, column,
+                                tnp.zeros((n_out, n_in), dtype))
             else:
                 # One vjp per output element: the rows e_j^T J.
                 def callee(vals):
@@ -204,7 +216,8 @@ def _np_dtype(dtype):
 
 def jacfwd(f, argnums=0):
     """The Jacobian of f (one array output) by forward mode (jax.jacfwd): one
-    trace.jvp per input element. The result has shape
+    jvp per input element, in a loop (one trace.jvp compiled). The result
+    has shape
     out.shape + in.shape (a tuple of them if argnums is a tuple).
 
     >>> import numpy as np, tracec
