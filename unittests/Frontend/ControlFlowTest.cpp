@@ -61,20 +61,22 @@ TEST(ControlFlow, WhileLoop) {
   EXPECT_EQ(out[1].toVector<int>(), (std::vector<int>{4}));
 }
 
+/// Newton's square root of a[0], iterated until |x^2 - a| <= 1e-12 a (a trip
+/// count that depends on a).
+Values newton(llvm::ArrayRef<Value> a) {
+  Value target = a[0];
+  return while_loop(
+      [&](llvm::ArrayRef<Value> x) -> Values {
+        return {abs(x[0] * x[0] - target) > target * 1e-12};
+      },
+      [&](llvm::ArrayRef<Value> x) -> Values {
+        return {(x[0] + target / x[0]) * 0.5};
+      },
+      {ones_like(target)});
+}
+
 TEST(ControlFlow, WhileLoopGradient) {
-  // Newton's square root, iterated until |x^2 - a| <= 1e-12 a (a trip count
-  // that depends on a), and its gradient: 1 / (2 sqrt(a)).
-  auto newton = [](llvm::ArrayRef<Value> a) -> Values {
-    Value target = a[0];
-    return while_loop(
-        [&](llvm::ArrayRef<Value> x) -> Values {
-          return {abs(x[0] * x[0] - target) > target * 1e-12};
-        },
-        [&](llvm::ArrayRef<Value> x) -> Values {
-          return {(x[0] + target / x[0]) * 0.5};
-        },
-        {ones_like(target)});
-  };
+  // Newton's square root and its gradient: 1 / (2 sqrt(a)).
   ConcreteFunction f = trace(
       "newton", {spec(DType::f64, {})}, [&](llvm::ArrayRef<Value> a) -> Values {
         Values y = newton(a);
@@ -126,17 +128,6 @@ TEST(ControlFlow, SecondDerivativesThroughLoops) {
   // grad of grad (reverse-over-reverse): Newton's square root in a
   // while_loop, d2/da2 sqrt(a) = -1 / (4 a^1.5); Horner's polynomial in a
   // fori_loop, p''(x) = 6x + 4.
-  auto newton = [](llvm::ArrayRef<Value> a) -> Values {
-    Value target = a[0];
-    return while_loop(
-        [&](llvm::ArrayRef<Value> x) -> Values {
-          return {abs(x[0] * x[0] - target) > target * 1e-12};
-        },
-        [&](llvm::ArrayRef<Value> x) -> Values {
-          return {(x[0] + target / x[0]) * 0.5};
-        },
-        {ones_like(target)});
-  };
   auto horner = [](llvm::ArrayRef<Value> a) -> Values {
     Value x = a[0];
     Values p = fori_loop(

@@ -342,18 +342,27 @@ struct GatherGradient
   }
 };
 
-/// The offsets, sizes or strides of a slice op, in the adjoint's terms.
-SmallVector<OpFoldResult> primalsOf(ArrayRef<OpFoldResult> values,
-                                    AdjointState &state) {
-  SmallVector<OpFoldResult> primals;
-  for (OpFoldResult value : values) {
-    if (auto v = dyn_cast<Value>(value))
-      primals.push_back(state.primal(v));
-    else
-      primals.push_back(value);
+/// A slice op's offsets, sizes and strides, in the adjoint's terms.
+struct PrimalSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+
+  PrimalSlice(OffsetSizeAndStrideOpInterface op, AdjointState &state)
+      : offsets(primalsOf(op.getMixedOffsets(), state)),
+        sizes(primalsOf(op.getMixedSizes(), state)),
+        strides(primalsOf(op.getMixedStrides(), state)) {}
+
+  static SmallVector<OpFoldResult> primalsOf(ArrayRef<OpFoldResult> values,
+                                             AdjointState &state) {
+    SmallVector<OpFoldResult> primals;
+    for (OpFoldResult value : values) {
+      if (auto v = dyn_cast<Value>(value))
+        primals.push_back(state.primal(v));
+      else
+        primals.push_back(value);
+    }
+    return primals;
   }
-  return primals;
-}
+};
 
 /// tensor.extract_slice and tensor.insert_slice, which the loop rules build
 /// to tape the carried values (so a gradient through a loop is itself
@@ -387,11 +396,10 @@ struct ExtractSliceGradient
         zerosLike(builder, loc, state.primal(extract.getSource()));
     if (failed(zeros))
       return failure();
-    Value dx = tensor::InsertSliceOp::create(
-        builder, loc, dy, *zeros,
-        primalsOf(extract.getMixedOffsets(), state),
-        primalsOf(extract.getMixedSizes(), state),
-        primalsOf(extract.getMixedStrides(), state));
+    PrimalSlice slice(extract, state);
+    Value dx = tensor::InsertSliceOp::create(builder, loc, dy, *zeros,
+                                             slice.offsets, slice.sizes,
+                                             slice.strides);
     return state.accumulate(extract.getSource(), dx);
   }
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
@@ -410,14 +418,11 @@ struct InsertSliceGradient
     if (!dy)
       return success();
     Location loc = op->getLoc();
-    SmallVector<OpFoldResult> offsets =
-        primalsOf(insert.getMixedOffsets(), state);
-    SmallVector<OpFoldResult> sizes = primalsOf(insert.getMixedSizes(), state);
-    SmallVector<OpFoldResult> strides =
-        primalsOf(insert.getMixedStrides(), state);
+    PrimalSlice slice(insert, state);
     if (state.isActive(insert.getSource())) {
       Value dsource = tensor::ExtractSliceOp::create(
-          builder, loc, insert.getSourceType(), dy, offsets, sizes, strides);
+          builder, loc, insert.getSourceType(), dy, slice.offsets, slice.sizes,
+          slice.strides);
       if (failed(state.accumulate(insert.getSource(), dsource)))
         return failure();
     }
@@ -427,8 +432,9 @@ struct InsertSliceGradient
         zerosLike(builder, loc, state.primal(insert.getSource()));
     if (failed(zeros))
       return failure();
-    Value ddest = tensor::InsertSliceOp::create(builder, loc, *zeros, dy,
-                                                offsets, sizes, strides);
+    Value ddest =
+        tensor::InsertSliceOp::create(builder, loc, *zeros, dy, slice.offsets,
+                                      slice.sizes, slice.strides);
     return state.accumulate(insert.getDest(), ddest);
   }
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
