@@ -36,19 +36,25 @@ extern "C" int omp_get_max_threads(void); // libomp's omp.h
 
 using namespace tracec;
 
-/// libomp's workers spin for 200 ms after each parallel region by default
-/// (KMP_BLOCKTIME). Where threads outnumber free cores — another process,
-/// the caller's own threads, a serial tracec function called right after a
-/// parallel one — the spinning worker takes the core the work needs: on
-/// 2 cores it made the MLP training step 3-4x slower, serial calls
-/// included. So workers sleep at once unless the user chose a policy
-/// (KMP_BLOCKTIME or OMP_WAIT_POLICY). libomp reads these once, when it
-/// starts, which is after this: every use of it goes through here first.
+/// How long a worker of the pool spins for the next parallel region before
+/// it sleeps (libomp's KMP_BLOCKTIME). libomp's own default, 200 ms, lets
+/// an idle worker take a core from other processes for that long after
+/// every call; 0 (sleep at once) made every parallel region wake its
+/// workers through the kernel, which cost more than most kernels: on 2
+/// cores, 2 threads were slower than 1 (the CNN training step 12.9 ms
+/// instead of 3.6 ms). A millisecond covers the gaps between the regions of
+/// one call and between the calls of a training loop, so they find their
+/// workers awake, and gives the core back soon after: spin briefly, then
+/// sleep, as libgomp (PyTorch's pool) does. The user's KMP_BLOCKTIME or
+/// OMP_WAIT_POLICY wins. libomp reads these once, when it starts, which is
+/// after this: every use of it goes through here first.
+static constexpr const char *kWorkerSpinTime = "1ms";
+
 static void configureOpenMP() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (!std::getenv("KMP_BLOCKTIME") && !std::getenv("OMP_WAIT_POLICY"))
-      setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+      setenv("KMP_BLOCKTIME", kWorkerSpinTime, /*overwrite=*/0);
   });
 }
 
