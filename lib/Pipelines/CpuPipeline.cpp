@@ -27,7 +27,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
-#include "tracec/Target/Cpu/Passes.h"
+#include "tracec/Codegen/CPU/Passes.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 
 using namespace mlir;
@@ -64,7 +64,7 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   buildTraceToBuffersPipeline(
       pm,
       [&](OpPassManager &onTensors) {
-        // Contractions: pack, tile, vectorize (lib/Target/Cpu).
+        // Contractions: pack, tile, vectorize (lib/Codegen/CPU).
         trace::TracePackContractionsOptions pack;
         pack.cpu = options.targetCpu;
         onTensors.addPass(trace::createTracePackContractions(pack));

@@ -40,7 +40,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
-#include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Codegen/GPU/Passes.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 
 using namespace mlir;

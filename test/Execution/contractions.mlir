@@ -1,5 +1,5 @@
 // Contractions through the packed, tiled, vectorized route of the CPU
-// pipeline (lib/Target/Cpu): sizes that no tile divides, both transposes,
+// pipeline (lib/Codegen/CPU): sizes that no tile divides, both transposes,
 // batches, sizes past the cache tiles (several result blocks and kc
 // slices), 1x1, f64, and conv2d (im2col into the same micro-kernel), run
 // by tracec-run and compared with NumPy by Inputs/check_contractions.py.

@@ -22,7 +22,7 @@
 // CPU-NEXT:   cse,
 // CPU-NEXT:   trace-shape-functions,
 // CPU-NEXT:   trace-fuse-elementwise,
-// Contractions on tensors: pack, tile, vectorize (lib/Target/Cpu).
+// Contractions on tensors: pack, tile, vectorize (lib/Codegen/CPU).
 // CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-cpu-tile-contractions{cpu=native ukernels=false},

@@ -18,8 +18,8 @@
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Pipelines/Pipelines.h"
-#include "tracec/Target/Cpu/Passes.h"
-#include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Codegen/CPU/Passes.h"
+#include "tracec/Codegen/GPU/Passes.h"
 #include "tracec/Transforms/Bufferization/BufferizableOpInterfaceImpl.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 #include "tracec/Transforms/Differentiation/Passes.h"
@@ -55,8 +55,8 @@ int main(int argc, char **argv) {
   mlir::trace::registerTracecDifferentiationPasses();
   mlir::trace::registerTracecStatePasses();
   mlir::trace::registerTracecBufferizationPasses();
-  mlir::trace::registerTracecCpuPasses();
-  mlir::trace::registerTracecCudaPasses();
+  mlir::trace::registerTracecCPUCodegenPasses();
+  mlir::trace::registerTracecGPUCodegenPasses();
   tracec::registerPipelines();
 
   mlir::DialectRegistry registry;

@@ -21,8 +21,8 @@
 #include "tracec/AOT/AotCompiler.h"
 #include "tracec/AOT/HeaderEmitter.h"
 #include "tracec/Runtime/Compiler.h"
-#include "tracec/Target/Cpu/CpuTarget.h"
-#include "tracec/Target/Cpu/MachineCode.h"
+#include "tracec/Codegen/CPU/CpuTarget.h"
+#include "tracec/Codegen/CPU/MachineCode.h"
 #include "tracec/Target/GraphDef.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -14,8 +14,8 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "tracec/Conversion/Passes.h"
-#include "tracec/Target/Cpu/Passes.h"
-#include "tracec/Target/Cuda/Passes.h"
+#include "tracec/Codegen/CPU/Passes.h"
+#include "tracec/Codegen/GPU/Passes.h"
 #include "tracec/Transforms/Bufferization/Passes.h"
 #include "tracec/Transforms/Differentiation/Passes.h"
 #include "tracec/Transforms/State/Passes.h"
@@ -43,8 +43,8 @@ protected:
     trace::registerTracecDifferentiationPasses();
     trace::registerTracecStatePasses();
     trace::registerTracecBufferizationPasses();
-    trace::registerTracecCpuPasses();
-    trace::registerTracecCudaPasses();
+    trace::registerTracecCPUCodegenPasses();
+    trace::registerTracecGPUCodegenPasses();
     tracec::registerPipelines();
   }
 

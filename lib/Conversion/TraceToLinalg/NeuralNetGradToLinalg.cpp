@@ -16,7 +16,7 @@
 // and W; dy's H and W are checked against the window's output sizes over
 // the input's (checkOutputSizes). The matmuls keep (n, oh, ow) as three
 // dims: collapsing two `?` dims into one hits an LLVM 22 crash (see
-// rewriteAsIm2ColMatmul in lib/Target/Cpu/PackContractions.cpp).
+// rewriteAsIm2ColMatmul in lib/Codegen/CPU/PackContractions.cpp).
 //
 // Those: conv2d_backprop_filter is a linalg.generic over (kh, kw, c, f)
 // reducing over (n, oh, ow), reading the zero-padded input at

@@ -1,0 +1,176 @@
+//===- LowerContractionVectors.cpp - Contracts to FMAs on buffers ---------===//
+//
+// After bufferization (see Passes.td): the accumulator's transfers move out
+// of the k loop, unit dims go, and vector.contract becomes outer products:
+// per row of the register tile, one broadcast of the left operand and an
+// FMA with the right operand's row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACELOWERCONTRACTIONVECTORS
+#include "tracec/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+/// The dims of `type` larger than 1.
+SmallVector<int64_t> nonUnitDims(VectorType type) {
+  SmallVector<int64_t> dims;
+  for (auto [i, size] : llvm::enumerate(type.getShape()))
+    if (size != 1)
+      dims.push_back(i);
+  return dims;
+}
+
+/// A micro-kernel step: vector.contract whose reductions are all unit dims,
+/// with one non-unit dim in each operand (m in the lhs, n in the rhs) and
+/// [m, n] in the accumulator, i.e. acc += lhs (x) rhs. As a 1-D x 1-D
+/// vector.outerproduct it lowers to one broadcast FMA per row; upstream's
+/// contract lowering would first drop the unit reduction and then unroll
+/// the contract into scalar dot products.
+struct UnitReductionContractToOuterProduct
+    : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != vector::CombiningKind::ADD)
+      return failure();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    if (!accType || !isa<FloatType>(accType.getElementType()) ||
+        lhsType.getElementType() != accType.getElementType() ||
+        rhsType.getElementType() != accType.getElementType())
+      return failure();
+    // Every reduction dim is a unit dim (of the iteration space).
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<int64_t> iterationShape;
+    op.getIterationBounds(iterationShape);
+    for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (type == vector::IteratorType::reduction && iterationShape[i] != 1)
+        return failure();
+    SmallVector<int64_t> lhsDims = nonUnitDims(lhsType);
+    SmallVector<int64_t> rhsDims = nonUnitDims(rhsType);
+    SmallVector<int64_t> accDims = nonUnitDims(accType);
+    if (lhsDims.size() != 1 || rhsDims.size() != 1 || accDims.size() != 2)
+      return failure();
+    // acc's dims must be lhs's then rhs's, as iteration dims.
+    unsigned m = maps[0].getDimPosition(lhsDims[0]);
+    unsigned n = maps[1].getDimPosition(rhsDims[0]);
+    if (maps[2].getDimPosition(accDims[0]) != m ||
+        maps[2].getDimPosition(accDims[1]) != n)
+      return failure();
+
+    Location loc = op.getLoc();
+    Type element = accType.getElementType();
+    int64_t mSize = iterationShape[m], nSize = iterationShape[n];
+    auto lhs = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({mSize}, element), op.getLhs());
+    auto rhs = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({nSize}, element), op.getRhs());
+    auto acc = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({mSize, nSize}, element), op.getAcc());
+    auto product = vector::OuterProductOp::create(
+        rewriter, loc, acc.getType(), lhs, rhs, acc,
+        vector::CombiningKind::ADD);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, accType, product);
+    return success();
+  }
+};
+
+/// A transpose of the packing loops moves unit dims along with the others
+/// (vector<8x16x1> to <16x1x8>). Upstream's transpose lowering would
+/// flatten it element by element (a shape_cast whose trailing dim is 1);
+/// as a transpose of the non-unit dims between shape casts, which fold into
+/// the transfers around it, it is one 2-D shuffle.
+struct TransposeOfNonUnitDims : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType sourceType = op.getSourceVectorType();
+    SmallVector<int64_t> kept = nonUnitDims(sourceType);
+    if (sourceType.isScalable() || kept.empty() ||
+        kept.size() == static_cast<size_t>(sourceType.getRank()))
+      return failure();
+    // The permutation of the kept dims, in their order in the result.
+    SmallVector<int64_t> position(sourceType.getRank(), -1);
+    for (auto [i, dim] : llvm::enumerate(kept))
+      position[dim] = i;
+    SmallVector<int64_t> permutation, shape;
+    for (int64_t dim : op.getPermutation())
+      if (position[dim] >= 0)
+        permutation.push_back(position[dim]);
+    for (int64_t dim : kept)
+      shape.push_back(sourceType.getDimSize(dim));
+    Location loc = op.getLoc();
+    Value value = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get(shape, sourceType.getElementType()),
+        op.getVector());
+    if (!llvm::is_sorted(permutation))
+      value = vector::TransposeOp::create(rewriter, loc, value, permutation);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getResultVectorType(),
+                                                     value);
+    return success();
+  }
+};
+
+struct LowerContractionVectorsPass
+    : mlir::trace::impl::TraceLowerContractionVectorsBase<
+          LowerContractionVectorsPass> {
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    MLIRContext *context = &getContext();
+    // The accumulator stays in registers across the k loop.
+    linalg::hoistRedundantVectorTransfers(root, /*verifyNonZeroTrip=*/true);
+
+    // Micro-kernel steps become outer products, then unit dims (of the
+    // packed layout's outer dims) go.
+    {
+      RewritePatternSet patterns(context);
+      patterns.add<UnitReductionContractToOuterProduct>(context);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(context);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+      vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateDropInnerMostUnitDimsXferOpPatterns(patterns);
+      patterns.add<TransposeOfNonUnitDims>(context);
+      vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(context);
+      vector::populateVectorContractLoweringPatterns(
+          patterns, vector::VectorContractLowering::OuterProduct);
+      vector::populateVectorOuterProductLoweringPatterns(patterns);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::Shuffle1D);
+      vector::populateVectorMaskOpLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      vector::populateVectorTransferLoweringPatterns(patterns,
+                                                     /*maxTransferRank=*/1);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
