@@ -170,7 +170,7 @@ class ConcreteFunction:
     def compile_stats(self):
         """Where the compile time went: {"pipeline_seconds",
         "optimize_seconds", "codegen_seconds", "cache_hit"} (the persistent
-        compile cache; see the README)."""
+        compile cache; see docs/guides/cpp.md)."""
         return self._c.compile_stats()
 
     def _call_arrays(self, arrays):

@@ -90,7 +90,8 @@ TEST(State, AssigningAnIncompatibleShapeNamesTheOp) {
 
 namespace {
 
-/// The README's example: least squares, one SGD step per call.
+/// The example of docs/guides/cpp.md ("The C++ tracer"): least squares,
+/// one SGD step per call.
 TEST(State, ReadmeExampleTrainsInPlace) {
   Variable w(Tensor::zeros(DType::f32, {3, 2}));
   ConcreteFunction step = trace(

@@ -65,7 +65,8 @@ struct CompileOptions {
   /// has AVX2+FMA or AVX-512, instead of generating their inner loops: the
   /// MLP training step's IR shrinks by about three quarters and compiles
   /// 2.4x faster, but its calls run about 12% slower (the CNN step's 17%;
-  /// README, "CPU: contraction micro-kernels"), so it is opt-in.
+  /// docs/design/pipelines.md, "Contraction micro-kernels"), so it is
+  /// opt-in.
   bool ukernels = false;
   /// The functions to compile (with what they call); the module's other
   /// public functions are dropped before lowering. Empty, the default:

@@ -1,8 +1,8 @@
 """An independent NumPy model of trace.random_uniform / trace.random_normal.
 
 Philox4x32-10 as in Random123 (checked against its known-answer vectors when
-run as a script), and the mapping of README.md "Random numbers": element i
-of run n of an op with seed s draws
+run as a script), and the mapping of docs/guides/dialect.md ("Random numbers
+and print"): element i of run n of an op with seed s draws
     (x0, x1, x2, x3) = philox(counter=(lo(i), hi(i), lo(n), hi(n)), key=s).
 """
 import math
