@@ -571,9 +571,8 @@ class Function:
             for tape in _core._tapes:
                 tape._record_read(variable, value)
         if _core._tapes:
-            from .tape import _record_on_tapes
-            _record_on_tapes(values + read_values, flat,
-                             [args[i] for i in positions] + read_values)
+            _core.record_on_tapes(values + read_values, flat,
+                                  [args[i] for i in positions] + read_values)
         if not hoisting:
             for tape in _core._tapes:
                 tape._called_variables.update(

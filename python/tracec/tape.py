@@ -56,28 +56,6 @@ class _Record:
         self.cut = cut
 
 
-def _record_on_tapes(operands, results, originals=None):
-    """Records, on the active tapes, symbolic results that the tracer built
-    without _core.apply (gradient ops, calls), so tapes see through them."""
-    results = [r for r in results if isinstance(r, Value)]
-    for tape in _core._tapes:
-        tape._record(None, tuple(operands), (), results,
-                     originals=None if originals is None else tuple(originals))
-
-
-@contextlib.contextmanager
-def _suspended_tapes():
-    saved = _core._tapes[:]
-    _core._tapes.clear()
-    depth = len(_core._suspended_tapes)
-    _core._suspended_tapes.extend(saved)
-    try:
-        yield
-    finally:
-        del _core._suspended_tapes[depth:]
-        _core._tapes[:] = saved
-
-
 class _Replay:
     """The gradient of a recorded program: a kernel of (leaves, externals,
     cotangents) that records trace.vjp of the program's replay."""
@@ -117,7 +95,7 @@ class _Replay:
                                else list(result))
             return [ref(t) for t in self.targets]
 
-        with _suspended_tapes():
+        with _core.suspended_tapes():
             if not self.has_cotangents:
                 cotangents = [_C.full(list(shape), 1.0, dtype)
                               for dtype, shape in self.target_specs]
@@ -379,9 +357,9 @@ class GradientTape:
         stops = [_core.to_value(s) for s in stops]
         _core._set_location()
         grads = _C.gradients(ys, xs, grad_ys, stops, False)
-        _record_on_tapes(xs + ys + grad_ys, grads,
-                         list(leaves) + xs[len(leaves):] + list(targets)
-                         + list(cotangents or []))
+        _core.record_on_tapes(xs + ys + grad_ys, grads,
+                              list(leaves) + xs[len(leaves):] + list(targets)
+                              + list(cotangents or []))
         out = {}
         for leaf, g in zip(leaves, grads):
             if g is not None:
@@ -518,7 +496,7 @@ class _FunctionKernel:
         call_args = list(self.args)
         for i, v in zip(self.positions, values):
             call_args[i] = v
-        with _suspended_tapes():
+        with _core.suspended_tapes():
             result = self.function._python_function(*call_args)
         leaves = []
         _flatten(result, leaves)
@@ -628,8 +606,8 @@ def _recorded_symbolic(symbolic, args):
         leaves = []
         _flatten(result, leaves)
         operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
-        _record_on_tapes([_core.to_value(a) for a in operands], leaves,
-                         operands)
+        _core.record_on_tapes([_core.to_value(a) for a in operands], leaves,
+                              operands)
     return result
 
 
