@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _core
 from . import _tracec as _C
+from ._tree import flatten, is_single_leaf, pack
 from ._core import Value
 
 _names = itertools.count()
@@ -81,40 +82,6 @@ def _shape_mismatch(shape, spec_shape):
 
 
 # ---------------------------------------------------------------------------
-# Nested outputs: flattened to a list of Values, packed back to arrays.
-# ---------------------------------------------------------------------------
-
-
-def _flatten(structure, leaves):
-    """Replaces each tensor leaf with its index in `leaves`."""
-    if isinstance(structure, (tuple, list)):
-        return type(structure)(_flatten(s, leaves) for s in structure)
-    if isinstance(structure, dict):
-        return {k: _flatten(v, leaves) for k, v in structure.items()}
-    if structure is None:
-        return None
-    leaves.append(structure)
-    return _Leaf(len(leaves) - 1)
-
-
-class _Leaf:
-    __slots__ = ("index",)
-
-    def __init__(self, index):
-        self.index = index
-
-
-def _pack(template, flat):
-    if isinstance(template, _Leaf):
-        return flat[template.index]
-    if isinstance(template, (tuple, list)):
-        return type(template)(_pack(t, flat) for t in template)
-    if isinstance(template, dict):
-        return {k: _pack(v, flat) for k, v in template.items()}
-    return template
-
-
-# ---------------------------------------------------------------------------
 # Concrete functions
 # ---------------------------------------------------------------------------
 
@@ -134,7 +101,7 @@ class ConcreteFunction:
         self._positions = array_positions
         self._num_args = num_args
         self._all_arrays = array_positions == list(range(num_args))
-        self._single = isinstance(template, _Leaf) and template.index == 0
+        self._single = is_single_leaf(template)
         self.name = name
         # Traced with dynamic dims for a Function without a signature, and
         # whether its gradients failed under a tape (see Function._call).
@@ -151,7 +118,7 @@ class ConcreteFunction:
 
     @property
     def structured_outputs(self):
-        return _pack(self._template, self.outputs)
+        return pack(self._template, self.outputs)
 
     @property
     def captured_inputs(self):
@@ -177,7 +144,7 @@ class ConcreteFunction:
         flat = self._c(*arrays)
         if self._single:
             return flat[0]
-        return _pack(self._template, flat)
+        return pack(self._template, flat)
 
     def __call__(self, *args):
         if self._all_arrays and len(args) == self._num_args:
@@ -333,7 +300,7 @@ class Function:
             if entry is not None:
                 call, template = entry
                 flat = call(*args)
-                return flat[0] if template is None else _pack(template, flat)
+                return flat[0] if template is None else pack(template, flat)
         return self._call(args, kwargs)
 
     def _cached(self, key, concrete):
@@ -550,7 +517,7 @@ class Function:
                 raise _HasEffects(f"{self._name} prints or draws random "
                                   "numbers")
             leaves = []
-            callee["template"] = _flatten(result, leaves)
+            callee["template"] = flatten(result, leaves)
             callee["variables"] = tape.watched_variables()
             self.trace_count += 1
             return [_core.to_value(x, f"output {i} of {self._name}")
@@ -578,9 +545,9 @@ class Function:
                 tape._called_variables.update(
                     (id(v), (v, self._name)) for v in callee["variables"])
         template = callee["template"]
-        if isinstance(template, _Leaf) and template.index == 0:
+        if is_single_leaf(template):
             return flat[0]
-        return _pack(template, flat)
+        return pack(template, flat)
 
     def _trace(self, args, key):
         """Traces and compiles for `key` (shapes, None for a dynamic dim;
@@ -599,7 +566,7 @@ class Function:
                 call_args[i] = v
             result, _ = _run_recorded(self._python_function, call_args)
             leaves = []
-            template = _flatten(result, leaves)
+            template = flatten(result, leaves)
             flat = [_core.to_value(x, f"output {i} of {self._name}")
                     for i, x in enumerate(leaves)]
             holder["template"] = template

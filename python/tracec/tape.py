@@ -26,6 +26,7 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from ._core import Value, apply
+from ._tree import flatten, pack
 
 _SCALARS = (int, float, bool)
 
@@ -257,7 +258,6 @@ class GradientTape:
         dicts) of arrays/values/Variables; the result has their structure.
         Unconnected sources give None, or zeros with
         unconnected_gradients="zero"."""
-        from .function import _flatten, _pack
         from .variables import Variable
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError("unconnected_gradients must be 'none' or 'zero', "
@@ -268,15 +268,15 @@ class GradientTape:
                                "GradientTape(persistent=True))")
         self._used = True
         source_list = []
-        template = _flatten(sources, source_list)
+        template = flatten(sources, source_list)
         target_list = []
-        _flatten(target, target_list)
+        flatten(target, target_list)
         targets = [t.read_value() if isinstance(t, Variable) else t
                    for t in target_list]
         cotangents = None
         if output_gradients is not None:
             cotangents = []
-            _flatten(output_gradients, cotangents)
+            flatten(output_gradients, cotangents)
             if len(cotangents) != len(targets):
                 raise ValueError(f"output_gradients has {len(cotangents)} "
                                  f"tensors for {len(targets)} targets")
@@ -299,7 +299,7 @@ class GradientTape:
                 g = tnp.zeros_like(s.read_value() if isinstance(s, Variable)
                                    else s)
             result.append(g)
-        return _pack(template, result)
+        return pack(template, result)
 
     def _symbolic(self, targets, leaves, variables, cotangents, stops):
         """Inside a traced function: the C++ tracer's gradients() of the
@@ -492,14 +492,13 @@ class _FunctionKernel:
         self.__name__ = function._name
 
     def __call__(self, *values):
-        from .function import _flatten
         call_args = list(self.args)
         for i, v in zip(self.positions, values):
             call_args[i] = v
         with _core.suspended_tapes():
             result = self.function._python_function(*call_args)
         leaves = []
-        _flatten(result, leaves)
+        flatten(result, leaves)
         return [_core.to_value(x) for x in leaves]
 
 
@@ -570,7 +569,6 @@ def _forward_backward(concrete):
 
 
 def _record_function_call(function, concrete, args):
-    from .function import _flatten, _pack
     positions = concrete._positions
     operands = tuple(args[i] for i in positions)
     pair, num_float, variables, variable_args, extras = \
@@ -578,7 +576,7 @@ def _record_function_call(function, concrete, args):
     flat = pair[0](*operands, *extras)
     results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
     backward = _BackwardCall(pair, variables, variable_args, residuals)
-    outputs = _pack(concrete._template, results)
+    outputs = pack(concrete._template, results)
     static_args = tuple(None if i in positions else a
                         for i, a in enumerate(args))
     key = (function, static_args)
@@ -600,11 +598,10 @@ def _record_function_call(function, concrete, args):
 def _recorded_symbolic(symbolic, args):
     """symbolic(*args) while tracing, its results recorded on the active
     tapes (a gradient op is one recorded op)."""
-    from .function import _flatten
     result = symbolic(*args)
     if _core._tapes:
         leaves = []
-        _flatten(result, leaves)
+        flatten(result, leaves)
         operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
         _core.record_on_tapes([_core.to_value(a) for a in operands], leaves,
                               operands)
@@ -700,7 +697,7 @@ _AUX_CARRIER = {"i1": "f32", "i32": "f64", "i64": "f64"}
 
 
 def _transform(f, argnums, with_value, has_aux=False):
-    from .function import Function, _flatten, _pack
+    from .function import Function
     nums = _normalize_argnums(argnums)
     single = isinstance(argnums, int)
 
@@ -727,7 +724,7 @@ def _transform(f, argnums, with_value, has_aux=False):
                 return [_core.to_value(_single_output(result, f))]
             output, aux = _split_aux(result, f)
             leaves = []
-            aux_info["template"] = _flatten(aux, leaves)
+            aux_info["template"] = flatten(aux, leaves)
             aux_values, dtypes = [], []
             for leaf in leaves:
                 v = _core.to_value(leaf)
@@ -750,7 +747,7 @@ def _transform(f, argnums, with_value, has_aux=False):
                 grads, aux_values = results[:len(nums)], results[len(nums):]
             aux_values = [_C.cast(v, d) if v.dtype != d else v
                           for v, d in zip(aux_values, aux_info["dtypes"])]
-            aux = _pack(aux_info["template"], aux_values)
+            aux = pack(aux_info["template"], aux_values)
         else:
             grads = results[1:] if with_value else results
         g = grads[0] if single else tuple(grads)
@@ -818,8 +815,7 @@ def gradients(ys, xs, grad_ys=None, stop_gradients=None,
     tape = _current_function_tape()
     stops = []
     if stop_gradients is not None:
-        from .function import _flatten
-        _flatten(stop_gradients, stops)
+        flatten(stop_gradients, stops)
     return tape.gradient(ys, xs, output_gradients=grad_ys,
                          unconnected_gradients=unconnected_gradients,
                          _stops=stops)
@@ -844,7 +840,6 @@ def hessians(ys, xs):
            [ 0., 12.]], dtype=float32)
     """
     from .forward import jacfwd
-    from .function import _flatten
     from .variables import Variable
     single = not isinstance(xs, (list, tuple))
     xs_list = [xs] if single else list(xs)
@@ -852,7 +847,7 @@ def hessians(ys, xs):
     if any(isinstance(x, Variable) for x in xs_list):
         return _hessians_reverse(ys, xs)
     ys_list = []
-    _flatten(ys, ys_list)
+    flatten(ys, ys_list)
     gradient, operands, arguments, positions = _C.gradients_function(
         [_core.to_value(y) for y in ys_list],
         [_core.to_value(x) for x in xs_list], [])
