@@ -21,7 +21,8 @@ import numpy as np
 
 from . import _core
 from . import _tracec as _C
-from .function import Function, TensorSpec, _names, _symbol_name
+from .function import Function, _names, _symbol_name
+from .signatures import TensorSpec
 from .variables import Variable
 
 __all__ = ["import_graphdef", "GraphFunction"]
