@@ -27,6 +27,7 @@ from .concrete_function import ConcreteFunction, record_call
 from .signatures import (TensorSpec, count_none, covers, describe, has_none,
                          is_array, key_structure, relax, shape_mismatch,
                          static_key)
+from .tape import GradientTape, function_tapes
 from .variables import Variable
 
 _names = itertools.count()
@@ -466,16 +467,15 @@ def _run_recorded(python_function, args):
     under a hidden tape that records it whole (for tracec.gradients) and
     without the tapes of enclosing functions; returns its result and the
     tape."""
-    from .tape import GradientTape, _function_tapes
     tape = GradientTape(persistent=True, _record_all=True)
-    _function_tapes.append(tape)
+    function_tapes.append(tape)
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]
     try:
         return python_function(*args), tape
     finally:
         _core._tapes[:] = saved
-        _function_tapes.pop()
+        function_tapes.pop()
 
 
 def _under_user_tape():
@@ -485,6 +485,27 @@ def _under_user_tape():
 def _symbol_name(name):
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return name if name[:1].isalpha() or name[:1] == "_" else "f_" + name
+
+
+def call_symbolic(symbolic, args):
+    """symbolic(*args), for the symbolic function of a transform (one that
+    records trace.grad, trace.vjp or trace.jvp ops on Values): inside a
+    trace, called in place, its results recorded on the active tapes as one
+    op; eagerly, traced and compiled per signature by a Function kept on
+    it."""
+    if _C.is_tracing():
+        result = symbolic(*args)
+        if _core._tapes:
+            leaves = []
+            flatten(result, leaves)
+            operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
+            _core.record_on_tapes([_core.to_value(a) for a in operands],
+                                  leaves, operands)
+        return result
+    compiled = getattr(symbolic, "_tracec_compiled", None)
+    if compiled is None:
+        compiled = symbolic._tracec_compiled = Function(symbolic)
+    return compiled(*args)
 
 
 def function(func=None, *, input_signature=None, name=None,
