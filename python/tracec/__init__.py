@@ -16,7 +16,7 @@ from .function import ConcreteFunction, Function, TensorSpec, defun, function  #
 from .api import (grad, gradients, gradients_function, hessian,  # noqa: F401
                   hessians, hvp, implicit_grad, implicit_value_and_grad,
                   jacfwd, jacrev, jvp, value_and_grad, vjp)
-from .tape import GradientTape  # noqa: F401
+from .gradient_tape import GradientTape  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401

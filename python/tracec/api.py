@@ -18,7 +18,7 @@ from __future__ import annotations
 from . import forward as _forward
 from . import reverse as _reverse
 from . import symbolic_gradients as _symbolic_gradients
-from .tape import GradientTape as _GradientTape
+from .tape import Tape as _Tape
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
            "hessian", "hvp", "gradients", "hessians", "implicit_grad",
@@ -207,7 +207,7 @@ def implicit_value_and_grad(f):
     array(6., dtype=float32)
     """
     def wrapper(*args):
-        with _GradientTape() as tape:
+        with _Tape() as tape:
             value = f(*args)
         variables = tape.watched_variables()
         if not variables:

@@ -27,7 +27,7 @@ from .concrete_function import ConcreteFunction, record_call
 from .signatures import (TensorSpec, count_none, covers, describe, has_none,
                          is_array, key_structure, relax, shape_mismatch,
                          static_key)
-from .tape import GradientTape, function_tapes
+from .tape import Tape, function_tapes
 from .variables import Variable
 
 _names = itertools.count()
@@ -467,7 +467,7 @@ def _run_recorded(python_function, args):
     under a hidden tape that records it whole (for tracec.gradients) and
     without the tapes of enclosing functions; returns its result and the
     tape."""
-    tape = GradientTape(persistent=True, _record_all=True)
+    tape = Tape(persistent=True, record_all=True)
     function_tapes.append(tape)
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]

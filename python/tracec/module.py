@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import numpy as tnp
-from .tape import GradientTape
+from .gradient_tape import GradientTape
 from .variables import Variable
 
 

@@ -1,12 +1,13 @@
-"""tracec.GradientTape: records ops and computes gradients of what it
-recorded. Traced functions run under hidden tapes (function.py), which
-tracec.gradients differentiates; the function transforms are api.py's.
+"""Tape recording: tape.Tape, which records ops for gradients and computes
+them. The public class, with the user's controls, is
+gradient_tape.GradientTape; traced functions run under hidden tapes of this
+class (function.py), which tracec.gradients differentiates.
 
 Nothing differentiates in Python; every gradient becomes a trace.vjp op
 that the compiler's trace-autodiff pass differentiates.
 
-- Inside a tracec.function, `GradientTape.gradient` and `tracec.gradients`
-  are the C++ tracer's gradients() of the recorded values: it slices the
+- Inside a tracec.function, `Tape.gradient` (and so `tracec.gradients`)
+  is the C++ tracer's gradients() of the recorded values: it slices the
   ops between xs and ys into a function differentiated by trace.vjp. A
   variable's gradient is the sum of those of the values read from it under
   the tape (every traced function runs under a hidden tape that records
@@ -18,17 +19,23 @@ that the compiler's trace-autodiff pass differentiates.
   program used, compiled once per program structure and shapes (cached).
   The gradient is itself an op recorded on enclosing tapes, so nested tapes
   give higher derivatives; variables are the vjp's `variables`.
+
+A record may carry a `backward`: an object with `variables` (the float
+Variables it uses) and `gradient(record, output, leaves, variables,
+cotangents)` -> {id: gradient} or None, which computes the gradients of
+its record without a replay (concrete_function._BackwardCall: a
+tracec.function called under a tape).
 """
 from __future__ import annotations
-
-import contextlib
 
 import numpy as np
 
 from . import _core
 from . import _tracec as _C
+from . import numpy as tnp
 from ._core import Value, apply
 from ._tree import flatten, pack
+from .variables import Variable
 
 _SCALARS = (int, float, bool)
 
@@ -52,7 +59,7 @@ class _Record:
         self.static = static
         self.outputs = outputs
         self.read = read  # the Variable, for a read
-        self.backward = backward  # a tracec.function's _BackwardCall
+        self.backward = backward  # see the module's docstring
         # Inside a traced function: the operands the tape did not record
         # (computed before a watch, under stop_recording, before a reset),
         # which its gradients treat as constants.
@@ -122,26 +129,23 @@ def _is_float(x):
     return _spec_of(x)[0] in ("f16", "bf16", "f32", "f64")
 
 
-class GradientTape:
-    """Records operations for automatic differentiation (tf.GradientTape).
+class Tape:
+    """Records the ops run while it is active (on _core's tape stack) and
+    computes gradients of what it recorded.
 
-    >>> x = np.array(3.0, np.float32)
-    >>> with tracec.GradientTape() as tape:
-    ...     tape.watch(x)
-    ...     y = tnp.multiply(x, x)
-    >>> tape.gradient(y, x)
-    array(6., dtype=float32)
-
-    Works eagerly and inside tracec.function. Eagerly, only tracec's ops
-    are recorded (tracec.numpy, tracec.nn, operators on tracec.Variables,
-    tracec.functions): NumPy's own operators on arrays are not.
+    It records the ops that use a watched value or a value it recorded,
+    and the reads of the variables it watches (all trainable ones with
+    `watch_accessed_variables`); with `record_all`, every op and read (the
+    hidden tape of a traced function). `gradient` may be called once,
+    unless `persistent`.
     """
 
     def __init__(self, persistent: bool = False,
-                 watch_accessed_variables: bool = True, _record_all=False):
+                 watch_accessed_variables: bool = True,
+                 record_all: bool = False):
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
-        self._record_all = _record_all
+        self._record_all = record_all
         self._records = []
         self._tracked = {}
         self._watched_variables = {}
@@ -171,43 +175,6 @@ class GradientTape:
         self._recording = False
         if self in _core._tapes:
             _core._tapes.remove(self)
-
-    @contextlib.contextmanager
-    def stop_recording(self):
-        """Ops run in this block are not recorded."""
-        if not self._recording:
-            raise ValueError("stop_recording() needs a tape that is recording")
-        self._pop()
-        try:
-            yield
-        finally:
-            self._push()
-
-    def reset(self):
-        """Forgets everything recorded (the tape keeps recording if active)."""
-        self._records.clear()
-        self._called_variables.clear()
-        self._unrecorded_reads.clear()
-        self._tracked.clear()
-        self._watched_variables.clear()
-        self._used = False
-
-    def watch(self, tensor):
-        """Records the ops that use `tensor` (or each tensor of a list)."""
-        from .variables import Variable
-        for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
-            if isinstance(t, Variable):
-                self._watched_variables[id(t)] = t
-            elif isinstance(t, (np.ndarray, Value)):
-                self._tracked[id(t)] = t
-            elif isinstance(t, np.generic):
-                raise TypeError("GradientTape.watch: a NumPy scalar "
-                                f"({type(t).__name__}) is not an array; watch "
-                                "np.asarray(x) and compute with that")
-            else:
-                raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
-                                "neither an array, a tracec value nor a "
-                                "Variable (convert numbers with np.asarray)")
 
     def watched_variables(self):
         return list(self._watched_variables.values())
@@ -260,7 +227,6 @@ class GradientTape:
         dicts) of arrays/values/Variables; the result has their structure.
         Unconnected sources give None, or zeros with
         unconnected_gradients="zero"."""
-        from .variables import Variable
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError("unconnected_gradients must be 'none' or 'zero', "
                              f"got {unconnected_gradients!r}")
@@ -297,7 +263,6 @@ class GradientTape:
         for s in source_list:
             g = grads.get(id(s))
             if g is None and unconnected_gradients == "zero":
-                from . import numpy as tnp
                 g = tnp.zeros_like(s.read_value() if isinstance(s, Variable)
                                    else s)
             result.append(g)
@@ -366,7 +331,6 @@ class GradientTape:
         for leaf, g in zip(leaves, grads):
             if g is not None:
                 out[id(leaf)] = g
-        from . import numpy as tnp
         for owner, g in zip(owners, grads[len(leaves):]):
             if g is not None:
                 out[owner] = g if owner not in out else tnp.add(out[owner], g)
@@ -482,7 +446,7 @@ class GradientTape:
 function_tapes: list = []
 
 
-def current_function_tape() -> GradientTape:
+def current_function_tape() -> Tape:
     """The hidden tape of the function being traced, or a RuntimeError."""
     if not _C.is_tracing() or not function_tapes:
         raise RuntimeError("tracec.gradients works inside a tracec.function "
