@@ -177,6 +177,7 @@ class Tape:
             _core._tapes.remove(self)
 
     def watched_variables(self):
+        """The variables this tape watches (explicitly or as read)."""
         return list(self._watched_variables.values())
 
     # --- recording (called by _core.apply and Variable) ---------------------
@@ -337,6 +338,18 @@ class Tape:
         return out
 
     def _compute(self, targets, leaves, variables, cotangents, stop_ids):
+        """Eagerly: the records between the sources (leaves, variables)
+        and the targets, replayed symbolically inside trace.vjp (_Replay)
+        in a one-op function of the leaves, the other arrays they use and
+        the cotangents, compiled once per program (cached); or a record's
+        own `backward` when the target is the output of one.
+
+        This backward slice of the records is the eager counterpart of
+        the C++ tracer's gradients() (lib/Frontend/SymbolicGradients.cpp),
+        which slices ops already traced into the function being built;
+        records are not, until they are replayed, and only the slice is
+        replayed (so the stateful records outside it do not run again).
+        """
         records = self._records
         producer = {}
         for r, rec in enumerate(records):
