@@ -137,6 +137,7 @@ def jacobian(f, argnums, forward):
                 # (fori_loop) over k: the jvp is traced and compiled once,
                 # not once per column (which made a Hessian of a few
                 # hundred entries take minutes to compile).
+
                 # f's output shape (the ops traced for it are dead code).
                 outs, _ = _outputs(f(*values), f)
                 if len(outs) != 1:

@@ -53,7 +53,8 @@ def hessians(ys, xs):
         def gradient_of_x(*values, position=position):
             return gradient(list(values))[position]
         gradient_of_x.__name__ = "gradients"
-        result.append(jacobian(gradient_of_x, argument, forward=True)(*operands))
+        hessian = jacobian(gradient_of_x, argument, forward=True)
+        result.append(hessian(*operands))
     return result[0] if single else result
 
 
