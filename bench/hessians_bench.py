@@ -22,7 +22,7 @@ from timing import time_per_call  # noqa: E402
 
 import tracec  # noqa: E402
 import tracec.numpy as tnp  # noqa: E402
-from tracec.tape import _hessians_reverse  # noqa: E402
+from tracec.symbolic_gradients import _hessians_reverse  # noqa: E402
 
 BATCH, IN, OUT = 32, 12, 2
 

@@ -8,7 +8,7 @@ from torch.autograd.functional import hessian as torch_hessian
 
 import tracec
 import tracec.numpy as tnp
-from tracec.tape import _hessians_reverse
+from tracec.symbolic_gradients import _hessians_reverse
 
 
 def f64(*shape, seed=0):

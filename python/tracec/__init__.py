@@ -13,11 +13,11 @@ from . import numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, while_loop  # noqa: F401
 from .custom_gradients import checkpoint, custom_gradient  # noqa: F401
 from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
-from .forward import hessian, hvp, jacfwd, jacrev, jvp  # noqa: F401
+from .api import (grad, gradients, gradients_function, hessian,  # noqa: F401
+                  hessians, hvp, implicit_grad, implicit_value_and_grad,
+                  jacfwd, jacrev, jvp, value_and_grad, vjp)
+from .gradient_tape import GradientTape  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
-from .tape import (GradientTape, grad, gradients, gradients_function,  # noqa: F401
-                   hessians, implicit_grad, implicit_value_and_grad,
-                   value_and_grad, vjp)
 from .variables import Variable  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from . import _core as _core_module

@@ -7,9 +7,15 @@ kernel runs on the operands as Values (arrays become captured inputs,
 variables are read). Outside one (eager mode) the kernel is traced once per
 signature into a one-op function, compiled, cached, and called on the
 arrays. Active gradient tapes record each op (see tape.py).
+
+This is the package's bottom layer: it imports no other module of it.
+What it needs of higher layers it knows by interface: variables
+derive from `VariableBase`, and tapes are objects on the `_tapes` stack
+with `_record`/`_record_read` methods (tape.Tape).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -87,9 +93,23 @@ def _set_location():
 # ---------------------------------------------------------------------------
 
 
+class VariableBase:
+    """What this layer knows of tracec.Variable (variables.py, a higher
+    layer), so that operands can be variables: inside a trace
+    `read_value()` reads one (trace.var.read), eagerly `_eager_read()`
+    returns its array (both record the read on the active tapes)."""
+
+    __slots__ = ()
+
+    def read_value(self):
+        raise NotImplementedError
+
+    def _eager_read(self):
+        raise NotImplementedError
+
+
 def _is_variable(x) -> bool:
-    from .variables import Variable
-    return isinstance(x, Variable)
+    return isinstance(x, VariableBase)
 
 
 def to_value(x, what="an operand"):
@@ -147,11 +167,36 @@ _effects = 0
 _hoisting = 0
 
 # Tapes suspended while control-flow bodies are traced (their reads of
-# variables cannot be recorded there; see GradientTape._unrecorded_reads).
+# variables cannot be recorded there; see Tape._unrecorded_reads).
 _suspended_tapes: list = []
 
 _eager_cache: dict = {}
-_tapes: list = []  # active GradientTapes, innermost last
+_tapes: list = []  # active tapes (tape.Tape), innermost last
+
+
+@contextlib.contextmanager
+def suspended_tapes():
+    """No tape records in this block (bodies of control flow, custom
+    gradients and replays traced inside a recorded op); the suspended
+    tapes note the variables read meanwhile (Variable.read_value)."""
+    saved = _tapes[:]
+    _tapes.clear()
+    depth = len(_suspended_tapes)
+    _suspended_tapes.extend(saved)
+    try:
+        yield
+    finally:
+        del _suspended_tapes[depth:]
+        _tapes[:] = saved
+
+
+def record_on_tapes(operands, results, originals=None):
+    """Records, on the active tapes, symbolic results that the tracer built
+    without apply (gradient ops, calls), so tapes see through them."""
+    results = [r for r in results if isinstance(r, Value)]
+    for tape in _tapes:
+        tape._record(None, tuple(operands), (), results,
+                     originals=None if originals is None else tuple(originals))
 
 
 def apply(kernel, operands, *static, name=None):

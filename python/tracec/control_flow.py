@@ -22,8 +22,7 @@ def _as_list(result):
 
 def _region(fn, singles):
     def body(values):
-        from .tape import _suspended_tapes
-        with _suspended_tapes():
+        with _core.suspended_tapes():
             out, single = _as_list(fn(*values))
         singles.append(single)
         return out

@@ -39,8 +39,7 @@ def _custom_gradient_kernel(*args_and_f):
     info = {}
 
     def body(values):
-        from .tape import _suspended_tapes
-        with _suspended_tapes():
+        with _core.suspended_tapes():
             result = f(*values)
         if not (isinstance(result, tuple) and len(result) == 2 and
                 callable(result[1])):
@@ -52,7 +51,7 @@ def _custom_gradient_kernel(*args_and_f):
         outputs, info["single"] = _outputs(y, "an output of the function")
 
         def backward(dys):
-            with _suspended_tapes():
+            with _core.suspended_tapes():
                 grads = grad_fn(*dys)
             if not isinstance(grads, (tuple, list)):
                 grads = [grads]
@@ -103,8 +102,7 @@ def _checkpoint_kernel(*args_and_static):
     info = {}
 
     def body(values):
-        from .tape import _suspended_tapes
-        with _suspended_tapes():
+        with _core.suspended_tapes():
             outputs, info["single"] = _outputs(f(*values),
                                                "an output of the function")
         return outputs

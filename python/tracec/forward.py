@@ -1,25 +1,26 @@
-"""Forward mode and Jacobians (JAX's jvp, jacfwd, jacrev, hessian), plus
-Hessian-vector products computed forward-over-reverse.
+"""Forward mode and Jacobians: how jvp, jacfwd, jacrev and hvp (api.py) are
+traced.
 
-Each transform records trace ops (`trace.jvp`, `trace.vjp`, `trace.grad`)
-that the compiler's `trace-autodiff` pass differentiates: `jvp` generates
-one `__jvp_f` (one forward sweep carrying primal and tangent values
-together), `hvp` is the jvp of a gradient, so it costs one forward and one
-backward sweep with tangents (about 4 passes of f, against 6 or more
+Each builds a symbolic function that records trace ops (`trace.jvp`,
+`trace.vjp`, `trace.grad`) at Values; function.call_symbolic compiles it
+per signature (or, inside a trace, records it in place), and the
+compiler's `trace-autodiff` pass differentiates: `jvp` generates one
+`__jvp_f` (one forward sweep carrying primal and tangent values together),
+`hvp` is the jvp of a gradient, so it costs one forward and one backward
+sweep with tangents (about 4 passes of f, against 6 or more
 reverse-over-reverse).
-
->>> import numpy as np, tracec, tracec.numpy as tnp
->>> y, t = tracec.jvp(tnp.sin, (np.float32(0.0),), (np.float32(2.0),))
->>> float(t)
-2.0
 """
+from __future__ import annotations
+
 import numpy as np
 
 from . import _core
 from . import _tracec as _C
-from ._tracec import Value
-
-__all__ = ["jvp", "jacfwd", "jacrev", "hessian", "hvp"]
+from . import numpy as tnp
+from ._core import Value
+from .control_flow import fori_loop
+from .function import call_symbolic
+from .nn import one_hot
 
 
 def _name_of(f):
@@ -53,19 +54,6 @@ def _check_float(x, what):
                         "arrays have tangents")
 
 
-def _run(symbolic, args):
-    """symbolic(*args) traced and compiled (cached by the Function), or, inside
-    a trace, recorded in place."""
-    from .function import Function
-    from .tape import _recorded_symbolic
-    if _C.is_tracing():
-        return _recorded_symbolic(symbolic, args)
-    compiled = getattr(symbolic, "_tracec_compiled", None)
-    if compiled is None:
-        compiled = symbolic._tracec_compiled = Function(symbolic)
-    return compiled(*args)
-
-
 def _jvp_values(f, primals, tangents, argnums):
     """The trace.jvp of f at Values: (outputs, output tangents, single)."""
     (outs, touts), single = _jvps_values(f, primals, [tangents], argnums)
@@ -93,17 +81,7 @@ def _jvps_values(f, primals, tangent_sets, argnums):
 
 
 def jvp(f, primals, tangents):
-    """(f(*primals), the tangent of f's output along `tangents`) (jax.jvp):
-    the Jacobian-vector product, by forward mode (trace.jvp). `primals` and
-    `tangents` are tuples, one tangent per primal, of its shape (converted to
-    its dtype). f returns an array or a tuple of floating-point arrays.
-
-    >>> import numpy as np, tracec, tracec.numpy as tnp
-    >>> x = np.array([1., 2.], np.float32)
-    >>> y, t = tracec.jvp(lambda x: x * x, (x,), (np.ones(2, np.float32),))
-    >>> t
-    array([2., 4.], dtype=float32)
-    """
+    """(f(*primals), its tangent along `tangents`) (api.jvp), checked."""
     if not isinstance(primals, (tuple, list)) or \
             not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp takes primals and tangents as tuples "
@@ -126,22 +104,22 @@ def jvp(f, primals, tangents):
             f, args[:n], args[n:], range(n))
         return tuple(outs), tuple(touts)
     symbolic.__name__ = "jvp_" + _name_of(f)
-    outs, touts = _run(symbolic, (*primals, *tangents))
+    outs, touts = call_symbolic(symbolic, (*primals, *tangents))
     if single.get("value", len(outs) == 1):
         return outs[0], touts[0]
     return tuple(outs), tuple(touts)
 
 
-def _normalize(argnums):
+def _normalize_argnums(argnums):
     return (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
 
-def _jacobian(f, argnums, forward):
-    nums = _normalize(argnums)
+def jacobian(f, argnums, forward):
+    """jacfwd(f) (forward) or jacrev(f), as a function of f's arguments."""
+    nums = _normalize_argnums(argnums)
     single = isinstance(argnums, int)
 
     def symbolic(*args):
-        from . import numpy as tnp
         args = list(args)
         values = [_core.to_value(a) for a in args]
         for i in nums:
@@ -159,8 +137,7 @@ def _jacobian(f, argnums, forward):
                 # (fori_loop) over k: the jvp is traced and compiled once,
                 # not once per column (which made a Hessian of a few
                 # hundred entries take minutes to compile).
-                from .control_flow import fori_loop
-                from .nn import one_hot
+
                 # f's output shape (the ops traced for it are dead code).
                 outs, _ = _outputs(f(*values), f)
                 if len(outs) != 1:
@@ -204,7 +181,7 @@ def _jacobian(f, argnums, forward):
     symbolic.__name__ = ("jacfwd_" if forward else "jacrev_") + _name_of(f)
 
     def wrapper(*args):
-        return _run(symbolic, tuple(_as_array(a) for a in args))
+        return call_symbolic(symbolic, tuple(_as_array(a) for a in args))
     wrapper.__wrapped__ = f
     return wrapper
 
@@ -214,38 +191,9 @@ def _np_dtype(dtype):
             "bf16": np.float32}.get(str(dtype), np.float32)
 
 
-def jacfwd(f, argnums=0):
-    """The Jacobian of f (one array output) by forward mode (jax.jacfwd): one
-    jvp per input element, in a loop (one trace.jvp compiled). The result
-    has shape
-    out.shape + in.shape (a tuple of them if argnums is a tuple).
-
-    >>> import numpy as np, tracec
-    >>> tracec.jacfwd(lambda x: x * x)(np.array([1., 2.], np.float32))
-    array([[2., 0.],
-           [0., 4.]], dtype=float32)
-    """
-    return _jacobian(f, argnums, forward=True)
-
-
-def jacrev(f, argnums=0):
-    """The Jacobian of f (one array output) by reverse mode (jax.jacrev): one
-    trace.vjp per output element; shape out.shape + in.shape."""
-    return _jacobian(f, argnums, forward=False)
-
-
 def hvp(f, primals, tangents):
-    """The Hessian-vector product H v of f's scalar output at `primals`
-    along `tangents` (tuples, one tangent per primal; returns one product
-    per primal), computed forward-over-reverse: the jvp (trace.jvp) of the
-    gradient (trace.grad), so the compiler differentiates the backward
-    sweep forward instead of sweeping it backward again.
-
-    >>> import numpy as np, tracec, tracec.numpy as tnp
-    >>> x = np.array([1., 2.], np.float32)
-    >>> tracec.hvp(lambda x: tnp.sum(x * x * x), (x,), (np.ones(2, np.float32),))
-    (array([ 6., 12.], dtype=float32),)
-    """
+    """The Hessian-vector products of f's scalar output (api.hvp), one per
+    primal: the jvp of trace.grad."""
     if len(primals) != len(tangents):
         raise TypeError(f"hvp got {len(primals)} primals but "
                         f"{len(tangents)} tangents: one tangent per primal")
@@ -267,14 +215,4 @@ def hvp(f, primals, tangents):
         outs, touts, _ = _jvp_values(gradient, args[:n], args[n:], range(n))
         return tuple(touts)
     symbolic.__name__ = "hvp_" + _name_of(f)
-    return _run(symbolic, (*primals, *tangents))
-
-
-def hessian(f, argnums=0):
-    """The Hessian of f's scalar output with respect to one argument
-    (jax.hessian): jacfwd of the gradient, forward-over-reverse; shape
-    in.shape + in.shape."""
-    from .tape import grad
-    if not isinstance(argnums, int):
-        raise TypeError("hessian takes one argnum (an int)")
-    return jacfwd(grad(f, argnums), argnums)
+    return call_symbolic(symbolic, (*primals, *tangents))

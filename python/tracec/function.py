@@ -22,172 +22,18 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from ._core import Value
+from ._tree import flatten, is_single_leaf, pack
+from .concrete_function import ConcreteFunction, record_call
+from .signatures import (TensorSpec, count_none, covers, describe, has_none,
+                         is_array, key_structure, relax, shape_mismatch,
+                         static_key)
+from .tape import Tape, function_tapes
+from .variables import Variable
 
 _names = itertools.count()
 # LLVM's optimization level for traced functions (the test suite runs with
 # TRACEC_OPT_LEVEL=1: it compiles many small functions once each).
 DEFAULT_OPT_LEVEL = int(os.environ.get("TRACEC_OPT_LEVEL", "3"))
-
-
-class TensorSpec:
-    """The dtype and shape of an array argument. A None dim takes any size:
-    the function is traced and compiled once, with that dim dynamic (`?`),
-    for every size there (tf.TensorSpec([None, 784]))."""
-
-    def __init__(self, shape, dtype=np.float32, name=None):
-        shape = tuple(shape)
-        dims = []
-        for d in shape:
-            if d is None:
-                dims.append(None)
-            elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) \
-                    and d >= 0:
-                dims.append(int(d))
-            else:
-                raise ValueError(f"TensorSpec{shape}: a dim is a size (an int "
-                                 ">= 0) or None (any size)")
-        self.shape = tuple(dims)
-        self.dtype = np.dtype(dtype)
-        _core.dtype_name(self.dtype)
-        self.name = name
-
-    def is_compatible_with(self, x) -> bool:
-        """Whether an array (or a TensorSpec) fits: the same dtype and rank,
-        and the same size in every dim that is not None here."""
-        shape = x.shape if isinstance(x, TensorSpec) else np.shape(x)
-        dtype = x.dtype if isinstance(x, TensorSpec) else np.asarray(x).dtype
-        return dtype == self.dtype and _shape_mismatch(shape, self.shape) is None
-
-    def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype.name})"
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self.shape == other.shape
-                and self.dtype == other.dtype)
-
-    def __hash__(self):
-        return hash((self.shape, self.dtype))
-
-
-def _shape_mismatch(shape, spec_shape):
-    """None if `shape` fits `spec_shape` (a None dim of it fits any size;
-    a None dim of `shape`, an unknown size, fits only None), else why not."""
-    if len(shape) != len(spec_shape):
-        return f"rank {len(shape)}, expected {len(spec_shape)}"
-    for i, (d, e) in enumerate(zip(shape, spec_shape)):
-        if e is not None and d != e:
-            return f"dim {i} is {'?' if d is None else d}, expected {e}"
-    return None
-
-
-# ---------------------------------------------------------------------------
-# Nested outputs: flattened to a list of Values, packed back to arrays.
-# ---------------------------------------------------------------------------
-
-
-def _flatten(structure, leaves):
-    """Replaces each tensor leaf with its index in `leaves`."""
-    if isinstance(structure, (tuple, list)):
-        return type(structure)(_flatten(s, leaves) for s in structure)
-    if isinstance(structure, dict):
-        return {k: _flatten(v, leaves) for k, v in structure.items()}
-    if structure is None:
-        return None
-    leaves.append(structure)
-    return _Leaf(len(leaves) - 1)
-
-
-class _Leaf:
-    __slots__ = ("index",)
-
-    def __init__(self, index):
-        self.index = index
-
-
-def _pack(template, flat):
-    if isinstance(template, _Leaf):
-        return flat[template.index]
-    if isinstance(template, (tuple, list)):
-        return type(template)(_pack(t, flat) for t in template)
-    if isinstance(template, dict):
-        return {k: _pack(v, flat) for k, v in template.items()}
-    return template
-
-
-# ---------------------------------------------------------------------------
-# Concrete functions
-# ---------------------------------------------------------------------------
-
-
-class ConcreteFunction:
-    """One trace of a tracec.function: for one input signature.
-
-    `inputs` and `outputs` are TensorSpecs; `captured_inputs` the arrays
-    closed over (extra arguments the function passes itself); `variables`
-    the tracec.Variables it reads or assigns (resource arguments, updated
-    in place); `ir()` the MLIR text, `ir(after_autodiff=True)` after
-    automatic control dependencies and differentiation."""
-
-    def __init__(self, c_function, template, array_positions, num_args, name):
-        self._c = c_function
-        self._template = template
-        self._positions = array_positions
-        self._num_args = num_args
-        self._all_arrays = array_positions == list(range(num_args))
-        self._single = isinstance(template, _Leaf) and template.index == 0
-        self.name = name
-        # Traced with dynamic dims for a Function without a signature, and
-        # whether its gradients failed under a tape (see Function._call).
-        self._dynamic = False
-        self._no_tape = False
-
-    @property
-    def inputs(self):
-        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.inputs()]
-
-    @property
-    def outputs(self):
-        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.outputs()]
-
-    @property
-    def structured_outputs(self):
-        return _pack(self._template, self.outputs)
-
-    @property
-    def captured_inputs(self):
-        return self._c.captured_inputs()
-
-    @property
-    def variables(self):
-        from .variables import Variable
-        handles = self._c.variables()
-        return [Variable._registry[id(h)] for h in handles
-                if id(h) in Variable._registry]
-
-    def ir(self, after_autodiff: bool = False) -> str:
-        return self._c.ir(after_autodiff)
-
-    def compile_stats(self):
-        """Where the compile time went: {"pipeline_seconds",
-        "optimize_seconds", "codegen_seconds", "cache_hit"} (the persistent
-        compile cache; see docs/guides/cpp.md)."""
-        return self._c.compile_stats()
-
-    def _call_arrays(self, arrays):
-        flat = self._c(*arrays)
-        if self._single:
-            return flat[0]
-        return _pack(self._template, flat)
-
-    def __call__(self, *args):
-        if self._all_arrays and len(args) == self._num_args:
-            return self._call_arrays(args)
-        return self._call_arrays([args[i] for i in self._positions])
-
-    def __repr__(self):
-        ins = ", ".join(repr(s) for s in self.inputs)
-        return f"<tracec.ConcreteFunction {self.name}({ins})>"
-
 
 # ---------------------------------------------------------------------------
 # tracec.function
@@ -195,17 +41,6 @@ class ConcreteFunction:
 
 _ARRAY_TYPES = (np.ndarray, np.generic)
 _SPEC_TYPES = (np.ndarray, np.generic, TensorSpec)
-
-
-def _static_key(arg, position):
-    try:
-        hash(arg)
-    except TypeError:
-        raise TypeError(
-            f"argument {position} is a {type(arg).__name__}, which is neither "
-            "an array nor hashable: pass arrays for tensors and hashable "
-            "values (numbers, strings, tuples) for static arguments") from None
-    return (type(arg), arg)
 
 
 class Function:
@@ -286,7 +121,7 @@ class Function:
         # TensorSpec (get_concrete_function) stands for an array, None dims
         # included.
         return tuple((a.shape, a.dtype) if isinstance(a, _SPEC_TYPES)
-                     else _static_key(a, i) for i, a in enumerate(args))
+                     else static_key(a, i) for i, a in enumerate(args))
 
     def _check_signature(self, args):
         specs = self._input_signature
@@ -305,7 +140,7 @@ class Function:
                 if not isinstance(a, _ARRAY_TYPES) and arr.dtype != s.dtype \
                         and np.can_cast(arr, s.dtype, "same_kind"):
                     dtype = s.dtype  # a Python number takes the spec's dtype
-            mismatch = _shape_mismatch(shape, s.shape)
+            mismatch = shape_mismatch(shape, s.shape)
             if mismatch is not None or dtype != s.dtype:
                 label = f"argument {i}" + (f" ({s.name})" if s.name else "")
                 why = f" ({mismatch})" if mismatch and len(shape) == \
@@ -333,7 +168,7 @@ class Function:
             if entry is not None:
                 call, template = entry
                 flat = call(*args)
-                return flat[0] if template is None else _pack(template, flat)
+                return flat[0] if template is None else pack(template, flat)
         return self._call(args, kwargs)
 
     def _cached(self, key, concrete):
@@ -398,14 +233,13 @@ class Function:
             args = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
                     else a for a, s in zip(args, self._input_signature)]
         if _core._tapes:
-            from .tape import _record_function_call
-            return _record_function_call(self, concrete, args)
+            return record_call(self, concrete, args)
         return concrete(*args)
 
     def _general_for(self, key):
         """A trace with dynamic dims that serves `key`, the most specific."""
         for general, concrete in self._general:
-            if _covers(general, key):
+            if covers(general, key):
                 return concrete
         return None
 
@@ -434,9 +268,9 @@ class Function:
         traced dynamic (`?`, None), so that later sizes reuse the trace."""
         traced_key = key
         if self._reduce_retracing:
-            structure = _structure(key)
+            structure = key_structure(key)
             seen = self._seen.get(structure)
-            traced_key = key if seen is None else _relax(seen, key)
+            traced_key = key if seen is None else relax(seen, key)
             self._seen[structure] = traced_key
             if traced_key != key and structure not in self._no_relax:
                 try:
@@ -447,14 +281,14 @@ class Function:
                     self._no_relax[structure] = str(error)
                     warnings.warn(
                         f"{self._name}: tracing with dynamic dims "
-                        f"{_describe(traced_key)} failed, tracing each shape "
+                        f"{describe(traced_key)} failed, tracing each shape "
                         f"instead: {error}", RuntimeWarning, stacklevel=4)
                 else:
                     self._add_general(traced_key, concrete)
                     return concrete
             traced_key = key
         concrete = self._trace(args, traced_key)
-        if _has_none(traced_key):
+        if has_none(traced_key):
             self._add_general(traced_key, concrete)
         return concrete
 
@@ -462,7 +296,7 @@ class Function:
         concrete._dynamic = True
         self._cache[key] = concrete
         self._general.append((key, concrete))
-        self._general.sort(key=lambda entry: _count_none(entry[0]))
+        self._general.sort(key=lambda entry: count_none(entry[0]))
 
     def _bind_kwargs(self, args, kwargs):
         import inspect
@@ -514,7 +348,7 @@ class Function:
                 positions.append(i)
                 key.append((np.shape(a), _core.dtype_name(a.dtype)))
             else:
-                key.append(_static_key(a, i))
+                key.append(static_key(a, i))
         return positions, tuple(key)
 
     def _call_traced(self, args, hoisting_key=None):
@@ -550,7 +384,7 @@ class Function:
                 raise _HasEffects(f"{self._name} prints or draws random "
                                   "numbers")
             leaves = []
-            callee["template"] = _flatten(result, leaves)
+            callee["template"] = flatten(result, leaves)
             callee["variables"] = tape.watched_variables()
             self.trace_count += 1
             return [_core.to_value(x, f"output {i} of {self._name}")
@@ -563,7 +397,6 @@ class Function:
                                                  body)
         else:
             flat = _C.call(callee["symbol"], values, body)
-        from .variables import Variable
         read_values = []
         for handle, value in reads:
             variable = Variable._registry[id(handle)]
@@ -571,17 +404,16 @@ class Function:
             for tape in _core._tapes:
                 tape._record_read(variable, value)
         if _core._tapes:
-            from .tape import _record_on_tapes
-            _record_on_tapes(values + read_values, flat,
-                             [args[i] for i in positions] + read_values)
+            _core.record_on_tapes(values + read_values, flat,
+                                  [args[i] for i in positions] + read_values)
         if not hoisting:
             for tape in _core._tapes:
                 tape._called_variables.update(
                     (id(v), (v, self._name)) for v in callee["variables"])
         template = callee["template"]
-        if isinstance(template, _Leaf) and template.index == 0:
+        if is_single_leaf(template):
             return flat[0]
-        return _pack(template, flat)
+        return pack(template, flat)
 
     def _trace(self, args, key):
         """Traces and compiles for `key` (shapes, None for a dynamic dim;
@@ -589,7 +421,7 @@ class Function:
         if self._input_signature is not None:
             key = tuple((s.shape, s.dtype) for s in self._input_signature)
             args = list(self._input_signature)
-        positions = [i for i, entry in enumerate(key) if _is_array(entry)]
+        positions = [i for i, entry in enumerate(key) if is_array(entry)]
         specs = [(_core.dtype_name(key[i][1]), list(key[i][0]))
                  for i in positions]
         holder = {}
@@ -600,7 +432,7 @@ class Function:
                 call_args[i] = v
             result, _ = _run_recorded(self._python_function, call_args)
             leaves = []
-            template = _flatten(result, leaves)
+            template = flatten(result, leaves)
             flat = [_core.to_value(x, f"output {i} of {self._name}")
                     for i, x in enumerate(leaves)]
             holder["template"] = template
@@ -626,50 +458,6 @@ class Function:
 _MAX_CACHED_KEYS = 256
 
 
-def _is_array(entry):
-    """Whether a cache key's entry is an array's (shape, dtype); a static
-    argument's is (type, value)."""
-    return isinstance(entry[0], tuple)
-
-
-def _structure(key):
-    """What must agree for one trace to serve two keys, sizes aside."""
-    return tuple(("array", len(e[0]), e[1]) if _is_array(e) else e
-                 for e in key)
-
-
-def _relax(seen, key):
-    """The most specific key serving both: the dims that differ are None."""
-    return tuple((tuple(a if a == b else None for a, b in zip(s[0], k[0])),
-                  k[1]) if _is_array(k) else k for s, k in zip(seen, key))
-
-
-def _covers(general, key):
-    if len(general) != len(key):
-        return False
-    for g, k in zip(general, key):
-        if _is_array(g) != _is_array(k):
-            return False
-        if not _is_array(g):
-            if g != k:
-                return False
-        elif g[1] != k[1] or _shape_mismatch(k[0], g[0]) is not None:
-            return False
-    return True
-
-
-def _count_none(key):
-    return sum(e[0].count(None) for e in key if _is_array(e))
-
-
-def _has_none(key):
-    return _count_none(key) > 0
-
-
-def _describe(key):
-    return ", ".join(repr(TensorSpec(e[0], e[1])) for e in key if _is_array(e))
-
-
 class _HasEffects(Exception):
     """A function called under a tape with its reads hoisted has effects."""
 
@@ -679,16 +467,15 @@ def _run_recorded(python_function, args):
     under a hidden tape that records it whole (for tracec.gradients) and
     without the tapes of enclosing functions; returns its result and the
     tape."""
-    from .tape import GradientTape, _function_tapes
-    tape = GradientTape(persistent=True, _record_all=True)
-    _function_tapes.append(tape)
+    tape = Tape(persistent=True, record_all=True)
+    function_tapes.append(tape)
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]
     try:
         return python_function(*args), tape
     finally:
         _core._tapes[:] = saved
-        _function_tapes.pop()
+        function_tapes.pop()
 
 
 def _under_user_tape():
@@ -698,6 +485,27 @@ def _under_user_tape():
 def _symbol_name(name):
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return name if name[:1].isalpha() or name[:1] == "_" else "f_" + name
+
+
+def call_symbolic(symbolic, args):
+    """symbolic(*args), for the symbolic function of a transform (one that
+    records trace.grad, trace.vjp or trace.jvp ops on Values): inside a
+    trace, called in place, its results recorded on the active tapes as one
+    op; eagerly, traced and compiled per signature by a Function kept on
+    it."""
+    if _C.is_tracing():
+        result = symbolic(*args)
+        if _core._tapes:
+            leaves = []
+            flatten(result, leaves)
+            operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
+            _core.record_on_tapes([_core.to_value(a) for a in operands],
+                                  leaves, operands)
+        return result
+    compiled = getattr(symbolic, "_tracec_compiled", None)
+    if compiled is None:
+        compiled = symbolic._tracec_compiled = Function(symbolic)
+    return compiled(*args)
 
 
 def function(func=None, *, input_signature=None, name=None,

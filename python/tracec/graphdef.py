@@ -21,7 +21,8 @@ import numpy as np
 
 from . import _core
 from . import _tracec as _C
-from .function import Function, TensorSpec, _names, _symbol_name
+from .function import Function, _names, _symbol_name
+from .signatures import TensorSpec
 from .variables import Variable
 
 __all__ = ["import_graphdef", "GraphFunction"]
@@ -104,8 +105,7 @@ class GraphFunction(Function):
             _core._set_location()
             results = _C.call_module(symbol, text, "main", values, handles)
             if _core._tapes:
-                from .tape import _record_on_tapes
-                _record_on_tapes(values, results, args)
+                _core.record_on_tapes(values, results, args)
                 for tape in _core._tapes:
                     tape._called_variables.update(
                         (id(v), (v, name)) for v in graph_variables)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import numpy as tnp
+from .gradient_tape import GradientTape
 from .variables import Variable
 
 
@@ -94,7 +95,6 @@ class Optimizer:
             self._update(g, v)
 
     def minimize(self, loss_fn, var_list):
-        from .tape import GradientTape
         with GradientTape() as tape:
             loss = loss_fn()
         grads = tape.gradient(loss, var_list)

@@ -1,10 +1,13 @@
-"""Gradients: tracec.GradientTape, grad, value_and_grad, vjp, gradients.
+"""Tape recording: tape.Tape, which records ops for gradients and computes
+them. The public class, with the user's controls, is
+gradient_tape.GradientTape; traced functions run under hidden tapes of this
+class (function.py), which tracec.gradients differentiates.
 
-Nothing differentiates in Python; every form becomes a trace.grad or
-trace.vjp op that the compiler's trace-autodiff pass differentiates.
+Nothing differentiates in Python; every gradient becomes a trace.vjp op
+that the compiler's trace-autodiff pass differentiates.
 
-- Inside a tracec.function, `GradientTape.gradient` and `tracec.gradients`
-  are the C++ tracer's gradients() of the recorded values: it slices the
+- Inside a tracec.function, `Tape.gradient` (and so `tracec.gradients`)
+  is the C++ tracer's gradients() of the recorded values: it slices the
   ops between xs and ys into a function differentiated by trace.vjp. A
   variable's gradient is the sum of those of the values read from it under
   the tape (every traced function runs under a hidden tape that records
@@ -16,16 +19,23 @@ trace.vjp op that the compiler's trace-autodiff pass differentiates.
   program used, compiled once per program structure and shapes (cached).
   The gradient is itself an op recorded on enclosing tapes, so nested tapes
   give higher derivatives; variables are the vjp's `variables`.
+
+A record may carry a `backward`: an object with `variables` (the float
+Variables it uses) and `gradient(record, output, leaves, variables,
+cotangents)` -> {id: gradient} or None, which computes the gradients of
+its record without a replay (concrete_function._BackwardCall: a
+tracec.function called under a tape).
 """
 from __future__ import annotations
-
-import contextlib
 
 import numpy as np
 
 from . import _core
 from . import _tracec as _C
+from . import numpy as tnp
 from ._core import Value, apply
+from ._tree import flatten, pack
+from .variables import Variable
 
 _SCALARS = (int, float, bool)
 
@@ -49,33 +59,11 @@ class _Record:
         self.static = static
         self.outputs = outputs
         self.read = read  # the Variable, for a read
-        self.backward = backward  # a tracec.function's _BackwardCall
+        self.backward = backward  # see the module's docstring
         # Inside a traced function: the operands the tape did not record
         # (computed before a watch, under stop_recording, before a reset),
         # which its gradients treat as constants.
         self.cut = cut
-
-
-def _record_on_tapes(operands, results, originals=None):
-    """Records, on the active tapes, symbolic results that the tracer built
-    without _core.apply (gradient ops, calls), so tapes see through them."""
-    results = [r for r in results if isinstance(r, Value)]
-    for tape in _core._tapes:
-        tape._record(None, tuple(operands), (), results,
-                     originals=None if originals is None else tuple(originals))
-
-
-@contextlib.contextmanager
-def _suspended_tapes():
-    saved = _core._tapes[:]
-    _core._tapes.clear()
-    depth = len(_core._suspended_tapes)
-    _core._suspended_tapes.extend(saved)
-    try:
-        yield
-    finally:
-        del _core._suspended_tapes[depth:]
-        _core._tapes[:] = saved
 
 
 class _Replay:
@@ -117,7 +105,7 @@ class _Replay:
                                else list(result))
             return [ref(t) for t in self.targets]
 
-        with _suspended_tapes():
+        with _core.suspended_tapes():
             if not self.has_cotangents:
                 cotangents = [_C.full(list(shape), 1.0, dtype)
                               for dtype, shape in self.target_specs]
@@ -141,26 +129,23 @@ def _is_float(x):
     return _spec_of(x)[0] in ("f16", "bf16", "f32", "f64")
 
 
-class GradientTape:
-    """Records operations for automatic differentiation (tf.GradientTape).
+class Tape:
+    """Records the ops run while it is active (on _core's tape stack) and
+    computes gradients of what it recorded.
 
-    >>> x = np.array(3.0, np.float32)
-    >>> with tracec.GradientTape() as tape:
-    ...     tape.watch(x)
-    ...     y = tnp.multiply(x, x)
-    >>> tape.gradient(y, x)
-    array(6., dtype=float32)
-
-    Works eagerly and inside tracec.function. Eagerly, only tracec's ops
-    are recorded (tracec.numpy, tracec.nn, operators on tracec.Variables,
-    tracec.functions): NumPy's own operators on arrays are not.
+    It records the ops that use a watched value or a value it recorded,
+    and the reads of the variables it watches (all trainable ones with
+    `watch_accessed_variables`); with `record_all`, every op and read (the
+    hidden tape of a traced function). `gradient` may be called once,
+    unless `persistent`.
     """
 
     def __init__(self, persistent: bool = False,
-                 watch_accessed_variables: bool = True, _record_all=False):
+                 watch_accessed_variables: bool = True,
+                 record_all: bool = False):
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
-        self._record_all = _record_all
+        self._record_all = record_all
         self._records = []
         self._tracked = {}
         self._watched_variables = {}
@@ -191,44 +176,8 @@ class GradientTape:
         if self in _core._tapes:
             _core._tapes.remove(self)
 
-    @contextlib.contextmanager
-    def stop_recording(self):
-        """Ops run in this block are not recorded."""
-        if not self._recording:
-            raise ValueError("stop_recording() needs a tape that is recording")
-        self._pop()
-        try:
-            yield
-        finally:
-            self._push()
-
-    def reset(self):
-        """Forgets everything recorded (the tape keeps recording if active)."""
-        self._records.clear()
-        self._called_variables.clear()
-        self._unrecorded_reads.clear()
-        self._tracked.clear()
-        self._watched_variables.clear()
-        self._used = False
-
-    def watch(self, tensor):
-        """Records the ops that use `tensor` (or each tensor of a list)."""
-        from .variables import Variable
-        for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
-            if isinstance(t, Variable):
-                self._watched_variables[id(t)] = t
-            elif isinstance(t, (np.ndarray, Value)):
-                self._tracked[id(t)] = t
-            elif isinstance(t, np.generic):
-                raise TypeError("GradientTape.watch: a NumPy scalar "
-                                f"({type(t).__name__}) is not an array; watch "
-                                "np.asarray(x) and compute with that")
-            else:
-                raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
-                                "neither an array, a tracec value nor a "
-                                "Variable (convert numbers with np.asarray)")
-
     def watched_variables(self):
+        """The variables this tape watches (explicitly or as read)."""
         return list(self._watched_variables.values())
 
     # --- recording (called by _core.apply and Variable) ---------------------
@@ -279,8 +228,6 @@ class GradientTape:
         dicts) of arrays/values/Variables; the result has their structure.
         Unconnected sources give None, or zeros with
         unconnected_gradients="zero"."""
-        from .function import _flatten, _pack
-        from .variables import Variable
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError("unconnected_gradients must be 'none' or 'zero', "
                              f"got {unconnected_gradients!r}")
@@ -290,15 +237,15 @@ class GradientTape:
                                "GradientTape(persistent=True))")
         self._used = True
         source_list = []
-        template = _flatten(sources, source_list)
+        template = flatten(sources, source_list)
         target_list = []
-        _flatten(target, target_list)
+        flatten(target, target_list)
         targets = [t.read_value() if isinstance(t, Variable) else t
                    for t in target_list]
         cotangents = None
         if output_gradients is not None:
             cotangents = []
-            _flatten(output_gradients, cotangents)
+            flatten(output_gradients, cotangents)
             if len(cotangents) != len(targets):
                 raise ValueError(f"output_gradients has {len(cotangents)} "
                                  f"tensors for {len(targets)} targets")
@@ -317,11 +264,10 @@ class GradientTape:
         for s in source_list:
             g = grads.get(id(s))
             if g is None and unconnected_gradients == "zero":
-                from . import numpy as tnp
                 g = tnp.zeros_like(s.read_value() if isinstance(s, Variable)
                                    else s)
             result.append(g)
-        return _pack(template, result)
+        return pack(template, result)
 
     def _symbolic(self, targets, leaves, variables, cotangents, stops):
         """Inside a traced function: the C++ tracer's gradients() of the
@@ -379,20 +325,31 @@ class GradientTape:
         stops = [_core.to_value(s) for s in stops]
         _core._set_location()
         grads = _C.gradients(ys, xs, grad_ys, stops, False)
-        _record_on_tapes(xs + ys + grad_ys, grads,
-                         list(leaves) + xs[len(leaves):] + list(targets)
-                         + list(cotangents or []))
+        _core.record_on_tapes(xs + ys + grad_ys, grads,
+                              list(leaves) + xs[len(leaves):] + list(targets)
+                              + list(cotangents or []))
         out = {}
         for leaf, g in zip(leaves, grads):
             if g is not None:
                 out[id(leaf)] = g
-        from . import numpy as tnp
         for owner, g in zip(owners, grads[len(leaves):]):
             if g is not None:
                 out[owner] = g if owner not in out else tnp.add(out[owner], g)
         return out
 
     def _compute(self, targets, leaves, variables, cotangents, stop_ids):
+        """Eagerly: the records between the sources (leaves, variables)
+        and the targets, replayed symbolically inside trace.vjp (_Replay)
+        in a one-op function of the leaves, the other arrays they use and
+        the cotangents, compiled once per program (cached); or a record's
+        own `backward` when the target is the output of one.
+
+        This backward slice of the records is the eager counterpart of
+        the C++ tracer's gradients() (lib/Frontend/SymbolicGradients.cpp),
+        which slices ops already traced into the function being built;
+        records are not, until they are replayed, and only the slice is
+        replayed (so the stateful records outside it do not run again).
+        """
         records = self._records
         producer = {}
         for r, rec in enumerate(records):
@@ -497,463 +454,14 @@ class GradientTape:
         return out
 
 
-# ---------------------------------------------------------------------------
-# tracec.functions called under an eager tape
-# ---------------------------------------------------------------------------
+# The hidden tapes of the traced functions being traced, innermost last
+# (function.py pushes them), which tracec.gradients differentiates.
+function_tapes: list = []
 
 
-class _FunctionKernel:
-    """A tracec.function as one recorded op: replayed by inlining its Python
-    function (the compiler then differentiates through it)."""
-
-    def __init__(self, function, args, positions):
-        self.function = function
-        self.args = args
-        self.positions = positions
-        self.uses_variables = True
-        self.__name__ = function._name
-
-    def __call__(self, *values):
-        from .function import _flatten
-        call_args = list(self.args)
-        for i, v in zip(self.positions, values):
-            call_args[i] = v
-        with _suspended_tapes():
-            result = self.function._python_function(*call_args)
-        leaves = []
-        _flatten(result, leaves)
-        return [_core.to_value(x) for x in leaves]
-
-
-class _BackwardCall:
-    """A tracec.function run under an eager tape through its compiled
-    forward function (results + residuals), with the compiled backward
-    function kept for the tape: the seeds' _backprop_call. Gradients of its
-    outputs with respect to its array inputs and variables need no retrace
-    and no second forward pass."""
-
-    def __init__(self, pair, variables, variable_arguments, residuals):
-        (self.forward, self.backward, self.num_results, self.num_residuals,
-         self.cotangent_results, self.wrt) = pair
-        self.variables = variables  # the float variables it uses
-        self.variable_arguments = variable_arguments  # their argument index
-        self.residuals = residuals
-
-    def gradient(self, record, output, leaves, variables, cotangents):
-        """The gradients for `leaves` and `variables` if they are this
-        call's inputs and variables, else None (the tape replays)."""
-        inputs = {id(o): k for k, o in enumerate(record.operands)}
-        if any(id(x) not in inputs for x in leaves) or any(
-                all(v is not w for w in self.variables) for v in variables):
-            return None
-        cts = []
-        for j in self.cotangent_results:
-            out = record.outputs[j]
-            if j == output:
-                cts.append(np.asarray(cotangents[0], out.dtype)
-                           if cotangents else np.ones_like(out))
-            else:
-                cts.append(np.zeros_like(out))
-        grads = self.backward(*self.residuals, *cts)
-        by_wrt = dict(zip(self.wrt, grads))
-        result = {}
-        for x in leaves:
-            g = by_wrt.get(inputs[id(x)])
-            if g is not None:
-                result[id(x)] = g
-        for v in variables:
-            index = next(i for i, w in enumerate(self.variables) if w is v)
-            g = by_wrt.get(self.variable_arguments[index])
-            if g is not None:
-                result[id(v)] = g
-        return result
-
-
-def _forward_backward(concrete):
-    """(pair, wrt) for a concrete function, compiled once."""
-    cached = getattr(concrete, "_forward_backward", None)
-    if cached is None:
-        from .variables import Variable
-        specs = concrete._c.inputs()
-        extras = concrete._c.extras()
-        wrt = [i for i, (dtype, _) in enumerate(specs)
-               if dtype in ("f16", "bf16", "f32", "f64")]
-        variable_args, variables = [], []
-        for k, (array, handle) in enumerate(extras):
-            if handle is not None and array.dtype.kind == "f":
-                variable_args.append(len(specs) + k)
-                variables.append(Variable._registry[id(handle)])
-        pair = concrete._c.forward_backward(wrt + variable_args,
-                                            concrete._opt_level)
-        cached = (pair, len(wrt), variables, variable_args,
-                  [a for a, _ in extras])
-        concrete._forward_backward = cached
-    return cached
-
-
-def _record_function_call(function, concrete, args):
-    from .function import _flatten, _pack
-    positions = concrete._positions
-    operands = tuple(args[i] for i in positions)
-    pair, num_float, variables, variable_args, extras = \
-        _forward_backward(concrete)
-    flat = pair[0](*operands, *extras)
-    results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
-    backward = _BackwardCall(pair, variables, variable_args, residuals)
-    outputs = _pack(concrete._template, results)
-    static_args = tuple(None if i in positions else a
-                        for i, a in enumerate(args))
-    key = (function, static_args)
-    kernels = function.__dict__.setdefault("_tape_kernels", {})
-    kernel = kernels.get(key)
-    if kernel is None:
-        kernel = kernels[key] = _FunctionKernel(function, static_args,
-                                                positions)
-    for tape in _core._tapes:
-        tape._record(kernel, operands, (), results, backward=backward)
-    return outputs
-
-
-# ---------------------------------------------------------------------------
-# Function transforms
-# ---------------------------------------------------------------------------
-
-
-def _recorded_symbolic(symbolic, args):
-    """symbolic(*args) while tracing, its results recorded on the active
-    tapes (a gradient op is one recorded op)."""
-    from .function import _flatten
-    result = symbolic(*args)
-    if _core._tapes:
-        leaves = []
-        _flatten(result, leaves)
-        operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
-        _record_on_tapes([_core.to_value(a) for a in operands], leaves,
-                         operands)
-    return result
-
-
-def _normalize_argnums(argnums):
-    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
-
-
-def _prepare(args, argnums):
-    args = list(args)
-    for i in argnums:
-        # A Python float is float32 (as in JAX); a NumPy float64 scalar
-        # (a subclass of float) keeps its dtype.
-        if isinstance(args[i], float) and not isinstance(args[i], np.generic):
-            args[i] = np.asarray(args[i], np.float32)
-    return args
-
-
-def value_and_grad(f, argnums=0, has_aux=False):
-    """value_and_grad(f)(*args) -> (f(*args), gradient(s)) (jax.value_and_grad):
-    f returns a scalar; one gradient per argnum (a tuple if argnums is).
-
-    With has_aux=True, f returns a pair (loss, aux): aux (arrays, or nested
-    lists/tuples/dicts of them) is returned alongside and not
-    differentiated, and the result is ((loss, aux), gradient(s)). f runs
-    once.
-
-    >>> def loss(w):
-    ...     y = w * w
-    ...     return tnp.sum(y), y
-    >>> (l, y), g = tracec.value_and_grad(loss, has_aux=True)(
-    ...     np.array([1., 2.], np.float32))
-    >>> g
-    array([2., 4.], dtype=float32)
-    """
-    return _transform(f, argnums, with_value=True, has_aux=has_aux)
-
-
-def grad(f, argnums=0, has_aux=False):
-    """grad(f)(*args): the gradient of f's scalar result (jax.grad).
-
-    With has_aux=True, f returns (loss, aux) and grad returns
-    (gradient(s), aux); aux is not differentiated."""
-    return _transform(f, argnums, with_value=False, has_aux=has_aux)
-
-
-def _name_of(f):
-    return getattr(f, "__name__", type(f).__name__)
-
-
-def _split_aux(result, f):
-    """(output, aux) of a has_aux function's result, with a clear error for
-    anything but a pair whose aux holds arrays."""
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        what = (f"a {type(result).__name__} of length {len(result)}"
-                if isinstance(result, (tuple, list))
-                else f"a {type(result).__name__}")
-        raise TypeError(f"{_name_of(f)} was differentiated with has_aux=True, "
-                        "so it must return a pair (output, aux), but it "
-                        f"returned {what}")
-    output, aux = result
-
-    def check(x, path):
-        if isinstance(x, (tuple, list)):
-            for i, item in enumerate(x):
-                check(item, f"{path}[{i}]")
-        elif isinstance(x, dict):
-            for k, item in x.items():
-                check(item, f"{path}[{k!r}]")
-        elif not (x is None or isinstance(x, (Value, np.ndarray, np.generic))
-                  or type(x) in _SCALARS or _core._is_variable(x)):
-            raise TypeError(f"the auxiliary output of {_name_of(f)} "
-                            f"(has_aux=True) must hold arrays, but {path} "
-                            f"is a {type(x).__name__}")
-    check(aux, "aux")
-    return output, aux
-
-
-def _single_output(result, f):
-    if isinstance(result, (tuple, list, dict)):
-        raise TypeError(f"{_name_of(f)} must return one scalar array to be "
-                        f"differentiated, but it returned a "
-                        f"{type(result).__name__} (if it returns "
-                        "(output, aux), pass has_aux=True)")
-    return result
-
-
-# Auxiliary results leave the vjp that computes them as float tensors: the
-# others travel as a float type that holds them exactly (int64: up to 2**53).
-_AUX_CARRIER = {"i1": "f32", "i32": "f64", "i64": "f64"}
-
-
-def _transform(f, argnums, with_value, has_aux=False):
-    from .function import Function, _flatten, _pack
-    nums = _normalize_argnums(argnums)
-    single = isinstance(argnums, int)
-
-    def symbolic(*args):
-        positions = [i for i, a in enumerate(args)
-                     if isinstance(a, (Value, np.ndarray, np.generic))]
-        for i in nums:
-            if i >= len(args) or i < -len(args):
-                raise TypeError(f"argnums {i} is out of range: "
-                                f"{_name_of(f)} was given {len(args)} "
-                                "arguments")
-            if i not in positions:
-                raise TypeError(f"argument {i} of {_name_of(f)} "
-                                "is differentiated (argnums) but is not an "
-                                "array")
-        aux_info = {}
-
-        def callee(values):
-            call_args = list(args)
-            for i, v in zip(positions, values):
-                call_args[i] = v
-            result = f(*call_args)
-            if not has_aux:
-                return [_core.to_value(_single_output(result, f))]
-            output, aux = _split_aux(result, f)
-            leaves = []
-            aux_info["template"] = _flatten(aux, leaves)
-            aux_values, dtypes = [], []
-            for leaf in leaves:
-                v = _core.to_value(leaf)
-                dtypes.append(v.dtype)
-                if v.dtype in _AUX_CARRIER:
-                    v = _C.cast(v, _AUX_CARRIER[v.dtype])
-                aux_values.append(v)
-            aux_info["dtypes"] = dtypes
-            return [_core.to_value(_single_output(output, f))] + aux_values
-
-        values = [_core.to_value(args[i]) for i in positions]
-        results = _C.grad(callee, values, [positions.index(i) for i in nums],
-                          [], True, with_value, has_aux)
-        aux = None
-        if has_aux:
-            n = len(aux_info["dtypes"])
-            if with_value:
-                aux_values, grads = results[1:1 + n], results[1 + n:]
-            else:
-                grads, aux_values = results[:len(nums)], results[len(nums):]
-            aux_values = [_C.cast(v, d) if v.dtype != d else v
-                          for v, d in zip(aux_values, aux_info["dtypes"])]
-            aux = _pack(aux_info["template"], aux_values)
-        else:
-            grads = results[1:] if with_value else results
-        g = grads[0] if single else tuple(grads)
-        if with_value:
-            return ((results[0], aux) if has_aux else results[0]), g
-        return (g, aux) if has_aux else g
-
-    symbolic.__name__ = ("value_and_grad_" if with_value else "grad_") + \
-        _name_of(f).replace("<lambda>", "lambda")
-    compiled = Function(symbolic)
-
-    def wrapper(*args):
-        args = _prepare(args, nums)
-        if _C.is_tracing():
-            # The gradient op is its own function.
-            return _recorded_symbolic(symbolic, args)
-        return compiled(*args)
-    wrapper.__wrapped__ = f
-    return wrapper
-
-
-def vjp(f, *primals, has_aux=False):
-    """(f(*primals), vjp_fn) with vjp_fn(cotangent) -> the cotangents of the
-    primals (jax.vjp; the seeds' make_vjp). f returns one array.
-
-    With has_aux=True, f returns (output, aux) and vjp returns
-    (output, vjp_fn, aux); aux is not differentiated."""
-    from .function import Function
-
-    def forward(*args):
-        result = f(*args)
-        if has_aux:
-            return _split_aux(result, f)
-        return _single_output(result, f)
-    forward.__name__ = _name_of(f).replace("<lambda>", "lambda")
-    outputs = Function(forward)(*primals)
-
-    def vjp_symbolic(*args):
-        ps, ct = args[:-1], args[-1]
-
-        def callee(values):
-            result = f(*values)
-            output = _split_aux(result, f)[0] if has_aux else result
-            return [_core.to_value(_single_output(output, f))]
-        return tuple(_C.vjp(callee, [_core.to_value(p) for p in ps],
-                            [_core.to_value(ct)], list(range(len(ps))), [],
-                            True)[1:])
-
-    compiled = Function(vjp_symbolic)
-
-    def vjp_fn(cotangent):
-        if _C.is_tracing():
-            return _recorded_symbolic(vjp_symbolic, (*primals, cotangent))
-        return compiled(*primals, cotangent)
-    if has_aux:
-        return outputs[0], vjp_fn, outputs[1]
-    return outputs, vjp_fn
-
-
-def gradients(ys, xs, grad_ys=None, stop_gradients=None,
-              unconnected_gradients="none"):
-    """Symbolic gradients inside a tracec.function (tf.gradients): the sum of
-    d ys / d xs, given `grad_ys` cotangents; `stop_gradients` are held
-    constant; unconnected xs give None or zeros ("zero")."""
-    tape = _current_function_tape()
-    stops = []
-    if stop_gradients is not None:
-        from .function import _flatten
-        _flatten(stop_gradients, stops)
-    return tape.gradient(ys, xs, output_gradients=grad_ys,
-                         unconnected_gradients=unconnected_gradients,
-                         _stops=stops)
-
-
-def hessians(ys, xs):
-    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: for each x,
-    the Hessian of sum(ys) with respect to it, of shape x.shape + x.shape
-    (a list for a list of xs; None for an x that ys do not depend on).
-
-    Forward-over-reverse (JAX's jacfwd(grad(f))): the recorded ops from xs
-    to ys become a function whose gradient (a trace.vjp) is differentiated
-    in forward mode (trace.jvp), one jvp per element of x. Each is one
-    forward sweep through the primal and backward code together, where
-    reverse-over-reverse runs a second backward sweep per element.
-
-    >>> @tracec.function
-    ... def h(x):
-    ...     return tracec.hessians(tnp.sum(x * x * x), x)
-    >>> h(np.array([1., 2.], np.float32))
-    array([[ 6.,  0.],
-           [ 0., 12.]], dtype=float32)
-    """
-    from .forward import jacfwd
-    from .function import _flatten
-    from .variables import Variable
-    single = not isinstance(xs, (list, tuple))
-    xs_list = [xs] if single else list(xs)
-    _current_function_tape()
-    if any(isinstance(x, Variable) for x in xs_list):
-        return _hessians_reverse(ys, xs)
-    ys_list = []
-    _flatten(ys, ys_list)
-    gradient, operands, arguments, positions = _C.gradients_function(
-        [_core.to_value(y) for y in ys_list],
-        [_core.to_value(x) for x in xs_list], [])
-    result = []
-    for x, argument, position in zip(xs_list, arguments, positions):
-        if argument < 0:
-            result.append(None)
-            continue
-
-        def gradient_of_x(*values, position=position):
-            return gradient(list(values))[position]
-        gradient_of_x.__name__ = "gradients"
-        result.append(jacfwd(gradient_of_x, argnums=argument)(*operands))
-    return result[0] if single else result
-
-
-def _hessians_reverse(ys, xs):
-    """hessians reverse-over-reverse: one gradients() of each element of the
-    gradient (n backward sweeps over the backward code). For Variables, and
-    as the reference the forward-over-reverse form is tested against."""
-    from . import numpy as tnp
-    single = not isinstance(xs, (list, tuple))
-    xs_list = [xs] if single else list(xs)
-    result = []
-    for x, g in zip(xs_list, gradients(ys, xs_list)):
-        if g is None:
-            result.append(None)
-            continue
-        n = int(np.prod(x.shape))
-        flat = tnp.reshape(g, (n,))
-        rows = [tnp.reshape(gradients(flat[i], [x])[0], (1, n))
-                for i in range(n)]
-        result.append(tnp.reshape(tnp.concatenate(rows, 0),
-                                  tuple(x.shape) + tuple(x.shape)))
-    return result[0] if single else result
-
-
-_function_tapes: list = []
-
-
-def _current_function_tape():
-    if not _C.is_tracing() or not _function_tapes:
+def current_function_tape() -> Tape:
+    """The hidden tape of the function being traced, or a RuntimeError."""
+    if not _C.is_tracing() or not function_tapes:
         raise RuntimeError("tracec.gradients works inside a tracec.function "
                            "(eagerly, use tracec.GradientTape)")
-    return _function_tapes[-1]
-
-
-# ---------------------------------------------------------------------------
-# The seeds' implicit gradients (tfe.implicit_*) and gradients_function
-# ---------------------------------------------------------------------------
-
-
-def implicit_value_and_grad(f):
-    """implicit_value_and_grad(f)(*args) -> (f(*args), [(gradient, variable)])
-    with respect to every trainable variable f reads (tfe's
-    implicit_value_and_gradients)."""
-    def wrapper(*args):
-        with GradientTape() as tape:
-            value = f(*args)
-        variables = tape.watched_variables()
-        if not variables:
-            raise ValueError(f"{getattr(f, '__name__', f)} reads no trainable "
-                             "tracec.Variable: nothing to differentiate")
-        grads = tape.gradient(value, variables)
-        return value, list(zip(grads, variables))
-    return wrapper
-
-
-def implicit_grad(f):
-    """implicit_grad(f)(*args) -> [(gradient, variable)] (tfe.implicit_gradients)."""
-    vg = implicit_value_and_grad(f)
-    return lambda *args: vg(*args)[1]
-
-
-def gradients_function(f, params=None):
-    """gradients_function(f)(*args) -> the gradients of f with respect to its
-    arguments (or those at the indices `params`), as a list
-    (tfe.gradients_function)."""
-    def wrapper(*args):
-        nums = tuple(range(len(args))) if params is None else tuple(params)
-        return list(grad(f, argnums=nums)(*args))
-    return wrapper
+    return function_tapes[-1]

@@ -8,11 +8,12 @@ import numpy as np
 
 from . import _core
 from . import _tracec as _C
+from . import numpy as tnp
 
 _ids = itertools.count()
 
 
-class Variable:
+class Variable(_core.VariableBase):
     """A mutable tensor, like tf.Variable.
 
     Inside a `tracec.function` a variable is lifted to a
@@ -135,7 +136,6 @@ class Variable:
     # --- arithmetic: the ops of tracec.numpy on the variable's value -------
     def _binary(name, reverse=False):
         def method(self, other):
-            from . import numpy as tnp
             op = getattr(tnp, name)
             return op(other, self) if reverse else op(self, other)
         return method
@@ -158,11 +158,9 @@ class Variable:
     del _binary
 
     def __neg__(self):
-        from . import numpy as tnp
         return tnp.negative(self)
 
     def __getitem__(self, index):
-        from . import numpy as tnp
         return tnp._getitem(self, index)
 
     __hash__ = object.__hash__

@@ -1,0 +1,240 @@
+"""The function transforms of tracec's public API, as thin, documented
+wrappers (as jax/_src/api.py is): how each is traced lives in reverse.py
+(grad, value_and_grad, vjp), forward.py (jvp, jacfwd, jacrev, hvp) and
+symbolic_gradients.py (TensorFlow 1's gradients and hessians).
+
+Nothing differentiates in Python: every transform records trace.grad,
+trace.vjp or trace.jvp ops that the compiler's trace-autodiff pass
+differentiates. Eagerly, a transformed function is traced and compiled once
+per signature; inside a tracec.function, it records its op in place.
+
+>>> import numpy as np, tracec, tracec.numpy as tnp
+>>> y, t = tracec.jvp(tnp.sin, (np.float32(0.0),), (np.float32(2.0),))
+>>> float(t)
+2.0
+"""
+from __future__ import annotations
+
+from . import forward as _forward
+from . import reverse as _reverse
+from . import symbolic_gradients as _symbolic_gradients
+from .tape import Tape as _Tape
+
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
+           "hessian", "hvp", "gradients", "hessians", "implicit_grad",
+           "implicit_value_and_grad", "gradients_function"]
+
+
+# ---------------------------------------------------------------------------
+# Reverse mode (JAX's)
+# ---------------------------------------------------------------------------
+
+
+def value_and_grad(f, argnums=0, has_aux=False):
+    """value_and_grad(f)(*args) -> (f(*args), gradient(s)) (jax.value_and_grad):
+    f returns a scalar; one gradient per argnum (a tuple if argnums is).
+
+    With has_aux=True, f returns a pair (loss, aux): aux (arrays, or nested
+    lists/tuples/dicts of them) is returned alongside and not
+    differentiated, and the result is ((loss, aux), gradient(s)). f runs
+    once.
+
+    >>> def loss(w):
+    ...     y = w * w
+    ...     return tnp.sum(y), y
+    >>> (l, y), g = tracec.value_and_grad(loss, has_aux=True)(
+    ...     np.array([1., 2.], np.float32))
+    >>> g
+    array([2., 4.], dtype=float32)
+    """
+    return _reverse.transform(f, argnums, with_value=True, has_aux=has_aux)
+
+
+def grad(f, argnums=0, has_aux=False):
+    """grad(f)(*args): the gradient of f's scalar result (jax.grad).
+
+    With has_aux=True, f returns (loss, aux) and grad returns
+    (gradient(s), aux); aux is not differentiated.
+
+    >>> tracec.grad(lambda x: tnp.sum(x * x))(np.array([1., 2.], np.float32))
+    array([2., 4.], dtype=float32)
+    """
+    return _reverse.transform(f, argnums, with_value=False, has_aux=has_aux)
+
+
+def vjp(f, *primals, has_aux=False):
+    """(f(*primals), vjp_fn) with vjp_fn(cotangent) -> the cotangents of the
+    primals (jax.vjp; the seeds' make_vjp). f returns one array.
+
+    With has_aux=True, f returns (output, aux) and vjp returns
+    (output, vjp_fn, aux); aux is not differentiated.
+
+    >>> y, vjp_fn = tracec.vjp(lambda x: x * x, np.array([1., 2.], np.float32))
+    >>> vjp_fn(np.ones(2, np.float32))
+    (array([2., 4.], dtype=float32),)
+    """
+    return _reverse.vjp(f, primals, has_aux=has_aux)
+
+
+# ---------------------------------------------------------------------------
+# Forward mode and Jacobians (JAX's)
+# ---------------------------------------------------------------------------
+
+
+def jvp(f, primals, tangents):
+    """(f(*primals), the tangent of f's output along `tangents`) (jax.jvp):
+    the Jacobian-vector product, by forward mode (trace.jvp). `primals` and
+    `tangents` are tuples, one tangent per primal, of its shape (converted to
+    its dtype). f returns an array or a tuple of floating-point arrays.
+
+    >>> x = np.array([1., 2.], np.float32)
+    >>> y, t = tracec.jvp(lambda x: x * x, (x,), (np.ones(2, np.float32),))
+    >>> t
+    array([2., 4.], dtype=float32)
+    """
+    return _forward.jvp(f, primals, tangents)
+
+
+def jacfwd(f, argnums=0):
+    """The Jacobian of f (one array output) by forward mode (jax.jacfwd): one
+    jvp per input element, in a loop (one trace.jvp compiled). The result
+    has shape out.shape + in.shape (a tuple of them if argnums is a tuple).
+
+    >>> tracec.jacfwd(lambda x: x * x)(np.array([1., 2.], np.float32))
+    array([[2., 0.],
+           [0., 4.]], dtype=float32)
+    """
+    return _forward.jacobian(f, argnums, forward=True)
+
+
+def jacrev(f, argnums=0):
+    """The Jacobian of f (one array output) by reverse mode (jax.jacrev): one
+    trace.vjp per output element; shape out.shape + in.shape.
+
+    >>> tracec.jacrev(lambda x: x * x)(np.array([1., 2.], np.float32))
+    array([[2., 0.],
+           [0., 4.]], dtype=float32)
+    """
+    return _forward.jacobian(f, argnums, forward=False)
+
+
+def hessian(f, argnums=0):
+    """The Hessian of f's scalar output with respect to one argument
+    (jax.hessian): jacfwd of the gradient, forward-over-reverse; shape
+    in.shape + in.shape.
+
+    >>> tracec.hessian(lambda x: tnp.sum(x * x * x))(
+    ...     np.array([1., 2.], np.float32))
+    array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float32)
+    """
+    if not isinstance(argnums, int):
+        raise TypeError("hessian takes one argnum (an int)")
+    return jacfwd(grad(f, argnums), argnums)
+
+
+def hvp(f, primals, tangents):
+    """The Hessian-vector product H v of f's scalar output at `primals`
+    along `tangents` (tuples, one tangent per primal; returns one product
+    per primal), computed forward-over-reverse: the jvp (trace.jvp) of the
+    gradient (trace.grad), so the compiler differentiates the backward
+    sweep forward instead of sweeping it backward again.
+
+    >>> x = np.array([1., 2.], np.float32)
+    >>> tracec.hvp(lambda x: tnp.sum(x * x * x), (x,), (np.ones(2, np.float32),))
+    (array([ 6., 12.], dtype=float32),)
+    """
+    return _forward.hvp(f, primals, tangents)
+
+
+# ---------------------------------------------------------------------------
+# TensorFlow 1's symbolic gradients, inside a tracec.function
+# ---------------------------------------------------------------------------
+
+
+def gradients(ys, xs, grad_ys=None, stop_gradients=None,
+              unconnected_gradients="none"):
+    """Symbolic gradients inside a tracec.function (tf.gradients): the sum of
+    d ys / d xs, given `grad_ys` cotangents; `stop_gradients` are held
+    constant; unconnected xs give None or zeros ("zero").
+
+    >>> @tracec.function
+    ... def g(x):
+    ...     return tracec.gradients(tnp.sum(x * x), x)
+    >>> g(np.array([1., 2.], np.float32))
+    array([2., 4.], dtype=float32)
+    """
+    return _symbolic_gradients.gradients(
+        ys, xs, grad_ys=grad_ys, stop_gradients=stop_gradients,
+        unconnected_gradients=unconnected_gradients)
+
+
+def hessians(ys, xs):
+    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: for each x,
+    the Hessian of sum(ys) with respect to it, of shape x.shape + x.shape
+    (a list for a list of xs; None for an x that ys do not depend on).
+
+    Forward-over-reverse (JAX's jacfwd(grad(f))): the recorded ops from xs
+    to ys become a function whose gradient (a trace.vjp) is differentiated
+    in forward mode (trace.jvp), one jvp per element of x. Each is one
+    forward sweep through the primal and backward code together, where
+    reverse-over-reverse runs a second backward sweep per element.
+
+    >>> @tracec.function
+    ... def h(x):
+    ...     return tracec.hessians(tnp.sum(x * x * x), x)
+    >>> h(np.array([1., 2.], np.float32))
+    array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float32)
+    """
+    return _symbolic_gradients.hessians(ys, xs)
+
+
+# ---------------------------------------------------------------------------
+# The seeds' implicit gradients (tfe.implicit_*) and gradients_function
+# ---------------------------------------------------------------------------
+
+
+def implicit_value_and_grad(f):
+    """implicit_value_and_grad(f)(*args) -> (f(*args), [(gradient, variable)])
+    with respect to every trainable variable f reads (tfe's
+    implicit_value_and_gradients): f runs under a tape.
+
+    >>> v = tracec.Variable(3.0)
+    >>> value, [(g, var)] = tracec.implicit_value_and_grad(
+    ...     lambda: v * v)()
+    >>> g
+    array(6., dtype=float32)
+    """
+    def wrapper(*args):
+        with _Tape() as tape:
+            value = f(*args)
+        variables = tape.watched_variables()
+        if not variables:
+            raise ValueError(f"{getattr(f, '__name__', f)} reads no trainable "
+                             "tracec.Variable: nothing to differentiate")
+        grads = tape.gradient(value, variables)
+        return value, list(zip(grads, variables))
+    return wrapper
+
+
+def implicit_grad(f):
+    """implicit_grad(f)(*args) -> [(gradient, variable)]
+    (tfe.implicit_gradients): implicit_value_and_grad without the value."""
+    vg = implicit_value_and_grad(f)
+    return lambda *args: vg(*args)[1]
+
+
+def gradients_function(f, params=None):
+    """gradients_function(f)(*args) -> the gradients of f with respect to its
+    arguments (or those at the indices `params`), as a list
+    (tfe.gradients_function): grad(f, argnums).
+
+    >>> tracec.gradients_function(lambda x, y: x * y)(
+    ...     np.float32(2.0), np.float32(3.0))
+    [array(3., dtype=float32), array(2., dtype=float32)]
+    """
+    def wrapper(*args):
+        nums = tuple(range(len(args))) if params is None else tuple(params)
+        return list(grad(f, argnums=nums)(*args))
+    return wrapper

@@ -1,0 +1,198 @@
+"""ConcreteFunction: one trace of a tracec.function, compiled; and its calls
+under eager gradient tapes, recorded as one op with a compiled backward
+(the seeds' _backprop_call)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from ._tree import flatten, is_single_leaf, pack
+from .signatures import TensorSpec
+from .variables import Variable
+
+
+class ConcreteFunction:
+    """One trace of a tracec.function: for one input signature.
+
+    `inputs` and `outputs` are TensorSpecs; `captured_inputs` the arrays
+    closed over (extra arguments the function passes itself); `variables`
+    the tracec.Variables it reads or assigns (resource arguments, updated
+    in place); `ir()` the MLIR text, `ir(after_autodiff=True)` after
+    automatic control dependencies and differentiation."""
+
+    def __init__(self, c_function, template, array_positions, num_args, name):
+        self._c = c_function
+        self._template = template
+        self._positions = array_positions
+        self._num_args = num_args
+        self._all_arrays = array_positions == list(range(num_args))
+        self._single = is_single_leaf(template)
+        self.name = name
+        # Traced with dynamic dims for a Function without a signature, and
+        # whether its gradients failed under a tape (see Function._call).
+        self._dynamic = False
+        self._no_tape = False
+
+    @property
+    def inputs(self):
+        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.inputs()]
+
+    @property
+    def outputs(self):
+        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.outputs()]
+
+    @property
+    def structured_outputs(self):
+        return pack(self._template, self.outputs)
+
+    @property
+    def captured_inputs(self):
+        return self._c.captured_inputs()
+
+    @property
+    def variables(self):
+        handles = self._c.variables()
+        return [Variable._registry[id(h)] for h in handles
+                if id(h) in Variable._registry]
+
+    def ir(self, after_autodiff: bool = False) -> str:
+        return self._c.ir(after_autodiff)
+
+    def compile_stats(self):
+        """Where the compile time went: {"pipeline_seconds",
+        "optimize_seconds", "codegen_seconds", "cache_hit"} (the persistent
+        compile cache; see docs/guides/cpp.md)."""
+        return self._c.compile_stats()
+
+    def _call_arrays(self, arrays):
+        flat = self._c(*arrays)
+        if self._single:
+            return flat[0]
+        return pack(self._template, flat)
+
+    def __call__(self, *args):
+        if self._all_arrays and len(args) == self._num_args:
+            return self._call_arrays(args)
+        return self._call_arrays([args[i] for i in self._positions])
+
+    def __repr__(self):
+        ins = ", ".join(repr(s) for s in self.inputs)
+        return f"<tracec.ConcreteFunction {self.name}({ins})>"
+
+
+# ---------------------------------------------------------------------------
+# Calls under an eager tape
+# ---------------------------------------------------------------------------
+
+
+class _FunctionKernel:
+    """A tracec.function as one recorded op: replayed by inlining its Python
+    function (the compiler then differentiates through it)."""
+
+    def __init__(self, function, args, positions):
+        self.function = function
+        self.args = args
+        self.positions = positions
+        self.uses_variables = True
+        self.__name__ = function._name
+
+    def __call__(self, *values):
+        call_args = list(self.args)
+        for i, v in zip(self.positions, values):
+            call_args[i] = v
+        with _core.suspended_tapes():
+            result = self.function._python_function(*call_args)
+        leaves = []
+        flatten(result, leaves)
+        return [_core.to_value(x) for x in leaves]
+
+
+class _BackwardCall:
+    """A tracec.function run under an eager tape through its compiled
+    forward function (results + residuals), with the compiled backward
+    function kept for the tape: the seeds' _backprop_call. Gradients of its
+    outputs with respect to its array inputs and variables need no retrace
+    and no second forward pass."""
+
+    def __init__(self, pair, variables, variable_arguments, residuals):
+        (self.forward, self.backward, self.num_results, self.num_residuals,
+         self.cotangent_results, self.wrt) = pair
+        self.variables = variables  # the float variables it uses
+        self.variable_arguments = variable_arguments  # their argument index
+        self.residuals = residuals
+
+    def gradient(self, record, output, leaves, variables, cotangents):
+        """The gradients for `leaves` and `variables` if they are this
+        call's inputs and variables, else None (the tape replays)."""
+        inputs = {id(o): k for k, o in enumerate(record.operands)}
+        if any(id(x) not in inputs for x in leaves) or any(
+                all(v is not w for w in self.variables) for v in variables):
+            return None
+        cts = []
+        for j in self.cotangent_results:
+            out = record.outputs[j]
+            if j == output:
+                cts.append(np.asarray(cotangents[0], out.dtype)
+                           if cotangents else np.ones_like(out))
+            else:
+                cts.append(np.zeros_like(out))
+        grads = self.backward(*self.residuals, *cts)
+        by_wrt = dict(zip(self.wrt, grads))
+        result = {}
+        for x in leaves:
+            g = by_wrt.get(inputs[id(x)])
+            if g is not None:
+                result[id(x)] = g
+        for v in variables:
+            index = next(i for i, w in enumerate(self.variables) if w is v)
+            g = by_wrt.get(self.variable_arguments[index])
+            if g is not None:
+                result[id(v)] = g
+        return result
+
+
+def _forward_backward(concrete):
+    """(pair, wrt) for a concrete function, compiled once."""
+    cached = getattr(concrete, "_forward_backward", None)
+    if cached is None:
+        specs = concrete._c.inputs()
+        extras = concrete._c.extras()
+        wrt = [i for i, (dtype, _) in enumerate(specs)
+               if dtype in ("f16", "bf16", "f32", "f64")]
+        variable_args, variables = [], []
+        for k, (array, handle) in enumerate(extras):
+            if handle is not None and array.dtype.kind == "f":
+                variable_args.append(len(specs) + k)
+                variables.append(Variable._registry[id(handle)])
+        pair = concrete._c.forward_backward(wrt + variable_args,
+                                            concrete._opt_level)
+        cached = (pair, len(wrt), variables, variable_args,
+                  [a for a, _ in extras])
+        concrete._forward_backward = cached
+    return cached
+
+
+def record_call(function, concrete, args):
+    """Runs `concrete` (a trace of Function `function`) at `args` under the
+    active tapes: through its forward function, recorded as one op whose
+    backward is the compiled backward function (and whose replay inlines
+    the Python function)."""
+    positions = concrete._positions
+    operands = tuple(args[i] for i in positions)
+    pair, num_float, variables, variable_args, extras = \
+        _forward_backward(concrete)
+    flat = pair[0](*operands, *extras)
+    results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
+    backward = _BackwardCall(pair, variables, variable_args, residuals)
+    outputs = pack(concrete._template, results)
+    static_args = tuple(None if i in positions else a
+                        for i, a in enumerate(args))
+    key = (function, static_args)
+    kernels = function.__dict__.setdefault("_tape_kernels", {})
+    kernel = kernels.get(key)
+    if kernel is None:
+        kernel = kernels[key] = _FunctionKernel(function, static_args,
+                                                positions)
+    for tape in _core._tapes:
+        tape._record(kernel, operands, (), results, backward=backward)
+    return outputs

@@ -1,0 +1,119 @@
+"""Input signatures of tracec.functions: TensorSpec (tf.TensorSpec), and the
+cache keys a Function looks its traces up by.
+
+A key has one entry per argument: an array's (shape, dtype), with None for
+a dynamic dim, or a static argument's (type, value)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+
+
+class TensorSpec:
+    """The dtype and shape of an array argument. A None dim takes any size:
+    the function is traced and compiled once, with that dim dynamic (`?`),
+    for every size there (tf.TensorSpec([None, 784]))."""
+
+    def __init__(self, shape, dtype=np.float32, name=None):
+        shape = tuple(shape)
+        dims = []
+        for d in shape:
+            if d is None:
+                dims.append(None)
+            elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) \
+                    and d >= 0:
+                dims.append(int(d))
+            else:
+                raise ValueError(f"TensorSpec{shape}: a dim is a size (an int "
+                                 ">= 0) or None (any size)")
+        self.shape = tuple(dims)
+        self.dtype = np.dtype(dtype)
+        _core.dtype_name(self.dtype)
+        self.name = name
+
+    def is_compatible_with(self, x) -> bool:
+        """Whether an array (or a TensorSpec) fits: the same dtype and rank,
+        and the same size in every dim that is not None here."""
+        shape = x.shape if isinstance(x, TensorSpec) else np.shape(x)
+        dtype = x.dtype if isinstance(x, TensorSpec) else np.asarray(x).dtype
+        return dtype == self.dtype and shape_mismatch(shape, self.shape) is None
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype.name})"
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+
+def shape_mismatch(shape, spec_shape):
+    """None if `shape` fits `spec_shape` (a None dim of it fits any size;
+    a None dim of `shape`, an unknown size, fits only None), else why not."""
+    if len(shape) != len(spec_shape):
+        return f"rank {len(shape)}, expected {len(spec_shape)}"
+    for i, (d, e) in enumerate(zip(shape, spec_shape)):
+        if e is not None and d != e:
+            return f"dim {i} is {'?' if d is None else d}, expected {e}"
+    return None
+
+
+def static_key(arg, position):
+    """The key entry of a static (non-array) argument: (type, value)."""
+    try:
+        hash(arg)
+    except TypeError:
+        raise TypeError(
+            f"argument {position} is a {type(arg).__name__}, which is neither "
+            "an array nor hashable: pass arrays for tensors and hashable "
+            "values (numbers, strings, tuples) for static arguments") from None
+    return (type(arg), arg)
+
+
+def is_array(entry):
+    """Whether a cache key's entry is an array's (shape, dtype); a static
+    argument's is (type, value)."""
+    return isinstance(entry[0], tuple)
+
+
+def key_structure(key):
+    """What must agree for one trace to serve two keys, sizes aside."""
+    return tuple(("array", len(e[0]), e[1]) if is_array(e) else e
+                 for e in key)
+
+
+def relax(seen, key):
+    """The most specific key serving both: the dims that differ are None."""
+    return tuple((tuple(a if a == b else None for a, b in zip(s[0], k[0])),
+                  k[1]) if is_array(k) else k for s, k in zip(seen, key))
+
+
+def covers(general, key):
+    """Whether a trace for `general` (None dims) serves `key`."""
+    if len(general) != len(key):
+        return False
+    for g, k in zip(general, key):
+        if is_array(g) != is_array(k):
+            return False
+        if not is_array(g):
+            if g != k:
+                return False
+        elif g[1] != k[1] or shape_mismatch(k[0], g[0]) is not None:
+            return False
+    return True
+
+
+def count_none(key):
+    return sum(e[0].count(None) for e in key if is_array(e))
+
+
+def has_none(key):
+    return count_none(key) > 0
+
+
+def describe(key):
+    """The arrays of a key, as TensorSpecs (for messages)."""
+    return ", ".join(repr(TensorSpec(e[0], e[1])) for e in key if is_array(e))

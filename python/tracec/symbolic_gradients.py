@@ -1,0 +1,78 @@
+"""TensorFlow 1's symbolic gradients inside a tracec.function: gradients
+and hessians (api.py) of values already recorded, by the C++ tracer's
+gradients() (lib/Frontend/SymbolicGradients.cpp), which slices the recorded
+ops between xs and ys into a function that trace.vjp differentiates. The
+values are those of the hidden tape every traced function runs under
+(tape.current_function_tape)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from . import _tracec as _C
+from . import numpy as tnp
+from ._tree import flatten
+from .forward import jacobian
+from .tape import current_function_tape
+from .variables import Variable
+
+
+def gradients(ys, xs, grad_ys=None, stop_gradients=None,
+              unconnected_gradients="none"):
+    """tf.gradients of the recorded values (api.gradients): the gradient
+    of the hidden tape of the function being traced."""
+    tape = current_function_tape()
+    stops = []
+    if stop_gradients is not None:
+        flatten(stop_gradients, stops)
+    return tape.gradient(ys, xs, output_gradients=grad_ys,
+                         unconnected_gradients=unconnected_gradients,
+                         _stops=stops)
+
+
+def hessians(ys, xs):
+    """tf.hessians of the recorded values (api.hessians): jacfwd of the
+    gradients() function of ys with respect to each x (forward-over-reverse),
+    reverse-over-reverse for Variables."""
+    single = not isinstance(xs, (list, tuple))
+    xs_list = [xs] if single else list(xs)
+    current_function_tape()
+    if any(isinstance(x, Variable) for x in xs_list):
+        return _hessians_reverse(ys, xs)
+    ys_list = []
+    flatten(ys, ys_list)
+    gradient, operands, arguments, positions = _C.gradients_function(
+        [_core.to_value(y) for y in ys_list],
+        [_core.to_value(x) for x in xs_list], [])
+    result = []
+    for x, argument, position in zip(xs_list, arguments, positions):
+        if argument < 0:
+            result.append(None)
+            continue
+
+        def gradient_of_x(*values, position=position):
+            return gradient(list(values))[position]
+        gradient_of_x.__name__ = "gradients"
+        hessian = jacobian(gradient_of_x, argument, forward=True)
+        result.append(hessian(*operands))
+    return result[0] if single else result
+
+
+def _hessians_reverse(ys, xs):
+    """hessians reverse-over-reverse: one gradients() of each element of the
+    gradient (n backward sweeps over the backward code). For Variables, and
+    as the reference the forward-over-reverse form is tested against."""
+    single = not isinstance(xs, (list, tuple))
+    xs_list = [xs] if single else list(xs)
+    result = []
+    for x, g in zip(xs_list, gradients(ys, xs_list)):
+        if g is None:
+            result.append(None)
+            continue
+        n = int(np.prod(x.shape))
+        flat = tnp.reshape(g, (n,))
+        rows = [tnp.reshape(gradients(flat[i], [x])[0], (1, n))
+                for i in range(n)]
+        result.append(tnp.reshape(tnp.concatenate(rows, 0),
+                                  tuple(x.shape) + tuple(x.shape)))
+    return result[0] if single else result
