@@ -6,7 +6,11 @@ model, weights and batches in PyTorch. Prints the test accuracy and the
 time per training step of both, and saves the loss curves as a PNG.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/digits_cnn.py \
-        [--epochs 15] [--batch 64] [--seed 0] [--png build/demo/digits_loss.png]
+        [--epochs 15] [--batch 64] [--seed 0] [--threads N] [--png build/demo/digits_loss.png]
+
+Both run on the same number of threads: all cores by default (as each
+library's own default), or --threads N (tracec.set_num_threads and
+torch.set_num_threads).
 """
 import argparse
 import os
@@ -85,7 +89,12 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--png", default="build/demo/digits_loss.png")
     parser.add_argument("--no-torch", action="store_true")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="threads for both tracec and PyTorch (default: one per core)")
     args = parser.parse_args()
+    if args.threads:
+        tracec.set_num_threads(args.threads)
+    threads = tracec.get_num_threads()
 
     from tqdm import tqdm
     x_train, x_test, y_train, y_test = load(args.seed)
@@ -134,7 +143,7 @@ def main():
     torch_losses, torch_times, torch_accuracy = [], [], None
     if net is not None:
         import torch
-        torch.set_num_threads(1)
+        torch.set_num_threads(threads)
         opt = torch.optim.Adam(net.parameters(), lr=args.lr)
         bar = tqdm(batches, desc="torch ", unit="step", ncols=90, mininterval=0.5)
         for idx in bar:
@@ -153,10 +162,10 @@ def main():
                                     == y_test).mean())
 
     print(f"tracec: test accuracy {accuracy:.4f}, median step "
-          f"{np.median(step_times) * 1e6:.0f} us")
+          f"{np.median(step_times) * 1e6:.0f} us ({threads} threads)")
     if net is not None:
         print(f"torch:  test accuracy {torch_accuracy:.4f}, median step "
-              f"{np.median(torch_times) * 1e6:.0f} us (1 thread); tracec/torch step time "
+              f"{np.median(torch_times) * 1e6:.0f} us ({threads} threads); tracec/torch step time "
               f"{np.median(step_times) / np.median(torch_times):.2f}x; largest loss "
               f"difference {np.max(np.abs(np.array(losses) - torch_losses)):.2e}")
 

@@ -26,6 +26,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -33,6 +34,7 @@
 #include <thread>
 
 extern "C" int omp_get_max_threads(void); // libomp's omp.h
+extern "C" void omp_set_num_threads(int);
 
 using namespace tracec;
 
@@ -50,17 +52,42 @@ using namespace tracec;
 /// after this: every use of it goes through here first.
 static constexpr const char *kWorkerSpinTime = "1ms";
 
+/// OpenMP's own default thread count (OMP_NUM_THREADS, else the cores),
+/// read when libomp starts.
+static unsigned openmpDefaultThreads = 0;
+
 static void configureOpenMP() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (!std::getenv("KMP_BLOCKTIME") && !std::getenv("OMP_WAIT_POLICY"))
       setenv("KMP_BLOCKTIME", kWorkerSpinTime, /*overwrite=*/0);
+    openmpDefaultThreads = static_cast<unsigned>(omp_get_max_threads());
   });
+}
+
+/// setDefaultThreads' count (0: OpenMP's default). OpenMP keeps the count
+/// per thread (omp_set_num_threads sets the calling thread's), so each
+/// host thread applies the process-wide choice to itself before a call.
+static std::atomic<unsigned> chosenThreads{0};
+static thread_local unsigned appliedThreads = 0;
+
+static void applyChosenThreads() {
+  unsigned chosen = chosenThreads.load(std::memory_order_relaxed);
+  if (chosen == appliedThreads)
+    return;
+  omp_set_num_threads(static_cast<int>(chosen ? chosen : openmpDefaultThreads));
+  appliedThreads = chosen;
 }
 
 unsigned tracec::defaultThreads() {
   configureOpenMP();
-  return static_cast<unsigned>(omp_get_max_threads());
+  unsigned chosen = chosenThreads.load(std::memory_order_relaxed);
+  return chosen ? chosen : openmpDefaultThreads;
+}
+
+void tracec::setDefaultThreads(unsigned threads) {
+  configureOpenMP();
+  chosenThreads.store(threads, std::memory_order_relaxed);
 }
 
 /// The file of the libomp this library is linked with. Parallel loops call
@@ -697,6 +724,7 @@ llvm::Error Function::invoke(llvm::ArrayRef<Tensor> inputs,
   for (Descriptor &descriptor : descriptors)
     descriptor.pack(args);
   if (target_ != Target::cuda) {
+    applyChosenThreads();
     entry_(args.data());
     return llvm::Error::success();
   }

@@ -133,6 +133,23 @@ void tracec::python::bindRuntime(py::module_ &m) {
       .def("function_names", &Executable::functionNames);
 
   m.def(
+      "set_num_threads",
+      [](int threads) {
+        if (threads < 1)
+          throw py::value_error("set_num_threads: the number of threads "
+                                "must be at least 1, got " +
+                                std::to_string(threads));
+        setDefaultThreads(static_cast<unsigned>(threads));
+      },
+      py::arg("threads"),
+      "Sets the threads compiled functions use from now on, from every "
+      "Python thread (as torch.set_num_threads): the default is "
+      "OMP_NUM_THREADS, else one per core. Results do not depend on it.");
+  m.def("get_num_threads", &defaultThreads,
+        "The threads compiled functions use (set_num_threads, else "
+        "OMP_NUM_THREADS, else one per core).");
+
+  m.def(
       "compile_module",
       [](const std::string &source, const std::string &name, unsigned optLevel) {
         auto module = unwrap(runtimeCompiler().parseString(source, name));

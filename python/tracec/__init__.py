@@ -9,6 +9,7 @@ and compiled with MLIR, called with NumPy arrays.
 array(5., dtype=float32)
 """
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
+from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, while_loop  # noqa: F401
 from .custom_gradients import checkpoint, custom_gradient  # noqa: F401

@@ -106,9 +106,16 @@ struct CompileStats {
   bool cacheStored = false;
 };
 
-/// The threads a call uses with CompileOptions::threads = 0: OpenMP's
-/// default for this process (OMP_NUM_THREADS, else the number of cores).
+/// The threads a call uses with CompileOptions::threads = 0: the count
+/// set by setDefaultThreads, else OpenMP's default for this process
+/// (OMP_NUM_THREADS, else the number of cores).
 unsigned defaultThreads();
+
+/// Sets the threads that calls of functions compiled with
+/// CompileOptions::threads = 0 use from now on, from every host thread
+/// (as torch.set_num_threads does); 0 restores OpenMP's default. Functions
+/// compiled with a count of their own keep it.
+void setDefaultThreads(unsigned threads);
 
 class Function {
 public:
