@@ -3,6 +3,7 @@
 #include "tracec/AOT/AotCompiler.h"
 
 #include "BufferCache.h"
+#include "WaitPolicy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,6 +62,8 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   // Buffers of run-time size are reused across calls (GPU host code keeps
   // its buffers on the device).
   if (cudaChip.empty() && failed(cacheHeapBuffers(module)))
+    return failure();
+  if (failed(setOpenMPWaitPolicy(module)))
     return failure();
   return addCEntryPoints(module, entries, renamed);
 }

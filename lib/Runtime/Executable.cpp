@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "tracec/ABI/CudaRuntime.h"
+#include "tracec/ABI/tracec_openmp.h"
 #include "tracec/ABI/tracec_print.h"
 #include "tracec/ABI/tracec_ukernels.h"
 #include "tracec/Pipelines/LibraryNames.h"
@@ -38,29 +39,23 @@ extern "C" void omp_set_num_threads(int);
 
 using namespace tracec;
 
-/// How long a worker of the pool spins for the next parallel region before
-/// it sleeps (libomp's KMP_BLOCKTIME). libomp's own default, 200 ms, lets
-/// an idle worker take a core from other processes for that long after
-/// every call; 0 (sleep at once) made every parallel region wake its
-/// workers through the kernel, which cost more than most kernels: on 2
-/// cores, 2 threads were slower than 1 (the CNN training step 12.9 ms
-/// instead of 3.6 ms). A millisecond covers the gaps between the regions of
-/// one call and between the calls of a training loop, so they find their
-/// workers awake, and gives the core back soon after: spin briefly, then
-/// sleep, as libgomp (PyTorch's pool) does. The user's KMP_BLOCKTIME or
-/// OMP_WAIT_POLICY wins. libomp reads these once, when it starts, which is
-/// after this: every use of it goes through here first.
-static constexpr const char *kWorkerSpinTime = "1ms";
-
 /// OpenMP's own default thread count (OMP_NUM_THREADS, else the cores),
 /// read when libomp starts.
 static unsigned openmpDefaultThreads = 0;
 
+/// Workers spin briefly, then sleep (TRACEC_OPENMP_BLOCKTIME, in
+/// tracec_openmp.h, says why), unless the user chose a policy
+/// (KMP_BLOCKTIME or OMP_WAIT_POLICY). libomp's own default, 200 ms, lets
+/// an idle worker take a core from other processes for that long after
+/// every call; 0 (sleep at once) made every parallel region wake its
+/// workers through the kernel, which cost more than most kernels: on 2
+/// cores, 2 threads were slower than 1. libomp reads these once, when it
+/// starts, which is after this: every use of it goes through here first.
 static void configureOpenMP() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (!std::getenv("KMP_BLOCKTIME") && !std::getenv("OMP_WAIT_POLICY"))
-      setenv("KMP_BLOCKTIME", kWorkerSpinTime, /*overwrite=*/0);
+      setenv("KMP_BLOCKTIME", TRACEC_OPENMP_BLOCKTIME, /*overwrite=*/0);
     openmpDefaultThreads = static_cast<unsigned>(omp_get_max_threads());
   });
 }

@@ -57,6 +57,12 @@ static cl::opt<unsigned> compileThreads(
              "use, one partition of the module each (default 0: one per "
              "core)"),
     cl::init(0), cl::cat(toolCategory));
+static cl::opt<int64_t> parallelMinWork(
+    "parallel-min-work",
+    cl::desc("--target=cpu with threads: the least work (in operations, a "
+             "vector op counting its lanes) a loop nest must do to be split "
+             "across threads (default: CompileOptions::parallelMinWork)"),
+    cl::init(CompileOptions().parallelMinWork), cl::cat(toolCategory));
 static cl::opt<bool> outlineKernels(
     "outline-kernels",
     cl::desc("--target=cpu: compile each loop nest as a kernel function of "
@@ -134,6 +140,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.chip = chip;
   options.threads = threads;
+  options.parallelMinWork = parallelMinWork;
   options.outlineKernels = outlineKernels;
   options.ukernels = ukernels;
   options.compileThreads = compileThreads;
