@@ -51,32 +51,28 @@ static std::optional<Combiner> matchCombiner(linalg::GenericOp op) {
       combine->getNumOperands() != 2 ||
       !llvm::is_contained(combine->getOperands(), Value(out)))
     return std::nullopt;
-  Type type = out.getType();
-  Builder b(op.getContext());
-  auto floatOf = [&](double value) -> TypedAttr {
-    return b.getFloatAttr(type, value);
-  };
-  auto intOf = [&](APInt value) -> TypedAttr {
-    return b.getIntegerAttr(type, value);
-  };
-  unsigned width = type.getIntOrFloatBitWidth();
-  double inf = std::numeric_limits<double>::infinity();
   using Kind = gpu::AllReduceOperation;
-  return llvm::TypeSwitch<Operation *, std::optional<Combiner>>(combine)
-      .Case([&](arith::AddFOp) { return Combiner{combine, Kind::ADD, floatOf(0)}; })
-      .Case([&](arith::MulFOp) { return Combiner{combine, Kind::MUL, floatOf(1)}; })
-      .Case([&](arith::MaxNumFOp) { return Combiner{combine, Kind::MAXNUMF, floatOf(-inf)}; })
-      .Case([&](arith::MinNumFOp) { return Combiner{combine, Kind::MINNUMF, floatOf(inf)}; })
-      .Case([&](arith::MaximumFOp) { return Combiner{combine, Kind::MAXIMUMF, floatOf(-inf)}; })
-      .Case([&](arith::MinimumFOp) { return Combiner{combine, Kind::MINIMUMF, floatOf(inf)}; })
-      .Case([&](arith::AddIOp) { return Combiner{combine, Kind::ADD, intOf(APInt(width, 0))}; })
-      .Case([&](arith::MulIOp) { return Combiner{combine, Kind::MUL, intOf(APInt(width, 1))}; })
-      .Case([&](arith::MaxSIOp) { return Combiner{combine, Kind::MAXSI, intOf(APInt::getSignedMinValue(width))}; })
-      .Case([&](arith::MinSIOp) { return Combiner{combine, Kind::MINSI, intOf(APInt::getSignedMaxValue(width))}; })
-      .Case([&](arith::OrIOp) { return Combiner{combine, Kind::OR, intOf(APInt(width, 0))}; })
-      .Case([&](arith::AndIOp) { return Combiner{combine, Kind::AND, intOf(APInt::getAllOnes(width))}; })
-      .Case([&](arith::XOrIOp) { return Combiner{combine, Kind::XOR, intOf(APInt(width, 0))}; })
-      .Default([](Operation *) { return std::nullopt; });
+  std::optional<Kind> kind =
+      llvm::TypeSwitch<Operation *, std::optional<Kind>>(combine)
+          .Case([](arith::AddFOp) { return Kind::ADD; })
+          .Case([](arith::MulFOp) { return Kind::MUL; })
+          .Case([](arith::MaxNumFOp) { return Kind::MAXNUMF; })
+          .Case([](arith::MinNumFOp) { return Kind::MINNUMF; })
+          .Case([](arith::MaximumFOp) { return Kind::MAXIMUMF; })
+          .Case([](arith::MinimumFOp) { return Kind::MINIMUMF; })
+          .Case([](arith::AddIOp) { return Kind::ADD; })
+          .Case([](arith::MulIOp) { return Kind::MUL; })
+          .Case([](arith::MaxSIOp) { return Kind::MAXSI; })
+          .Case([](arith::MinSIOp) { return Kind::MINSI; })
+          .Case([](arith::OrIOp) { return Kind::OR; })
+          .Case([](arith::AndIOp) { return Kind::AND; })
+          .Case([](arith::XOrIOp) { return Kind::XOR; })
+          .Default([](Operation *) { return std::nullopt; });
+  // The identity of the combining op (upstream's table).
+  std::optional<TypedAttr> identity = arith::getNeutralElement(combine);
+  if (!kind || !identity)
+    return std::nullopt;
+  return Combiner{combine, *kind, *identity};
 }
 
 /// The reductions this pass handles: on buffers, one output, not a

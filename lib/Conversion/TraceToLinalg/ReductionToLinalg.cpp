@@ -20,45 +20,24 @@ using namespace mlir::trace;
 
 namespace {
 
-enum class Combiner { Sum, Prod, Max, Min };
-
-/// The combiner's identity: 0, 1, or the lowest/highest value of the type
-/// (-inf/+inf for floats).
-TypedAttr identityOf(Combiner combiner, Type element, OpBuilder &b) {
-  if (combiner == Combiner::Sum)
-    return b.getZeroAttr(element);
-  if (combiner == Combiner::Prod)
-    return isa<FloatType>(element) ? TypedAttr(b.getFloatAttr(element, 1.0))
-                                   : TypedAttr(b.getIntegerAttr(element, 1));
-  bool lowest = combiner == Combiner::Max;
-  if (auto floatType = dyn_cast<FloatType>(element))
-    return b.getFloatAttr(
-        element, llvm::APFloat::getInf(floatType.getFloatSemantics(), lowest));
-  unsigned width = element.getIntOrFloatBitWidth();
-  return b.getIntegerAttr(element, lowest
-                                       ? llvm::APInt::getSignedMinValue(width)
-                                       : llvm::APInt::getSignedMaxValue(width));
-}
-
-Value combine(Combiner combiner, OpBuilder &b, Location loc, Value x,
-              Value acc) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (combiner) {
-  case Combiner::Sum:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, x, acc))
-                   : Value(arith::AddIOp::create(b, loc, x, acc));
-  case Combiner::Prod:
-    return isFloat ? Value(arith::MulFOp::create(b, loc, x, acc))
-                   : Value(arith::MulIOp::create(b, loc, x, acc));
-  case Combiner::Max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, acc))
-                   : Value(arith::MaxSIOp::create(b, loc, x, acc));
-  case Combiner::Min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, acc))
-                   : Value(arith::MinSIOp::create(b, loc, x, acc));
+/// How a reduction combines its elements: upstream's kinds, which give the
+/// identity (arith::getIdentityValueAttr: 0, 1, or the lowest/highest value
+/// of the type, -inf/+inf for floats) and the combining op
+/// (arith::getReductionOp).
+struct Combiner {
+  arith::AtomicRMWKind onFloats, onIntegers;
+  arith::AtomicRMWKind of(Type element) const {
+    return isa<FloatType>(element) ? onFloats : onIntegers;
   }
-  llvm_unreachable("unknown combiner");
-}
+};
+constexpr Combiner kSum{arith::AtomicRMWKind::addf, arith::AtomicRMWKind::addi};
+constexpr Combiner kProd{arith::AtomicRMWKind::mulf,
+                         arith::AtomicRMWKind::muli};
+// NaN wins, as in NumPy: maximumf/minimumf, not maxnumf/minnumf.
+constexpr Combiner kMax{arith::AtomicRMWKind::maximumf,
+                        arith::AtomicRMWKind::maxs};
+constexpr Combiner kMin{arith::AtomicRMWKind::minimumf,
+                        arith::AtomicRMWKind::mins};
 
 /// Groups of source dims that expand into the keepdims result: each kept dim
 /// with the reduced (size-1) dims before it; trailing reduced dims join the
@@ -79,7 +58,7 @@ SmallVector<ReassociationIndices> keepdimsGroups(int64_t rank,
   return groups;
 }
 
-template <typename OpTy, Combiner kCombiner, bool kMean = false>
+template <typename OpTy, const Combiner &kCombiner, bool kMean = false>
 struct ReductionToLinalg : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
@@ -120,14 +99,16 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
     Type element = input.getElementType();
     auto reducedType = RankedTensorType::get(reducedShape, element);
 
-    Value init = filledTensor(rewriter, loc, reducedShape, dynamic,
-                              identityOf(kCombiner, element, rewriter));
+    arith::AtomicRMWKind kind = kCombiner.of(element);
+    Value init = filledTensor(
+        rewriter, loc, reducedShape, dynamic,
+        arith::getIdentityValueAttr(kind, element, rewriter, loc));
     Value result =
         linalg::ReduceOp::create(
             rewriter, loc, ValueRange{op.getX()}, ValueRange{init}, axes,
-            [](OpBuilder &b, Location l, ValueRange args) {
+            [&](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(
-                  b, l, combine(kCombiner, b, l, args[0], args[1]));
+                  b, l, arith::getReductionOp(kind, b, l, args[0], args[1]));
             })
             .getResult(0);
 
@@ -170,10 +151,10 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
 
 void mlir::trace::populateReductionToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ReductionToLinalg<ReduceSumOp, Combiner::Sum>,
-               ReductionToLinalg<ReduceMeanOp, Combiner::Sum, /*kMean=*/true>,
-               ReductionToLinalg<ReduceMaxOp, Combiner::Max>,
-               ReductionToLinalg<ReduceMinOp, Combiner::Min>,
-               ReductionToLinalg<ReduceProdOp, Combiner::Prod>>(
+  patterns.add<ReductionToLinalg<ReduceSumOp, kSum>,
+               ReductionToLinalg<ReduceMeanOp, kSum, /*kMean=*/true>,
+               ReductionToLinalg<ReduceMaxOp, kMax>,
+               ReductionToLinalg<ReduceMinOp, kMin>,
+               ReductionToLinalg<ReduceProdOp, kProd>>(
       patterns.getContext());
 }
