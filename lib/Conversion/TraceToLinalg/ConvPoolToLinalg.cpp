@@ -1,4 +1,4 @@
-//===- NeuralNetToLinalg.cpp - conv2d and pooling -> linalg ---------------===//
+//===- ConvPoolToLinalg.cpp - conv2d and pooling -> linalg ----------------===//
 //
 // NHWC convolution and pooling map to linalg's named ops, which take no
 // padding: a non-zero `padding` first becomes a tensor.pad of the input with
@@ -215,7 +215,7 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
 
 } // namespace
 
-void mlir::trace::populateNeuralNetToLinalgPatterns(
+void mlir::trace::populateConvPoolToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<Conv2DToLinalg, MaxPool2DToLinalg, AvgPool2DToLinalg>(
       patterns.getContext());
