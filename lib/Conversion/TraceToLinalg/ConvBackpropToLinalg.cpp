@@ -36,12 +36,6 @@ using namespace mlir::trace;
 
 namespace {
 
-bool allStatic(std::initializer_list<Type> types) {
-  return llvm::all_of(types, [](Type type) {
-    return cast<RankedTensorType>(type).hasStaticShape();
-  });
-}
-
 /// The sizes each operand of a backprop op must have, as far as the static
 /// result, the attributes and the other operands fix them (`?` where they
 /// do not).
@@ -83,7 +77,7 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
     RankedTensorType result = op.getType();
     // `?` batch, H and W are sized at run time (the window must be static;
     // CastToKnownSizes made the channels static where the filter is).
-    if (!allStatic({filter}) || result.isDynamicDim(3) ||
+    if (!filter.hasStaticShape() || result.isDynamicDim(3) ||
         unsizedResult(op, op.getLike(), /*channelsOfDy=*/false))
       return rewriter.notifyMatchFailure(
           op, "a dynamic filter or channel dim is not lowered");
@@ -161,7 +155,8 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
                      {sizeOf(rewriter, loc, op.getInput(), 1),
                       sizeOf(rewriter, loc, op.getInput(), 2)},
                      {f[0], f[1]}, strides, op.getPadding(), dilations);
-    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
+    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
+                              rewriter.getZeroAttr(input.getElementType()));
 
     // Dims (kh, kw, c, f, n, oh, ow).
     SmallVector<AffineExpr> d;
@@ -272,7 +267,8 @@ struct Conv2DBackpropFilterToMatmuls
                      {sizeOf(rewriter, loc, op.getInput(), 1),
                       sizeOf(rewriter, loc, op.getInput(), 2)},
                      {f[0], f[1]}, strides, op.getPadding(), dilations);
-    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding());
+    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
+                              rewriter.getZeroAttr(input.getElementType()));
 
     // Dims (c, f, n, oh, ow).
     SmallVector<AffineExpr> d;
@@ -403,7 +399,8 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     // `?` batch, H and W are sized at run time (the batch dy's, H and W
     // like's): the matmul's rows (n, oh, ow) stay three dims, never
     // collapsed (see rewriteAsIm2ColMatmul in PackContractions.cpp).
-    if (!allStatic({filter}) || result.isDynamicDim(3) || dy.isDynamicDim(3) ||
+    if (!filter.hasStaticShape() || result.isDynamicDim(3) ||
+        dy.isDynamicDim(3) ||
         unsizedResult(op, op.getLike(), /*channelsOfDy=*/false) ||
         !contractionElement(element))
       return rewriter.notifyMatchFailure(

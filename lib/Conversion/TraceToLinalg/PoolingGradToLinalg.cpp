@@ -106,10 +106,12 @@ linalg::GenericOp windowArgmax(OpBuilder &rewriter, Location loc, Value input,
                                  rewriter.getZeroAttr(element)));
     types.push_back(types.front());
   }
-  SmallVector<Value> inputs = {padSpatial(rewriter, loc, input, padding)};
+  // Zero padding: read but never chosen.
+  TypedAttr zero = rewriter.getZeroAttr(element);
+  SmallVector<Value> inputs = {padSpatial(rewriter, loc, input, padding, zero)};
   SmallVector<AffineMap> maps = {windowRead};
   if (carries) {
-    inputs.push_back(padSpatial(rewriter, loc, t, padding));
+    inputs.push_back(padSpatial(rewriter, loc, t, padding, zero));
     maps.push_back(windowRead);
   }
   inputs.push_back(windowShape(rewriter, loc, window[0], window[1], element));
@@ -336,7 +338,6 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     SmallVector<int64_t> ones = {1, 1};
     checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]}, window,
                      strides, padding, ones);
-    bool padded = hasPadding(padding);
 
     // 1. dy / count, count = the window's non-padding elements.
     SmallVector<AffineMap> identity(2, rewriter.getMultiDimIdentityMap(4));
@@ -347,22 +348,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
         rewriter, loc, TypeRange{dy}, ValueRange{op.getDy()}, ValueRange{empty},
         identity, iterators(4, 0),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value count;
-          if (!padded) {
-            count = arith::ConstantOp::create(
-                b, l, b.getFloatAttr(element, window[0] * window[1]));
-          } else {
-            Value rows =
-                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 1),
-                              strides[0], padding[0], window[0], in[1]);
-            Value cols =
-                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 2),
-                              strides[1], padding[2], window[1], in[2]);
-            Value product = arith::MulIOp::create(b, l, rows, cols);
-            Value asInt =
-                arith::IndexCastOp::create(b, l, b.getI64Type(), product);
-            count = arith::SIToFPOp::create(b, l, element, asInt);
-          }
+          Value count = windowCount(b, l, element, window, strides, padding,
+                                    in[1], in[2]);
           linalg::YieldOp::create(
               b, l, arith::DivFOp::create(b, l, args[0], count).getResult());
         });

@@ -20,7 +20,7 @@ bool mlir::trace::hasPadding(ArrayRef<int64_t> padding) {
 }
 
 Value mlir::trace::padSpatial(OpBuilder &b, Location loc, Value input,
-                              ArrayRef<int64_t> padding) {
+                              ArrayRef<int64_t> padding, TypedAttr value) {
   if (!hasPadding(padding))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
@@ -31,11 +31,50 @@ Value mlir::trace::padSpatial(OpBuilder &b, Location loc, Value input,
     if (!ShapedType::isDynamic(shape[d]))
       shape[d] += low[d] + high[d];
   auto paddedType = RankedTensorType::get(shape, type.getElementType());
-  Value zero =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  Value padValue = arith::ConstantOp::create(b, loc, value);
   return tensor::PadOp::create(
       b, loc, paddedType, input, getAsIndexOpFoldResult(b.getContext(), low),
-      getAsIndexOpFoldResult(b.getContext(), high), zero);
+      getAsIndexOpFoldResult(b.getContext(), high), padValue);
+}
+
+namespace {
+
+/// The number of non-padding rows (or columns) in the window of output
+/// position `out` (an index): the window covers
+/// [out * stride - padBefore, ... + size) of an input dim of `extent`
+/// elements.
+Value inBoundsCount(OpBuilder &b, Location loc, Value out, int64_t stride,
+                    int64_t padBefore, int64_t size, OpFoldResult extent) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value start = arith::SubIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, out, index(stride)),
+      index(padBefore));
+  Value end = arith::AddIOp::create(b, loc, start, index(size));
+  Value first = arith::MaxSIOp::create(b, loc, start, index(0));
+  Value last = arith::MinSIOp::create(
+      b, loc, end, getValueOrCreateConstantIndexOp(b, loc, extent));
+  return arith::SubIOp::create(b, loc, last, first);
+}
+
+} // namespace
+
+Value mlir::trace::windowCount(OpBuilder &b, Location loc, Type element,
+                               ArrayRef<int64_t> window,
+                               ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> padding, OpFoldResult height,
+                               OpFoldResult width) {
+  if (!hasPadding(padding))
+    return arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(element, window[0] * window[1]));
+  Value rows = inBoundsCount(b, loc, linalg::IndexOp::create(b, loc, 1),
+                             strides[0], padding[0], window[0], height);
+  Value cols = inBoundsCount(b, loc, linalg::IndexOp::create(b, loc, 2),
+                             strides[1], padding[2], window[1], width);
+  Value product = arith::MulIOp::create(b, loc, rows, cols);
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), product);
+  return arith::SIToFPOp::create(b, loc, element, asInt);
 }
 
 OpFoldResult mlir::trace::sizeOf(OpBuilder &b, Location loc, Value value,

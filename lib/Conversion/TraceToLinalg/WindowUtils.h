@@ -37,10 +37,20 @@ namespace mlir::trace {
 /// Whether `padding` ([top, bottom, left, right]) pads at all.
 bool hasPadding(ArrayRef<int64_t> padding);
 
-/// Zero-pads the H and W dims of the NHWC `input` by `padding` ([top,
-/// bottom, left, right]); returns `input` itself when there is none.
+/// Pads the H and W dims of the NHWC `input` by `padding` ([top, bottom,
+/// left, right]) with `value`; returns `input` itself when there is none.
 Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> padding);
+                 ArrayRef<int64_t> padding, TypedAttr value);
+
+/// The number of non-padding elements, as a float of `element`, in the
+/// window of the output position (linalg.index 1, linalg.index 2) of a
+/// linalg.generic body over NHWC outputs: window[0] * window[1] without
+/// padding, else counted per position over an input of `height` x `width`
+/// (avg_pool2d's divisor).
+Value windowCount(OpBuilder &b, Location loc, Type element,
+                  ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                  ArrayRef<int64_t> padding, OpFoldResult height,
+                  OpFoldResult width);
 
 /// Dim `d` of `value`: a constant where static, else tensor.dim.
 OpFoldResult sizeOf(OpBuilder &b, Location loc, Value value, int64_t d);
