@@ -1,4 +1,4 @@
-//===- NeuralNetGradOps.cpp - Shape rules of the NN backprop ops ----------===//
+//===- ConvPoolBackpropOps.cpp - Shape rules of the conv/pool backprop ops ===//
 //
 // Each backprop op takes the forward op's attributes and the shape of the
 // operand whose cotangent it returns; `dy` must have the forward op's result
