@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 

@@ -30,7 +30,7 @@
 
 #include "GradientModels.h"
 
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;
