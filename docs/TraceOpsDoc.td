@@ -2,10 +2,9 @@
 //
 // mlir-tblgen -gen-op-doc documents every op it reads: this file reads the
 // dialect's op definitions, so that docs/reference/TraceOps.md covers all
-// of them in one page (docs/CMakeLists.txt). A new .td file of ops is
-// included here too.
+// of them in one page (docs/CMakeLists.txt). TraceOps.td includes the
+// files of the op families; a new family's file is included there.
 //
 //===----------------------------------------------------------------------===//
 
 include "Trace/TraceOps.td"
-include "Trace/TraceAdjointOps.td"

@@ -2,7 +2,6 @@
 
 #include "Tracer.h"
 
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Frontend/Ops.h"
 

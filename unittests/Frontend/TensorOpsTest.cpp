@@ -164,7 +164,7 @@ TEST(TensorOps, ShapeErrors) {
       << message;
 }
 
-TEST(TensorOps, NeuralNetOps) {
+TEST(TensorOps, ConvPoolOps) {
   // input 1x4x4x1, filter 3x3x1x2, stride 1, padding 1 (same).
   std::vector<double> in = iotaVector(16, 0.5, -2);
   std::vector<double> filt = iotaVector(18, 0.1, -0.9);

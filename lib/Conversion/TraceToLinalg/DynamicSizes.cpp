@@ -121,19 +121,3 @@ OpFoldResult mlir::trace::windowedSize(OpBuilder &b, Location loc,
       divSizes(b, loc, subSizes(b, loc, padded, span), b.getIndexAttr(stride)),
       b.getIndexAttr(1));
 }
-
-Value mlir::trace::inBoundsCount(OpBuilder &b, Location loc, Value out,
-                                 int64_t stride, int64_t padBefore,
-                                 int64_t size, OpFoldResult extent) {
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value start = arith::SubIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, out, index(stride)),
-      index(padBefore));
-  Value end = arith::AddIOp::create(b, loc, start, index(size));
-  Value first = arith::MaxSIOp::create(b, loc, start, index(0));
-  Value last = arith::MinSIOp::create(
-      b, loc, end, getValueOrCreateConstantIndexOp(b, loc, extent));
-  return arith::SubIOp::create(b, loc, last, first);
-}

@@ -50,11 +50,6 @@ OpFoldResult windowedSize(OpBuilder &b, Location loc, Operation *op,
                           int64_t stride, int64_t padBefore, int64_t padAfter,
                           int64_t dilation, const llvm::Twine &what);
 
-/// inBoundsCount (LoweringUtils.h) over an input dim of `extent` elements,
-/// static or not (the static form forwards here).
-Value inBoundsCount(OpBuilder &b, Location loc, Value out, int64_t stride,
-                    int64_t padBefore, int64_t size, OpFoldResult extent);
-
 } // namespace mlir::trace
 
 #endif // TRACEC_LIB_CONVERSION_TRACETOLINALG_DYNAMICSIZES_H

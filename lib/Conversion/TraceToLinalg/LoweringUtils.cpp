@@ -1,7 +1,6 @@
 //===- LoweringUtils.cpp - Small builders the lowerings share -------------===//
 
 #include "LoweringUtils.h"
-#include "DynamicSizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -17,13 +16,6 @@ Value mlir::trace::filledTensor(OpBuilder &builder, Location loc,
   Value empty = tensor::EmptyOp::create(builder, loc, shape, value.getType());
   Value scalar = arith::ConstantOp::create(builder, loc, value);
   return linalg::FillOp::create(builder, loc, scalar, empty).getResult(0);
-}
-
-Value mlir::trace::inBoundsCount(OpBuilder &builder, Location loc, Value out,
-                                 int64_t stride, int64_t padBefore,
-                                 int64_t size, int64_t extent) {
-  return inBoundsCount(builder, loc, out, stride, padBefore, size,
-                       OpFoldResult(builder.getIndexAttr(extent)));
 }
 
 Value mlir::trace::dimSize(OpBuilder &builder, Location loc, Value value,

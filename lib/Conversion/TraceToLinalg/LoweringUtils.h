@@ -15,14 +15,6 @@ namespace mlir::trace {
 Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
                    TypedAttr value);
 
-/// The number of non-padding rows (or columns) in the window of output
-/// position `out` (an index): the window covers
-/// [out * stride - padBefore, ... + size) of an input dim of `extent`
-/// elements.
-Value inBoundsCount(OpBuilder &builder, Location loc, Value out,
-                    int64_t stride, int64_t padBefore, int64_t size,
-                    int64_t extent);
-
 /// The size of dim `d` of the ranked tensor `value`: a constant index
 /// where static, else tensor.dim.
 Value dimSize(OpBuilder &builder, Location loc, Value value, int64_t d);

@@ -35,8 +35,9 @@ struct TraceToLinalgPass
     populateElementwiseToLinalgPatterns(patterns);
     populateMatmulToLinalgPatterns(patterns);
     populateReductionToLinalgPatterns(patterns);
-    populateNeuralNetToLinalgPatterns(patterns);
-    populateNeuralNetGradToLinalgPatterns(patterns);
+    populateConvPoolToLinalgPatterns(patterns);
+    populateConvBackpropToLinalgPatterns(patterns);
+    populatePoolingGradToLinalgPatterns(patterns);
     populateSoftmaxToLinalgPatterns(patterns);
     populateSourcesToLinalgPatterns(patterns);
     populateShapeToLinalgPatterns(patterns);

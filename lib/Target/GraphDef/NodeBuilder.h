@@ -191,7 +191,7 @@ const OpMapping *lookupOpMapping(llvm::StringRef type);
 // The families, one file each.
 void registerElementwiseOps(OpRegistry &registry);
 void registerTensorOps(OpRegistry &registry);
-void registerNeuralNetOps(OpRegistry &registry);
+void registerConvPoolOps(OpRegistry &registry);
 void registerStateOps(OpRegistry &registry);
 void registerCallOps(OpRegistry &registry);
 

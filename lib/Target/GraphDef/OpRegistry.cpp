@@ -9,7 +9,7 @@ const OpMapping *tracec::graphdef::lookupOpMapping(llvm::StringRef type) {
     OpRegistry r;
     registerElementwiseOps(r);
     registerTensorOps(r);
-    registerNeuralNetOps(r);
+    registerConvPoolOps(r);
     registerStateOps(r);
     registerCallOps(r);
     return r;

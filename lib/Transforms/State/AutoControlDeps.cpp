@@ -12,24 +12,22 @@
 // reaches takes a token as its last argument and returns one as its last
 // result (public functions, and those a gradient op references, are called
 // through a private copy that does, so their signatures stay as written).
-// What an op reads and writes comes from its declared
-// MemoryEffectOpInterface effects; a func.call's (or a gradient op's) from a
-// summary of its callee; an scf op's from the ops in its regions.
+// What an op reads and writes comes from StateEffectAnalysis
+// (tracec/Analysis/StateEffects.h); this file is the ordering rewrite.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Transforms/State/Passes.h"
 
+#include "tracec/Analysis/StateEffects.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -45,31 +43,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-enum Access : unsigned { kRead = 1, kWrite = 2 };
-
-/// What an op (or a whole function) does to state: accesses of resource
-/// values, or effects it cannot attribute to a resource (`unknown`).
-struct Effects {
-  bool unknown = false;
-  SmallVector<std::pair<Value, unsigned>> accesses;
-
-  bool empty() const { return !unknown && accesses.empty(); }
-};
-
-/// A function's effects on its resource arguments, transitively through the
-/// functions it calls.
-struct Summary {
-  bool unknown = false;
-  SmallVector<unsigned> argAccess;
-
-  bool empty() const {
-    return !unknown && llvm::all_of(argAccess, [](unsigned a) { return !a; });
-  }
-  bool operator==(const Summary &other) const {
-    return unknown == other.unknown && argAccess == other.argAccess;
-  }
-};
 
 /// The token a stateful op (or an scf op that carries tokens) yields, or
 /// null for ops that yield none.
@@ -211,7 +184,8 @@ DenseSet<Value> waitedFor(Value value, Prune prune) {
 
 class ControlDeps {
 public:
-  explicit ControlDeps(ModuleOp module) : module(module) {}
+  explicit ControlDeps(ModuleOp module)
+      : module(module), effects(module, symbols) {}
 
   LogicalResult run();
 
@@ -229,18 +203,12 @@ private:
     Value lastUnknown;
   };
 
-  void computeAliases();
-  void computeSummaries();
   LogicalResult threadTokensThroughCalls();
-  Summary summarize(func::FuncOp func);
-  Effects getEffects(Operation *op);
-  Effects getRegionEffects(Operation *op);
-  Value aliasClass(Value resource);
 
   LogicalResult orderFunction(func::FuncOp func);
   LogicalResult orderBlock(Block &block, State state);
   FailureOr<SmallVector<Value>> orderOps(Block &block, State state);
-  FailureOr<Operation *> orderOp(Operation *op, const Effects &effects,
+  FailureOr<Operation *> orderOp(Operation *op, const StateEffects &opEffects,
                                  State &state);
   Operation *orderCall(func::CallOp call, func::FuncOp callee,
                        ArrayRef<Value> preds);
@@ -251,8 +219,9 @@ private:
   void waitAlsoFor(OpOperand &token, ArrayRef<Value> preds);
   void yieldToken(Operation *terminator, unsigned index,
                   ArrayRef<Value> required);
-  SetVector<Value> predecessors(const Effects &effects, const State &state);
-  void record(Value token, const Effects &effects, State &state);
+  SetVector<Value> predecessors(const StateEffects &opEffects,
+                                const State &state);
+  void record(Value token, const StateEffects &opEffects, State &state);
   SmallVector<Value> missingTokens(ArrayRef<Value> required,
                                    const DenseSet<Value> &reached);
   void routeOperands(Operation *user, ArrayRef<Value> required);
@@ -263,169 +232,13 @@ private:
 
   ModuleOp module;
   SymbolTableCollection symbols;
-  /// Resource arguments that may alias: the same resource passed for both
-  /// at some call.
-  llvm::EquivalenceClasses<Value> aliases;
-  DenseMap<Operation *, Summary> summaries;
+  /// Declared after `symbols`, which it shares.
+  StateEffectAnalysis effects;
   /// Program order (a preorder walk of the function, ops the pass creates
   /// at the op they are inserted before), to keep the tokens added to an op
   /// in a deterministic order and to bound searches of the token graph.
   DenseMap<Operation *, unsigned> position;
 };
-/// An op that runs a function of the module on some of its operands: a
-/// func.call, or a gradient op (which runs its callee's forward code).
-struct CallSite {
-  /// Null when the symbol names no function.
-  func::FuncOp callee;
-  ValueRange args;
-};
-
-std::optional<CallSite> asCallSite(SymbolTableCollection &symbols,
-                                   Operation *op) {
-  auto lookup = [&](FlatSymbolRefAttr name) {
-    return symbols.lookupNearestSymbolFrom<func::FuncOp>(op, name);
-  };
-  if (auto call = dyn_cast<func::CallOp>(op))
-    return CallSite{lookup(call.getCalleeAttr()), call.getOperands()};
-  if (auto gradient = dyn_cast<GradientRequestOpInterface>(op))
-    return CallSite{lookup(gradient.getCalleeAttr()), gradient.getArgs()};
-  return std::nullopt;
-}
-
-Value ControlDeps::aliasClass(Value resource) {
-  auto arg = dyn_cast<BlockArgument>(resource);
-  if (!arg || !arg.getOwner()->isEntryBlock() ||
-      !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
-    return {};
-  return aliases.getOrInsertLeaderValue(resource);
-}
-
-void ControlDeps::computeAliases() {
-  for (auto func : module.getOps<func::FuncOp>())
-    for (BlockArgument arg : func.getArguments())
-      if (isa<ResourceType>(arg.getType()))
-        aliases.insert(arg);
-
-  // A call that passes one resource (or two aliasing ones) twice makes the
-  // callee's two parameters aliases; that may in turn make the arguments of
-  // the calls inside the callee alias, so iterate to a fixed point.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    module.walk([&](Operation *op) {
-      std::optional<CallSite> site = asCallSite(symbols, op);
-      if (!site || !site->callee || site->callee.isExternal())
-        return;
-      func::FuncOp callee = site->callee;
-      ValueRange operands = site->args;
-      for (unsigned i = 0; i < operands.size(); ++i) {
-        if (!isa<ResourceType>(operands[i].getType()))
-          continue;
-        for (unsigned j = i + 1; j < operands.size(); ++j) {
-          if (operands[i] != operands[j]) {
-            Value a = aliasClass(operands[i]);
-            Value b = aliasClass(operands[j]);
-            if (!a || a != b)
-              continue;
-          }
-          Value x = callee.getArgument(i);
-          Value y = callee.getArgument(j);
-          if (aliases.isEquivalent(x, y))
-            continue;
-          aliases.unionSets(x, y);
-          changed = true;
-        }
-      }
-    });
-  }
-}
-
-Effects ControlDeps::getEffects(Operation *op) {
-  Effects result;
-  if (std::optional<CallSite> site = asCallSite(symbols, op)) {
-    func::FuncOp callee = site->callee;
-    // A body we cannot see may do anything.
-    if (!callee || callee.isExternal()) {
-      result.unknown = true;
-      return result;
-    }
-    const Summary &summary = summaries[callee];
-    result.unknown = summary.unknown;
-    for (auto [operand, access] : llvm::zip(site->args, summary.argAccess))
-      if (access)
-        result.accesses.emplace_back(operand, access);
-    return result;
-  }
-
-  auto memory = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!memory) {
-    // Region ops with recursive effects are looked into by the caller;
-    // other calls have unknown effects; anything else is not state.
-    if (isa<CallOpInterface>(op))
-      result.unknown = true;
-    return result;
-  }
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  memory.getEffects(effects);
-  for (const MemoryEffects::EffectInstance &effect : effects) {
-    unsigned access = 0;
-    if (isa<MemoryEffects::Read>(effect.getEffect()))
-      access = kRead;
-    else if (isa<MemoryEffects::Write>(effect.getEffect()))
-      access = kWrite;
-    else
-      continue;
-    Value value = effect.getValue();
-    // An effect on no particular value (print, random) is unknown; effects
-    // on values that are not resources (buffers) are not variables.
-    if (!value) {
-      result.unknown = true;
-      continue;
-    }
-    if (isa<ResourceType>(value.getType()))
-      result.accesses.emplace_back(value, access);
-  }
-  return result;
-}
-
-Summary ControlDeps::summarize(func::FuncOp func) {
-  Summary summary;
-  summary.argAccess.assign(func.getNumArguments(), 0);
-  func.walk([&](Operation *op) {
-    Effects effects = getEffects(op);
-    summary.unknown |= effects.unknown;
-    for (auto [resource, access] : effects.accesses) {
-      auto arg = dyn_cast<BlockArgument>(resource);
-      if (arg && arg.getOwner()->isEntryBlock() &&
-          arg.getOwner()->getParentOp() == func)
-        summary.argAccess[arg.getArgNumber()] |= access;
-      else
-        summary.unknown = true;
-    }
-  });
-  return summary;
-}
-
-void ControlDeps::computeSummaries() {
-  // Monotone (effects are only added), so this reaches a fixed point, also
-  // through recursion.
-  for (auto func : module.getOps<func::FuncOp>())
-    summaries[func].argAccess.assign(func.getNumArguments(), 0);
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      Summary summary = summarize(func);
-      if (summary == summaries[func])
-        continue;
-      summaries[func] = std::move(summary);
-      changed = true;
-    }
-  }
-}
-
 LogicalResult ControlDeps::threadTokensThroughCalls() {
   // The functions with state that func.calls reach, and what each call
   // calls instead: the function itself, given a token argument and result,
@@ -436,7 +249,7 @@ LogicalResult ControlDeps::threadTokensThroughCalls() {
     auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (!callee || callee.isExternal() || takesToken(callee) ||
-        summaries[callee].empty())
+        effects.getSummary(callee).empty())
       return;
     targets.insert({callee, callee});
   });
@@ -455,13 +268,7 @@ LogicalResult ControlDeps::threadTokensThroughCalls() {
       target.setPrivate();
       target.setName(("__ordered_" + callee.getName()).str());
       table.insert(target, std::next(Block::iterator(callee)));
-      summaries[target] = summaries[callee];
-      // Arguments the callee's callers may alias, the copy's callers may.
-      for (auto [i, a] : llvm::enumerate(callee.getArguments()))
-        for (auto [j, b] : llvm::enumerate(callee.getArguments()))
-          if (i < j && isa<ResourceType>(a.getType()) &&
-              aliases.isEquivalent(a, b))
-            aliases.unionSets(target.getArgument(i), target.getArgument(j));
+      effects.addCopy(callee, target);
     }
     Type control = ControlType::get(module.getContext());
     if (failed(target.insertArgument(target.getNumArguments(), control, {},
@@ -481,23 +288,7 @@ LogicalResult ControlDeps::threadTokensThroughCalls() {
   return success();
 }
 
-Effects ControlDeps::getRegionEffects(Operation *op) {
-  // Merged per resource, so that the op counts once per resource.
-  llvm::MapVector<Value, unsigned> accesses;
-  Effects result;
-  op->walk([&](Operation *nested) {
-    if (nested == op)
-      return;
-    Effects effects = getEffects(nested);
-    result.unknown |= effects.unknown;
-    for (auto [resource, access] : effects.accesses)
-      accesses[resource] |= access;
-  });
-  result.accesses.assign(accesses.begin(), accesses.end());
-  return result;
-}
-
-SetVector<Value> ControlDeps::predecessors(const Effects &effects,
+SetVector<Value> ControlDeps::predecessors(const StateEffects &opEffects,
                                            const State &state) {
   SetVector<Value> preds;
   auto add = [&](Value token) {
@@ -505,7 +296,7 @@ SetVector<Value> ControlDeps::predecessors(const Effects &effects,
       preds.insert(token);
   };
   add(state.lastUnknown);
-  if (effects.unknown) {
+  if (opEffects.unknown) {
     for (const auto &[cls, slot] : state.slots) {
       add(slot.lastWrite);
       for (Value read : slot.reads)
@@ -513,27 +304,28 @@ SetVector<Value> ControlDeps::predecessors(const Effects &effects,
     }
     return preds;
   }
-  for (auto [resource, access] : effects.accesses) {
-    auto it = state.slots.find(aliasClass(resource));
+  for (auto [resource, access] : opEffects.accesses) {
+    auto it = state.slots.find(effects.aliasClass(resource));
     if (it == state.slots.end())
       continue;
     add(it->second.lastWrite);
-    if (access & kWrite)
+    if (access & StateEffects::kWrite)
       for (Value read : it->second.reads)
         add(read);
   }
   return preds;
 }
 
-void ControlDeps::record(Value token, const Effects &effects, State &state) {
-  if (effects.unknown) {
+void ControlDeps::record(Value token, const StateEffects &opEffects,
+                         State &state) {
+  if (opEffects.unknown) {
     state.slots.clear();
     state.lastUnknown = token;
     return;
   }
-  for (auto [resource, access] : effects.accesses) {
-    Slot &slot = state.slots[aliasClass(resource)];
-    if (access & kWrite) {
+  for (auto [resource, access] : opEffects.accesses) {
+    Slot &slot = state.slots[effects.aliasClass(resource)];
+    if (access & StateEffects::kWrite) {
       slot.lastWrite = token;
       slot.reads.clear();
     } else {
@@ -840,9 +632,9 @@ Operation *ControlDeps::orderCall(func::CallOp call, func::FuncOp callee,
 }
 
 FailureOr<Operation *> ControlDeps::orderOp(Operation *op,
-                                            const Effects &effects,
+                                            const StateEffects &opEffects,
                                             State &state) {
-  SetVector<Value> preds = predecessors(effects, state);
+  SetVector<Value> preds = predecessors(opEffects, state);
   if (auto call = dyn_cast<func::CallOp>(op)) {
     auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
@@ -876,7 +668,7 @@ FailureOr<Operation *> ControlDeps::orderOp(Operation *op,
     }
     op->insertOperands(op->getNumOperands(), tokens);
   }
-  record(token, effects, state);
+  record(token, opEffects, state);
   return op;
 }
 
@@ -888,10 +680,11 @@ FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
       // The scf op becomes one node of the token graph: it touches what its
       // regions touch, waits for what that requires, and what follows waits
       // for its token.
-      Effects effects = getRegionEffects(&op);
-      if (effects.empty())
+      StateEffects regionEffects = effects.getRegionEffects(&op);
+      if (regionEffects.empty())
         continue;
-      SmallVector<Value> preds = predecessors(effects, state).takeVector();
+      SmallVector<Value> preds =
+          predecessors(regionEffects, state).takeVector();
       FailureOr<Operation *> node = failure();
       if (auto forOp = dyn_cast<scf::ForOp>(op))
         node = orderFor(forOp, preds);
@@ -902,7 +695,7 @@ FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
       if (failed(node))
         return failure();
       Value token = getToken(*node);
-      record(token, effects, state);
+      record(token, regionEffects, state);
       tokens.push_back(token);
       continue;
     }
@@ -915,10 +708,10 @@ FailureOr<SmallVector<Value>> ControlDeps::orderOps(Block &block,
           if (failed(orderBlock(nested, state)))
             return failure();
 
-    Effects effects = getEffects(&op);
-    if (effects.empty())
+    StateEffects opEffects = effects.getEffects(&op);
+    if (opEffects.empty())
       continue;
-    FailureOr<Operation *> node = orderOp(&op, effects, state);
+    FailureOr<Operation *> node = orderOp(&op, opEffects, state);
     if (failed(node))
       return failure();
     if (Value token = getToken(*node))
@@ -977,8 +770,6 @@ LogicalResult ControlDeps::orderFunction(func::FuncOp func) {
 }
 
 LogicalResult ControlDeps::run() {
-  computeAliases();
-  computeSummaries();
   if (failed(threadTokensThroughCalls()))
     return failure();
   for (auto func : module.getOps<func::FuncOp>()) {

@@ -221,7 +221,7 @@ TEST_F(TraceBuilderTest, ShapeOps) {
   expectVerifies();
 }
 
-TEST_F(TraceBuilderTest, NeuralNetOps) {
+TEST_F(TraceBuilderTest, ConvPoolOps) {
   auto func = beginFunction("nn", {tensor({1, 8, 8, 3}), tensor({3, 3, 3, 16})});
   Value input = func.getArgument(0), filter = func.getArgument(1);
 

@@ -18,11 +18,15 @@ void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
 
 /// conv2d -> linalg.conv_2d_nhwc_hwcf, max_pool2d -> linalg.pooling_nhwc_max,
 /// avg_pool2d -> linalg.pooling_nhwc_sum divided by the in-bounds count.
-void populateNeuralNetToLinalgPatterns(RewritePatternSet &patterns);
+void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 
-/// conv2d_backprop_input/filter, max_pool2d_grad, avg_pool2d_grad ->
-/// linalg.generic (gathers over input positions, see the .cpp).
-void populateNeuralNetGradToLinalgPatterns(RewritePatternSet &patterns);
+/// conv2d_backprop_input/filter -> contractions and strided slices (f32,
+/// f64) or linalg.generic gathers (see ConvBackpropToLinalg.cpp).
+void populateConvBackpropToLinalgPatterns(RewritePatternSet &patterns);
+
+/// max_pool2d_grad, max_pool2d_select, avg_pool2d_grad -> linalg.generic
+/// (window argmax, gathers over input positions).
+void populatePoolingGradToLinalgPatterns(RewritePatternSet &patterns);
 
 /// softmax, log_softmax (max-subtracted) and argmax -> linalg.
 void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);

@@ -145,7 +145,7 @@ void registerCallGradients(MLIRContext *context);
 void registerControlFlowGradients(MLIRContext *context);
 void registerElementwiseGradients(MLIRContext *context);
 void registerMatmulGradients(MLIRContext *context);
-void registerNeuralNetGradients(MLIRContext *context);
+void registerConvPoolGradients(MLIRContext *context);
 void registerReductionGradients(MLIRContext *context);
 void registerShapeGradients(MLIRContext *context);
 void registerStateGradients(MLIRContext *context);

@@ -16,7 +16,7 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
     registerBarrierGradients(context);
     registerElementwiseGradients(context);
     registerMatmulGradients(context);
-    registerNeuralNetGradients(context);
+    registerConvPoolGradients(context);
     registerReductionGradients(context);
     registerShapeGradients(context);
     registerStateGradients(context);

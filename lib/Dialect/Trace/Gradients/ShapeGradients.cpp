@@ -19,7 +19,7 @@
 #include "GradientModels.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;

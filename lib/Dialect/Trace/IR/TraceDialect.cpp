@@ -6,7 +6,6 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -48,9 +47,6 @@ void TraceDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "tracec/Dialect/Trace/IR/TraceOps.cpp.inc"
-      ,
-#define GET_OP_LIST
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.cpp.inc"
       >();
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -1,4 +1,4 @@
-//===- NeuralNetOps.cpp - TF convolution, pooling, batch norm -------------===//
+//===- ConvPoolOps.cpp - TF convolution, pooling, batch norm --------------===//
 //
 // The dialect's ops are NHWC (TensorFlow's CPU default); NCHW nodes
 // (data_format, TensorFlow's GPU layout) become the NHWC op between
@@ -315,7 +315,7 @@ static NodeResults fusedBatchNorm(NodeBuilder &b) {
   return results;
 }
 
-void tracec::graphdef::registerNeuralNetOps(OpRegistry &registry) {
+void tracec::graphdef::registerConvPoolOps(OpRegistry &registry) {
   OpMapping batchNorm{fusedBatchNorm,
                       {"y", "batch_mean", "batch_variance", "reserve_space_1",
                        "reserve_space_2", "reserve_space_3"}};

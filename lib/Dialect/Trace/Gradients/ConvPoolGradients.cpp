@@ -1,4 +1,4 @@
-//===- NeuralNetGradients.cpp - Rules of conv2d and pooling ---------------===//
+//===- ConvPoolGradients.cpp - Rules of conv2d and pooling ----------------===//
 //
 // As in TensorFlow, the gradients are dedicated backprop ops:
 //   conv2d(x, F)      -> dx = conv2d_backprop_input(F, dy),
@@ -30,7 +30,7 @@
 
 #include "GradientModels.h"
 
-#include "tracec/Dialect/Trace/IR/TraceAdjointOps.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -296,7 +296,7 @@ struct MaxPool2DSelectGradient
 
 } // namespace
 
-void mlir::trace::registerNeuralNetGradients(MLIRContext *context) {
+void mlir::trace::registerConvPoolGradients(MLIRContext *context) {
   Conv2DOp::attachInterface<Conv2DGradient>(*context);
   MaxPool2DOp::attachInterface<MaxPool2DGradient>(*context);
   AvgPool2DOp::attachInterface<AvgPool2DGradient>(*context);

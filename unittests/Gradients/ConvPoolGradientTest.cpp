@@ -1,4 +1,4 @@
-//===- NeuralNetGradientTest.cpp - Gradients of conv2d and pooling --------===//
+//===- ConvPoolGradientTest.cpp - Gradients of conv2d and pooling ---------===//
 //
 // conv2d with respect to both operands, max_pool2d and avg_pool2d, checked
 // against central differences; the max-pool subgradient at ties (the first
@@ -88,7 +88,7 @@ const std::vector<ConvCase> kConvCases = {
     {{1, 6, 6, 1}, {2, 2, 1, 2}, {3, 3}, {0, 0, 0, 0}, {1, 1}},
 };
 
-TEST(NeuralNetGradients, Conv2DInputAndFilter) {
+TEST(ConvPoolGradients, Conv2DInputAndFilter) {
   for (auto [i, c] : llvm::enumerate(kConvCases)) {
     Shape output = convOutput(c);
     std::string op = "%y = trace.conv2d %arg0, %arg1 {" + convAttrs(c) +
@@ -137,7 +137,7 @@ const std::vector<PoolCase> kPoolCases = {
     {{2, 4, 5, 2}, {3, 2}, {1, 2}, {0, 2, 1, 0}},
 };
 
-TEST(NeuralNetGradients, MaxPool2D) {
+TEST(ConvPoolGradients, MaxPool2D) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     std::string op = poolOp("max_pool2d", c);
     SCOPED_TRACE(op);
@@ -149,7 +149,7 @@ TEST(NeuralNetGradients, MaxPool2D) {
 
 /// All-negative inputs: a padding element counted as 0 would win the edge
 /// windows and swallow their gradient.
-TEST(NeuralNetGradients, MaxPool2DNegativeInputsWithPadding) {
+TEST(ConvPoolGradients, MaxPool2DNegativeInputsWithPadding) {
   PoolCase c{{1, 4, 4, 2}, {3, 3}, {1, 1}, {1, 1, 2, 1}};
   Tensor input = distinctTensor(c.input, 40);
   for (int64_t i = 0; i < input.numElements(); ++i)
@@ -159,7 +159,7 @@ TEST(NeuralNetGradients, MaxPool2DNegativeInputsWithPadding) {
                                tensorType(poolOutput(c)), {input}));
 }
 
-TEST(NeuralNetGradients, AvgPool2D) {
+TEST(ConvPoolGradients, AvgPool2D) {
   std::vector<PoolCase> cases = kPoolCases;
   // Padding larger than the stride, so counts vary across the border.
   cases.push_back({{1, 5, 6, 3}, {3, 3}, {1, 2}, {2, 1, 2, 2}});
@@ -192,7 +192,7 @@ std::string weightedMaxPool(const std::string &attrs, const Shape &input) {
 
 /// On ties the FIRST maximum in row-major window order receives the
 /// window's gradient.
-TEST(NeuralNetGradients, MaxPool2DTiesGoToTheFirstMaximum) {
+TEST(ConvPoolGradients, MaxPool2DTiesGoToTheFirstMaximum) {
   // 3x3 input, 2x2 windows at stride 1:
   //   2 2 1      window (0,0): 2 2 / 2 0 -> (0,0)
   //   2 0 2      window (0,1): 2 1 / 0 2 -> (0,1)
@@ -209,7 +209,7 @@ TEST(NeuralNetGradients, MaxPool2DTiesGoToTheFirstMaximum) {
 
 /// Padding never receives, and ties among the real elements of a partly
 /// padded window still go to the first one.
-TEST(NeuralNetGradients, MaxPool2DPaddingNeverReceives) {
+TEST(ConvPoolGradients, MaxPool2DPaddingNeverReceives) {
   // A 2x2 input of equal negative values, padded by 1 at the top and the
   // left; every 2x2 window holds (0,0), which is first among its real
   // elements in all four windows.
@@ -225,7 +225,7 @@ TEST(NeuralNetGradients, MaxPool2DPaddingNeverReceives) {
 
 /// avg_pool2d's gradient exactly: each window's weight over its non-padding
 /// count, summed per element.
-TEST(NeuralNetGradients, AvgPool2DPaddingCounts) {
+TEST(ConvPoolGradients, AvgPool2DPaddingCounts) {
   // 2x2 input, 2x2 windows at stride 1 with padding [1, 0, 1, 0]: the
   // windows hold 1, 2, 2 and 4 real elements.
   std::string source = R"mlir(
@@ -253,7 +253,7 @@ func.func @f(%x: tensor<1x2x2x1xf64>) -> tensor<f64> {
 }
 
 /// The backprop ops are differentiable themselves (grad of grad).
-TEST(NeuralNetGradients, Conv2DBackpropOps) {
+TEST(ConvPoolGradients, Conv2DBackpropOps) {
   for (auto [i, c] : llvm::enumerate(kConvCases)) {
     Shape output = convOutput(c);
     std::string inputOp = "%y = trace.conv2d_backprop_input %arg0, %arg1 {" +
@@ -279,7 +279,7 @@ TEST(NeuralNetGradients, Conv2DBackpropOps) {
   }
 }
 
-TEST(NeuralNetGradients, AvgPool2DGradOp) {
+TEST(ConvPoolGradients, AvgPool2DGradOp) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     Shape output = poolOutput(c);
     std::string op =
@@ -295,7 +295,7 @@ TEST(NeuralNetGradients, AvgPool2DGradOp) {
 /// max_pool2d_grad is linear in dy (adjoint: max_pool2d_select) and
 /// piecewise constant in x (its gradient is zero while no window's maximum
 /// changes: x's values are 2/n apart, far more than the step).
-TEST(NeuralNetGradients, MaxPool2DGradOp) {
+TEST(ConvPoolGradients, MaxPool2DGradOp) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     Shape output = poolOutput(c);
     std::string op = "%y = trace.max_pool2d_grad %arg0, %arg1 {" +
@@ -310,7 +310,7 @@ TEST(NeuralNetGradients, MaxPool2DGradOp) {
 
 /// max_pool2d_select(x, t) is linear in t (adjoint: max_pool2d_grad) and
 /// piecewise constant in x.
-TEST(NeuralNetGradients, MaxPool2DSelectOp) {
+TEST(ConvPoolGradients, MaxPool2DSelectOp) {
   for (auto [i, c] : llvm::enumerate(kPoolCases)) {
     Shape output = poolOutput(c);
     std::string op = "%y = trace.max_pool2d_select %arg0, %arg1 {" +
@@ -328,7 +328,7 @@ TEST(NeuralNetGradients, MaxPool2DSelectOp) {
 /// h(x, v) = sum(f'(x) * v) and k(x, v, u) = sum(dh/dx * u), whose
 /// gradient with respect to x is f''' contracted with v and u. All three
 /// gradients of k against central differences.
-TEST(NeuralNetGradients, MaxPool2DThirdDerivative) {
+TEST(ConvPoolGradients, MaxPool2DThirdDerivative) {
   PoolCase c = kPoolCases[2];
   std::string in = tensorType(c.input), out = tensorType(poolOutput(c));
   std::string attrs = poolAttrs(c);

@@ -1,8 +1,10 @@
-//===- NeuralNetGradOps.cpp - Shape rules of the NN backprop ops ----------===//
+//===- ConvPoolBackpropOps.cpp - Shape rules of the conv/pool backprop ops ===//
 //
 // Each backprop op takes the forward op's attributes and the shape of the
 // operand whose cotangent it returns; `dy` must have the forward op's result
-// shape for that operand (dynamic dims match anything).
+// shape for that operand (dynamic dims match anything). max_pool2d_select,
+// max_pool2d_grad's transpose, has max_pool2d's attributes and result and
+// takes a `t` of the input's shape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -266,5 +268,38 @@ LogicalResult AvgPool2DGradOp::inferReturnTypes(
                      "avg_pool2d output shape of input_shape")))
     return failure();
   types.push_back(input);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// max_pool2d_select
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaxPool2DSelectOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  std::string label = opPrefix(getOperationName());
+  if (failed(inferPoolResult(loc, getOperationName(),
+                             adaptor.getInput().getType(), adaptor.getWindow(),
+                             adaptor.getStrides(), adaptor.getPadding(),
+                             types)))
+    return failure();
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto t = dyn_cast<RankedTensorType>(adaptor.getT().getType());
+  if (!t || t.getRank() != 4)
+    return emitOptionalError(loc, label, " t must be a 4-D NHWC tensor, got ",
+                             adaptor.getT().getType());
+  if (t.getElementType() != input.getElementType())
+    return emitOptionalError(loc, label,
+                             " operand element types differ: input ",
+                             input.getElementType(), " vs t ",
+                             t.getElementType());
+  for (auto [actual, wanted] : llvm::zip_equal(t.getShape(), input.getShape()))
+    if (!ShapedType::isDynamic(actual) && !ShapedType::isDynamic(wanted) &&
+        actual != wanted)
+      return emitOptionalError(loc, label, " t shape ",
+                               formatShape(t.getShape()),
+                               " does not match the input shape ",
+                               formatShape(input.getShape()));
   return success();
 }

@@ -1,4 +1,4 @@
-//===- NeuralNetOps.cpp - conv2d (pooling shares TraceShapes) -------------===//
+//===- ConvPoolOps.cpp - conv2d (pooling shares TraceShapes) --------------===//
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 

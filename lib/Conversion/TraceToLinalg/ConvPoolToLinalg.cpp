@@ -1,4 +1,4 @@
-//===- NeuralNetToLinalg.cpp - conv2d and pooling -> linalg ---------------===//
+//===- ConvPoolToLinalg.cpp - conv2d and pooling -> linalg ----------------===//
 //
 // NHWC convolution and pooling map to linalg's named ops, which take no
 // padding: a non-zero `padding` first becomes a tensor.pad of the input with
@@ -13,6 +13,7 @@
 
 #include "DynamicSizes.h"
 #include "LoweringUtils.h"
+#include "WindowUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,26 +31,6 @@ TypedAttr lowestFloat(OpBuilder &b, Type element) {
   return b.getFloatAttr(element,
                         llvm::APFloat::getInf(floatType.getFloatSemantics(),
                                               /*Negative=*/true));
-}
-
-/// Pads the H and W dims of the NHWC `input` by `padding` ([top, bottom,
-/// left, right]) with `value`; returns `input` itself when there is none.
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> padding, TypedAttr value) {
-  if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
-    return input;
-  auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<int64_t> low = {0, padding[0], padding[2], 0};
-  SmallVector<int64_t> high = {0, padding[1], padding[3], 0};
-  SmallVector<int64_t> shape(type.getShape());
-  for (int64_t d = 0; d < 4; ++d)
-    if (!ShapedType::isDynamic(shape[d]))
-      shape[d] += low[d] + high[d];
-  auto paddedType = RankedTensorType::get(shape, type.getElementType());
-  Value padValue = arith::ConstantOp::create(b, loc, value);
-  return tensor::PadOp::create(
-      b, loc, paddedType, input, getAsIndexOpFoldResult(b.getContext(), low),
-      getAsIndexOpFoldResult(b.getContext(), high), padValue);
 }
 
 /// The NHWC output sizes of a window op over `input`: N and C (`channels`)
@@ -177,8 +158,6 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
 
     // sum / count, where count is the number of non-padding elements of the
     // window: kh * kw without padding, computed per (oh, ow) with it.
-    bool hasPadding = llvm::any_of(padding, [](int64_t p) { return p != 0; });
-    int64_t fullCount = window[0] * window[1];
     OpFoldResult height = tensor::getMixedSize(rewriter, loc, op.getInput(), 1);
     OpFoldResult width = tensor::getMixedSize(rewriter, loc, op.getInput(), 2);
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(4));
@@ -189,22 +168,8 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{sum}, ValueRange{out},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value count;
-          if (!hasPadding) {
-            count = arith::ConstantOp::create(
-                b, l, b.getFloatAttr(element, fullCount));
-          } else {
-            Value rows =
-                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 1),
-                              strides[0], padding[0], window[0], height);
-            Value cols =
-                inBoundsCount(b, l, linalg::IndexOp::create(b, l, 2),
-                              strides[1], padding[2], window[1], width);
-            Value product = arith::MulIOp::create(b, l, rows, cols);
-            Value asInt =
-                arith::IndexCastOp::create(b, l, b.getI64Type(), product);
-            count = arith::SIToFPOp::create(b, l, element, asInt);
-          }
+          Value count = windowCount(b, l, element, window, strides, padding,
+                                    height, width);
           linalg::YieldOp::create(
               b, l, arith::DivFOp::create(b, l, args[0], count).getResult());
         });
@@ -215,7 +180,7 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
 
 } // namespace
 
-void mlir::trace::populateNeuralNetToLinalgPatterns(
+void mlir::trace::populateConvPoolToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<Conv2DToLinalg, MaxPool2DToLinalg, AvgPool2DToLinalg>(
       patterns.getContext());

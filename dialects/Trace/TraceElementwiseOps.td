@@ -1,0 +1,125 @@
+//===- TraceElementwiseOps.td - Elementwise ops ------------*- tablegen -*-===//
+//
+// Unary ops, binary ops with NumPy broadcasting, comparisons, select and
+// cast. Trace_UnaryOp also declares stop_gradient (TraceGradientOps.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_ELEMENTWISE_OPS_TD
+#define TRACE_ELEMENTWISE_OPS_TD
+
+include "Trace/TraceBase.td"
+include "Trace/TraceTypes.td"
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+class Trace_UnaryOp<string mnemonic, Type type, string what,
+                    list<Trait> traits = []>
+    : Trace_Op<mnemonic, !listconcat(traits,
+        [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface])> {
+  let summary = what;
+  let arguments = (ins type:$x);
+  let results = (outs type:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let hasFolder = 1;
+}
+
+def Trace_NegOp : Trace_UnaryOp<"neg", Trace_NumericTensor, "-x">;
+def Trace_AbsOp : Trace_UnaryOp<"abs", Trace_NumericTensor, "|x|">;
+def Trace_ExpOp : Trace_UnaryOp<"exp", Trace_FloatTensor, "e^x">;
+def Trace_LogOp : Trace_UnaryOp<"log", Trace_FloatTensor, "natural logarithm">;
+def Trace_Log1pOp : Trace_UnaryOp<"log1p", Trace_FloatTensor, "log(1 + x)">;
+def Trace_SqrtOp : Trace_UnaryOp<"sqrt", Trace_FloatTensor, "square root">;
+def Trace_RsqrtOp : Trace_UnaryOp<"rsqrt", Trace_FloatTensor, "1 / sqrt(x)">;
+def Trace_TanhOp : Trace_UnaryOp<"tanh", Trace_FloatTensor, "hyperbolic tangent">;
+def Trace_SigmoidOp : Trace_UnaryOp<"sigmoid", Trace_FloatTensor, "1 / (1 + e^-x)">;
+def Trace_ReluOp : Trace_UnaryOp<"relu", Trace_NumericTensor, "max(x, 0)">;
+def Trace_GeluOp : Trace_UnaryOp<"gelu", Trace_FloatTensor,
+    "x * Phi(x), the exact (erf) form">;
+def Trace_ErfOp : Trace_UnaryOp<"erf", Trace_FloatTensor,
+    "the error function (gelu's gradient needs it)">;
+def Trace_SinOp : Trace_UnaryOp<"sin", Trace_FloatTensor, "sine">;
+def Trace_CosOp : Trace_UnaryOp<"cos", Trace_FloatTensor, "cosine">;
+def Trace_SignOp : Trace_UnaryOp<"sign", Trace_NumericTensor, "-1, 0 or 1">;
+def Trace_FloorOp : Trace_UnaryOp<"floor", Trace_FloatTensor, "round down">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary (NumPy broadcasting), comparisons, select, cast
+//===----------------------------------------------------------------------===//
+
+// The result shape is the NumPy broadcast of the operand shapes; operand
+// element types must match (no implicit promotion). Comparisons return i1.
+class Trace_BroadcastingOp<string mnemonic, Type type, Type resultType,
+                           string what, bit isComparison>
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = what;
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs resultType:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastResult(loc, getOperationName(),
+          {adaptor.getLhs().getType(), adaptor.getRhs().getType()},
+          /*isComparison=*/}] # !if(isComparison, "true", "false") # [{, types);
+    }
+  }];
+}
+
+class Trace_BinaryOp<string mnemonic, string what>
+    : Trace_BroadcastingOp<mnemonic, Trace_NumericTensor, Trace_NumericTensor,
+                           what, 0>;
+class Trace_CompareOp<string mnemonic, string what>
+    : Trace_BroadcastingOp<mnemonic, Trace_Tensor, Trace_BoolTensor, what, 1>;
+
+def Trace_AddOp : Trace_BinaryOp<"add", "lhs + rhs">;
+def Trace_SubOp : Trace_BinaryOp<"sub", "lhs - rhs">;
+def Trace_MulOp : Trace_BinaryOp<"mul", "lhs * rhs">;
+def Trace_DivOp : Trace_BinaryOp<"div",
+    "lhs / rhs (integers: truncating division)">;
+def Trace_PowOp : Trace_BinaryOp<"pow", "lhs ^ rhs">;
+def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)">;
+def Trace_MinOp : Trace_BinaryOp<"min", "elementwise minimum (NaN wins)">;
+
+def Trace_EqOp : Trace_CompareOp<"eq", "lhs == rhs">;
+def Trace_NeOp : Trace_CompareOp<"ne", "lhs != rhs">;
+def Trace_LtOp : Trace_CompareOp<"lt", "lhs < rhs">;
+def Trace_LeOp : Trace_CompareOp<"le", "lhs <= rhs">;
+def Trace_GtOp : Trace_CompareOp<"gt", "lhs > rhs">;
+def Trace_GeOp : Trace_CompareOp<"ge", "lhs >= rhs">;
+
+def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor]> {
+  let summary = "cond ? on_true : on_false, broadcasting all three";
+  let arguments = (ins Trace_BoolTensor:$cond, Trace_Tensor:$on_true,
+                       Trace_Tensor:$on_false);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = [{
+    $cond `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+// No `Elementwise` trait: its generic shape check would run before, and
+// hide, the verifier's "shape must be preserved" message.
+def Trace_CastOp : Trace_Op<"cast", [Pure]> {
+  let summary = "convert the element type (float<->int truncates toward zero)";
+  let description = [{
+    `%y = trace.cast %x : tensor<4xf32> to tensor<4xi32>`; bool casts give
+    0/1, casts to bool test for non-zero.
+  }];
+  let arguments = (ins Trace_Tensor:$x);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `to` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Type":$elementType)>
+  ];
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+#endif // TRACE_ELEMENTWISE_OPS_TD

@@ -1,0 +1,542 @@
+//===- ConvBackpropToLinalg.cpp - conv2d_backprop_{input,filter} -> linalg ===//
+//
+// The conv2d backprop ops of f32/f64 tensors with a static filter become
+// contractions (linalg.contract) that the CPU's contraction stage packs into
+// its micro-kernels, plus strided slices: conv2d_backprop_filter is one
+// matmul per window tap (or of an im2col matrix, with few input channels),
+// conv2d_backprop_input a matmul and a col2im (see the patterns). The
+// matmuls keep (n, oh, ow) as three dims: collapsing two `?` dims into one
+// hits an LLVM 22 crash (see rewriteAsIm2ColMatmul in
+// lib/Codegen/CPU/PackContractions.cpp).
+//
+// Other element types take loop-nest forms: conv2d_backprop_filter is a
+// linalg.generic over (kh, kw, c, f) reducing over (n, oh, ow), reading the
+// zero-padded input at (n, oh * sh + kh * dh, ow * sw + kw * dw, c);
+// conv2d_backprop_input gathers the spread dy (WindowUtils.h) through the
+// flipped filter, reducing over (kh', kw', f).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
+
+#include "DynamicSizes.h"
+#include "LoweringUtils.h"
+#include "WindowUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceShapes.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+/// The sizes each operand of a backprop op must have, as far as the static
+/// result, the attributes and the other operands fix them (`?` where they
+/// do not).
+SmallVector<SmallVector<int64_t>> knownShapes(Conv2DBackpropInputOp op) {
+  ArrayRef<int64_t> in = op.getType().getShape();
+  auto filter = cast<RankedTensorType>(op.getFilter().getType()).getShape();
+  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
+  int64_t f = orElse(filter[3], dy[3]);
+  SmallVector<int64_t> out = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(
+        in[1 + i], filter[i], op.getStrides()[i], op.getPadding()[2 * i],
+        op.getPadding()[2 * i + 1], op.getDilations()[i]));
+  out.push_back(f);
+  return {{filter[0], filter[1], in[3], f}, out};
+}
+
+SmallVector<SmallVector<int64_t>> knownShapes(Conv2DBackpropFilterOp op) {
+  ArrayRef<int64_t> f = op.getType().getShape();
+  auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
+  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
+  int64_t n = orElse(in[0], dy[0]);
+  SmallVector<int64_t> out = {n};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(
+        in[1 + i], f[i], op.getStrides()[i], op.getPadding()[2 * i],
+        op.getPadding()[2 * i + 1], op.getDilations()[i]));
+  out.push_back(f[3]);
+  return {{n, in[1], in[2], f[2]}, out};
+}
+
+struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto filter = cast<RankedTensorType>(op.getFilter().getType());
+    RankedTensorType result = op.getType();
+    // `?` batch, H and W are sized at run time (the window must be static;
+    // CastToKnownSizes made the channels static where the filter is).
+    if (!filter.hasStaticShape() || result.isDynamicDim(3) ||
+        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false))
+      return rewriter.notifyMatchFailure(
+          op, "a dynamic filter or channel dim is not lowered");
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
+
+    MLIRContext *context = rewriter.getContext();
+    Type element = result.getElementType();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = filter.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
+                     {f[0], f[1]}, strides, padding, dilations);
+    SmallVector<int64_t> offsets = {(f[0] - 1) * dilations[0],
+                                    (f[1] - 1) * dilations[1]};
+    Value spreadDy =
+        spread(rewriter, loc, op.getDy(),
+               spreadSizes(rewriter, loc, op.getDy(), {in[1], in[2]}, padding,
+                           offsets, strides),
+               offsets, strides, rewriter.getZeroAttr(element));
+
+    // Dims (n, ih, iw, c, kh', kw', f); the filter is read flipped.
+    AffineExpr c = getAffineDimExpr(3, context);
+    AffineExpr kh = getAffineDimExpr(4, context);
+    AffineExpr kw = getAffineDimExpr(5, context);
+    AffineExpr fo = getAffineDimExpr(6, context);
+    SmallVector<AffineMap> maps = {
+        spreadReadMap(context, 7, padding, dilations, fo),
+        AffineMap::get(7, 0, {(f[0] - 1) - kh, (f[1] - 1) - kw, c, fo},
+                       context),
+        windowMap(context, 7), leadingMap(context, 7)};
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              dynamicOf(rewriter, loc, result, in),
+                              rewriter.getZeroAttr(element));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{result},
+        ValueRange{spreadDy, op.getFilter(),
+                   windowShape(rewriter, loc, f[0], f[1], element)},
+        ValueRange{init}, maps, iterators(4, 3),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[3], product).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Conv2DBackpropFilterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    // `?` batch, H and W are reduction dims; input and dy must agree on
+    // them.
+    if (!result.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "a dynamic filter is not lowered");
+    if (input.isDynamicDim(0) || dy.isDynamicDim(0))
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
+                    dimSize(rewriter, loc, op.getDy(), 0),
+                    "the batch (dim 0) of input and dy differ");
+
+    MLIRContext *context = rewriter.getContext();
+    Type element = result.getElementType();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = result.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(),
+                     {sizeOf(rewriter, loc, op.getInput(), 1),
+                      sizeOf(rewriter, loc, op.getInput(), 2)},
+                     {f[0], f[1]}, strides, op.getPadding(), dilations);
+    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
+                              rewriter.getZeroAttr(input.getElementType()));
+
+    // Dims (kh, kw, c, f, n, oh, ow).
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < 7; ++i)
+      d.push_back(getAffineDimExpr(i, context));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(7, 0,
+                       {d[4], d[5] * strides[0] + d[0] * dilations[0],
+                        d[6] * strides[1] + d[1] * dilations[1], d[2]},
+                       context),
+        AffineMap::get(7, 0, {d[4], d[5], d[6], d[3]}, context),
+        leadingMap(context, 7)};
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(element));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{result}, ValueRange{padded, op.getDy()},
+        ValueRange{init}, maps, iterators(4, 3),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[2], product).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// `index` * `factor`, or `index` itself for a factor of one.
+Value scaled(OpBuilder &b, Location loc, Value index, int64_t factor) {
+  if (factor == 1)
+    return index;
+  return arith::MulIOp::create(b, loc, index,
+                               arith::ConstantIndexOp::create(b, loc, factor));
+}
+
+/// Folds `body` over the window taps (kh, kw) of a kh_size x kw_size
+/// window: two scf.for loops carrying `init`. A loop, not one copy of the
+/// body per tap: every copy would be packed, tiled and vectorized into its
+/// own micro-kernel, and compile time would grow with the window.
+Value forEachTap(
+    OpBuilder &b, Location loc, int64_t khSize, int64_t kwSize, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto rows = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, khSize), one,
+      ValueRange{init},
+      [&](OpBuilder &rb, Location rl, Value kh, ValueRange rowArgs) {
+        auto cols = scf::ForOp::create(
+            rb, rl, zero, arith::ConstantIndexOp::create(rb, rl, kwSize), one,
+            rowArgs,
+            [&](OpBuilder &cb, Location cl, Value kw, ValueRange colArgs) {
+              scf::YieldOp::create(cb, cl, body(cb, cl, kh, kw, colArgs[0]));
+            });
+        scf::YieldOp::create(rb, rl, cols.getResults());
+      });
+  return rows.getResult(0);
+}
+
+/// Below this many input channels, conv2d_backprop_filter makes one matmul
+/// of all taps (rows (kh, kw, c)) instead of one per tap (c rows): a
+/// register tile of the CPU micro-kernel has 6 (AVX2) or 8 (AVX-512) rows.
+constexpr int64_t kFewChannels = 8;
+
+/// The contraction routes below are taken for static f32 and f64, the
+/// element types the CPU's contraction stage packs into its micro-kernels;
+/// other types keep the gathers above.
+bool contractionElement(Type element) {
+  return element.isF32() || element.isF64();
+}
+
+/// conv2d_backprop_filter as one matmul per window tap (kh, kw), in a loop
+/// over the taps:
+///   dF[kh, kw, c, f] = sum over (n, oh, ow) of
+///     tap[n, oh, ow, c] * dy[n, oh, ow, f],
+///   tap = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
+/// a strided tensor.extract_slice of the zero-padded input. The matmul is a
+/// linalg.contract (c, f) reducing over (n, oh, ow), which the CPU's
+/// contraction stage packs straight from the slice (dy's pack is loop
+/// invariant and hoisted). With 64 channels this measured faster than one
+/// matmul of an im2col copy of the input (bench/workloads/conv2d_grad.mlir);
+/// with fewer than kFewChannels, the im2col matmul is faster and taken.
+struct Conv2DBackpropFilterToMatmuls
+    : OpRewritePattern<Conv2DBackpropFilterOp> {
+  Conv2DBackpropFilterToMatmuls(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropFilterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    if (!result.hasStaticShape() || !contractionElement(element))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f64 filter");
+    // `?` batch, H and W are reduction dims of the matmuls (three dims,
+    // never collapsed); input and dy must agree on them.
+    if (input.isDynamicDim(0) || dy.isDynamicDim(0))
+      checkSameSize(rewriter, loc, op, dimSize(rewriter, loc, op.getInput(), 0),
+                    dimSize(rewriter, loc, op.getDy(), 0),
+                    "the batch (dim 0) of input and dy differ");
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = result.getShape();
+    checkOutputSizes(rewriter, loc, op, op.getDy(),
+                     {sizeOf(rewriter, loc, op.getInput(), 1),
+                      sizeOf(rewriter, loc, op.getInput(), 2)},
+                     {f[0], f[1]}, strides, op.getPadding(), dilations);
+    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
+                              rewriter.getZeroAttr(input.getElementType()));
+
+    // Dims (c, f, n, oh, ow).
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < 5; ++i)
+      d.push_back(getAffineDimExpr(i, context));
+    ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(5, 0, {d[2], d[3], d[4], d[0]}, context),
+         AffineMap::get(5, 0, {d[2], d[3], d[4], d[1]}, context),
+         AffineMap::get(5, 0, {d[0], d[1]}, context)});
+    auto index = [&](OpBuilder &b, int64_t v) -> OpFoldResult {
+      return b.getIndexAttr(v);
+    };
+    // The input's batch and dy's H and W (checked against each other above).
+    SmallVector<OpFoldResult> tapSizes = {
+        sizeOf(rewriter, loc, op.getInput(), 0),
+        sizeOf(rewriter, loc, op.getDy(), 1),
+        sizeOf(rewriter, loc, op.getDy(), 2), rewriter.getIndexAttr(f[2])};
+    auto tapType = RankedTensorType::get(staticShape(tapSizes), element);
+    auto extractTap = [&](OpBuilder &b, Location l, Value kh,
+                          Value kw) -> Value {
+      return tensor::ExtractSliceOp::create(
+          b, l, tapType, padded,
+          SmallVector<OpFoldResult>{index(b, 0), scaled(b, l, kh, dilations[0]),
+                                    scaled(b, l, kw, dilations[1]),
+                                    index(b, 0)},
+          tapSizes,
+          getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
+    };
+
+    if (f[2] < kFewChannels) {
+      // Few input channels: the taps side by side along c, as the im2col
+      // matrix cols[n, oh, ow, (kh * kw_size + kw) * c_size + c], and one
+      // matmul whose rows are (kh, kw, c): a matmul per tap would have c
+      // rows, most of a register tile wasted.
+      int64_t rows = f[0] * f[1] * f[2];
+      SmallVector<OpFoldResult> colsSizes(tapSizes);
+      colsSizes[3] = rewriter.getIndexAttr(rows);
+      Value cols = tensor::EmptyOp::create(rewriter, loc, colsSizes, element);
+      cols = forEachTap(
+          rewriter, loc, f[0], f[1], cols,
+          [&](OpBuilder &b, Location l, Value kh, Value kw,
+              Value cols) -> Value {
+            Value column = scaled(
+                b, l, arith::AddIOp::create(b, l, scaled(b, l, kh, f[1]), kw),
+                f[2]);
+            return tensor::InsertSliceOp::create(
+                b, l, extractTap(b, l, kh, kw), cols,
+                SmallVector<OpFoldResult>{index(b, 0), index(b, 0), index(b, 0),
+                                          column},
+                tapSizes, getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          });
+      auto matrixType = RankedTensorType::get({rows, f[3]}, element);
+      Value init = filledTensor(rewriter, loc, matrixType.getShape(),
+                                rewriter.getZeroAttr(element));
+      Value matrix = linalg::ContractOp::create(
+                         rewriter, loc, TypeRange{matrixType},
+                         ValueRange{cols, op.getDy()}, ValueRange{init}, maps)
+                         .getResult(0);
+      // dF[kh, kw, c, f] = matrix[(kh * kw_size + kw) * c_size + c, f]: a
+      // copy of the small result, not a tensor.expand_shape, which
+      // elementwise fusion would push into the matmul (as more row dims,
+      // the innermost of them c again).
+      Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
+      SmallVector<AffineExpr> e;
+      for (unsigned i = 0; i < 4; ++i)
+        e.push_back(getAffineDimExpr(i, context));
+      SmallVector<AffineMap> copyMaps = {
+          AffineMap::get(4, 0, {(e[0] * f[1] + e[1]) * f[2] + e[2], e[3]},
+                         context),
+          rewriter.getMultiDimIdentityMap(4)};
+      auto copy = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{result}, ValueRange{matrix},
+          ValueRange{empty}, copyMaps, iterators(4, 0),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          });
+      rewriter.replaceOp(op, copy.getResults());
+      return success();
+    }
+
+    auto matrixType = RankedTensorType::get({f[2], f[3]}, element);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
+    Value dw = forEachTap(
+        rewriter, loc, f[0], f[1], empty,
+        [&](OpBuilder &b, Location l, Value kh, Value kw, Value dw) -> Value {
+          Value init =
+              filledTensor(b, l, matrixType.getShape(), b.getZeroAttr(element));
+          Value part = linalg::ContractOp::create(
+                           b, l, TypeRange{matrixType},
+                           ValueRange{extractTap(b, l, kh, kw), op.getDy()},
+                           ValueRange{init}, maps)
+                           .getResult(0);
+          return tensor::InsertSliceOp::create(
+              b, l, part, dw,
+              SmallVector<OpFoldResult>{kh, kw, index(b, 0), index(b, 0)},
+              getAsIndexOpFoldResult(context, {1, 1, f[2], f[3]}),
+              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+        });
+    rewriter.replaceOp(op, dw);
+    return success();
+  }
+};
+
+/// conv2d_backprop_input as col2im of a matmul: first, with r the row
+/// (kh * kw_size + kw) * c_size + c of the filter as a matrix,
+///   cols[n, oh, ow, r] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
+/// (a linalg.contract with the columns r in one dim, so that a register
+/// tile spans taps when c is small), then each window tap (kh, kw) adds its
+/// columns of cols onto the zero-padded result where the forward pass read
+/// them,
+///   dxpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c] += cols[n, oh, ow, r]
+/// (a strided slice update, in a loop over the taps), and dx is the
+/// unpadded part of dxpad. Unlike a convolution of the zero-spread dy with
+/// the flipped filter, it multiplies no zeros when strides > 1; with unit
+/// strides both do the same work, and this one measured faster
+/// (bench/workloads/conv2d_grad.mlir).
+struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
+  Conv2DBackpropInputToCol2Im(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto filter = cast<RankedTensorType>(op.getFilter().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    // `?` batch, H and W are sized at run time (the batch dy's, H and W
+    // like's): the matmul's rows (n, oh, ow) stay three dims, never
+    // collapsed (see rewriteAsIm2ColMatmul in PackContractions.cpp).
+    if (!filter.hasStaticShape() || result.isDynamicDim(3) ||
+        dy.isDynamicDim(3) ||
+        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false) ||
+        !contractionElement(element))
+      return rewriter.notifyMatchFailure(
+          op, "not an f32/f64 op with a static filter and channels");
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    ArrayRef<int64_t> f = filter.getShape();
+    SmallVector<OpFoldResult> in = *resultSizes(
+        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
+                     {f[0], f[1]}, strides, padding, dilations);
+    SmallVector<OpFoldResult> out;
+    for (int64_t d = 0; d < 4; ++d)
+      out.push_back(sizeOf(rewriter, loc, op.getDy(), d));
+    OpFoldResult batch = in[0];
+
+    MLIRContext *context = rewriter.getContext();
+
+    // The filter as a matrix of rows (kh, kw, c): a copy (small), not a
+    // tensor.collapse_shape, which elementwise fusion would push into the
+    // matmul as more column dims, the innermost of them c.
+    int64_t rows = f[0] * f[1] * f[2];
+    AffineExpr r = getAffineDimExpr(0, context);
+    AffineExpr fo = getAffineDimExpr(1, context);
+    auto matrixType = RankedTensorType::get({rows, f[3]}, element);
+    Value matrixInit =
+        tensor::EmptyOp::create(rewriter, loc, matrixType.getShape(), element);
+    auto matrix = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{matrixType}, ValueRange{op.getFilter()},
+        ValueRange{matrixInit},
+        ArrayRef<AffineMap>{
+            AffineMap::get(2, 0,
+                           {r.floorDiv(f[1] * f[2]), r.floorDiv(f[2]) % f[1],
+                            r % f[2], fo},
+                           context),
+            rewriter.getMultiDimIdentityMap(2)},
+        iterators(2, 0), [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    // Dims (n, oh, ow, r, f).
+    SmallVector<AffineExpr> e;
+    for (unsigned i = 0; i < 5; ++i)
+      e.push_back(getAffineDimExpr(i, context));
+    ArrayAttr maps = rewriter.getAffineMapArrayAttr(
+        {AffineMap::get(5, 0, {e[0], e[1], e[2], e[4]}, context),
+         AffineMap::get(5, 0, {e[3], e[4]}, context),
+         AffineMap::get(5, 0, {e[0], e[1], e[2], e[3]}, context)});
+    SmallVector<OpFoldResult> colsSizes = {batch, out[1], out[2],
+                                           rewriter.getIndexAttr(rows)};
+    auto colsType = RankedTensorType::get(staticShape(colsSizes), element);
+    Value colsInit = filledTensor(rewriter, loc, colsType.getShape(),
+                                  dynamicOf(rewriter, loc, colsType, colsSizes),
+                                  rewriter.getZeroAttr(element));
+    Value cols =
+        linalg::ContractOp::create(rewriter, loc, TypeRange{colsInit.getType()},
+                                   ValueRange{op.getDy(), matrix.getResult(0)},
+                                   ValueRange{colsInit}, maps)
+            .getResult(0);
+
+    // dxpad holds every position a tap reads, and the unpadded input.
+    SmallVector<OpFoldResult> paddedSizes = {batch};
+    for (int i = 0; i < 2; ++i) {
+      OpFoldResult lastRead =
+          addSizes(rewriter, loc,
+                   mulSizes(rewriter, loc,
+                            subSizes(rewriter, loc, out[1 + i],
+                                     rewriter.getIndexAttr(1)),
+                            rewriter.getIndexAttr(strides[i])),
+                   rewriter.getIndexAttr((f[i] - 1) * dilations[i] + 1));
+      paddedSizes.push_back(
+          maxSizes(rewriter, loc,
+                   addSizes(rewriter, loc, in[1 + i],
+                            rewriter.getIndexAttr(padding[2 * i])),
+                   lastRead));
+    }
+    paddedSizes.push_back(in[3]);
+    auto paddedType = RankedTensorType::get(staticShape(paddedSizes), element);
+    Value dxpad =
+        filledTensor(rewriter, loc, paddedType.getShape(),
+                     dynamicOf(rewriter, loc, paddedType, paddedSizes),
+                     rewriter.getZeroAttr(element));
+    SmallVector<OpFoldResult> sliceSizes = {batch, out[1], out[2], in[3]};
+    auto sliceType = RankedTensorType::get(staticShape(sliceSizes), element);
+    SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
+    SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
+    dxpad = forEachTap(
+        rewriter, loc, f[0], f[1], dxpad,
+        [&](OpBuilder &b, Location l, Value kh, Value kw,
+            Value dxpad) -> Value {
+          auto index = [&](int64_t v) -> OpFoldResult {
+            return b.getIndexAttr(v);
+          };
+          SmallVector<OpFoldResult> at = {
+              index(0), scaled(b, l, kh, dilations[0]),
+              scaled(b, l, kw, dilations[1]), index(0)};
+          SmallVector<OpFoldResult> sizes = sliceSizes;
+          SmallVector<OpFoldResult> steps =
+              getAsIndexOpFoldResult(context, sliceStrides);
+          Value target = tensor::ExtractSliceOp::create(b, l, sliceType, dxpad,
+                                                        at, sizes, steps);
+          Value column = scaled(
+              b, l, arith::AddIOp::create(b, l, scaled(b, l, kh, f[1]), kw),
+              f[2]);
+          Value tap = tensor::ExtractSliceOp::create(
+              b, l, sliceType, cols,
+              SmallVector<OpFoldResult>{index(0), index(0), index(0), column},
+              sliceSizes, getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          auto sum = linalg::GenericOp::create(
+              b, l, TypeRange{sliceType}, ValueRange{target, tap},
+              ValueRange{target}, addMaps, iterators(4, 0),
+              [](OpBuilder &nb, Location nl, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, nl,
+                    arith::AddFOp::create(nb, nl, args[0], args[1])
+                        .getResult());
+              });
+          return tensor::InsertSliceOp::create(b, l, sum.getResult(0), dxpad,
+                                               at, sizes, steps);
+        });
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, result, dxpad,
+        getAsIndexOpFoldResult(context, {0, padding[0], padding[2], 0}),
+        SmallVector<OpFoldResult>{batch, in[1], in[2], in[3]},
+        getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::trace::populateConvBackpropToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<CastToKnownSizes<Conv2DBackpropInputOp, knownShapes>,
+               CastToKnownSizes<Conv2DBackpropFilterOp, knownShapes>,
+               Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
+               Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg>(
+      patterns.getContext());
+}
