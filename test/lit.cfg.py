@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "tracec"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".td"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tracec_obj_root, "test")
@@ -22,6 +22,11 @@ config.environment["TRACEC_DISABLE_CACHE"] = "1"
 # Independent references: NumPy (and PyTorch) under Debian's interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%tracec_obj_root", config.tracec_obj_root))
+config.substitutions.append(("%tracec_src_root", config.tracec_src_root))
+# MLIR's ODS sources (mlir/IR/OpBase.td), for tracec-tblgen's tests.
+config.substitutions.append(
+    ("%mlir_include",
+     os.path.join(os.path.dirname(config.llvm_tools_dir), "include")))
 
 # mlir-runner's support libraries (printMemref*), next to LLVM's tools.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

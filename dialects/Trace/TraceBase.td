@@ -90,11 +90,31 @@ def Trace_Contraction : NativeOpTrait<"Contraction"> {
   let cppNamespace = "::mlir::OpTrait::trace";
 }
 
+// How the tracer (tracec::op, and the op functions tracec-tblgen generates)
+// converts operands before it builds the op, as NumPy and JAX promote:
+// the operands are cast to their common dtype (bool < i32 < i64 < f16/bf16
+// < f32 < f64), or all but the first (select's condition) ...
+def Trace_PromotesOperands : NativeOpTrait<"PromotesOperands"> {
+  let cppNamespace = "::mlir::OpTrait::trace";
+}
+def Trace_PromotesOperandsAfterFirst
+    : NativeOpTrait<"PromotesOperandsAfterFirst"> {
+  let cppNamespace = "::mlir::OpTrait::trace";
+}
+// ... and integer and bool operands of an op defined on floats become f32.
+def Trace_PromotesIntegersToFloat : NativeOpTrait<"PromotesIntegersToFloat"> {
+  let cppNamespace = "::mlir::OpTrait::trace";
+}
+
 //===----------------------------------------------------------------------===//
 // Base op classes
 //===----------------------------------------------------------------------===//
 
 class Trace_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Trace_Dialect, mnemonic, traits>;
+    : Op<Trace_Dialect, mnemonic, traits> {
+  // The name of the tracer's function for the op (tracec::<name>), where
+  // NumPy's name differs from the mnemonic; see tracec-tblgen.
+  string frontendName = "";
+}
 
 #endif // TRACE_BASE_TD

@@ -16,7 +16,8 @@ include "Trace/TraceTypes.td"
 
 // `padding` is explicit: [top, bottom, left, right].
 def Trace_Conv2DOp : Trace_Op<"conv2d",
-                              [Pure, InferTypeOpAdaptor, Trace_Contraction]> {
+                              [Pure, InferTypeOpAdaptor, Trace_Contraction,
+                               Trace_PromotesOperands]> {
   let summary = "2-D convolution, NHWC input and HWCF filter";
   let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$filter,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,

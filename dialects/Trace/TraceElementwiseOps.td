@@ -18,7 +18,8 @@ include "Trace/TraceTypes.td"
 class Trace_UnaryOp<string mnemonic, Type type, string what,
                     list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
-        [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface])> {
+        [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface],
+        !if(!eq(type, Trace_FloatTensor), [Trace_PromotesIntegersToFloat], []))> {
   let summary = what;
   let arguments = (ins type:$x);
   let results = (outs type:$result);
@@ -53,7 +54,7 @@ def Trace_FloorOp : Trace_UnaryOp<"floor", Trace_FloatTensor, "round down">;
 // element types must match (no implicit promotion). Comparisons return i1.
 class Trace_BroadcastingOp<string mnemonic, Type type, Type resultType,
                            string what, bit isComparison>
-    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor, Trace_PromotesOperands]> {
   let summary = what;
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs resultType:$result);
@@ -83,17 +84,34 @@ def Trace_MulOp : Trace_BinaryOp<"mul", "lhs * rhs">;
 def Trace_DivOp : Trace_BinaryOp<"div",
     "lhs / rhs (integers: truncating division)">;
 def Trace_PowOp : Trace_BinaryOp<"pow", "lhs ^ rhs">;
-def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)">;
-def Trace_MinOp : Trace_BinaryOp<"min", "elementwise minimum (NaN wins)">;
+def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)"> {
+  let frontendName = "maximum";
+}
+def Trace_MinOp : Trace_BinaryOp<"min", "elementwise minimum (NaN wins)"> {
+  let frontendName = "minimum";
+}
 
-def Trace_EqOp : Trace_CompareOp<"eq", "lhs == rhs">;
-def Trace_NeOp : Trace_CompareOp<"ne", "lhs != rhs">;
-def Trace_LtOp : Trace_CompareOp<"lt", "lhs < rhs">;
-def Trace_LeOp : Trace_CompareOp<"le", "lhs <= rhs">;
-def Trace_GtOp : Trace_CompareOp<"gt", "lhs > rhs">;
-def Trace_GeOp : Trace_CompareOp<"ge", "lhs >= rhs">;
+def Trace_EqOp : Trace_CompareOp<"eq", "lhs == rhs"> {
+  let frontendName = "equal";
+}
+def Trace_NeOp : Trace_CompareOp<"ne", "lhs != rhs"> {
+  let frontendName = "not_equal";
+}
+def Trace_LtOp : Trace_CompareOp<"lt", "lhs < rhs"> {
+  let frontendName = "less";
+}
+def Trace_LeOp : Trace_CompareOp<"le", "lhs <= rhs"> {
+  let frontendName = "less_equal";
+}
+def Trace_GtOp : Trace_CompareOp<"gt", "lhs > rhs"> {
+  let frontendName = "greater";
+}
+def Trace_GeOp : Trace_CompareOp<"ge", "lhs >= rhs"> {
+  let frontendName = "greater_equal";
+}
 
-def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor]> {
+def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor,
+                                          Trace_PromotesOperandsAfterFirst]> {
   let summary = "cond ? on_true : on_false, broadcasting all three";
   let arguments = (ins Trace_BoolTensor:$cond, Trace_Tensor:$on_true,
                        Trace_Tensor:$on_false);

@@ -14,7 +14,8 @@ include "Trace/TraceTypes.td"
 // `axes` may be negative (counted from the end) and must be unique; with
 // `keepdims` the reduced dims stay as size 1.
 class Trace_ReductionOp<string mnemonic, Type type, string what>
-    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : Trace_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor],
+        !if(!eq(type, Trace_FloatTensor), [Trace_PromotesIntegersToFloat], []))> {
   let summary = what;
   let arguments = (ins type:$x, DenseI64ArrayAttr:$axes, UnitAttr:$keepdims);
   let results = (outs type:$result);

@@ -114,7 +114,8 @@ def Trace_SizeOp : Trace_Op<"size", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Trace_ConcatOp : Trace_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+def Trace_ConcatOp : Trace_Op<"concat", [Pure, InferTypeOpAdaptor,
+                                          Trace_PromotesOperands]> {
   let summary = "join tensors along `axis`";
   let arguments = (ins Variadic<Trace_Tensor>:$inputs, Trace_I64Attr:$axis);
   let results = (outs Trace_Tensor:$result);

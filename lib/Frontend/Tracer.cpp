@@ -377,14 +377,6 @@ mlir::Operation *detail::createOp(mlir::OperationState &state,
   return op;
 }
 
-Value detail::createValue(llvm::StringRef name, llvm::ArrayRef<Value> operands,
-                          llvm::ArrayRef<mlir::NamedAttribute> attributes) {
-  llvm::SmallVector<mlir::Value> values;
-  for (const Value &operand : operands)
-    values.push_back(resolve(operand));
-  return wrap(createOp(name, values, attributes)->getResult(0));
-}
-
 std::vector<Value> detail::callTraced(const Callable &fn,
                                       llvm::ArrayRef<Value> args,
                                       llvm::StringRef what) {

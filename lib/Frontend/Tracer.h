@@ -142,10 +142,6 @@ mlir::Operation *createWithBuilder(Args &&...args) {
 /// references) and throws TraceError with the diagnostics on failure.
 void verifyOrFail(mlir::Operation *op, bool symbolUses = false);
 
-/// createOp(...) with one inferred result, wrapped.
-Value createValue(llvm::StringRef name, llvm::ArrayRef<Value> operands,
-                  llvm::ArrayRef<mlir::NamedAttribute> attributes = {});
-
 /// The function argument standing for `variable` in the current function.
 mlir::Value variableArgument(Variable &variable);
 /// The function argument standing for captured `tensor`.

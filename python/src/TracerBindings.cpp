@@ -134,6 +134,32 @@ py::list specList(const std::vector<TensorSpec> &specs) {
   return list;
 }
 
+/// A dict of plain Python values as the attributes of op `name`: bool (a
+/// unit attribute), int, float, str, or a sequence of ints.
+std::vector<OpAttribute> toAttributes(const std::string &name,
+                                      const py::dict &attributes) {
+  std::vector<OpAttribute> result;
+  for (auto [key, value] : attributes) {
+    std::string attr = py::str(key);
+    if (py::isinstance<py::bool_>(value))
+      result.emplace_back(attr, value.cast<bool>());
+    else if (py::isinstance<py::int_>(value))
+      result.emplace_back(attr, value.cast<int64_t>());
+    else if (py::isinstance<py::float_>(value))
+      result.emplace_back(attr, value.cast<double>());
+    else if (py::isinstance<py::str>(value))
+      result.emplace_back(attr, llvm::StringRef(value.cast<std::string>()));
+    else if (py::isinstance<py::sequence>(value))
+      result.emplace_back(attr, llvm::ArrayRef<int64_t>(value.cast<I64s>()));
+    else
+      throw py::type_error("attribute '" + attr + "' of '" + name +
+                           "' must be a bool, int, float, str or a sequence "
+                           "of ints, got " +
+                           py::repr(value).cast<std::string>());
+  }
+  return result;
+}
+
 GradOptions gradOptions(const I64s &argnums,
                         const std::vector<std::shared_ptr<Variable>> &variables,
                         bool unconnectedZero) {
@@ -201,79 +227,25 @@ void tracec::python::bindTracer(py::module_ &m) {
     return scalarLike(scalar, like);
   });
 
-  // Elementwise.
-#define UNARY(NAME) m.def(#NAME, [](const Value &x) { return NAME(x); });
-  UNARY(neg) UNARY(abs) UNARY(exp) UNARY(log) UNARY(log1p) UNARY(sqrt)
-  UNARY(rsqrt) UNARY(tanh) UNARY(sigmoid) UNARY(relu) UNARY(gelu) UNARY(erf)
-  UNARY(sin) UNARY(cos) UNARY(sign) UNARY(floor) UNARY(square)
-  UNARY(stop_gradient) UNARY(zeros_like) UNARY(ones_like)
-#undef UNARY
-#define BINARY(NAME)                                                           \
-  m.def(#NAME, [](const Value &a, const Value &b) { return NAME(a, b); });
-  BINARY(add) BINARY(sub) BINARY(mul) BINARY(div) BINARY(pow) BINARY(maximum)
-  BINARY(minimum) BINARY(equal) BINARY(not_equal) BINARY(less)
-  BINARY(less_equal) BINARY(greater) BINARY(greater_equal)
-#undef BINARY
-  m.def("select", [](const Value &c, const Value &t, const Value &f) {
-    return select(c, t, f);
-  });
+  // Every op of the dialect that infers its result: op("trace.exp", [x]),
+  // op("trace.reduce_sum", [x], {"axes": [0], "keepdims": True}).
+  m.def("op", [](const std::string &name, const std::vector<Value> &operands,
+                 const py::dict &attributes) {
+    return op(name, operands, toAttributes(name, attributes));
+  }, py::arg("name"), py::arg("operands"), py::arg("attributes") = py::dict());
+  // The ops whose result type is an input.
   m.def("cast", [](const Value &x, const std::string &dtype) {
     return cast(x, parseDTypeOrThrow(dtype));
   });
-
-  // Linear algebra, reductions.
-  m.def("matmul", [](const Value &a, const Value &b, bool ta, bool tb) {
-    return matmul(a, b, ta, tb);
-  }, py::arg("a"), py::arg("b"), py::arg("transpose_a") = false,
-     py::arg("transpose_b") = false);
-#define REDUCTION(NAME)                                                        \
-  m.def(#NAME, [](const Value &x, const I64s &axes, bool keepdims) {          \
-    return NAME(x, axes, keepdims);                                            \
-  });
-  REDUCTION(sum) REDUCTION(mean) REDUCTION(max) REDUCTION(min) REDUCTION(prod)
-#undef REDUCTION
-  m.def("argmax", [](const Value &x, int64_t axis) { return argmax(x, axis); });
-  m.def("softmax", [](const Value &x, int64_t axis) { return softmax(x, axis); });
-  m.def("log_softmax",
-        [](const Value &x, int64_t axis) { return log_softmax(x, axis); });
-
-  // Shapes.
   m.def("reshape", [](const Value &x, const I64s &s) { return reshape(x, s); });
-  m.def("transpose", [](const Value &x, const I64s &p) { return transpose(x, p); });
   m.def("broadcast_to",
         [](const Value &x, const I64s &s) { return broadcast_to(x, s); });
-  m.def("concat", [](const std::vector<Value> &values, int64_t axis) {
-    return concat(values, axis);
-  });
-  m.def("slice", [](const Value &x, const I64s &start, const I64s &limit,
-                    const I64s &strides) {
-    return slice(x, start, limit, strides);
-  });
-  m.def("pad", [](const Value &x, const I64s &low, const I64s &high,
-                  double value) { return pad(x, low, high, value); });
-  m.def("gather", [](const Value &p, const Value &i, int64_t axis) {
-    return gather(p, i, axis);
-  });
-  m.def("scatter_add", [](const Value &x, const Value &i, const Value &u,
-                          int64_t axis) { return scatter_add(x, i, u, axis); });
   m.def("one_hot", [](const Value &i, int64_t depth, const std::string &dtype,
                       int64_t axis, double on, double off) {
     return one_hot(i, depth, parseDTypeOrThrow(dtype), axis, on, off);
   });
-
-  // Neural nets.
-  m.def("conv2d", [](const Value &x, const Value &w, const I64s &strides,
-                     const I64s &padding, const I64s &dilations) {
-    return conv2d(x, w, strides, padding, dilations);
-  });
-  m.def("max_pool2d", [](const Value &x, const I64s &window,
-                         const I64s &strides, const I64s &padding) {
-    return max_pool2d(x, window, strides, padding);
-  });
-  m.def("avg_pool2d", [](const Value &x, const I64s &window,
-                         const I64s &strides, const I64s &padding) {
-    return avg_pool2d(x, window, strides, padding);
-  });
+  m.def("zeros_like", [](const Value &x) { return zeros_like(x); });
+  m.def("ones_like", [](const Value &x) { return ones_like(x); });
   m.def("print", [](const Value &x, const std::string &message) {
     print(x, message);
   });

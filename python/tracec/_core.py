@@ -278,6 +278,14 @@ def scalar_operand(x, like):
     return _C.scalar_like(float(x), isinstance(x, (bool, int)), like)
 
 
+def op(name, *operands, **attributes):
+    """Records trace.<name> on Values (its result type inferred by the op,
+    its operands promoted as the op's traits ask): op("exp", x),
+    op("reduce_sum", x, axes=[0], keepdims=True). Attributes are bools (a
+    unit attribute), ints, floats, strs or lists of ints."""
+    return _C.op("trace." + name, list(operands), attributes)
+
+
 def binary_kernel(op):
     """A kernel for a binary op whose operands may be Python numbers."""
     def kernel(x, y):

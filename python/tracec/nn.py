@@ -10,20 +10,20 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from . import numpy as tnp
-from ._core import apply
+from ._core import apply, op
 
-relu = tnp._unary(_C.relu, "relu")
-gelu = tnp._unary(_C.gelu, "gelu")
-sigmoid = tnp._unary(_C.sigmoid, "sigmoid")
+relu = tnp._unary("relu", "relu")
+gelu = tnp._unary("gelu", "gelu")
+sigmoid = tnp._unary("sigmoid", "sigmoid")
 tanh = tnp.tanh
 
 
 def _softmax(x, axis):
-    return _C.softmax(x, axis)
+    return op("softmax", x, axis=axis)
 
 
 def _log_softmax(x, axis):
-    return _C.log_softmax(x, axis)
+    return op("log_softmax", x, axis=axis)
 
 
 def softmax(x, axis=-1):
@@ -63,7 +63,8 @@ def _pair(v):
 
 
 def _conv2d(x, w, strides, padding, dilations):
-    return _C.conv2d(x, w, list(strides), list(padding), list(dilations))
+    return op("conv2d", x, w, strides=list(strides), padding=list(padding),
+              dilations=list(dilations))
 
 
 def conv2d(x, filters, strides=1, padding="VALID", dilations=1):
@@ -75,15 +76,16 @@ def conv2d(x, filters, strides=1, padding="VALID", dilations=1):
                  name="conv2d")
 
 
-def _pool(op):
+def _pool(op_name):
     def kernel(x, window, strides, padding):
-        return op(x, list(window), list(strides), list(padding))
-    kernel.__name__ = op.__name__
+        return op(op_name, x, window=list(window), strides=list(strides),
+                  padding=list(padding))
+    kernel.__name__ = op_name
     return kernel
 
 
-_max_pool = _pool(_C.max_pool2d)
-_avg_pool = _pool(_C.avg_pool2d)
+_max_pool = _pool("max_pool2d")
+_avg_pool = _pool("avg_pool2d")
 
 
 def max_pool2d(x, window, strides=None, padding="VALID"):

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _core
 from . import _tracec as _C
-from ._core import Value, apply, binary_kernel
+from ._core import Value, apply, binary_kernel, op
 
 float16, float32, float64 = np.float16, np.float32, np.float64
 int32, int64, bool_ = np.int32, np.int64, np.bool_
@@ -24,30 +24,48 @@ ndarray = np.ndarray
 # ---------------------------------------------------------------------------
 
 
-def _unary(op, name):
+def _op_kernel(op_name):
+    """A kernel recording trace.<op_name> on its operands."""
+    def kernel(*operands):
+        return op(op_name, *operands)
+    kernel.__name__ = op_name
+    return kernel
+
+
+def _unary(op_name, name):
+    kernel = _op_kernel(op_name)
+
     def fn(x):
-        return apply(op, (x,), name=name)
+        return apply(kernel, (x,), name=name)
     fn.__name__ = name
-    fn.__doc__ = f"Elementwise {name} (trace.{op.__name__})."
+    fn.__doc__ = f"Elementwise {name} (trace.{op_name})."
     return fn
 
 
-negative = _unary(_C.neg, "negative")
-abs = absolute = _unary(_C.abs, "abs")
-exp = _unary(_C.exp, "exp")
-log = _unary(_C.log, "log")
-log1p = _unary(_C.log1p, "log1p")
-sqrt = _unary(_C.sqrt, "sqrt")
-tanh = _unary(_C.tanh, "tanh")
-sin = _unary(_C.sin, "sin")
-cos = _unary(_C.cos, "cos")
-sign = _unary(_C.sign, "sign")
-floor = _unary(_C.floor, "floor")
-square = _unary(_C.square, "square")
+def _square(x):
+    return op("mul", x, x)
 
 
-def _binary(op, name):
-    kernel = binary_kernel(op)
+negative = _unary("neg", "negative")
+abs = absolute = _unary("abs", "abs")
+exp = _unary("exp", "exp")
+log = _unary("log", "log")
+log1p = _unary("log1p", "log1p")
+sqrt = _unary("sqrt", "sqrt")
+tanh = _unary("tanh", "tanh")
+sin = _unary("sin", "sin")
+cos = _unary("cos", "cos")
+sign = _unary("sign", "sign")
+floor = _unary("floor", "floor")
+
+
+def square(x):
+    """Elementwise x * x."""
+    return apply(_square, (x,), name="square")
+
+
+def _binary(op_name, name):
+    kernel = binary_kernel(_op_kernel(op_name))
 
     def fn(x, y):
         return apply(kernel, (x, y), name=name)
@@ -56,19 +74,19 @@ def _binary(op, name):
     return fn
 
 
-add = _binary(_C.add, "add")
-subtract = _binary(_C.sub, "subtract")
-multiply = _binary(_C.mul, "multiply")
-divide = true_divide = _binary(_C.div, "divide")
-power = _binary(_C.pow, "power")
-maximum = _binary(_C.maximum, "maximum")
-minimum = _binary(_C.minimum, "minimum")
-equal = _binary(_C.equal, "equal")
-not_equal = _binary(_C.not_equal, "not_equal")
-less = _binary(_C.less, "less")
-less_equal = _binary(_C.less_equal, "less_equal")
-greater = _binary(_C.greater, "greater")
-greater_equal = _binary(_C.greater_equal, "greater_equal")
+add = _binary("add", "add")
+subtract = _binary("sub", "subtract")
+multiply = _binary("mul", "multiply")
+divide = true_divide = _binary("div", "divide")
+power = _binary("pow", "power")
+maximum = _binary("max", "maximum")
+minimum = _binary("min", "minimum")
+equal = _binary("eq", "equal")
+not_equal = _binary("ne", "not_equal")
+less = _binary("lt", "less")
+less_equal = _binary("le", "less_equal")
+greater = _binary("gt", "greater")
+greater_equal = _binary("ge", "greater_equal")
 
 
 def _where(c, x, y):
@@ -76,7 +94,7 @@ def _where(c, x, y):
         x = _core.scalar_operand(x, y)
     if not isinstance(y, Value):
         y = _core.scalar_operand(y, x)
-    return _C.select(c, x, y)
+    return op("select", c, x, y)
 
 
 def where(condition, x, y):
@@ -98,7 +116,7 @@ def astype(x, dtype):
 
 
 def _matmul(a, b):
-    return _C.matmul(a, b, False, False)
+    return op("matmul", a, b)
 
 
 def matmul(a, b):
@@ -117,9 +135,11 @@ def _axes(axis, ndim=None):
     return tuple(axis)
 
 
-def _reduction(op, name):
+def _reduction(op_name, name):
     def kernel(x, axes, keepdims):
-        return op(x, list(axes), keepdims)
+        # No axes: NumPy's axis=None, every axis.
+        return op(op_name, x, axes=list(axes) or list(range(x.ndim)),
+                  keepdims=keepdims)
     kernel.__name__ = name
 
     def fn(x, axis=None, keepdims=False):
@@ -129,15 +149,15 @@ def _reduction(op, name):
     return fn
 
 
-sum = _reduction(_C.sum, "sum")
-mean = _reduction(_C.mean, "mean")
-max = amax = _reduction(_C.max, "max")
-min = amin = _reduction(_C.min, "min")
-prod = _reduction(_C.prod, "prod")
+sum = _reduction("reduce_sum", "sum")
+mean = _reduction("reduce_mean", "mean")
+max = amax = _reduction("reduce_max", "max")
+min = amin = _reduction("reduce_min", "min")
+prod = _reduction("reduce_prod", "prod")
 
 
 def _argmax(x, axis):
-    return _C.argmax(x, axis)
+    return op("argmax", x, axis=axis)
 
 
 def argmax(x, axis=-1):
@@ -196,7 +216,7 @@ def reshape(x, newshape):
 
 
 def _transpose(x, perm):
-    return _C.transpose(x, list(perm))
+    return op("transpose", x, perm=list(perm) or list(reversed(range(x.ndim))))
 
 
 def transpose(x, axes=None):
@@ -214,7 +234,7 @@ def broadcast_to(x, shape):
 
 def _concat(*values_and_axis):
     *values, axis = values_and_axis
-    return _C.concat(list(values), axis)
+    return op("concat", *values, axis=axis)
 
 
 def concatenate(arrays, axis=0):
@@ -234,7 +254,7 @@ def expand_dims(x, axis):
 
 
 def _pad(x, low, high, value):
-    return _C.pad(x, list(low), list(high), value)
+    return op("pad", x, low=list(low), high=list(high), value=value)
 
 
 def pad(x, pad_width, constant_values=0.0):
@@ -247,7 +267,7 @@ def pad(x, pad_width, constant_values=0.0):
 
 
 def _take(params, indices, axis):
-    return _C.gather(params, indices, axis)
+    return op("gather", params, indices, axis=axis)
 
 
 def take(a, indices, axis=0):
@@ -258,7 +278,7 @@ def take(a, indices, axis=0):
 
 
 def _scatter_add(operand, indices, updates, axis):
-    return _C.scatter_add(operand, indices, updates, axis)
+    return op("scatter_add", operand, indices, updates, axis=axis)
 
 
 def scatter_add(a, indices, updates, axis=0):
@@ -279,7 +299,8 @@ def scatter_add(a, indices, updates, axis=0):
 
 
 def _slice(x, start, limit, strides):
-    return _C.slice(x, list(start), list(limit), list(strides))
+    attributes = {"strides": list(strides)} if strides else {}
+    return op("slice", x, start=list(start), limit=list(limit), **attributes)
 
 
 def _shape(x):

@@ -1,13 +1,17 @@
-//===- Ops.h - Free functions recording the ops of the trace dialect ------===//
+//===- Ops.h - The ops the tracer builds by hand, and NumPy's conventions -===//
 //
-// One function per op of the `trace` dialect (NumPy/TensorFlow names and
-// attribute conventions). Result shapes and dtypes come from the dialect's
-// own type inference and verifiers; what they reject throws TraceError with
-// the dialect's message. Every function must be called while a function is
-// being traced (tracec::trace), else it throws TraceError.
+// Most ops of the `trace` dialect have a function generated from their ODS
+// definition (tracec/Frontend/OpFunctions.h.inc, included by Value.h). Here
+// are the rest: ops whose result type is an input (sources, reshape, cast,
+// one_hot) or that return no tensor (print), and NumPy's conventions on top
+// of the generated functions (reductions over all axes by default, the
+// reversed transpose, scalars in select). Result shapes and dtypes come
+// from the dialect's own type inference and verifiers; what they reject
+// throws TraceError with the dialect's message. Every function must be
+// called while a function is being traced (tracec::trace), else it throws
+// TraceError.
 //
-// Axes may be negative (counted from the end). Where `axes` is empty, a
-// reduction reduces over all axes (NumPy's axis=None).
+// Axes may be negative (counted from the end).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,34 +55,13 @@ Value random_normal(llvm::ArrayRef<int64_t> shape, DType dtype = DType::f32,
                     int64_t seed = 0, double mean = 0.0, double stddev = 1.0);
 
 //===----------------------------------------------------------------------===//
-// Elementwise unary (float-only ops reject integer Values)
+// Elementwise
 //===----------------------------------------------------------------------===//
 
-Value abs(const Value &x);
-Value exp(const Value &x);
-Value log(const Value &x);
-Value log1p(const Value &x);
-Value sqrt(const Value &x);
-Value rsqrt(const Value &x);
-Value tanh(const Value &x);
-Value sigmoid(const Value &x);
-Value relu(const Value &x);
-/// The exact (erf) form.
-Value gelu(const Value &x);
-Value erf(const Value &x);
-Value sin(const Value &x);
-Value cos(const Value &x);
-Value sign(const Value &x);
-Value floor(const Value &x);
+/// x * x.
 Value square(const Value &x);
-
-//===----------------------------------------------------------------------===//
-// select, cast
-//===----------------------------------------------------------------------===//
-
-/// cond ? onTrue : onFalse, broadcasting all three; the branches are
-/// promoted to a common dtype. `cond` must be bool (i1).
-Value select(const Value &cond, const Value &onTrue, const Value &onFalse);
+/// select (generated: cond ? onTrue : onFalse, broadcasting all three, the
+/// branches promoted to a common dtype) with a C++ scalar branch.
 Value select(const Value &cond, const Value &onTrue, Scalar onFalse);
 Value select(const Value &cond, Scalar onTrue, const Value &onFalse);
 /// NumPy's name for select.
@@ -97,13 +80,9 @@ inline Value where(const Value &cond, Scalar onTrue, const Value &onFalse) {
 Value cast(const Value &x, DType dtype);
 
 //===----------------------------------------------------------------------===//
-// Linear algebra, reductions
+// Reductions with NumPy's conventions: over all axes when `axes` is empty
+// (axis=None); `mean` of integers is an f32 mean.
 //===----------------------------------------------------------------------===//
-
-/// [..., M, K] x [..., K, N] (transposed operands: [..., K, M], [..., N, K]),
-/// batch dims broadcast. Operands are promoted to a common dtype.
-Value matmul(const Value &a, const Value &b, bool transposeA = false,
-             bool transposeB = false);
 
 Value sum(const Value &x, llvm::ArrayRef<int64_t> axes = {},
           bool keepdims = false);
@@ -116,64 +95,24 @@ Value min(const Value &x, llvm::ArrayRef<int64_t> axes = {},
 /// The product (its gradient is exact with zeros among the elements).
 Value prod(const Value &x, llvm::ArrayRef<int64_t> axes = {},
            bool keepdims = false);
-/// Index (i64) of the first maximum along `axis`.
-Value argmax(const Value &x, int64_t axis);
-Value softmax(const Value &x, int64_t axis = -1);
-Value log_softmax(const Value &x, int64_t axis = -1);
 
 //===----------------------------------------------------------------------===//
-// Shape ops
+// Shape ops whose result shape is an input
 //===----------------------------------------------------------------------===//
 
 /// `shape` may hold one -1, inferred from the element count.
 Value reshape(const Value &x, llvm::ArrayRef<int64_t> shape);
-/// Result dim i is x's dim perm[i]; an empty perm reverses the dims.
-Value transpose(const Value &x, llvm::ArrayRef<int64_t> perm = {});
+/// The dims reversed (NumPy's x.T); transpose(x, perm) is generated.
+Value transpose(const Value &x);
 Value broadcast_to(const Value &x, llvm::ArrayRef<int64_t> shape);
-/// Operands are promoted to a common dtype.
-Value concat(llvm::ArrayRef<Value> values, int64_t axis);
-/// x[start:limit:strides] per dim (all strides 1 when empty).
-Value slice(const Value &x, llvm::ArrayRef<int64_t> start,
-            llvm::ArrayRef<int64_t> limit,
-            llvm::ArrayRef<int64_t> strides = {});
-/// Pads each dim with low[i]/high[i] elements of `value`.
-Value pad(const Value &x, llvm::ArrayRef<int64_t> low,
-          llvm::ArrayRef<int64_t> high, double value = 0.0);
-/// tf.gather / np.take: params.shape[:axis] + indices.shape +
-/// params.shape[axis+1:]; out-of-range indices are clamped.
-Value gather(const Value &params, const Value &indices, int64_t axis = 0);
-/// gather's adjoint (tf.tensor_scatter_nd_add along one axis, JAX's
-/// `x.at[indices].add(updates)`): `updates` (gather's result shape) added
-/// into `operand` at the indices, repeats summing, indices clamped as
-/// gather clamps them.
-Value scatter_add(const Value &operand, const Value &indices,
-                  const Value &updates, int64_t axis = 0);
 /// A new dim of size `depth` at `axis`, `onValue` where the index matches.
 Value one_hot(const Value &indices, int64_t depth, DType dtype = DType::f32,
               int64_t axis = -1, double onValue = 1.0, double offValue = 0.0);
 
 //===----------------------------------------------------------------------===//
-// Neural network ops: NHWC activations, HWCF filters, padding
-// [top, bottom, left, right].
+// Printing
 //===----------------------------------------------------------------------===//
 
-Value conv2d(const Value &input, const Value &filter,
-             llvm::ArrayRef<int64_t> strides = {1, 1},
-             llvm::ArrayRef<int64_t> padding = {0, 0, 0, 0},
-             llvm::ArrayRef<int64_t> dilations = {1, 1});
-Value max_pool2d(const Value &input, llvm::ArrayRef<int64_t> window,
-                 llvm::ArrayRef<int64_t> strides = {1, 1},
-                 llvm::ArrayRef<int64_t> padding = {0, 0, 0, 0});
-Value avg_pool2d(const Value &input, llvm::ArrayRef<int64_t> window,
-                 llvm::ArrayRef<int64_t> strides = {1, 1},
-                 llvm::ArrayRef<int64_t> padding = {0, 0, 0, 0});
-
-//===----------------------------------------------------------------------===//
-// Differentiation, printing
-//===----------------------------------------------------------------------===//
-
-/// The value, with no gradient flowing through it.
-Value stop_gradient(const Value &x);
 /// Prints `x` (after `message`, if any) to stdout when the compiled function
 /// runs, in program order with the other stateful ops.
 void print(const Value &x, llvm::StringRef message = "");

@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace tracec {
 
@@ -86,25 +88,47 @@ struct Scalar {
 };
 
 //===----------------------------------------------------------------------===//
-// Elementwise binary ops with NumPy broadcasting and dtype promotion.
+// Recording ops
 //===----------------------------------------------------------------------===//
 
-Value add(const Value &lhs, const Value &rhs);
-Value sub(const Value &lhs, const Value &rhs);
-Value mul(const Value &lhs, const Value &rhs);
-/// Integers: truncating division.
-Value div(const Value &lhs, const Value &rhs);
-Value pow(const Value &lhs, const Value &rhs);
-/// Elementwise max/min (NaN wins); `max`/`min` are the reductions.
-Value maximum(const Value &lhs, const Value &rhs);
-Value minimum(const Value &lhs, const Value &rhs);
-/// Comparisons give i1 tensors.
-Value equal(const Value &lhs, const Value &rhs);
-Value not_equal(const Value &lhs, const Value &rhs);
-Value less(const Value &lhs, const Value &rhs);
-Value less_equal(const Value &lhs, const Value &rhs);
-Value greater(const Value &lhs, const Value &rhs);
-Value greater_equal(const Value &lhs, const Value &rhs);
+/// An attribute of an op recorded by tracec::op, as a plain value: an i64,
+/// an f64, a unit attribute (true: present, false: absent), a string or an
+/// i64 array.
+struct OpAttribute {
+  using Data = std::variant<int64_t, double, bool, std::string,
+                            std::vector<int64_t>>;
+  OpAttribute(llvm::StringRef name, int64_t v) : name(name), data(v) {}
+  OpAttribute(llvm::StringRef name, int v) : name(name), data(int64_t(v)) {}
+  OpAttribute(llvm::StringRef name, double v) : name(name), data(v) {}
+  OpAttribute(llvm::StringRef name, bool v) : name(name), data(v) {}
+  OpAttribute(llvm::StringRef name, llvm::StringRef v)
+      : name(name), data(v.str()) {}
+  OpAttribute(llvm::StringRef name, const char *v)
+      : name(name), data(std::string(v)) {}
+  OpAttribute(llvm::StringRef name, llvm::ArrayRef<int64_t> v)
+      : name(name), data(std::vector<int64_t>(v)) {}
+  std::string name;
+  Data data;
+};
+
+/// Records op `name` ("trace.exp") of the trace dialect with one tensor
+/// result, its type inferred by the op. Operands are first converted as the
+/// op's traits ask (Trace_PromotesOperands: to their common dtype;
+/// Trace_PromotesIntegersToFloat: integers and bools to f32). What the op
+/// rejects throws TraceError with the dialect's message. Every op of that
+/// kind also has a function of its own, generated from its ODS definition
+/// (tracec-tblgen), declared below: `exp(x)`, `matmul(a, b)`, ...
+Value op(llvm::StringRef name, llvm::ArrayRef<Value> operands,
+         llvm::ArrayRef<OpAttribute> attributes = {});
+
+} // namespace tracec
+
+// One function per op, with the op's operands and attributes as parameters:
+// NumPy's name (`maximum` for trace.max, `less` for trace.lt) where the
+// mnemonic differs. Binary ops broadcast and promote as described above.
+#include "tracec/Frontend/OpFunctions.h.inc"
+
+namespace tracec {
 
 /// A rank-0 constant for `scalar` meeting `other` (weak typing, as above).
 Value scalarLike(Scalar scalar, const Value &other);
@@ -130,8 +154,6 @@ TRACEC_BINARY_SCALAR_OVERLOADS(less_equal)
 TRACEC_BINARY_SCALAR_OVERLOADS(greater)
 TRACEC_BINARY_SCALAR_OVERLOADS(greater_equal)
 #undef TRACEC_BINARY_SCALAR_OVERLOADS
-
-Value neg(const Value &x);
 
 //===----------------------------------------------------------------------===//
 // Operators. `==` and `!=` are not overloaded (they would not give a bool);

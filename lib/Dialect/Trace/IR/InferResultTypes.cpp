@@ -11,6 +11,14 @@ using namespace mlir;
 Operation *mlir::trace::createWithInferredTypes(OperationState &state,
                                                 unsigned numResults) {
   MLIRContext *context = state.getContext();
+  // Inference reads the attributes as their ODS kinds: one of another kind
+  // would be read as null.
+  if (std::optional<RegisteredOperationName> registered =
+          state.name.getRegisteredInfo())
+    if (failed(registered->verifyInherentAttrs(state.attributes, [&] {
+          return emitError(state.location) << "'" << state.name << "' op ";
+        })))
+      return nullptr;
   state.types.assign(numResults, NoneType::get(context));
   Operation *op = Operation::create(state);
   auto infer = dyn_cast<InferTypeOpInterface>(op);

@@ -16,6 +16,21 @@ template <typename ConcreteType>
 class Contraction
     : public TraitBase<ConcreteType, Contraction> {};
 
+/// The tracer casts the operands to their common dtype (NumPy/JAX
+/// promotion) before it builds the op (Trace_PromotesOperands in ODS) ...
+template <typename ConcreteType>
+class PromotesOperands : public TraitBase<ConcreteType, PromotesOperands> {};
+/// ... or all operands but the first (select's condition).
+template <typename ConcreteType>
+class PromotesOperandsAfterFirst
+    : public TraitBase<ConcreteType, PromotesOperandsAfterFirst> {};
+
+/// The tracer casts integer and bool operands to f32 before it builds the
+/// op, which is defined on floats (Trace_PromotesIntegersToFloat in ODS).
+template <typename ConcreteType>
+class PromotesIntegersToFloat
+    : public TraitBase<ConcreteType, PromotesIntegersToFloat> {};
+
 } // namespace mlir::OpTrait::trace
 
 #endif // TRACEC_DIALECT_TRACE_IR_TRACETRAITS_H

@@ -1,0 +1,58 @@
+//===- TypeDirectedOps.cpp - Ops whose result type is an input ------------===//
+//
+// reshape, broadcast_to and one_hot cannot infer their result from their
+// operands; print returns a control token, not a tensor. Their ODS
+// builders make them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tracer.h"
+
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Frontend/Ops.h"
+
+using namespace tracec;
+using namespace tracec::detail;
+namespace trace = mlir::trace;
+
+Value tracec::reshape(const Value &x, llvm::ArrayRef<int64_t> shape) {
+  mlir::Value value = resolve(x);
+  checkShape(trace::ReshapeOp::getOperationName(), shape,
+             /*allowInferred=*/true);
+  return wrap(
+      createWithBuilder<trace::ReshapeOp>(value, shape)->getResult(0));
+}
+
+Value tracec::broadcast_to(const Value &x, llvm::ArrayRef<int64_t> shape) {
+  mlir::Value value = resolve(x);
+  checkShape(trace::BroadcastToOp::getOperationName(), shape);
+  return wrap(
+      createWithBuilder<trace::BroadcastToOp>(value, shape)->getResult(0));
+}
+
+Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,
+                      int64_t axis, double onValue, double offValue) {
+  mlir::Value value = resolve(indices);
+  if (!llvm::isa<mlir::IntegerType>(
+          llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType()))
+    fail(locationPrefix(location()) +
+         ": error: 'trace.one_hot' indices must be integers, got " +
+         indices.typeString());
+  auto oneHot = llvm::cast<trace::OneHotOp>(createWithBuilder<trace::OneHotOp>(
+      value, depth, elementType(dtype), axis));
+  mlir::OpBuilder b(&context());
+  oneHot.setOnValueAttr(b.getF64FloatAttr(onValue));
+  oneHot.setOffValueAttr(b.getF64FloatAttr(offValue));
+  return wrap(oneHot.getResult());
+}
+
+void tracec::print(const Value &x, llvm::StringRef message) {
+  mlir::Value value = resolve(x);
+  mlir::OpBuilder b(&context());
+  llvm::SmallVector<mlir::NamedAttribute> attrs;
+  if (!message.empty())
+    attrs.push_back(b.getNamedAttr("message", b.getStringAttr(message)));
+  mlir::Type control = trace::ControlType::get(&context());
+  createOp(trace::PrintOp::getOperationName(), value, attrs,
+           llvm::ArrayRef<mlir::Type>{control});
+}

@@ -1,0 +1,84 @@
+//===- OpTest.cpp - tracec::op and the op functions generated from ODS ----===//
+//
+// The generic entry records any op that infers its result, converting
+// operands as the op's traits ask; the generated functions are the same
+// call with typed parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FrontendTestUtil.h"
+
+using namespace tracec;
+using namespace tracec::testing;
+
+namespace {
+
+using Values = std::vector<Value>;
+
+TEST(Op, GenericAndGeneratedFunctionsRecordTheSameOp) {
+  ConcreteFunction f = trace(
+      "ops", {spec(DType::f64, {2, 3})}, [](llvm::ArrayRef<Value> v) -> Values {
+        return {op("trace.reduce_sum", {v[0]},
+                   {{"axes", llvm::ArrayRef<int64_t>{1}}, {"keepdims", true}}),
+                reduce_sum(v[0], {1}, /*keepdims=*/true),
+                op("trace.softmax", {v[0]}, {{"axis", 0}})};
+      });
+  std::vector<Tensor> out =
+      run(f, {tensor<double>({1, 2, 3, 4, 5, 6}, {2, 3})});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].typeString(), "tensor<2x1xf64>");
+  expectNear(out[0].toVector<double>(), {6, 15}, 1e-12);
+  expectNear(out[1].toVector<double>(), {6, 15}, 1e-12);
+  double e3 = std::exp(3.0);
+  expectNear(out[2].toVector<double>(),
+             {1 / (1 + e3), 1 / (1 + e3), 1 / (1 + e3), e3 / (1 + e3),
+              e3 / (1 + e3), e3 / (1 + e3)},
+             1e-12);
+}
+
+TEST(Op, TraitsPromoteOperands) {
+  ConcreteFunction f = trace(
+      "promote", {spec(DType::i32, {3}), spec(DType::f64, {3})},
+      [](llvm::ArrayRef<Value> v) -> Values {
+        // Trace_PromotesOperands: i32 + f64 is an f64 add.
+        // Trace_PromotesIntegersToFloat: exp of i32 is an f32 exp.
+        // Trace_PromotesOperandsAfterFirst: the bool condition stays.
+        return {op("trace.add", {v[0], v[1]}), exp(v[0]),
+                select(less(v[0], 2), v[0], v[1])};
+      });
+  std::vector<Tensor> out =
+      run(f, {tensor<int32_t>({1, 2, 3}, {3}),
+              tensor<double>({0.5, 0.5, 0.5}, {3})});
+  EXPECT_EQ(out[0].typeString(), "tensor<3xf64>");
+  expectNear(out[0].toVector<double>(), {1.5, 2.5, 3.5}, 1e-12);
+  EXPECT_EQ(out[1].typeString(), "tensor<3xf32>");
+  expectNear(out[1].toVector<double>(),
+             {std::exp(1.0), std::exp(2.0), std::exp(3.0)}, 1e-5);
+  EXPECT_EQ(out[2].typeString(), "tensor<3xf64>");
+  expectNear(out[2].toVector<double>(), {1, 0.5, 0.5}, 1e-12);
+}
+
+TEST(Op, BadRequestsThrowWithTheReason) {
+  auto traced = [](std::function<Value(const Value &)> fn) {
+    return traceError([&] {
+      trace("bad", {spec(DType::f32, {2, 3})},
+            [&](llvm::ArrayRef<Value> v) -> Values { return {fn(v[0])}; });
+    });
+  };
+  std::string message =
+      traced([](const Value &x) { return op("trace.no_such_op", {x}); });
+  EXPECT_NE(message.find("'trace.no_such_op' is not an op that the tracer builds"),
+            std::string::npos)
+      << message;
+  // A required attribute left out is reported, not read as null.
+  message = traced([](const Value &x) { return op("trace.reduce_sum", {x}); });
+  EXPECT_NE(message.find("'trace.reduce_sum'"), std::string::npos) << message;
+  EXPECT_NE(message.find("axes"), std::string::npos) << message;
+  message = traced(
+      [](const Value &x) { return op("trace.argmax", {x}, {{"axis", 2.5}}); });
+  EXPECT_NE(message.find("'trace.argmax'"), std::string::npos) << message;
+  message = traced([](const Value &x) { return op("trace.add", {x}); });
+  EXPECT_NE(message.find("'trace.add'"), std::string::npos) << message;
+}
+
+} // namespace
