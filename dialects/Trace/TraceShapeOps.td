@@ -222,6 +222,7 @@ def Trace_GatherOp : Trace_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   let results = (outs Trace_Tensor:$result);
   let assemblyFormat =
       "$params `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 // The adjoint of gather with the same `axis`: every slice of `updates` is

@@ -314,7 +314,22 @@ FailureOr<Value> NodeBuilder::create(StringRef name, ValueRange operands,
   FailureOr<Operation *> op = createOp(name, operands, attributes);
   if (failed(op))
     return failure();
-  return (*op)->getResult(0);
+  return foldResult(*op);
+}
+
+Value NodeBuilder::foldResult(Operation *op) {
+  SmallVector<OpFoldResult, 1> folded;
+  if (op->getNumResults() != 1 || failed(op->fold(folded)) || folded.empty())
+    return op->getResult(0);
+  Value result = dyn_cast<Value>(folded[0]);
+  if (!result) {
+    auto attr = dyn_cast<DenseElementsAttr>(llvm::cast<Attribute>(folded[0]));
+    if (!attr)
+      return op->getResult(0);
+    result = constant(attr);
+  }
+  op->erase();
+  return result;
 }
 
 Value NodeBuilder::constant(DenseElementsAttr attr) {

@@ -120,7 +120,8 @@ public:
 
   // Ops.
   /// Builds op `name`, its result types inferred by the dialect, and
-  /// verifies it (the dialect's message, at the node, on failure).
+  /// verifies it (the dialect's message, at the node, on failure); `create`
+  /// folds it.
   mlir::FailureOr<mlir::Operation *>
   createOp(llvm::StringRef name, mlir::ValueRange operands,
            llvm::ArrayRef<mlir::NamedAttribute> attributes = {},
@@ -147,8 +148,13 @@ public:
     auto op = build<OpTy>(std::forward<Args>(args)...);
     if (mlir::failed(op))
       return mlir::failure();
-    return (*op)->getResult(0);
+    return foldResult(*op);
   }
+  /// The result of `op`, just built, or what it folds to (createOrFold):
+  /// a constant where its operands are, or an existing value; a folded op
+  /// is erased. Constant shape arithmetic thus stays constant for the ops
+  /// that need it as an attribute.
+  mlir::Value foldResult(mlir::Operation *op);
   /// A constant of `attr`.
   mlir::Value constant(mlir::DenseElementsAttr attr);
   /// A rank-0 constant `value` of `elementType`.

@@ -1,8 +1,11 @@
 //===- TensorOps.cpp - TF sources, matmul, reductions and shape ops -------===//
 //
 // Shapes, axes and permutations are inputs in TensorFlow and attributes in
-// the dialect: they must be constants (Const nodes, or Shape of a static
-// shape), as tfcompile also requires.
+// the dialect: they must be constants (Const nodes, Shape of a static
+// shape, or arithmetic on those: Keras' Flatten computes Shape ->
+// StridedSlice -> Pack -> Prod), as tfcompile also requires. Each node is
+// built with createOrFold (NodeBuilder::foldResult), so the ops' folders
+// keep such arithmetic constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,80 +34,6 @@ static FailureOr<int64_t> normalizeAxis(NodeBuilder &b, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
-
-//===----------------------------------------------------------------------===//
-// Shape arithmetic on constants. Graphs compute shapes at run time (Keras'
-// Flatten: Shape -> StridedSlice -> Pack -> Reshape, Prod of dims); with
-// static shapes those inputs are constants, and the nodes are evaluated here
-// so that the shape reaches the consumer that needs it as a constant.
-//===----------------------------------------------------------------------===//
-
-/// Small constants only: large ones are data, not shape arithmetic.
-static constexpr int64_t kMaxFoldedElements = 1024;
-
-static DenseElementsAttr smallConstant(Value v) {
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) ||
-      attr.getNumElements() > kMaxFoldedElements)
-    return nullptr;
-  return attr;
-}
-
-/// Row-major strides of `shape`.
-static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
-/// The elements of `attr` at start + i * step for every index i of `box`,
-/// as a tensor of `resultShape` (as many elements as `box`).
-static DenseElementsAttr sliceConstant(DenseElementsAttr attr,
-                                       ArrayRef<int64_t> start,
-                                       ArrayRef<int64_t> step,
-                                       ArrayRef<int64_t> box,
-                                       ArrayRef<int64_t> resultShape) {
-  SmallVector<Attribute> values(attr.getValues<Attribute>());
-  SmallVector<int64_t> inStrides = rowMajorStrides(attr.getType().getShape());
-  SmallVector<int64_t> boxStrides = rowMajorStrides(box);
-  int64_t count = 1;
-  for (int64_t dim : box)
-    count *= dim;
-  SmallVector<Attribute> out;
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t at = 0;
-    for (size_t d = 0; d < box.size(); ++d)
-      at += (start[d] + (i / boxStrides[d]) % box[d] * step[d]) * inStrides[d];
-    out.push_back(values[at]);
-  }
-  return DenseElementsAttr::get(
-      RankedTensorType::get(resultShape, attr.getElementType()), out);
-}
-
-/// `parts` joined along `axis` (their other dims agree).
-static DenseElementsAttr concatConstants(ArrayRef<DenseElementsAttr> parts,
-                                         int64_t axis) {
-  SmallVector<int64_t> shape(parts[0].getType().getShape());
-  shape[axis] = 0;
-  for (DenseElementsAttr part : parts)
-    shape[axis] += part.getType().getDimSize(axis);
-  // Outer (dims before axis) blocks, each the parts' rows in turn.
-  int64_t outer = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  SmallVector<SmallVector<Attribute>> values;
-  for (DenseElementsAttr part : parts)
-    values.emplace_back(part.getValues<Attribute>());
-  SmallVector<Attribute> out;
-  for (int64_t o = 0; o < outer; ++o)
-    for (auto [part, v] : llvm::zip(parts, values)) {
-      int64_t block = part.getNumElements() / std::max<int64_t>(outer, 1);
-      out.append(v.begin() + o * block, v.begin() + (o + 1) * block);
-    }
-  return DenseElementsAttr::get(
-      RankedTensorType::get(shape, parts[0].getElementType()), out);
-}
 
 static NodeResults constOp(NodeBuilder &b) {
   const tf::AttrValue *value = b.attr("value");
@@ -186,49 +115,6 @@ template <typename OpTy> static NodeResults reduction(NodeBuilder &b) {
   if (*keepdims)
     attrs.push_back(b.named("keepdims", b.builder.getUnitAttr()));
   return one(b.create<OpTy>({b.inputs[0]}, attrs));
-}
-
-/// Prod: trace.reduce_prod; a product of integer constants (a shape's
-/// element count, as Keras' Flatten computes it) is evaluated here, so that
-/// the shapes it feeds stay constants.
-static NodeResults prod(NodeBuilder &b) {
-  if (failed(b.checkInputs(2)))
-    return failure();
-  DenseElementsAttr x = smallConstant(b.inputs[0]);
-  if (!x || !x.getElementType().isInteger() ||
-      x.getElementType().isInteger(1))
-    return reduction<trace::ReduceProdOp>(b);
-  FailureOr<SmallVector<int64_t>> axes = reductionAxes(b);
-  FailureOr<bool> keepdims = b.boolAttr("keep_dims", false);
-  if (failed(axes) || failed(keepdims))
-    return failure();
-  ArrayRef<int64_t> in = x.getType().getShape();
-  SmallVector<int64_t> outShape, kept;
-  for (auto [d, size] : llvm::enumerate(in)) {
-    bool reduced = llvm::is_contained(*axes, int64_t(d));
-    if (!reduced)
-      outShape.push_back(size);
-    else if (*keepdims)
-      outShape.push_back(1);
-    kept.push_back(reduced ? 1 : size);
-  }
-  SmallVector<int64_t> keptStrides = rowMajorStrides(kept);
-  SmallVector<int64_t> inStrides = rowMajorStrides(in);
-  int64_t count = 1;
-  for (int64_t size : kept)
-    count *= size;
-  unsigned width = x.getElementType().getIntOrFloatBitWidth();
-  SmallVector<APInt> products(count, APInt(width, 1));
-  SmallVector<APInt> values(x.getValues<APInt>());
-  for (int64_t i = 0; i < int64_t(values.size()); ++i) {
-    int64_t at = 0;
-    for (size_t d = 0; d < in.size(); ++d)
-      if (kept[d] != 1)
-        at += (i / inStrides[d]) % in[d] * keptStrides[d];
-    products[at] *= values[i];
-  }
-  return SmallVector<Value>{b.constant(DenseElementsAttr::get(
-      RankedTensorType::get(outShape, x.getElementType()), products))};
 }
 
 static NodeResults argmax(NodeBuilder &b) {
@@ -334,20 +220,9 @@ static NodeResults concat(NodeBuilder &b) {
     return b.error() << "the axis must be a scalar";
   if (n == 1)
     return SmallVector<Value>{b.inputs[0]};
-  SmallVector<DenseElementsAttr> constants;
-  for (Value x : ValueRange(b.inputs).take_front(n))
-    if (DenseElementsAttr c = smallConstant(x))
-      constants.push_back(c);
-  FailureOr<Value> joined = b.create<trace::ConcatOp>(
+  return one(b.create<trace::ConcatOp>(
       ValueRange(b.inputs).take_front(n),
-      {b.named("axis", b.builder.getI64IntegerAttr((*axis)[0]))});
-  if (failed(joined) || constants.size() != n)
-    return one(joined);
-  // Verified: fold it.
-  int64_t rank = constants[0].getType().getRank();
-  int64_t at = (*axis)[0] < 0 ? (*axis)[0] + rank : (*axis)[0];
-  joined->getDefiningOp()->erase();
-  return SmallVector<Value>{b.constant(concatConstants(constants, at))};
+      {b.named("axis", b.builder.getI64IntegerAttr((*axis)[0]))}));
 }
 
 /// Pack: each input gets a new dim of 1 at `axis`, then they are joined.
@@ -371,20 +246,6 @@ static NodeResults pack(NodeBuilder &b) {
   }
   if (parts.size() == 1)
     return parts;
-  SmallVector<DenseElementsAttr> constants;
-  for (Value x : b.inputs)
-    if (DenseElementsAttr c = smallConstant(x))
-      constants.push_back(c.reshape(
-          RankedTensorType::get(shape, c.getElementType())));
-  if (constants.size() == b.inputs.size() &&
-      llvm::all_equal(llvm::map_range(
-          constants, [](DenseElementsAttr c) { return c.getType(); }))) {
-    for (Value part : parts)
-      if (Operation *op = part.getDefiningOp(); op && op->use_empty() &&
-                                                isa<trace::ReshapeOp>(op))
-        op->erase();
-    return SmallVector<Value>{b.constant(concatConstants(constants, *axis))};
-  }
   return one(b.create<trace::ConcatOp>(
       parts, {b.named("axis", b.builder.getI64IntegerAttr(*axis))}));
 }
@@ -542,9 +403,6 @@ static NodeResults stridedSlice(NodeBuilder &b) {
   }
   for (; dim < rank; ++dim)
     outShape.push_back(in[dim]);
-  if (DenseElementsAttr c = smallConstant(b.inputs[0]))
-    return SmallVector<Value>{
-        b.constant(sliceConstant(c, first, step, count, outShape))};
   // A forward slice of the elements taken, then backward dims reversed.
   SmallVector<int64_t> start(rank), limit(rank), forward(rank);
   for (int64_t d = 0; d < rank; ++d) {
@@ -844,7 +702,7 @@ void tracec::graphdef::registerTensorOps(OpRegistry &registry) {
       {"Mean", {reduction<trace::ReduceMeanOp>}},
       {"Max", {reduction<trace::ReduceMaxOp>}},
       {"Min", {reduction<trace::ReduceMinOp>}},
-      {"Prod", {prod}},
+      {"Prod", {reduction<trace::ReduceProdOp>}},
       {"ArgMax", {argmax}},
       {"Softmax", {softmax<trace::SoftmaxOp>}},
       {"LogSoftmax", {softmax<trace::LogSoftmaxOp>}},

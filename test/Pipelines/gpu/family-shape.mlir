@@ -10,13 +10,14 @@
 // RUN: tracec-opt %S/../../Execution/slice.mlir --tracec-gpu-pipeline=chip=sm_90 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=SLICE -DCHIP=sm_90
 // RUN: tracec-opt %S/../../Execution/pad.mlir --tracec-gpu-pipeline=chip=sm_80 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=PAD -DCHIP=sm_80
 // RUN: tracec-opt %S/../../Execution/pad.mlir --tracec-gpu-pipeline=chip=sm_90 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=PAD -DCHIP=sm_90
-// RUN: tracec-opt %S/../../Execution/gather.mlir --tracec-gpu-pipeline=chip=sm_80 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=GATHER -DCHIP=sm_80
-// RUN: tracec-opt %S/../../Execution/gather.mlir --tracec-gpu-pipeline=chip=sm_90 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=GATHER -DCHIP=sm_90
+// RUN: tracec-opt %S/Inputs/gather.mlir --tracec-gpu-pipeline=chip=sm_80 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=GATHER -DCHIP=sm_80
+// RUN: tracec-opt %S/Inputs/gather.mlir --tracec-gpu-pipeline=chip=sm_90 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=GATHER -DCHIP=sm_90
 // RUN: tracec-opt %S/../../Execution/one_hot.mlir --tracec-gpu-pipeline=chip=sm_80 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=ONEHOT -DCHIP=sm_80
 // RUN: tracec-opt %S/../../Execution/one_hot.mlir --tracec-gpu-pipeline=chip=sm_90 --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern --check-prefix=ONEHOT -DCHIP=sm_90
 
 // Shape ops (reshape, transpose, broadcast_to, concat, slice, pad, gather, one_hot) compile to PTX for sm_80 and sm_90: the
-// functions of test/Execution/{reshape.mlir,transpose.mlir,broadcast_to.mlir,concat.mlir,slice.mlir,pad.mlir,gather.mlir,one_hot.mlir}, whose kernels call
+// functions of test/Execution/{reshape.mlir,transpose.mlir,broadcast_to.mlir,concat.mlir,slice.mlir,pad.mlir,one_hot.mlir}
+// and Inputs/gather.mlir (whose operands are arguments), whose kernels call
 // nothing unresolved (no libdevice). Numbers: run-on-gpu.mlir (needs a GPU).
 //
 // Each input is checked for its chip and for the instructions that carry

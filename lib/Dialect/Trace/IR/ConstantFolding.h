@@ -126,6 +126,24 @@ llvm::APFloat applyInDouble(const llvm::APFloat &x, double (*fn)(double));
 /// integers (where -0.0 matches 0).
 bool isSplatValue(Attribute attr, double value);
 
+// Shape ops on small constants (ShapeConstantFolding.cpp): each returns
+// null unless its constant operands and the static result have at most
+// kMaxFoldedElements elements.
+
+/// `operands` joined along `axis`.
+Attribute foldConcat(llvm::ArrayRef<Attribute> operands, int64_t axis,
+                     RankedTensorType resultType);
+/// The elements at start + i * strides, i over the result's indices.
+Attribute foldSlice(Attribute operand, llvm::ArrayRef<int64_t> start,
+                    llvm::ArrayRef<int64_t> strides,
+                    RankedTensorType resultType);
+/// gather, its indices clamped as the op clamps them.
+Attribute foldGather(Attribute params, Attribute indices, int64_t axis,
+                     RankedTensorType resultType);
+/// The product over `axes` of integers (wrapping, as the op does).
+Attribute foldIntegerProduct(Attribute operand, llvm::ArrayRef<int64_t> axes,
+                             RankedTensorType resultType);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_LIB_DIALECT_TRACE_IR_CONSTANTFOLDING_H

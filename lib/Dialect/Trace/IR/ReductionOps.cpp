@@ -1,5 +1,7 @@
 //===- ReductionOps.cpp - reductions, argmax, softmax ---------------------===//
 
+#include "ConstantFolding.h"
+
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
@@ -34,9 +36,13 @@ OpFoldResult ReduceMaxOp::fold(FoldAdaptor) {
 OpFoldResult ReduceMinOp::fold(FoldAdaptor) {
   return foldIdentityReduction(*this);
 }
-// A product starts from 1, and 1 * x is x (-0.0 and NaN included).
-OpFoldResult ReduceProdOp::fold(FoldAdaptor) {
-  return foldIdentityReduction(*this);
+// A product starts from 1, and 1 * x is x (-0.0 and NaN included). The
+// product of a small integer constant (a shape's element count) is
+// evaluated.
+OpFoldResult ReduceProdOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult identity = foldIdentityReduction(*this))
+    return identity;
+  return foldIntegerProduct(adaptor.getX(), getAxes(), getType());
 }
 
 LogicalResult ArgmaxOp::inferReturnTypes(MLIRContext *context,

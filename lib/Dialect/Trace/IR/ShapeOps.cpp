@@ -384,10 +384,10 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
     return getInputs()[0];
-  return {};
+  return foldConcat(adaptor.getInputs(), getAxis(), getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -504,14 +504,24 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult SliceOp::fold(FoldAdaptor) {
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   // Same static shape: the slice takes everything (a `like` form of a `?`
   // dim may start past 0).
   if (getX().getType() == getType() && getType().hasStaticShape())
     return getX();
   if (!getLike() && getX().getType() == getType())
     return getX();
-  return {};
+  if (getLike())
+    return {};
+  SmallVector<int64_t> strides(getType().getRank(), 1);
+  if (std::optional<ArrayRef<int64_t>> given = getStrides())
+    strides.assign(given->begin(), given->end());
+  return foldSlice(adaptor.getX(), getStart(), strides, getType());
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  return foldGather(adaptor.getParams(), adaptor.getIndices(), getAxis(),
+                    getType());
 }
 
 //===----------------------------------------------------------------------===//
