@@ -1,6 +1,6 @@
 //===- TraceReductionOps.td - Reductions -------------------*- tablegen -*-===//
 //
-// reduce_{sum,mean,max,min,prod} over `axes`, argmax, and softmax and
+// reduce_{sum,mean,max,min,prod,logsumexp} over `axes`, argmax, softmax and
 // log_softmax (with direct, numerically stable gradients).
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +37,15 @@ def Trace_ReduceMeanOp : Trace_ReductionOp<"reduce_mean", Trace_FloatTensor, "me
 def Trace_ReduceMaxOp : Trace_ReductionOp<"reduce_max", Trace_NumericTensor, "maximum">;
 def Trace_ReduceMinOp : Trace_ReductionOp<"reduce_min", Trace_NumericTensor, "minimum">;
 def Trace_ReduceProdOp : Trace_ReductionOp<"reduce_prod", Trace_NumericTensor, "product">;
+def Trace_ReduceLogSumExpOp : Trace_ReductionOp<"reduce_logsumexp",
+    Trace_FloatTensor, "log(sum(exp(x))), with the maximum subtracted first"> {
+  let description = [{
+    Lowered as `m + log(sum(exp(x - m)))` with `m` the maximum over `axes`
+    (0 where it is infinite), so large elements do not overflow; all
+    elements -inf give -inf.
+  }];
+  let hasFolder = 0;
+}
 
 def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
   let summary = "index (i64) of the first maximum along `axis`";

@@ -18,6 +18,18 @@ sigmoid = tnp._unary("sigmoid", "sigmoid")
 tanh = tnp.tanh
 
 
+def _logsumexp(x, axes, keepdims):
+    return op("reduce_logsumexp", x, axes=list(axes) or list(range(x.ndim)),
+              keepdims=keepdims)
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) over `axis` (all axes if None), without overflow
+    (jax.nn.logsumexp, torch.logsumexp)."""
+    return apply(_logsumexp, (x,), tnp._axes(axis), bool(keepdims),
+                 name="logsumexp")
+
+
 def _softmax(x, axis):
     return op("softmax", x, axis=axis)
 

@@ -247,7 +247,10 @@ TEST(Tangents, Reductions) {
            {"reduce_min", "axes = array<i64: 0, 2>", "tensor<$0xf64>"},
            {"reduce_prod", "axes = array<i64: 1>", "tensor<2x3xf64>"},
            {"reduce_prod", "axes = array<i64: 2>, keepdims",
-            "tensor<2x$0x1xf64>"}})
+            "tensor<2x$0x1xf64>"},
+           {"reduce_logsumexp", "axes = array<i64: 1>", "tensor<2x3xf64>"},
+           {"reduce_logsumexp", "axes = array<i64: 0, 2>, keepdims",
+            "tensor<1x$0x1xf64>"}})
     cases.push_back({std::string("  %y = trace.") + op + " %arg0 {" + attrs +
                          "} : tensor<2x$0x3xf64> -> " + result,
                      {x3},

@@ -3,6 +3,7 @@
 // A reduction becomes linalg.reduce over its axes into an accumulator filled
 // with the combiner's identity; mean divides the sum by the element count;
 // keepdims re-inserts the reduced dims with tensor.expand_shape.
+// logsumexp is rewritten into the other reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +148,40 @@ struct ReductionToLinalg : OpRewritePattern<OpTy> {
   }
 };
 
+/// reduce_logsumexp -> m + log(reduce_sum(exp(x - m))), m the keepdims
+/// maximum (0 where infinite, so that -inf/+inf elements give -inf/+inf
+/// rather than NaN). The trace ops it makes are lowered in turn.
+struct LogSumExpToReductions : OpRewritePattern<ReduceLogSumExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceLogSumExpOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getX();
+    auto element = cast<RankedTensorType>(x.getType()).getElementType();
+    auto scalar = [&](double value) -> Value {
+      auto type = RankedTensorType::get({}, element);
+      return ConstantOp::create(rewriter, loc,
+                                DenseElementsAttr::get(
+                                    type, rewriter.getFloatAttr(element, value)));
+    };
+    Value max = ReduceMaxOp::create(rewriter, loc, x, op.getAxes(),
+                                    /*keepdims=*/true);
+    Value infinite = EqOp::create(rewriter, loc, AbsOp::create(rewriter, loc, max),
+                                  scalar(INFINITY));
+    Value shift = SelectOp::create(rewriter, loc, infinite, scalar(0), max);
+    Value sum = ReduceSumOp::create(
+        rewriter, loc,
+        ExpOp::create(rewriter, loc, SubOp::create(rewriter, loc, x, shift)),
+        op.getAxes(), op.getKeepdims());
+    if (!op.getKeepdims())
+      shift = ReshapeOp::create(rewriter, loc, op.getType(), shift);
+    rewriter.replaceOpWithNewOp<AddOp>(op, LogOp::create(rewriter, loc, sum),
+                                       shift);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::trace::populateReductionToLinalgPatterns(
@@ -155,6 +190,6 @@ void mlir::trace::populateReductionToLinalgPatterns(
                ReductionToLinalg<ReduceMeanOp, kSum, /*kMean=*/true>,
                ReductionToLinalg<ReduceMaxOp, kMax>,
                ReductionToLinalg<ReduceMinOp, kMin>,
-               ReductionToLinalg<ReduceProdOp, kProd>>(
+               ReductionToLinalg<ReduceProdOp, kProd>, LogSumExpToReductions>(
       patterns.getContext());
 }

@@ -68,3 +68,23 @@ func.func @prod(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> (tensor<3xf32>, ten
   %1 = trace.reduce_prod %i {axes = array<i64: -1>} : tensor<2x3xi32> -> tensor<2xi32>
   return %0, %1 : tensor<3xf32>, tensor<2xi32>
 }
+
+// -----
+
+// logsumexp: m + log(sum(exp(x - m))), m the maximum (0 where infinite),
+// lowered through the other reductions.
+// CHECK-LABEL: func.func @logsumexp
+// CHECK: linalg.reduce ins(%arg0 : tensor<2x3xf32>) {{.*}} dimensions = [1]
+// CHECK: arith.maximumf
+// CHECK: math.absf
+// CHECK: arith.cmpf oeq, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.select
+// CHECK: math.exp
+// CHECK: linalg.reduce
+// CHECK: arith.addf
+// CHECK: math.log
+// CHECK-NOT: trace.
+func.func @logsumexp(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  %0 = trace.reduce_logsumexp %x {axes = array<i64: 1>} : tensor<2x3xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

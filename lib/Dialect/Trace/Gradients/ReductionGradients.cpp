@@ -231,6 +231,41 @@ struct LogSoftmaxGradient
   }
 };
 
+/// logsumexp: dx = dy * exp(x - y), y broadcast back (softmax over the
+/// axes); the tangent is sum(exp(x - y) * tx, axes).
+struct LogSumExpGradient
+    : DifferentiableOpInterface::ExternalModel<LogSumExpGradient,
+                                               ReduceLogSumExpOp> {
+  static Value softmax(GradientBuilder &g, ReduceLogSumExpOp op, Value x,
+                       Value y) {
+    return g.exp(g.sub(x, keepReducedDims(g, y, x, op.getAxes())));
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto reduce = cast<ReduceLogSumExpOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value weights = softmax(g, reduce, state.primal(reduce.getX()),
+                            state.primal(reduce.getResult()));
+    return state.setTangent(
+        reduce.getResult(),
+        ReduceSumOp::create(builder, g.loc,
+                            g.mul(weights, state.tangent(reduce.getX())),
+                            reduce.getAxes(), reduce.getKeepdims()));
+  }
+
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto reduce = cast<ReduceLogSumExpOp>(op);
+    GradientBuilder g(builder, op->getLoc());
+    Value x = state.primal(reduce.getX());
+    Value weights = softmax(g, reduce, x, state.primal(reduce.getResult()));
+    Value dy = expandToInput(g, state.cotangent(reduce.getResult()), x,
+                             reduce.getAxes());
+    return state.accumulate(reduce.getX(), g.mul(dy, weights));
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerReductionGradients(MLIRContext *context) {
@@ -239,6 +274,7 @@ void mlir::trace::registerReductionGradients(MLIRContext *context) {
   ReduceMaxOp::attachInterface<ExtremumGradient<ReduceMaxOp>>(*context);
   ReduceMinOp::attachInterface<ExtremumGradient<ReduceMinOp>>(*context);
   ReduceProdOp::attachInterface<ProdGradient>(*context);
+  ReduceLogSumExpOp::attachInterface<LogSumExpGradient>(*context);
   SoftmaxOp::attachInterface<SoftmaxGradient>(*context);
   LogSoftmaxOp::attachInterface<LogSoftmaxGradient>(*context);
 }
