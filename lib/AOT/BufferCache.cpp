@@ -14,10 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "BufferCache.h"
+#include "RuntimeSource.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 
@@ -254,37 +254,14 @@ LogicalResult tracec::aot::cacheHeapBuffers(ModuleOp module) {
   if (!module.getOps<LLVM::GlobalDtorsOp>().empty())
     return success();
 
-  OwningOpRef<ModuleOp> allocator =
-      parseSourceString<ModuleOp>(kAllocatorSource, context);
-  if (!allocator)
-    return emitError(module.getLoc())
-           << "internal error: the AOT buffer cache does not parse";
-  // The C library's declarations stay those of the module where it has
-  // them; any other name must be free.
-  llvm::SmallVector<Operation *> added;
-  for (Operation &op : allocator->getBody()->getOperations()) {
-    auto symbol = dyn_cast<SymbolOpInterface>(op);
-    Operation *existing =
-        symbol ? module.lookupSymbol(symbol.getName()) : nullptr;
-    if (!existing) {
-      added.push_back(&op);
-      continue;
-    }
-    auto func = dyn_cast<LLVM::LLVMFuncOp>(existing);
-    if (!func || !func.isExternal() || !cast<LLVM::LLVMFuncOp>(op).isExternal())
-      return existing->emitError()
-             << "@" << symbol.getName()
-             << " is a name that the AOT object's buffer cache defines";
-  }
-
-  for (auto [from, to] : {std::pair{"malloc", "tracec_aot_alloc"},
-                          std::pair{"free", "tracec_aot_free"}})
-    if (failed(SymbolTable::replaceAllSymbolUses(
-            StringAttr::get(context, from), StringAttr::get(context, to),
-            module.getOperation())))
-      return failure();
-  Block *body = module.getBody();
-  for (Operation *op : added)
-    op->moveBefore(body, body->end());
-  return success();
+  // The module's own calls go to the cache; the cache's to the C library.
+  return mergeRuntimeSource(module, kAllocatorSource, "buffer cache", [&] {
+    for (auto [from, to] : {std::pair{"malloc", "tracec_aot_alloc"},
+                            std::pair{"free", "tracec_aot_free"}})
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              StringAttr::get(context, from), StringAttr::get(context, to),
+              module.getOperation())))
+        return failure();
+    return success();
+  });
 }

@@ -1,12 +1,12 @@
 //===- WaitPolicy.cpp - An AOT object's OpenMP workers spin, then sleep ---===//
 
 #include "WaitPolicy.h"
+#include "RuntimeSource.h"
 
 #include "tracec/ABI/tracec_openmp.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
-#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 
@@ -54,27 +54,6 @@ LogicalResult tracec::aot::setOpenMPWaitPolicy(ModuleOp module) {
   if (!module.getOps<LLVM::GlobalCtorsOp>().empty())
     return emitError(module.getLoc())
            << "internal error: the AOT object already has constructors";
-  OwningOpRef<ModuleOp> constructor =
-      parseSourceString<ModuleOp>(constructorSource(), module.getContext());
-  if (!constructor)
-    return emitError(module.getLoc())
-           << "internal error: the AOT wait-policy constructor does not parse";
-  Block *body = module.getBody();
-  for (Operation &op : llvm::make_early_inc_range(
-           constructor->getBody()->getOperations())) {
-    auto symbol = dyn_cast<SymbolOpInterface>(op);
-    if (Operation *existing =
-            symbol ? module.lookupSymbol(symbol.getName()) : nullptr) {
-      // The C library's declarations stay those of the module.
-      auto func = dyn_cast<LLVM::LLVMFuncOp>(existing);
-      if (func && func.isExternal() && cast<LLVM::LLVMFuncOp>(op).isExternal())
-        continue;
-      return existing->emitError()
-             << "@" << symbol.getName()
-             << " is a name that the AOT object's wait-policy constructor "
-                "defines";
-    }
-    op.moveBefore(body, body->end());
-  }
-  return success();
+  return mergeRuntimeSource(module, constructorSource(),
+                            "wait-policy constructor");
 }

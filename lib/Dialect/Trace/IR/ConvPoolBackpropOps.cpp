@@ -17,10 +17,6 @@ using namespace mlir::trace;
 
 namespace {
 
-bool allPositive(ArrayRef<int64_t> values) {
-  return llvm::all_of(values, [](int64_t v) { return v > 0; });
-}
-
 /// `operand` as a 4-D ranked tensor, or an error naming it and its layout.
 FailureOr<RankedTensorType> get4D(std::optional<Location> loc,
                                   const std::string &label, StringRef operand,

@@ -7,10 +7,6 @@
 using namespace mlir;
 using namespace mlir::trace;
 
-static bool allPositive(ArrayRef<int64_t> values) {
-  return llvm::all_of(values, [](int64_t v) { return v > 0; });
-}
-
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,

@@ -28,6 +28,11 @@ std::string formatShape(llvm::ArrayRef<int64_t> shape);
 /// A list of integers as messages print it: "[1, 0, 2]".
 std::string formatList(llvm::ArrayRef<int64_t> values);
 
+/// Whether every value is > 0 (strides, dilations, windows, sizes).
+inline bool allPositive(llvm::ArrayRef<int64_t> values) {
+  return llvm::all_of(values, [](int64_t v) { return v > 0; });
+}
+
 /// `axis` in [-rank, rank) counted from the end when negative; nullopt when
 /// out of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
