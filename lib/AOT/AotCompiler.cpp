@@ -10,10 +10,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "tracec/Pipelines/LibraryNames.h"
-#include "tracec/Pipelines/Pipelines.h"
+#include "tracec/Pipelines/Lowering.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
+using namespace tracec;
 using namespace tracec::aot;
 
 LogicalResult
@@ -27,17 +28,16 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   llvm::StringSet<> exported;
   for (const EntryPoint &entry : entries)
     exported.insert(entry.signature.name);
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (!exported.contains(func.getSymName())) {
-      if (!func.isExternal())
-        func.setPrivate();
-      continue;
-    }
-    // Result names are the header's business; the pipeline need not carry them.
-    for (unsigned i = 0; i < func.getNumResults(); ++i)
-      func.removeResultAttr(i,
-                            StringAttr::get(module.getContext(), "trace.name"));
-  }
+  keepOnlyEntriesPublic(module, [&](func::FuncOp func) {
+    return exported.contains(func.getSymName());
+  });
+  // Result names are the header's business; the pipeline need not carry
+  // them.
+  for (auto func : module.getOps<func::FuncOp>())
+    if (exported.contains(func.getSymName()))
+      for (unsigned i = 0; i < func.getNumResults(); ++i)
+        func.removeResultAttr(
+            i, StringAttr::get(module.getContext(), "trace.name"));
 
   PassManager dce(module.getContext());
   dce.addPass(createSymbolDCEPass());
@@ -47,16 +47,15 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   // where theirs are the C library's.
   llvm::StringMap<std::string> renamed = renameLibraryNameClashes(module);
   PassManager pm(module.getContext());
+  LoweringOptions lowering;
   if (!cudaChip.empty()) {
-    GpuPipelineOptions options;
-    options.chip = cudaChip.str();
-    tracec::buildGpuPipeline(pm, options);
+    lowering.gpu.emplace();
+    lowering.gpu->chip = cudaChip.str();
   } else {
-    CpuPipelineOptions options;
-    options.threads = threads;
-    options.targetCpu = targetCpu.str();
-    tracec::buildCpuPipeline(pm, options);
+    lowering.cpu.threads = threads;
+    lowering.cpu.targetCpu = targetCpu.str();
   }
+  buildLoweringPipeline(pm, lowering);
   if (failed(pm.run(module)))
     return failure();
   // Buffers of run-time size are reused across calls (GPU host code keeps

@@ -21,7 +21,7 @@
 #include "tracec/Codegen/CPU/LazyWorkspace.h"
 #include "tracec/Codegen/CPU/MachineCode.h"
 #include "tracec/Pipelines/LibraryNames.h"
-#include "tracec/Pipelines/Pipelines.h"
+#include "tracec/Pipelines/Lowering.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
@@ -239,6 +239,196 @@ static void lookUpShapeFunctions(
   }
 }
 
+llvm::Error Executable::selectEntries(mlir::ModuleOp module,
+                                      llvm::ArrayRef<std::string> entries) {
+  if (!entries.empty()) {
+    std::string known;
+    llvm::StringSet<> publicNames;
+    for (auto func : module.getOps<mlir::func::FuncOp>())
+      if (func.isPublic() && !func.isExternal()) {
+        publicNames.insert(func.getSymName());
+        known += (known.empty() ? "@" : ", @") + func.getSymName().str();
+      }
+    for (const std::string &name : entries)
+      if (!publicNames.contains(name))
+        return llvm::createStringError(
+            "no function @" + name + " in the module" +
+            (known.empty() ? std::string() : " (it has " + known + ")"));
+    keepOnlyEntriesPublic(
+        module,
+        [&](mlir::func::FuncOp func) {
+          return llvm::is_contained(entries, func.getSymName());
+        },
+        [&](mlir::func::FuncOp func) {
+          uncallable_[func.getSymName()] =
+              "it was not compiled (not one of CompileOptions::entries)";
+        });
+  }
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    auto signature = signatureOf(func);
+    if (!signature) {
+      uncallable_[func.getSymName()] = llvm::toString(signature.takeError());
+      continue;
+    }
+    signatures_.push_back(
+        std::make_shared<const Signature>(std::move(*signature)));
+  }
+  return llvm::Error::success();
+}
+
+/// Adds the lowering CompileOptions ask for to `pm`.
+static void buildPipeline(mlir::PassManager &pm,
+                          const CompileOptions &options) {
+  LoweringOptions lowering;
+  if (options.target == Target::cuda) {
+    lowering.gpu.emplace();
+    lowering.gpu->chip = options.chip;
+  } else {
+    lowering.cpu.threads = options.threads;
+    lowering.cpu.parallelMinWork = options.parallelMinWork;
+    lowering.cpu.workspace = options.workspace;
+    lowering.cpu.workspaceShareBytes = options.workspaceShareBytes;
+    lowering.cpu.outlineKernels = options.outlineKernels;
+    lowering.cpu.ukernels = options.ukernels;
+  }
+  buildLoweringPipeline(pm, lowering);
+}
+
+void Executable::lookUpCode(PackedLookup packed, SymbolLookup plain,
+                            std::shared_ptr<void> holder) {
+  lookUpEntries(signatures_, entries_, notCompiled_,
+                [&](llvm::StringRef name) {
+                  auto it = renamed_.find(name);
+                  return packed(it == renamed_.end() ? name
+                                                     : llvm::StringRef(it->second));
+                });
+  lookUpShapeFunctions(signatures_, shapes_, entries_, notCompiled_, packed,
+                       plain);
+  code_ = holdCode(std::move(holder), plain);
+  engineCompiled();
+}
+
+llvm::Error Executable::linkObjects(
+    llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
+    llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
+  // CPU code's buffers of dynamic size, allocated per call, reuse freed
+  // ones (CallAllocator.h).
+  auto symbols = [](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map = runtimeSymbols(interner);
+    addCallAllocatorSymbols(interner, map);
+    return map;
+  };
+  auto jit = ObjectJit::load(objects, symbols, sharedLibraries);
+  if (!jit)
+    return jit.takeError();
+  std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
+  lookUpCode([&](llvm::StringRef name) { return code->lookupPacked(name); },
+             [&](llvm::StringRef name) { return code->lookup(name); }, code);
+  return llvm::Error::success();
+}
+
+llvm::Error Executable::compileObjects(
+    mlir::ModuleOp module, const CompileOptions &options,
+    llvm::TargetMachine &machine,
+    llvm::ArrayRef<llvm::StringRef> sharedLibraries,
+    std::optional<CompileCache> &cache, const std::string &key) {
+  auto optimizeStart = std::chrono::steady_clock::now();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return llvm::createStringError(
+        "JIT compilation failed: cannot translate the module to LLVM IR");
+  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  allocateWorkspacesOnFirstUse(*llvmModule);
+  addPackedEntryPoints(*llvmModule);
+  double translateSeconds = secondsSince(optimizeStart);
+  unsigned compileThreads = options.compileThreads
+                                ? options.compileThreads
+                                : std::thread::hardware_concurrency();
+  ObjectCompileTimes times;
+  auto objects = compileCpuObjects(*llvmModule, "native", options.optLevel,
+                                   compileThreads, &times);
+  if (!objects)
+    return llvm::createStringError("JIT compilation failed: " +
+                                   llvm::toString(objects.takeError()));
+  stats_.optimizeSeconds = translateSeconds + times.optimizeSeconds;
+  auto loadStart = std::chrono::steady_clock::now();
+  // The cache gets the bytes only once they linked.
+  llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>> copies;
+  if (cache)
+    for (const auto &object : *objects)
+      copies.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+          object->getBuffer(), object->getBufferIdentifier()));
+  if (llvm::Error error = linkObjects(*objects, sharedLibraries))
+    return llvm::createStringError("JIT compilation failed: " +
+                                   llvm::toString(std::move(error)));
+  stats_.codegenSeconds = times.codegenSeconds + secondsSince(loadStart);
+  if (cache && notCompiled_.empty())
+    stats_.cacheStored = cache->store(key, copies);
+  return llvm::Error::success();
+}
+
+llvm::Error Executable::compileWithEngine(
+    mlir::ModuleOp module, const CompileOptions &options,
+    std::unique_ptr<llvm::TargetMachine> machine,
+    llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
+  mlir::ExecutionEngineOptions engineOptions;
+  engineOptions.sharedLibPaths = sharedLibraries;
+  llvm::TargetMachine &targetMachine = *machine;
+  unsigned optLevel = options.optLevel;
+  auto transformer = [&](llvm::Module *llvmModule) {
+    allocateWorkspacesOnFirstUse(*llvmModule);
+    return tracec::optimizeCpuModule(*llvmModule, targetMachine, optLevel);
+  };
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                            : llvm::CodeGenOptLevel::Default;
+  auto optimizeStart = std::chrono::steady_clock::now();
+  auto created =
+      mlir::ExecutionEngine::create(module, engineOptions, std::move(machine));
+  if (!created)
+    return llvm::createStringError("JIT compilation failed: " +
+                                   llvm::toString(created.takeError()));
+  stats_.optimizeSeconds = secondsSince(optimizeStart);
+  auto codegenStart = std::chrono::steady_clock::now();
+  std::shared_ptr<mlir::ExecutionEngine> engine =
+      shareEngine(std::move(*created));
+  // Compiled trace.print calls back into this library.
+  engine->registerSymbols(runtimeSymbols);
+  if (options.target == Target::cuda) {
+    // Host code calls the runtime shim; its global constructors load the
+    // kernels, which is where a missing driver shows first.
+    engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      for (const cuda::EntryPoint *entry = cuda::entryPoints(); entry->name;
+           ++entry)
+        symbols[interner(entry->name)] = {
+            llvm::orc::ExecutorAddr::fromPtr(entry->address),
+            llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+    cuda::beginCall();
+    engine->initialize();
+    std::string error = cuda::takeError();
+    if (!error.empty())
+      return llvm::createStringError("cannot load the GPU kernels: " + error);
+  } else {
+    engine->initialize();
+  }
+  // Everything is compiled now, not on first use: an Executable destroyed
+  // at exit must not need LLVM's code generator (see EngineLifetime.h).
+  lookUpCode([&](llvm::StringRef name) { return engine->lookupPacked(name); },
+             [&](llvm::StringRef name) { return engine->lookup(name); },
+             engine);
+  stats_.codegenSeconds = secondsSince(codegenStart);
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::compile(const Module &module, const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -247,63 +437,13 @@ Executable::compile(const Module &module, const CompileOptions &options) {
 
   std::unique_ptr<Executable> exe(new Executable());
   exe->target_ = options.target;
-  if (!options.entries.empty()) {
-    // The other public functions become private: the pipeline's inliner
-    // drops those no entry calls.
-    std::string known;
-    llvm::StringSet<> publicNames;
-    for (auto func : copy->getOps<mlir::func::FuncOp>())
-      if (func.isPublic() && !func.isExternal()) {
-        publicNames.insert(func.getSymName());
-        known += (known.empty() ? "@" : ", @") + func.getSymName().str();
-      }
-    for (const std::string &name : options.entries)
-      if (!publicNames.contains(name))
-        return llvm::createStringError(
-            "no function @" + name + " in the module" +
-            (known.empty() ? std::string() : " (it has " + known + ")"));
-    for (auto func : copy->getOps<mlir::func::FuncOp>())
-      if (func.isPublic() && !func.isExternal() &&
-          !llvm::is_contained(options.entries, func.getSymName())) {
-        func.setPrivate();
-        exe->uncallable_[func.getSymName()] =
-            "it was not compiled (not one of CompileOptions::entries)";
-      }
-  }
-  for (auto func : copy->getOps<mlir::func::FuncOp>()) {
-    if (func.isPrivate() || func.isExternal())
-      continue;
-    auto signature = signatureOf(func);
-    if (!signature) {
-      exe->uncallable_[func.getSymName()] = llvm::toString(signature.takeError());
-      continue;
-    }
-    exe->signatures_.push_back(
-        std::make_shared<const Signature>(std::move(*signature)));
-  }
+  if (llvm::Error error = exe->selectEntries(*copy, options.entries))
+    return std::move(error);
   // Entries keep their names for the caller; the code gets other names
   // where theirs are the C library's.
-  llvm::StringMap<std::string> renamed = renameLibraryNameClashes(*copy);
-  auto lookupName = [&](llvm::StringRef name) -> std::string {
-    auto it = renamed.find(name);
-    return it == renamed.end() ? name.str() : it->second;
-  };
-
+  exe->renamed_ = renameLibraryNameClashes(*copy);
   mlir::PassManager pm(context);
-  if (options.target == Target::cuda) {
-    GpuPipelineOptions gpuOptions;
-    gpuOptions.chip = options.chip;
-    buildGpuPipeline(pm, gpuOptions);
-  } else {
-    CpuPipelineOptions cpuOptions;
-    cpuOptions.threads = options.threads;
-    cpuOptions.parallelMinWork = options.parallelMinWork;
-    cpuOptions.workspace = options.workspace;
-    cpuOptions.workspaceShareBytes = options.workspaceShareBytes;
-    cpuOptions.outlineKernels = options.outlineKernels;
-    cpuOptions.ukernels = options.ukernels;
-    buildCpuPipeline(pm, cpuOptions);
-  }
+  buildPipeline(pm, options);
 
   // The host CPU's target machine: without it LLVM's optimizer knows no
   // vector registers and vectorizes nothing.
@@ -325,35 +465,6 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     sharedLibraries.push_back(openmp);
   }
 
-  // Links CPU object code (compiled here or cached) and finds the entries.
-  auto loadObjects =
-      [&](llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects)
-      -> llvm::Error {
-    // CPU code's buffers of dynamic size, allocated per call, reuse freed
-    // ones (CallAllocator.h).
-    auto symbols = [](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap map = runtimeSymbols(interner);
-      addCallAllocatorSymbols(interner, map);
-      return map;
-    };
-    auto jit = ObjectJit::load(objects, symbols, sharedLibraries);
-    if (!jit)
-      return jit.takeError();
-    std::shared_ptr<ObjectJit> code = shareEngine(std::move(*jit));
-    lookUpEntries(exe->signatures_, exe->entries_, exe->notCompiled_,
-                  [&](llvm::StringRef name) {
-                    return code->lookupPacked(lookupName(name));
-                  });
-    lookUpShapeFunctions(
-        exe->signatures_, exe->shapes_, exe->entries_, exe->notCompiled_,
-        [&](llvm::StringRef name) { return code->lookupPacked(name); },
-        [&](llvm::StringRef name) { return code->lookup(name); });
-    exe->code_ = holdCode(
-        code, [&](llvm::StringRef name) { return code->lookup(name); });
-    engineCompiled();
-    return llvm::Error::success();
-  };
-
   // GPU code loads its kernels in static constructors, which an object
   // linked by ObjectJit would not run: only CPU code is cached.
   std::optional<CompileCache> cache;
@@ -365,7 +476,7 @@ Executable::compile(const Module &module, const CompileOptions &options) {
     bool rejected = false;
     auto objects = cache->lookup(key, rejected);
     if (!objects.empty()) {
-      if (llvm::Error error = loadObjects(objects)) {
+      if (llvm::Error error = exe->linkObjects(objects, sharedLibraries)) {
         // Objects that passed the checks but do not link: compile anew.
         llvm::consumeError(std::move(error));
         rejected = true;
@@ -394,110 +505,18 @@ Executable::compile(const Module &module, const CompileOptions &options) {
   }
 
   // CPU code: LLVM's optimizer and code generator on all cores, linked by
-  // ObjectJit.
+  // ObjectJit. GPU code (or CPU code with static constructors): MLIR's
+  // ExecutionEngine, which runs them.
   bool hasConstructors = !copy->getOps<mlir::LLVM::GlobalCtorsOp>().empty() ||
                          !copy->getOps<mlir::LLVM::GlobalDtorsOp>().empty();
-  if (options.target == Target::cpu && !hasConstructors) {
-    auto optimizeStart = std::chrono::steady_clock::now();
-    llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule =
-        mlir::translateModuleToLLVMIR(*copy, llvmContext);
-    if (!llvmModule)
-      return llvm::createStringError(
-          "JIT compilation failed: cannot translate the module to LLVM IR");
-    llvmModule->setDataLayout((*machine)->createDataLayout());
-    llvmModule->setTargetTriple((*machine)->getTargetTriple());
-    allocateWorkspacesOnFirstUse(*llvmModule);
-    addPackedEntryPoints(*llvmModule);
-    double translateSeconds = secondsSince(optimizeStart);
-    unsigned compileThreads = options.compileThreads
-                                  ? options.compileThreads
-                                  : std::thread::hardware_concurrency();
-    ObjectCompileTimes times;
-    auto objects = compileCpuObjects(*llvmModule, "native", options.optLevel,
-                                     compileThreads, &times);
-    if (!objects)
-      return llvm::createStringError("JIT compilation failed: " +
-                                     llvm::toString(objects.takeError()));
-    exe->stats_.optimizeSeconds = translateSeconds + times.optimizeSeconds;
-    auto loadStart = std::chrono::steady_clock::now();
-    // The cache gets the bytes only once they linked.
-    llvm::SmallVector<std::unique_ptr<llvm::MemoryBuffer>> copies;
-    if (cache)
-      for (const auto &object : *objects)
-        copies.push_back(llvm::MemoryBuffer::getMemBufferCopy(
-            object->getBuffer(), object->getBufferIdentifier()));
-    if (llvm::Error error = loadObjects(*objects))
-      return llvm::createStringError("JIT compilation failed: " +
-                                     llvm::toString(std::move(error)));
-    exe->stats_.codegenSeconds = times.codegenSeconds + secondsSince(loadStart);
-    if (cache && exe->notCompiled_.empty())
-      exe->stats_.cacheStored = cache->store(key, copies);
-    return exe;
-  }
-
-  // GPU code (or CPU code with static constructors): MLIR's
-  // ExecutionEngine, which runs them.
-  mlir::ExecutionEngineOptions engineOptions;
-  engineOptions.sharedLibPaths = sharedLibraries;
-  llvm::TargetMachine &targetMachine = **machine;
-  unsigned optLevel = options.optLevel;
-  auto transformer = [&](llvm::Module *llvmModule) {
-    allocateWorkspacesOnFirstUse(*llvmModule);
-    return tracec::optimizeCpuModule(*llvmModule, targetMachine, optLevel);
-  };
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel =
-      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                            : llvm::CodeGenOptLevel::Default;
-  auto optimizeStart = std::chrono::steady_clock::now();
-  auto created =
-      mlir::ExecutionEngine::create(*copy, engineOptions, std::move(*machine));
-  if (!created)
-    return llvm::createStringError("JIT compilation failed: " +
-                                   llvm::toString(created.takeError()));
-  exe->stats_.optimizeSeconds = secondsSince(optimizeStart);
-  auto codegenStart = std::chrono::steady_clock::now();
-  std::shared_ptr<mlir::ExecutionEngine> engine =
-      shareEngine(std::move(*created));
-  // Compiled trace.print calls back into this library.
-  engine->registerSymbols(runtimeSymbols);
-  if (options.target == Target::cuda) {
-    // Host code calls the runtime shim; its global constructors load the
-    // kernels, which is where a missing driver shows first.
-    engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      for (const cuda::EntryPoint *entry = cuda::entryPoints(); entry->name;
-           ++entry)
-        symbols[interner(entry->name)] = {
-            llvm::orc::ExecutorAddr::fromPtr(entry->address),
-            llvm::JITSymbolFlags::Exported};
-      return symbols;
-    });
-    cuda::beginCall();
-    engine->initialize();
-    std::string error = cuda::takeError();
-    if (!error.empty())
-      return llvm::createStringError("cannot load the GPU kernels: " + error);
-  } else {
-    engine->initialize();
-  }
-  // Everything is compiled now, not on first use: an Executable destroyed
-  // at exit must not need LLVM's code generator (see EngineLifetime.h).
-  lookUpEntries(
-      exe->signatures_, exe->entries_, exe->notCompiled_,
-      [&](llvm::StringRef name) {
-        return engine->lookupPacked(lookupName(name));
-      });
-  lookUpShapeFunctions(
-      exe->signatures_, exe->shapes_, exe->entries_, exe->notCompiled_,
-      [&](llvm::StringRef name) { return engine->lookupPacked(name); },
-      [&](llvm::StringRef name) { return engine->lookup(name); });
-  exe->code_ = holdCode(engine, [&](llvm::StringRef name) {
-    return engine->lookup(name);
-  });
-  engineCompiled();
-  exe->stats_.codegenSeconds = secondsSince(codegenStart);
+  llvm::Error error =
+      options.target == Target::cpu && !hasConstructors
+          ? exe->compileObjects(*copy, options, **machine, sharedLibraries,
+                                cache, key)
+          : exe->compileWithEngine(*copy, options, std::move(*machine),
+                                   sharedLibraries);
+  if (error)
+    return std::move(error);
   return exe;
 }
 

@@ -23,10 +23,18 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+namespace llvm {
+class MemoryBuffer;
+class TargetMachine;
+} // namespace llvm
+
 namespace tracec {
+
+class CompileCache;
 
 /// Where compiled code runs: the host CPU, or an NVIDIA GPU through the
 /// CUDA driver (kernels as PTX, launched by host code on the CPU).
@@ -200,6 +208,38 @@ public:
 private:
   Executable() = default;
 
+  // The steps of compile (Executable.cpp).
+  using PackedLookup =
+      llvm::function_ref<llvm::Expected<void (*)(void **)>(llvm::StringRef)>;
+  using SymbolLookup =
+      llvm::function_ref<llvm::Expected<void *>(llvm::StringRef)>;
+  /// Keeps only `entries` public (all public functions if empty) and
+  /// records the signatures of the callable ones.
+  llvm::Error selectEntries(mlir::ModuleOp module,
+                            llvm::ArrayRef<std::string> entries);
+  /// Links CPU objects (compiled or cached) and finds the entries.
+  llvm::Error
+  linkObjects(llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
+              llvm::ArrayRef<llvm::StringRef> sharedLibraries);
+  /// CPU code of the lowered `module`: LLVM's optimizer and code generator
+  /// on all cores, linked by linkObjects, stored in `cache` under `key`.
+  llvm::Error compileObjects(mlir::ModuleOp module,
+                             const CompileOptions &options,
+                             llvm::TargetMachine &machine,
+                             llvm::ArrayRef<llvm::StringRef> sharedLibraries,
+                             std::optional<CompileCache> &cache,
+                             const std::string &key);
+  /// GPU code, or CPU code with static constructors: MLIR's
+  /// ExecutionEngine, which runs them.
+  llvm::Error
+  compileWithEngine(mlir::ModuleOp module, const CompileOptions &options,
+                    std::unique_ptr<llvm::TargetMachine> machine,
+                    llvm::ArrayRef<llvm::StringRef> sharedLibraries);
+  /// Finds the entries and shape functions in the loaded code, which
+  /// `holder` keeps alive.
+  void lookUpCode(PackedLookup packed, SymbolLookup plain,
+                  std::shared_ptr<void> holder);
+
   /// The mlir::ExecutionEngine or the ObjectJit holding the code.
   std::shared_ptr<void> code_;
   Target target_ = Target::cpu;
@@ -212,6 +252,8 @@ private:
   llvm::StringMap<void (*)(void **)> entries_;
   llvm::StringMap<std::shared_ptr<const Function::ShapeFunction>> shapes_;
   llvm::StringMap<std::string> notCompiled_;
+  /// The code's name of each entry named like a C library symbol.
+  llvm::StringMap<std::string> renamed_;
 };
 
 } // namespace tracec
