@@ -110,3 +110,35 @@ SmallVector<Value> mlir::trace::dynamicSizesOf(RankedTensorType type,
       dynamic.push_back(sizes[dims[d]]);
   return dynamic;
 }
+
+/// `value` (an f64 attribute) as an attribute of `element`: rounded to the
+/// nearest float, truncated toward zero (saturating, NaN -> 0) for integers,
+/// non-zero for i1.
+TypedAttr mlir::trace::scalarAttr(Builder &b, Type element,
+                                  llvm::APFloat value) {
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    bool losesInfo = false;
+    value.convert(floatType.getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return b.getFloatAttr(element, value);
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  if (width == 1)
+    return b.getBoolAttr(!value.isZero());
+  llvm::APSInt result(width, /*isUnsigned=*/false);
+  bool isExact = false;
+  value.convertToInteger(result, llvm::APFloat::rmTowardZero, &isExact);
+  if (value.isNaN())
+    result = 0;
+  return b.getIntegerAttr(element, result);
+}
+
+Value mlir::trace::emptyLike(OpBuilder &b, Location loc,
+                             RankedTensorType type, ValueRange dynamic) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamic);
+}
+
+SmallVector<utils::IteratorType> mlir::trace::parallel(int64_t rank) {
+  return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
+}

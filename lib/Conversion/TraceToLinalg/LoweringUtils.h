@@ -3,6 +3,7 @@
 #ifndef TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H
 #define TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -49,6 +50,18 @@ LogicalResult loopSizes(OpBuilder &builder, Location loc, Operation *op,
 /// identity-like map `dims`, one loop per dim) among `sizes`.
 SmallVector<Value> dynamicSizesOf(RankedTensorType type, ArrayRef<Value> sizes,
                                   ArrayRef<unsigned> dims);
+
+/// `value` (an f64 attribute) as an attribute of `element`: rounded to the
+/// nearest float, truncated toward zero (saturating, NaN -> 0) for integers,
+/// non-zero for i1.
+TypedAttr scalarAttr(Builder &b, Type element, llvm::APFloat value);
+
+/// A tensor.empty of `type` (`dynamic`: its `?` sizes).
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type,
+                ValueRange dynamic = {});
+
+/// `rank` parallel iterators.
+SmallVector<utils::IteratorType> parallel(int64_t rank);
 
 } // namespace mlir::trace
 

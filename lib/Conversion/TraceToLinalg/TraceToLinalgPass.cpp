@@ -41,6 +41,8 @@ struct TraceToLinalgPass
     populateSoftmaxToLinalgPatterns(patterns);
     populateSourcesToLinalgPatterns(patterns);
     populateShapeToLinalgPatterns(patterns);
+    populateConcatSliceToTensorPatterns(patterns);
+    populateIndexingToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

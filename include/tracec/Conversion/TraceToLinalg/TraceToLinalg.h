@@ -35,9 +35,13 @@ void populateSoftmaxToLinalgPatterns(RewritePatternSet &patterns);
 /// with linalg.index, identity without control tokens -> its operand.
 void populateSourcesToLinalgPatterns(RewritePatternSet &patterns);
 
-/// reshape, transpose, broadcast_to, concat, slice, pad, gather, one_hot ->
-/// tensor reshapes/slices/pads and linalg.
+/// reshape, transpose, broadcast_to, size -> tensor reshapes and linalg.
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
+/// concat, slice, pad, split -> tensor slices and pads.
+void populateConcatSliceToTensorPatterns(RewritePatternSet &patterns);
+/// gather, scatter_add, one_hot -> linalg.generic (scatter_add: an scf.for
+/// nest).
+void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::trace
 
