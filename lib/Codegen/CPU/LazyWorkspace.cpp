@@ -107,14 +107,26 @@ bool tracec::allocateWorkspacesOnFirstUse(Module &module) {
         module, *pointer, layout.getTypeAllocSize(workspace->getValueType()),
         alignment, alignedAlloc, free, abort);
 
-    // One call per function that uses the workspace, at its entry.
+    // One call per function that uses the workspace, at its entry, below
+    // the entry block's stack buffers (the OpenMP translation's argument
+    // structs): LLVM inlines the getter, which splits the block at the
+    // call, and an alloca below it would become a dynamic one, a stack
+    // adjustment at run time. After those, x86 code stores a callee's
+    // 64-byte aligned stack arguments (a kernel's vectors) to a misaligned
+    // stack pointer.
     convertUsersOfConstantsToInstructions(workspace);
     MapVector<Function *, SmallVector<Use *>> uses;
     for (Use &use : workspace->uses())
       uses[cast<Instruction>(use.getUser())->getFunction()].push_back(&use);
     for (auto &[function, functionUses] : uses) {
-      IRBuilder<> b(&*function->getEntryBlock().getFirstInsertionPt());
-      Value *memory = b.CreateCall(getter, {}, workspace->getName());
+      BasicBlock &entry = function->getEntryBlock();
+      IRBuilder<> b(&*entry.getFirstInsertionPt());
+      CallInst *memory = b.CreateCall(getter, {}, workspace->getName());
+      for (Instruction &instruction : make_early_inc_range(entry))
+        if (auto *alloca = dyn_cast<AllocaInst>(&instruction);
+            alloca && isa<Constant>(alloca->getArraySize()) &&
+            memory->comesBefore(alloca))
+          alloca->moveBefore(memory->getIterator());
       for (Use *use : functionUses)
         use->set(memory);
     }

@@ -11,7 +11,8 @@
 //   scf.for     K1 by 1                       (one micro-kernel step)
 // Packs and unpacks become pad/expand_shape + linalg.transpose (upstream's
 // lowerPack/lowerUnPack); each transpose is tiled so one tile moves a few
-// micro-kernel tiles, ready for vectors.
+// micro-kernel tiles, ready for vectors, in an scf.forall: relayouts run on
+// every thread, as the contraction does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,7 +120,8 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
 
 /// Tiles the transpose of a lowered pack or unpack: the dims that come from
 /// tiles (`isInner`) stay whole, the others are tiled by 1 except the
-/// innermost of them, by up to `span`. The tile is marked for
+/// innermost of them, by up to `span`, in an scf.forall (the tiles write
+/// disjoint parts of the result). The tile is marked for
 /// trace-cpu-vectorize-contractions.
 void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
                   llvm::function_ref<bool(unsigned)> isInner, int64_t span) {
@@ -143,8 +145,8 @@ void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
       --divisor;
     sizes[*innermostOuter] = divisor;
   }
-  FailureOr<Operation *> tiled =
-      tile(rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForOp);
+  FailureOr<Operation *> tiled = tile(
+      rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
   if (succeeded(tiled))
     (*tiled)->setAttr(kMicroKernelAttrName, rewriter.getUnitAttr());
 }

@@ -3,14 +3,16 @@
 // The "tile" step on a packed 256x512x512 matmul (AVX-512: 8x32 register
 // tiles; mc x nc = 128 x 256 result blocks; kc = 256).
 // CHECK-LABEL: func.func @matmul
-// Packs become transposes of the expanded operand, a few tiles at a time:
-// 8 rows x 16 columns of A, 16 rows x 32 columns of B.
+// Packs become transposes of the expanded operand, a few tiles at a time
+// in parallel: 8 rows x 16 columns of A, 16 rows x 32 columns of B.
 // CHECK: tensor.expand_shape %arg0 {{.*}} into tensor<32x8x512x1xf32>
-// CHECK: scf.for
-// CHECK:   scf.for {{.*}} step %c16
-// CHECK:     linalg.transpose ins(%{{.*}} : tensor<1x8x16x1xf32>) outs(%{{.*}} : tensor<1x16x1x8xf32>) permutation = [0, 2, 3, 1] {trace.micro_kernel}
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 512) step (1, 16)
+// CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x8x16x1xf32>) outs(%{{.*}} : tensor<1x16x1x8xf32>) permutation = [0, 2, 3, 1] {trace.micro_kernel}
+// CHECK: scf.forall.in_parallel
 // CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<512x1x16x32xf32>
-// CHECK:     linalg.transpose ins(%{{.*}} : tensor<16x1x1x32xf32>) outs(%{{.*}} : tensor<1x16x1x32xf32>) {{.*}} {trace.micro_kernel}
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (16, 512) step (1, 16)
+// CHECK:   linalg.transpose ins(%{{.*}} : tensor<16x1x1x32xf32>) outs(%{{.*}} : tensor<1x16x1x32xf32>) {{.*}} {trace.micro_kernel}
+// CHECK: scf.forall.in_parallel
 // The contraction: result blocks in parallel, then kc slices, then N1 and
 // M1 register tiles, then k; one micro-kernel step remains.
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 16) step (16, 8)
@@ -20,8 +22,10 @@
 // CHECK:         scf.for {{.*}} = %c0 to %c256 step %c1
 // CHECK:           linalg.contract {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x1x8xf32>, tensor<1x1x1x32xf32>) outs(%{{.*}} : tensor<1x1x8x32xf32>)
 // CHECK: scf.forall.in_parallel
-// The unpack: one 8x32 tile at a time; its result is the function's.
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x1x8x32xf32>) outs(%{{.*}} : tensor<1x8x1x32xf32>) permutation = [0, 2, 1, 3] {trace.micro_kernel}
+// The unpack: one 8x32 tile at a time, in parallel; its result is the
+// function's.
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (32, 16)
+// CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x1x8x32xf32>) outs(%{{.*}} : tensor<1x8x1x32xf32>) permutation = [0, 2, 1, 3] {trace.micro_kernel}
 // CHECK: tensor.collapse_shape
 // CHECK-NOT: linalg.copy
 // CHECK: return

@@ -3,14 +3,19 @@
 // allocateWorkspacesOnFirstUse turns trace-plan-workspace's .bss globals
 // into pointers the first call allocates, and adds the function that frees
 // them. Run here: two calls share one allocation, the release frees it and
-// a later call allocates anew.
+// a later call allocates anew. Once optimized, a function's stack buffers
+// stay static allocas.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Codegen/CPU/LazyWorkspace.h"
 
+#include "tracec/Codegen/CPU/CpuTarget.h"
+
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
@@ -112,6 +117,67 @@ TEST(LazyWorkspace, FirstCallAllocatesReleaseFrees) {
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(g(), 9);
   release();
+}
+
+/// A training step as the OpenMP translation leaves it: the arguments of a
+/// parallel region in stack buffers at the top of the entry block (one
+/// after other code), the workspace used below them.
+constexpr const char *kStackBuffers = R"(
+@__trace_workspace_step = internal global [4096 x i8] undef, align 64
+
+declare void @fork(ptr, ptr)
+
+define void @step(float %x) {
+entry:
+  %args = alloca { ptr, float }, align 8
+  %y = fadd float %x, 1.0
+  %more = alloca { ptr, float }, align 8
+  store ptr @__trace_workspace_step, ptr %args
+  %px = getelementptr i8, ptr %args, i64 8
+  store float %x, ptr %px
+  %slot = getelementptr i8, ptr @__trace_workspace_step, i64 64
+  store ptr %slot, ptr %more
+  %py = getelementptr i8, ptr %more, i64 8
+  store float %y, ptr %py
+  call void @fork(ptr %args, ptr %more)
+  ret void
+}
+)";
+
+// The getter call goes below the entry block's allocas: LLVM inlines it,
+// splitting the block at the call, and an alloca below it would become a
+// dynamic one, a stack adjustment at run time. After those, x86 code
+// passes a kernel's vector arguments (64-byte aligned) on a misaligned
+// stack: a vmovaps that faults (issue 29).
+TEST(LazyWorkspace, StackBuffersStayStatic) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic error;
+  auto module = llvm::parseAssemblyString(kStackBuffers, error, context);
+  ASSERT_TRUE(module) << error.getMessage().str();
+  ASSERT_TRUE(tracec::allocateWorkspacesOnFirstUse(*module));
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  ASSERT_FALSE(llvm::verifyModule(*module, &os)) << errors;
+  auto machine = tracec::createCpuTargetMachine("x86-64-v3");
+  ASSERT_TRUE(bool(machine)) << llvm::toString(machine.takeError());
+  module->setDataLayout((*machine)->createDataLayout());
+  module->setTargetTriple((*machine)->getTargetTriple());
+  ASSERT_FALSE(bool(tracec::optimizeCpuModule(*module, **machine, 3)));
+
+  llvm::Function *step = module->getFunction("step");
+  ASSERT_TRUE(step);
+  // The getter was inlined: the case that splits the entry block.
+  EXPECT_FALSE(module->getFunction("__trace_workspace_step.ptr.get"));
+  std::string text;
+  llvm::raw_string_ostream printed(text);
+  step->print(printed);
+  unsigned allocas = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(*step))
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) {
+      ++allocas;
+      EXPECT_TRUE(alloca->isStaticAlloca()) << "a dynamic alloca in:\n" << text;
+    }
+  EXPECT_EQ(allocas, 2u);
 }
 
 } // namespace
