@@ -41,8 +41,8 @@ static const OpSignature &opSignature(llvm::StringRef name) {
 
 /// Throws unless `operands` and `attributes` fit `signature`.
 static void checkOpSignature(const OpSignature &signature,
-                           llvm::ArrayRef<Value> operands,
-                           llvm::ArrayRef<OpAttribute> attributes) {
+                             llvm::ArrayRef<Value> operands,
+                             llvm::ArrayRef<OpAttribute> attributes) {
   if (operands.size() != signature.numOperands &&
       !(signature.variadic && operands.size() >= signature.numOperands))
     fail(locationPrefix(location()) + ": error: '" + signature.name +
@@ -90,8 +90,8 @@ Value detail::castTo(const Value &value, DType dtype) {
   mlir::Value x = resolve(value);
   if (value.dtype() == dtype)
     return value;
-  return wrap(createWithBuilder<trace::CastOp>(x, elementType(dtype))
-                  ->getResult(0));
+  return wrap(
+      createWithBuilder<trace::CastOp>(x, elementType(dtype))->getResult(0));
 }
 
 Value tracec::cast(const Value &x, DType dtype) { return castTo(x, dtype); }
@@ -150,10 +150,8 @@ Value tracec::op(llvm::StringRef name, llvm::ArrayRef<Value> operands,
   llvm::SmallVector<mlir::NamedAttribute> named;
   for (const OpAttribute &attribute : attributes)
     if (mlir::Attribute attr = toAttribute(attribute.data))
-      named.push_back(
-          mlir::NamedAttribute(mlir::StringAttr::get(&context(),
-                                                     attribute.name),
-                               attr));
+      named.push_back(mlir::NamedAttribute(
+          mlir::StringAttr::get(&context(), attribute.name), attr));
   return wrap(createOp(name, values, named)->getResult(0));
 }
 

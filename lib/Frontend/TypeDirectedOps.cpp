@@ -19,8 +19,7 @@ Value tracec::reshape(const Value &x, llvm::ArrayRef<int64_t> shape) {
   mlir::Value value = resolve(x);
   checkShape(trace::ReshapeOp::getOperationName(), shape,
              /*allowInferred=*/true);
-  return wrap(
-      createWithBuilder<trace::ReshapeOp>(value, shape)->getResult(0));
+  return wrap(createWithBuilder<trace::ReshapeOp>(value, shape)->getResult(0));
 }
 
 Value tracec::broadcast_to(const Value &x, llvm::ArrayRef<int64_t> shape) {

@@ -12,9 +12,9 @@ void tracec::buildLoweringPipeline(OpPassManager &pm,
     buildCpuPipeline(pm, options.cpu);
 }
 
-void tracec::keepOnlyEntriesPublic(
-    ModuleOp module, function_ref<bool(func::FuncOp)> isEntry,
-    function_ref<void(func::FuncOp)> onHidden) {
+void tracec::keepOnlyEntriesPublic(ModuleOp module,
+                                   function_ref<bool(func::FuncOp)> isEntry,
+                                   function_ref<void(func::FuncOp)> onHidden) {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func.isPublic() || func.isExternal() || isEntry(func))
       continue;

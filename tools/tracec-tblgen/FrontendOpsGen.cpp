@@ -12,9 +12,9 @@
 // parameters are the op's operands and attributes in ODS order; optional
 // operands are left out (they carry run-time shapes inside the dialect),
 // defaults come from DefaultValuedAttr, an OptionalAttr array defaults to
-// empty, which leaves the attribute out. The function is named `frontendName` (Trace_Op), the
-// mnemonic unless set. Ops with regions, several results, operands or
-// results that are not tensors (control tokens, resources), no type
+// empty, which leaves the attribute out. The function is named `frontendName`
+// (Trace_Op), the mnemonic unless set. Ops with regions, several results,
+// operands or results that are not tensors (control tokens, resources), no type
 // inference or an attribute that is not a plain value (an i64, f64, unit,
 // string or i64 array) are built by hand.
 //
@@ -73,8 +73,8 @@ bool isTensor(const NamedTypeConstraint &value) {
 std::optional<std::vector<Parameter>> parameters(const Operator &op) {
   if (op.getNumResults() != 1 || !isTensor(op.getResult(0)) ||
       !llvm::all_of(op.getOperands(), isTensor) ||
-      op.getNumVariableLengthResults() ||
-      op.getNumRegions() || op.getNumSuccessors() ||
+      op.getNumVariableLengthResults() || op.getNumRegions() ||
+      op.getNumSuccessors() ||
       !op.getTrait("::mlir::InferTypeOpInterface::Trait") ||
       op.getTrait("::mlir::OpTrait::AttrSizedOperandSegments"))
     return std::nullopt;
@@ -124,8 +124,9 @@ std::optional<std::vector<Parameter>> parameters(const Operator &op) {
 
 std::string functionName(const Operator &op) {
   StringRef name = op.getDef().getValueAsString("frontendName");
-  return name.empty() ? op.getOperationName().substr(op.getDialectName().size() + 1)
-                      : name.str();
+  return name.empty()
+             ? op.getOperationName().substr(op.getDialectName().size() + 1)
+             : name.str();
 }
 
 /// The generated ops' definitions, by function name.
@@ -199,8 +200,7 @@ bool emitDefs(const RecordKeeper &records, raw_ostream &os) {
 /// variadic) and the attributes it requires, which tracec::op checks before
 /// it builds the op (type inference reads them).
 bool emitSignatures(const RecordKeeper &records, raw_ostream &os) {
-  llvm::emitSourceFileHeader("The signatures of the tracer's ops", os,
-                             records);
+  llvm::emitSourceFileHeader("The signatures of the tracer's ops", os, records);
   os << "static const OpSignature kOpSignatures[] = {\n";
   for (const Record *def : generatedOps(records)) {
     Operator op(def);
@@ -232,7 +232,6 @@ mlir::GenRegistration declsGen("gen-frontend-op-decls",
                                "The tracer's op function declarations",
                                emitDecls);
 mlir::GenRegistration defsGen("gen-frontend-op-defs",
-                              "The tracer's op function definitions",
-                              emitDefs);
+                              "The tracer's op function definitions", emitDefs);
 
 } // namespace

@@ -37,18 +37,17 @@ TEST(Op, GenericAndGeneratedFunctionsRecordTheSameOp) {
 }
 
 TEST(Op, TraitsPromoteOperands) {
-  ConcreteFunction f = trace(
-      "promote", {spec(DType::i32, {3}), spec(DType::f64, {3})},
-      [](llvm::ArrayRef<Value> v) -> Values {
-        // Trace_PromotesOperands: i32 + f64 is an f64 add.
-        // Trace_PromotesIntegersToFloat: exp of i32 is an f32 exp.
-        // Trace_PromotesOperandsAfterFirst: the bool condition stays.
-        return {op("trace.add", {v[0], v[1]}), exp(v[0]),
-                select(less(v[0], 2), v[0], v[1])};
-      });
-  std::vector<Tensor> out =
-      run(f, {tensor<int32_t>({1, 2, 3}, {3}),
-              tensor<double>({0.5, 0.5, 0.5}, {3})});
+  ConcreteFunction f =
+      trace("promote", {spec(DType::i32, {3}), spec(DType::f64, {3})},
+            [](llvm::ArrayRef<Value> v) -> Values {
+              // Trace_PromotesOperands: i32 + f64 is an f64 add.
+              // Trace_PromotesIntegersToFloat: exp of i32 is an f32 exp.
+              // Trace_PromotesOperandsAfterFirst: the bool condition stays.
+              return {op("trace.add", {v[0], v[1]}), exp(v[0]),
+                      select(less(v[0], 2), v[0], v[1])};
+            });
+  std::vector<Tensor> out = run(f, {tensor<int32_t>({1, 2, 3}, {3}),
+                                    tensor<double>({0.5, 0.5, 0.5}, {3})});
   EXPECT_EQ(out[0].typeString(), "tensor<3xf64>");
   expectNear(out[0].toVector<double>(), {1.5, 2.5, 3.5}, 1e-12);
   EXPECT_EQ(out[1].typeString(), "tensor<3xf32>");
@@ -67,15 +66,17 @@ TEST(Op, BadRequestsThrowWithTheReason) {
   };
   std::string message =
       traced([](const Value &x) { return op("trace.no_such_op", {x}); });
-  EXPECT_NE(message.find("'trace.no_such_op' is not an op that the tracer builds"),
-            std::string::npos)
+  EXPECT_NE(
+      message.find("'trace.no_such_op' is not an op that the tracer builds"),
+      std::string::npos)
       << message;
   // A required attribute left out is reported, not read as null.
   message = traced([](const Value &x) { return op("trace.reduce_sum", {x}); });
   EXPECT_NE(message.find("'trace.reduce_sum'"), std::string::npos) << message;
   EXPECT_NE(message.find("axes"), std::string::npos) << message;
-  message = traced(
-      [](const Value &x) { return op("trace.argmax", {x}, {{"axis", 2.5}}); });
+  message = traced([](const Value &x) {
+    return op("trace.argmax", {x}, {{"axis", 2.5}});
+  });
   EXPECT_NE(message.find("'trace.argmax'"), std::string::npos) << message;
   message = traced([](const Value &x) { return op("trace.add", {x}); });
   EXPECT_NE(message.find("'trace.add'"), std::string::npos) << message;

@@ -37,8 +37,7 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
 /// telling `onHidden` of each, so that only the entries and what they call
 /// are compiled.
 void keepOnlyEntriesPublic(
-    mlir::ModuleOp module,
-    llvm::function_ref<bool(mlir::func::FuncOp)> isEntry,
+    mlir::ModuleOp module, llvm::function_ref<bool(mlir::func::FuncOp)> isEntry,
     llvm::function_ref<void(mlir::func::FuncOp)> onHidden = {});
 
 } // namespace tracec

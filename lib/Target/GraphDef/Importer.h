@@ -73,15 +73,19 @@ public:
   /// Builds the ordered nodes.
   mlir::LogicalResult build();
   /// The value of a tensor reference (after build()); errors at `loc`.
-  mlir::FailureOr<mlir::Value> resolve(llvm::StringRef text, mlir::Location loc);
+  mlir::FailureOr<mlir::Value> resolve(llvm::StringRef text,
+                                       mlir::Location loc);
   /// resolve(), a TF1 reference read at the end of the body (results).
-  mlir::FailureOr<mlir::Value> resolveResult(llvm::StringRef text, mlir::Location loc);
+  mlir::FailureOr<mlir::Value> resolveResult(llvm::StringRef text,
+                                             mlir::Location loc);
   /// The control token of node `node` (null if it has none).
-  mlir::FailureOr<mlir::Value> controlToken(llvm::StringRef node, mlir::Location loc);
+  mlir::FailureOr<mlir::Value> controlToken(llvm::StringRef node,
+                                            mlir::Location loc);
   /// Returns `results`, made to wait for `controlNodes`, and sets the
   /// function type.
   mlir::LogicalResult finish(llvm::ArrayRef<mlir::Value> results,
-                       llvm::ArrayRef<std::string> controlNodes, mlir::Location loc);
+                             llvm::ArrayRef<std::string> controlNodes,
+                             mlir::Location loc);
 
   mlir::Location nodeLoc(const tf::NodeDef &node) {
     std::string text = node.name();
@@ -92,10 +96,13 @@ public:
   mlir::MLIRContext *context();
 
   // FunctionScope.
-  mlir::FailureOr<mlir::func::FuncOp> instantiate(llvm::StringRef callee, mlir::TypeRange argTypes,
-                                      mlir::Location loc) override;
-  mlir::FailureOr<mlir::Value> variableArgument(llvm::StringRef varName, llvm::StringRef node,
-                                    mlir::Type type, mlir::Location loc) override;
+  mlir::FailureOr<mlir::func::FuncOp> instantiate(llvm::StringRef callee,
+                                                  mlir::TypeRange argTypes,
+                                                  mlir::Location loc) override;
+  mlir::FailureOr<mlir::Value> variableArgument(llvm::StringRef varName,
+                                                llvm::StringRef node,
+                                                mlir::Type type,
+                                                mlir::Location loc) override;
 
   ModuleImporter &module;
   std::string name;
@@ -103,8 +110,8 @@ public:
   mlir::func::FuncOp func;
 
 private:
-  mlir::FailureOr<mlir::Value> output(const tf::NodeDef &node, const TensorRef &ref,
-                          mlir::Location loc);
+  mlir::FailureOr<mlir::Value> output(const tf::NodeDef &node,
+                                      const TensorRef &ref, mlir::Location loc);
 
   llvm::ArrayRef<const tf::NodeDef *> nodeList;
   llvm::StringMap<const tf::NodeDef *> nodes;
@@ -119,8 +126,9 @@ private:
   llvm::StringMap<mlir::Value> refs;
 
   /// trace.var.read of `resource` after `token` (if any).
-  mlir::FailureOr<mlir::Value> readRef(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value resource,
-                           mlir::Value token);
+  mlir::FailureOr<mlir::Value> readRef(mlir::OpBuilder &builder,
+                                       mlir::Location loc, mlir::Value resource,
+                                       mlir::Value token);
 };
 
 /// The module: the graph function and the library's functions.
@@ -135,18 +143,21 @@ public:
       library[f.signature().name()] = &f;
   }
 
-  mlir::Location fileLoc() { return mlir::FileLineColLoc::get(context, sourceName, 0, 0); }
+  mlir::Location fileLoc() {
+    return mlir::FileLineColLoc::get(context, sourceName, 0, 0);
+  }
 
   /// Every unsupported op of the graph's `nodes` and of the library, each
   /// an error; failure if any.
   mlir::LogicalResult checkOps(llvm::ArrayRef<const tf::NodeDef *> nodes,
-                         llvm::StringRef function);
+                               llvm::StringRef function);
   mlir::LogicalResult importGraph(const GraphImportOptions &options);
   /// Imports library functions not yet instantiated whose argument shapes
   /// are known.
   mlir::LogicalResult importLibrary();
-  mlir::FailureOr<mlir::func::FuncOp> instantiate(llvm::StringRef name, mlir::TypeRange argTypes,
-                                      mlir::Location loc);
+  mlir::FailureOr<mlir::func::FuncOp> instantiate(llvm::StringRef name,
+                                                  mlir::TypeRange argTypes,
+                                                  mlir::Location loc);
 
   mlir::MLIRContext *context;
   const tf::GraphDef &graph;
@@ -160,8 +171,8 @@ public:
   const GraphImportOptions *options = nullptr;
 
 private:
-  mlir::FailureOr<llvm::SmallVector<mlir::Type>> declaredArgTypes(const tf::FunctionDef &f,
-                                                mlir::Location loc);
+  mlir::FailureOr<llvm::SmallVector<mlir::Type>>
+  declaredArgTypes(const tf::FunctionDef &f, mlir::Location loc);
   int unsupported = 0;
 };
 

@@ -77,8 +77,8 @@ Attribute mlir::trace::foldSlice(Attribute operand, ArrayRef<int64_t> start,
   for (int64_t i = 0, n = resultType.getNumElements(); i < n; ++i) {
     int64_t at = 0;
     for (size_t d = 0; d < box.size(); ++d)
-      at += (start[d] + (i / boxStrides[d]) % box[d] * strides[d]) *
-            inStrides[d];
+      at +=
+          (start[d] + (i / boxStrides[d]) % box[d] * strides[d]) * inStrides[d];
     out.push_back(values[at]);
   }
   return DenseElementsAttr::get(resultType, out);
