@@ -110,6 +110,12 @@ def Trace_PromotesIntegersToFloat : NativeOpTrait<"PromotesIntegersToFloat"> {
 // Base op classes
 //===----------------------------------------------------------------------===//
 
+// The op computes its `?` result sizes from its operands' at run time with
+// the same rule its result type is inferred by (TraceShapes.h).
+defvar Trace_ReifiesShapes =
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                              ["reifyResultShapes"]>;
+
 class Trace_Op<string mnemonic, list<Trait> traits = []>
     : Op<Trace_Dialect, mnemonic, traits> {
   // The name of the tracer's function for the op (tracec::<name>), where

@@ -16,8 +16,8 @@ include "Trace/TraceTypes.td"
 
 // `padding` is explicit: [top, bottom, left, right].
 def Trace_Conv2DOp : Trace_Op<"conv2d",
-                              [Pure, InferTypeOpAdaptor, Trace_Contraction,
-                               Trace_PromotesOperands]> {
+                              [Pure, InferTypeOpAdaptor, Trace_ReifiesShapes,
+                               Trace_Contraction, Trace_PromotesOperands]> {
   let summary = "2-D convolution, NHWC input and HWCF filter";
   let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$filter,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -29,7 +29,7 @@ def Trace_Conv2DOp : Trace_Op<"conv2d",
 }
 
 class Trace_Pool2DOp<string mnemonic, string what>
-    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor, Trace_ReifiesShapes]> {
   let summary = what;
   let arguments = (ins Trace_FloatTensor:$input, DenseI64ArrayAttr:$window,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -43,6 +43,15 @@ class Trace_Pool2DOp<string mnemonic, string what>
       return inferPoolResult(loc, getOperationName(),
           adaptor.getInput().getType(), adaptor.getWindow(),
           adaptor.getStrides(), adaptor.getPadding(), types);
+    }
+    ::llvm::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifiedAs(b, getResult(),
+          reifyWindowResult(b, getLoc(), getInput(),
+              ::mlir::tensor::getMixedSize(b, getLoc(), getInput(), 3),
+              ::mlir::getAsIndexOpFoldResult(b.getContext(), getWindow()),
+              getStrides(), getPadding(), {1, 1}),
+          shapes);
     }
   }];
 }
@@ -66,6 +75,7 @@ def Trace_AvgPool2DOp : Trace_Pool2DOp<"avg_pool2d",
 // `input_shape` with the filter.
 def Trace_Conv2DBackpropInputOp : Trace_Op<"conv2d_backprop_input",
                                            [Pure, InferTypeOpAdaptor,
+                                            Trace_ReifiesShapes,
                                             Trace_Contraction]> {
   let summary = "gradient of conv2d with respect to its input";
   let arguments = (ins Trace_FloatTensor:$filter, Trace_FloatTensor:$dy,
@@ -101,7 +111,8 @@ def Trace_Conv2DBackpropFilterOp : Trace_Op<"conv2d_backprop_filter",
 // element, the FIRST one in row-major window order on ties (a NaN counts as
 // the largest value); padding never receives.
 def Trace_MaxPool2DGradOp : Trace_Op<"max_pool2d_grad",
-                                     [Pure, InferTypeOpAdaptor]> {
+                                     [Pure, InferTypeOpAdaptor,
+                                      Trace_ReifiesShapes]> {
   let summary = "gradient of max_pool2d with respect to its input";
   let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$dy,
       DenseI64ArrayAttr:$window,
@@ -115,7 +126,8 @@ def Trace_MaxPool2DGradOp : Trace_Op<"max_pool2d_grad",
 // d input of avg_pool2d: each window's dy divided by the window's number of
 // non-padding elements, spread over those elements.
 def Trace_AvgPool2DGradOp : Trace_Op<"avg_pool2d_grad",
-                                     [Pure, InferTypeOpAdaptor]> {
+                                     [Pure, InferTypeOpAdaptor,
+                                      Trace_ReifiesShapes]> {
   let summary = "gradient of avg_pool2d with respect to its input";
   let arguments = (ins Trace_FloatTensor:$dy, Optional<Trace_Tensor>:$like,
       OptionalAttr<DenseI64ArrayAttr>:$input_shape, DenseI64ArrayAttr:$window,
@@ -134,7 +146,8 @@ def Trace_AvgPool2DGradOp : Trace_Op<"avg_pool2d_grad",
 // max_pool2d_grad transposed: <max_pool2d_grad(x, dy), t> ==
 // <dy, max_pool2d_select(x, t)>.
 def Trace_MaxPool2DSelectOp : Trace_Op<"max_pool2d_select",
-                                       [Pure, InferTypeOpAdaptor]> {
+                                       [Pure, InferTypeOpAdaptor,
+                                        Trace_ReifiesShapes]> {
   let summary = "`t` at each max_pool2d window's argmax of `input`";
   let description = [{
     `t` has `input`'s shape; the result has max_pool2d's shape. With

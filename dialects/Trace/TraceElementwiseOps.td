@@ -18,13 +18,20 @@ include "Trace/TraceTypes.td"
 class Trace_UnaryOp<string mnemonic, Type type, string what,
                     list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
-        [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface],
+        [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface,
+         Trace_ReifiesShapes],
         !if(!eq(type, Trace_FloatTensor), [Trace_PromotesIntegersToFloat], []))> {
   let summary = what;
   let arguments = (ins type:$x);
   let results = (outs type:$result);
   let assemblyFormat = "$x attr-dict `:` type($x)";
   let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifySameShapeResult(b, *this, shapes);
+    }
+  }];
 }
 
 def Trace_NegOp : Trace_UnaryOp<"neg", Trace_NumericTensor, "-x">;
@@ -54,7 +61,8 @@ def Trace_FloorOp : Trace_UnaryOp<"floor", Trace_FloatTensor, "round down">;
 // element types must match (no implicit promotion). Comparisons return i1.
 class Trace_BroadcastingOp<string mnemonic, Type type, Type resultType,
                            string what, bit isComparison>
-    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor, Trace_PromotesOperands]> {
+    : Trace_Op<mnemonic, [Pure, InferTypeOpAdaptor, Trace_ReifiesShapes,
+                          Trace_PromotesOperands]> {
   let summary = what;
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs resultType:$result);
@@ -68,6 +76,10 @@ class Trace_BroadcastingOp<string mnemonic, Type type, Type resultType,
       return inferBroadcastResult(loc, getOperationName(),
           {adaptor.getLhs().getType(), adaptor.getRhs().getType()},
           /*isComparison=*/}] # !if(isComparison, "true", "false") # [{, types);
+    }
+    ::llvm::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifyBroadcastResult(b, *this, shapes);
     }
   }];
 }
@@ -111,6 +123,7 @@ def Trace_GeOp : Trace_CompareOp<"ge", "lhs >= rhs"> {
 }
 
 def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor,
+                                          Trace_ReifiesShapes,
                                           Trace_PromotesOperandsAfterFirst]> {
   let summary = "cond ? on_true : on_false, broadcasting all three";
   let arguments = (ins Trace_BoolTensor:$cond, Trace_Tensor:$on_true,

@@ -14,7 +14,8 @@ include "Trace/TraceTypes.td"
 // `axes` may be negative (counted from the end) and must be unique; with
 // `keepdims` the reduced dims stay as size 1.
 class Trace_ReductionOp<string mnemonic, Type type, string what>
-    : Trace_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor],
+    : Trace_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
+                                      Trace_ReifiesShapes],
         !if(!eq(type, Trace_FloatTensor), [Trace_PromotesIntegersToFloat], []))> {
   let summary = what;
   let arguments = (ins type:$x, DenseI64ArrayAttr:$axes, UnitAttr:$keepdims);
@@ -28,6 +29,11 @@ class Trace_ReductionOp<string mnemonic, Type type, string what>
       return inferReductionResult(loc, getOperationName(),
           adaptor.getX().getType(), adaptor.getAxes(), adaptor.getKeepdims(),
           types);
+    }
+    ::llvm::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifyReductionResult(b, *this, getX(), getAxes(), getKeepdims(),
+                                  shapes);
     }
   }];
 }
@@ -47,7 +53,8 @@ def Trace_ReduceLogSumExpOp : Trace_ReductionOp<"reduce_logsumexp",
   let hasFolder = 0;
 }
 
-def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
+def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor,
+                                          Trace_ReifiesShapes]> {
   let summary = "index (i64) of the first maximum along `axis`";
   let arguments = (ins Trace_NumericTensor:$x, Trace_I64Attr:$axis);
   let results = (outs RankedTensorOf<[I64]>:$result);
@@ -55,7 +62,8 @@ def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor]> {
 }
 
 class Trace_SoftmaxOp<string mnemonic, string what>
-    : Trace_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
+    : Trace_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
+                          Trace_ReifiesShapes]> {
   let summary = what;
   let description = [{
     Normalizes along `axis` (default -1). Lowered and differentiated in the
@@ -66,6 +74,12 @@ class Trace_SoftmaxOp<string mnemonic, string what>
   let results = (outs Trace_FloatTensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x)";
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+        ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifySameShapeResult(b, *this, shapes);
+    }
+  }];
 }
 
 def Trace_SoftmaxOp : Trace_SoftmaxOp<"softmax", "exp(x) / sum(exp(x))">;

@@ -77,12 +77,15 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
     RankedTensorType result = op.getType();
     // `?` batch, H and W are sized at run time (the window must be static;
     // CastToKnownSizes made the channels static where the filter is).
-    if (!filter.hasStaticShape() || result.isDynamicDim(3) ||
-        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false))
+    if (!filter.hasStaticShape() || result.isDynamicDim(3))
       return rewriter.notifyMatchFailure(
           op, "a dynamic filter or channel dim is not lowered");
-    SmallVector<OpFoldResult> in = *resultSizes(
-        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
+    SmallVector<OpFoldResult> in = *sizes;
+    checkLikeMatchesDy(rewriter, loc, op, op.getDy(), op.getLike(),
+                       /*channelsOfDy=*/false);
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -396,21 +399,23 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
     Type element = result.getElementType();
-    // `?` batch, H and W are sized at run time (the batch dy's, H and W
-    // like's): the matmul's rows (n, oh, ow) stay three dims, never
+    // `?` batch, H and W are sized at run time (like's, the batch checked
+    // against dy's): the matmul's rows (n, oh, ow) stay three dims, never
     // collapsed (see rewriteAsIm2ColMatmul in PackContractions.cpp).
     if (!filter.hasStaticShape() || result.isDynamicDim(3) ||
-        dy.isDynamicDim(3) ||
-        unsizedResult(op, op.getLike(), /*channelsOfDy=*/false) ||
-        !contractionElement(element))
+        dy.isDynamicDim(3) || !contractionElement(element))
       return rewriter.notifyMatchFailure(
           op, "not an f32/f64 op with a static filter and channels");
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
     ArrayRef<int64_t> f = filter.getShape();
-    SmallVector<OpFoldResult> in = *resultSizes(
-        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/false);
+    SmallVector<OpFoldResult> in = *sizes;
+    checkLikeMatchesDy(rewriter, loc, op, op.getDy(), op.getLike(),
+                       /*channelsOfDy=*/false);
     checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]},
                      {f[0], f[1]}, strides, padding, dilations);
     SmallVector<OpFoldResult> out;

@@ -33,24 +33,6 @@ TypedAttr lowestFloat(OpBuilder &b, Type element) {
                                               /*Negative=*/true));
 }
 
-/// The NHWC output sizes of a window op over `input`: N and C (`channels`)
-/// as given, OH and OW by windowedSize (with its run-time checks).
-SmallVector<OpFoldResult>
-windowOutputSizes(OpBuilder &b, Location loc, Operation *op, Value input,
-                  OpFoldResult channels, ArrayRef<OpFoldResult> window,
-                  ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
-                  ArrayRef<int64_t> dilations) {
-  SmallVector<OpFoldResult> in = tensor::getMixedSizes(b, loc, input);
-  SmallVector<OpFoldResult> sizes = {in[0]};
-  for (int i = 0; i < 2; ++i)
-    sizes.push_back(windowedSize(
-        b, loc, op, in[1 + i], window[i], strides[i], padding[2 * i],
-        padding[2 * i + 1], dilations[i],
-        "the window does not fit the padded input dim " + Twine(1 + i)));
-  sizes.push_back(channels);
-  return sizes;
-}
-
 struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -60,6 +42,9 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto filter = cast<RankedTensorType>(op.getFilter().getType());
     RankedTensorType result = op.getType();
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
     // With `?` dims: the input's channels must be the filter's, and the
     // dilated filter must fit the padded input (run-time checks).
     SmallVector<OpFoldResult> f =
@@ -69,15 +54,16 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
                     dimSize(rewriter, loc, op.getFilter(), 2),
                     "the input's channels (dim 3) and the filter's (dim 2) "
                     "differ");
-    SmallVector<OpFoldResult> sizes =
-        windowOutputSizes(rewriter, loc, op, op.getInput(), f[3], {f[0], f[1]},
-                          op.getStrides(), op.getPadding(), op.getDilations());
+    checkWindowsFit(rewriter, loc, op,
+                    ArrayRef(tensor::getMixedSizes(rewriter, loc, op.getInput()))
+                        .slice(1, 2),
+                    {f[0], f[1]}, op.getPadding(), op.getDilations());
 
     Type element = input.getElementType();
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
                               rewriter.getZeroAttr(element));
     Value init = filledTensor(rewriter, loc, result.getShape(),
-                              dynamicOf(rewriter, loc, result, sizes),
+                              dynamicOf(rewriter, loc, result, *sizes),
                               rewriter.getZeroAttr(element));
     auto conv = linalg::Conv2DNhwcHwcfOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{padded, op.getFilter()},
@@ -88,16 +74,21 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
   }
 };
 
-/// The result sizes of max_pool2d/avg_pool2d (`?` ones from the input's,
-/// with the window-fits check): the channels pass through.
+/// The `?` result sizes of max_pool2d/avg_pool2d, with the window-fits
+/// checks.
 template <typename PoolOp>
-SmallVector<OpFoldResult> poolOutputSizes(PatternRewriter &rewriter,
-                                          Location loc, PoolOp op) {
-  return windowOutputSizes(
-      rewriter, loc, op, op.getInput(),
-      tensor::getMixedSize(rewriter, loc, op.getInput(), 3),
+FailureOr<SmallVector<Value>> poolDynamicSizes(PatternRewriter &rewriter,
+                                               PoolOp op) {
+  Location loc = op.getLoc();
+  FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+  if (failed(sizes))
+    return failure();
+  checkWindowsFit(
+      rewriter, loc, op,
+      ArrayRef(tensor::getMixedSizes(rewriter, loc, op.getInput())).slice(1, 2),
       getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
-      op.getStrides(), op.getPadding(), {1, 1});
+      op.getPadding(), {1, 1});
+  return dynamicOf(rewriter, loc, op.getType(), *sizes);
 }
 
 struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
@@ -108,8 +99,9 @@ struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
-    SmallVector<OpFoldResult> sizes = poolOutputSizes(rewriter, loc, op);
-    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, sizes);
+    FailureOr<SmallVector<Value>> dynamic = poolDynamicSizes(rewriter, op);
+    if (failed(dynamic))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
 
     // -inf in the padding and the accumulator: padding never wins, and
     // maximumf lets a NaN in the window through.
@@ -117,7 +109,7 @@ struct MaxPool2DToLinalg : OpRewritePattern<MaxPool2DOp> {
     Value padded =
         padSpatial(rewriter, loc, op.getInput(), op.getPadding(), lowest);
     Value init =
-        filledTensor(rewriter, loc, result.getShape(), dynamic, lowest);
+        filledTensor(rewriter, loc, result.getShape(), *dynamic, lowest);
     Value window = tensor::EmptyOp::create(rewriter, loc, op.getWindow(),
                                            input.getElementType());
     auto pool = linalg::PoolingNhwcMaxOp::create(
@@ -137,8 +129,9 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType result = op.getType();
-    SmallVector<OpFoldResult> sizes = poolOutputSizes(rewriter, loc, op);
-    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, sizes);
+    FailureOr<SmallVector<Value>> dynamic = poolDynamicSizes(rewriter, op);
+    if (failed(dynamic))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
 
     Type element = input.getElementType();
     ArrayRef<int64_t> window = op.getWindow();
@@ -146,7 +139,7 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     ArrayRef<int64_t> padding = op.getPadding();
     Value padded = padSpatial(rewriter, loc, op.getInput(), padding,
                               rewriter.getZeroAttr(element));
-    Value init = filledTensor(rewriter, loc, result.getShape(), dynamic,
+    Value init = filledTensor(rewriter, loc, result.getShape(), *dynamic,
                               rewriter.getZeroAttr(element));
     Value windowShape = tensor::EmptyOp::create(rewriter, loc, window, element);
     Value sum =
@@ -164,7 +157,7 @@ struct AvgPool2DToLinalg : OpRewritePattern<AvgPool2DOp> {
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
     Value out = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                        element, dynamic);
+                                        element, *dynamic);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, ValueRange{sum}, ValueRange{out},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {

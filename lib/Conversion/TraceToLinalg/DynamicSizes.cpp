@@ -4,10 +4,12 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 using namespace mlir;
 
@@ -102,22 +104,35 @@ Value mlir::trace::castTo(OpBuilder &b, Location loc, Value value, Type type) {
   return tensor::CastOp::create(b, loc, type, value);
 }
 
-OpFoldResult mlir::trace::windowedSize(OpBuilder &b, Location loc,
-                                       Operation *op, OpFoldResult size,
-                                       OpFoldResult window, int64_t stride,
-                                       int64_t padBefore, int64_t padAfter,
-                                       int64_t dilation,
-                                       const llvm::Twine &what) {
+void mlir::trace::checkWindowFits(OpBuilder &b, Location loc, Operation *op,
+                                  OpFoldResult size, OpFoldResult window,
+                                  int64_t pads, int64_t dilation,
+                                  const llvm::Twine &what) {
+  AffineExpr s0, s1;
+  bindSymbols(b.getContext(), s0, s1);
   OpFoldResult padded =
-      addSizes(b, loc, size, b.getIndexAttr(padBefore + padAfter));
-  OpFoldResult span =
-      addSizes(b, loc,
-               mulSizes(b, loc, subSizes(b, loc, window, b.getIndexAttr(1)),
-                        b.getIndexAttr(dilation)),
-               b.getIndexAttr(1));
+      affine::makeComposedFoldedAffineApply(b, loc, s0 + pads, {size});
+  OpFoldResult span = affine::makeComposedFoldedAffineApply(
+      b, loc, (s1 - 1) * dilation + 1, {size, window});
   checkAtLeast(b, loc, op, padded, span, what);
-  return addSizes(
-      b, loc,
-      divSizes(b, loc, subSizes(b, loc, padded, span), b.getIndexAttr(stride)),
-      b.getIndexAttr(1));
+}
+
+void mlir::trace::checkWindowsFit(OpBuilder &b, Location loc, Operation *op,
+                                  ArrayRef<OpFoldResult> inSizes,
+                                  ArrayRef<OpFoldResult> window,
+                                  ArrayRef<int64_t> padding,
+                                  ArrayRef<int64_t> dilations) {
+  for (int i = 0; i < 2; ++i)
+    checkWindowFits(b, loc, op, inSizes[i], window[i],
+                    padding[2 * i] + padding[2 * i + 1], dilations[i],
+                    "the window does not fit the padded input dim " +
+                        llvm::Twine(1 + i));
+}
+
+FailureOr<SmallVector<OpFoldResult>>
+mlir::trace::reifiedSizes(OpBuilder &b, Operation *op, unsigned index) {
+  ReifiedRankedShapedTypeDims shapes;
+  if (failed(reifyResultShapes(b, op, shapes)))
+    return failure();
+  return shapes[index];
 }

@@ -41,14 +41,24 @@ void checkAtLeast(OpBuilder &b, Location loc, Operation *op, OpFoldResult size,
 /// `value` cast to `type` (tensor.cast) where the types differ.
 Value castTo(OpBuilder &b, Location loc, Value value, Type type);
 
-/// The output size of a window of `window` (dilated by `dilation`) sliding
-/// by `stride` over `size` padded by `padBefore` + `padAfter`:
-/// (size + pads - ((window - 1) * dilation + 1)) / stride + 1, with a
-/// run-time check that the window fits where that is not static.
-OpFoldResult windowedSize(OpBuilder &b, Location loc, Operation *op,
-                          OpFoldResult size, OpFoldResult window,
-                          int64_t stride, int64_t padBefore, int64_t padAfter,
-                          int64_t dilation, const llvm::Twine &what);
+/// A run-time check that a window of `window` elements dilated by
+/// `dilation` fits `size` elements padded by `pads`, where that is not
+/// static (the window's output size, reified by the op, assumes it does).
+void checkWindowFits(OpBuilder &b, Location loc, Operation *op,
+                     OpFoldResult size, OpFoldResult window, int64_t pads,
+                     int64_t dilation, const llvm::Twine &what);
+
+/// The window-fits checks of an NHWC window op over `input`: `window` and
+/// `dilations` per spatial dim, `padding` [top, bottom, left, right].
+void checkWindowsFit(OpBuilder &b, Location loc, Operation *op,
+                     ArrayRef<OpFoldResult> inSizes,
+                     ArrayRef<OpFoldResult> window, ArrayRef<int64_t> padding,
+                     ArrayRef<int64_t> dilations);
+
+/// The sizes of `op`'s result `index` by its ReifyRankedShapedTypeOpInterface:
+/// the rule its result type is inferred by, at run time.
+FailureOr<SmallVector<OpFoldResult>> reifiedSizes(OpBuilder &b, Operation *op,
+                                                  unsigned index = 0);
 
 } // namespace mlir::trace
 

@@ -277,6 +277,9 @@ struct MaxPool2DSelectToLinalg : OpRewritePattern<MaxPool2DSelectOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto t = cast<RankedTensorType>(op.getT().getType());
     RankedTensorType result = op.getType();
+    FailureOr<SmallVector<OpFoldResult>> pooled = reifiedSizes(rewriter, op);
+    if (failed(pooled))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
     SmallVector<OpFoldResult> in;
     for (int64_t d = 0; d < 4; ++d) {
       in.push_back(sizeOf(rewriter, loc, op.getInput(), d));
@@ -287,26 +290,13 @@ struct MaxPool2DSelectToLinalg : OpRewritePattern<MaxPool2DSelectOp> {
                       "dim " + Twine(d) + " of input and t differ");
     }
     Value tValue = castTo(rewriter, loc, op.getT(), input);
-    // The pooled sizes: the batch and channels are the input's, H and W
-    // the windows' count over it.
-    SmallVector<Value> outDynamic;
-    for (int64_t d = 0; d < 4; ++d) {
-      if (!result.isDynamicDim(d))
-        continue;
-      if (d == 0 || d == 3) {
-        outDynamic.push_back(dimSize(rewriter, loc, op.getInput(), d));
-        continue;
-      }
-      int i = d - 1;
-      outDynamic.push_back(getValueOrCreateConstantIndexOp(
-          rewriter, loc,
-          windowedSize(rewriter, loc, op, in[d],
-                       rewriter.getIndexAttr(op.getWindow()[i]),
-                       op.getStrides()[i], op.getPadding()[2 * i],
-                       op.getPadding()[2 * i + 1], /*dilation=*/1,
-                       "the window does not fit the padded input dim " +
-                           Twine(d))));
-    }
+    // The pooled sizes, where the window fits.
+    checkWindowsFit(
+        rewriter, loc, op, {in[1], in[2]},
+        getAsIndexOpFoldResult(rewriter.getContext(), op.getWindow()),
+        op.getPadding(), {1, 1});
+    SmallVector<Value> outDynamic =
+        dynamicOf(rewriter, loc, result, *pooled);
     linalg::GenericOp argmax = windowArgmax(
         rewriter, loc, op.getInput(), tValue, result.getShape(), outDynamic, in,
         op.getWindow(), op.getStrides(), op.getPadding());
@@ -323,11 +313,12 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     Location loc = op.getLoc();
     auto dy = cast<RankedTensorType>(op.getDy().getType());
     RankedTensorType result = op.getType();
-    // `?` batch and channels are dy's, `?` H and W like's.
-    if (unsizedResult(op, op.getLike(), /*channelsOfDy=*/true))
-      return rewriter.notifyMatchFailure(op, "a dynamic dim without 'like'");
-    SmallVector<OpFoldResult> in = *resultSizes(
-        rewriter, loc, op, op.getDy(), op.getLike(), /*channelsOfDy=*/true);
+    // The result is `like` (whose batch and channels must be dy's).
+    FailureOr<SmallVector<OpFoldResult>> in = reifiedSizes(rewriter, op);
+    if (failed(in))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
+    checkLikeMatchesDy(rewriter, loc, op, op.getDy(), op.getLike(),
+                       /*channelsOfDy=*/true);
 
     MLIRContext *context = rewriter.getContext();
     Type element = result.getElementType();
@@ -335,7 +326,7 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     SmallVector<int64_t> ones = {1, 1};
-    checkOutputSizes(rewriter, loc, op, op.getDy(), {in[1], in[2]}, window,
+    checkOutputSizes(rewriter, loc, op, op.getDy(), {(*in)[1], (*in)[2]}, window,
                      strides, padding, ones);
 
     // 1. dy / count, count = the window's non-padding elements.
@@ -348,7 +339,7 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
         identity, iterators(4, 0),
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value count = windowCount(b, l, element, window, strides, padding,
-                                    in[1], in[2]);
+                                    (*in)[1], (*in)[2]);
           linalg::YieldOp::create(
               b, l, arith::DivFOp::create(b, l, args[0], count).getResult());
         });
@@ -358,14 +349,14 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
     SmallVector<int64_t> offsets = {window[0] - 1, window[1] - 1};
     Value spreadDy =
         spread(rewriter, loc, scaled.getResult(0),
-               spreadSizes(rewriter, loc, scaled.getResult(0), {in[1], in[2]},
+               spreadSizes(rewriter, loc, scaled.getResult(0), {(*in)[1], (*in)[2]},
                            padding, offsets, strides),
                offsets, strides, rewriter.getZeroAttr(element));
     SmallVector<AffineMap> maps = {
         spreadReadMap(context, 6, padding, ones, getAffineDimExpr(3, context)),
         windowMap(context, 6), leadingMap(context, 6)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
-                              dynamicOf(rewriter, loc, result, in),
+                              dynamicOf(rewriter, loc, result, *in),
                               rewriter.getZeroAttr(element));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result},

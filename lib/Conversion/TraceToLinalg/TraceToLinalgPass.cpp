@@ -5,6 +5,7 @@
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -22,7 +23,8 @@ struct TraceToLinalgPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+    target.addLegalDialect<affine::AffineDialect, arith::ArithDialect,
+                           cf::ControlFlowDialect,
                            linalg::LinalgDialect, math::MathDialect,
                            scf::SCFDialect, tensor::TensorDialect>();
     // Every trace op must be lowered; one that is not is reported.

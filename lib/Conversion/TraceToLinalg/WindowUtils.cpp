@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
 #include <algorithm>
 
@@ -136,11 +138,13 @@ void mlir::trace::checkOutputSizes(OpBuilder &b, Location loc, Operation *op,
                                    ArrayRef<int64_t> strides,
                                    ArrayRef<int64_t> padding,
                                    ArrayRef<int64_t> dilations) {
+  SmallVector<OpFoldResult> windowSizes =
+      getAsIndexOpFoldResult(b.getContext(), window);
+  checkWindowsFit(b, loc, op, inSizes, windowSizes, padding, dilations);
   for (int i = 0; i < 2; ++i) {
-    OpFoldResult want = windowedSize(
-        b, loc, op, inSizes[i], b.getIndexAttr(window[i]), strides[i],
-        padding[2 * i], padding[2 * i + 1], dilations[i],
-        "the window does not fit the padded input dim " + Twine(1 + i));
+    OpFoldResult want = reifyWindowedSize(
+        b, loc, inSizes[i], windowSizes[i], strides[i], padding[2 * i],
+        padding[2 * i + 1], dilations[i]);
     OpFoldResult got = sizeOf(b, loc, dy, 1 + i);
     if (getConstantIntValue(want) && getConstantIntValue(got))
       continue;
@@ -249,39 +253,20 @@ AffineMap mlir::trace::windowMap(MLIRContext *context, unsigned numDims) {
       context);
 }
 
-FailureOr<SmallVector<OpFoldResult>>
-mlir::trace::resultSizes(OpBuilder &b, Location loc, Operation *op, Value dy,
-                         Value like, bool channelsOfDy) {
+void mlir::trace::checkLikeMatchesDy(OpBuilder &b, Location loc,
+                                     Operation *op, Value dy, Value like,
+                                     bool channelsOfDy) {
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < 4; ++d) {
-    if (!result.isDynamicDim(d)) {
-      sizes.push_back(b.getIndexAttr(result.getDimSize(d)));
+  for (int64_t d : {0, 3}) {
+    if (!like || !result.isDynamicDim(d) || (d == 3 && !channelsOfDy))
       continue;
-    }
-    if (d == 0 || (d == 3 && channelsOfDy)) {
-      Value size = dimSize(b, loc, dy, d);
-      if (like)
-        checkSameSize(b, loc, op, dimSize(b, loc, like, d), size,
-                      "dim " + Twine(d) + " of 'like' and of dy differ");
-      sizes.push_back(size);
-      continue;
-    }
-    if (!like)
-      return failure();
-    sizes.push_back(dimSize(b, loc, like, d));
+    checkSameSize(b, loc, op, dimSize(b, loc, like, d), dimSize(b, loc, dy, d),
+                  "dim " + Twine(d) + " of 'like' and of dy differ");
   }
-  return sizes;
 }
 
 int64_t mlir::trace::orElse(int64_t known, int64_t fallback) {
   return ShapedType::isDynamic(known) ? fallback : known;
-}
-
-bool mlir::trace::unsizedResult(Operation *op, Value like, bool channelsOfDy) {
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
-  return !like && (result.isDynamicDim(1) || result.isDynamicDim(2) ||
-                   (!channelsOfDy && result.isDynamicDim(3)));
 }
 
 FailureOr<SmallVector<Value>>

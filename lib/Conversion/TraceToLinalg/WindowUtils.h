@@ -108,21 +108,13 @@ Value windowShape(OpBuilder &b, Location loc, int64_t kh, int64_t kw,
 /// (d4, d5) of `numDims` dims: the window dims, read from windowShape.
 AffineMap windowMap(MLIRContext *context, unsigned numDims);
 
-/// The sizes of the input cotangent that conv2d_backprop_input and
-/// avg_pool2d_grad return: static where the result type is; a `?` batch
-/// (and, with `channelsOfDy`, `?` channels) dy's, checked against
-/// `like`'s; a `?` H or W `like`'s. Fails where a `?` has no `like`.
-FailureOr<SmallVector<OpFoldResult>> resultSizes(OpBuilder &b, Location loc,
-                                                 Operation *op, Value dy,
-                                                 Value like, bool channelsOfDy);
+/// Checks, where they are `?`, that the batch (and, with `channelsOfDy`,
+/// the channels) of the result, which the op takes from `like`, are dy's.
+void checkLikeMatchesDy(OpBuilder &b, Location loc, Operation *op, Value dy,
+                        Value like, bool channelsOfDy);
 
 /// `known` with `fallback`'s size where `known` has none.
 int64_t orElse(int64_t known, int64_t fallback);
-
-/// Whether a result dim of a backprop op returning the input's cotangent
-/// is `?` where only `like` can size it (dims 1 and 2, and 3 unless
-/// `channelsOfDy`) and there is no `like`.
-bool unsizedResult(Operation *op, Value like, bool channelsOfDy);
 
 /// The operands of `op` where `known` (one shape per operand, `?` where
 /// nothing fixes a size) makes `?` dims static: each such dim is checked at

@@ -18,24 +18,26 @@ func.func @conv_batch(%x: tensor<?x5x5x3xf32>, %f: tensor<3x3x3x4xf32>) -> tenso
 // -----
 
 // `?` spatial dims and channels: the output rows are
-// (h + 2 - 3) floordiv 2 + 1, the columns w - 2; the channels must agree
-// and the filter must fit the padded input (run-time checks).
+// (h + 2 - 3) floordiv 2 + 1, the columns w - 2 (conv2d's shape rule,
+// reified); the channels must agree and the filter must fit the padded
+// input (run-time checks).
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>
+// CHECK-DAG: #[[COLS:.*]] = affine_map<()[s0] -> (s0 - 2)>
+// CHECK-DAG: #[[PADDEDH:.*]] = affine_map<()[s0] -> (s0 + 2)>
 // CHECK-LABEL: func.func @conv_spatial
-// CHECK: %[[FC:.*]] = tensor.dim %arg1, %c2
-// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[FC]], %c3
-// CHECK: cf.assert %[[SAME]], "{{.*}}'trace.conv2d': the input's channels (dim 3) and the filter's (dim 2) differ"
 // CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
 // CHECK-DAG: %[[H:.*]] = tensor.dim %arg0, %c1
 // CHECK-DAG: %[[W:.*]] = tensor.dim %arg0, %c2
-// CHECK: %[[HP:.*]] = arith.addi %[[H]], %c2
+// CHECK: %[[OH:.*]] = affine.apply #[[ROWS]]()[%[[H]]]
+// CHECK: %[[OW:.*]] = affine.apply #[[COLS]]()[%[[W]]]
+// CHECK: %[[FC:.*]] = tensor.dim %arg1, %c2
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[FC]], %c3
+// CHECK: cf.assert %[[SAME]], "{{.*}}'trace.conv2d': the input's channels (dim 3) and the filter's (dim 2) differ"
+// CHECK: %[[HP:.*]] = affine.apply #[[PADDEDH]]()[%[[H]]]
 // CHECK: %[[HMAX:.*]] = arith.maxsi %[[HP]], %c3
 // CHECK: %[[FITS:.*]] = arith.cmpi eq, %[[HP]], %[[HMAX]]
 // CHECK: cf.assert %[[FITS]], "{{.*}}'trace.conv2d': the window does not fit the padded input dim 1"
-// CHECK: %[[HM:.*]] = arith.addi %[[H]], %c-1
-// CHECK: %[[HD:.*]] = arith.floordivsi %[[HM]], %c2
-// CHECK: %[[OH:.*]] = arith.addi %[[HD]], %c1
 // CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d': the window does not fit the padded input dim 2"
-// CHECK: %[[OW:.*]] = arith.addi %[[W]], %c-2
 // CHECK: %[[PADDED:.*]] = tensor.pad %arg0 low[0, 1, 0, 0] high[0, 1, 0, 0]
 // CHECK: tensor.empty(%[[N]], %[[OH]], %[[OW]]) : tensor<?x?x?x4xf32>
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}strides = dense<[2, 1]>{{.*}} ins(%[[PADDED]], %arg1 : tensor<?x?x?x3xf32>, tensor<3x3x?x4xf32>)
@@ -137,19 +139,19 @@ func.func @avg_pool_grad(%dy: tensor<?x2x2x2xf32>) -> tensor<1x4x4x2xf32> {
 
 // -----
 
-// conv2d_backprop_input `like` a `?`-batch input: the batch is dy's, which
-// must be like's. The col2im form (f32): the contraction of dy with the
+// conv2d_backprop_input `like` a `?`-batch input: the batch is like's, which
+// must be dy's. The col2im form (f32): the contraction of dy with the
 // filter matrix and the per-tap updates have a `?` batch.
 // CHECK-LABEL: func.func @backprop_input_like
 // CHECK-DAG: %[[N:.*]] = tensor.dim %arg1, %c0
 // CHECK-DAG: %[[L:.*]] = tensor.dim %arg2, %c0
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[L]], %[[N]]
 // CHECK: cf.assert %[[OK]], "{{.*}}'trace.conv2d_backprop_input': dim 0 of 'like' and of dy differ"
-// CHECK: tensor.empty(%[[N]]) : tensor<?x3x3x18xf32>
+// CHECK: tensor.empty(%[[L]]) : tensor<?x3x3x18xf32>
 // CHECK: linalg.contract {{.*}} ins(%arg1, %{{.*}} : tensor<?x3x3x4xf32>, tensor<18x4xf32>) outs(%{{.*}} : tensor<?x3x3x18xf32>)
-// CHECK: tensor.empty(%[[N]]) : tensor<?x5x5x2xf32>
+// CHECK: tensor.empty(%[[L]]) : tensor<?x5x5x2xf32>
 // CHECK: scf.for
-// CHECK: tensor.extract_slice %{{.*}} [%[[N]], 3, 3, 2] [1, 1, 1, 1] : tensor<?x5x5x2xf32> to tensor<?x3x3x2xf32>
+// CHECK: tensor.extract_slice %{{.*}} [%[[L]], 3, 3, 2] [1, 1, 1, 1] : tensor<?x5x5x2xf32> to tensor<?x3x3x2xf32>
 func.func @backprop_input_like(%f: tensor<3x3x2x4xf32>, %dy: tensor<?x3x3x4xf32>, %x: tensor<?x5x5x2xf32>) -> tensor<?x5x5x2xf32> {
   %0 = trace.conv2d_backprop_input %f, %dy like %x : (tensor<3x3x2x4xf32>, tensor<?x3x3x4xf32>, tensor<?x5x5x2xf32>) -> tensor<?x5x5x2xf32>
   return %0 : tensor<?x5x5x2xf32>
@@ -177,15 +179,14 @@ func.func @avg_pool_grad_like(%dy: tensor<?x2x2x2xf32>, %x: tensor<?x4x4x2xf32>)
 // sizes over them ((H + 2 - 3) / 2 + 1 and W - 2), checked at run time.
 // The col2im form: the matmul's rows stay (n, oh, ow), three `?` dims, and
 // the taps add strided slices of run-time sizes.
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>
 // CHECK-LABEL: func.func @backprop_input_spatial
 // CHECK-SAME: (%[[F:.*]]: tensor<3x3x2x4xf32>, %[[DY:.*]]: tensor<?x?x?x4xf32>, %[[X:.*]]: tensor<?x?x?x2xf32>)
+// CHECK-DAG: %[[H:.*]] = tensor.dim %[[X]], %c1
+// CHECK-DAG: %[[W:.*]] = tensor.dim %[[X]], %c2
 // CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': dim 0 of 'like' and of dy differ"
-// CHECK: %[[H:.*]] = tensor.dim %[[X]], %c1
-// CHECK: %[[W:.*]] = tensor.dim %[[X]], %c2
 // CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': the window does not fit the padded input dim 1"
-// CHECK: %[[HP:.*]] = arith.addi %[[H]], %c-1
-// CHECK: %[[HQ:.*]] = arith.floordivsi %[[HP]], %c2
-// CHECK: %[[OH:.*]] = arith.addi %[[HQ]], %c1
+// CHECK: %[[OH:.*]] = affine.apply #[[ROWS]]()[%[[H]]]
 // CHECK: %[[DYH:.*]] = tensor.dim %[[DY]], %c1
 // CHECK: %[[SAMEH:.*]] = arith.cmpi eq, %[[DYH]], %[[OH]]
 // CHECK: cf.assert %[[SAMEH]], "{{.*}}'trace.conv2d_backprop_input': dim 1 of dy is not the window's output size over the input's dim 1"

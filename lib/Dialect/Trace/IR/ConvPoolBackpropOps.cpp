@@ -10,6 +10,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -267,6 +269,35 @@ LogicalResult AvgPool2DGradOp::inferReturnTypes(
   return success();
 }
 
+// Run-time sizes: the result is `like` where the op has one (input_shape
+// is static), the input for max_pool2d_grad.
+
+LogicalResult
+Conv2DBackpropInputOp::reifyResultShapes(OpBuilder &b,
+                                         ReifiedRankedShapedTypeDims &shapes) {
+  if (getLike())
+    return reifySameShapeResult(b, *this, shapes, getLike());
+  return reifiedAs(b, getResult(),
+                   getAsIndexOpFoldResult(b.getContext(), *getInputShape()),
+                   shapes);
+}
+
+LogicalResult
+AvgPool2DGradOp::reifyResultShapes(OpBuilder &b,
+                                   ReifiedRankedShapedTypeDims &shapes) {
+  if (getLike())
+    return reifySameShapeResult(b, *this, shapes, getLike());
+  return reifiedAs(b, getResult(),
+                   getAsIndexOpFoldResult(b.getContext(), *getInputShape()),
+                   shapes);
+}
+
+LogicalResult
+MaxPool2DGradOp::reifyResultShapes(OpBuilder &b,
+                                   ReifiedRankedShapedTypeDims &shapes) {
+  return reifySameShapeResult(b, *this, shapes, getInput());
+}
+
 //===----------------------------------------------------------------------===//
 // max_pool2d_select
 //===----------------------------------------------------------------------===//
@@ -298,4 +329,16 @@ LogicalResult MaxPool2DSelectOp::inferReturnTypes(
                                " does not match the input shape ",
                                formatShape(input.getShape()));
   return success();
+}
+
+LogicalResult
+MaxPool2DSelectOp::reifyResultShapes(OpBuilder &b,
+                                     ReifiedRankedShapedTypeDims &shapes) {
+  return reifiedAs(
+      b, getResult(),
+      reifyWindowResult(b, getLoc(), getInput(),
+                        tensor::getMixedSize(b, getLoc(), getInput(), 3),
+                        getAsIndexOpFoldResult(b.getContext(), getWindow()),
+                        getStrides(), getPadding(), {1, 1}),
+      shapes);
 }

@@ -2,6 +2,7 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -82,4 +83,15 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   shape.push_back(f[3]);
   types.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
+}
+
+LogicalResult Conv2DOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  SmallVector<OpFoldResult> f = tensor::getMixedSizes(b, loc, getFilter());
+  return reifiedAs(b, getResult(),
+                   reifyWindowResult(b, loc, getInput(), f[3], {f[0], f[1]},
+                                     getStrides(), getPadding(),
+                                     getDilations()),
+                   shapes);
 }

@@ -316,6 +316,11 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult SelectOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  return reifyBroadcastResult(b, *this, shapes);
+}
+
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   auto sameType = [&](Value v) { return v.getType() == getType(); };
   if (getOnTrue() == getOnFalse() && sameType(getOnTrue()))

@@ -60,6 +60,12 @@ LogicalResult ArgmaxOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+LogicalResult ArgmaxOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  return reifyReductionResult(b, *this, getX(), {static_cast<int64_t>(getAxis())}, /*keepdims=*/false,
+                              shapes);
+}
+
 template <typename SoftmaxLikeOp>
 static LogicalResult verifySoftmaxAxis(SoftmaxLikeOp op) {
   int64_t rank = op.getType().getRank();

@@ -2,6 +2,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -167,11 +169,99 @@ int64_t mlir::trace::windowedOutputSize(int64_t size, int64_t window,
   // output size.
   if (ShapedType::isDynamic(size) || ShapedType::isDynamic(window))
     return ShapedType::kDynamic;
-  int64_t span = dilation * (window - 1) + 1;
-  int64_t padded = size + padLow + padHigh;
-  if (padded < span)
+  if (size + padLow + padHigh < dilation * (window - 1) + 1)
     return 0;
-  return (padded - span) / stride + 1;
+  return windowedSize(size, window, stride, padLow, padHigh, dilation);
+}
+
+OpFoldResult mlir::trace::reifyWindowedSize(OpBuilder &b, Location loc,
+                                            OpFoldResult size,
+                                            OpFoldResult window, int64_t stride,
+                                            int64_t padLow, int64_t padHigh,
+                                            int64_t dilation) {
+  AffineExpr s0, s1;
+  bindSymbols(b.getContext(), s0, s1);
+  return affine::makeComposedFoldedAffineApply(
+      b, loc, windowedSize(s0, s1, stride, padLow, padHigh, dilation),
+      {size, window});
+}
+
+SmallVector<OpFoldResult> mlir::trace::reifyWindowResult(
+    OpBuilder &b, Location loc, Value input, OpFoldResult channels,
+    ArrayRef<OpFoldResult> window, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations) {
+  SmallVector<OpFoldResult> in = tensor::getMixedSizes(b, loc, input);
+  SmallVector<OpFoldResult> sizes = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    sizes.push_back(reifyWindowedSize(b, loc, in[1 + i], window[i], strides[i],
+                                      padding[2 * i], padding[2 * i + 1],
+                                      dilations[i]));
+  sizes.push_back(channels);
+  return sizes;
+}
+
+LogicalResult mlir::trace::reifiedAs(OpBuilder &b, Value result,
+                                     ArrayRef<OpFoldResult> sizes,
+                                     ReifiedRankedShapedTypeDims &shapes) {
+  auto type = cast<RankedTensorType>(result.getType());
+  if (static_cast<int64_t>(sizes.size()) != type.getRank())
+    return failure();
+  SmallVector<OpFoldResult> shape(sizes);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!type.isDynamicDim(d))
+      shape[d] = b.getIndexAttr(type.getDimSize(d));
+  shapes.push_back(std::move(shape));
+  return success();
+}
+
+LogicalResult
+mlir::trace::reifySameShapeResult(OpBuilder &b, Operation *op,
+                                  ReifiedRankedShapedTypeDims &shapes,
+                                  Value shapeOf) {
+  if (!shapeOf)
+    shapeOf = op->getOperand(0);
+  return reifiedAs(b, op->getResult(0),
+                   tensor::getMixedSizes(b, op->getLoc(), shapeOf), shapes);
+}
+
+LogicalResult
+mlir::trace::reifyBroadcastResult(OpBuilder &b, Operation *op,
+                                  ReifiedRankedShapedTypeDims &shapes) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult size;
+    for (Value operand : op->getOperands()) {
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      int64_t at = d - (rank - operandType.getRank());
+      if (at >= 0 && operandType.isDynamicDim(at)) {
+        size = tensor::getMixedSize(b, op->getLoc(), operand, at);
+        break;
+      }
+    }
+    // Static where no operand has a `?` there (reifiedAs takes the type's).
+    sizes.push_back(size ? size : b.getIndexAttr(type.getDimSize(d)));
+  }
+  return reifiedAs(b, op->getResult(0), sizes, shapes);
+}
+
+LogicalResult mlir::trace::reifyReductionResult(
+    OpBuilder &b, Operation *op, Value input, ArrayRef<int64_t> axes,
+    bool keepdims, ReifiedRankedShapedTypeDims &shapes) {
+  auto type = cast<RankedTensorType>(input.getType());
+  llvm::SmallBitVector reduced(type.getRank());
+  for (int64_t axis : axes)
+    if (std::optional<int64_t> dim = normalizeAxis(axis, type.getRank()))
+      reduced.set(*dim);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!reduced.test(d))
+      sizes.push_back(tensor::getMixedSize(b, op->getLoc(), input, d));
+    else if (keepdims)
+      sizes.push_back(b.getIndexAttr(1));
+  }
+  return reifiedAs(b, op->getResult(0), sizes, shapes);
 }
 
 LogicalResult mlir::trace::inferPoolResult(std::optional<Location> loc,

@@ -10,10 +10,14 @@
 #ifndef TRACEC_DIALECT_TRACE_IR_TRACESHAPES_H
 #define TRACEC_DIALECT_TRACE_IR_TRACESHAPES_H
 
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 #include <optional>
 #include <string>
 
@@ -92,12 +96,78 @@ llvm::LogicalResult inferPoolResult(std::optional<Location> loc,
                                     llvm::ArrayRef<int64_t> padding,
                                     llvm::SmallVectorImpl<Type> &results);
 
-/// The output size of a window sliding over `size` elements padded with
-/// `padLow + padHigh`: floor((size + pads - dilation*(window-1) - 1)/stride)+1.
-/// Dynamic in, dynamic out.
+inline int64_t floorDiv(int64_t lhs, int64_t rhs) {
+  return llvm::divideFloorSigned(lhs, rhs);
+}
+inline AffineExpr floorDiv(AffineExpr lhs, int64_t rhs) {
+  return lhs.floorDiv(rhs);
+}
+
+/// The output size of a window of `window` elements, dilated by `dilation`,
+/// sliding by `stride` over `size` elements padded by `padLow + padHigh`:
+///   (size + pads - ((window - 1) * dilation + 1)) floordiv stride + 1.
+/// The one rule of every window op, written once over any size arithmetic:
+/// int64_t for static inference, AffineExpr for run-time sizes
+/// (reifyWindowedSize). Valid where the window fits the padded input.
+template <typename Size>
+Size windowedSize(Size size, Size window, int64_t stride, int64_t padLow,
+                  int64_t padHigh, int64_t dilation) {
+  Size span = (window - 1) * dilation + 1;
+  return floorDiv(size + (padLow + padHigh) - span, stride) + 1;
+}
+
+/// windowedSize of static sizes: `?` where `size` or `window` is, 0 where
+/// the window does not fit.
 int64_t windowedOutputSize(int64_t size, int64_t window, int64_t stride,
                            int64_t padLow, int64_t padHigh,
                            int64_t dilation = 1);
+
+//===----------------------------------------------------------------------===//
+// Run-time sizes (ReifyRankedShapedTypeOpInterface)
+//
+// The same rules over OpFoldResults: a result dim is a constant where the
+// result type has it static, else computed from the operands' sizes
+// (tensor.dim, affine.apply). They build no checks: a lowering checks at
+// run time what the verifier could not.
+//===----------------------------------------------------------------------===//
+
+/// windowedSize at run time: a constant where `size` and `window` are, else
+/// an affine.apply.
+OpFoldResult reifyWindowedSize(OpBuilder &b, Location loc, OpFoldResult size,
+                               OpFoldResult window, int64_t stride,
+                               int64_t padLow, int64_t padHigh,
+                               int64_t dilation);
+
+/// The NHWC result sizes of a window op over `input`: its batch, the
+/// windowed H and W, and `channels`.
+SmallVector<OpFoldResult>
+reifyWindowResult(OpBuilder &b, Location loc, Value input,
+                  OpFoldResult channels, ArrayRef<OpFoldResult> window,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                  ArrayRef<int64_t> dilations);
+
+/// `sizes` as the one result's reified shape, with the result type's static
+/// dims as constants (a result type may be more static than the rule).
+LogicalResult reifiedAs(OpBuilder &b, Value result,
+                        ArrayRef<OpFoldResult> sizes,
+                        ReifiedRankedShapedTypeDims &shapes);
+
+/// Ops whose result has the shape of `shapeOf` (by default the first
+/// operand): the unary ops, softmax, max_pool2d_grad.
+LogicalResult reifySameShapeResult(OpBuilder &b, Operation *op,
+                                   ReifiedRankedShapedTypeDims &shapes,
+                                   Value shapeOf = {});
+
+/// Broadcasting ops: a `?` result dim is the size of the first operand
+/// (aligned from the right) with a `?` dim there; static 1s never size it.
+LogicalResult reifyBroadcastResult(OpBuilder &b, Operation *op,
+                                   ReifiedRankedShapedTypeDims &shapes);
+
+/// Reductions of `input` over `axes`: the kept dims' sizes (1 for the
+/// reduced ones with `keepdims`).
+LogicalResult reifyReductionResult(OpBuilder &b, Operation *op, Value input,
+                                   ArrayRef<int64_t> axes, bool keepdims,
+                                   ReifiedRankedShapedTypeDims &shapes);
 
 } // namespace mlir::trace
 

@@ -1,0 +1,152 @@
+// RUN: tracec-opt %s -split-input-file -resolve-ranked-shaped-type-result-dims -canonicalize -cse | FileCheck %s
+
+// ReifyRankedShapedTypeOpInterface: a tensor.dim of a trace op's `?` result
+// becomes the op's shape rule over its operands' sizes (the rule its result
+// type is inferred by), with no run-time check; the trace op itself is then
+// dead.
+
+// conv2d: (H + 2 - 3) floordiv 2 + 1 rows, W - 2 columns, the batch and
+// the filter's output channels.
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>
+// CHECK-DAG: #[[COLS:.*]] = affine_map<()[s0] -> (s0 - 2)>
+// CHECK-LABEL: func.func @conv2d
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?x?x3xf32>, %[[F:.*]]: tensor<3x3x3x?xf32>)
+// CHECK-DAG: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[H:.*]] = tensor.dim %[[X]], %c1
+// CHECK-DAG: %[[W:.*]] = tensor.dim %[[X]], %c2
+// CHECK-DAG: %[[C:.*]] = tensor.dim %[[F]], %c3
+// CHECK-DAG: %[[OH:.*]] = affine.apply #[[ROWS]]()[%[[H]]]
+// CHECK-DAG: %[[OW:.*]] = affine.apply #[[COLS]]()[%[[W]]]
+// CHECK-NOT: trace.conv2d
+// CHECK-NOT: cf.assert
+// CHECK: return %[[N]], %[[OH]], %[[OW]], %[[C]]
+func.func @conv2d(%x: tensor<?x?x?x3xf32>, %f: tensor<3x3x3x?xf32>) -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %y = trace.conv2d %x, %f {padding = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 1>} : (tensor<?x?x?x3xf32>, tensor<3x3x3x?xf32>) -> tensor<?x?x?x?xf32>
+  %n = tensor.dim %y, %c0 : tensor<?x?x?x?xf32>
+  %h = tensor.dim %y, %c1 : tensor<?x?x?x?xf32>
+  %w = tensor.dim %y, %c2 : tensor<?x?x?x?xf32>
+  %c = tensor.dim %y, %c3 : tensor<?x?x?x?xf32>
+  return %n, %h, %w, %c : index, index, index, index
+}
+
+// -----
+
+// A dilated window: the span is (3 - 1) * 2 + 1 = 5.
+// CHECK: #[[DILATED:.*]] = affine_map<()[s0] -> (s0 - 4)>
+// CHECK-LABEL: func.func @conv2d_dilated
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[OH:.*]] = affine.apply #[[DILATED]]()[%[[H]]]
+// CHECK: return %[[OH]]
+func.func @conv2d_dilated(%x: tensor<1x?x7x3xf32>, %f: tensor<3x3x3x4xf32>) -> index {
+  %c1 = arith.constant 1 : index
+  %y = trace.conv2d %x, %f {dilations = array<i64: 2, 2>} : (tensor<1x?x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x?x3x4xf32>
+  %h = tensor.dim %y, %c1 : tensor<1x?x3x4xf32>
+  return %h : index
+}
+
+// -----
+
+// Pooling: the window's output size; the channels pass through.
+// CHECK: #[[POOLED:.*]] = affine_map<()[s0] -> (s0 floordiv 2)>
+// CHECK-LABEL: func.func @max_pool2d
+// CHECK-DAG: %[[H:.*]] = tensor.dim %arg0, %c1
+// CHECK-DAG: %[[C:.*]] = tensor.dim %arg0, %c3
+// CHECK-DAG: %[[OH:.*]] = affine.apply #[[POOLED]]()[%[[H]]]
+// CHECK: return %[[OH]], %[[C]]
+func.func @max_pool2d(%x: tensor<2x?x4x?xf32>) -> (index, index) {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %y = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x?x4x?xf32> -> tensor<2x?x2x?xf32>
+  %h = tensor.dim %y, %c1 : tensor<2x?x2x?xf32>
+  %c = tensor.dim %y, %c3 : tensor<2x?x2x?xf32>
+  return %h, %c : index, index
+}
+
+// -----
+
+// Broadcasting: a `?` result dim is the size of the operand with a `?`
+// there; a static 1 never sizes it.
+// CHECK-LABEL: func.func @add
+// CHECK-DAG: %[[A:.*]] = tensor.dim %arg1, %c0
+// CHECK-DAG: %[[B:.*]] = tensor.dim %arg0, %c1
+// CHECK: return %[[A]], %[[B]]
+func.func @add(%a: tensor<1x?xf32>, %b: tensor<?x1xf32>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = trace.add %a, %b : (tensor<1x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  %d0 = tensor.dim %y, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %y, %c1 : tensor<?x?xf32>
+  return %d0, %d1 : index, index
+}
+
+// -----
+
+// select broadcasts all three operands (right-aligned).
+// CHECK-LABEL: func.func @select
+// CHECK: %[[A:.*]] = tensor.dim %arg0, %c0
+// CHECK: return %[[A]]
+func.func @select(%c: tensor<?x3xi1>, %t: tensor<3xf32>, %f: tensor<1x3xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %y = trace.select %c, %t, %f : (tensor<?x3xi1>, tensor<3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+  %d0 = tensor.dim %y, %c0 : tensor<?x3xf32>
+  return %d0 : index
+}
+
+// -----
+
+// Reductions keep the unreduced dims (argmax too).
+// CHECK-LABEL: func.func @reductions
+// CHECK-DAG: %[[D2:.*]] = tensor.dim %arg0, %c2
+// CHECK-DAG: %[[D0:.*]] = tensor.dim %arg0, %c0
+// CHECK: return %[[D2]], %[[D0]]
+func.func @reductions(%x: tensor<?x4x?xf32>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %s = trace.reduce_sum %x {axes = array<i64: 0>, keepdims} : tensor<?x4x?xf32> -> tensor<1x4x?xf32>
+  %a = trace.argmax %x {axis = -1 : i64} : tensor<?x4x?xf32> -> tensor<?x4xi64>
+  %d2 = tensor.dim %s, %c2 : tensor<1x4x?xf32>
+  %d0 = tensor.dim %a, %c0 : tensor<?x4xi64>
+  return %d2, %d0 : index, index
+}
+
+// -----
+
+// A unary op and softmax have their operand's shape.
+// CHECK-LABEL: func.func @same_shape
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %c0
+// CHECK: return %[[D]], %[[D]]
+func.func @same_shape(%x: tensor<?x4xf32>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %e = trace.exp %x : tensor<?x4xf32>
+  %s = trace.softmax %x : tensor<?x4xf32>
+  %d0 = tensor.dim %e, %c0 : tensor<?x4xf32>
+  %d1 = tensor.dim %s, %c0 : tensor<?x4xf32>
+  return %d0, %d1 : index, index
+}
+
+// -----
+
+// The input cotangents are `like` the forward input (max_pool2d_grad's is
+// the input's shape); max_pool2d_select has max_pool2d's.
+// CHECK: #[[SELECTED:.*]] = affine_map<()[s0] -> (s0 floordiv 2)>
+// CHECK-LABEL: func.func @backprops
+// CHECK-DAG: %[[LH:.*]] = tensor.dim %arg2, %c1
+// CHECK-DAG: %[[XH:.*]] = tensor.dim %arg3, %c1
+// CHECK-DAG: %[[SH:.*]] = affine.apply #[[SELECTED]]()[%[[XH]]]
+// CHECK: return %[[LH]], %[[LH]], %[[XH]], %[[SH]]
+func.func @backprops(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x?x?x4xf32>, %like: tensor<1x?x?x2xf32>, %x: tensor<1x?x4x4xf32>, %pdy: tensor<1x?x2x4xf32>, %ady: tensor<1x?x?x2xf32>) -> (index, index, index, index) {
+  %c1 = arith.constant 1 : index
+  %i = trace.conv2d_backprop_input %f, %dy like %like : (tensor<3x3x2x4xf32>, tensor<1x?x?x4xf32>, tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32>
+  %a = trace.avg_pool2d_grad %ady like %like {window = array<i64: 3, 3>} : tensor<1x?x?x2xf32>, tensor<1x?x?x2xf32> -> tensor<1x?x?x2xf32>
+  %m = trace.max_pool2d_grad %x, %pdy {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x?x4x4xf32>, tensor<1x?x2x4xf32>) -> tensor<1x?x4x4xf32>
+  %s = trace.max_pool2d_select %x, %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x?x4x4xf32>, tensor<1x?x4x4xf32>) -> tensor<1x?x2x4xf32>
+  %d0 = tensor.dim %i, %c1 : tensor<1x?x?x2xf32>
+  %d1 = tensor.dim %a, %c1 : tensor<1x?x?x2xf32>
+  %d2 = tensor.dim %m, %c1 : tensor<1x?x4x4xf32>
+  %d3 = tensor.dim %s, %c1 : tensor<1x?x2x4xf32>
+  return %d0, %d1, %d2, %d3 : index, index, index, index
+}
