@@ -219,6 +219,34 @@ Value forEachTap(
   return rows.getResult(0);
 }
 
+/// Computes `part(kh, kw)`, the [c, f] matrix of window tap (kh, kw), for
+/// every tap of a kh_size x kw_size window into dest[kh, kw, :, :], in an
+/// scf.forall: the taps are independent, so threads share them. One loop
+/// over the taps' linear index t = kh * kw_size + kw, so that the threads
+/// split all of them, not only the rows of the window.
+Value forallTaps(OpBuilder &b, Location loc, int64_t khSize, int64_t kwSize,
+                 Value dest,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> part) {
+  auto forall = scf::ForallOp::create(b, loc, {b.getIndexAttr(khSize * kwSize)},
+                                      ValueRange{dest}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value t = forall.getInductionVar(0);
+  Value width = arith::ConstantIndexOp::create(b, loc, kwSize);
+  Value kh = arith::DivUIOp::create(b, loc, t, width);
+  Value kw = arith::RemUIOp::create(b, loc, t, width);
+  Value matrix = part(b, loc, kh, kw);
+  auto type = cast<RankedTensorType>(matrix.getType());
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, matrix, forall.getRegionIterArgs()[0],
+      SmallVector<OpFoldResult>{kh, kw, b.getIndexAttr(0), b.getIndexAttr(0)},
+      getAsIndexOpFoldResult(b.getContext(),
+                             {1, 1, type.getDimSize(0), type.getDimSize(1)}),
+      getAsIndexOpFoldResult(b.getContext(), {1, 1, 1, 1}));
+  return forall.getResult(0);
+}
+
 /// Below this many input channels, conv2d_backprop_filter makes one matmul
 /// of all taps (rows (kh, kw, c)) instead of one per tap (c rows): a
 /// register tile of the CPU micro-kernel has 6 (AVX2) or 8 (AVX-512) rows.
@@ -231,8 +259,8 @@ bool contractionElement(Type element) {
   return element.isF32() || element.isF64();
 }
 
-/// conv2d_backprop_filter as one matmul per window tap (kh, kw), in a loop
-/// over the taps:
+/// conv2d_backprop_filter as one matmul per window tap (kh, kw), in a
+/// parallel loop over the taps (forallTaps):
 ///   dF[kh, kw, c, f] = sum over (n, oh, ow) of
 ///     tap[n, oh, ow, c] * dy[n, oh, ow, f],
 ///   tap = xpad[n, oh * sh + kh * dh, ow * sw + kw * dw, c],
@@ -354,21 +382,16 @@ struct Conv2DBackpropFilterToMatmuls
 
     auto matrixType = RankedTensorType::get({f[2], f[3]}, element);
     Value empty = tensor::EmptyOp::create(rewriter, loc, f, element);
-    Value dw = forEachTap(
+    Value dw = forallTaps(
         rewriter, loc, f[0], f[1], empty,
-        [&](OpBuilder &b, Location l, Value kh, Value kw, Value dw) -> Value {
+        [&](OpBuilder &b, Location l, Value kh, Value kw) -> Value {
           Value init =
               filledTensor(b, l, matrixType.getShape(), b.getZeroAttr(element));
-          Value part = linalg::ContractOp::create(
-                           b, l, TypeRange{matrixType},
-                           ValueRange{extractTap(b, l, kh, kw), op.getDy()},
-                           ValueRange{init}, maps)
-                           .getResult(0);
-          return tensor::InsertSliceOp::create(
-              b, l, part, dw,
-              SmallVector<OpFoldResult>{kh, kw, index(b, 0), index(b, 0)},
-              getAsIndexOpFoldResult(context, {1, 1, f[2], f[3]}),
-              getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          return linalg::ContractOp::create(
+                     b, l, TypeRange{matrixType},
+                     ValueRange{extractTap(b, l, kh, kw), op.getDy()},
+                     ValueRange{init}, maps)
+              .getResult(0);
         });
     rewriter.replaceOp(op, dw);
     return success();

@@ -3,7 +3,8 @@
 
 // The conv2d backprop ops of static f32/f64 tensors become contractions
 // (linalg.contract, which elementwise fusion leaves alone) and strided
-// slices, the per-tap work in a loop over the window taps; the CPU's
+// slices, the per-tap work in a loop over the window taps (a parallel one
+// where the taps write their own slices); the CPU's
 // contraction stage packs every contraction into its micro-kernel and
 // hoists loop-invariant packs (PACK). f16 keeps the loop nests of
 // nn-backprop.mlir.
@@ -19,21 +20,21 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x8xf32>, %[[DY:.*]]: tensor<2x2x3x4xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 0, 1, 0]
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x2x8x4xf32>
-// CHECK: %[[DF:.*]] = scf.for %[[KH:[a-z0-9]+]] = %{{.*}} to %c3 step %c1 iter_args(%[[ROWACC:.*]] = %[[EMPTY]])
-// CHECK: scf.for %[[KW:[a-z0-9]+]] = %{{.*}} to %c2 step %c1 iter_args(%[[ACC:.*]] = %[[ROWACC]])
+// CHECK: %[[DF:.*]] = scf.forall (%[[T:.*]]) in (6) shared_outs(%[[ACC:.*]] = %[[EMPTY]])
+// CHECK: %[[KH:.*]] = arith.divui %[[T]], %c2
+// CHECK: %[[KW:.*]] = arith.remui %[[T]], %c2
 // CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<8x4xf32>
 // CHECK: %[[COL:.*]] = arith.muli %[[KW]], %c2
 // CHECK: %[[TAP:.*]] = tensor.extract_slice %[[PADDED]][0, %[[KH]], %[[COL]], 0] [2, 2, 3, 8] [1, 2, 2, 1] : tensor<2x6x7x8xf32> to tensor<2x2x3x8xf32>
 // CHECK: %[[PART:.*]] = linalg.contract indexing_maps = [#[[TAPMAP]], #[[DYMAP]], #[[DFMAP]]] ins(%[[TAP]], %[[DY]] : tensor<2x2x3x8xf32>, tensor<2x2x3x4xf32>) outs(%[[ZERO]] : tensor<8x4xf32>)
-// CHECK: %[[NEXT:.*]] = tensor.insert_slice %[[PART]] into %[[ACC]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 4] [1, 1, 1, 1]
-// CHECK: scf.yield %[[NEXT]]
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice %[[PART]] into %[[ACC]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 4] [1, 1, 1, 1]
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[DF]]
-// dy is packed once, before the loops; the tap in the loop.
+// dy is packed once, before the loop; the tap in the loop.
 // PACK-LABEL: func.func @conv_backprop_filter
 // PACK: linalg.pack %arg1
-// PACK: scf.for
-// PACK: scf.for
+// PACK: scf.forall
 // PACK-NOT: linalg.pack %arg1
 // PACK: linalg.pack %extracted_slice
 // PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
