@@ -124,10 +124,44 @@ void peelRemainder(RewriterBase &rewriter, LoopLikeOpInterface loop) {
   linalg::peelLoop(rewriter, forOp);
 }
 
+/// Elements of one chunk of a long row (see chunkLongRow): a multiple of
+/// every vector length, 16 KiB of f32.
+constexpr int64_t kRowChunk = 4096;
+
+/// A parallel op that is one long static row (1-D, or with unit outer dims)
+/// has no outer loop for the thread stage to split: its row becomes chunks
+/// of kRowChunk elements in an scf.forall (a serial build makes it a
+/// loop). Returns the chunk's op, or failure where `op` is not such a row.
+FailureOr<linalg::LinalgOp> chunkLongRow(RewriterBase &rewriter,
+                                         linalg::LinalgOp op) {
+  unsigned last = op.getNumLoops() - 1;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (op.getNumLoops() == 0 || op.getNumReductionLoops() != 0 ||
+      ShapedType::isDynamic(ranges[last]) || ranges[last] <= kRowChunk ||
+      llvm::any_of(ArrayRef(ranges).drop_back(),
+                   [](int64_t size) { return size != 1; }))
+    return failure();
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
+  sizes[last] = rewriter.getIndexAttr(kRowChunk);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  return cast<linalg::LinalgOp>(tiled->tiledOps.front());
+}
+
 /// Tiles `op` to vectors of `lanes` along its innermost loop and 1 along
 /// the others, and marks the tiles.
 LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
                             int64_t lanes) {
+  if (FailureOr<linalg::LinalgOp> chunk = chunkLongRow(rewriter, op);
+      succeeded(chunk))
+    op = *chunk;
   unsigned numLoops = op.getNumLoops(), last = numLoops - 1;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t innerSize = op.getStaticLoopRanges()[last];

@@ -180,3 +180,27 @@ func.func @dynamic_row_sums(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   %0 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<?x?xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// One long row (1-D, or unit outer dims) has no outer loop for the threads
+// to split: it becomes chunks of 4096 elements in an scf.forall, each a
+// loop of vectors (8192 = 2 chunks; 10000 = 2 full chunks and one of 1808,
+// whose vector loop has its remainder peeled).
+// AVX512-LABEL: func.func @long_row
+// AVX512: scf.forall (%[[C:.*]]) = (0) to (8192) step (4096)
+// AVX512:   scf.for %{{.*}} = %c0 to %c4096 step %c16
+// AVX512:     math.tanh %{{.*}} : vector<16xf32>
+// AVX512-LABEL: func.func @long_row_unit_outer
+// AVX512: scf.forall (%[[C:.*]]) = (0) to (10000) step (4096)
+// AVX512:   scf.for
+// AVX512:     math.tanh %{{.*}} : vector<1x16xf32>
+func.func @long_row(%x: tensor<8192xf32>) -> tensor<8192xf32> {
+  %0 = trace.tanh %x : tensor<8192xf32>
+  return %0 : tensor<8192xf32>
+}
+
+func.func @long_row_unit_outer(%x: tensor<1x10000xf32>) -> tensor<1x10000xf32> {
+  %0 = trace.tanh %x : tensor<1x10000xf32>
+  return %0 : tensor<1x10000xf32>
+}
