@@ -26,7 +26,9 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(trace::createTraceAutoDiff());
   // The gradient ops became calls of generated functions that may touch
   // state: order them as any other call (the pass keeps the tokens it
-  // gave before).
+  // gave before). The first run cannot: a gradient op takes and yields no
+  // tokens, so it waits for the ops before it (through its operands), but
+  // nothing after it can wait for what its callee does to state.
   pm.addPass(trace::createTraceAutoControlDeps());
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
