@@ -12,7 +12,9 @@ def Trace_GradientRequestOpInterface : OpInterface<"GradientRequestOpInterface">
     mode; jvp in forward mode): they run
     the function `callee` on `args` and differentiate it with respect to the
     `wrt` arguments. trace-autodiff rewrites them; trace-auto-control-deps
-    treats them as calls of `callee`. The ops' own accessors implement the
+    treats them as calls of `callee`: one whose callee touches state takes
+    `after` tokens and yields a token (its last result), which the call of
+    the generated forward (or __jvp) function then takes and yields. The ops' own accessors implement the
     first methods; each op says how it seeds the backward sweep and which
     values it yields, so trace-autodiff knows none of them by name.
     Not to be confused with DifferentiableOpInterface: the ops that *have*
@@ -25,6 +27,21 @@ def Trace_GradientRequestOpInterface : OpInterface<"GradientRequestOpInterface">
       "::mlir::OperandRange", "getArgs">,
     InterfaceMethod<"The indices of the differentiated arguments.",
       "::llvm::ArrayRef<int64_t>", "getWrt">,
+    InterfaceMethod<"The control tokens the op waits for.",
+      "::mlir::OperandRange", "getAfter">,
+    InterfaceMethod<[{
+        The op's control token (its last result, a `!trace.control`), or
+        null where the op is not ordered.
+      }],
+      "::mlir::Value", "getControl", (ins), /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        if ($_op->getNumResults() == 0)
+          return {};
+        ::mlir::Value last = $_op->getResults().back();
+        return ::llvm::isa<::mlir::trace::ControlType>(last.getType())
+                   ? last
+                   : ::mlir::Value();
+      }]>,
     InterfaceMethod<"What arguments the results do not depend on get.",
       "::mlir::trace::Unconnected", "getUnconnected">,
     InterfaceMethod<[{

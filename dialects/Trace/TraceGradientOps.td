@@ -30,10 +30,13 @@ def Trace_StopGradientOp : Trace_UnaryOp<"stop_gradient", Trace_Tensor,
 // to differentiate with respect to, and what unconnected arguments get.
 // Pure on tensors; on variables (`!trace.resource` arguments) it may read
 // and write them, as its callee does (trace-auto-control-deps looks into
-// the callee).
+// the callee). Such an op is ordered like any stateful op: it takes
+// `after(...)` tokens (its last operands) and yields a `!trace.control`
+// token as its last result, which stands for what the callee does to state.
 class Trace_GradientOp<string mnemonic, string what, list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat(traits,
-        [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+        [AttrSizedOperandSegments,
+         DeclareOpInterfaceMethods<SymbolUserOpInterface>,
          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
          Trace_GradientRequestOpInterface])> {
   let summary = what;
@@ -65,23 +68,25 @@ defvar Trace_ScalarLossSeed = [{
 
 def Trace_GradOp : Trace_GradientOp<"grad",
     "gradient of a scalar function with respect to `wrt` arguments",
-    [InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptorWithIsCompatible]> {
   let description = [{
     ```mlir
     %g = trace.grad @loss(%w, %x) {wrt = [0]}
         : (tensor<784x10xf32>, tensor<32x784xf32>) -> tensor<784x10xf32>
     ```
     One result per `wrt` index, of that argument's type (for a
-    `!trace.resource`, of the type of the value it holds).
+    `!trace.resource`, of the type of the value it holds); then, when the
+    op is ordered (its callee touches state), a `!trace.control` token.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
-      DenseI64ArrayAttr:$wrt,
+      Variadic<Trace_ControlType>:$after, DenseI64ArrayAttr:$wrt,
       DefaultValuedAttr<Trace_UnconnectedAttr,
                         "::mlir::trace::Unconnected::zero">:$unconnected);
-  // Float tensors: checked by type inference, which names the argument.
-  let results = (outs Variadic<Trace_Tensor>:$grads);
-  let assemblyFormat =
-      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+  // Float tensors: checked by type inference, which names the argument (and
+  // leaves the token optional: isCompatibleReturnTypes).
+  let results = (outs Variadic<AnyTypeOf<[Trace_Tensor, Trace_ControlType]>>:$grads);
+  let assemblyFormat = "$callee `(` $args `)` (`after` `(` $after^ `)`)? "
+                       "attr-dict `:` functional-type($args, results)";
   let extraClassDefinition = Trace_ScalarLossSeed # [{
     ::llvm::SmallVector<::mlir::Value>
     $cppClass::getResultReplacements(::mlir::ValueRange,
@@ -94,15 +99,16 @@ def Trace_GradOp : Trace_GradientOp<"grad",
 def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
     "the value of a scalar function and its gradient"> {
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
-      DenseI64ArrayAttr:$wrt,
+      Variadic<Trace_ControlType>:$after, DenseI64ArrayAttr:$wrt,
       DefaultValuedAttr<Trace_UnconnectedAttr,
                         "::mlir::trace::Unconnected::zero">:$unconnected);
   // The gradients are float tensors: the verifier checks them against the
   // `wrt` arguments and names the argument that is not differentiable.
+  // Then, when the op is ordered, a `!trace.control` token.
   let results = (outs Trace_FloatTensor:$value,
-                      Variadic<Trace_Tensor>:$grads);
-  let assemblyFormat =
-      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+      Variadic<AnyTypeOf<[Trace_Tensor, Trace_ControlType]>>:$grads);
+  let assemblyFormat = "$callee `(` $args `)` (`after` `(` $after^ `)`)? "
+                       "attr-dict `:` functional-type($args, results)";
   let builders = [
     OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
                    "::llvm::ArrayRef<int64_t>":$wrt)>
@@ -120,24 +126,26 @@ def Trace_ValueAndGradOp : Trace_GradientOp<"value_and_grad",
 }
 
 def Trace_VjpOp : Trace_GradientOp<"vjp",
-    "vector-Jacobian product: results and the cotangents of `wrt` arguments",
-    [AttrSizedOperandSegments]> {
+    "vector-Jacobian product: results and the cotangents of `wrt` arguments"> {
   let description = [{
     ```mlir
     %y, %gx = trace.vjp @f(%x) cotangents(%dy) {wrt = [0]}
         : (tensor<3xf32>), (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
     ```
     One cotangent per result of the callee; the op returns the callee's
-    results followed by one gradient per `wrt` index.
+    results followed by one gradient per `wrt` index (and, when it is
+    ordered, a `!trace.control` token: `after(%c)` follows the cotangents).
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
-      Variadic<Trace_FloatTensor>:$cotangents, DenseI64ArrayAttr:$wrt,
+      Variadic<Trace_FloatTensor>:$cotangents,
+      Variadic<Trace_ControlType>:$after, DenseI64ArrayAttr:$wrt,
       DefaultValuedAttr<Trace_UnconnectedAttr,
                         "::mlir::trace::Unconnected::zero">:$unconnected);
   let results = (outs Variadic<AnyType>:$results);
-  // `$callee ( $args ) cotangents ( $cotangents ) attr-dict :
-  //  ( type($args) ), ( type($cotangents) ) -> ( type($results) )`, written
-  // by hand because the declarative form cannot parse an empty `()` list.
+  // `$callee ( $args ) cotangents ( $cotangents ) (after ( $after^ ))?
+  //  attr-dict : ( type($args) ), ( type($cotangents) ) -> ( type($results) )`,
+  // written by hand because the declarative form cannot parse an empty `()`
+  // list.
   let hasCustomAssemblyFormat = 1;
   let builders = [
     OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$args,
@@ -181,14 +189,17 @@ def Trace_JvpOp : Trace_Op<"jvp", [AttrSizedOperandSegments,
     One tangent operand per `wrt` index, of that argument's type (a
     floating-point tensor; forward mode does not differentiate with respect
     to variables). The op returns the callee's results, then one tangent per
-    floating-point tensor result of the callee, of its type.
+    floating-point tensor result of the callee, of its type; then, when the
+    op is ordered (its callee touches state), a `!trace.control` token, and
+    `after(...)` tokens follow the tangents, as for the reverse-mode ops.
     `trace-autodiff` rewrites it into a call of the generated
     `__jvp_<callee>`.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
-      Variadic<Trace_FloatTensor>:$tangents, DenseI64ArrayAttr:$wrt);
+      Variadic<Trace_FloatTensor>:$tangents,
+      Variadic<Trace_ControlType>:$after, DenseI64ArrayAttr:$wrt);
   let results = (outs Variadic<AnyType>:$results);
-  // `$callee ( $args ) tangents ( $tangents ) attr-dict :
+  // `$callee ( $args ) tangents ( $tangents ) (after ( $after^ ))? attr-dict :
   //  ( type($args) ), ( type($tangents) ) -> ( type($results) )`, as vjp's.
   let hasCustomAssemblyFormat = 1;
   // wrt and the tangents' types; the callee in verifySymbolUses.

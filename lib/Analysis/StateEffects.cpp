@@ -6,6 +6,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <memory>
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -21,6 +25,68 @@ std::optional<CallSite> mlir::trace::asCallSite(SymbolTableCollection &symbols,
     return CallSite{lookup(gradient.getCalleeAttr()), gradient.getArgs()};
   return std::nullopt;
 }
+
+namespace {
+
+/// The module's functions and the functions each one runs: by func.call
+/// and by gradient ops (asCallSite), with a root that reaches every
+/// function. mlir::CallGraph sees only CallOpInterface ops, and the
+/// gradient ops are not calls in that sense and must not become them: a
+/// gradient op's results are not its callee's results (they are
+/// gradients), so the interprocedural analyses and transforms that take a
+/// CallOpInterface op's results for the callee's returned values (the
+/// inliner, dataflow analyses such as SCCP, bufferization across function
+/// boundaries) would turn one into wrong code. So the graph is built here,
+/// over the same call sites the summaries follow.
+struct FunctionGraph {
+  struct Node {
+    /// Null for the root.
+    func::FuncOp func;
+    SmallVector<const Node *> callees;
+  };
+
+  FunctionGraph(ModuleOp module, SymbolTableCollection &symbols) {
+    DenseMap<Operation *, Node *> nodes;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      storage.push_back(std::make_unique<Node>());
+      storage.back()->func = func;
+      nodes[func] = storage.back().get();
+      root.callees.push_back(storage.back().get());
+    }
+    for (const std::unique_ptr<Node> &node : storage) {
+      llvm::SmallPtrSet<const Node *, 8> seen;
+      node->func.walk([&](Operation *op) {
+        std::optional<CallSite> site = asCallSite(symbols, op);
+        if (!site || !site->callee)
+          return;
+        // A callee that is not a function of this module (one nested
+        // deeper) has no node: the summaries take it as doing nothing.
+        if (Node *callee = nodes.lookup(site->callee))
+          if (seen.insert(callee).second)
+            node->callees.push_back(callee);
+      });
+    }
+  }
+
+  Node root;
+  SmallVector<std::unique_ptr<Node>> storage;
+};
+
+} // namespace
+
+template <> struct llvm::GraphTraits<const FunctionGraph *> {
+  using NodeRef = const FunctionGraph::Node *;
+  using ChildIteratorType = SmallVector<NodeRef>::const_iterator;
+  static NodeRef getEntryNode(const FunctionGraph *graph) {
+    return &graph->root;
+  }
+  static ChildIteratorType child_begin(NodeRef node) {
+    return node->callees.begin();
+  }
+  static ChildIteratorType child_end(NodeRef node) {
+    return node->callees.end();
+  }
+};
 
 StateEffectAnalysis::StateEffectAnalysis(ModuleOp module,
                                          SymbolTableCollection &symbols)
@@ -144,21 +210,31 @@ EffectSummary StateEffectAnalysis::summarize(func::FuncOp func) {
 }
 
 void StateEffectAnalysis::computeSummaries() {
-  // Monotone (effects are only added), so this reaches a fixed point, also
-  // through recursion.
   for (auto func : module.getOps<func::FuncOp>())
     summaries[func].argAccess.assign(func.getNumArguments(), 0);
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      EffectSummary summary = summarize(func);
-      if (summary == summaries[func])
-        continue;
-      summaries[func] = std::move(summary);
-      changed = true;
+  // Bottom-up over the strongly connected components of the call graph:
+  // scc_iterator yields an SCC only after every SCC it reaches, so each
+  // function's callees outside its SCC are summarized before it. Inside a
+  // recursive SCC, iterate: summaries only grow (effects are only added),
+  // so this reaches the least fixed point, the one a global iteration over
+  // all functions would reach.
+  FunctionGraph graph(module, symbols);
+  const FunctionGraph *root = &graph;
+  for (auto scc = llvm::scc_begin(root); !scc.isAtEnd(); ++scc) {
+    bool recursive = scc.hasCycle();
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const FunctionGraph::Node *node : *scc) {
+        func::FuncOp func = node->func;
+        if (!func || func.isExternal())
+          continue;
+        EffectSummary summary = summarize(func);
+        if (summary == summaries[func])
+          continue;
+        summaries[func] = std::move(summary);
+        changed = recursive;
+      }
     }
   }
 }

@@ -171,11 +171,15 @@ static std::vector<Value> differentiate(GradientKind kind, const Callable &f,
                                  .getElementType()));
       operands.push_back(resolve(converted));
     }
-    attrs.push_back(b.getNamedAttr(
-        "operandSegmentSizes",
-        b.getDenseI32ArrayAttr({(int32_t)args.size(),
-                                (int32_t)cotangents.size()})));
   }
+  // The args, the cotangents (vjp) and no `after` tokens: those are
+  // trace-auto-control-deps' to give.
+  llvm::SmallVector<int32_t> segments = {(int32_t)args.size()};
+  if (kind == GradientKind::vjp)
+    segments.push_back((int32_t)cotangents.size());
+  segments.push_back(0);
+  attrs.push_back(b.getNamedAttr("operandSegmentSizes",
+                                 b.getDenseI32ArrayAttr(segments)));
 
   mlir::Operation *op;
   if (kind == GradientKind::grad)

@@ -70,7 +70,8 @@ tracec::jvps(const Callable &f, llvm::ArrayRef<Value> primals,
                                 argnums.begin(), argnums.end()))),
       b.getNamedAttr("operandSegmentSizes",
                      b.getDenseI32ArrayAttr(
-                         {(int32_t)args.size(), (int32_t)argnums.size()}))};
+                         {(int32_t)args.size(), (int32_t)argnums.size(),
+                          /*after=*/0}))};
 
   // One trace.jvp per tangent set, all of the one traced function.
   std::vector<std::vector<Value>> all;

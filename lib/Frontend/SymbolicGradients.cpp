@@ -340,7 +340,8 @@ static std::vector<Value> recordVjp(const GradientSlice &slice,
       builder.getNamedAttr("operandSegmentSizes",
                            builder.getDenseI32ArrayAttr(
                                {(int32_t)numOperands,
-                                (int32_t)(all.size() - numOperands)}))};
+                                (int32_t)(all.size() - numOperands),
+                                /*after=*/0}))};
   mlir::Operation *op = createOp(trace::VjpOp::getOperationName(), all, attrs,
                                  llvm::ArrayRef<mlir::Type>(types));
   verifyOrFail(op, /*symbolUses=*/true);

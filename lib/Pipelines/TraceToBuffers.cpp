@@ -19,15 +19,12 @@ void tracec::buildTraceToBuffersPipeline(
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
-  // Differentiate; inline the generated forward/backward functions (and
-  // other calls) so values such as a loop's tape never cross a function
-  // boundary and fusion sees across calls; clean up; leave the trace
-  // dialect.
+  // Differentiate (an ordered gradient op becomes a call that takes and
+  // yields its tokens); inline the generated forward/backward functions
+  // (and other calls) so values such as a loop's tape never cross a
+  // function boundary and fusion sees across calls; clean up; leave the
+  // trace dialect.
   pm.addPass(trace::createTraceAutoDiff());
-  // The gradient ops became calls of generated functions that may touch
-  // state: order them as any other call (the pass keeps the tokens it
-  // gave before).
-  pm.addPass(trace::createTraceAutoControlDeps());
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -12,7 +12,6 @@
 // CPU:      builtin.module(
 // CPU-NEXT:   trace-auto-control-deps,
 // CPU-NEXT:   trace-autodiff{remat=everything},
-// CPU-NEXT:   trace-auto-control-deps,
 // CPU-NEXT:   inline{default-pipeline=canonicalize
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,

@@ -5,8 +5,9 @@
 // cannot attribute to one (print, random, a call of a body it cannot see).
 // An op's effects come from its declared MemoryEffectOpInterface effects; a
 // func.call's (or a gradient op's) from a summary of its callee, computed
-// over the module's functions to a fixed point (so also through recursion);
-// an scf op's from the ops in its regions. Resource arguments that one call
+// bottom-up over the strongly connected components of the graph of which
+// function runs which (callees first; a fixed point only inside a
+// recursive component); an scf op's from the ops in its regions. Resource arguments that one call
 // passes the same resource for may alias, and count as one.
 //
 //===----------------------------------------------------------------------===//

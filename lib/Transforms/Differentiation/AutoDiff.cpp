@@ -6,13 +6,20 @@
 // callee reaches still holds an unrewritten gradient op, so that callee is
 // plain code the Differentiator can sweep.
 //
+// A gradient op that trace-auto-control-deps ordered (its callee touches
+// state) takes `after` tokens and yields a token; its call of the generated
+// forward (or __jvp) function then does the same, so that the order holds
+// without ordering the module again.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Transforms/Differentiation/Passes.h"
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 #include "tracec/Transforms/Differentiation/Differentiator.h"
 #include "tracec/Transforms/Differentiation/TangentGenerator.h"
+#include "tracec/Transforms/State/ControlTokens.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 
@@ -41,6 +48,17 @@ struct AutoDiffPass : mlir::trace::impl::TraceAutoDiffBase<AutoDiffPass> {
   LogicalResult rewriteForward(GradientRequestOpInterface request,
                                TangentGenerator &tangents,
                                SymbolTable &symbols);
+  /// Appends to `args`, the arguments of the call of the generated `fn`
+  /// that replaces `request`, the token the request waits for, when `fn`
+  /// takes one: when the request is ordered (`fn` is then given a token as
+  /// its last argument and result, once) or an ordered request gave `fn`
+  /// one before.
+  LogicalResult appendToken(GradientRequestOpInterface request,
+                            func::FuncOp fn, OpBuilder &builder,
+                            SmallVectorImpl<Value> &args);
+
+  /// Generated functions given a token (threadControlToken).
+  DenseSet<Operation *> ordered;
 };
 
 /// The function `op` runs, when it is a call or a gradient request of a
@@ -89,6 +107,52 @@ static LogicalResult checkNoneUnused(GradientRequestOpInterface request,
     }
   }
   return result;
+}
+
+LogicalResult AutoDiffPass::appendToken(GradientRequestOpInterface request,
+                                        func::FuncOp fn, OpBuilder &builder,
+                                        SmallVectorImpl<Value> &args) {
+  if (!request.getControl() && !ordered.contains(fn))
+    return success();
+  if (!ordered.contains(fn)) {
+    if (!SymbolTable::symbolKnownUseEmpty(fn, getOperation())) {
+      request->emitOpError("is ordered, but @")
+          << fn.getSymName() << " is called already without a token";
+      return failure();
+    }
+    if (failed(threadControlToken(fn)))
+      return failure();
+    ordered.insert(fn);
+  }
+  // One token for all the request waits for (none: a token that waits for
+  // nothing, as trace-auto-control-deps gives a loop it orders first).
+  OperandRange after = request.getAfter();
+  Value token = after.size() == 1
+                    ? after.front()
+                    : GroupOp::create(builder, request->getLoc(),
+                                      ControlType::get(builder.getContext()),
+                                      after)
+                          .getResult();
+  args.push_back(token);
+  return success();
+}
+
+/// An ordered request's results come after its token (trace-auto-control-deps
+/// counts on that when it makes a function's results wait for its stateful
+/// ops): the used ones that `call` (which yields the token) does not yield
+/// itself, such as the backward function's gradients, wait for it
+/// explicitly.
+static void waitForToken(OpBuilder &builder, Operation *request,
+                         Operation *call, Value token,
+                         MutableArrayRef<Value> replacements) {
+  for (auto [result, value] : llvm::zip(request->getResults(), replacements)) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (value.getDefiningOp() == call || result.use_empty() || !tensor ||
+        !isTraceElementType(tensor.getElementType()))
+      continue;
+    value = IdentityOp::create(builder, request->getLoc(), tensor, value,
+                               ValueRange(token));
+  }
 }
 
 bool AutoDiffPass::isReady(func::FuncOp f,
@@ -144,11 +208,19 @@ LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
   OpBuilder builder(op);
   Location loc = op->getLoc();
   GradientFunctions &fns = generated->functions;
-  auto forward =
-      func::CallOp::create(builder, loc, fns.forward, request.getArgs());
+  SmallVector<Value> forwardArgs(request.getArgs());
+  if (failed(appendToken(request, fns.forward, builder, forwardArgs)))
+    return failure();
+  auto forward = func::CallOp::create(builder, loc, fns.forward, forwardArgs);
   unsigned numResults = f.getNumResults();
   ValueRange primalResults = forward.getResults().take_front(numResults);
   ValueRange residuals = forward.getResults().drop_front(numResults);
+  // An ordered forward function returns its token last.
+  Value token;
+  if (forwardArgs.size() > request.getArgs().size()) {
+    token = residuals.back();
+    residuals = residuals.drop_back();
+  }
 
   // The request says how the backward sweep is seeded and which values it
   // yields (GradientRequestOpInterface).
@@ -164,6 +236,12 @@ LogicalResult AutoDiffPass::rewrite(GradientRequestOpInterface request,
     backward.erase();
     forward.erase();
     return failure();
+  }
+  // The op's token stands for what its callee does to state: now the
+  // forward call's.
+  if (request.getControl()) {
+    waitForToken(builder, op, forward, token, replacements);
+    replacements.push_back(token);
   }
   op->replaceAllUsesWith(replacements);
   op->erase();
@@ -186,11 +264,23 @@ LogicalResult AutoDiffPass::rewriteForward(GradientRequestOpInterface request,
   SmallVector<Value> args(request.getArgs());
   llvm::append_range(args,
                      request.buildSeedCotangents(builder, f.getResultTypes()));
+  unsigned numArgs = args.size();
+  if (failed(appendToken(request, *jvp, builder, args)))
+    return failure();
   auto call = func::CallOp::create(builder, op->getLoc(), *jvp, args);
   unsigned numResults = f.getNumResults();
-  op->replaceAllUsesWith(
-      request.getResultReplacements(call.getResults().take_front(numResults),
-                                    call.getResults().drop_front(numResults)));
+  ValueRange tangentResults = call.getResults().drop_front(numResults);
+  // An ordered __jvp function returns its token last.
+  Value token;
+  if (args.size() > numArgs) {
+    token = tangentResults.back();
+    tangentResults = tangentResults.drop_back();
+  }
+  SmallVector<Value> replacements = request.getResultReplacements(
+      call.getResults().take_front(numResults), tangentResults);
+  if (request.getControl())
+    replacements.push_back(token);
+  op->replaceAllUsesWith(replacements);
   op->erase();
   return success();
 }

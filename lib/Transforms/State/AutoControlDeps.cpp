@@ -12,12 +12,17 @@
 // reaches takes a token as its last argument and returns one as its last
 // result (public functions, and those a gradient op references, are called
 // through a private copy that does, so their signatures stay as written).
+// A gradient op whose callee touches state gets a token result and is
+// ordered like any stateful op; trace-autodiff then gives the generated
+// function its call runs a token (threadControlToken), so that the order
+// holds once the gradient op has become that call.
 // What an op reads and writes comes from StateEffectAnalysis
 // (tracec/Analysis/StateEffects.h); this file is the ordering rewrite.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Transforms/State/Passes.h"
+#include "tracec/Transforms/State/ControlTokens.h"
 
 #include "tracec/Analysis/StateEffects.h"
 
@@ -188,6 +193,9 @@ public:
       : module(module), effects(module, symbols) {}
 
   LogicalResult run();
+  /// Orders one function of the module (its token argument, if any, is
+  /// where its body starts from).
+  LogicalResult order(func::FuncOp func);
 
 private:
   /// Per resource class: the token of the last write and those of the reads
@@ -212,6 +220,7 @@ private:
                                  State &state);
   Operation *orderCall(func::CallOp call, func::FuncOp callee,
                        ArrayRef<Value> preds);
+  Operation *withTokenResult(Operation *op);
   FailureOr<Operation *> orderBranches(Operation *op, ArrayRef<Value> preds,
                                  const State &state);
   FailureOr<Operation *> orderFor(scf::ForOp op, ArrayRef<Value> preds);
@@ -457,31 +466,16 @@ FailureOr<Operation *> ControlDeps::orderBranches(Operation *op,
                                                   const State &state) {
   Value existing = getToken(op);
   if (!existing) {
-    // The same op with one more result, the token.
-    OpBuilder builder(op);
-    OperationState copy(op->getLoc(), op->getName());
-    copy.addOperands(op->getOperands());
-    copy.propertiesAttr = op->getPropertiesAsAttribute();
-    copy.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
-    copy.addTypes(op->getResultTypes());
-    copy.addTypes(ControlType::get(op->getContext()));
-    for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
-      copy.addRegion();
-    Operation *newOp = builder.create(copy);
-    for (auto [from, to] : llvm::zip(op->getRegions(), newOp->getRegions()))
-      to.takeBody(from);
+    op = withTokenResult(op);
     // An if without else gets an else (yielding the tokens the if waits
     // for).
-    if (auto ifOp = dyn_cast<scf::IfOp>(newOp);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op);
         ifOp && ifOp.getElseRegion().empty()) {
+      OpBuilder builder(op);
       builder.createBlock(&ifOp.getElseRegion());
       auto yield = scf::YieldOp::create(builder, op->getLoc());
       position[yield] = position.lookup(op);
     }
-    op->replaceAllUsesWith(newOp->getResults().drop_back());
-    replaced(op, newOp);
-    op->erase();
-    op = newOp;
     existing = getToken(op);
   }
   unsigned index = cast<OpResult>(existing).getResultNumber();
@@ -607,6 +601,27 @@ FailureOr<Operation *> ControlDeps::orderWhile(scf::WhileOp op,
   return op.getOperation();
 }
 
+/// The same op with one more result, the token (its regions moved over):
+/// an scf op whose regions touch state, or a gradient op whose callee does.
+Operation *ControlDeps::withTokenResult(Operation *op) {
+  OpBuilder builder(op);
+  OperationState copy(op->getLoc(), op->getName());
+  copy.addOperands(op->getOperands());
+  copy.propertiesAttr = op->getPropertiesAsAttribute();
+  copy.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
+  copy.addTypes(op->getResultTypes());
+  copy.addTypes(ControlType::get(op->getContext()));
+  for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+    copy.addRegion();
+  Operation *newOp = builder.create(copy);
+  for (auto [from, to] : llvm::zip(op->getRegions(), newOp->getRegions()))
+    to.takeBody(from);
+  op->replaceAllUsesWith(newOp->getResults().drop_back());
+  replaced(op, newOp);
+  op->erase();
+  return newOp;
+}
+
 /// A call of a function that takes a token gets one (or, already having one,
 /// makes it wait for `preds` too) and returns one.
 Operation *ControlDeps::orderCall(func::CallOp call, func::FuncOp callee,
@@ -640,11 +655,14 @@ FailureOr<Operation *> ControlDeps::orderOp(Operation *op,
         call, call.getCalleeAttr());
     if (callee && takesToken(callee))
       op = orderCall(call, callee, preds.getArrayRef());
+  } else if (isa<GradientRequestOpInterface>(op) && !getToken(op)) {
+    // A gradient op runs its callee: it yields a token once ordered.
+    op = withTokenResult(op);
   }
   Value token = getToken(op);
   if (!token) {
-    // A gradient op (or a call of a body we cannot see) takes no tokens: its
-    // tensor operands wait instead.
+    // A call of a body we cannot see takes no tokens: its tensor operands
+    // wait instead.
     routeOperands(op, preds.getArrayRef());
     return op;
   }
@@ -769,18 +787,19 @@ LogicalResult ControlDeps::orderFunction(func::FuncOp func) {
   return success();
 }
 
+LogicalResult ControlDeps::order(func::FuncOp func) {
+  position.clear();
+  func.walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { position[op] = position.size(); });
+  return orderFunction(func);
+}
+
 LogicalResult ControlDeps::run() {
   if (failed(threadTokensThroughCalls()))
     return failure();
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    position.clear();
-    func.walk<WalkOrder::PreOrder>(
-        [&](Operation *op) { position[op] = position.size(); });
-    if (failed(orderFunction(func)))
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && failed(order(func)))
       return failure();
-  }
   return success();
 }
 
@@ -793,3 +812,14 @@ struct AutoControlDepsPass
 };
 
 } // namespace
+
+LogicalResult mlir::trace::threadControlToken(func::FuncOp func) {
+  Type control = ControlType::get(func.getContext());
+  if (failed(func.insertArgument(func.getNumArguments(), control, {},
+                                 func.getLoc())) ||
+      failed(func.insertResult(func.getNumResults(), control, {})))
+    return func.emitOpError("cannot take and return a control token");
+  // The function now takes a token: its body is ordered from it, and what
+  // returns it waits for all of the body.
+  return ControlDeps(func->getParentOfType<ModuleOp>()).order(func);
+}

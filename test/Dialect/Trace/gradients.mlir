@@ -125,3 +125,22 @@ func.func @non_wrt_integer(%x: tensor<3xbf16>, %n: tensor<3xi32>, %h: tensor<f16
   %g:2 = trace.grad @mixed(%x, %n, %h) {wrt = array<i64: 0, 2>} : (tensor<3xbf16>, tensor<3xi32>, tensor<f16>) -> (tensor<3xbf16>, tensor<f16>)
   return %g#0, %g#1 : tensor<3xbf16>, tensor<f16>
 }
+
+// Ordered (as trace-auto-control-deps leaves them when the callee touches
+// state): `after` tokens, and a token after the other results.
+// CHECK-LABEL: func.func @ordered
+// CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
+func.func @ordered(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[C:[a-z0-9_]+]] = trace.var.assign %[[V]], %[[X]] :
+  // CHECK-NEXT: %[[G:[a-z0-9_]+]]:2 = trace.grad @read_loss(%[[V]], %[[X]]) after(%[[C]]) {wrt = array<i64: 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<4xf32>, !trace.control)
+  // (value_and_grad names its results: the token is the last of `grads`.)
+  // CHECK-NEXT: %[[L:[a-z0-9_]+]], %[[LG:[a-z0-9_]+]]:2 = trace.value_and_grad @read_loss(%[[V]], %[[X]]) after(%[[C]], %[[G]]#1) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>, !trace.control)
+  // CHECK-NEXT: %{{[a-z0-9_]+}}:3 = trace.vjp @read_loss(%[[V]], %[[X]]) cotangents(%[[L]]) after(%[[LG]]#1) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>), (tensor<f32>) -> (tensor<f32>, tensor<4xf32>, !trace.control)
+  // CHECK-NEXT: %{{[a-z0-9_]+}} = trace.grad @read_loss(%[[V]], %[[X]]) {wrt = array<i64: 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> tensor<4xf32>
+  %c = trace.var.assign %v, %x : !trace.resource<tensor<4xf32>>
+  %g, %t = trace.grad @read_loss(%v, %x) after(%c) {wrt = array<i64: 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<4xf32>, !trace.control)
+  %l, %h, %u = trace.value_and_grad @read_loss(%v, %x) after(%c, %t) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>, !trace.control)
+  %y, %k, %w = trace.vjp @read_loss(%v, %x) cotangents(%l) after(%u) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>), (tensor<f32>) -> (tensor<f32>, tensor<4xf32>, !trace.control)
+  %n = trace.grad @read_loss(%v, %x) {wrt = array<i64: 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}

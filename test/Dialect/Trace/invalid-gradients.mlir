@@ -186,7 +186,7 @@ func.func @read_loss(%v: !trace.resource<tensor<4xi32>>, %w: tensor<4xf32>) -> t
   return %s : tensor<f32>
 }
 func.func @f(%v: !trace.resource<tensor<4xi32>>, %w: tensor<4xf32>) {
-  // expected-error @below {{'trace.grad' op result #0 must be variadic of ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got '!trace.resource<tensor<4xf32>>'}}
+  // expected-error @below {{'trace.grad' op result #0 must be variadic of ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values or a control token: the explicit 'must run after' edge, but got '!trace.resource<tensor<4xf32>>'}}
   %g = trace.grad @read_loss(%v, %w) {wrt = array<i64: 1>} : (!trace.resource<tensor<4xi32>>, tensor<4xf32>) -> !trace.resource<tensor<4xf32>>
   return
 }
@@ -277,7 +277,7 @@ func.func @loss(%w: tensor<4xf32>, %n: tensor<4xi32>) -> tensor<f32> {
 }
 func.func @f(%w: tensor<4xf32>, %n: tensor<4xi32>, %s: tensor<f32>, %c: tensor<i32>) {
   // expected-error @below {{'trace.grad' op requires attribute 'wrt'}}
-  %g = "trace.grad"(%w, %n) <{callee = @loss}> : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  %g = "trace.grad"(%w, %n) <{callee = @loss, operandSegmentSizes = array<i32: 2, 0>}> : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
   return
 }
 

@@ -54,3 +54,14 @@ func.func @jvp_dynamic(%x: tensor<?x3xf64>, %t: tensor<?x3xf64>) -> tensor<?x3xf
   %y, %ty = trace.jvp @dyn(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<?x3xf64>), (tensor<?x3xf64>) -> (tensor<?x3xf64>, tensor<?x3xf64>)
   return %ty : tensor<?x3xf64>
 }
+
+// Ordered (the callee reads a variable): `after` tokens follow the
+// tangents, a token follows the tangent results.
+// CHECK-LABEL: func.func @jvp_ordered
+func.func @jvp_ordered(%v: !trace.resource<tensor<3xf32>>, %x: tensor<3xf32>, %n: tensor<3xi32>) -> tensor<3xf32> {
+  // CHECK: %[[C:[a-z0-9_]+]] = trace.var.assign
+  // CHECK-NEXT: %{{[a-z0-9_]+}}:4 = trace.jvp @mixed(%{{.*}}) tangents(%{{[a-z0-9_]+}}) after(%[[C]]) {wrt = array<i64: 1>} : (!trace.resource<tensor<3xf32>>, tensor<3xf32>, tensor<3xi32>), (tensor<3xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, !trace.control)
+  %c = trace.var.assign %v, %x : !trace.resource<tensor<3xf32>>
+  %r:4 = trace.jvp @mixed(%v, %x, %n) tangents(%x) after(%c) {wrt = array<i64: 1>} : (!trace.resource<tensor<3xf32>>, tensor<3xf32>, tensor<3xi32>), (tensor<3xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, !trace.control)
+  return %r#2 : tensor<3xf32>
+}

@@ -18,12 +18,17 @@ func.func @loss(%v: !trace.resource<tensor<3xf32>>, %x: tensor<3xf32>) -> tensor
   return %s : tensor<f32>
 }
 
+// The gradient op is ordered (its callee touches the variable), so the
+// forward function takes and returns a token; the values it returns wait
+// for its last read.
 // CHECK-LABEL: func.func private @__forward_loss_wrt_0(
-// CHECK-SAME: %[[V:[a-z0-9_]+]]: !trace.resource<tensor<3xf32>>, %[[X:[a-z0-9_]+]]: tensor<3xf32>)
-// CHECK-NEXT: %[[A:[a-z0-9_]+]], %[[C0:[a-z0-9_]+]] = trace.var.read %[[V]] :
+// CHECK-SAME: %[[V:[a-z0-9_]+]]: !trace.resource<tensor<3xf32>>, %[[X:[a-z0-9_]+]]: tensor<3xf32>, %[[T:[a-z0-9_]+]]: !trace.control)
+// CHECK-NEXT: %[[A:[a-z0-9_]+]], %[[C0:[a-z0-9_]+]] = trace.var.read %[[V]] after(%[[T]]) :
 // CHECK-NEXT: %[[C1:[a-z0-9_]+]] = trace.var.assign_add %[[V]], %[[A]] after(%[[C0]])
-// CHECK-NEXT: %[[B:[a-z0-9_]+]], %{{[a-z0-9_]+}} = trace.var.read %[[V]] after(%[[C1]])
-// CHECK:      return %{{[a-z0-9_]+}}, %[[X]], %[[B]], %[[A]] :
+// CHECK-NEXT: %[[B:[a-z0-9_]+]], %[[C2:[a-z0-9_]+]] = trace.var.read %[[V]] after(%[[C1]])
+// CHECK:      %[[XR:[a-z0-9_]+]] = trace.identity %[[X]] after(%[[C2]])
+// CHECK-NEXT: %[[AR:[a-z0-9_]+]] = trace.identity %[[A]] after(%[[C2]])
+// CHECK-NEXT: return %{{[a-z0-9_]+}}, %[[XR]], %[[B]], %[[AR]], %[[C2]] :
 // CHECK-LABEL: func.func private @__backward_loss_wrt_0(
 // CHECK-SAME: %[[RX:[a-z0-9_]+]]: tensor<3xf32>, %[[RB:[a-z0-9_]+]]: tensor<3xf32>, %[[RA:[a-z0-9_]+]]: tensor<3xf32>, %{{[a-z0-9_]+}}: tensor<f32>) -> tensor<3xf32>
 // CHECK-NOT:  trace.var
@@ -37,10 +42,12 @@ func.func @loss(%v: !trace.resource<tensor<3xf32>>, %x: tensor<3xf32>) -> tensor
 // once) and one backward call.
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[SV:[a-z0-9_]+]]: !trace.resource<tensor<3xf32>>, %[[SX:[a-z0-9_]+]]: tensor<3xf32>)
-// CHECK-NEXT: %[[F:[a-z0-9_]+]]:4 = call @__forward_loss_wrt_0(%[[SV]], %[[SX]])
+// CHECK-NEXT: %[[N:[a-z0-9_]+]] = trace.group()
+// CHECK-NEXT: %[[F:[a-z0-9_]+]]:5 = call @__forward_loss_wrt_0(%[[SV]], %[[SX]], %[[N]])
 // CHECK-NEXT: %[[ONE:[a-z0-9_]+]] = trace.constant dense<1.000000e+00>
 // CHECK-NEXT: %[[G:[a-z0-9_]+]] = call @__backward_loss_wrt_0(%[[F]]#1, %[[F]]#2, %[[F]]#3, %[[ONE]])
-// CHECK-NEXT: return %[[G]]
+// CHECK-NEXT: %[[GT:[a-z0-9_]+]] = trace.identity %[[G]] after(%[[F]]#4)
+// CHECK-NEXT: return %[[GT]]
 func.func @step(%v: !trace.resource<tensor<3xf32>>, %x: tensor<3xf32>) -> tensor<3xf32> {
   %g = trace.grad @loss(%v, %x) {wrt = array<i64: 0>} : (!trace.resource<tensor<3xf32>>, tensor<3xf32>) -> tensor<3xf32>
   return %g : tensor<3xf32>

@@ -257,7 +257,7 @@ TEST_F(TraceBuilderTest, GradientOps) {
   auto caller = beginFunction("train", {tensor({3, 2}), tensor({4, 3})});
   Value w = caller.getArgument(0), x = caller.getArgument(1);
   auto grad = GradOp::create(builder, loc, SymbolRefAttr::get(loss),
-                             ValueRange{w, x},
+                             ValueRange{w, x}, /*after=*/ValueRange(),
                              builder.getDenseI64ArrayAttr({0, 1}),
                              UnconnectedAttr::get(&context, Unconnected::zero));
   ASSERT_EQ(grad.getNumResults(), 2u);

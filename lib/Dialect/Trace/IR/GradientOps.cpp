@@ -24,6 +24,14 @@ static constexpr StringLiteral kNotDifferentiable =
     ": only floating-point tensors (or variables holding them) have "
     "gradients";
 
+/// `types` without the trailing `!trace.control` token of an ordered gradient
+/// op.
+static TypeRange withoutControl(TypeRange types) {
+  if (!types.empty() && isa<ControlType>(types.back()))
+    return types.drop_back();
+  return types;
+}
+
 /// Appends the gradient types of the `wrt` arguments to `types`.
 static LogicalResult inferGradientTypes(std::optional<Location> loc,
                                         StringRef opName, TypeRange argTypes,
@@ -140,6 +148,12 @@ LogicalResult GradOp::inferReturnTypes(MLIRContext *,
                             types);
 }
 
+/// The gradients, then optionally the token (which inference leaves out: an
+/// op gets it when trace-auto-control-deps orders it).
+bool GradOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return withoutControl(l) == withoutControl(r);
+}
+
 LogicalResult GradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyGradientCallee(*this, getCalleeAttr(), getArgs(), getWrt(),
                               /*needsScalarResult=*/true, symbolTable);
@@ -158,7 +172,7 @@ void ValueAndGradOp::build(OpBuilder &builder, OperationState &state,
                    ? callee.getFunctionType().getResult(0)
                    : Type();
   build(builder, state, value, grads, SymbolRefAttr::get(callee), args,
-        builder.getDenseI64ArrayAttr(wrt),
+        /*after=*/ValueRange(), builder.getDenseI64ArrayAttr(wrt),
         UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
 }
 
@@ -179,7 +193,7 @@ ValueAndGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << getValue().getType() << " but " << getCalleeAttr()
            << " returns " << value;
   return verifyGradientResults(*this, getArgs(), getWrt(),
-                               getGrads().getTypes());
+                               withoutControl(getGrads().getTypes()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +206,7 @@ void VjpOp::build(OpBuilder &builder, OperationState &state,
   SmallVector<Type> results(callee.getFunctionType().getResults());
   (void)inferGradientTypes(std::nullopt, "", args.getTypes(), wrt, results);
   build(builder, state, results, SymbolRefAttr::get(callee), args, cotangents,
-        builder.getDenseI64ArrayAttr(wrt),
+        /*after=*/ValueRange(), builder.getDenseI64ArrayAttr(wrt),
         UnconnectedAttr::get(builder.getContext(), Unconnected::zero));
 }
 
@@ -216,7 +230,7 @@ LogicalResult VjpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("needs one cotangent per result of ")
            << getCalleeAttr() << ", of the result's type: expected ("
            << calleeResults << "), got (" << getCotangents().getTypes() << ")";
-  TypeRange results = getResults().getTypes();
+  TypeRange results = withoutControl(getResults().getTypes());
   if (results.size() < calleeResults.size() ||
       results.take_front(calleeResults.size()) != calleeResults)
     return emitOpError("must first return the results of ")
@@ -239,7 +253,8 @@ static ParseResult parseParenTypeList(OpAsmParser &parser,
 }
 
 /// The form shared by vjp and jvp: the declarative
-///   $callee `(` $args `)` keyword `(` $values `)` attr-dict `:`
+///   $callee `(` $args `)` keyword `(` $values `)` (`after` `(` $after^ `)`)?
+///   attr-dict `:`
 ///   `(` type($args) `)` `,` `(` type($values) `)` `->` `(` type($results) `)`
 /// except that each type list may be empty, which the declarative format
 /// cannot say.
@@ -262,6 +277,11 @@ static ParseResult parseCalleeArgsAndValues(OpAsmParser &parser,
   SMLoc valuesLoc = parser.getCurrentLocation();
   if (parser.parseOperandList(values, OpAsmParser::Delimiter::Paren))
     return failure();
+  SmallVector<OpAsmParser::UnresolvedOperand> after;
+  SMLoc afterLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("after")) &&
+      parser.parseOperandList(after, OpAsmParser::Delimiter::Paren))
+    return failure();
 
   // The parser already starts its messages with "custom op 'trace.vjp'".
   SMLoc attrLoc = parser.getCurrentLocation();
@@ -276,11 +296,14 @@ static ParseResult parseCalleeArgsAndValues(OpAsmParser &parser,
     return failure();
 
   llvm::copy(ArrayRef<int32_t>({static_cast<int32_t>(args.size()),
-                                static_cast<int32_t>(values.size())}),
+                                static_cast<int32_t>(values.size()),
+                                static_cast<int32_t>(after.size())}),
              properties.operandSegmentSizes.begin());
   result.addTypes(resultTypes);
+  Type control = ControlType::get(parser.getContext());
   if (parser.resolveOperands(args, argTypes, argsLoc, result.operands) ||
-      parser.resolveOperands(values, valueTypes, valuesLoc, result.operands))
+      parser.resolveOperands(values, valueTypes, valuesLoc, result.operands) ||
+      parser.resolveOperands(after, control, afterLoc, result.operands))
     return failure();
   return success();
 }
@@ -290,10 +313,13 @@ static ParseResult parseCalleeArgsAndValues(OpAsmParser &parser,
 static void printCalleeArgsAndValues(OpAsmPrinter &printer, Operation *op,
                                      FlatSymbolRefAttr callee, ValueRange args,
                                      StringRef keyword, ValueRange values,
+                                     ValueRange after,
                                      ArrayRef<StringRef> elided) {
   printer << ' ';
   printer.printAttributeWithoutType(callee);
   printer << '(' << args << ") " << keyword << '(' << values << ')';
+  if (!after.empty())
+    printer << " after(" << after << ')';
   printer.printOptionalAttrDict(op->getAttrs(), elided);
   printer << " : (" << args.getTypes() << "), (" << values.getTypes()
           << ") -> (" << op->getResultTypes() << ')';
@@ -309,7 +335,7 @@ void VjpOp::print(OpAsmPrinter &printer) {
   if (getUnconnected() == Unconnected::zero)
     elided.push_back(getUnconnectedAttrName());
   printCalleeArgsAndValues(printer, *this, getCalleeAttr(), getArgs(),
-                           "cotangents", getCotangents(), elided);
+                           "cotangents", getCotangents(), getAfter(), elided);
 }
 
 /// A gradient op runs its callee on `args`: pure on tensors, but it may read
@@ -361,7 +387,7 @@ void JvpOp::build(OpBuilder &builder, OperationState &state,
                   func::FuncOp callee, ValueRange args, ValueRange tangents,
                   ArrayRef<int64_t> wrt) {
   build(builder, state, jvpResultTypes(callee.getFunctionType().getResults()),
-        SymbolRefAttr::get(callee), args, tangents,
+        SymbolRefAttr::get(callee), args, tangents, /*after=*/ValueRange(),
         builder.getDenseI64ArrayAttr(wrt));
 }
 
@@ -412,7 +438,7 @@ LogicalResult JvpOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return failure();
   SmallVector<Type> expected =
       jvpResultTypes(callee->getFunctionType().getResults());
-  if (TypeRange(expected) != getResultTypes())
+  if (TypeRange(expected) != withoutControl(getResultTypes()))
     return emitOpError("must return the results of ")
            << getCalleeAttr()
            << ", then one tangent per floating-point tensor result: "
@@ -429,7 +455,7 @@ ParseResult JvpOp::parse(OpAsmParser &parser, OperationState &result) {
 void JvpOp::print(OpAsmPrinter &printer) {
   printCalleeArgsAndValues(
       printer, *this, getCalleeAttr(), getArgs(), "tangents", getTangents(),
-      {getOperandSegmentSizesAttrName(), getCalleeAttrName()});
+      getAfter(), {getOperandSegmentSizesAttrName(), getCalleeAttrName()});
 }
 
 void JvpOp::getEffects(

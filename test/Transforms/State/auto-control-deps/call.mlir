@@ -102,7 +102,9 @@ func.func @resource_only(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) 
 
 // A public function keeps its signature (it is the host's entry): calls of
 // it call a private copy that takes and returns a token. So does a function
-// a gradient op references (the gradient op passes no token).
+// a gradient op references (the gradient op passes it no token; it takes
+// and yields tokens itself: the second call of @step, a write, waits for
+// the read of the call of @loss and for that of the gradient op).
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%{{[a-z0-9_]+}}: !trace.resource<tensor<4xf32>>, %{{[a-z0-9_]+}}: tensor<4xf32>) -> tensor<4xf32>
@@ -128,8 +130,9 @@ func.func private @loss(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -
 func.func @twice(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: %[[A:[a-z0-9_]+]]:2 = call @__ordered_step(
   // CHECK: %[[L:[a-z0-9_]+]]:2 = call @__ordered_loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[A]]#1)
-  // CHECK: trace.grad @loss
-  // CHECK: call @__ordered_step(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[L]]#1)
+  // CHECK: %[[G:[a-z0-9_]+]]:2 = trace.grad @loss(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) after(%[[A]]#1)
+  // CHECK: %[[T:[a-z0-9_]+]] = trace.group(%[[L]]#1, %[[G]]#1)
+  // CHECK: call @__ordered_step(%{{[a-z0-9_]+}}, %[[G]]#0, %[[T]])
   %a = func.call @step(%v, %x) : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> tensor<4xf32>
   %l = func.call @loss(%v, %x) : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> tensor<f32>
   %g = trace.grad @loss(%v, %x) {wrt = array<i64: 1>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> tensor<4xf32>

@@ -2,10 +2,11 @@
 // RUN: tracec-opt %s --trace-auto-control-deps --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=KEPT
 
 // A gradient op runs its callee: over a function that reads a variable it
-// is a read of the variable passed to it, ordered after an assign before
-// it (its tensor operands wait, as for a call), and kept even when unused
-// (it declares effects on the variable, so canonicalize and CSE keep all
-// three gradient ops apart and alive).
+// is a read of the variable passed to it, ordered like any stateful op (it
+// yields a token, which an assign after it waits for, and waits for an
+// assign before it), and kept even when unused (it declares effects on the
+// variable, so canonicalize and CSE keep all three gradient ops apart and
+// alive).
 
 func.func private @loss(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> tensor<f32> {
   %w, %c = trace.var.read %v : !trace.resource<tensor<4xf32>>
@@ -16,10 +17,9 @@ func.func private @loss(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[V:[a-z0-9_]+]]: !trace.resource<tensor<4xf32>>, %[[X:[a-z0-9_]+]]: tensor<4xf32>)
-// CHECK-NEXT: %[[G0:[a-z0-9_]+]] = trace.grad @loss(%[[V]], %[[X]])
-// CHECK-NEXT: %[[C:[a-z0-9_]+]] = trace.var.assign_sub %[[V]], %[[G0]] :
-// CHECK-NEXT: %[[XA:[a-z0-9_]+]] = trace.identity %[[X]] after(%[[C]]) :
-// CHECK-NEXT: %[[G1:[a-z0-9_]+]] = trace.grad @loss(%[[V]], %[[XA]])
+// CHECK-NEXT: %[[G0:[a-z0-9_]+]]:2 = trace.grad @loss(%[[V]], %[[X]]) {wrt = array<i64: 0>} : (!trace.resource<tensor<4xf32>>, tensor<4xf32>) -> (tensor<4xf32>, !trace.control)
+// CHECK-NEXT: %[[C:[a-z0-9_]+]] = trace.var.assign_sub %[[V]], %[[G0]]#0 after(%[[G0]]#1) :
+// CHECK-NEXT: %[[G1:[a-z0-9_]+]]:2 = trace.grad @loss(%[[V]], %[[X]]) after(%[[C]])
 // KEPT-LABEL: func.func @step
 // KEPT-COUNT-3: trace.grad @loss
 func.func @step(%v: !trace.resource<tensor<4xf32>>, %x: tensor<4xf32>) -> tensor<4xf32> {
