@@ -11,7 +11,8 @@ include "Trace/TraceBase.td"
 include "Trace/TraceTypes.td"
 
 def Trace_MatmulOp : Trace_Op<"matmul",
-                              [Pure, InferTypeOpAdaptor, Trace_Contraction,
+                              [Pure, InferTypeOpAdaptor, Trace_ReifiesShapes,
+                               Trace_Contraction,
                                Trace_PromotesOperands]> {
   let summary = "matrix product, batched over broadcast leading dims";
   let description = [{

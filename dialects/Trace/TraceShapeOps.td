@@ -47,7 +47,8 @@ def Trace_ReshapeOp : Trace_Op<"reshape", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Trace_TransposeOp : Trace_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def Trace_TransposeOp : Trace_Op<"transpose", [Pure, InferTypeOpAdaptor,
+                                                Trace_ReifiesShapes]> {
   let summary = "permute dims: result dim i is operand dim perm[i]";
   let arguments = (ins Trace_Tensor:$x, DenseI64ArrayAttr:$perm);
   let results = (outs Trace_Tensor:$result);
@@ -115,6 +116,7 @@ def Trace_SizeOp : Trace_Op<"size", [Pure]> {
 }
 
 def Trace_ConcatOp : Trace_Op<"concat", [Pure, InferTypeOpAdaptor,
+                                          Trace_ReifiesShapes,
                                           Trace_PromotesOperands]> {
   let summary = "join tensors along `axis`";
   let arguments = (ins Variadic<Trace_Tensor>:$inputs, Trace_I64Attr:$axis);
@@ -156,7 +158,8 @@ def Trace_SliceOp : Trace_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Trace_PadOp : Trace_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+def Trace_PadOp : Trace_Op<"pad", [Pure, InferTypeOpAdaptor,
+                                    Trace_ReifiesShapes]> {
   let summary = "pad each dim with `low`/`high` elements of `value`";
   let description = [{
     With `like` instead of `high`, the result has `like`'s shape at run

@@ -39,24 +39,21 @@ struct ConcatToTensor : OpRewritePattern<ConcatOp> {
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
 
-    // The result's sizes: the inputs' sum along the axis; elsewhere a
-    // static input size where there is one (the inputs' `?`s are checked
-    // against it at run time).
-    SmallVector<OpFoldResult> sizes(rank);
+    // The result's sizes (concat's shape rule: the inputs' sum along the
+    // axis; elsewhere a static input size where there is one, else the
+    // first input's). The inputs' other `?`s are checked against the input
+    // that gave the size, at run time.
+    FailureOr<SmallVector<OpFoldResult>> reified = reifiedSizes(rewriter, op);
+    if (failed(reified))
+      return rewriter.notifyMatchFailure(op, "no run-time result sizes");
+    SmallVector<OpFoldResult> sizes = *reified;
     SmallVector<int64_t> from(rank, 0);
-    OpFoldResult total = rewriter.getIndexAttr(0);
-    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
-      SmallVector<OpFoldResult> inputSizes =
-          tensor::getMixedSizes(rewriter, loc, input);
-      total = addSizes(rewriter, loc, total, inputSizes[*axis]);
-      for (int64_t d = 0; d < rank; ++d)
-        if (d != *axis && (!sizes[d] || (!getConstantIntValue(sizes[d]) &&
-                                         getConstantIntValue(inputSizes[d])))) {
-          sizes[d] = inputSizes[d];
+    for (int64_t d = 0; d < rank; ++d)
+      for (auto [i, input] : llvm::enumerate(op.getInputs()))
+        if (!cast<RankedTensorType>(input.getType()).isDynamicDim(d)) {
           from[d] = i;
+          break;
         }
-    }
-    sizes[*axis] = total;
     for (auto [i, input] : llvm::enumerate(op.getInputs()))
       for (int64_t d = 0; d < rank; ++d)
         if (d != *axis && static_cast<int64_t>(i) != from[d] &&

@@ -23,10 +23,12 @@ func.func @concat_columns(%a: tensor<?x3xf32>, %b: tensor<?x2xf32>) -> tensor<?x
 
 // -----
 
-// Concat along the `?` axis: the second input starts where the first ends.
+// Concat along the `?` axis: the second input starts where the first ends;
+// the result has the sum of their sizes (concat's shape rule, reified).
+// CHECK: #[[SUM:.*]] = affine_map<()[s0] -> (s0 + 2)>
 // CHECK-LABEL: func.func @concat_rows
 // CHECK: %[[A:.*]] = tensor.dim %arg0, %c0
-// CHECK: %[[N:.*]] = arith.addi %[[A]], %c2
+// CHECK: %[[N:.*]] = affine.apply #[[SUM]]()[%[[A]]]
 // CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x3xf32>
 // CHECK: %[[I:.*]] = tensor.insert_slice %arg0 into %[[E]][0, 0] [%[[A]], 3]
 // CHECK: tensor.insert_slice %arg1 into %[[I]][%[[A]], 0] [2, 3]

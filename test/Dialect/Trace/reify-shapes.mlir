@@ -150,3 +150,52 @@ func.func @backprops(%f: tensor<3x3x2x4xf32>, %dy: tensor<1x?x?x4xf32>, %like: t
   %d3 = tensor.dim %s, %c1 : tensor<1x?x2x4xf32>
   return %d0, %d1, %d2, %d3 : index, index, index, index
 }
+
+// -----
+
+// matmul: the batch dims broadcast, M from lhs, N from rhs (with the
+// transposes).
+// CHECK-LABEL: func.func @matmul
+// CHECK-DAG: %[[B:.*]] = tensor.dim %arg1, %c0
+// CHECK-DAG: %[[M:.*]] = tensor.dim %arg0, %c2
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg1, %c1
+// CHECK: return %[[B]], %[[M]], %[[N]]
+func.func @matmul(%a: tensor<1x4x?xf32>, %b: tensor<?x?x4xf32>) -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %y = trace.matmul %a, %b {transpose_a, transpose_b} : (tensor<1x4x?xf32>, tensor<?x?x4xf32>) -> tensor<?x?x?xf32>
+  %d0 = tensor.dim %y, %c0 : tensor<?x?x?xf32>
+  %d1 = tensor.dim %y, %c1 : tensor<?x?x?xf32>
+  %d2 = tensor.dim %y, %c2 : tensor<?x?x?xf32>
+  return %d0, %d1, %d2 : index, index, index
+}
+
+// -----
+
+// transpose permutes the sizes; concat sums them along the axis; pad adds
+// low + high (or has `like`'s sizes).
+// CHECK-DAG: #[[SUM:.*]] = affine_map<()[s0, s1] -> (s0 + s1 + 3)>
+// CHECK-DAG: #[[PADDED:.*]] = affine_map<()[s0] -> (s0 + 3)>
+// CHECK-LABEL: func.func @shape_ops
+// CHECK-DAG: %[[X0:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[X1:.*]] = tensor.dim %arg0, %c1
+// CHECK-DAG: %[[Y0:.*]] = tensor.dim %arg1, %c0
+// CHECK-DAG: %[[L0:.*]] = tensor.dim %arg2, %c0
+// CHECK-DAG: %[[CAT:.*]] = affine.apply #[[SUM]]()[%[[X0]], %[[Y0]]]
+// CHECK-DAG: %[[PAD:.*]] = affine.apply #[[PADDED]]()[%[[X0]]]
+// CHECK: return %[[X1]], %[[CAT]], %[[PAD]], %[[L0]]
+func.func @shape_ops(%x: tensor<?x?xf32>, %y: tensor<?x4xf32>, %like: tensor<?x4xf32>) -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %t = trace.transpose %x {perm = array<i64: 1, 0>} : tensor<?x?xf32> -> tensor<?x?xf32>
+  %three = trace.constant dense<1.0> : tensor<3x4xf32>
+  %cat = trace.concat %x, %three, %y {axis = 0 : i64} : (tensor<?x?xf32>, tensor<3x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %p = trace.pad %x {low = array<i64: 1, 0>, high = array<i64: 2, 0>} : tensor<?x?xf32> -> tensor<?x?xf32>
+  %y2 = trace.slice %y {start = array<i64: 0, 0>, limit = array<i64: 1, 2>} : tensor<?x4xf32> -> tensor<1x2xf32>
+  %q = trace.pad %y2 like %like {low = array<i64: 0, 1>} : tensor<1x2xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  %d0 = tensor.dim %t, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %cat, %c0 : tensor<?x4xf32>
+  %d2 = tensor.dim %p, %c0 : tensor<?x?xf32>
+  %d3 = tensor.dim %q, %c0 : tensor<?x4xf32>
+  return %d0, %d1, %d2, %d3 : index, index, index, index
+}

@@ -7,6 +7,8 @@
 #include "ConstantFolding.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -68,6 +70,26 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   }
   types.push_back(first.clone(shape));
   return success();
+}
+
+LogicalResult ConcatOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  ValueRange inputs = getInputs();
+  int64_t rank = getType().getRank();
+  int64_t axis = *normalizeAxis(getAxis(), rank);
+  // The axis: the sum of the inputs' sizes; another dim: the first
+  // input's (a `?` result dim is `?` in every input, which must agree).
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(b, loc, inputs.front());
+  AffineExpr sum = getAffineConstantExpr(0, b.getContext());
+  SmallVector<OpFoldResult> axisSizes;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    sum = sum + getAffineSymbolExpr(i, b.getContext());
+    axisSizes.push_back(tensor::getMixedSize(b, loc, input, axis));
+  }
+  sizes[axis] = affine::makeComposedFoldedAffineApply(b, loc, sum, axisSizes);
+  return reifiedAs(b, getResult(), sizes, shapes);
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
@@ -278,6 +300,20 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   }
   types.push_back(x.clone(shape));
   return success();
+}
+
+LogicalResult PadOp::reifyResultShapes(OpBuilder &b,
+                                       ReifiedRankedShapedTypeDims &shapes) {
+  if (getLike())
+    return reifySameShapeResult(b, *this, shapes, getLike());
+  // low + size + high per dim.
+  SmallVector<OpFoldResult> sizes;
+  AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
+  for (auto [d, size] :
+       llvm::enumerate(tensor::getMixedSizes(b, getLoc(), getX())))
+    sizes.push_back(affine::makeComposedFoldedAffineApply(
+        b, getLoc(), s0 + (getLow()[d] + (*getHigh())[d]), {size}));
+  return reifiedAs(b, getResult(), sizes, shapes);
 }
 
 OpFoldResult PadOp::fold(FoldAdaptor) {

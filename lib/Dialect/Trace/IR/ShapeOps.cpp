@@ -3,6 +3,7 @@
 #include "ConstantFolding.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -185,6 +186,16 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   }
   types.push_back(x.clone(shape));
   return success();
+}
+
+LogicalResult
+TransposeOp::reifyResultShapes(OpBuilder &b,
+                               ReifiedRankedShapedTypeDims &shapes) {
+  SmallVector<OpFoldResult> in = tensor::getMixedSizes(b, getLoc(), getX());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t p : getPerm())
+    sizes.push_back(in[p]);
+  return reifiedAs(b, getResult(), sizes, shapes);
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
