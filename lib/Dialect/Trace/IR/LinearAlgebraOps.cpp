@@ -54,22 +54,9 @@ LogicalResult MatmulOp::reifyResultShapes(OpBuilder &b,
   RankedTensorType type = getType();
   auto lhs = cast<RankedTensorType>(getLhs().getType());
   auto rhs = cast<RankedTensorType>(getRhs().getType());
-  int64_t batchRank = type.getRank() - 2;
-  // The batch dims broadcast (a `?` is the operand's with a `?` there),
-  // then M from lhs and N from rhs.
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < batchRank; ++d) {
-    OpFoldResult size = b.getIndexAttr(type.getDimSize(d));
-    for (auto [operand, operandType] :
-         {std::pair(getLhs(), lhs), std::pair(getRhs(), rhs)}) {
-      int64_t at = d - (batchRank - (operandType.getRank() - 2));
-      if (at >= 0 && operandType.isDynamicDim(at)) {
-        size = tensor::getMixedSize(b, loc, operand, at);
-        break;
-      }
-    }
-    sizes.push_back(size);
-  }
+  // The batch dims broadcast; then M from lhs and N from rhs.
+  SmallVector<OpFoldResult> sizes = reifyBroadcastSizes(
+      b, loc, {getLhs(), getRhs()}, type, /*trailing=*/2);
   sizes.push_back(tensor::getMixedSize(b, loc, getLhs(),
                                        lhs.getRank() - (getTransposeA() ? 1 : 2)));
   sizes.push_back(tensor::getMixedSize(b, loc, getRhs(),

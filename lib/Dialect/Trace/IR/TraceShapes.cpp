@@ -224,26 +224,34 @@ mlir::trace::reifySameShapeResult(OpBuilder &b, Operation *op,
                    tensor::getMixedSizes(b, op->getLoc(), shapeOf), shapes);
 }
 
+SmallVector<OpFoldResult>
+mlir::trace::reifyBroadcastSizes(OpBuilder &b, Location loc,
+                                 ValueRange operands, RankedTensorType result,
+                                 int64_t trailing) {
+  int64_t rank = result.getRank() - trailing;
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult size = b.getIndexAttr(result.getDimSize(d));
+    for (Value operand : operands) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      int64_t at = d - (rank - (type.getRank() - trailing));
+      if (at >= 0 && type.isDynamicDim(at)) {
+        size = tensor::getMixedSize(b, loc, operand, at);
+        break;
+      }
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
 LogicalResult
 mlir::trace::reifyBroadcastResult(OpBuilder &b, Operation *op,
                                   ReifiedRankedShapedTypeDims &shapes) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < rank; ++d) {
-    OpFoldResult size;
-    for (Value operand : op->getOperands()) {
-      auto operandType = cast<RankedTensorType>(operand.getType());
-      int64_t at = d - (rank - operandType.getRank());
-      if (at >= 0 && operandType.isDynamicDim(at)) {
-        size = tensor::getMixedSize(b, op->getLoc(), operand, at);
-        break;
-      }
-    }
-    // Static where no operand has a `?` there (reifiedAs takes the type's).
-    sizes.push_back(size ? size : b.getIndexAttr(type.getDimSize(d)));
-  }
-  return reifiedAs(b, op->getResult(0), sizes, shapes);
+  return reifiedAs(
+      b, op->getResult(0),
+      reifyBroadcastSizes(b, op->getLoc(), op->getOperands(), type), shapes);
 }
 
 LogicalResult mlir::trace::reifyReductionResult(

@@ -158,8 +158,16 @@ LogicalResult reifySameShapeResult(OpBuilder &b, Operation *op,
                                    ReifiedRankedShapedTypeDims &shapes,
                                    Value shapeOf = {});
 
-/// Broadcasting ops: a `?` result dim is the size of the first operand
-/// (aligned from the right) with a `?` dim there; static 1s never size it.
+/// The broadcast of `operands`' shapes without their last `trailing` dims
+/// (aligned from the right), as `result`'s leading dims: a `?` result dim
+/// is the size of the first operand with a `?` dim there (static 1s never
+/// size it), any other dim the result's static size.
+SmallVector<OpFoldResult> reifyBroadcastSizes(OpBuilder &b, Location loc,
+                                              ValueRange operands,
+                                              RankedTensorType result,
+                                              int64_t trailing = 0);
+
+/// Broadcasting ops: reifyBroadcastSizes of all their operands.
 LogicalResult reifyBroadcastResult(OpBuilder &b, Operation *op,
                                    ReifiedRankedShapedTypeDims &shapes);
 
