@@ -272,24 +272,28 @@ LogicalResult AvgPool2DGradOp::inferReturnTypes(
 // Run-time sizes: the result is `like` where the op has one (input_shape
 // is static), the input for max_pool2d_grad.
 
+/// The result sizes of an op that returns the cotangent of an input given
+/// as `like` or as the static `inputShape`.
+template <typename OpTy>
+static LogicalResult reifyLikeOrInputShape(OpBuilder &b, OpTy op,
+                                           ReifiedRankedShapedTypeDims &shapes) {
+  if (op.getLike())
+    return reifySameShapeResult(b, op, shapes, op.getLike());
+  return reifiedAs(b, op.getResult(),
+                   getAsIndexOpFoldResult(b.getContext(), *op.getInputShape()),
+                   shapes);
+}
+
 LogicalResult
 Conv2DBackpropInputOp::reifyResultShapes(OpBuilder &b,
                                          ReifiedRankedShapedTypeDims &shapes) {
-  if (getLike())
-    return reifySameShapeResult(b, *this, shapes, getLike());
-  return reifiedAs(b, getResult(),
-                   getAsIndexOpFoldResult(b.getContext(), *getInputShape()),
-                   shapes);
+  return reifyLikeOrInputShape(b, *this, shapes);
 }
 
 LogicalResult
 AvgPool2DGradOp::reifyResultShapes(OpBuilder &b,
                                    ReifiedRankedShapedTypeDims &shapes) {
-  if (getLike())
-    return reifySameShapeResult(b, *this, shapes, getLike());
-  return reifiedAs(b, getResult(),
-                   getAsIndexOpFoldResult(b.getContext(), *getInputShape()),
-                   shapes);
+  return reifyLikeOrInputShape(b, *this, shapes);
 }
 
 LogicalResult
