@@ -1,10 +1,10 @@
 //===- SymbolicGradients.cpp - tf.gradients on recorded values ------------===//
 //
-// The backward slice of ys that depends on xs is copied into a new private
-// function of xs (plus, as extra arguments, the independent values it
-// uses), which a trace.vjp op differentiates. The copy is needed because
-// the gradient ops reference a function by symbol.
-//
+// The backward slice of ys that depends on xs (GradientSlice.h, which
+// slices eager tapes too) is copied into a new private function of xs
+// (plus, as extra arguments, the independent values it uses), which a
+// trace.vjp op differentiates. The copy is needed because the gradient ops
+// reference a function by symbol.
 //
 // gradients_function() returns the same trace.vjp as a Callable of the
 // copied function's arguments, so that it can be traced again (jvp of it is
@@ -21,6 +21,7 @@
 
 #include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Frontend/GradientSlice.h"
 #include "tracec/Frontend/Gradients.h"
 #include "tracec/Frontend/Ops.h"
 
@@ -35,52 +36,33 @@ using namespace tracec::detail;
 namespace trace = mlir::trace;
 
 namespace {
-/// Which recorded values depend on the xs (through op operands and values
-/// that op regions use from above), memoized. Integers, booleans and
-/// stop_gradient results carry no gradient, so nothing depends through
-/// them (as in the pass's activity analysis).
-class Dependence {
-public:
-  Dependence(llvm::ArrayRef<mlir::Value> xs, llvm::ArrayRef<mlir::Value> stops) {
-    for (mlir::Value stop : stops)
-      known_[stop] = false;
-    for (mlir::Value x : xs)
-      known_[x] = true;
+/// The traced ops as the graph that sliceGradients walks: a value's
+/// producer is its defining op; an op reads its operands and the values its
+/// regions use from above.
+struct TracedGraph {
+  using Value = mlir::Value;
+  using Node = mlir::Operation *;
+
+  std::optional<Node> producer(Value value) const {
+    if (Node op = value.getDefiningOp())
+      return op;
+    return std::nullopt;
   }
 
-  bool depends(mlir::Value value) {
-    auto it = known_.find(value);
-    if (it != known_.end())
-      return it->second;
-    known_[value] = false; // no cycles in SSA, but be safe
-    bool result = false;
-    mlir::Operation *op = value.getDefiningOp();
-    if (!mlir::trace::carriesGradient(value.getType()) ||
-        llvm::isa_and_nonnull<trace::StopGradientOp>(op))
-      op = nullptr;
-    if (op)
-      for (mlir::Value input : inputs(op))
-        if (depends(input)) {
-          result = true;
-          break;
-        }
-    known_[value] = result;
-    return result;
-  }
-
-  /// The operands of `op` and the values its regions use from above.
-  static llvm::SmallVector<mlir::Value> inputs(mlir::Operation *op) {
-    llvm::SmallVector<mlir::Value> values(op->getOperands());
+  llvm::SmallVector<Value> inputs(Node op) const {
+    llvm::SmallVector<Value> values(op->getOperands());
     if (op->getNumRegions()) {
-      llvm::SetVector<mlir::Value> above;
+      llvm::SetVector<Value> above;
       mlir::getUsedValuesDefinedAbove(op->getRegions(), above);
       values.append(above.begin(), above.end());
     }
     return values;
   }
 
-private:
-  llvm::DenseMap<mlir::Value, bool> known_;
+  bool carriesGradient(Value value) const {
+    return mlir::trace::carriesGradient(value.getType()) &&
+           !llvm::isa_and_nonnull<trace::StopGradientOp>(value.getDefiningOp());
+  }
 };
 } // namespace
 
@@ -114,7 +96,7 @@ namespace {
 /// The recorded ops from the xs to the ys, copied into a private function
 /// of the connected xs and the values the ops use (what gradients()
 /// differentiates).
-struct GradientSlice {
+struct SlicedFunction {
   /// Null when no x reaches a y.
   mlir::func::FuncOp func;
   /// What a call passes for each argument of `func` (recorded values).
@@ -130,8 +112,9 @@ struct GradientSlice {
 };
 } // namespace
 
-static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Value> xs,
-                   const GradientsOptions &options) {
+static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
+                                        llvm::ArrayRef<Value> xs,
+                                        const GradientsOptions &options) {
   auto error = [&](const llvm::Twine &message) {
     fail(locationPrefix(location()) + ": error: gradients: " + message);
   };
@@ -140,7 +123,7 @@ static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Val
   if (!options.gradYs.empty() && options.gradYs.size() != ys.size())
     error("got " + llvm::Twine(options.gradYs.size()) + " grad_ys for " +
           llvm::Twine(ys.size()) + " ys");
-  GradientSlice result;
+  SlicedFunction result;
   result.ys.assign(ys.begin(), ys.end());
   result.gradYs = options.gradYs;
   result.xConnected.assign(xs.size(), -1);
@@ -160,43 +143,11 @@ static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Val
   for (auto [x, value] : llvm::zip(xs, xValues))
     if (isFloat(x.dtype()) && !llvm::is_contained(stops, value))
       sources.insert(value);
-  Dependence dependence(sources.getArrayRef(), stops);
-
-  // A source computed from other sources (an intermediate, as h in
-  // gradients(y, {w, h}) with h = f(w)) is not a cut: the gradient flows on
-  // to w, and h's own gradient is that of a zero added to it.
-  auto isIntermediate = [&](mlir::Value value) {
-    mlir::Operation *op = value.getDefiningOp();
-    if (!op)
-      return false;
-    for (mlir::Value input : Dependence::inputs(op))
-      if (dependence.depends(input))
-        return true;
-    return false;
-  };
-
-  // Post-order walk from the ys: the ops to copy, in a valid order, and
-  // the sources that the ys reach.
-  llvm::SetVector<mlir::Operation *> ops;
-  llvm::DenseSet<mlir::Value> reached;
-  llvm::DenseSet<mlir::Operation *> visited;
-  std::function<void(mlir::Value)> visit = [&](mlir::Value value) {
-    if (!dependence.depends(value))
-      return;
-    if (sources.contains(value)) {
-      reached.insert(value);
-      if (!isIntermediate(value))
-        return;
-    }
-    mlir::Operation *op = value.getDefiningOp();
-    if (!op || !visited.insert(op).second)
-      return;
-    for (mlir::Value input : Dependence::inputs(op))
-      visit(input);
-    ops.insert(op);
-  };
-  for (mlir::Value y : yValues)
-    visit(y);
+  GradientSlice<mlir::Value, mlir::Operation *> slice = sliceGradients(
+      TracedGraph(), llvm::ArrayRef(yValues), sources.getArrayRef(),
+      llvm::ArrayRef(stops));
+  llvm::ArrayRef<mlir::Operation *> ops = slice.nodes;
+  const llvm::DenseSet<mlir::Value> &reached = slice.reached;
 
   // The slice is copied and run again by the vjp: calls of functions with
   // side effects cannot be (their assignments would happen twice).
@@ -248,7 +199,7 @@ static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Val
     return entry->addArgument(type, location());
   };
   for (mlir::Value source : sources)
-    if (reached.contains(source) && !isIntermediate(source)) {
+    if (reached.contains(source) && !slice.intermediate.contains(source)) {
       sourceArgument[source] = result.operands.size();
       mapping.map(source, addArgument(source, source.getType()));
     }
@@ -259,7 +210,7 @@ static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Val
   builder.setInsertionPointToEnd(entry);
   try {
     for (mlir::Operation *op : ops) {
-      for (mlir::Value input : Dependence::inputs(op))
+      for (mlir::Value input : TracedGraph().inputs(op))
         mapExternal(input);
       mlir::Operation *copy = builder.clone(*op, mapping);
       for (auto [value, copied] :
@@ -303,7 +254,7 @@ static GradientSlice sliceGradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Val
 
 /// Records trace.vjp @slice.func(args...) cotangents(grad_ys or ones) in the
 /// current scope; returns the gradients of the connected xs.
-static std::vector<Value> recordVjp(const GradientSlice &slice,
+static std::vector<Value> recordVjp(const SlicedFunction &slice,
                                     llvm::ArrayRef<Value> args) {
   mlir::func::FuncOp func = slice.func;
   if (args.size() != slice.operands.size())
@@ -354,7 +305,7 @@ static std::vector<Value> recordVjp(const GradientSlice &slice,
 std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
                                      llvm::ArrayRef<Value> xs,
                                      const GradientsOptions &options) {
-  GradientSlice sliced = sliceGradients(ys, xs, options);
+  SlicedFunction sliced = sliceIntoFunction(ys, xs, options);
   std::vector<Value> grads;
   if (sliced.func) {
     try {
@@ -377,7 +328,8 @@ std::vector<Value> tracec::gradients(llvm::ArrayRef<Value> ys,
 GradientsFunction tracec::gradients_function(llvm::ArrayRef<Value> ys,
                                              llvm::ArrayRef<Value> xs,
                                              const GradientsOptions &options) {
-  auto sliced = std::make_shared<GradientSlice>(sliceGradients(ys, xs, options));
+  auto sliced =
+      std::make_shared<SlicedFunction>(sliceIntoFunction(ys, xs, options));
   GradientsFunction result;
   result.operands = sliced->operands;
   for (int64_t k : sliced->xConnected) {

@@ -12,6 +12,7 @@
 #include "NumpyTensor.h"
 
 #include "tracec/Frontend/Frontend.h"
+#include "tracec/Frontend/GradientSlice.h"
 
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
@@ -334,6 +335,21 @@ void tracec::python::bindTracer(py::module_ &m) {
       gradient = py::cpp_function(
           [g = f.gradient](const std::vector<Value> &args) { return g(args); });
     return py::make_tuple(gradient, f.operands, f.xArgument, f.xResult);
+  });
+  // The records of an eager tape that gradients replay (the tracer's own
+  // slice, over value ids): (records, reached sources, intermediates).
+  m.def("slice_tape", [](const std::vector<std::vector<int64_t>> &inputs,
+                         const std::vector<std::vector<int64_t>> &outputs,
+                         const std::vector<int64_t> &ys,
+                         const std::vector<int64_t> &sources,
+                         const std::vector<int64_t> &stops,
+                         const std::vector<int64_t> &noGradient) {
+    if (inputs.size() != outputs.size())
+      throw std::invalid_argument("slice_tape: inputs and outputs differ in "
+                                  "length");
+    TapeSlice slice =
+        sliceTape(inputs, outputs, ys, sources, stops, noGradient);
+    return py::make_tuple(slice.records, slice.reached, slice.intermediate);
   });
   m.def("call", [](const std::string &name, const std::vector<Value> &args,
                    py::function fn) {

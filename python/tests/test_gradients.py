@@ -187,6 +187,47 @@ def test_persistent_tape_and_output_gradients():
                                2 * x * ct, rtol=1e-6)
 
 
+def test_eager_and_traced_tapes_slice_alike():
+    # One slice (the tracer's, in C++) serves both: a source computed from
+    # another source passes the gradient on (as in TensorFlow: h is an
+    # intermediate, w's gradient flows through it), a path through
+    # integers carries none, a record not on a path is not replayed.
+    w = np.array([0.3, -1.2, 2.0])
+    b = np.array([1.5, 0.5, -2.0])
+
+    def program(tape, w, b):
+        # (Eager values are NumPy arrays: tnp functions, not operators,
+        # are what a tape records.)
+        tape.watch([w, b])
+        h = tnp.multiply(tnp.sin(w), b)
+        k = tnp.argmax(h)                       # integer: no gradient
+        y = tnp.add(tnp.sum(tnp.multiply(tnp.multiply(h, h), w)),
+                    tnp.take(h, k))
+        unused = tnp.exp(b)                     # not between sources and y
+        return y, h, unused
+
+    def grads_eagerly(w, b):
+        with tracec.GradientTape() as tape:
+            y, h, _ = program(tape, w, b)
+        return tape.gradient(y, [w, h, b])
+
+    @tracec.function
+    def grads_traced(w, b):
+        with tracec.GradientTape() as tape:
+            y, h, _ = program(tape, w, b)
+        return tape.gradient(y, [w, h, b])
+
+    tw, tb = (torch.tensor(a, requires_grad=True) for a in (w, b))
+    th = torch.sin(tw) * tb
+    th.retain_grad()
+    ty = (th * th * tw).sum() + th[torch.argmax(th)]
+    ty.backward()
+    expected = [tw.grad.numpy(), th.grad.numpy(), tb.grad.numpy()]
+    for got in (grads_eagerly(w, b), grads_traced(w, b)):
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(np.asarray(g), e, rtol=1e-12)
+
+
 def test_stop_recording_and_reset():
     x = f32(3)
     with tracec.GradientTape(persistent=True) as tape:

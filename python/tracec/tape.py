@@ -97,6 +97,8 @@ class _Replay:
                     return externals[r[1]]
                 if kind == "rec":
                     return outputs[r[1]][r[2]]
+                if kind == "mid":
+                    return tnp.add(outputs[r[1]][r[2]], leaf_values[r[3]])
                 return r[1]
 
             for kernel, static, refs in self.program:
@@ -344,84 +346,62 @@ class Tape:
         the cotangents, compiled once per program (cached); or a record's
         own `backward` when the target is the output of one.
 
-        This backward slice of the records is the eager counterpart of
-        the C++ tracer's gradients() (lib/Frontend/SymbolicGradients.cpp),
-        which slices ops already traced into the function being built;
-        records are not, until they are replayed, and only the slice is
-        replayed (so the stateful records outside it do not run again).
+        The records are sliced by the C++ tracer's own slice
+        (include/tracec/Frontend/GradientSlice.h), which gradients() uses on
+        traced values, over the ids of the recorded values; a variable is a
+        value that its reads read. Only the slice is replayed (so the
+        stateful records outside it do not run again).
         """
         records = self._records
-        producer = {}
-        for r, rec in enumerate(records):
-            for j, o in enumerate(rec.outputs):
-                producer[id(o)] = (r, j)
-        if len(targets) == 1 and id(targets[0]) in producer:
-            r, j = producer[id(targets[0])]
-            if records[r].backward is not None:
-                grads = records[r].backward.gradient(
-                    records[r], j, leaves, variables, cotangents)
-                if grads is not None:
-                    return grads
+        if len(targets) == 1:
+            for rec in reversed(records):
+                j = next((j for j, o in enumerate(rec.outputs)
+                          if o is targets[0]), None)
+                if j is None:
+                    continue
+                if rec.backward is not None:
+                    grads = rec.backward.gradient(rec, j, leaves, variables,
+                                                  cotangents)
+                    if grads is not None:
+                        return grads
+                break
         leaf_index = {id(x): k for k, x in enumerate(leaves)}
-        var_ids = {id(v) for v in variables}
-
-        # Records the targets need, back from the targets.
-        needed = set()
-        stack = list(targets)
-        while stack:
-            t = stack.pop()
-            if id(t) in leaf_index or id(t) in stop_ids:
-                continue
-            p = producer.get(id(t))
-            if p is None or p[0] in needed:
-                continue
-            needed.add(p[0])
-            stack.extend(o for o in records[p[0]].operands if _is_tensor(o))
-
-        # Of those, the ones that depend on a source form the program.
-        depends = {}
-        in_program = []
-        used_leaves, used_vars = set(), set()
-        for r in sorted(needed):
-            rec = records[r]
+        var_ids = [id(v) for v in variables]
+        inputs, outputs, no_gradient = [], [], []
+        for rec in records:
             if rec.read is not None:
-                d = id(rec.read) in var_ids
-                if d:
-                    used_vars.add(id(rec.read))
+                reads = [id(rec.read)]
             else:
-                d = False
-                for o in rec.operands:
-                    if not _is_tensor(o) or id(o) in stop_ids:
-                        continue
-                    if id(o) in leaf_index:
-                        d = True
-                        used_leaves.add(id(o))
-                    elif depends.get(producer.get(id(o), (None,))[0]):
-                        d = True
-                if getattr(rec.kernel, "uses_variables", False) and variables:
-                    d = True
-                    used_vars.update(var_ids)
-            depends[r] = d
-            if d:
-                in_program.append(r)
-        for t in targets:
-            if id(t) in leaf_index:
-                used_leaves.add(id(t))
-
-        if not used_leaves and not used_vars:
+                reads = [id(o) for o in rec.operands if _is_tensor(o)]
+                if getattr(rec.kernel, "uses_variables", False):
+                    reads += var_ids
+            inputs.append(reads)
+            outputs.append([id(o) for o in rec.outputs])
+            no_gradient += [id(o) for o in rec.outputs if not _is_float(o)]
+        in_program, reached, intermediate = _C.slice_tape(
+            inputs, outputs, [id(t) for t in targets],
+            list(leaf_index) + var_ids, list(stop_ids), no_gradient)
+        if not reached:
             return {}
+        reached, intermediate = set(reached), set(intermediate)
 
         position = {r: i for i, r in enumerate(in_program)}
+        producer = {id(o): (position[r], j) for r in in_program
+                    for j, o in enumerate(records[r].outputs)}
         externals, ext_index = [], {}
 
         def ref(o):
             if not _is_tensor(o):
                 return ("const", o)
             if id(o) in leaf_index:
+                if id(o) in intermediate:
+                    # Its own value plus the leaf (a zero) that the
+                    # gradient is taken for.
+                    return ("mid",) + producer[id(o)] + (leaf_index[id(o)],)
                 return ("leaf", leaf_index[id(o)])
             p = producer.get(id(o))
-            if p is not None and p[0] in position and id(o) not in stop_ids:
-                return ("rec", position[p[0]], p[1])
+            if p is not None and id(o) not in stop_ids:
+                return ("rec",) + p
             if id(o) not in ext_index:
                 ext_index[id(o)] = len(externals)
                 externals.append(o)
@@ -441,15 +421,17 @@ class Tape:
                              target_specs, tuple(variables),
                              cotangents is not None)
             _replays[key] = replay
-        operands = tuple(leaves) + tuple(externals) + tuple(cotangents or ())
+        operands = tuple(tnp.zeros_like(x) if id(x) in intermediate else x
+                         for x in leaves) + tuple(externals) \
+            + tuple(cotangents or ())
         grads = apply(replay, operands, name="gradient")
         grads = [grads] if isinstance(grads, (Value, np.ndarray)) else list(grads)
         out = {}
         for k, leaf in enumerate(leaves):
-            if id(leaf) in used_leaves:
+            if id(leaf) in reached:
                 out[id(leaf)] = grads[k]
         for i, v in enumerate(variables):
-            if id(v) in used_vars:
+            if id(v) in reached:
                 out[id(v)] = grads[len(leaves) + i]
         return out
 
