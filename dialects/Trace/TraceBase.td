@@ -33,7 +33,12 @@ def Trace_Dialect : Dialect {
   // trace.custom_vjp and trace.checkpoint on functions
   // (DifferentiationAttributes.cpp).
   let hasOperationAttrVerify = 1;
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  // The ops' run-time shape rules (ReifyRankedShapedTypeOpInterface) build
+  // affine, arith and tensor ops.
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

@@ -89,12 +89,19 @@ def Trace_Conv2DBackpropInputOp : Trace_Op<"conv2d_backprop_input",
     $filter `,` $dy (`like` $like^)? attr-dict `:`
     functional-type(operands, results)
   }];
+  let extraClassDeclaration = [{
+    /// The shape each operand must have, as far as the result type, the
+    /// attributes and the other operands fix it (`?` where they do not):
+    /// the shape rule run backwards, which makes `?` operand dims static.
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t>> getKnownOperandShapes();
+  }];
 }
 
 // d filter of conv2d: the correlation of the input with dy, summed over the
 // batch and the output positions.
 def Trace_Conv2DBackpropFilterOp : Trace_Op<"conv2d_backprop_filter",
                                             [Pure, InferTypeOpAdaptor,
+                                             Trace_ReifiesShapes,
                                              Trace_Contraction]> {
   let summary = "gradient of conv2d with respect to its filter";
   let arguments = (ins Trace_FloatTensor:$input, Trace_FloatTensor:$dy,
@@ -105,6 +112,12 @@ def Trace_Conv2DBackpropFilterOp : Trace_Op<"conv2d_backprop_filter",
   let results = (outs Trace_FloatTensor:$result);
   let assemblyFormat =
       "$input `,` $dy attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// The shape each operand must have, as far as the result type, the
+    /// attributes and the other operands fix it (`?` where they do not):
+    /// the shape rule run backwards, which makes `?` operand dims static.
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t>> getKnownOperandShapes();
+  }];
 }
 
 // d input of max_pool2d: each window's dy goes to the window's maximum
@@ -121,6 +134,12 @@ def Trace_MaxPool2DGradOp : Trace_Op<"max_pool2d_grad",
   let results = (outs Trace_FloatTensor:$result);
   let assemblyFormat =
       "$input `,` $dy attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// The shape each operand must have, as far as the result type, the
+    /// attributes and the other operands fix it (`?` where they do not):
+    /// the shape rule run backwards, which makes `?` operand dims static.
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t>> getKnownOperandShapes();
+  }];
 }
 
 // d input of avg_pool2d: each window's dy divided by the window's number of
@@ -137,6 +156,12 @@ def Trace_AvgPool2DGradOp : Trace_Op<"avg_pool2d_grad",
   let assemblyFormat = [{
     $dy (`like` $like^)? attr-dict `:` type($dy) (`,` type($like)^)? `->`
     type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The shape each operand must have, as far as the result type, the
+    /// attributes and the other operands fix it (`?` where they do not):
+    /// the shape rule run backwards, which makes `?` operand dims static.
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t>> getKnownOperandShapes();
   }];
 }
 

@@ -137,7 +137,7 @@ def Trace_SelectOp : Trace_Op<"select", [Pure, InferTypeOpAdaptor,
 
 // No `Elementwise` trait: its generic shape check would run before, and
 // hide, the verifier's "shape must be preserved" message.
-def Trace_CastOp : Trace_Op<"cast", [Pure]> {
+def Trace_CastOp : Trace_Op<"cast", [Pure, Trace_ReifiesShapes]> {
   let summary = "convert the element type (float<->int truncates toward zero)";
   let description = [{
     `%y = trace.cast %x : tensor<4xf32> to tensor<4xi32>`; bool casts give

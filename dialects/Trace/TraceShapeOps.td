@@ -12,7 +12,7 @@
 include "Trace/TraceBase.td"
 include "Trace/TraceTypes.td"
 
-def Trace_ReshapeOp : Trace_Op<"reshape", [Pure]> {
+def Trace_ReshapeOp : Trace_Op<"reshape", [Pure, Trace_ReifiesShapes]> {
   let summary = "same elements (row-major order), new shape";
   let description = [{
     Without `like`, a `?` result dim is NumPy's -1, inferred from the
@@ -57,7 +57,9 @@ def Trace_TransposeOp : Trace_Op<"transpose", [Pure, InferTypeOpAdaptor,
   let hasCanonicalizer = 1;
 }
 
-def Trace_BroadcastToOp : Trace_Op<"broadcast_to", [Pure]> {
+def Trace_BroadcastToOp : Trace_Op<"broadcast_to",
+                                   [Pure,
+                                    Trace_ReifiesShapes]> {
   let summary = "NumPy broadcast to the result shape";
   let description = [{
     Without `like`, a `?` result dim takes its size from the aligned `?`
@@ -126,7 +128,10 @@ def Trace_ConcatOp : Trace_Op<"concat", [Pure, InferTypeOpAdaptor,
   let hasFolder = 1;
 }
 
-def Trace_SliceOp : Trace_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+def Trace_SliceOp : Trace_Op<"slice",
+                             [Pure,
+                              InferTypeOpAdaptor,
+                              Trace_ReifiesShapes]> {
   let summary = "x[start:limit:strides] per dim";
   let description = [{
     `0 <= start <= limit <= dim` and `strides >= 1` (all ones when omitted).
@@ -191,7 +196,10 @@ def Trace_PadOp : Trace_Op<"pad", [Pure, InferTypeOpAdaptor,
   let hasFolder = 1;
 }
 
-def Trace_SplitOp : Trace_Op<"split", [Pure, InferTypeOpAdaptor]> {
+def Trace_SplitOp : Trace_Op<"split",
+                             [Pure,
+                              InferTypeOpAdaptor,
+                              Trace_ReifiesShapes]> {
   let summary = "cut `x` along `axis` into pieces shaped like the `like` operands";
   let description = [{
     The inverse of concat (TensorFlow's `tf.split` with `size_splits`, the
@@ -213,7 +221,10 @@ def Trace_SplitOp : Trace_Op<"split", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def Trace_GatherOp : Trace_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+def Trace_GatherOp : Trace_Op<"gather",
+                              [Pure,
+                               InferTypeOpAdaptor,
+                               Trace_ReifiesShapes]> {
   let summary = "take slices of `params` at `indices` along `axis`";
   let description = [{
     TensorFlow's `tf.gather`: the result shape is
@@ -233,7 +244,8 @@ def Trace_GatherOp : Trace_Op<"gather", [Pure, InferTypeOpAdaptor]> {
 // to [0, dim - 1] exactly as gather clamps them, so
 // <scatter_add(0, i, u), p> == <u, gather(p, i)> for every i.
 def Trace_ScatterAddOp : Trace_Op<"scatter_add",
-                                  [Pure, InferTypeOpAdaptor]> {
+                                  [Pure, InferTypeOpAdaptor,
+                                   Trace_ReifiesShapes]> {
   let summary = "add `updates` into `operand` at `indices` along `axis`";
   let description = [{
     `updates` has gather's result shape for `operand` and `indices`:
@@ -259,7 +271,7 @@ def Trace_ScatterAddOp : Trace_Op<"scatter_add",
   let hasFolder = 1;
 }
 
-def Trace_OneHotOp : Trace_Op<"one_hot", [Pure]> {
+def Trace_OneHotOp : Trace_Op<"one_hot", [Pure, Trace_ReifiesShapes]> {
   let summary = "one-hot encode indices: a new dim of size `depth` at `axis`";
   let description = [{
     `%r = trace.one_hot %i {depth = 10} : tensor<32xi32> -> tensor<32x10xf32>`;

@@ -36,37 +36,6 @@ using namespace mlir::trace;
 
 namespace {
 
-/// The sizes each operand of a backprop op must have, as far as the static
-/// result, the attributes and the other operands fix them (`?` where they
-/// do not).
-SmallVector<SmallVector<int64_t>> knownShapes(Conv2DBackpropInputOp op) {
-  ArrayRef<int64_t> in = op.getType().getShape();
-  auto filter = cast<RankedTensorType>(op.getFilter().getType()).getShape();
-  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
-  int64_t f = orElse(filter[3], dy[3]);
-  SmallVector<int64_t> out = {in[0]};
-  for (int i = 0; i < 2; ++i)
-    out.push_back(windowedOutputSize(
-        in[1 + i], filter[i], op.getStrides()[i], op.getPadding()[2 * i],
-        op.getPadding()[2 * i + 1], op.getDilations()[i]));
-  out.push_back(f);
-  return {{filter[0], filter[1], in[3], f}, out};
-}
-
-SmallVector<SmallVector<int64_t>> knownShapes(Conv2DBackpropFilterOp op) {
-  ArrayRef<int64_t> f = op.getType().getShape();
-  auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
-  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
-  int64_t n = orElse(in[0], dy[0]);
-  SmallVector<int64_t> out = {n};
-  for (int i = 0; i < 2; ++i)
-    out.push_back(windowedOutputSize(
-        in[1 + i], f[i], op.getStrides()[i], op.getPadding()[2 * i],
-        op.getPadding()[2 * i + 1], op.getDilations()[i]));
-  out.push_back(f[3]);
-  return {{n, in[1], in[2], f[2]}, out};
-}
-
 struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -562,8 +531,8 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
 
 void mlir::trace::populateConvBackpropToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<CastToKnownSizes<Conv2DBackpropInputOp, knownShapes>,
-               CastToKnownSizes<Conv2DBackpropFilterOp, knownShapes>,
+  patterns.add<CastToKnownSizes<Conv2DBackpropInputOp>,
+               CastToKnownSizes<Conv2DBackpropFilterOp>,
                Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
                Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg>(
       patterns.getContext());

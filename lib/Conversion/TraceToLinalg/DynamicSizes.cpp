@@ -13,61 +13,6 @@
 
 using namespace mlir;
 
-namespace {
-
-template <typename OpTy>
-OpFoldResult combine(OpBuilder &b, Location loc, OpFoldResult lhs,
-                     OpFoldResult rhs,
-                     function_ref<int64_t(int64_t, int64_t)> fold) {
-  std::optional<int64_t> l = getConstantIntValue(lhs);
-  std::optional<int64_t> r = getConstantIntValue(rhs);
-  if (l && r)
-    return b.getIndexAttr(fold(*l, *r));
-  return OpTy::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, lhs),
-                      getValueOrCreateConstantIndexOp(b, loc, rhs))
-      .getResult();
-}
-
-} // namespace
-
-OpFoldResult mlir::trace::addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                                   OpFoldResult rhs) {
-  if (getConstantIntValue(rhs) == 0)
-    return lhs;
-  if (getConstantIntValue(lhs) == 0)
-    return rhs;
-  return combine<arith::AddIOp>(b, loc, lhs, rhs,
-                                [](int64_t l, int64_t r) { return l + r; });
-}
-
-OpFoldResult mlir::trace::mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                                   OpFoldResult rhs) {
-  if (getConstantIntValue(rhs) == 1)
-    return lhs;
-  if (getConstantIntValue(lhs) == 1)
-    return rhs;
-  return combine<arith::MulIOp>(b, loc, lhs, rhs,
-                                [](int64_t l, int64_t r) { return l * r; });
-}
-
-OpFoldResult mlir::trace::subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                                   OpFoldResult rhs) {
-  if (getConstantIntValue(rhs) == 0)
-    return lhs;
-  return combine<arith::SubIOp>(b, loc, lhs, rhs,
-                                [](int64_t l, int64_t r) { return l - r; });
-}
-
-OpFoldResult mlir::trace::divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                                   OpFoldResult rhs) {
-  if (getConstantIntValue(rhs) == 1)
-    return lhs;
-  return combine<arith::FloorDivSIOp>(
-      b, loc, lhs, rhs, [](int64_t l, int64_t r) {
-        return r ? llvm::divideFloorSigned(l, r) : 0;
-      });
-}
-
 SmallVector<int64_t> mlir::trace::staticShape(ArrayRef<OpFoldResult> sizes) {
   SmallVector<int64_t> shape;
   for (OpFoldResult size : sizes)

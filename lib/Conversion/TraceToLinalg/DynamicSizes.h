@@ -8,22 +8,13 @@
 #ifndef TRACEC_LIB_CONVERSION_TRACETOLINALG_DYNAMICSIZES_H
 #define TRACEC_LIB_CONVERSION_TRACETOLINALG_DYNAMICSIZES_H
 
+#include "tracec/Dialect/Trace/IR/TraceShapes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 namespace mlir::trace {
-
-/// lhs + rhs, lhs * rhs, lhs - rhs, lhs / rhs (floor, non-negative sizes):
-/// a constant where both are, else an arith op.
-OpFoldResult addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs);
-OpFoldResult mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs);
-OpFoldResult subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs);
-OpFoldResult divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs);
 
 /// The static shape of `sizes` (`?` where a size is not a constant).
 SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes);

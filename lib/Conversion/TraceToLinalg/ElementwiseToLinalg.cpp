@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "DynamicSizes.h"
 #include "LoweringUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -277,16 +278,15 @@ struct ElementwiseToGeneric : OpRewritePattern<OpTy> {
                                                utils::IteratorType::parallel);
 
     // Per result dim, the operand dims read along it (not broadcast) must
-    // agree, and a dynamic result dim takes their size.
-    SmallVector<Value> sizes;
-    if (failed(loopSizes(rewriter, loc, op, op->getOperands(),
-                         ArrayRef(maps).drop_back(), resultType.getRank(),
-                         sizes)))
+    // agree; a dynamic result dim takes the op's size for it.
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return failure();
+    if (failed(checkLoopSizes(rewriter, loc, op, op->getOperands(),
+                              ArrayRef(maps).drop_back(),
+                              resultType.getRank())))
       return rewriter.notifyMatchFailure(op, "a result dim of no operand");
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < resultType.getRank(); ++d)
-      if (resultType.isDynamicDim(d))
-        dynamic.push_back(sizes[d]);
+    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, resultType, *sizes);
 
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          resultType.getElementType(), dynamic);

@@ -31,17 +31,6 @@ namespace {
 // gather, one_hot
 //===----------------------------------------------------------------------===//
 
-/// The shape of gather's result (and scatter_add's updates): the sizes of
-/// the gathered-from tensor around `axis`, the indices' in it.
-SmallVector<OpFoldResult> gatheredSizes(ArrayRef<OpFoldResult> sourceSizes,
-                                        ArrayRef<OpFoldResult> indexSizes,
-                                        int64_t axis) {
-  SmallVector<OpFoldResult> sizes(sourceSizes.take_front(axis));
-  llvm::append_range(sizes, indexSizes);
-  llvm::append_range(sizes, sourceSizes.drop_front(axis + 1));
-  return sizes;
-}
-
 /// A `?` axis must hold an element wherever there is an index to clamp
 /// into it: a run-time check that `axisSize` is at least 1 where the
 /// indices (of sizes `indexSizes`) are not empty. `axisName` names the axis
@@ -80,12 +69,13 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
           op, "gathers from an empty axis: no index can be clamped into it");
 
     // The result's sizes: params' around the axis, the indices' in it.
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return failure();
     SmallVector<OpFoldResult> paramSizes =
         tensor::getMixedSizes(rewriter, loc, op.getParams());
     SmallVector<OpFoldResult> indexSizes =
         tensor::getMixedSizes(rewriter, loc, op.getIndices());
-    SmallVector<OpFoldResult> sizes =
-        gatheredSizes(paramSizes, indexSizes, *axis);
     OpFoldResult axisSize = paramSizes[*axis];
     checkAxisHoldsIndices(rewriter, loc, op, axisSize, indexSizes,
                           "params dim " + Twine(*axis) + " (the gather axis)");
@@ -110,7 +100,7 @@ struct GatherToLinalg : OpRewritePattern<GatherOp> {
         AffineMap::get(rank, 0, indexExprs, context),
         rewriter.getMultiDimIdentityMap(rank)};
     Value init =
-        emptyLike(rewriter, loc, type, dynamicOf(rewriter, loc, type, sizes));
+        emptyLike(rewriter, loc, type, dynamicOf(rewriter, loc, type, *sizes));
     Value source = op.getParams();
     int64_t paramsRank = params.getRank();
     int64_t gatherAxis = *axis;
@@ -186,7 +176,7 @@ struct ScatterAddToLinalg : OpRewritePattern<ScatterAddOp> {
     // updates: operand[:axis] + indices + operand[axis+1:], checked at run
     // time where a side is `?`.
     SmallVector<OpFoldResult> expected =
-        gatheredSizes(operandSizes, indexSizes, axis);
+        gatheredShape<OpFoldResult>(operandSizes, indexSizes, axis);
     for (int64_t d = 0; d < updates.getRank(); ++d) {
       if (!updates.isDynamicDim(d) && getConstantIntValue(expected[d]))
         continue;
@@ -312,11 +302,10 @@ struct OneHotToLinalg : OpRewritePattern<OneHotOp> {
       return rewriter.notifyMatchFailure(op, "axis is out of range");
     if (type.isDynamicDim(*axis))
       return rewriter.notifyMatchFailure(op, "the depth is dynamic");
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < rank; ++d)
-      if (type.isDynamicDim(d))
-        dynamic.push_back(
-            dimSize(rewriter, loc, op.getIndices(), d < *axis ? d : d - 1));
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return failure();
+    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, type, *sizes);
 
     // The indices are read at every result dim but the new one.
     MLIRContext *context = rewriter.getContext();

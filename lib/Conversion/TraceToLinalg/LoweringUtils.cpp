@@ -60,13 +60,16 @@ void mlir::trace::checkSameSize(OpBuilder &builder, Location loc, Operation *op,
   cf::AssertOp::create(builder, loc, same, where);
 }
 
-LogicalResult mlir::trace::loopSizes(OpBuilder &builder, Location loc,
-                                     Operation *op, ValueRange operands,
-                                     ArrayRef<AffineMap> maps,
-                                     unsigned numLoops,
-                                     SmallVectorImpl<Value> &sizes) {
+LogicalResult mlir::trace::checkLoopSizes(OpBuilder &builder, Location loc,
+                                          Operation *op, ValueRange operands,
+                                          ArrayRef<AffineMap> maps,
+                                          unsigned numLoops) {
   MLIRContext *context = builder.getContext();
-  sizes.clear();
+  for (unsigned loop = 0; loop < numLoops; ++loop)
+    if (llvm::none_of(maps, [&](AffineMap map) {
+          return map.getResultPosition(getAffineDimExpr(loop, context));
+        }))
+      return failure();
   for (unsigned loop = 0; loop < numLoops; ++loop) {
     Value reference;
     int64_t referenceOperand = 0, referenceDim = 0;
@@ -94,9 +97,6 @@ LogicalResult mlir::trace::loopSizes(OpBuilder &builder, Location loc,
         referenceDim = *position;
       }
     }
-    if (!reference)
-      return failure();
-    sizes.push_back(reference);
   }
   return success();
 }

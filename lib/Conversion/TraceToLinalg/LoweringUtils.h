@@ -37,14 +37,14 @@ Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
 void checkSameSize(OpBuilder &builder, Location loc, Operation *op, Value lhs,
                    Value rhs, const llvm::Twine &what);
 
-/// The size of each loop of an op that reads `operands` through `maps`
-/// (one per operand, over `numLoops` loops): for each loop, the size of an
-/// operand dim indexed by it (a static one where there is one), with a
-/// checkSameSize for every other operand dim that must agree. Fails where
-/// no operand dim is indexed by a loop.
-LogicalResult loopSizes(OpBuilder &builder, Location loc, Operation *op,
-                        ValueRange operands, ArrayRef<AffineMap> maps,
-                        unsigned numLoops, SmallVectorImpl<Value> &sizes);
+/// Checks at run time (checkSameSize) that the operand dims each loop
+/// indexes agree, for an op that reads `operands` through `maps` (one per
+/// operand, over `numLoops` loops). Fails, checking nothing, where a loop
+/// indexes no operand dim. The sizes themselves are the op's
+/// (reifyResultShapes).
+LogicalResult checkLoopSizes(OpBuilder &builder, Location loc, Operation *op,
+                             ValueRange operands, ArrayRef<AffineMap> maps,
+                             unsigned numLoops);
 
 /// The dynamic sizes of `type` (a tensor indexed by the loops through an
 /// identity-like map `dims`, one loop per dim) among `sizes`.

@@ -9,6 +9,7 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "DynamicSizes.h"
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,15 +63,14 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
 
     // Sizes from the operands; with dynamic dims, the contraction dims (and
     // batch dims) that must agree are checked at run time.
-    SmallVector<Value> sizes;
-    if (failed(loopSizes(rewriter, loc, op,
-                         ValueRange{op.getLhs(), op.getRhs()}, {lhsMap, rhsMap},
-                         batchRank + 3, sizes)))
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return failure();
+    if (failed(checkLoopSizes(rewriter, loc, op,
+                              ValueRange{op.getLhs(), op.getRhs()},
+                              {lhsMap, rhsMap}, batchRank + 3)))
       return rewriter.notifyMatchFailure(op, "a loop of no operand");
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < result.getRank(); ++d)
-      if (result.isDynamicDim(d))
-        dynamic.push_back(sizes[d]);
+    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, *sizes);
 
     Value init = filledTensor(rewriter, loc, result.getShape(), dynamic,
                               rewriter.getZeroAttr(result.getElementType()));

@@ -31,30 +31,6 @@ using namespace mlir::trace;
 
 namespace {
 
-SmallVector<SmallVector<int64_t>> knownShapes(MaxPool2DGradOp op) {
-  auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
-  auto dy = cast<RankedTensorType>(op.getDy().getType()).getShape();
-  int64_t n = orElse(in[0], dy[0]), c = orElse(in[3], dy[3]);
-  SmallVector<int64_t> out = {n};
-  for (int i = 0; i < 2; ++i)
-    out.push_back(windowedOutputSize(in[1 + i], op.getWindow()[i],
-                                     op.getStrides()[i], op.getPadding()[2 * i],
-                                     op.getPadding()[2 * i + 1]));
-  out.push_back(c);
-  return {{n, in[1], in[2], c}, out};
-}
-
-SmallVector<SmallVector<int64_t>> knownShapes(AvgPool2DGradOp op) {
-  ArrayRef<int64_t> in = op.getType().getShape();
-  SmallVector<int64_t> out = {in[0]};
-  for (int i = 0; i < 2; ++i)
-    out.push_back(windowedOutputSize(in[1 + i], op.getWindow()[i],
-                                     op.getStrides()[i], op.getPadding()[2 * i],
-                                     op.getPadding()[2 * i + 1]));
-  out.push_back(in[3]);
-  return {out};
-}
-
 /// Whether padded position `padded` (of an input dim of `size` elements
 /// after `padBefore` padding) is a real input element.
 Value inBounds(OpBuilder &b, Location loc, Value padded, int64_t padBefore,
@@ -376,8 +352,8 @@ struct AvgPool2DGradToLinalg : OpRewritePattern<AvgPool2DGradOp> {
 
 void mlir::trace::populatePoolingGradToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<CastToKnownSizes<MaxPool2DGradOp, knownShapes>,
-               CastToKnownSizes<AvgPool2DGradOp, knownShapes>,
+  patterns.add<CastToKnownSizes<MaxPool2DGradOp>,
+               CastToKnownSizes<AvgPool2DGradOp>,
                MaxPool2DGradToLinalg, MaxPool2DSelectToLinalg,
                AvgPool2DGradToLinalg>(patterns.getContext());
 }

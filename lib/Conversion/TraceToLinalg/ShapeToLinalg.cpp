@@ -66,12 +66,8 @@ Value reshapeThroughFlat(PatternRewriter &rewriter, ReshapeOp op) {
   for (int64_t size : to.getShape())
     if (!ShapedType::isDynamic(size))
       known *= size;
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t size : to.getShape())
-    sizes.push_back(
-        ShapedType::isDynamic(size)
-            ? divSizes(rewriter, loc, count, rewriter.getIndexAttr(known))
-            : rewriter.getIndexAttr(size));
+  // The op's rule: the `?` is the count over `known` (which must divide it).
+  SmallVector<OpFoldResult> sizes = *reifiedSizes(rewriter, op);
   OpFoldResult product = rewriter.getIndexAttr(1);
   for (OpFoldResult size : sizes)
     product = mulSizes(rewriter, loc, product, size);
@@ -288,25 +284,23 @@ struct BroadcastToToLinalg : OpRewritePattern<BroadcastToOp> {
     // a `like` dim.
     int64_t offset = to.getRank() - from.getRank();
     bool expandsUnitDims = false;
-    SmallVector<Value> dynamic;
+    FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(rewriter, op);
+    if (failed(sizes))
+      return failure();
+    SmallVector<Value> dynamic = dynamicOf(rewriter, loc, to, *sizes);
     Value like = op.getLike();
     for (int64_t d = 0; d < to.getRank(); ++d) {
       int64_t source = d - offset;
       bool dynamicSource = source >= 0 && from.isDynamicDim(source);
       if (like && to.isDynamicDim(d)) {
-        Value size = dimSize(rewriter, loc, like, d);
-        dynamic.push_back(size);
         if (source >= 0 && from.getDimSize(source) != 1)
           checkSameSize(rewriter, loc, op,
-                        dimSize(rewriter, loc, op.getX(), source), size,
+                        dimSize(rewriter, loc, op.getX(), source),
+                        getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                        (*sizes)[d]),
                         "dim " + Twine(source) + " of the operand and dim " +
                             Twine(d) + " of 'like' differ");
-      } else if (to.isDynamicDim(d)) {
-        if (!dynamicSource)
-          return rewriter.notifyMatchFailure(
-              op, "a dynamic result dim whose size the operand does not give");
-        dynamic.push_back(dimSize(rewriter, loc, op.getX(), source));
-      } else if (dynamicSource) {
+      } else if (!to.isDynamicDim(d) && dynamicSource) {
         checkSameSize(
             rewriter, loc, op, dimSize(rewriter, loc, op.getX(), source),
             arith::ConstantIndexOp::create(rewriter, loc, to.getDimSize(d)),

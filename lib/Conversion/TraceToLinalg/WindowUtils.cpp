@@ -265,10 +265,6 @@ void mlir::trace::checkLikeMatchesDy(OpBuilder &b, Location loc,
   }
 }
 
-int64_t mlir::trace::orElse(int64_t known, int64_t fallback) {
-  return ShapedType::isDynamic(known) ? fallback : known;
-}
-
 FailureOr<SmallVector<Value>>
 mlir::trace::castToKnownSizes(PatternRewriter &rewriter, Operation *op,
                               ArrayRef<SmallVector<int64_t>> known) {

@@ -113,9 +113,6 @@ AffineMap windowMap(MLIRContext *context, unsigned numDims);
 void checkLikeMatchesDy(OpBuilder &b, Location loc, Operation *op, Value dy,
                         Value like, bool channelsOfDy);
 
-/// `known` with `fallback`'s size where `known` has none.
-int64_t orElse(int64_t known, int64_t fallback);
-
 /// The operands of `op` where `known` (one shape per operand, `?` where
 /// nothing fixes a size) makes `?` dims static: each such dim is checked at
 /// run time and the operand cast to the static size (tensor.cast). Fails,
@@ -125,19 +122,17 @@ castToKnownSizes(PatternRewriter &rewriter, Operation *op,
                  ArrayRef<SmallVector<int64_t>> known);
 
 /// A backprop op whose operands have `?` dims that its static result or
-/// its other operands fix (`knownShapes`: the sizes each operand must have,
-/// `?` where they are not fixed) becomes the same op on operands cast to
-/// those sizes, so that the lowerings see static sizes wherever the op has
-/// them.
-template <typename OpTy, SmallVector<SmallVector<int64_t>> (*knownShapes)(OpTy)>
-struct CastToKnownSizes : OpRewritePattern<OpTy> {
+/// its other operands fix (the op's getKnownOperandShapes) becomes the same
+/// op on operands cast to those sizes, so that the lowerings see static
+/// sizes wherever the op has them.
+template <typename OpTy> struct CastToKnownSizes : OpRewritePattern<OpTy> {
   CastToKnownSizes(MLIRContext *context)
       : OpRewritePattern<OpTy>(context, /*benefit=*/3) {}
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<SmallVector<Value>> operands =
-        castToKnownSizes(rewriter, op, knownShapes(op));
+        castToKnownSizes(rewriter, op, op.getKnownOperandShapes());
     if (failed(operands))
       return rewriter.notifyMatchFailure(op, "no operand dim to make static");
     rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), *operands,

@@ -199,3 +199,80 @@ func.func @shape_ops(%x: tensor<?x?xf32>, %y: tensor<?x4xf32>, %like: tensor<?x4
   %d3 = tensor.dim %q, %c0 : tensor<?x4xf32>
   return %d0, %d1, %d2, %d3 : index, index, index, index
 }
+
+// -----
+
+// reshape: a `?` is the element count over the other dims' (NumPy's -1);
+// with several `?` (unit dims only differ), the operand's non-unit dims.
+// CHECK-LABEL: func.func @reshape
+// CHECK-SAME: (%[[X:.*]]: tensor<?x6xf32>, %[[Y:.*]]: tensor<?x?xf32>)
+// CHECK-DAG: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[COUNT:.*]] = arith.muli %[[N]], %c6
+// CHECK-DAG: %[[ROWS:.*]] = arith.floordivsi %[[COUNT]], %c3
+// CHECK-DAG: %[[A:.*]] = tensor.dim %[[Y]], %c0
+// CHECK-DAG: %[[B:.*]] = tensor.dim %[[Y]], %c1
+// CHECK-NOT: trace.reshape
+// CHECK: return %[[ROWS]], %[[A]], %[[B]]
+func.func @reshape(%x: tensor<?x6xf32>, %y: tensor<?x?xf32>) -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %r = trace.reshape %x : tensor<?x6xf32> -> tensor<?x3xf32>
+  %s = trace.reshape %y : tensor<?x?xf32> -> tensor<?x1x?xf32>
+  %rows = tensor.dim %r, %c0 : tensor<?x3xf32>
+  %a = tensor.dim %s, %c0 : tensor<?x1x?xf32>
+  %b = tensor.dim %s, %c2 : tensor<?x1x?xf32>
+  return %rows, %a, %b : index, index, index
+}
+
+// -----
+
+// broadcast_to: a `?` result dim is the aligned operand dim, or like's.
+// CHECK-LABEL: func.func @broadcast_to
+// CHECK-SAME: (%[[X:.*]]: tensor<?x1xf32>, %[[L:.*]]: tensor<5x?x4xf32>)
+// CHECK-DAG: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[M:.*]] = tensor.dim %[[L]], %c1
+// CHECK-NOT: trace.broadcast_to
+// CHECK: return %[[N]], %[[M]]
+func.func @broadcast_to(%x: tensor<?x1xf32>, %like: tensor<5x?x4xf32>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = trace.broadcast_to %x : tensor<?x1xf32> -> tensor<?x4xf32>
+  %l = trace.broadcast_to %x like %like : tensor<?x1xf32>, tensor<5x?x4xf32> -> tensor<5x?x4xf32>
+  %n = tensor.dim %b, %c0 : tensor<?x4xf32>
+  %m = tensor.dim %l, %c1 : tensor<5x?x4xf32>
+  return %n, %m : index, index
+}
+
+// -----
+
+// gather: params' dims around the axis, the indices' in its place;
+// one_hot: the indices' dims around the new one; cast, scatter_add: their
+// operand's shape; slice and split with `like`: like's.
+// CHECK-LABEL: func.func @indexing
+// CHECK-SAME: (%[[P:.*]]: tensor<?x8x?xf32>, %[[I:.*]]: tensor<?xi32>, %[[L:.*]]: tensor<?x2xf32>)
+// CHECK-DAG: %[[P0:.*]] = tensor.dim %[[P]], %c0
+// CHECK-DAG: %[[I0:.*]] = tensor.dim %[[I]], %c0
+// CHECK-DAG: %[[P2:.*]] = tensor.dim %[[P]], %c2
+// CHECK-DAG: %[[L0:.*]] = tensor.dim %[[L]], %c0
+// CHECK-NOT: trace.
+// CHECK: return %[[P0]], %[[I0]], %[[P2]], %[[I0]], %[[P2]], %[[I0]], %[[L0]], %[[P0]]
+func.func @indexing(%p: tensor<?x8x?xf32>, %i: tensor<?xi32>, %like: tensor<?x2xf32>) -> (index, index, index, index, index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %g = trace.gather %p, %i {axis = 1 : i64} : (tensor<?x8x?xf32>, tensor<?xi32>) -> tensor<?x?x?xf32>
+  %g0 = tensor.dim %g, %c0 : tensor<?x?x?xf32>
+  %g1 = tensor.dim %g, %c1 : tensor<?x?x?xf32>
+  %g2 = tensor.dim %g, %c2 : tensor<?x?x?xf32>
+  %h = trace.one_hot %i {depth = 10 : i64, axis = 0 : i64} : tensor<?xi32> -> tensor<10x?xf32>
+  %h1 = tensor.dim %h, %c1 : tensor<10x?xf32>
+  %c = trace.cast %p : tensor<?x8x?xf32> to tensor<?x8x?xf64>
+  %c2d = tensor.dim %c, %c2 : tensor<?x8x?xf64>
+  %s = trace.slice %p like %g {start = array<i64: 0, 0, 0>} : tensor<?x8x?xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  %s1 = tensor.dim %s, %c1 : tensor<?x?x?xf32>
+  %a, %b = trace.split %like like %like, %like {axis = 0 : i64} : tensor<?x2xf32>, tensor<?x2xf32>, tensor<?x2xf32> -> tensor<?x2xf32>, tensor<?x2xf32>
+  %b0 = tensor.dim %b, %c0 : tensor<?x2xf32>
+  %u = trace.scatter_add %g, %i, %g {axis = 1 : i64} : (tensor<?x?x?xf32>, tensor<?xi32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %u0 = tensor.dim %u, %c0 : tensor<?x?x?xf32>
+  return %g0, %g1, %g2, %h1, %c2d, %s1, %b0, %u0 : index, index, index, index, index, index, index, index
+}

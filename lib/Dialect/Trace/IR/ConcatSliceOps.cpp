@@ -212,6 +212,16 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult SliceOp::reifyResultShapes(OpBuilder &b,
+                                         ReifiedRankedShapedTypeDims &shapes) {
+  if (Value like = getLike())
+    return reifySameShapeResult(b, *this, shapes, like);
+  // Without `like`, start, limit and strides fix every size.
+  return reifiedAs(b, getResult(), getAsIndexOpFoldResult(
+                                       b.getContext(), getType().getShape()),
+                   shapes);
+}
+
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   // Same static shape: the slice takes everything (a `like` form of a `?`
   // dim may start past 0).
@@ -381,5 +391,14 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "'trace.split' op pieces cover ", total,
                              " elements along axis ", *axis,
                              " but the operand has ", whole);
+  return success();
+}
+
+LogicalResult SplitOp::reifyResultShapes(OpBuilder &b,
+                                         ReifiedRankedShapedTypeDims &shapes) {
+  for (auto [result, like] : llvm::zip(getResults(), getLike()))
+    if (failed(reifiedAs(b, result, tensor::getMixedSizes(b, getLoc(), like),
+                         shapes)))
+      return failure();
   return success();
 }

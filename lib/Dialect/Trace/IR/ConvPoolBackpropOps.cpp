@@ -302,6 +302,75 @@ MaxPool2DGradOp::reifyResultShapes(OpBuilder &b,
   return reifySameShapeResult(b, *this, shapes, getInput());
 }
 
+LogicalResult
+Conv2DBackpropFilterOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  return reifiedAs(b, getResult(),
+                   getAsIndexOpFoldResult(b.getContext(), getFilterShape()),
+                   shapes);
+}
+
+// The shape rules run backwards (getKnownOperandShapes): what the static
+// result, the attributes and the other operands say each operand's shape
+// must be.
+
+/// `known` unless it is `?`, then `fallback`.
+static int64_t orElse(int64_t known, int64_t fallback) {
+  return ShapedType::isDynamic(known) ? fallback : known;
+}
+
+SmallVector<SmallVector<int64_t>> Conv2DBackpropInputOp::getKnownOperandShapes() {
+  ArrayRef<int64_t> in = getType().getShape();
+  auto filter = cast<RankedTensorType>(getFilter().getType()).getShape();
+  auto dy = cast<RankedTensorType>(getDy().getType()).getShape();
+  int64_t f = orElse(filter[3], dy[3]);
+  SmallVector<int64_t> out = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(
+        in[1 + i], filter[i], getStrides()[i], getPadding()[2 * i],
+        getPadding()[2 * i + 1], getDilations()[i]));
+  out.push_back(f);
+  return {{filter[0], filter[1], in[3], f}, out};
+}
+
+SmallVector<SmallVector<int64_t>> Conv2DBackpropFilterOp::getKnownOperandShapes() {
+  ArrayRef<int64_t> f = getType().getShape();
+  auto in = cast<RankedTensorType>(getInput().getType()).getShape();
+  auto dy = cast<RankedTensorType>(getDy().getType()).getShape();
+  int64_t n = orElse(in[0], dy[0]);
+  SmallVector<int64_t> out = {n};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(
+        in[1 + i], f[i], getStrides()[i], getPadding()[2 * i],
+        getPadding()[2 * i + 1], getDilations()[i]));
+  out.push_back(f[3]);
+  return {{n, in[1], in[2], f[2]}, out};
+}
+
+SmallVector<SmallVector<int64_t>> MaxPool2DGradOp::getKnownOperandShapes() {
+  auto in = cast<RankedTensorType>(getInput().getType()).getShape();
+  auto dy = cast<RankedTensorType>(getDy().getType()).getShape();
+  int64_t n = orElse(in[0], dy[0]), c = orElse(in[3], dy[3]);
+  SmallVector<int64_t> out = {n};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(in[1 + i], getWindow()[i],
+                                     getStrides()[i], getPadding()[2 * i],
+                                     getPadding()[2 * i + 1]));
+  out.push_back(c);
+  return {{n, in[1], in[2], c}, out};
+}
+
+SmallVector<SmallVector<int64_t>> AvgPool2DGradOp::getKnownOperandShapes() {
+  ArrayRef<int64_t> in = getType().getShape();
+  SmallVector<int64_t> out = {in[0]};
+  for (int i = 0; i < 2; ++i)
+    out.push_back(windowedOutputSize(in[1 + i], getWindow()[i],
+                                     getStrides()[i], getPadding()[2 * i],
+                                     getPadding()[2 * i + 1]));
+  out.push_back(in[3]);
+  return {out};
+}
+
 //===----------------------------------------------------------------------===//
 // max_pool2d_select
 //===----------------------------------------------------------------------===//

@@ -351,6 +351,11 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
+LogicalResult CastOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  return reifySameShapeResult(b, *this, shapes);
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getX().getType() == getType())
     return getX();

@@ -7,6 +7,8 @@
 #include "ConstantFolding.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -32,12 +34,24 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "'trace.gather' op axis ", adaptor.getAxis(),
                              " is out of range for params of rank ",
                              params.getRank());
-  ArrayRef<int64_t> p = params.getShape();
-  SmallVector<int64_t> shape(p.take_front(*axis));
-  llvm::append_range(shape, indices.getShape());
-  llvm::append_range(shape, p.drop_front(*axis + 1));
-  types.push_back(params.clone(shape));
+  types.push_back(params.clone(
+      gatheredShape(params.getShape(), indices.getShape(), *axis)));
   return success();
+}
+
+LogicalResult GatherOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  auto rank = cast<RankedTensorType>(getParams().getType()).getRank();
+  std::optional<int64_t> axis = normalizeAxis(getAxis(), rank);
+  if (!axis)
+    return failure();
+  SmallVector<OpFoldResult> params = tensor::getMixedSizes(b, loc, getParams());
+  SmallVector<OpFoldResult> indices =
+      tensor::getMixedSizes(b, loc, getIndices());
+  return reifiedAs(b, getResult(),
+                   gatheredShape<OpFoldResult>(params, indices, *axis),
+                   shapes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -89,6 +103,12 @@ LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *,
         ", the indices' dims, operand dims after it)");
   types.push_back(operand);
   return success();
+}
+
+LogicalResult
+ScatterAddOp::reifyResultShapes(OpBuilder &b,
+                                ReifiedRankedShapedTypeDims &shapes) {
+  return reifySameShapeResult(b, *this, shapes, getOperand());
 }
 
 OpFoldResult ScatterAddOp::fold(FoldAdaptor adaptor) {
@@ -148,6 +168,18 @@ LogicalResult OneHotOp::verify() {
            << " with depth " << getDepth() << " at axis " << getAxis()
            << "), got " << formatShape(getType().getShape());
   return success();
+}
+
+LogicalResult OneHotOp::reifyResultShapes(OpBuilder &b,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  int64_t rank = getType().getRank();
+  std::optional<int64_t> axis = normalizeAxis(getAxis(), rank);
+  if (!axis)
+    return failure();
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(b, getLoc(), getIndices());
+  sizes.insert(sizes.begin() + *axis, b.getIndexAttr(getDepth()));
+  return reifiedAs(b, getResult(), sizes, shapes);
 }
 
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {

@@ -125,6 +125,47 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+LogicalResult ReshapeOp::reifyResultShapes(OpBuilder &b,
+                                           ReifiedRankedShapedTypeDims &shapes) {
+  if (Value like = getLike())
+    return reifySameShapeResult(b, *this, shapes, like);
+  Location loc = getLoc();
+  RankedTensorType to = getType();
+  SmallVector<OpFoldResult> from = tensor::getMixedSizes(b, loc, getX());
+  SmallVector<OpFoldResult> sizes;
+  if (to.getNumDynamicDims() <= 1) {
+    // The `?` is NumPy's -1: the element count over the other dims'.
+    OpFoldResult count = b.getIndexAttr(1);
+    for (OpFoldResult size : from)
+      count = mulSizes(b, loc, count, size);
+    int64_t known = 1;
+    for (int64_t size : to.getShape())
+      if (!ShapedType::isDynamic(size))
+        known *= size;
+    for (int64_t size : to.getShape())
+      sizes.push_back(ShapedType::isDynamic(size)
+                          ? divSizes(b, loc, count, b.getIndexAttr(known))
+                          : b.getIndexAttr(size));
+    return reifiedAs(b, getResult(), sizes, shapes);
+  }
+  // Only unit dims differ (the verifier says): the result's other dims are
+  // the operand's other dims, in order.
+  auto operandShape = cast<RankedTensorType>(getX().getType()).getShape();
+  size_t next = 0;
+  for (int64_t size : to.getShape()) {
+    if (size == 1) {
+      sizes.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    while (next < from.size() && operandShape[next] == 1)
+      ++next;
+    if (next == from.size())
+      return failure();
+    sizes.push_back(from[next++]);
+  }
+  return reifiedAs(b, getResult(), sizes, shapes);
+}
+
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getX().getType() == getType())
     return getX();
@@ -326,6 +367,16 @@ LogicalResult BroadcastToOp::verify() {
            << formatShape(to.getShape())
            << " (each dim must equal the target's or be 1)";
   return success();
+}
+
+LogicalResult
+BroadcastToOp::reifyResultShapes(OpBuilder &b,
+                                 ReifiedRankedShapedTypeDims &shapes) {
+  if (Value like = getLike())
+    return reifySameShapeResult(b, *this, shapes, like);
+  // A `?` result dim is the aligned operand dim (the verifier says).
+  return reifiedAs(b, getResult(),
+                   reifyBroadcastSizes(b, getLoc(), getX(), getType()), shapes);
 }
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {

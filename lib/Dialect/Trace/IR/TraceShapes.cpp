@@ -3,6 +3,8 @@
 #include "tracec/Dialect/Trace/IR/TraceShapes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
@@ -200,6 +202,61 @@ SmallVector<OpFoldResult> mlir::trace::reifyWindowResult(
   return sizes;
 }
 
+namespace {
+
+template <typename OpTy>
+OpFoldResult combine(OpBuilder &b, Location loc, OpFoldResult lhs,
+                     OpFoldResult rhs,
+                     function_ref<int64_t(int64_t, int64_t)> fold) {
+  std::optional<int64_t> l = getConstantIntValue(lhs);
+  std::optional<int64_t> r = getConstantIntValue(rhs);
+  if (l && r)
+    return b.getIndexAttr(fold(*l, *r));
+  return OpTy::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, lhs),
+                      getValueOrCreateConstantIndexOp(b, loc, rhs))
+      .getResult();
+}
+
+} // namespace
+
+OpFoldResult mlir::trace::addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 0)
+    return lhs;
+  if (getConstantIntValue(lhs) == 0)
+    return rhs;
+  return combine<arith::AddIOp>(b, loc, lhs, rhs,
+                                [](int64_t l, int64_t r) { return l + r; });
+}
+
+OpFoldResult mlir::trace::mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 1)
+    return lhs;
+  if (getConstantIntValue(lhs) == 1)
+    return rhs;
+  return combine<arith::MulIOp>(b, loc, lhs, rhs,
+                                [](int64_t l, int64_t r) { return l * r; });
+}
+
+OpFoldResult mlir::trace::subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 0)
+    return lhs;
+  return combine<arith::SubIOp>(b, loc, lhs, rhs,
+                                [](int64_t l, int64_t r) { return l - r; });
+}
+
+OpFoldResult mlir::trace::divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                   OpFoldResult rhs) {
+  if (getConstantIntValue(rhs) == 1)
+    return lhs;
+  return combine<arith::FloorDivSIOp>(
+      b, loc, lhs, rhs, [](int64_t l, int64_t r) {
+        return r ? llvm::divideFloorSigned(l, r) : 0;
+      });
+}
+
 LogicalResult mlir::trace::reifiedAs(OpBuilder &b, Value result,
                                      ArrayRef<OpFoldResult> sizes,
                                      ReifiedRankedShapedTypeDims &shapes) {
@@ -231,16 +288,24 @@ mlir::trace::reifyBroadcastSizes(OpBuilder &b, Location loc,
   int64_t rank = result.getRank() - trailing;
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d) {
-    OpFoldResult size = b.getIndexAttr(result.getDimSize(d));
+    // A static size other than 1 is the size (the `?`s must equal it);
+    // else the first `?`; else 1.
+    int64_t staticSize = 1;
+    OpFoldResult dynamicSize;
     for (Value operand : operands) {
       auto type = cast<RankedTensorType>(operand.getType());
       int64_t at = d - (rank - (type.getRank() - trailing));
-      if (at >= 0 && type.isDynamicDim(at)) {
-        size = tensor::getMixedSize(b, loc, operand, at);
-        break;
+      if (at < 0)
+        continue;
+      if (!type.isDynamicDim(at)) {
+        if (type.getDimSize(at) != 1)
+          staticSize = type.getDimSize(at);
+      } else if (!dynamicSize) {
+        dynamicSize = tensor::getMixedSize(b, loc, operand, at);
       }
     }
-    sizes.push_back(size);
+    sizes.push_back(staticSize == 1 && dynamicSize ? dynamicSize
+                                                   : b.getIndexAttr(staticSize));
   }
   return sizes;
 }

@@ -116,6 +116,17 @@ Size windowedSize(Size size, Size window, int64_t stride, int64_t padLow,
   return floorDiv(size + (padLow + padHigh) - span, stride) + 1;
 }
 
+/// gather's (and scatter_add's updates') shape: `params`' dims around
+/// `axis`, the indices' dims in its place. Over static and run-time sizes.
+template <typename Size>
+SmallVector<Size> gatheredShape(ArrayRef<Size> params, ArrayRef<Size> indices,
+                                int64_t axis) {
+  SmallVector<Size> shape(params.take_front(axis));
+  llvm::append_range(shape, indices);
+  llvm::append_range(shape, params.drop_front(axis + 1));
+  return shape;
+}
+
 /// windowedSize of static sizes: `?` where `size` or `window` is, 0 where
 /// the window does not fit.
 int64_t windowedOutputSize(int64_t size, int64_t window, int64_t stride,
@@ -130,6 +141,17 @@ int64_t windowedOutputSize(int64_t size, int64_t window, int64_t stride,
 // (tensor.dim, affine.apply). They build no checks: a lowering checks at
 // run time what the verifier could not.
 //===----------------------------------------------------------------------===//
+
+/// lhs + rhs, lhs * rhs, lhs - rhs, lhs / rhs (floor, non-negative sizes):
+/// a constant where both are, else an arith op.
+OpFoldResult addSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+OpFoldResult mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+OpFoldResult subSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
+OpFoldResult divSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs);
 
 /// windowedSize at run time: a constant where `size` and `window` are, else
 /// an affine.apply.
@@ -159,9 +181,9 @@ LogicalResult reifySameShapeResult(OpBuilder &b, Operation *op,
                                    Value shapeOf = {});
 
 /// The broadcast of `operands`' shapes without their last `trailing` dims
-/// (aligned from the right), as `result`'s leading dims: a `?` result dim
-/// is the size of the first operand with a `?` dim there (static 1s never
-/// size it), any other dim the result's static size.
+/// (aligned from the right), as `result`'s leading dims: an operand's
+/// static size other than 1 where there is one, else the size of the first
+/// operand with a `?` dim there, else 1.
 SmallVector<OpFoldResult> reifyBroadcastSizes(OpBuilder &b, Location loc,
                                               ValueRange operands,
                                               RankedTensorType result,
