@@ -26,7 +26,7 @@ def Trace_ConstantOp : Trace_Op<"constant",
   let hasVerifier = 1;
 }
 
-def Trace_FillOp : Trace_Op<"fill", [Pure]> {
+def Trace_FillOp : Trace_Op<"fill", [Pure, Trace_ReifiesShapes]> {
   let summary = "a tensor of the given shape filled with a scalar";
   let description = [{
     TensorFlow's `tf.fill`: `%r = trace.fill %v : tensor<f32> -> tensor<2x3xf32>`.
@@ -55,7 +55,7 @@ def Trace_FillOp : Trace_Op<"fill", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Trace_IotaOp : Trace_Op<"iota", [Pure]> {
+def Trace_IotaOp : Trace_Op<"iota", [Pure, Trace_ReifiesShapes]> {
   let summary = "0, 1, 2, ... along one axis";
   let description = [{
     `%r = trace.iota {axis = 1} : tensor<2x3xi32>` is `[[0,1,2],[0,1,2]]`.
@@ -83,7 +83,7 @@ def Trace_IotaOp : Trace_Op<"iota", [Pure]> {
 
 class Trace_RandomOp<string mnemonic, string distribution>
     : Trace_Op<mnemonic, [MemoryEffects<[MemRead, MemWrite]>,
-                          AttrSizedOperandSegments]> {
+                          AttrSizedOperandSegments, Trace_ReifiesShapes]> {
   let summary = "stateful random numbers (" # distribution # ")";
   let description = [{
     A stateful source: a seeded generator whose counter advances on every

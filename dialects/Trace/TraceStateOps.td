@@ -48,7 +48,7 @@ def Trace_PrintOp : Trace_Op<"print", [MemoryEffects<[MemWrite]>]> {
 }
 
 def Trace_IdentityOp : Trace_Op<"identity",
-    [Pure, TypesMatchWith<"result has the operand's type", "x", "result", "$_self">]> {
+    [Pure, Trace_ReifiesShapes, TypesMatchWith<"result has the operand's type", "x", "result", "$_self">]> {
   let summary = "the value, available only after the given control tokens";
   let description = [{
     `%y = trace.identity %x after(%c0, %c1) : tensor<4xf32>`: how automatic
@@ -76,7 +76,7 @@ def Trace_GroupOp : Trace_Op<"group", [Pure]> {
 }
 
 def Trace_OptimizationBarrierOp : Trace_Op<"optimization_barrier",
-    [InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptor, Trace_ReifiesShapes]> {
   let summary = "its operands, unchanged, as values no optimization looks through";
   let description = [{
     `%r:2 = trace.optimization_barrier %a, %b : tensor<4xf32>, tensor<4x4xf32>`

@@ -11,6 +11,8 @@
 
 #include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 
+#include "DynamicSizes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -36,15 +38,15 @@ struct ConstantToArith : OpRewritePattern<ConstantOp> {
   }
 };
 
-/// The destination of a source op: its static shape, or `like`'s sizes
-/// (tensor.dim where `?`).
-Value emptyResult(OpBuilder &b, Location loc, RankedTensorType type,
-                  Value like) {
-  if (!like)
-    return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                   type.getElementType());
-  return tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, like),
-                                 type.getElementType());
+/// The destination of a source op, of the op's sizes (its static shape, or
+/// `like`'s, read at run time where `?`).
+FailureOr<Value> emptyResult(OpBuilder &b, Operation *op) {
+  FailureOr<SmallVector<OpFoldResult>> sizes = reifiedSizes(b, op);
+  if (failed(sizes))
+    return failure();
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  return tensor::EmptyOp::create(b, op->getLoc(), *sizes, type.getElementType())
+      .getResult();
 }
 
 struct FillToLinalg : OpRewritePattern<FillOp> {
@@ -52,16 +54,17 @@ struct FillToLinalg : OpRewritePattern<FillOp> {
 
   LogicalResult matchAndRewrite(FillOp op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    if (!type.hasStaticShape() && !op.getLike())
+    if (!op.getType().hasStaticShape() && !op.getLike())
       return rewriter.notifyMatchFailure(op, "? dims without 'like'");
     Location loc = op.getLoc();
     // The operand is rank 0 (verified): its one element has no indices.
     Value scalar = tensor::ExtractOp::create(rewriter, loc, op.getValue(),
                                              ValueRange{});
-    Value empty = emptyResult(rewriter, loc, type, op.getLike());
+    FailureOr<Value> empty = emptyResult(rewriter, op);
+    if (failed(empty))
+      return failure();
     rewriter.replaceOp(
-        op, linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0));
+        op, linalg::FillOp::create(rewriter, loc, scalar, *empty).getResult(0));
     return success();
   }
 };
@@ -80,21 +83,23 @@ struct IotaToLinalg : OpRewritePattern<IotaOp> {
   LogicalResult matchAndRewrite(IotaOp op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType type = op.getType();
-    if (!type.hasStaticShape() && !op.getLike())
-      return rewriter.notifyMatchFailure(op, "? dims without 'like'");
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
     if (!axis)
       return rewriter.notifyMatchFailure(op, "axis is out of range");
+    if (!type.hasStaticShape() && !op.getLike())
+      return rewriter.notifyMatchFailure(op, "? dims without 'like'");
+    FailureOr<Value> init = emptyResult(rewriter, op);
+    if (failed(init))
+      return failure();
     Location loc = op.getLoc();
     Type element = type.getElementType();
-    Value init = emptyResult(rewriter, loc, type, op.getLike());
     SmallVector<AffineMap> maps = {
         rewriter.getMultiDimIdentityMap(type.getRank())};
     SmallVector<utils::IteratorType> iterators(type.getRank(),
                                                utils::IteratorType::parallel);
     Value result =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+            rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{*init},
             maps, iterators,
             [&](OpBuilder &b, Location l, ValueRange) {
               Value index = linalg::IndexOp::create(b, l, *axis);

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -134,10 +135,12 @@ Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
       scaled);
 }
 
-/// The generic drawing `random`'s numbers, built at `b`'s insertion point;
-/// `like` (or null) gives the run-time sizes of its `?` dims.
-linalg::GenericOp buildRandom(OpBuilder &b, Operation *random, Value like,
-                              SymbolTable &symbols) {
+/// The generic drawing `random`'s numbers, built at `b`'s insertion point,
+/// of the op's sizes (`like`'s, read at run time where `?`).
+/// Fails, having built part of it, where the op has `?` dims and no `like`
+/// (checkRandomLowerable).
+FailureOr<linalg::GenericOp> buildRandom(OpBuilder &b, Operation *random,
+                                         SymbolTable &symbols) {
   auto type = cast<RankedTensorType>(random->getResult(0).getType());
   auto element = cast<FloatType>(type.getElementType());
   Type compute = element.isF64() ? Type(element)
@@ -147,12 +150,13 @@ linalg::GenericOp buildRandom(OpBuilder &b, Operation *random, Value like,
       uniform ? uniform.getSeed() : cast<RandomNormalOp>(random).getSeed();
   Location loc = random->getLoc();
   std::pair<Value, Value> run = splitWords(b, loc, nextRun(b, loc, symbols));
+  ReifiedRankedShapedTypeDims shapes;
+  if (failed(reifyResultShapes(b, random, shapes)))
+    return failure();
+  ArrayRef<OpFoldResult> sizes = shapes[0];
 
-  // The sizes (read off `like` where `?`), and the row-major strides that
-  // number the elements as the static op of those sizes does.
-  SmallVector<OpFoldResult> sizes =
-      like ? tensor::getMixedSizes(b, loc, like)
-           : getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  // The row-major strides that number the elements as the static op of
+  // those sizes does.
   SmallVector<Value> strides(type.getRank());
   for (int64_t d = type.getRank() - 1; d >= 0; --d)
     strides[d] =
@@ -202,18 +206,20 @@ struct LowerRandom : OpConversionPattern<RandomOp> {
   matchAndRewrite(RandomOp random, typename Base::OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(random.getResult().getType());
-    ValueRange like = adaptor.getLike();
-    if (!type.hasStaticShape() && like.empty())
+    if (!type.hasStaticShape() && adaptor.getLike().empty())
       return rewriter.notifyMatchFailure(random, "checkRandomLowerable fails");
-    linalg::GenericOp generic = buildRandom(
-        rewriter, random, like.empty() ? Value() : like.front(), symbols);
+    // (`like` is a tensor, which the conversion leaves as it is.)
+    FailureOr<linalg::GenericOp> generic =
+        buildRandom(rewriter, random, symbols);
+    if (failed(generic))
+      return failure();
     // f32 log and cos as polynomials, which LLVM vectorizes with the rest
     // of the generator; libm's scalar calls would take most of the time.
     if (isa<RandomNormalOp>(random) && !type.getElementType().isF64())
-      approximate.push_back(generic);
+      approximate.push_back(*generic);
     // The numbers, and no token.
     rewriter.replaceOpWithMultiple(
-        random, SmallVector<SmallVector<Value>>{{generic.getResult(0)}, {}});
+        random, SmallVector<SmallVector<Value>>{{generic->getResult(0)}, {}});
     return success();
   }
 

@@ -2,6 +2,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -10,6 +12,20 @@ LogicalResult OptimizationBarrierOp::inferReturnTypes(
     SmallVectorImpl<Type> &types) {
   // Each result is its operand.
   llvm::append_range(types, adaptor.getInputs().getTypes());
+  return success();
+}
+
+LogicalResult OptimizationBarrierOp::reifyResultShapes(
+    OpBuilder &b, ReifiedRankedShapedTypeDims &shapes) {
+  for (auto [input, result] : llvm::zip(getInputs(), getResults())) {
+    if (!isa<RankedTensorType>(result.getType())) {
+      shapes.emplace_back();
+      continue;
+    }
+    if (failed(reifiedAs(b, result, tensor::getMixedSizes(b, getLoc(), input),
+                         shapes)))
+      return failure();
+  }
   return success();
 }
 

@@ -4,6 +4,8 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -20,6 +22,28 @@ static LogicalResult verifySourceShape(Operation *op, Value like,
     return op->emitOpError("result shape ")
            << formatShape(result.getShape()) << " must be the shape of 'like' "
            << formatShape(likeType.getShape());
+  return success();
+}
+
+/// The same rule at run time: `like`'s sizes, else the static shape; the
+/// control token of a random op has none.
+static LogicalResult reifySourceShape(OpBuilder &b, Operation *op, Value like,
+                                      ReifiedRankedShapedTypeDims &shapes) {
+  Value result = op->getResult(0);
+  auto type = cast<RankedTensorType>(result.getType());
+  if (like) {
+    if (failed(reifySameShapeResult(b, op, shapes, like)))
+      return failure();
+  } else if (!type.hasStaticShape()) {
+    return failure();
+  } else if (failed(reifiedAs(b, result,
+                              getAsIndexOpFoldResult(b.getContext(),
+                                                     type.getShape()),
+                              shapes))) {
+    return failure();
+  }
+  for (unsigned i = 1; i < op->getNumResults(); ++i)
+    shapes.emplace_back();
   return success();
 }
 
@@ -68,6 +92,11 @@ void FillOp::build(OpBuilder &builder, OperationState &state, Value value,
         value, like);
 }
 
+LogicalResult FillOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  return reifySourceShape(b, *this, getLike(), shapes);
+}
+
 LogicalResult FillOp::verify() {
   auto value = cast<RankedTensorType>(getValue().getType());
   if (value.getRank() != 0)
@@ -90,6 +119,11 @@ OpFoldResult FillOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 // iota
 //===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  return reifySourceShape(b, *this, getLike(), shapes);
+}
 
 LogicalResult IotaOp::verify() {
   int64_t rank = getType().getRank();
@@ -134,6 +168,11 @@ OpFoldResult IotaOp::fold(FoldAdaptor) {
 // random_uniform, random_normal
 //===----------------------------------------------------------------------===//
 
+LogicalResult RandomUniformOp::reifyResultShapes(OpBuilder &b,
+                                                 ReifiedRankedShapedTypeDims &shapes) {
+  return reifySourceShape(b, *this, getLike(), shapes);
+}
+
 LogicalResult RandomUniformOp::verify() {
   double low = getLow().convertToDouble();
   double high = getHigh().convertToDouble();
@@ -145,6 +184,11 @@ LogicalResult RandomUniformOp::verify() {
                                 << ")";
   return verifySourceShape(*this, getLike(),
                            cast<RankedTensorType>(getResult().getType()));
+}
+
+LogicalResult RandomNormalOp::reifyResultShapes(OpBuilder &b,
+                                                ReifiedRankedShapedTypeDims &shapes) {
+  return reifySourceShape(b, *this, getLike(), shapes);
 }
 
 LogicalResult RandomNormalOp::verify() {

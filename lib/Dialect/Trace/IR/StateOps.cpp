@@ -18,6 +18,11 @@ LogicalResult VarReadOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+LogicalResult IdentityOp::reifyResultShapes(OpBuilder &b,
+                                            ReifiedRankedShapedTypeDims &shapes) {
+  return reifySameShapeResult(b, *this, shapes, getX());
+}
+
 OpFoldResult IdentityOp::fold(FoldAdaptor) {
   // Without control tokens there is nothing to wait for.
   if (getAfter().empty())
