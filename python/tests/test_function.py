@@ -191,6 +191,46 @@ def test_nested_outputs_keep_their_structure():
     np.testing.assert_array_equal(out["pair"][1], [2, 2])
 
 
+def test_a_function_that_returns_none_returns_none_on_every_call():
+    # The second call takes the fast path (cached trace, array arguments);
+    # it took None for a single result (IndexError).
+    v = tracec.Variable(np.zeros(3, np.float32))
+
+    @tracec.function
+    def step(x):
+        v.assign_add(x)
+
+    x = np.ones(3, np.float32)
+    assert step(x) is None
+    assert step(x) is None
+    np.testing.assert_array_equal(v.numpy(), 2 * x)
+
+
+def test_variables_created_on_the_first_trace_are_created_once():
+    # The seeds' docstring: compiled() returns 1.0, then 2.0.
+    state = {}
+
+    @tracec.function
+    def compiled():
+        if "v" not in state:
+            state["v"] = tracec.Variable(0.0)
+        state["v"].assign_add(1.0)
+        return state["v"].read_value()
+
+    assert float(compiled()) == 1.0
+    assert float(compiled()) == 2.0
+
+    # A traced initial value is refused with a message, not a crash.
+    w = tracec.Variable(np.ones(3, np.float32))
+
+    @tracec.function
+    def slot():
+        return tracec.Variable(tnp.zeros_like(w.read_value())).read_value()
+
+    with pytest.raises(ValueError, match="initial value is a value traced"):
+        slot()
+
+
 def test_prints_and_assigns_run_in_program_order(capfd):
     v = tracec.Variable(np.zeros(2, np.float32))
 

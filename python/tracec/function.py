@@ -66,7 +66,8 @@ class Function:
             self._input_signature = specs
         self._reduce_retracing = bool(reduce_retracing)
         self._cache = {}
-        self._fast = {}  # array-only keys -> (compiled call, output template)
+        # array-only keys -> (compiled call, single result?, output template)
+        self._fast = {}
         self._callees = {}  # signature -> the callee's symbol and template
         self._bound = weakref.WeakKeyDictionary()
         # Traces with None (dynamic) dims: [(their key, concrete)], the most
@@ -166,9 +167,9 @@ class Function:
             except AttributeError:
                 entry = None
             if entry is not None:
-                call, template = entry
+                call, single, template = entry
                 flat = call(*args)
-                return flat[0] if template is None else pack(template, flat)
+                return flat[0] if single else pack(template, flat)
         return self._call(args, kwargs)
 
     def _cached(self, key, concrete):
@@ -177,8 +178,8 @@ class Function:
             return concrete  # served by a dynamic trace: enough sizes kept
         self._cache[key] = concrete
         if concrete._all_arrays and self._input_signature is None:
-            self._fast[key] = (concrete._c,
-                               None if concrete._single else concrete._template)
+            self._fast[key] = (concrete._c, concrete._single,
+                               concrete._template)
         return concrete
 
     def _call(self, args, kwargs):
@@ -225,7 +226,7 @@ class Function:
             # These arrays' shapes and dtypes fit the input_signature: later
             # calls with the same skip its check (__call__'s fast path).
             self._fast[tuple((a.shape, a.dtype) for a in args)] = \
-                (concrete._c, None if concrete._single else concrete._template)
+                (concrete._c, concrete._single, concrete._template)
         return result
 
     def _run(self, concrete, args):

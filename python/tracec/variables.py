@@ -38,6 +38,15 @@ class Variable(_core.VariableBase):
                  dtype=None):
         if isinstance(initial_value, Variable):
             initial_value = initial_value.numpy()
+        if isinstance(initial_value, _core.Value):
+            # TensorFlow lifts such an initializer out of the function;
+            # tracec does not yet (issue: the seeds' semantics).
+            raise ValueError(
+                "tracec.Variable: the initial value is a value traced inside "
+                "a tracec.function, which has no value until the function "
+                "runs; create the Variable from an array or a number (e.g. "
+                "np.zeros(shape, dtype) for an optimizer's slot), or "
+                "outside the function")
         if dtype is None and isinstance(initial_value, float):
             dtype = np.float32
         array = np.asarray(initial_value, dtype=dtype)
