@@ -124,15 +124,20 @@ static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
     error("got " + llvm::Twine(options.gradYs.size()) + " grad_ys for " +
           llvm::Twine(ys.size()) + " ys");
   SlicedFunction result;
-  result.ys.assign(ys.begin(), ys.end());
-  result.gradYs = options.gradYs;
   result.xConnected.assign(xs.size(), -1);
   llvm::SmallVector<mlir::Value> yValues, xValues, stops;
-  for (const Value &y : ys) {
-    yValues.push_back(resolve(y));
+  // An integer or boolean y carries no gradient (TensorFlow: None for every
+  // x), so it and its grad_y drop out.
+  for (auto [i, y] : llvm::enumerate(ys)) {
     if (!isFloat(y.dtype()))
-      error("ys must be floating-point tensors, got " + y.typeString());
+      continue;
+    result.ys.push_back(y);
+    if (!options.gradYs.empty())
+      result.gradYs.push_back(options.gradYs[i]);
+    yValues.push_back(resolve(y));
   }
+  if (yValues.empty())
+    return result;
   for (const Value &x : xs)
     xValues.push_back(resolve(x));
   for (const Value &stop : options.stopGradients)

@@ -228,6 +228,29 @@ def test_eager_and_traced_tapes_slice_alike():
             np.testing.assert_allclose(np.asarray(g), e, rtol=1e-12)
 
 
+def test_integer_targets_and_sources_give_none():
+    # TensorFlow's convention: no gradient flows through integers; a None,
+    # not an error, eagerly and traced.
+    n = np.arange(3, dtype=np.int32)
+    x = np.ones(3, np.float32)
+    with tracec.GradientTape(persistent=True) as tape:
+        tape.watch([n, x])
+        total = tnp.sum(n)
+        y = tnp.sum(tnp.multiply(x, x))
+    assert tape.gradient(total, x) is None
+    gn, gx = tape.gradient(y, [n, x])
+    assert gn is None
+    np.testing.assert_allclose(gx, 2 * x)
+
+    @tracec.function
+    def traced(n, x):
+        assert tracec.gradients(tnp.sum(n), [x])[0] is None
+        return tracec.gradients([tnp.sum(n), tnp.sum(tnp.multiply(x, x))],
+                                [x])[0]
+
+    np.testing.assert_allclose(traced(n, x), 2 * x)
+
+
 def test_stop_recording_and_reset():
     x = f32(3)
     with tracec.GradientTape(persistent=True) as tape:

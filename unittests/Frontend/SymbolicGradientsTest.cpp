@@ -134,15 +134,33 @@ TEST(SymbolicGradients, GradientsFunctionTracedAgainIsAHessian) {
   expectNear(out[3].toVector<double>(), {0, 0, -3}, 1e-12);
 }
 
+TEST(SymbolicGradients, IntegerYsCarryNoGradient) {
+  // TensorFlow: gradients of an integer y are None for every x; next to a
+  // float y (with its grad_y) it adds nothing.
+  ConcreteFunction f = trace(
+      "ints", {spec(DType::f64, {3}), spec(DType::i32, {3})},
+      [](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0], n = a[1];
+        EXPECT_FALSE(bool(gradients({sum(n)}, {x})[0]));
+        GradientsOptions options;
+        options.gradYs = {full({}, 5.0, DType::i32), full({}, 2.0, DType::f64)};
+        return {gradients({sum(n), sum(x * x)}, {x}, options)[0]};
+      });
+  std::vector<Tensor> out =
+      run(f, {tensor<double>({1, -2, 0.5}, {3}), tensor<int32_t>({1, 2, 3}, {3})});
+  expectNear(out[0].toVector<double>(), {4, -8, 2}, 1e-12);
+}
+
 TEST(SymbolicGradients, Errors) {
   std::string message = traceError([] {
-    trace("bad", {spec(DType::i32, {3})},
+    trace("bad", {spec(DType::f32, {3})},
           [](llvm::ArrayRef<Value> a) -> Values {
-            return gradients({sum(a[0])}, {a[0]});
+            GradientsOptions options;
+            options.gradYs = {ones({}, DType::f32), ones({}, DType::f32)};
+            return gradients({sum(a[0])}, {a[0]}, options);
           });
   });
-  EXPECT_NE(message.find("gradients: ys must be floating-point tensors, got "
-                         "tensor<i32>"),
+  EXPECT_NE(message.find("gradients: got 2 grad_ys for 1 ys"),
             std::string::npos)
       << message;
 }

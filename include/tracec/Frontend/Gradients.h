@@ -104,7 +104,8 @@ struct GradientsOptions {
 /// by a trace.vjp op. Block arguments of loop bodies and branches count as
 /// constants. Gradients of integer or bool xs are unconnected, and so are
 /// those of xs that reach the ys only through integer or bool values or
-/// stop_gradient (as the trace-autodiff pass decides; TensorFlow's NONE). Applying it
+/// stop_gradient (as the trace-autodiff pass decides; TensorFlow's NONE);
+/// integer or bool ys contribute nothing (with their gradYs). Applying it
 /// to its own results gives higher derivatives (hessians).
 std::vector<Value> gradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Value> xs,
                              const GradientsOptions &options = {});
