@@ -57,6 +57,8 @@ static void addLoopLowering(OpPassManager &pm,
   // one block; canonicalization inlines those without allocas before the
   // loops inside become blocks.
   pm.addPass(createCanonicalizerPass());
+  if (options.adaptiveParallel)
+    pm.addPass(trace::createTraceAdaptiveParallel());
 }
 
 void tracec::buildCpuPipeline(OpPassManager &pm,

@@ -288,6 +288,7 @@ static void buildPipeline(mlir::PassManager &pm,
   } else {
     lowering.cpu.threads = options.threads;
     lowering.cpu.parallelMinWork = options.parallelMinWork;
+    lowering.cpu.adaptiveParallel = options.adaptiveParallel;
     lowering.cpu.workspace = options.workspace;
     lowering.cpu.workspaceShareBytes = options.workspaceShareBytes;
     lowering.cpu.outlineKernels = options.outlineKernels;

@@ -1,7 +1,10 @@
 // With threads, large linalg ops become OpenMP parallel loops (one region
 // per op, forked once, its first parallel dimension split across threads);
 // small ones stay serial. threads=1, the default, emits no OpenMP at all.
-// RUN: tracec-opt %s --tracec-cpu-pipeline="threads=2" | FileCheck %s
+// RUN: tracec-opt %s --tracec-cpu-pipeline="threads=2 adaptive-parallel=0" | FileCheck %s
+// Each region's fork is decided by measurement (trace-cpu-adaptive-parallel,
+// test/Codegen/CPU/adaptive-parallel.mlir):
+// RUN: tracec-opt %s --tracec-cpu-pipeline="threads=2" | FileCheck %s --check-prefix=ADAPTIVE
 // RUN: tracec-opt %s --tracec-cpu-pipeline="threads=0" | FileCheck %s --check-prefix=DEFAULT
 // RUN: tracec-opt %s --tracec-cpu-pipeline | FileCheck %s --check-prefix=SERIAL --implicit-check-not=omp.
 // RUN: tracec-opt %s --tracec-cpu-pipeline="threads=2 parallel-min-work=1000000000" | FileCheck %s --check-prefix=SERIAL --implicit-check-not=omp.
@@ -16,8 +19,15 @@
 // CHECK-NOT:     omp.
 // CHECK:         llvm.return
 
+// ADAPTIVE-LABEL: llvm.func @large
+// ADAPTIVE:         %[[T:.*]] = llvm.call @__tracec_call_begin(
+// ADAPTIVE:         %[[FORK:.*]] = llvm.call @__tracec_parallel_fork() : () -> i1
+// ADAPTIVE:         llvm.call @{{.*}}(%[[FORK]]
+// ADAPTIVE:         llvm.call @__tracec_call_end(%{{.*}}, %[[T]])
+// ADAPTIVE:         omp.parallel if(%{{.*}}) num_threads(
+
 // DEFAULT-LABEL: llvm.func @large
-// DEFAULT:         omp.parallel {
+// DEFAULT:         omp.parallel if(%{{.*}}) {
 // DEFAULT-NOT:     num_threads
 
 // SERIAL-LABEL: llvm.func @large

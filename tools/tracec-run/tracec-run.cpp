@@ -63,6 +63,12 @@ static cl::opt<int64_t> parallelMinWork(
              "vector op counting its lanes) a loop nest must do to be split "
              "across threads (default: CompileOptions::parallelMinWork)"),
     cl::init(CompileOptions().parallelMinWork), cl::cat(toolCategory));
+static cl::opt<bool> adaptiveParallel(
+    "adaptive-parallel",
+    cl::desc("--target=cpu with threads: each parallel region forks only "
+             "where its own sampled runs showed that forking pays "
+             "(default on; off: every region forks)"),
+    cl::init(CompileOptions().adaptiveParallel), cl::cat(toolCategory));
 static cl::opt<bool> outlineKernels(
     "outline-kernels",
     cl::desc("--target=cpu: compile each loop nest as a kernel function of "
@@ -141,6 +147,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.threads = threads;
   options.parallelMinWork = parallelMinWork;
+  options.adaptiveParallel = adaptiveParallel;
   options.outlineKernels = outlineKernels;
   options.ukernels = ukernels;
   options.compileThreads = compileThreads;

@@ -96,7 +96,9 @@ protected:
 };
 
 // Only parallel dimensions are split: every element comes from the same
-// operations in the same order, so results are equal bit for bit.
+// operations in the same order, so results are equal bit for bit. Each
+// region's first run is a timed serial sample, its second a parallel one
+// (trace-cpu-adaptive-parallel): both are checked.
 TEST_F(ParallelRuntimeTest, ResultsDoNotDependOnThreadCount) {
   auto serial = compile(1);
   ASSERT_TRUE(serial);
@@ -105,8 +107,24 @@ TEST_F(ParallelRuntimeTest, ResultsDoNotDependOnThreadCount) {
   for (unsigned threads : {0u, 2u, 3u, 4u, 8u}) {
     auto parallel = compile(threads);
     ASSERT_TRUE(parallel);
-    EXPECT_EQ(run(*parallel, "block"), expected) << threads << " threads";
+    for (int call = 0; call < 3; ++call)
+      EXPECT_EQ(run(*parallel, "block"), expected)
+          << threads << " threads, call " << call;
   }
+}
+
+// Past the samples of a period, every region runs as its samples decided,
+// and re-samples at the next period (1,024 runs): every call, whichever
+// way its regions ran, gives the serial bits.
+TEST_F(ParallelRuntimeTest, ResultsDoNotDependOnTheAdaptiveDecision) {
+  auto serial = compile(1);
+  auto parallel = compile(2);
+  ASSERT_TRUE(serial && parallel);
+  auto expected = run(*serial, "block");
+  int mismatches = 0;
+  for (int call = 0; call < 1100; ++call)
+    mismatches += run(*parallel, "block") != expected;
+  EXPECT_EQ(mismatches, 0);
 }
 
 // Several host threads call compiled functions at once (the same function,
@@ -142,8 +160,12 @@ TEST_F(ParallelRuntimeTest, PoolIsReusedAcrossCallsAndFunctions) {
   auto first = compile(2);
   auto second = compile(0);
   ASSERT_TRUE(first && second);
-  run(*first, "twice");
-  run(*second, "twice");
+  // A function's first call is a serial sample, its second a parallel
+  // one, which starts the pool.
+  for (int call = 0; call < 2; ++call) {
+    run(*first, "twice");
+    run(*second, "twice");
+  }
   int warm = processThreads();
   ASSERT_GT(warm, 0);
   for (int i = 0; i < 100; ++i) {

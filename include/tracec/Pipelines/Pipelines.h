@@ -35,6 +35,13 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Operations a loop nest must execute to be split across "
                      "threads (smaller ones stay serial)"),
       llvm::cl::init(32768)};
+  Option<bool> adaptiveParallel{
+      *this, "adaptive-parallel",
+      llvm::cl::desc("Each parallel region times sampled serial and "
+                     "parallel runs of itself and forks only where forking "
+                     "paid (trace-cpu-adaptive-parallel); off: every region "
+                     "forks"),
+      llvm::cl::init(true)};
   Option<bool> workspace{
       *this, "workspace",
       llvm::cl::desc("Place intermediate buffers of static size in one "

@@ -23,6 +23,7 @@
 // RUN: env -u KMP_BLOCKTIME -u OMP_WAIT_POLICY KMP_SETTINGS=1 %t/threads 2>&1 >/dev/null | FileCheck %s --check-prefix=POLICY
 // RUN: env KMP_SETTINGS=1 KMP_BLOCKTIME=7ms %t/threads 2>&1 >/dev/null | FileCheck %s --check-prefix=USER
 
+// CHECK: 4 calls agree
 // CHECK: max error below 1e-5
 // CHECK: checksum
 // NM: __kmpc_fork_call

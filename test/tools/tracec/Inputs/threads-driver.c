@@ -1,6 +1,8 @@
 /* Calls the AOT-compiled @dense (y = tanh(x @ w) + b, and the row sums of
    y) on fixed inputs and compares with the same computation in double
-   precision: prints the largest error and a checksum of the bits. */
+   precision: prints the largest error and a checksum of the bits. Later
+   calls must give the same bits: a threaded object's regions sample
+   serial and parallel runs in turn (trace-cpu-adaptive-parallel). */
 #include "dense.h"
 
 #include <math.h>
@@ -9,7 +11,8 @@
 #include <string.h>
 
 enum { M = 256, K = 64, N = 128 };
-static float x[M * K], w[K * N], b[N], y[M * N], s[M];
+enum { CALLS = 4 };
+static float x[M * K], w[K * N], b[N], y[M * N], s[M], y2[M * N], s2[M];
 
 int main(void) {
   for (int i = 0; i < M * K; ++i)
@@ -20,6 +23,13 @@ int main(void) {
     b[j] = (float)j / N;
   if (dense_dense(x, w, b, y, s) != 0)
     return 1;
+  int agree = 1;
+  for (int call = 1; call < CALLS; ++call) {
+    if (dense_dense(x, w, b, y2, s2) != 0)
+      return 1;
+    agree &= !memcmp(y, y2, sizeof y) && !memcmp(s, s2, sizeof s);
+  }
+  printf("%d calls %s\n", CALLS, agree ? "agree" : "DIFFER");
   double err = 0;
   uint64_t checksum = 0;
   for (int i = 0; i < M; ++i) {
