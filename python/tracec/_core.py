@@ -156,6 +156,17 @@ def _is_tensor(x) -> bool:
     return not isinstance(x, _SCALARS)
 
 
+FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+
+
+def is_floating(x) -> bool:
+    """Whether x (a Value, an array or a number) has a floating-point
+    dtype: the values that carry gradients."""
+    if isinstance(x, Value):
+        return x.dtype in FLOAT_DTYPES
+    return np.asarray(x).dtype.kind == "f"
+
+
 # ---------------------------------------------------------------------------
 # apply
 # ---------------------------------------------------------------------------

@@ -33,6 +33,9 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
 def value_and_grad(f, argnums=0, has_aux=False):
     """value_and_grad(f)(*args) -> (f(*args), gradient(s)) (jax.value_and_grad):
     f returns a scalar; one gradient per argnum (a tuple if argnums is).
+    An argument may be a pytree (nested lists, tuples, dicts, namedtuples,
+    registered classes) of floating-point arrays: its gradient has its
+    structure.
 
     With has_aux=True, f returns a pair (loss, aux): aux (arrays, or nested
     lists/tuples/dicts of them) is returned alongside and not
@@ -51,20 +54,27 @@ def value_and_grad(f, argnums=0, has_aux=False):
 
 
 def grad(f, argnums=0, has_aux=False):
-    """grad(f)(*args): the gradient of f's scalar result (jax.grad).
+    """grad(f)(*args): the gradient of f's scalar result (jax.grad), with
+    respect to argument `argnums` (a tuple of gradients for a tuple). The
+    arguments may be pytrees: a params dict gets a dict of gradients.
 
     With has_aux=True, f returns (loss, aux) and grad returns
     (gradient(s), aux); aux is not differentiated.
 
     >>> tracec.grad(lambda x: tnp.sum(x * x))(np.array([1., 2.], np.float32))
     array([2., 4.], dtype=float32)
+    >>> tracec.grad(lambda p, x: tnp.sum(p["w"] * x + p["b"]))(
+    ...     {"w": np.float32(2.0), "b": np.float32(1.0)}, np.float32(3.0))
+    {'b': array(1., dtype=float32), 'w': array(3., dtype=float32)}
     """
     return _reverse.transform(f, argnums, with_value=False, has_aux=has_aux)
 
 
 def vjp(f, *primals, has_aux=False):
     """(f(*primals), vjp_fn) with vjp_fn(cotangent) -> the cotangents of the
-    primals (jax.vjp; the seeds' make_vjp). f returns one array.
+    primals, a tuple (jax.vjp). Primals, f's output and the cotangent (of
+    the output's structure) may be pytrees; integer outputs take no
+    cotangent (any value), integer primals get None.
 
     With has_aux=True, f returns (output, aux) and vjp returns
     (output, vjp_fn, aux); aux is not differentiated.

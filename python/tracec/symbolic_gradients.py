@@ -11,7 +11,7 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from . import numpy as tnp
-from ._tree import flatten
+from ._tree import tree_leaves
 from .forward import jacobian
 from .tape import current_function_tape
 from .variables import Variable
@@ -22,9 +22,7 @@ def gradients(ys, xs, grad_ys=None, stop_gradients=None,
     """tf.gradients of the recorded values (api.gradients): the gradient
     of the hidden tape of the function being traced."""
     tape = current_function_tape()
-    stops = []
-    if stop_gradients is not None:
-        flatten(stop_gradients, stops)
+    stops = tree_leaves(stop_gradients)
     return tape.gradient(ys, xs, output_gradients=grad_ys,
                          unconnected_gradients=unconnected_gradients,
                          _stops=stops)
@@ -39,8 +37,7 @@ def hessians(ys, xs):
     current_function_tape()
     if any(isinstance(x, Variable) for x in xs_list):
         return _hessians_reverse(ys, xs)
-    ys_list = []
-    flatten(ys, ys_list)
+    ys_list = tree_leaves(ys)
     gradient, operands, arguments, positions = _C.gradients_function(
         [_core.to_value(y) for y in ys_list],
         [_core.to_value(x) for x in xs_list], [])
