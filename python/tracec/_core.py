@@ -112,6 +112,24 @@ def _is_variable(x) -> bool:
     return isinstance(x, VariableBase)
 
 
+def is_foreign_array(x) -> bool:
+    """Whether x is another library's array (a torch tensor, a CuPy or JAX
+    array): it has __array__ or __dlpack__ and is not one of NumPy's or
+    tracec's own (a Variable has __array__, but is state)."""
+    kind = type(x)
+    return (hasattr(kind, "__array__") or hasattr(kind, "__dlpack__")) and \
+        not isinstance(x, (np.ndarray, np.generic, Value, VariableBase))
+
+
+def from_foreign(x) -> np.ndarray:
+    """Another library's array as a NumPy array, sharing its memory where
+    the library allows (a torch CPU tensor does; one that requires grad
+    must be detached first, as torch says)."""
+    if hasattr(type(x), "__array__"):
+        return np.asarray(x)
+    return np.from_dlpack(x)
+
+
 def to_value(x, what="an operand"):
     """x as a tracer Value, inside a trace: arrays are captured inputs,
     variables are read (trace.var.read), Python numbers become f32/i32/i1
@@ -127,6 +145,8 @@ def to_value(x, what="an operand"):
         return _C.constant(np.asarray(x, np.int32))
     if isinstance(x, float):
         return _C.constant(np.asarray(x, np.float32))
+    if is_foreign_array(x):
+        x = from_foreign(x)
     if isinstance(x, (np.ndarray, np.generic)):
         array = np.asarray(x)
         return _C.capture(array) if array.ndim else _C.constant(array)
@@ -145,7 +165,7 @@ def to_array(x, what="an operand"):
     if isinstance(x, Value):
         raise TypeError(f"{what} is a symbolic value of a traced function, "
                         "used outside it")
-    array = np.asarray(x)
+    array = from_foreign(x) if is_foreign_array(x) else np.asarray(x)
     if array.dtype == object:
         raise TypeError(f"{what} is a {type(x).__name__}, not an array or "
                         "a number")

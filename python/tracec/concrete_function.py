@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _core
 from ._tree import tree_leaves
-from .signatures import TensorSpec
+from .signatures import TensorSpec, native_leaves
 from .variables import Variable
 
 
@@ -83,8 +83,8 @@ class ConcreteFunction:
     def __call__(self, *args):
         if self._all_arrays and len(args) == self._num_args:
             return self._call_arrays(args)
-        return self._call_leaves(
-            self._structure.flatten_up_to(tuple(args)))
+        leaves = self._structure.flatten_up_to(tuple(args))
+        return self._call_leaves(native_leaves(leaves))
 
     def __repr__(self):
         ins = ", ".join(repr(s) for s in self.inputs)

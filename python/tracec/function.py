@@ -26,8 +26,8 @@ from ._tree import leaves_with_paths, tree_flatten, tree_leaves
 from .concrete_function import ConcreteFunction, record_call
 from .signatures import (Key, TensorSpec, count_none, covers, describe,
                          flatten_arguments, has_none, is_array, key_structure,
-                         leaf_label, relax, shape_mismatch, static_key,
-                         unhashable_argument)
+                         leaf_label, native_leaves, relax, shape_mismatch,
+                         static_key, unhashable_argument)
 from .tape import Tape, function_tapes
 from .variables import Variable
 
@@ -136,7 +136,7 @@ class Function:
             raise ValueError(f"{self._name}(): the structure of the "
                              "arguments does not match the input_signature: "
                              f"{error}") from None
-        return leaves, self._signature_structure
+        return native_leaves(leaves), self._signature_structure
 
     def _key(self, args, leaves, structure):
         """The cache key of a call (None with an input_signature, which is

@@ -24,8 +24,17 @@ class Key(NamedTuple):
 
 
 def flatten_arguments(args):
-    """(leaves, structure) of a call's arguments."""
-    return tree_flatten(tuple(args))
+    """(leaves, structure) of a call's arguments (native_leaves)."""
+    leaves, structure = tree_flatten(tuple(args))
+    return native_leaves(leaves), structure
+
+
+def native_leaves(leaves):
+    """The leaves, with the arrays of other libraries (torch tensors:
+    anything with __array__ or __dlpack__) as NumPy arrays, without a copy
+    where the library allows."""
+    return [_core.from_foreign(x) if _core.is_foreign_array(x) else x
+            for x in leaves]
 
 
 def leaf_label(args, index) -> str:

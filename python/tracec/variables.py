@@ -36,6 +36,11 @@ class Variable(_core.VariableBase):
 
     def __init__(self, initial_value, trainable: bool = True, name=None,
                  dtype=None):
+        """`initial_value`: an array (also another library's, such as a
+        torch tensor) or a number; a Python float is float32 unless
+        `dtype` says otherwise."""
+        if _core.is_foreign_array(initial_value):
+            initial_value = _core.from_foreign(initial_value)
         if isinstance(initial_value, Variable):
             initial_value = initial_value.numpy()
         if isinstance(initial_value, _core.Value):
