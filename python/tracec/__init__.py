@@ -17,6 +17,7 @@ from .function import ConcreteFunction, Function, TensorSpec, defun, function  #
 from .api import (grad, gradients, gradients_function, hessian,  # noqa: F401
                   hessians, hvp, implicit_grad, implicit_value_and_grad,
                   jacfwd, jacrev, jvp, value_and_grad, vjp)
+from .symbolic_gradients import AggregationMethod  # noqa: F401
 from . import _tree as tree_util  # noqa: F401
 from ._tree import register_dataclass, register_pytree_node  # noqa: F401
 from .gradient_tape import GradientTape  # noqa: F401

@@ -162,27 +162,36 @@ def hvp(f, primals, tangents):
 # ---------------------------------------------------------------------------
 
 
-def gradients(ys, xs, grad_ys=None, stop_gradients=None,
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
               unconnected_gradients="none"):
-    """Symbolic gradients inside a tracec.function (tf.gradients): the sum of
-    d ys / d xs, given `grad_ys` cotangents; `stop_gradients` are held
+    """Symbolic gradients inside a tracec.function (tf.gradients): a list
+    with, for each x of `xs` (a tensor or a list of them), the sum of
+    d ys / d x, given `grad_ys` cotangents; `stop_gradients` are held
     constant; unconnected xs give None or zeros ("zero").
+    `aggregation_method` (tracec.AggregationMethod), `name` and
+    `gate_gradients` are accepted and change nothing.
 
     >>> @tracec.function
     ... def g(x):
-    ...     return tracec.gradients(tnp.sum(x * x), x)
+    ...     return tracec.gradients(tnp.sum(x * x), x)[0]
     >>> g(np.array([1., 2.], np.float32))
     array([2., 4.], dtype=float32)
     """
+    del name, gate_gradients
     return _symbolic_gradients.gradients(
         ys, xs, grad_ys=grad_ys, stop_gradients=stop_gradients,
-        unconnected_gradients=unconnected_gradients)
+        unconnected_gradients=unconnected_gradients,
+        aggregation_method=aggregation_method)
 
 
-def hessians(ys, xs):
-    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: for each x,
-    the Hessian of sum(ys) with respect to it, of shape x.shape + x.shape
-    (a list for a list of xs; None for an x that ys do not depend on).
+def hessians(ys, xs, gate_gradients=False, aggregation_method=None,
+             name="hessians"):
+    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: a list with,
+    for each x of `xs` (a tensor or a list of them), the Hessian of sum(ys)
+    with respect to it, of shape x.shape + x.shape (None for an x that ys
+    do not depend on). `gate_gradients`, `aggregation_method` and `name`
+    change nothing.
 
     Forward-over-reverse (JAX's jacfwd(grad(f))): the recorded ops from xs
     to ys become a function whose gradient (a trace.vjp) is differentiated
@@ -192,12 +201,14 @@ def hessians(ys, xs):
 
     >>> @tracec.function
     ... def h(x):
-    ...     return tracec.hessians(tnp.sum(x * x * x), x)
+    ...     return tracec.hessians(tnp.sum(x * x * x), x)[0]
     >>> h(np.array([1., 2.], np.float32))
     array([[ 6.,  0.],
            [ 0., 12.]], dtype=float32)
     """
-    return _symbolic_gradients.hessians(ys, xs)
+    del gate_gradients, name
+    return _symbolic_gradients.hessians(
+        ys, xs, aggregation_method=aggregation_method)
 
 
 # ---------------------------------------------------------------------------
