@@ -15,14 +15,15 @@ per signature; inside a tracec.function, it records its op in place.
 """
 from __future__ import annotations
 
+from . import backprop as _backprop
 from . import forward as _forward
 from . import reverse as _reverse
 from . import symbolic_gradients as _symbolic_gradients
-from .tape import Tape as _Tape
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
            "hessian", "hvp", "gradients", "hessians", "implicit_grad",
-           "implicit_value_and_grad", "gradients_function"]
+           "implicit_value_and_grad", "gradients_function",
+           "val_and_grad_function", "make_vjp"]
 
 
 # ---------------------------------------------------------------------------
@@ -227,35 +228,57 @@ def implicit_value_and_grad(f):
     >>> g
     array(6., dtype=float32)
     """
-    def wrapper(*args):
-        with _Tape() as tape:
-            value = f(*args)
-        variables = tape.watched_variables()
-        if not variables:
-            raise ValueError(f"{getattr(f, '__name__', f)} reads no trainable "
-                             "tracec.Variable: nothing to differentiate")
-        grads = tape.gradient(value, variables)
-        return value, list(zip(grads, variables))
-    return wrapper
+    return _backprop.implicit_value_and_grad(f)
 
 
 def implicit_grad(f):
     """implicit_grad(f)(*args) -> [(gradient, variable)]
     (tfe.implicit_gradients): implicit_value_and_grad without the value."""
-    vg = implicit_value_and_grad(f)
-    return lambda *args: vg(*args)[1]
+    return _backprop.implicit_grad(f)
 
 
 def gradients_function(f, params=None):
-    """gradients_function(f)(*args) -> the gradients of f with respect to its
-    arguments (or those at the indices `params`), as a list
-    (tfe.gradients_function): grad(f, argnums).
+    """gradients_function(f)(*args, dy=None) -> a list with the gradient
+    of f with respect to each argument, or to those of `params` (indices
+    or parameter names) (TensorFlow's backprop.gradients_function).
+
+    f may return any nested structure of arrays (not only a scalar, unlike
+    tracec.grad): the gradient is that of the sum of its floating-point
+    outputs, or, with `dy` (cotangents in the structure of f's output),
+    the vector-Jacobian product. An argument may be a pytree (its
+    gradient has its structure); integer arguments and arguments f's
+    outputs do not depend on get None.
 
     >>> tracec.gradients_function(lambda x, y: x * y)(
     ...     np.float32(2.0), np.float32(3.0))
     [array(3., dtype=float32), array(2., dtype=float32)]
+    >>> tracec.gradients_function(lambda x: (x + 2, x * x))(
+    ...     np.array([0., 1., 2.], np.float32))
+    [array([1., 3., 5.], dtype=float32)]
     """
-    def wrapper(*args):
-        nums = tuple(range(len(args))) if params is None else tuple(params)
-        return list(grad(f, argnums=nums)(*args))
-    return wrapper
+    return _backprop.gradients_function(f, params)
+
+
+def val_and_grad_function(f, params=None):
+    """val_and_grad_function(f)(*args, dy=None) -> (f(*args), gradients):
+    gradients_function with f's value, from one run of f (TensorFlow's
+    backprop.val_and_grad_function).
+
+    >>> value, [dx] = tracec.val_and_grad_function(lambda x: x * x)(
+    ...     np.float32(3.0), dy=np.float32(2.0))
+    >>> dx
+    array(12., dtype=float32)
+    """
+    return _backprop.val_and_grad_function(f, params)
+
+
+def make_vjp(f, params=None, persistent=True):
+    """make_vjp(f)(*args) -> (f(*args), vjp) with vjp(dy=None) -> the list
+    of gradients of gradients_function (TensorFlow's backprop.make_vjp).
+    vjp may be called any number of times (`persistent` is accepted).
+
+    >>> result, vjp = tracec.make_vjp(lambda x: x * x)(np.float32(3.0))
+    >>> vjp(np.float32(2.0))
+    [array(12., dtype=float32)]
+    """
+    return _backprop.make_vjp(f, params, persistent)

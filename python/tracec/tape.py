@@ -174,6 +174,22 @@ class Tape:
         if self in _core._tapes:
             _core._tapes.remove(self)
 
+    def watch(self, tensor):
+        """Records the ops that use `tensor` (or each tensor of a list)."""
+        for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
+            if isinstance(t, Variable):
+                self._watched_variables[id(t)] = t
+            elif isinstance(t, (np.ndarray, Value)):
+                self._tracked[id(t)] = t
+            elif isinstance(t, np.generic):
+                raise TypeError("GradientTape.watch: a NumPy scalar "
+                                f"({type(t).__name__}) is not an array; watch "
+                                "np.asarray(x) and compute with that")
+            else:
+                raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
+                                "neither an array, a tracec value nor a "
+                                "Variable (convert numbers with np.asarray)")
+
     def watched_variables(self):
         """The variables this tape watches (explicitly or as read)."""
         return list(self._watched_variables.values())
