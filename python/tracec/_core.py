@@ -204,6 +204,11 @@ _suspended_tapes: list = []
 _eager_cache: dict = {}
 _tapes: list = []  # active tapes (tape.Tape), innermost last
 
+# While custom_gradient functions are traced, innermost last: objects whose
+# `read(variable)` gives the Value a variable is read as there
+# (custom_gradients._VariableInputs).
+_variable_scopes: list = []
+
 
 @contextlib.contextmanager
 def suspended_tapes():

@@ -94,6 +94,9 @@ class Variable(_core.VariableBase):
         """The value: a Value read in program order inside a traced
         function, else a copy of the array."""
         if _C.is_tracing():
+            if _core._variable_scopes:
+                # An input of the custom_gradient call being traced.
+                return _core._variable_scopes[-1].read(self)
             _core._set_location()
             value = _C.read(self._handle)
             for tape in _core._tapes:
