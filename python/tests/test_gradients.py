@@ -495,6 +495,14 @@ def test_aggregation_method_is_accepted_and_changes_nothing():
         f(x, "tree")
 
 
+def test_variable_with_a_callable_initial_value():
+    v = tracec.Variable(lambda: np.arange(3, dtype=np.float64))
+    assert v.dtype == np.float64
+    np.testing.assert_array_equal(v.numpy(), [0, 1, 2])
+    w = tracec.Variable(lambda: 2.0, trainable=False)
+    assert w.dtype == np.float32 and not w.trainable and w.numpy() == 2.0
+
+
 def test_gradients_outside_a_function_is_an_error():
     with pytest.raises(RuntimeError, match="works inside a tracec.function"):
         tracec.gradients(np.ones(2, np.float32), [np.ones(2, np.float32)])

@@ -37,8 +37,12 @@ class Variable(_core.VariableBase):
     def __init__(self, initial_value, trainable: bool = True, name=None,
                  dtype=None):
         """`initial_value`: an array (also another library's, such as a
-        torch tensor) or a number; a Python float is float32 unless
-        `dtype` says otherwise."""
+        torch tensor), a number, or a callable of no arguments that returns
+        one (TensorFlow's `Variable(lambda: ...)`); a Python float is
+        float32 unless `dtype` says otherwise."""
+        if callable(initial_value):
+            # TensorFlow's initializer callable, with no arguments.
+            initial_value = initial_value()
         if _core.is_foreign_array(initial_value):
             initial_value = _core.from_foreign(initial_value)
         if isinstance(initial_value, Variable):
