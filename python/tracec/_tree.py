@@ -100,7 +100,13 @@ class TreeDef:
         self.children = tuple(children)
         self.num_leaves = 1 if kind is None else \
             sum(c.num_leaves for c in self.children)
-        self._hash = hash((kind, aux, self.children))
+        try:
+            self._hash = hash((kind, aux, self.children))
+        except TypeError:
+            raise TypeError(f"the aux data of a {kind.__name__} (what its "
+                            "register_pytree_node flatten returns) must be "
+                            "hashable: it is part of a tracec.function's "
+                            "cache key") from None
 
     @property
     def is_leaf(self) -> bool:

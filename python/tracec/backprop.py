@@ -20,6 +20,7 @@ import numpy as np
 from ._core import Value
 from ._tree import tree_leaves, tree_map
 from .function import Function, call_symbolic
+from .reverse import prepare
 from .tape import Tape
 from .variables import Variable
 
@@ -55,21 +56,6 @@ def _returns_none(f):
     # TensorFlow's error.
     return ValueError("Cannot differentiate a function that returns None; "
                       f"did you forget to return a value from {_name_of(f)}?")
-
-
-def _as_parameter(x):
-    """A leaf of a parameter as something a tape watches: a Python float
-    is a float32 array (as JAX's), a NumPy scalar a rank-0 array."""
-    if isinstance(x, np.generic):
-        return np.asarray(x)
-    if isinstance(x, float):
-        return np.asarray(x, np.float32)
-    return x
-
-
-def _prepare(args, positions):
-    return tuple(tree_map(_as_parameter, a) if i in positions else a
-                 for i, a in enumerate(args))
 
 
 def _watchable(x):
@@ -116,7 +102,7 @@ def val_and_grad_function(f, params=None):
     def decorated(*args, dy=None, **kwargs):
         _check_no_keywords(kwargs)
         positions = _parameter_positions(f, params, args)
-        args = _prepare(args, positions)
+        args = prepare(args, positions)
         value, grads = call_symbolic(
             symbolic, (args, tree_map(_as_cotangent, dy), positions))
         return value, list(grads)
@@ -141,7 +127,7 @@ def make_vjp(f, params=None, persistent=True):
     def decorated(*args, **kwargs):
         _check_no_keywords(kwargs)
         positions = _parameter_positions(f, params, args)
-        args = _prepare(args, positions)
+        args = prepare(args, positions)
         result = forward(*args)
         if result is None:
             raise _returns_none(f)

@@ -36,21 +36,21 @@ def _check_argnums(nums, args, f):
     return tuple(i % len(args) for i in nums)
 
 
-def _as_float32(x):
-    # A Python float is float32 (as in JAX); a NumPy float64 scalar (a
-    # subclass of float) keeps its dtype.
-    if isinstance(x, float) and not isinstance(x, np.generic):
+def _as_array(x):
+    # A Python float is float32 (as in JAX); a NumPy scalar (np.float64 is
+    # a subclass of float) keeps its dtype, as a rank-0 array.
+    if isinstance(x, np.generic):
+        return np.asarray(x)
+    if isinstance(x, float):
         return np.asarray(x, np.float32)
     return x
 
 
-def _prepare(args, argnums):
-    """The arguments, with the Python floats of the differentiated ones
-    (also nested) as float32 arrays."""
-    args = list(args)
-    for i in argnums:
-        args[i] = tree_map(_as_float32, args[i])
-    return args
+def prepare(args, argnums):
+    """The arguments, with the numbers among the leaves of the
+    differentiated ones as arrays (also for grad's callers: backprop.py)."""
+    return tuple(tree_map(_as_array, a) if i in argnums else a
+                 for i, a in enumerate(args))
 
 
 class _FlatArguments:
@@ -210,7 +210,7 @@ def transform(f, argnums, with_value, has_aux=False):
 
     def wrapper(*args):
         nums = _check_argnums(_normalize_argnums(argnums), args, f)
-        return call_symbolic(symbolic, tuple(_prepare(args, nums)))
+        return call_symbolic(symbolic, prepare(args, nums))
     wrapper.__wrapped__ = f
     return wrapper
 
@@ -220,7 +220,7 @@ def vjp(f, primals, has_aux=False):
     records trace.vjp of f at the primals. Primals, outputs and cotangents
     are pytrees; the cotangents of integer outputs are ignored, and
     integer or static leaves of the primals get None."""
-    primals = _prepare(primals, range(len(primals)))
+    primals = prepare(primals, range(len(primals)))
 
     def forward(*args):
         result = f(*args)
