@@ -112,11 +112,16 @@ def _is_variable(x) -> bool:
     return isinstance(x, VariableBase)
 
 
+_NATIVE_TYPES = frozenset({np.ndarray, Value, int, float, bool, str})
+
+
 def is_foreign_array(x) -> bool:
     """Whether x is another library's array (a torch tensor, a CuPy or JAX
     array): it has __array__ or __dlpack__ and is not one of NumPy's or
     tracec's own (a Variable has __array__, but is state)."""
     kind = type(x)
+    if kind in _NATIVE_TYPES:
+        return False
     return (hasattr(kind, "__array__") or hasattr(kind, "__dlpack__")) and \
         not isinstance(x, (np.ndarray, np.generic, Value, VariableBase))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 
 __all__ = ["TreeDef", "tree_flatten", "tree_unflatten", "tree_leaves",
            "tree_map", "leaves_with_paths", "register_pytree_node",
@@ -78,6 +79,8 @@ def _node_of(x):
     node = _registry.get(kind)
     if node is not None:
         return kind, node
+    if not isinstance(x, (tuple, list, dict)):
+        return None
     if isinstance(x, tuple) and hasattr(kind, "_fields"):
         return kind, _namedtuple_node(kind)
     # Other subclasses of the builtin containers flatten as their base
@@ -184,8 +187,16 @@ def _flatten(tree, leaves):
 def tree_flatten(tree):
     """(leaves, treedef): the leaves in order (dict keys sorted) and the
     structure that tree_unflatten rebuilds from them."""
+    if type(tree) is tuple and not any(map(_node_of, tree)):
+        # A tuple of leaves (most calls' arguments): no new TreeDef.
+        return list(tree), _tuple_of_leaves(len(tree))
     leaves = []
     return leaves, _flatten(tree, leaves)
+
+
+@functools.lru_cache(maxsize=None)
+def _tuple_of_leaves(n):
+    return TreeDef(tuple, None, [_LEAF] * n)
 
 
 def tree_unflatten(treedef: TreeDef, leaves):
