@@ -141,6 +141,101 @@ def test_errors():
         tracec.grad(lambda x, y: tnp.sum(wrong_count(x, y)))(f32(2), f32(2))
 
 
+def test_variables_get_grad_fns_gradients_as_in_tensorflow():
+    # gradients_test.py's testCustomGradientWithCapture: grad_fn gets
+    # variables= and returns (input gradients, variable gradients).
+    captured = tracec.Variable(3.0)
+
+    @tracec.custom_gradient
+    def mult(x):
+        def grad_fn(dy, variables=None):
+            assert len(variables) == 1 and variables[0] is captured
+            return 4.0 * captured * dy, [5.0 * x * dy]
+        return x * captured, grad_fn
+
+    x = tracec.Variable(6.0)
+    with tracec.GradientTape(persistent=True) as tape:
+        y = mult(x)
+    assert tape.gradient(y, x) == 12.0
+    assert tape.gradient(y, captured) == 30.0
+
+    @tracec.function
+    def traced(x):
+        with tracec.GradientTape() as tape:
+            y = mult(x)
+        return tape.gradient(y, [x, captured])
+    assert traced(tracec.Variable(6.0)) == [12.0, 30.0]
+    [(g, v)] = tracec.implicit_grad(lambda: mult(np.float32(6.0)))()
+    assert v is captured and g == 30.0
+
+    # No inputs but variables (backprop_test.py's testJacobianCustomGradient
+    # calls such a function).
+    @tracec.custom_gradient
+    def tripled():
+        return captured * 3.0, lambda dy, variables: ((), [dy * 7.0])
+    [(g, v)] = tracec.implicit_grad(tripled)()
+    assert v is captured and g == 7.0
+
+
+def test_variable_gradients_against_finite_differences():
+    w = tracec.Variable(np.array([0.5, -1.5, 2.0]), name="w")
+    b = tracec.Variable(np.array(0.25), name="b")
+
+    @tracec.custom_gradient
+    def affine_tanh(x):
+        y = tnp.tanh(x * w + b)
+
+        def grad_fn(dy, variables):
+            dz = dy * (1 - y * y)
+            return dz * w, [dz * x, tnp.sum(dz)]
+        return y, grad_fn
+
+    def loss(w_np, b_np, x):
+        return np.sum(np.tanh(x * w_np + b_np) ** 2)
+
+    x = np.array([0.3, 0.7, -0.2])
+    with tracec.GradientTape() as tape:
+        tape.watch(x)
+        z = affine_tanh(x)
+        y = tnp.sum(tnp.multiply(z, z))  # eagerly: tracec's ops, not `**`
+    gx, gw, gb = tape.gradient(y, [x, w, b])
+    eps = 1e-6
+    for value, grad, perturb in [
+            (w.numpy(), gw, lambda d: loss(w.numpy() + d, b.numpy(), x)),
+            (b.numpy(), gb, lambda d: loss(w.numpy(), b.numpy() + d, x)),
+            (x, gx, lambda d: loss(w.numpy(), b.numpy(), x + d))]:
+        basis = np.eye(value.size).reshape((value.size,) + value.shape)
+        fd = np.array([(perturb(eps * e) - perturb(-eps * e)) / (2 * eps)
+                       for e in basis]).reshape(value.shape)
+        np.testing.assert_allclose(grad, fd, rtol=1e-7, atol=1e-9)
+
+
+def test_variable_errors_and_untrainable_variables():
+    v = tracec.Variable(2.0)
+
+    @tracec.custom_gradient
+    def no_variables_kwarg(x):
+        return x * v, lambda dy: dy * v
+
+    with pytest.raises(TypeError, match="keyword argument 'variables'"):
+        tracec.grad(lambda x: no_variables_kwarg(x))(np.float32(1.0))
+
+    @tracec.custom_gradient
+    def too_few(x):
+        return x * v, lambda dy, variables: (dy * v, [])
+
+    with pytest.raises(ValueError, match="a gradient for each variable"):
+        tracec.grad(lambda x: too_few(x))(np.float32(1.0))
+
+    frozen = tracec.Variable(2.0, trainable=False)
+
+    @tracec.custom_gradient
+    def reads_frozen(x):
+        return x * frozen, lambda dy: dy * 7.0  # no variables=: none given
+
+    assert tracec.grad(lambda x: reads_frozen(x))(np.float32(1.0)) == 7.0
+
+
 # --- checkpoint ----------------------------------------------------------------
 
 

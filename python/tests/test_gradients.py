@@ -454,6 +454,55 @@ def test_gradients_with_grad_ys_against_torch():
     np.testing.assert_allclose(gw, tw.grad.numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_gradients_and_hessians_return_a_list_for_one_tensor():
+    # tf.gradients(y, x) is a list of one: the idiom is [0].
+    @tracec.function
+    def f(x):
+        y = tnp.sum(x * x * x)
+        g = tracec.gradients(y, x)
+        h = tracec.hessians(y, x)
+        g_tuple = tracec.gradients(y, (x,))
+        return type(g) is list and type(h) is list and \
+            type(g_tuple) is list, g[0], h[0]
+
+    x = np.array([0.5, -2.0], np.float64)
+    is_list, g, h = f(x)
+    assert is_list
+    np.testing.assert_allclose(g, 3 * x * x, rtol=1e-12)
+    np.testing.assert_allclose(h, np.diag(6 * x), rtol=1e-12)
+
+
+def test_aggregation_method_is_accepted_and_changes_nothing():
+    methods = [None, tracec.AggregationMethod.ADD_N,
+               tracec.AggregationMethod.DEFAULT,
+               tracec.AggregationMethod.EXPERIMENTAL_TREE,
+               tracec.AggregationMethod.EXPERIMENTAL_ACCUMULATE_N]
+
+    @tracec.function
+    def f(x, method):
+        y = tnp.sum(tnp.sin(x) * x + x * x)  # x fans out to three uses
+        return (tracec.gradients(y, x, aggregation_method=method)[0],
+                tracec.hessians(y, x, aggregation_method=method)[0])
+
+    x = np.array([0.3, -1.1, 2.0])
+    results = [f(x, m) for m in methods]
+    np.testing.assert_allclose(results[0][0], np.cos(x) * x + np.sin(x)
+                               + 2 * x, rtol=1e-12)
+    for g, h in results[1:]:
+        np.testing.assert_array_equal(g, results[0][0])
+        np.testing.assert_array_equal(h, results[0][1])
+    with pytest.raises(ValueError, match="Invalid aggregation_method"):
+        f(x, "tree")
+
+
+def test_variable_with_a_callable_initial_value():
+    v = tracec.Variable(lambda: np.arange(3, dtype=np.float64))
+    assert v.dtype == np.float64
+    np.testing.assert_array_equal(v.numpy(), [0, 1, 2])
+    w = tracec.Variable(lambda: 2.0, trainable=False)
+    assert w.dtype == np.float32 and not w.trainable and w.numpy() == 2.0
+
+
 def test_gradients_outside_a_function_is_an_error():
     with pytest.raises(RuntimeError, match="works inside a tracec.function"):
         tracec.gradients(np.ones(2, np.float32), [np.ones(2, np.float32)])
@@ -465,7 +514,7 @@ def test_hessians_against_finite_differences():
 
     @tracec.function
     def h(x):
-        return tracec.hessians(loss(x), x)
+        return tracec.hessians(loss(x), x)[0]
 
     x = np.array([0.3, -0.2, 0.5], np.float64)
     hess = h(x)

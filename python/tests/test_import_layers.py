@@ -12,7 +12,8 @@ The layers, bottom up (see each module's docstring):
   tape        tape recording, and gradients of what a tape recorded
   functions   tracec.function: tracing, signatures, caches, concrete
               functions (and their calls under tapes), imported graphs
-  transforms  how grad, vjp, jvp, jacobians and tf.gradients are traced
+  transforms  how grad, vjp, jvp, jacobians, tf.gradients and the seeds'
+              gradients_function are traced
   api         the transforms' public wrappers (jax/_src/api.py)
   user        GradientTape, Module and the optimizers
   package     tracec/__init__.py
@@ -32,7 +33,8 @@ LAYERS = [
     ("tape", ["tape"]),
     ("functions", ["signatures", "concrete_function", "function",
                    "graphdef"]),
-    ("transforms", ["reverse", "forward", "symbolic_gradients"]),
+    ("transforms", ["reverse", "forward", "symbolic_gradients",
+                    "backprop"]),
     ("api", ["api"]),
     ("user", ["gradient_tape", "module"]),
     ("package", ["__init__"]),

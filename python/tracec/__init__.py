@@ -16,7 +16,11 @@ from .custom_gradients import checkpoint, custom_gradient  # noqa: F401
 from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
 from .api import (grad, gradients, gradients_function, hessian,  # noqa: F401
                   hessians, hvp, implicit_grad, implicit_value_and_grad,
-                  jacfwd, jacrev, jvp, value_and_grad, vjp)
+                  jacfwd, jacrev, jvp, make_vjp, val_and_grad_function,
+                  value_and_grad, vjp)
+from .symbolic_gradients import AggregationMethod  # noqa: F401
+from . import _tree as tree_util  # noqa: F401
+from ._tree import register_dataclass, register_pytree_node  # noqa: F401
 from .gradient_tape import GradientTape  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .variables import Variable  # noqa: F401

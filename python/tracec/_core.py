@@ -112,6 +112,29 @@ def _is_variable(x) -> bool:
     return isinstance(x, VariableBase)
 
 
+_NATIVE_TYPES = frozenset({np.ndarray, Value, int, float, bool, str})
+
+
+def is_foreign_array(x) -> bool:
+    """Whether x is another library's array (a torch tensor, a CuPy or JAX
+    array): it has __array__ or __dlpack__ and is not one of NumPy's or
+    tracec's own (a Variable has __array__, but is state)."""
+    kind = type(x)
+    if kind in _NATIVE_TYPES:
+        return False
+    return (hasattr(kind, "__array__") or hasattr(kind, "__dlpack__")) and \
+        not isinstance(x, (np.ndarray, np.generic, Value, VariableBase))
+
+
+def from_foreign(x) -> np.ndarray:
+    """Another library's array as a NumPy array, sharing its memory where
+    the library allows (a torch CPU tensor does; one that requires grad
+    must be detached first, as torch says)."""
+    if hasattr(type(x), "__array__"):
+        return np.asarray(x)
+    return np.from_dlpack(x)
+
+
 def to_value(x, what="an operand"):
     """x as a tracer Value, inside a trace: arrays are captured inputs,
     variables are read (trace.var.read), Python numbers become f32/i32/i1
@@ -127,6 +150,8 @@ def to_value(x, what="an operand"):
         return _C.constant(np.asarray(x, np.int32))
     if isinstance(x, float):
         return _C.constant(np.asarray(x, np.float32))
+    if is_foreign_array(x):
+        x = from_foreign(x)
     if isinstance(x, (np.ndarray, np.generic)):
         array = np.asarray(x)
         return _C.capture(array) if array.ndim else _C.constant(array)
@@ -145,7 +170,7 @@ def to_array(x, what="an operand"):
     if isinstance(x, Value):
         raise TypeError(f"{what} is a symbolic value of a traced function, "
                         "used outside it")
-    array = np.asarray(x)
+    array = from_foreign(x) if is_foreign_array(x) else np.asarray(x)
     if array.dtype == object:
         raise TypeError(f"{what} is a {type(x).__name__}, not an array or "
                         "a number")
@@ -154,6 +179,17 @@ def to_array(x, what="an operand"):
 
 def _is_tensor(x) -> bool:
     return not isinstance(x, _SCALARS)
+
+
+FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+
+
+def is_floating(x) -> bool:
+    """Whether x (a Value, an array or a number) has a floating-point
+    dtype: the values that carry gradients."""
+    if isinstance(x, Value):
+        return x.dtype in FLOAT_DTYPES
+    return np.asarray(x).dtype.kind == "f"
 
 
 # ---------------------------------------------------------------------------
@@ -172,6 +208,11 @@ _suspended_tapes: list = []
 
 _eager_cache: dict = {}
 _tapes: list = []  # active tapes (tape.Tape), innermost last
+
+# While custom_gradient functions are traced, innermost last: objects whose
+# `read(variable)` gives the Value a variable is read as there
+# (custom_gradients._VariableInputs).
+_variable_scopes: list = []
 
 
 @contextlib.contextmanager

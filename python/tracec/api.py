@@ -15,14 +15,15 @@ per signature; inside a tracec.function, it records its op in place.
 """
 from __future__ import annotations
 
+from . import backprop as _backprop
 from . import forward as _forward
 from . import reverse as _reverse
 from . import symbolic_gradients as _symbolic_gradients
-from .tape import Tape as _Tape
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
            "hessian", "hvp", "gradients", "hessians", "implicit_grad",
-           "implicit_value_and_grad", "gradients_function"]
+           "implicit_value_and_grad", "gradients_function",
+           "val_and_grad_function", "make_vjp"]
 
 
 # ---------------------------------------------------------------------------
@@ -33,6 +34,9 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
 def value_and_grad(f, argnums=0, has_aux=False):
     """value_and_grad(f)(*args) -> (f(*args), gradient(s)) (jax.value_and_grad):
     f returns a scalar; one gradient per argnum (a tuple if argnums is).
+    An argument may be a pytree (nested lists, tuples, dicts, namedtuples,
+    registered classes) of floating-point arrays: its gradient has its
+    structure.
 
     With has_aux=True, f returns a pair (loss, aux): aux (arrays, or nested
     lists/tuples/dicts of them) is returned alongside and not
@@ -51,20 +55,27 @@ def value_and_grad(f, argnums=0, has_aux=False):
 
 
 def grad(f, argnums=0, has_aux=False):
-    """grad(f)(*args): the gradient of f's scalar result (jax.grad).
+    """grad(f)(*args): the gradient of f's scalar result (jax.grad), with
+    respect to argument `argnums` (a tuple of gradients for a tuple). The
+    arguments may be pytrees: a params dict gets a dict of gradients.
 
     With has_aux=True, f returns (loss, aux) and grad returns
     (gradient(s), aux); aux is not differentiated.
 
     >>> tracec.grad(lambda x: tnp.sum(x * x))(np.array([1., 2.], np.float32))
     array([2., 4.], dtype=float32)
+    >>> tracec.grad(lambda p, x: tnp.sum(p["w"] * x + p["b"]))(
+    ...     {"w": np.float32(2.0), "b": np.float32(1.0)}, np.float32(3.0))
+    {'b': array(1., dtype=float32), 'w': array(3., dtype=float32)}
     """
     return _reverse.transform(f, argnums, with_value=False, has_aux=has_aux)
 
 
 def vjp(f, *primals, has_aux=False):
     """(f(*primals), vjp_fn) with vjp_fn(cotangent) -> the cotangents of the
-    primals (jax.vjp; the seeds' make_vjp). f returns one array.
+    primals, a tuple (jax.vjp). Primals, f's output and the cotangent (of
+    the output's structure) may be pytrees; integer outputs take no
+    cotangent (any value), integer primals get None.
 
     With has_aux=True, f returns (output, aux) and vjp returns
     (output, vjp_fn, aux); aux is not differentiated.
@@ -152,27 +163,36 @@ def hvp(f, primals, tangents):
 # ---------------------------------------------------------------------------
 
 
-def gradients(ys, xs, grad_ys=None, stop_gradients=None,
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
               unconnected_gradients="none"):
-    """Symbolic gradients inside a tracec.function (tf.gradients): the sum of
-    d ys / d xs, given `grad_ys` cotangents; `stop_gradients` are held
+    """Symbolic gradients inside a tracec.function (tf.gradients): a list
+    with, for each x of `xs` (a tensor or a list of them), the sum of
+    d ys / d x, given `grad_ys` cotangents; `stop_gradients` are held
     constant; unconnected xs give None or zeros ("zero").
+    `aggregation_method` (tracec.AggregationMethod), `name` and
+    `gate_gradients` are accepted and change nothing.
 
     >>> @tracec.function
     ... def g(x):
-    ...     return tracec.gradients(tnp.sum(x * x), x)
+    ...     return tracec.gradients(tnp.sum(x * x), x)[0]
     >>> g(np.array([1., 2.], np.float32))
     array([2., 4.], dtype=float32)
     """
+    del name, gate_gradients
     return _symbolic_gradients.gradients(
         ys, xs, grad_ys=grad_ys, stop_gradients=stop_gradients,
-        unconnected_gradients=unconnected_gradients)
+        unconnected_gradients=unconnected_gradients,
+        aggregation_method=aggregation_method)
 
 
-def hessians(ys, xs):
-    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: for each x,
-    the Hessian of sum(ys) with respect to it, of shape x.shape + x.shape
-    (a list for a list of xs; None for an x that ys do not depend on).
+def hessians(ys, xs, gate_gradients=False, aggregation_method=None,
+             name="hessians"):
+    """d^2 ys / d xs^2 (tf.hessians) inside a tracec.function: a list with,
+    for each x of `xs` (a tensor or a list of them), the Hessian of sum(ys)
+    with respect to it, of shape x.shape + x.shape (None for an x that ys
+    do not depend on). `gate_gradients`, `aggregation_method` and `name`
+    change nothing.
 
     Forward-over-reverse (JAX's jacfwd(grad(f))): the recorded ops from xs
     to ys become a function whose gradient (a trace.vjp) is differentiated
@@ -182,12 +202,14 @@ def hessians(ys, xs):
 
     >>> @tracec.function
     ... def h(x):
-    ...     return tracec.hessians(tnp.sum(x * x * x), x)
+    ...     return tracec.hessians(tnp.sum(x * x * x), x)[0]
     >>> h(np.array([1., 2.], np.float32))
     array([[ 6.,  0.],
            [ 0., 12.]], dtype=float32)
     """
-    return _symbolic_gradients.hessians(ys, xs)
+    del gate_gradients, name
+    return _symbolic_gradients.hessians(
+        ys, xs, aggregation_method=aggregation_method)
 
 
 # ---------------------------------------------------------------------------
@@ -206,35 +228,57 @@ def implicit_value_and_grad(f):
     >>> g
     array(6., dtype=float32)
     """
-    def wrapper(*args):
-        with _Tape() as tape:
-            value = f(*args)
-        variables = tape.watched_variables()
-        if not variables:
-            raise ValueError(f"{getattr(f, '__name__', f)} reads no trainable "
-                             "tracec.Variable: nothing to differentiate")
-        grads = tape.gradient(value, variables)
-        return value, list(zip(grads, variables))
-    return wrapper
+    return _backprop.implicit_value_and_grad(f)
 
 
 def implicit_grad(f):
     """implicit_grad(f)(*args) -> [(gradient, variable)]
     (tfe.implicit_gradients): implicit_value_and_grad without the value."""
-    vg = implicit_value_and_grad(f)
-    return lambda *args: vg(*args)[1]
+    return _backprop.implicit_grad(f)
 
 
 def gradients_function(f, params=None):
-    """gradients_function(f)(*args) -> the gradients of f with respect to its
-    arguments (or those at the indices `params`), as a list
-    (tfe.gradients_function): grad(f, argnums).
+    """gradients_function(f)(*args, dy=None) -> a list with the gradient
+    of f with respect to each argument, or to those of `params` (indices
+    or parameter names) (TensorFlow's backprop.gradients_function).
+
+    f may return any nested structure of arrays (not only a scalar, unlike
+    tracec.grad): the gradient is that of the sum of its floating-point
+    outputs, or, with `dy` (cotangents in the structure of f's output),
+    the vector-Jacobian product. An argument may be a pytree (its
+    gradient has its structure); integer arguments and arguments f's
+    outputs do not depend on get None.
 
     >>> tracec.gradients_function(lambda x, y: x * y)(
     ...     np.float32(2.0), np.float32(3.0))
     [array(3., dtype=float32), array(2., dtype=float32)]
+    >>> tracec.gradients_function(lambda x: (x + 2, x * x))(
+    ...     np.array([0., 1., 2.], np.float32))
+    [array([1., 3., 5.], dtype=float32)]
     """
-    def wrapper(*args):
-        nums = tuple(range(len(args))) if params is None else tuple(params)
-        return list(grad(f, argnums=nums)(*args))
-    return wrapper
+    return _backprop.gradients_function(f, params)
+
+
+def val_and_grad_function(f, params=None):
+    """val_and_grad_function(f)(*args, dy=None) -> (f(*args), gradients):
+    gradients_function with f's value, from one run of f (TensorFlow's
+    backprop.val_and_grad_function).
+
+    >>> value, [dx] = tracec.val_and_grad_function(lambda x: x * x)(
+    ...     np.float32(3.0), dy=np.float32(2.0))
+    >>> dx
+    array(12., dtype=float32)
+    """
+    return _backprop.val_and_grad_function(f, params)
+
+
+def make_vjp(f, params=None, persistent=True):
+    """make_vjp(f)(*args) -> (f(*args), vjp) with vjp(dy=None) -> the list
+    of gradients of gradients_function (TensorFlow's backprop.make_vjp).
+    vjp may be called any number of times (`persistent` is accepted).
+
+    >>> result, vjp = tracec.make_vjp(lambda x: x * x)(np.float32(3.0))
+    >>> vjp(np.float32(2.0))
+    [array(12., dtype=float32)]
+    """
+    return _backprop.make_vjp(f, params, persistent)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._tree import flatten, is_single_leaf, pack
-from .signatures import TensorSpec
+from ._tree import tree_leaves
+from .signatures import TensorSpec, native_leaves
 from .variables import Variable
 
 
@@ -20,13 +20,17 @@ class ConcreteFunction:
     in place); `ir()` the MLIR text, `ir(after_autodiff=True)` after
     automatic control dependencies and differentiation."""
 
-    def __init__(self, c_function, template, array_positions, num_args, name):
+    def __init__(self, c_function, template, array_positions, structure,
+                 name):
         self._c = c_function
-        self._template = template
-        self._positions = array_positions
-        self._num_args = num_args
-        self._all_arrays = array_positions == list(range(num_args))
-        self._single = is_single_leaf(template)
+        self._template = template  # the outputs' TreeDef
+        self._positions = array_positions  # of the arguments' array leaves
+        self._structure = structure  # the arguments' TreeDef
+        self._num_args = len(structure.children)
+        # Each argument is an array (not a structure): __call__'s fast path.
+        self._all_arrays = array_positions == list(range(self._num_args)) \
+            and structure.num_leaves == self._num_args
+        self._single = template.is_leaf
         self.name = name
         # Traced with dynamic dims for a Function without a signature, and
         # whether its gradients failed under a tape (see Function._call).
@@ -43,7 +47,7 @@ class ConcreteFunction:
 
     @property
     def structured_outputs(self):
-        return pack(self._template, self.outputs)
+        return self._template.unflatten(self.outputs)
 
     @property
     def captured_inputs(self):
@@ -68,12 +72,19 @@ class ConcreteFunction:
         flat = self._c(*arrays)
         if self._single:
             return flat[0]
-        return pack(self._template, flat)
+        return self._template.unflatten(flat)
+
+    def _call_leaves(self, leaves):
+        """Runs on the leaves of the arguments (their arrays are used)."""
+        if self._all_arrays:
+            return self._call_arrays(leaves)
+        return self._call_arrays([leaves[i] for i in self._positions])
 
     def __call__(self, *args):
         if self._all_arrays and len(args) == self._num_args:
             return self._call_arrays(args)
-        return self._call_arrays([args[i] for i in self._positions])
+        leaves = self._structure.flatten_up_to(tuple(args))
+        return self._call_leaves(native_leaves(leaves))
 
     def __repr__(self):
         ins = ", ".join(repr(s) for s in self.inputs)
@@ -89,22 +100,22 @@ class _FunctionKernel:
     """A tracec.function as one recorded op: replayed by inlining its Python
     function (the compiler then differentiates through it)."""
 
-    def __init__(self, function, args, positions):
+    def __init__(self, function, leaves, positions, structure):
         self.function = function
-        self.args = args
+        self.leaves = leaves  # the static leaves of the arguments
         self.positions = positions
+        self.structure = structure
         self.uses_variables = True
         self.__name__ = function._name
 
     def __call__(self, *values):
-        call_args = list(self.args)
+        leaves = list(self.leaves)
         for i, v in zip(self.positions, values):
-            call_args[i] = v
+            leaves[i] = v
         with _core.suspended_tapes():
-            result = self.function._python_function(*call_args)
-        leaves = []
-        flatten(result, leaves)
-        return [_core.to_value(x) for x in leaves]
+            result = self.function._python_function(
+                *self.structure.unflatten(leaves))
+        return [_core.to_value(x) for x in tree_leaves(result)]
 
 
 class _BackwardCall:
@@ -172,27 +183,27 @@ def _forward_backward(concrete):
     return cached
 
 
-def record_call(function, concrete, args):
-    """Runs `concrete` (a trace of Function `function`) at `args` under the
-    active tapes: through its forward function, recorded as one op whose
-    backward is the compiled backward function (and whose replay inlines
-    the Python function)."""
+def record_call(function, concrete, leaves):
+    """Runs `concrete` (a trace of Function `function`) at the leaves of
+    its arguments under the active tapes: through its forward function,
+    recorded as one op whose backward is the compiled backward function
+    (and whose replay inlines the Python function)."""
     positions = concrete._positions
-    operands = tuple(args[i] for i in positions)
+    operands = tuple(leaves[i] for i in positions)
     pair, num_float, variables, variable_args, extras = \
         _forward_backward(concrete)
     flat = pair[0](*operands, *extras)
     results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
     backward = _BackwardCall(pair, variables, variable_args, residuals)
-    outputs = pack(concrete._template, results)
-    static_args = tuple(None if i in positions else a
-                        for i, a in enumerate(args))
-    key = (function, static_args)
+    outputs = concrete._template.unflatten(results)
+    static_leaves = tuple(None if i in positions else a
+                          for i, a in enumerate(leaves))
+    key = (function, static_leaves, concrete._structure)
     kernels = function.__dict__.setdefault("_tape_kernels", {})
     kernel = kernels.get(key)
     if kernel is None:
-        kernel = kernels[key] = _FunctionKernel(function, static_args,
-                                                positions)
+        kernel = kernels[key] = _FunctionKernel(
+            function, static_leaves, positions, concrete._structure)
     for tape in _core._tapes:
         tape._record(kernel, operands, (), results, backward=backward)
     return outputs

@@ -5,7 +5,9 @@ private function with the attribute trace.custom_vjp or trace.checkpoint;
 eagerly, they run like any op (and GradientTape sees through them)."""
 from __future__ import annotations
 
+import contextlib
 import functools
+import inspect
 import re
 
 from . import _core
@@ -34,13 +36,68 @@ def _outputs(result, what):
     return [_core.to_value(v, what) for v in values], single
 
 
-def _custom_gradient_kernel(*args_and_f):
-    *args, f = args_and_f
+class _ReadsVariables(Exception):
+    """f read trainable variables that are not inputs of its call yet."""
+
+    def __init__(self, depth, variables):
+        super().__init__(f"custom_gradient reads {len(variables)} more "
+                         "variables")
+        self.depth = depth  # which custom_gradient call's scope raised it
+        self.variables = variables
+
+
+class _VariableInputs:
+    """While a custom_gradient function (and its grad_fn) is traced: the
+    Values its variables are read as, which are inputs of the call, so
+    that the gradients of the trainable ones are grad_fn's variable
+    gradients (TensorFlow's semantics). A variable that is not an input
+    yet raises _ReadsVariables: the call is traced again with it as an
+    input. (Read as resources, the C++ custom_gradient's forward function
+    would lack the control token the call gets: a compile error.)"""
+
+    def __init__(self, variables, values):
+        self.values = {id(v): value for v, value in zip(variables, values)}
+        self.depth = len(_core._variable_scopes)
+        self.read_by_f = set()  # ids of the trainable variables f read
+        self.in_f = False
+
+    def read(self, variable):
+        value = self.values.get(id(variable))
+        if value is None:
+            raise _ReadsVariables(self.depth, [variable])
+        if self.in_f and variable.trainable:
+            self.read_by_f.add(id(variable))
+        return value
+
+    @contextlib.contextmanager
+    def active(self, in_f):
+        _core._variable_scopes.append(self)
+        self.in_f = in_f
+        try:
+            yield
+        finally:
+            _core._variable_scopes.pop()
+
+
+def _takes_variables(grad_fn) -> bool:
+    """Whether grad_fn accepts `variables=` (TensorFlow's test)."""
+    try:
+        parameters = inspect.signature(grad_fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "variables" and p.kind != p.POSITIONAL_ONLY or
+               p.kind == p.VAR_KEYWORD for p in parameters)
+
+
+def _custom_gradient_kernel(*args_and_static):
+    *args, f, variables = args_and_static
+    num_inputs = len(args) - len(variables)
     info = {}
 
     def body(values):
-        with _core.suspended_tapes():
-            result = f(*values)
+        scope = _VariableInputs(variables, values[num_inputs:])
+        with _core.suspended_tapes(), scope.active(in_f=True):
+            result = f(*values[:num_inputs])
         if not (isinstance(result, tuple) and len(result) == 2 and
                 callable(result[1])):
             raise TypeError(
@@ -49,18 +106,29 @@ def _custom_gradient_kernel(*args_and_f):
                 f"{type(result).__name__}")
         y, grad_fn = result
         outputs, info["single"] = _outputs(y, "an output of the function")
+        read = [v for v in variables if id(v) in scope.read_by_f]
+        if read and not _takes_variables(grad_fn):
+            raise TypeError(
+                f"custom_gradient: {_name(f)} reads the variables "
+                f"{', '.join(repr(v.name) for v in read)}, so its grad_fn "
+                "must accept a keyword argument 'variables' (and return "
+                "(input gradients, variable gradients))")
 
         def backward(dys):
-            with _core.suspended_tapes():
-                grads = grad_fn(*dys)
-            if not isinstance(grads, (tuple, list)):
-                grads = [grads]
-            grads = list(grads)
-            if len(grads) != len(values):
+            with _core.suspended_tapes(), scope.active(in_f=False):
+                if read:
+                    grads, variable_grads = _split_gradients(
+                        grad_fn(*dys, variables=read), read, f)
+                else:
+                    grads, variable_grads = grad_fn(*dys), []
+            grads = _as_list(grads)
+            if len(grads) != num_inputs:
                 raise ValueError(
                     f"custom_gradient: grad_fn of {_name(f)} returned "
-                    f"{len(grads)} gradients for {len(values)} inputs (one "
+                    f"{len(grads)} gradients for {num_inputs} inputs (one "
                     "per input, None for no gradient)")
+            by_id = {id(v): g for v, g in zip(read, variable_grads)}
+            grads += [by_id.get(id(v)) for v in variables]
             return [None if g is None else _core.to_value(g, "a gradient")
                     for g in grads]
         return outputs, backward
@@ -68,6 +136,26 @@ def _custom_gradient_kernel(*args_and_f):
     values = [_core.to_value(a, "an argument") for a in args]
     results = _C.custom_gradient(body, values, _symbol(f, "custom_gradient"))
     return results[0] if info["single"] else tuple(results)
+
+
+def _as_list(grads):
+    return list(grads) if isinstance(grads, (tuple, list)) else [grads]
+
+
+def _split_gradients(result, read, f):
+    """(input gradients, variable gradients) of a grad_fn given variables,
+    checked (TensorFlow's errors)."""
+    if not (isinstance(result, (tuple, list)) and len(result) == 2):
+        raise TypeError(f"custom_gradient: grad_fn of {_name(f)} was given "
+                        "variables, so it must return (input gradients, "
+                        "variable gradients)")
+    grads, variable_grads = result
+    variable_grads = _as_list(variable_grads)
+    if len(variable_grads) != len(read):
+        raise ValueError(f"custom_gradient: grad_fn of {_name(f)} must "
+                         "return a gradient for each variable: it returned "
+                         f"{len(variable_grads)} for {len(read)}")
+    return grads, variable_grads
 
 
 def custom_gradient(f):
@@ -78,6 +166,12 @@ def custom_gradient(f):
     None for none). grad_fn may use values f computed: they are saved for
     it by the forward pass. Higher derivatives differentiate grad_fn.
 
+    If f reads trainable tracec.Variables (not passed as inputs), grad_fn
+    is called as grad_fn(*dy, variables=[those variables]) and returns
+    (input gradients, [a gradient per variable]), as in TensorFlow: the
+    variables' values are inputs of the call, so tapes and
+    implicit_grad give them grad_fn's gradients.
+
     >>> import numpy as np, tracec
     >>> @tracec.custom_gradient
     ... def log1pexp(x):
@@ -87,13 +181,23 @@ def custom_gradient(f):
     ...     np.array([0.0, 100.0], np.float32))
     array([0.5, 1. ], dtype=float32)
     """
+    # The variables f was seen to read (found by a trace that stops at
+    # the read): inputs of every later call.
+    variables = []
+
     @functools.wraps(f)
     def wrapper(*args):
-        if not args:
-            raise TypeError(f"custom_gradient: {_name(f)} needs at "
-                            "least one input")
-        return apply(_custom_gradient_kernel, tuple(args), f,
-                     name="custom_gradient")
+        depth = len(_core._variable_scopes)
+        while True:
+            inputs = tuple(v for v in variables
+                           if not any(v is a for a in args))
+            try:
+                return apply(_custom_gradient_kernel, tuple(args) + inputs,
+                             f, inputs, name="custom_gradient")
+            except _ReadsVariables as error:
+                if error.depth != depth:
+                    raise  # an enclosing custom_gradient's
+                variables.extend(error.variables)
     return wrapper
 
 

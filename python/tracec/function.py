@@ -22,11 +22,12 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from ._core import Value
-from ._tree import flatten, is_single_leaf, pack
+from ._tree import leaves_with_paths, tree_flatten, tree_leaves
 from .concrete_function import ConcreteFunction, record_call
-from .signatures import (TensorSpec, count_none, covers, describe, has_none,
-                         is_array, key_structure, relax, shape_mismatch,
-                         static_key)
+from .signatures import (Key, TensorSpec, count_none, covers, describe,
+                         flatten_arguments, has_none, is_array, key_structure,
+                         leaf_label, native_leaves, relax, shape_mismatch,
+                         static_key, unhashable_argument)
 from .tape import Tape, function_tapes
 from .variables import Variable
 
@@ -58,12 +59,14 @@ class Function:
             else jit_compile_opt_level
         self._input_signature = None
         if input_signature is not None:
-            specs = list(input_signature)
-            for i, s in enumerate(specs):
+            # One TensorSpec, or a nested structure of them, per argument.
+            self._input_signature = list(input_signature)
+            self._signature_leaves, self._signature_structure = \
+                tree_flatten(tuple(self._input_signature))
+            for path, s in leaves_with_paths(tuple(self._input_signature)):
                 if not isinstance(s, TensorSpec):
-                    raise TypeError(f"input_signature[{i}] is a "
+                    raise TypeError(f"input_signature{path} is a "
                                     f"{type(s).__name__}, not a TensorSpec")
-            self._input_signature = specs
         self._reduce_retracing = bool(reduce_retracing)
         self._cache = {}
         # array-only keys -> (compiled call, single result?, output template)
@@ -114,23 +117,46 @@ class Function:
         trace with dynamic dims is compiled once for all its sizes."""
         return self.compile_count
 
-    def _key(self, args):
-        if self._input_signature is not None:
-            self._check_signature(args)
-            return None
-        # Arrays' entries are as __call__'s fast path computes them; a
-        # TensorSpec (get_concrete_function) stands for an array, None dims
-        # included.
-        return tuple((a.shape, a.dtype) if isinstance(a, _SPEC_TYPES)
-                     else static_key(a, i) for i, a in enumerate(args))
-
-    def _check_signature(self, args):
+    def _flatten(self, args):
+        """(leaves, structure) of a call's arguments: flattened, or with an
+        input_signature, flattened down to its TensorSpecs (TensorFlow's
+        flatten_up_to: a list where the signature has a TensorSpec is one
+        leaf, converted to an array)."""
+        if self._input_signature is None:
+            return flatten_arguments(args)
         specs = self._input_signature
         if len(args) != len(specs):
             raise TypeError(f"{self._name}() takes {len(specs)} argument"
                             f"{'s' if len(specs) != 1 else ''} "
                             f"(input_signature), got {len(args)}")
-        for i, (a, s) in enumerate(zip(args, specs)):
+        try:
+            leaves = self._signature_structure.flatten_up_to(tuple(args))
+        except ValueError as error:
+            # TensorFlow's error for this (a ValueError).
+            raise ValueError(f"{self._name}(): the structure of the "
+                             "arguments does not match the input_signature: "
+                             f"{error}") from None
+        return native_leaves(leaves), self._signature_structure
+
+    def _key(self, args, leaves, structure):
+        """The cache key of a call (None with an input_signature, which is
+        checked): the arguments' structure and an entry per leaf."""
+        if self._input_signature is not None:
+            self._check_signature(leaves)
+            return None
+        # Arrays' entries are as __call__'s fast path computes them; a
+        # TensorSpec (get_concrete_function) stands for an array, None dims
+        # included.
+        entries = tuple((a.shape, a.dtype) if isinstance(a, _SPEC_TYPES)
+                        else static_key(a) for a in leaves)
+        if None in entries:
+            i = entries.index(None)
+            raise unhashable_argument(leaf_label(args, i), leaves[i])
+        return Key(structure, entries)
+
+    def _check_signature(self, leaves):
+        """Whether each leaf of the arguments fits its TensorSpec."""
+        for i, (a, s) in enumerate(zip(leaves, self._signature_leaves)):
             if isinstance(a, Value):
                 shape, dtype = tuple(a.shape), _core.numpy_dtype(a.dtype)
             elif isinstance(a, TensorSpec):
@@ -143,7 +169,8 @@ class Function:
                     dtype = s.dtype  # a Python number takes the spec's dtype
             mismatch = shape_mismatch(shape, s.shape)
             if mismatch is not None or dtype != s.dtype:
-                label = f"argument {i}" + (f" ({s.name})" if s.name else "")
+                label = leaf_label(self._input_signature, i) + \
+                    (f" ({s.name})" if s.name else "")
                 why = f" ({mismatch})" if mismatch and len(shape) == \
                     len(s.shape) else ""
                 raise ValueError(
@@ -169,7 +196,7 @@ class Function:
             if entry is not None:
                 call, single, template = entry
                 flat = call(*args)
-                return flat[0] if single else pack(template, flat)
+                return flat[0] if single else template.unflatten(flat)
         return self._call(args, kwargs)
 
     def _cached(self, key, concrete):
@@ -178,8 +205,9 @@ class Function:
             return concrete  # served by a dynamic trace: enough sizes kept
         self._cache[key] = concrete
         if concrete._all_arrays and self._input_signature is None:
-            self._fast[key] = (concrete._c, concrete._single,
-                               concrete._template)
+            # The arguments are arrays, no structure: per argument.
+            self._fast[key.entries] = (concrete._c, concrete._single,
+                                       concrete._template)
         return concrete
 
     def _call(self, args, kwargs):
@@ -193,33 +221,34 @@ class Function:
             if _under_user_tape() or _core._hoisting:
                 return self._call_hoisting_reads(args)
             return self._call_traced(args)
-        key = self._key(args)
+        leaves, structure = self._flatten(args)
+        key = self._key(args, leaves, structure)
         concrete = self._cache.get(key)
         if key is not None:
             if concrete is None:
                 concrete = self._general_for(key) or \
-                    self._new_trace(key, args)
+                    self._new_trace(key, leaves)
             elif not (concrete._dynamic and _core._tapes):
-                return self._run(concrete, args)
+                return self._run(concrete, leaves)
             if concrete._dynamic:
                 # A trace with dynamic dims for these shapes: it may fail
                 # where a static one would not (see _general_failed); its
                 # checks come first, so nothing has run then.
                 if not (concrete._no_tape and _core._tapes):
                     try:
-                        result = self._run(concrete, args)
+                        result = self._run(concrete, leaves)
                     except (ValueError, _C.CompileError) as error:
                         if not self._general_failed(concrete, error):
                             raise
                     else:
                         self._cached(key, concrete)
                         return result
-                concrete = self._trace(args, key)
+                concrete = self._trace(leaves, key)
             self._cached(key, concrete)
-            return self._run(concrete, args)
+            return self._run(concrete, leaves)
         if concrete is None:
-            concrete = self._cached(key, self._trace(args, None))
-        result = self._run(concrete, args)
+            concrete = self._cached(key, self._trace(leaves, None))
+        result = self._run(concrete, leaves)
         if key is None and concrete._all_arrays and \
                 len(self._fast) < _MAX_CACHED_KEYS and \
                 all(type(a) is np.ndarray for a in args):
@@ -229,13 +258,14 @@ class Function:
                 (concrete._c, concrete._single, concrete._template)
         return result
 
-    def _run(self, concrete, args):
+    def _run(self, concrete, leaves):
+        """Runs a trace on the leaves of a call's arguments."""
         if self._input_signature is not None:
-            args = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
-                    else a for a, s in zip(args, self._input_signature)]
+            leaves = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
+                      else a for a, s in zip(leaves, self._signature_leaves)]
         if _core._tapes:
-            return record_call(self, concrete, args)
-        return concrete(*args)
+            return record_call(self, concrete, leaves)
+        return concrete._call_leaves(leaves)
 
     def _general_for(self, key):
         """A trace with dynamic dims that serves `key`, the most specific."""
@@ -263,7 +293,7 @@ class Function:
             return True
         return False
 
-    def _new_trace(self, key, args):
+    def _new_trace(self, key, leaves):
         """The trace for a call (or get_concrete_function) that no trace
         serves. With reduce_retracing, a dim that has taken two values is
         traced dynamic (`?`, None), so that later sizes reuse the trace."""
@@ -275,7 +305,7 @@ class Function:
             self._seen[structure] = traced_key
             if traced_key != key and structure not in self._no_relax:
                 try:
-                    concrete = self._trace(args, traced_key)
+                    concrete = self._trace(leaves, traced_key)
                 except (_C.TraceError, _C.CompileError, TypeError) as error:
                     # Ops not lowered at `?` yet, or Python code computing
                     # with a None size: this structure is traced per shape.
@@ -288,7 +318,7 @@ class Function:
                     self._add_general(traced_key, concrete)
                     return concrete
             traced_key = key
-        concrete = self._trace(args, traced_key)
+        concrete = self._trace(leaves, traced_key)
         if has_none(traced_key):
             self._add_general(traced_key, concrete)
         return concrete
@@ -307,24 +337,29 @@ class Function:
         return tuple(bound.args) + tuple(bound.kwargs.values())
 
     def get_concrete_function(self, *args) -> ConcreteFunction:
-        """The concrete function for these arguments (arrays or TensorSpecs),
-        traced if it is not cached yet."""
+        """The concrete function for these arguments (arrays or TensorSpecs,
+        also nested in lists, tuples and dicts), traced if it is not cached
+        yet."""
         if not args and self._input_signature is not None:
             args = self._input_signature
-        key = self._key(args)
+        leaves, structure = self._flatten(args)
+        key = self._key(args, leaves, structure)
         concrete = self._cache.get(key)
         if concrete is None and key is not None:
-            concrete = self._general_for(key) or self._new_trace(key, args)
+            concrete = self._general_for(key) or \
+                self._new_trace(key, leaves)
             self._cached(key, concrete)
         elif concrete is None:
-            concrete = self._cached(key, self._trace(args, None))
+            concrete = self._cached(key, self._trace(leaves, None))
         return concrete
 
     def _call_hoisting_reads(self, args):
         """_call_traced with the callee's variable reads hoisted to the call
         site (values the caller reads and records on its tapes), or the
         Python function inlined if the callee has effects."""
-        key = ("hoisting reads", self._signature_key(args)[1])
+        leaves, structure = self._flatten(args)
+        key = ("hoisting reads",
+               self._signature_key(args, leaves, structure)[1])
         if self._callees.get(key, {}).get("inline"):
             return self._python_function(*args)
         try:
@@ -335,32 +370,37 @@ class Function:
             self._callees[key] = {"inline": True, "why": str(error)}
             return self._python_function(*args)
 
-    def _signature_key(self, args):
-        """(positions of array arguments, the callee's cache key)."""
+    def _signature_key(self, args, leaves, structure):
+        """(positions of the array leaves of the arguments, the callee's
+        cache key)."""
         if self._input_signature is not None:
-            self._check_signature(args)
-            return list(range(len(args))), None
-        positions, key = [], []
-        for i, a in enumerate(args):
+            self._check_signature(leaves)
+            return list(range(len(leaves))), None
+        positions, entries = [], []
+        for i, a in enumerate(leaves):
             if isinstance(a, Value):
                 positions.append(i)
-                key.append((tuple(a.shape), a.dtype))
+                entries.append((tuple(a.shape), a.dtype))
             elif isinstance(a, _ARRAY_TYPES):
                 positions.append(i)
-                key.append((np.shape(a), _core.dtype_name(a.dtype)))
+                entries.append((np.shape(a), _core.dtype_name(a.dtype)))
             else:
-                key.append(static_key(a, i))
-        return positions, tuple(key)
+                entry = static_key(a)
+                if entry is None:
+                    raise unhashable_argument(leaf_label(args, i), a)
+                entries.append(entry)
+        return positions, Key(structure, tuple(entries))
 
     def _call_traced(self, args, hoisting_key=None):
         """Records func.call @callee(args) in the function being traced: one
         private func.func per signature and outer trace (TensorFlow's
         nested defuns), reused by every call with that signature."""
-        positions, key = self._signature_key(args)
+        leaves, structure = self._flatten(args)
+        positions, key = self._signature_key(args, leaves, structure)
         if self._input_signature is not None:
-            args = [a if isinstance(a, (Value, np.ndarray)) else
-                    np.asarray(a, s.dtype)
-                    for a, s in zip(args, self._input_signature)]
+            leaves = [a if isinstance(a, (Value, np.ndarray)) else
+                      np.asarray(a, s.dtype)
+                      for a, s in zip(leaves, self._signature_leaves)]
         hoisting = hoisting_key is not None
         if hoisting:
             key = hoisting_key
@@ -368,28 +408,27 @@ class Function:
         if callee is None:
             callee = self._callees[key] = {
                 "symbol": f"{_symbol_name(self._name)}_{next(_names)}"}
-        values = [_core.to_value(args[i], f"argument {i} of {self._name}")
-                  for i in positions]
+        values = [_core.to_value(leaves[i]) for i in positions]
 
         def body(inner):
-            call_args = list(args)
+            call_leaves = list(leaves)
             for i, v in zip(positions, inner):
-                call_args[i] = v
+                call_leaves[i] = v
             effects = _core._effects
             _core._hoisting += hoisting
             try:
-                result, tape = _run_recorded(self._python_function, call_args)
+                result, tape = _run_recorded(self._python_function,
+                                             structure.unflatten(call_leaves))
             finally:
                 _core._hoisting -= hoisting
             if hoisting and _core._effects != effects:
                 raise _HasEffects(f"{self._name} prints or draws random "
                                   "numbers")
-            leaves = []
-            callee["template"] = flatten(result, leaves)
+            outputs, callee["template"] = tree_flatten(result)
             callee["variables"] = tape.watched_variables()
             self.trace_count += 1
             return [_core.to_value(x, f"output {i} of {self._name}")
-                    for i, x in enumerate(leaves)]
+                    for i, x in enumerate(outputs)]
 
         _core._set_location()
         reads = []
@@ -406,38 +445,40 @@ class Function:
                 tape._record_read(variable, value)
         if _core._tapes:
             _core.record_on_tapes(values + read_values, flat,
-                                  [args[i] for i in positions] + read_values)
+                                  [leaves[i] for i in positions]
+                                  + read_values)
         if not hoisting:
             for tape in _core._tapes:
                 tape._called_variables.update(
                     (id(v), (v, self._name)) for v in callee["variables"])
         template = callee["template"]
-        if is_single_leaf(template):
+        if template.is_leaf:
             return flat[0]
-        return pack(template, flat)
+        return template.unflatten(flat)
 
-    def _trace(self, args, key):
+    def _trace(self, leaves, key):
         """Traces and compiles for `key` (shapes, None for a dynamic dim;
-        None: the input_signature)."""
+        None: the input_signature), given the leaves of the arguments."""
         if self._input_signature is not None:
-            key = tuple((s.shape, s.dtype) for s in self._input_signature)
-            args = list(self._input_signature)
-        positions = [i for i, entry in enumerate(key) if is_array(entry)]
-        specs = [(_core.dtype_name(key[i][1]), list(key[i][0]))
-                 for i in positions]
+            key = Key(self._signature_structure,
+                      tuple((s.shape, s.dtype)
+                            for s in self._signature_leaves))
+            leaves = list(self._signature_leaves)
+        positions = [i for i, entry in enumerate(key.entries)
+                     if is_array(entry)]
+        specs = [(_core.dtype_name(key.entries[i][1]),
+                  list(key.entries[i][0])) for i in positions]
         holder = {}
 
         def body(values):
-            call_args = list(args)
+            call_leaves = list(leaves)
             for i, v in zip(positions, values):
-                call_args[i] = v
-            result, _ = _run_recorded(self._python_function, call_args)
-            leaves = []
-            template = flatten(result, leaves)
-            flat = [_core.to_value(x, f"output {i} of {self._name}")
-                    for i, x in enumerate(leaves)]
-            holder["template"] = template
-            return flat
+                call_leaves[i] = v
+            result, _ = _run_recorded(self._python_function,
+                                      key.structure.unflatten(call_leaves))
+            outputs, holder["template"] = tree_flatten(result)
+            return [_core.to_value(x, f"output {i} of {self._name}")
+                    for i, x in enumerate(outputs)]
 
         name = f"{self._name}_{next(_names)}"
         start = time.perf_counter()
@@ -447,7 +488,7 @@ class Function:
         c_function.compile(self._opt_level)
         self.compile_count += 1
         concrete = ConcreteFunction(c_function, holder["template"], positions,
-                                    len(args), name)
+                                    key.structure, name)
         concrete._opt_level = self._opt_level
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
@@ -495,13 +536,14 @@ def call_symbolic(symbolic, args):
     op; eagerly, traced and compiled per signature by a Function kept on
     it."""
     if _C.is_tracing():
+        leaves, structure = flatten_arguments(args)
+        args = structure.unflatten(leaves)
         result = symbolic(*args)
         if _core._tapes:
-            leaves = []
-            flatten(result, leaves)
-            operands = [a for a in args if isinstance(a, (Value, np.ndarray))]
+            operands = [a for a in tree_leaves(args)
+                        if isinstance(a, (Value, np.ndarray))]
             _core.record_on_tapes([_core.to_value(a) for a in operands],
-                                  leaves, operands)
+                                  tree_leaves(result), operands)
         return result
     compiled = getattr(symbolic, "_tracec_compiled", None)
     if compiled is None:

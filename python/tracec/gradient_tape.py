@@ -1,18 +1,15 @@
 """tracec.GradientTape (tf.GradientTape): the user's tape.
 
-The recording and the gradients are tape.Tape's, which traced functions
-and tracec.implicit_value_and_grad use too; GradientTape adds what a user
-controls: what is watched, blocks that are not recorded, and reset.
+The recording, watching and the gradients are tape.Tape's, which traced
+functions, tracec.implicit_value_and_grad and gradients_function use too;
+GradientTape adds what a user controls: blocks that are not recorded, and
+reset.
 """
 from __future__ import annotations
 
 import contextlib
 
-import numpy as np
-
-from ._core import Value
 from .tape import Tape
-from .variables import Variable
 
 __all__ = ["GradientTape"]
 
@@ -58,19 +55,3 @@ class GradientTape(Tape):
         self._tracked.clear()
         self._watched_variables.clear()
         self._used = False
-
-    def watch(self, tensor):
-        """Records the ops that use `tensor` (or each tensor of a list)."""
-        for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
-            if isinstance(t, Variable):
-                self._watched_variables[id(t)] = t
-            elif isinstance(t, (np.ndarray, Value)):
-                self._tracked[id(t)] = t
-            elif isinstance(t, np.generic):
-                raise TypeError("GradientTape.watch: a NumPy scalar "
-                                f"({type(t).__name__}) is not an array; watch "
-                                "np.asarray(x) and compute with that")
-            else:
-                raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
-                                "neither an array, a tracec value nor a "
-                                "Variable (convert numbers with np.asarray)")

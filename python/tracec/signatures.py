@@ -1,13 +1,48 @@
 """Input signatures of tracec.functions: TensorSpec (tf.TensorSpec), and the
 cache keys a Function looks its traces up by.
 
-A key has one entry per argument: an array's (shape, dtype), with None for
-a dynamic dim, or a static argument's (type, value)."""
+The arguments are flattened (_tree: nested lists, tuples, dicts, ...) and
+a Key is their structure and one entry per leaf: an array's (shape,
+dtype), with None for a dynamic dim, or a static argument's (type,
+value)."""
 from __future__ import annotations
+
+import re
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
+from ._tree import TreeDef, leaves_with_paths, tree_flatten
+
+
+class Key(NamedTuple):
+    """What a trace is cached by: the arguments' structure and an entry per
+    leaf."""
+    structure: TreeDef
+    entries: tuple
+
+
+def flatten_arguments(args):
+    """(leaves, structure) of a call's arguments (native_leaves)."""
+    leaves, structure = tree_flatten(tuple(args))
+    return native_leaves(leaves), structure
+
+
+def native_leaves(leaves):
+    """The leaves, with the arrays of other libraries (torch tensors:
+    anything with __array__ or __dlpack__) as NumPy arrays, without a copy
+    where the library allows."""
+    return [_core.from_foreign(x) if _core.is_foreign_array(x) else x
+            for x in leaves]
+
+
+def leaf_label(args, index) -> str:
+    """Where leaf `index` of the arguments is, for messages: `argument 0`,
+    `argument 1['w'][0]`."""
+    path = leaves_with_paths(tuple(args))[index][0]
+    match = re.match(r"\[(\d+)\](.*)", path)
+    return f"argument {match[1]}{match[2]}"
 
 
 class TensorSpec:
@@ -61,16 +96,22 @@ def shape_mismatch(shape, spec_shape):
     return None
 
 
-def static_key(arg, position):
-    """The key entry of a static (non-array) argument: (type, value)."""
+def static_key(arg):
+    """The key entry of a static (non-array) argument, (type, value), or
+    None if it is not hashable."""
     try:
         hash(arg)
     except TypeError:
-        raise TypeError(
-            f"argument {position} is a {type(arg).__name__}, which is neither "
-            "an array nor hashable: pass arrays for tensors and hashable "
-            "values (numbers, strings, tuples) for static arguments") from None
+        return None
     return (type(arg), arg)
+
+
+def unhashable_argument(label, arg):
+    return TypeError(
+        f"{label} is a {type(arg).__name__}, which is neither an array nor "
+        "hashable: pass arrays for tensors (also in lists, tuples and "
+        "dicts) and hashable values (numbers, strings) for static "
+        "arguments")
 
 
 def is_array(entry):
@@ -81,21 +122,24 @@ def is_array(entry):
 
 def key_structure(key):
     """What must agree for one trace to serve two keys, sizes aside."""
-    return tuple(("array", len(e[0]), e[1]) if is_array(e) else e
-                 for e in key)
+    return (key.structure,
+            tuple(("array", len(e[0]), e[1]) if is_array(e) else e
+                  for e in key.entries))
 
 
 def relax(seen, key):
     """The most specific key serving both: the dims that differ are None."""
-    return tuple((tuple(a if a == b else None for a, b in zip(s[0], k[0])),
-                  k[1]) if is_array(k) else k for s, k in zip(seen, key))
+    return Key(key.structure, tuple(
+        (tuple(a if a == b else None for a, b in zip(s[0], k[0])), k[1])
+        if is_array(k) else k for s, k in zip(seen.entries, key.entries)))
 
 
 def covers(general, key):
     """Whether a trace for `general` (None dims) serves `key`."""
-    if len(general) != len(key):
+    if general.structure != key.structure or \
+            len(general.entries) != len(key.entries):
         return False
-    for g, k in zip(general, key):
+    for g, k in zip(general.entries, key.entries):
         if is_array(g) != is_array(k):
             return False
         if not is_array(g):
@@ -107,7 +151,7 @@ def covers(general, key):
 
 
 def count_none(key):
-    return sum(e[0].count(None) for e in key if is_array(e))
+    return sum(e[0].count(None) for e in key.entries if is_array(e))
 
 
 def has_none(key):
@@ -116,4 +160,5 @@ def has_none(key):
 
 def describe(key):
     """The arrays of a key, as TensorSpecs (for messages)."""
-    return ", ".join(repr(TensorSpec(e[0], e[1])) for e in key if is_array(e))
+    return ", ".join(repr(TensorSpec(e[0], e[1])) for e in key.entries
+                     if is_array(e))

@@ -34,7 +34,7 @@ from . import _core
 from . import _tracec as _C
 from . import numpy as tnp
 from ._core import Value, apply
-from ._tree import flatten, pack
+from ._tree import tree_flatten, tree_leaves
 from .variables import Variable
 
 _SCALARS = (int, float, bool)
@@ -127,10 +127,6 @@ def _spec_of(x):
     return (_core.dtype_name(a.dtype), a.shape)
 
 
-def _is_float(x):
-    return _spec_of(x)[0] in ("f16", "bf16", "f32", "f64")
-
-
 class Tape:
     """Records the ops run while it is active (on _core's tape stack) and
     computes gradients of what it recorded.
@@ -177,6 +173,22 @@ class Tape:
         self._recording = False
         if self in _core._tapes:
             _core._tapes.remove(self)
+
+    def watch(self, tensor):
+        """Records the ops that use `tensor` (or each tensor of a list)."""
+        for t in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
+            if isinstance(t, Variable):
+                self._watched_variables[id(t)] = t
+            elif isinstance(t, (np.ndarray, Value)):
+                self._tracked[id(t)] = t
+            elif isinstance(t, np.generic):
+                raise TypeError("GradientTape.watch: a NumPy scalar "
+                                f"({type(t).__name__}) is not an array; watch "
+                                "np.asarray(x) and compute with that")
+            else:
+                raise TypeError(f"GradientTape.watch: a {type(t).__name__} is "
+                                "neither an array, a tracec value nor a "
+                                "Variable (convert numbers with np.asarray)")
 
     def watched_variables(self):
         """The variables this tape watches (explicitly or as read)."""
@@ -238,22 +250,18 @@ class Tape:
                                "on a non-persistent tape (use "
                                "GradientTape(persistent=True))")
         self._used = True
-        source_list = []
-        template = flatten(sources, source_list)
-        target_list = []
-        flatten(target, target_list)
+        source_list, structure = tree_flatten(sources)
         targets = [t.read_value() if isinstance(t, Variable) else t
-                   for t in target_list]
+                   for t in tree_leaves(target)]
         cotangents = None
         if output_gradients is not None:
-            cotangents = []
-            flatten(output_gradients, cotangents)
+            cotangents = tree_leaves(output_gradients)
             if len(cotangents) != len(targets):
                 raise ValueError(f"output_gradients has {len(cotangents)} "
                                  f"tensors for {len(targets)} targets")
 
         leaves = [s for s in source_list if not isinstance(s, Variable)
-                  and _is_float(s)]
+                  and _core.is_floating(s)]
         variables = [s for s in source_list if isinstance(s, Variable)
                      and np.issubdtype(s.dtype, np.floating)]
         if _C.is_tracing():
@@ -269,7 +277,7 @@ class Tape:
                 g = tnp.zeros_like(s.read_value() if isinstance(s, Variable)
                                    else s)
             result.append(g)
-        return pack(template, result)
+        return structure.unflatten(result)
 
     def _symbolic(self, targets, leaves, variables, cotangents, stops):
         """Inside a traced function: the C++ tracer's gradients() of the
@@ -377,7 +385,8 @@ class Tape:
                     reads += var_ids
             inputs.append(reads)
             outputs.append([id(o) for o in rec.outputs])
-            no_gradient += [id(o) for o in rec.outputs if not _is_float(o)]
+            no_gradient += [id(o) for o in rec.outputs
+                            if not _core.is_floating(o)]
         in_program, reached, intermediate = _C.slice_tape(
             inputs, outputs, [id(t) for t in targets],
             list(leaf_index) + var_ids, list(stop_ids), no_gradient)

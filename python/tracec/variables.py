@@ -36,6 +36,15 @@ class Variable(_core.VariableBase):
 
     def __init__(self, initial_value, trainable: bool = True, name=None,
                  dtype=None):
+        """`initial_value`: an array (also another library's, such as a
+        torch tensor), a number, or a callable of no arguments that returns
+        one (TensorFlow's `Variable(lambda: ...)`); a Python float is
+        float32 unless `dtype` says otherwise."""
+        if callable(initial_value):
+            # TensorFlow's initializer callable, with no arguments.
+            initial_value = initial_value()
+        if _core.is_foreign_array(initial_value):
+            initial_value = _core.from_foreign(initial_value)
         if isinstance(initial_value, Variable):
             initial_value = initial_value.numpy()
         if isinstance(initial_value, _core.Value):
@@ -89,6 +98,9 @@ class Variable(_core.VariableBase):
         """The value: a Value read in program order inside a traced
         function, else a copy of the array."""
         if _C.is_tracing():
+            if _core._variable_scopes:
+                # An input of the custom_gradient call being traced.
+                return _core._variable_scopes[-1].read(self)
             _core._set_location()
             value = _C.read(self._handle)
             for tape in _core._tapes:
