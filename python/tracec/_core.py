@@ -79,13 +79,22 @@ def trace(name, specs, body):
         _trace_depth -= 1
 
 
-def _set_location():
-    """Carries the user's Python file:line into the op's MLIR location."""
-    frame = sys._getframe(2)
+def call_site():
+    """The user's Python (file, line) that called into the package, or
+    None."""
+    frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back
     if frame is not None:
-        _C.set_location(frame.f_code.co_filename, frame.f_lineno)
+        return frame.f_code.co_filename, frame.f_lineno
+    return None
+
+
+def _set_location():
+    """Carries the user's Python file:line into the op's MLIR location."""
+    site = call_site()
+    if site is not None:
+        _C.set_location(*site)
 
 
 # ---------------------------------------------------------------------------
@@ -139,7 +148,18 @@ def to_value(x, what="an operand"):
     """x as a tracer Value, inside a trace: arrays are captured inputs,
     variables are read (trace.var.read), Python numbers become f32/i32/i1
     constants (prefer scalar operands of apply, which take the other
-    operand's dtype)."""
+    operand's dtype). Noted as a use of the bodies being traced, if any
+    (collecting_body_uses)."""
+    if _body_uses:
+        value = _as_value(x, what)
+        _body_uses[-1][id(x)] = (value, x)
+        return value
+    if isinstance(x, Value):
+        return x
+    return _as_value(x, what)
+
+
+def _as_value(x, what):
     if isinstance(x, Value):
         return x
     if _is_variable(x):
@@ -215,6 +235,28 @@ _tapes: list = []  # active tapes (tape.Tape), innermost last
 _variable_scopes: list = []
 
 
+# For each op whose Python bodies are being traced (branches and loop
+# bodies, callees, custom gradients, transformed functions), innermost
+# last: what its bodies turned into Values, {id(x): (value, x)}. The ones
+# defined outside the op are inputs of it (regions use them from above,
+# callees capture them), so tapes record the op as using them.
+_body_uses: list = []
+
+
+@contextlib.contextmanager
+def collecting_body_uses():
+    """Collects, in the dict it yields, what the bodies traced in this
+    block use (an enclosing op's bodies use it all too)."""
+    uses = {}
+    _body_uses.append(uses)
+    try:
+        yield uses
+    finally:
+        _body_uses.pop()
+        if _body_uses:
+            _body_uses[-1].update(uses)
+
+
 @contextlib.contextmanager
 def suspended_tapes():
     """No tape records in this block (bodies of control flow, custom
@@ -231,13 +273,15 @@ def suspended_tapes():
         _tapes[:] = saved
 
 
-def record_on_tapes(operands, results, originals=None):
+def record_on_tapes(operands, results, originals=None, uses=None):
     """Records, on the active tapes, symbolic results that the tracer built
-    without apply (gradient ops, calls), so tapes see through them."""
+    without apply (gradient ops, calls), so tapes see through them; `uses`:
+    what the op's bodies used (collecting_body_uses)."""
     results = [r for r in results if isinstance(r, Value)]
     for tape in _tapes:
         tape._record(None, tuple(operands), (), results,
-                     originals=None if originals is None else tuple(originals))
+                     originals=None if originals is None else tuple(originals),
+                     uses=uses)
 
 
 def apply(kernel, operands, *static, name=None):
@@ -252,9 +296,15 @@ def apply(kernel, operands, *static, name=None):
             return result
     _set_location()
     values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
-    result = kernel(*values, *static)
+    uses = None
+    if getattr(kernel, "traces_bodies", False):
+        with collecting_body_uses() as uses:
+            result = kernel(*values, *static)
+    else:
+        result = kernel(*values, *static)
     for tape in _tapes:
-        tape._record(kernel, values, static, result, originals=operands)
+        tape._record(kernel, values, static, result, originals=operands,
+                     uses=uses)
     return result
 
 

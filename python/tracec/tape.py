@@ -127,6 +127,22 @@ def _spec_of(x):
     return (_core.dtype_name(a.dtype), a.shape)
 
 
+def _outside_uses(uses):
+    """The (value, original) pairs of what an op's bodies used
+    (_core.collecting_body_uses) that come from outside the op: those an
+    active tape knows (the hidden tape of a traced function records every
+    value computed in it). A watched array is (array, array): its Value in
+    the body belongs to the body."""
+    tapes = _core._tapes
+    pairs = []
+    for value, x in uses.values():
+        if any(id(value) in t._tracked for t in tapes):
+            pairs.append((value, x))
+        elif any(id(x) in t._tracked for t in tapes):
+            pairs.append((x, x))
+    return pairs
+
+
 class Tape:
     """Records the ops run while it is active (on _core's tape stack) and
     computes gradients of what it recorded.
@@ -196,13 +212,15 @@ class Tape:
 
     # --- recording (called by _core.apply and Variable) ---------------------
     def _record(self, kernel, operands, static, result, backward=None,
-                originals=None):
+                originals=None, uses=None):
         tracked = self._tracked
         if originals is None:
             originals = operands
+        pairs = [(o, p) for o, p in zip(operands, originals) if _is_tensor(o)]
+        if uses:
+            pairs += _outside_uses(uses)
         if not self._record_all and not any(
-                id(o) in tracked or id(p) in tracked
-                for o, p in zip(operands, originals) if _is_tensor(o)) \
+                id(o) in tracked or id(p) in tracked for o, p in pairs) \
                 and not (backward is not None and any(
                     self._watches(v) for v in backward.variables)):
             return
@@ -210,7 +228,7 @@ class Tape:
             else list(result)
         cut = ()
         if _core._trace_depth and not self._record_all:
-            cut = tuple(o for o, p in zip(operands, originals)
+            cut = tuple(o for o, p in pairs
                         if isinstance(o, Value) and id(o) not in tracked
                         and id(p) not in tracked)
         self._records.append(_Record(kernel, operands, static, outputs,
@@ -294,10 +312,9 @@ class Tape:
                 raise ValueError(
                     f"the gradient with respect to Variable {v.name!r}: it "
                     "is read inside the body of a tracec.cond, while_loop "
-                    "or fori_loop (or of a function called there), where "
-                    "the tape cannot record the read; read it before the "
-                    "control flow (v.read_value()) and use that value in "
-                    "the body")
+                    "or fori_loop that assigns it (or of a function called "
+                    "there, or of a tracec.checkpoint), where the tape "
+                    "cannot record the read")
         if not self._record_all:
             keep = [i for i, t in enumerate(targets)
                     if id(t) in self._tracked]
