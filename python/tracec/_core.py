@@ -172,9 +172,10 @@ def _as_value(x, what):
         return _C.constant(np.asarray(x, np.float32))
     if is_foreign_array(x):
         x = from_foreign(x)
-    if isinstance(x, (np.ndarray, np.generic)):
-        array = np.asarray(x)
-        return _C.capture(array) if array.ndim else _C.constant(array)
+    if isinstance(x, np.ndarray):
+        return _captured(x)
+    if isinstance(x, np.generic):
+        return _C.constant(np.asarray(x))
     if isinstance(x, (list, tuple)):
         return _C.constant(np.asarray(x))
     raise TypeError(f"{what} is a {type(x).__name__}, not an array, a "
@@ -255,6 +256,46 @@ def collecting_body_uses():
         _body_uses.pop()
         if _body_uses:
             _body_uses[-1].update(uses)
+
+
+# The functions being traced (tracec.function's, callees), innermost
+# last: ({id(array): (array, Value)}, len(_body_uses) at the function's
+# top level). An array used at its top level is captured once, so that
+# all its uses and a gradient with respect to it (tracec.gradients, tapes)
+# are one value. (A Value made in a body belongs to the body: it is not
+# kept.)
+_function_captures: list = []
+
+
+@contextlib.contextmanager
+def function_scope(captures=None):
+    """The block traces a function's body; `captures`: arrays whose
+    Values (of the caller) it uses, {id(array): (array, Value)}."""
+    _function_captures.append((dict(captures or {}), len(_body_uses)))
+    try:
+        yield
+    finally:
+        _function_captures.pop()
+
+
+def _captured(array):
+    """An array as a Value: a captured input (a constant if rank 0)."""
+    if not _function_captures:
+        return _C.capture(array) if array.ndim else _C.constant(array)
+    captures, top_level = _function_captures[-1]
+    entry = captures.get(id(array))
+    if entry is not None:
+        return entry[1]
+    value = _C.capture(array) if array.ndim else _C.constant(array)
+    if len(_body_uses) == top_level:
+        captures[id(array)] = (array, value)
+    return value
+
+
+def captures_of(arrays):
+    """The Values of `arrays` in the function being traced, for a callee
+    (function_scope's `captures`)."""
+    return {id(a): (a, to_value(a)) for a in arrays}
 
 
 @contextlib.contextmanager

@@ -1,6 +1,6 @@
 """Reads of watched variables in the Python bodies of an op (the branches
-and loop bodies of tracec.cond/while_loop/fori_loop), done before the op
-while tapes record it.
+and loop bodies of tracec.cond/while_loop/fori_loop, the functions that
+grad, vjp and jvp transform), done before the op while tapes record it.
 
 Inside a body the tapes are suspended (the op is recorded as one), so a
 read there could not be recorded. Read before the op instead, the value is
