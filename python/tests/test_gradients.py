@@ -279,6 +279,51 @@ def test_nested_tapes_give_second_derivatives():
     np.testing.assert_allclose(d2y, 6 * 1.5, rtol=1e-6)
 
 
+def test_nested_eager_tapes_give_second_derivatives_of_variables():
+    # TensorFlow's: with tape1, tape2: y = v^3; dy = tape2.gradient(y, v);
+    # tape1.gradient(dy, v) = 6v (it was None: tape1 did not record the
+    # inner gradient, which reads v).
+    v = tracec.Variable(np.array([1.5, -0.5]))
+    w = tracec.Variable(np.array([2.0, 3.0]))
+    with tracec.GradientTape() as outer:
+        with tracec.GradientTape() as inner:
+            y = v * v * v * w
+        dv = inner.gradient(y, v)                  # 3 v^2 w
+    dvv, dvw = outer.gradient(dv, [v, w])         # 6 v w, 3 v^2
+    vv, wv = v.numpy(), w.numpy()
+    np.testing.assert_allclose(dv, 3 * vv ** 2 * wv, rtol=1e-12)
+    np.testing.assert_allclose(dvv, 6 * vv * wv, rtol=1e-12)
+    np.testing.assert_allclose(dvw, 3 * vv ** 2, rtol=1e-12)
+
+    with tracec.GradientTape() as outer:
+        [(g, _)] = tracec.implicit_grad(lambda: tnp.sum(v * v * v))()
+    np.testing.assert_allclose(outer.gradient(g, v), 6 * vv, rtol=1e-12)
+
+
+def test_nested_eager_tapes_through_a_tracec_function():
+    # The inner gradient comes from the call's compiled backward (the
+    # function runs once); the outer tape records it, so it differentiates
+    # it again (it was None).
+    calls = tracec.Variable(0.0, trainable=False)
+
+    @tracec.function
+    def cube(x):
+        calls.assign_add(1.0)
+        return tnp.sum(x * x * x)
+
+    x = np.array([1.5, -0.5])
+    with tracec.GradientTape() as outer:
+        outer.watch(x)
+        with tracec.GradientTape() as inner:
+            inner.watch(x)
+            y = cube(x)
+        dx = inner.gradient(y, x)
+        assert float(calls.numpy()) == 1.0
+        s = tnp.sum(dx)
+    np.testing.assert_allclose(dx, 3 * x ** 2, rtol=1e-12)
+    np.testing.assert_allclose(outer.gradient(s, x), 6 * x, rtol=1e-12)
+
+
 def test_tape_argument_errors():
     with tracec.GradientTape() as tape:
         with pytest.raises(TypeError, match="watch: a str is neither"):

@@ -100,12 +100,12 @@ class _FunctionKernel:
     """A tracec.function as one recorded op: replayed by inlining its Python
     function (the compiler then differentiates through it)."""
 
-    def __init__(self, function, leaves, positions, structure):
+    def __init__(self, function, leaves, positions, structure, variables):
         self.function = function
         self.leaves = leaves  # the static leaves of the arguments
         self.positions = positions
         self.structure = structure
-        self.uses_variables = True
+        self.variables = variables  # the float variables it uses
         self.__name__ = function._name
 
     def __call__(self, *values):
@@ -162,25 +162,51 @@ class _BackwardCall:
         return result
 
 
+def _float_variables(concrete):
+    """The float variables a concrete function uses, and the index of each
+    among its arguments (inputs, then captured inputs and variables)."""
+    cached = getattr(concrete, "_float_variables", None)
+    if cached is None:
+        num_inputs = len(concrete._c.inputs())
+        variables, arguments = [], []
+        for k, (array, handle) in enumerate(concrete._c.extras()):
+            if handle is not None and array.dtype.kind == "f":
+                variables.append(Variable._registry[id(handle)])
+                arguments.append(num_inputs + k)
+        cached = concrete._float_variables = (variables, arguments)
+    return cached
+
+
 def _forward_backward(concrete):
-    """(pair, wrt) for a concrete function, compiled once."""
+    """The compiled forward/backward pair of a concrete function (with
+    respect to its float inputs and variables) and its extra arguments,
+    compiled once."""
     cached = getattr(concrete, "_forward_backward", None)
     if cached is None:
-        specs = concrete._c.inputs()
-        extras = concrete._c.extras()
-        wrt = [i for i, (dtype, _) in enumerate(specs)
+        wrt = [i for i, (dtype, _) in enumerate(concrete._c.inputs())
                if dtype in ("f16", "bf16", "f32", "f64")]
-        variable_args, variables = [], []
-        for k, (array, handle) in enumerate(extras):
-            if handle is not None and array.dtype.kind == "f":
-                variable_args.append(len(specs) + k)
-                variables.append(Variable._registry[id(handle)])
+        _, variable_args = _float_variables(concrete)
         pair = concrete._c.forward_backward(wrt + variable_args,
                                             concrete._opt_level)
-        cached = (pair, len(wrt), variables, variable_args,
-                  [a for a, _ in extras])
+        cached = (pair, [a for a, _ in concrete._c.extras()])
         concrete._forward_backward = cached
     return cached
+
+
+def _tape_kernel(function, concrete, leaves):
+    """The kernel that records a call of `function` on tapes (kept per
+    static arguments and structure)."""
+    positions = concrete._positions
+    static_leaves = tuple(None if i in positions else a
+                          for i, a in enumerate(leaves))
+    key = (function, static_leaves, concrete._structure)
+    kernels = function.__dict__.setdefault("_tape_kernels", {})
+    kernel = kernels.get(key)
+    if kernel is None:
+        kernel = kernels[key] = _FunctionKernel(
+            function, static_leaves, positions, concrete._structure,
+            _float_variables(concrete)[0])
+    return kernel
 
 
 def record_call(function, concrete, leaves):
@@ -190,20 +216,12 @@ def record_call(function, concrete, leaves):
     (and whose replay inlines the Python function)."""
     positions = concrete._positions
     operands = tuple(leaves[i] for i in positions)
-    pair, num_float, variables, variable_args, extras = \
-        _forward_backward(concrete)
+    kernel = _tape_kernel(function, concrete, leaves)
+    pair, extras = _forward_backward(concrete)
     flat = pair[0](*operands, *extras)
     results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
+    variables, variable_args = _float_variables(concrete)
     backward = _BackwardCall(pair, variables, variable_args, residuals)
-    outputs = concrete._template.unflatten(results)
-    static_leaves = tuple(None if i in positions else a
-                          for i, a in enumerate(leaves))
-    key = (function, static_leaves, concrete._structure)
-    kernels = function.__dict__.setdefault("_tape_kernels", {})
-    kernel = kernels.get(key)
-    if kernel is None:
-        kernel = kernels[key] = _FunctionKernel(
-            function, static_leaves, positions, concrete._structure)
     for tape in _core._tapes:
         tape._record(kernel, operands, (), results, backward=backward)
-    return outputs
+    return concrete._template.unflatten(results)

@@ -143,6 +143,15 @@ def _outside_uses(uses):
     return pairs
 
 
+def _variables_used(kernel, backward):
+    """The float Variables a record reads that are not its operands: a
+    call's (those of its backward, or of its kernel if it has none) or a
+    replayed gradient's (its kernel's)."""
+    if backward is not None:
+        return backward.variables
+    return getattr(kernel, "variables", ())
+
+
 class Tape:
     """Records the ops run while it is active (on _core's tape stack) and
     computes gradients of what it recorded.
@@ -221,8 +230,8 @@ class Tape:
             pairs += _outside_uses(uses)
         if not self._record_all and not any(
                 id(o) in tracked or id(p) in tracked for o, p in pairs) \
-                and not (backward is not None and any(
-                    self._watches(v) for v in backward.variables)):
+                and not any(self._watches(v)
+                            for v in _variables_used(kernel, backward)):
             return
         outputs = [result] if isinstance(result, (Value, np.ndarray)) \
             else list(result)
@@ -233,10 +242,9 @@ class Tape:
                         and id(p) not in tracked)
         self._records.append(_Record(kernel, operands, static, outputs,
                                      backward=backward, cut=cut))
-        if backward is not None:
-            for v in backward.variables:
-                if self._watches(v):
-                    self._watched_variables.setdefault(id(v), v)
+        for v in _variables_used(kernel, backward):
+            if self._watches(v):
+                self._watched_variables.setdefault(id(v), v)
         for o in outputs:
             self._tracked[id(o)] = o
 
@@ -364,12 +372,30 @@ class Tape:
                 out[owner] = g if owner not in out else tnp.add(out[owner], g)
         return out
 
+    def _backward(self, targets, leaves, variables, cotangents):
+        """{id: gradient} from the compiled backward of the record whose
+        output the target is, if it has one and the sources are its inputs
+        and variables; else None."""
+        if len(targets) != 1:
+            return None
+        for rec in reversed(self._records):
+            j = next((j for j, o in enumerate(rec.outputs)
+                      if o is targets[0]), None)
+            if j is not None:
+                if rec.backward is None:
+                    return None
+                return rec.backward.gradient(rec, j, leaves, variables,
+                                             cotangents)
+        return None
+
     def _compute(self, targets, leaves, variables, cotangents, stop_ids):
         """Eagerly: the records between the sources (leaves, variables)
         and the targets, replayed symbolically inside trace.vjp (_Replay)
         in a one-op function of the leaves, the other arrays they use and
         the cotangents, compiled once per program (cached); or a record's
-        own `backward` when the target is the output of one.
+        own `backward` when the target is the output of one (the tapes
+        recording then record the replay with its results, for higher
+        orders).
 
         The records are sliced by the C++ tracer's own slice
         (include/tracec/Frontend/GradientSlice.h), which gradients() uses on
@@ -378,18 +404,6 @@ class Tape:
         stateful records outside it do not run again).
         """
         records = self._records
-        if len(targets) == 1:
-            for rec in reversed(records):
-                j = next((j for j, o in enumerate(rec.outputs)
-                          if o is targets[0]), None)
-                if j is None:
-                    continue
-                if rec.backward is not None:
-                    grads = rec.backward.gradient(rec, j, leaves, variables,
-                                                  cotangents)
-                    if grads is not None:
-                        return grads
-                break
         leaf_index = {id(x): k for k, x in enumerate(leaves)}
         var_ids = [id(v) for v in variables]
         inputs, outputs, no_gradient = [], [], []
@@ -398,8 +412,8 @@ class Tape:
                 reads = [id(rec.read)]
             else:
                 reads = [id(o) for o in rec.operands if _is_tensor(o)]
-                if getattr(rec.kernel, "uses_variables", False):
-                    reads += var_ids
+                reads += [id(v) for v in _variables_used(rec.kernel,
+                                                         rec.backward)]
             inputs.append(reads)
             outputs.append([id(o) for o in rec.outputs])
             no_gradient += [id(o) for o in rec.outputs
@@ -450,8 +464,20 @@ class Tape:
         operands = tuple(tnp.zeros_like(x) if id(x) in intermediate else x
                          for x in leaves) + tuple(externals) \
             + tuple(cotangents or ())
-        grads = apply(replay, operands, name="gradient")
-        grads = [grads] if isinstance(grads, (Value, np.ndarray)) else list(grads)
+        backward = self._backward(targets, leaves, variables, cotangents)
+        if backward is None:
+            grads = apply(replay, operands, name="gradient")
+            grads = [grads] if isinstance(grads, (Value, np.ndarray)) \
+                else list(grads)
+        else:
+            # The tapes recording now record the gradient as the replay,
+            # for higher orders.
+            sources = list(leaves) + list(variables)
+            grads = [backward.get(id(s)) for s in sources]
+            grads = [np.zeros(s.shape, s.dtype) if g is None else g
+                     for g, s in zip(grads, sources)]
+            for tape in _core._tapes:
+                tape._record(replay, operands, (), grads)
         out = {}
         for k, leaf in enumerate(leaves):
             if id(leaf) in reached:
