@@ -193,6 +193,17 @@ def _forward_backward(concrete):
     return cached
 
 
+def _has_custom_gradients(concrete):
+    """Whether a concrete function calls functions with a custom gradient.
+    Its forward/backward pair would not use it: C++ forwardBackward
+    differentiates after trace-autodiff has dropped trace.custom_vjp."""
+    cached = getattr(concrete, "_custom_gradients", None)
+    if cached is None:
+        cached = concrete._custom_gradients = "trace.custom_vjp" in \
+            concrete.ir()
+    return cached
+
+
 def _tape_kernel(function, concrete, leaves):
     """The kernel that records a call of `function` on tapes (kept per
     static arguments and structure)."""
@@ -213,15 +224,19 @@ def record_call(function, concrete, leaves):
     """Runs `concrete` (a trace of Function `function`) at the leaves of
     its arguments under the active tapes: through its forward function,
     recorded as one op whose backward is the compiled backward function
-    (and whose replay inlines the Python function)."""
+    (and whose replay inlines the Python function). A function with
+    custom gradients runs as it is, recorded for replays only."""
     positions = concrete._positions
     operands = tuple(leaves[i] for i in positions)
     kernel = _tape_kernel(function, concrete, leaves)
-    pair, extras = _forward_backward(concrete)
-    flat = pair[0](*operands, *extras)
-    results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
-    variables, variable_args = _float_variables(concrete)
-    backward = _BackwardCall(pair, variables, variable_args, residuals)
+    if _has_custom_gradients(concrete):
+        results, backward = list(concrete._c(*operands)), None
+    else:
+        pair, extras = _forward_backward(concrete)
+        flat = pair[0](*operands, *extras)
+        results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
+        variables, variable_args = _float_variables(concrete)
+        backward = _BackwardCall(pair, variables, variable_args, residuals)
     for tape in _core._tapes:
         tape._record(kernel, operands, (), results, backward=backward)
     return concrete._template.unflatten(results)
