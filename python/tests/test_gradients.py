@@ -480,6 +480,68 @@ def test_gradients_with_stop_gradients_and_unconnected():
     np.testing.assert_array_equal(zero, np.zeros(3, np.float32))
 
 
+def test_stopped_sources_get_partial_derivatives():
+    # TensorFlow's gradients_test.testPartialDerivatives: an x that is also
+    # among stop_gradients gets the gradient flowing into it, the other
+    # stops held constant (it was None).
+    @tracec.function
+    def f(x):
+        y = 2.0 * x
+        z = x + y
+        return (tracec.gradients(z, [x, y]),
+                tracec.gradients(z, [x, y], stop_gradients=[x, y]),
+                tracec.gradients(z, [x, y], stop_gradients=[y]),
+                tracec.gradients(z, [x, y], stop_gradients=[x]))
+
+    total, partial, y_stopped, x_stopped = f(np.array(1.0))
+    assert [float(g) for g in total] == [3.0, 1.0]
+    assert [float(g) for g in partial] == [1.0, 1.0]
+    assert [float(g) for g in y_stopped] == [1.0, 1.0]
+    assert [float(g) for g in x_stopped] == [3.0, 1.0]
+
+
+def test_stop_gradients_are_stop_gradient_ops():
+    # TensorFlow's gradients_test.testStopGradients: gradients with
+    # stop_gradients=[those] equal gradients of the graph where those are
+    # tracec.stop_gradient(...), for subsets of sources and of stops.
+    rng = np.random.default_rng(3)
+    mats = [rng.standard_normal((3, 3)) for _ in range(10)]
+    names = "abcd"
+    inputs = {"a": [], "b": ["a"], "c": ["a", "b"], "d": ["b", "c"]}
+    subsets = ["", "a", "b", "d", "ab", "bc", "acd", "abcd"]
+
+    def graph(base, stops=""):
+        nodes, it = {}, iter(mats)
+        for n in names:
+            value = base + next(it)
+            for m in inputs[n]:
+                value = value + next(it) @ nodes[m]
+            nodes[n] = tracec.stop_gradient(value) if n in stops else value
+        return nodes
+
+    def dense(grads, xs):
+        return [tnp.zeros_like(x) if g is None else g
+                for g, x in zip(grads, xs)]
+
+    @tracec.function
+    def cases(base):
+        out = []
+        for stops in subsets:
+            plain, stopped = graph(base), graph(base, stops)
+            for sources in subsets[1:]:
+                xs = [plain[n] for n in sources]
+                by_kwarg = tracec.gradients(
+                    plain["d"], xs, stop_gradients=[plain[n] for n in stops])
+                ys = [stopped[n] for n in sources]
+                by_ops = tracec.gradients(stopped["d"], ys)
+                out.append((dense(by_kwarg, xs), dense(by_ops, ys)))
+        return out
+
+    for by_kwarg, by_ops in cases(np.zeros((3, 3))):
+        for g1, g2 in zip(by_kwarg, by_ops):
+            np.testing.assert_allclose(g1, g2, rtol=1e-12, atol=1e-12)
+
+
 def test_gradients_with_grad_ys_against_torch():
     @tracec.function
     def f(x, w, ct1, ct2):

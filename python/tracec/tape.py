@@ -357,9 +357,8 @@ class Tape:
             return {}
         ys = [_core.to_value(t) for t in targets]
         grad_ys = [_core.to_value(c) for c in cotangents or []]
-        stops = [_core.to_value(s) for s in stops]
         _core._set_location()
-        grads = _C.gradients(ys, xs, grad_ys, stops, False)
+        grads = _gradients(ys, xs, grad_ys, stops, list(leaves))
         _core.record_on_tapes(xs + ys + grad_ys, grads,
                               list(leaves) + xs[len(leaves):] + list(targets)
                               + list(cotangents or []))
@@ -486,6 +485,25 @@ class Tape:
             if id(v) in reached:
                 out[id(v)] = grads[len(leaves) + i]
         return out
+
+
+def _gradients(ys, xs, grad_ys, stops, sources):
+    """The C++ tracer's gradients() of the Values ys with respect to the
+    Values xs, holding the `stops` constant. An x that is also a stop (its
+    source, among `sources`, is one of `stops`) gets its partial
+    derivative, as in TensorFlow (gradients(a + b, [a, b],
+    stop_gradients=[a, b]) is [1, 1]): the gradient flowing into it with
+    the other stops held constant, which the C++ slice gives an x that is
+    not a stop (C++ gradients() gives a stopped x none). One gradients()
+    for the other xs, and one per stopped x."""
+    stop_ids = {id(s) for s in stops}
+    stopped = [k for k, x in enumerate(sources) if id(x) in stop_ids]
+    stop_values = [_core.to_value(s) for s in stops]
+    grads = _C.gradients(ys, xs, grad_ys, stop_values, False)
+    for k in stopped:
+        others = [v for s, v in zip(stops, stop_values) if s is not sources[k]]
+        grads[k] = _C.gradients(ys, [xs[k]], grad_ys, others, False)[0]
+    return grads
 
 
 # The hidden tapes of the traced functions being traced, innermost last
