@@ -120,8 +120,21 @@ def _matmul(a, b):
 
 
 def matmul(a, b):
-    """Matrix product, batched with broadcast batch dims (a @ b)."""
-    return apply(_matmul, (a, b), name="matmul")
+    """Matrix product, batched with broadcast batch dims (a @ b). As in
+    NumPy, a 1-D a is a row and a 1-D b a column, whose dim the result
+    drops."""
+    row, column = _ndim(a) == 1, _ndim(b) == 1
+    result = apply(_matmul, (reshape(a, (1, -1)) if row else a,
+                             reshape(b, (-1, 1)) if column else b),
+                   name="matmul")
+    if row or column:
+        shape = list(_shape(result))
+        if column:
+            del shape[-1]
+        if row:
+            del shape[-1 if column else -2]
+        result = reshape(result, tuple(shape))
+    return result
 
 
 dot = matmul
@@ -303,16 +316,31 @@ def _slice(x, start, limit, strides):
     return op("slice", x, start=list(start), limit=list(limit), **attributes)
 
 
+def _ndim(x):
+    return x.ndim if hasattr(x, "ndim") else np.ndim(x)
+
+
 def _shape(x):
     if isinstance(x, Value):
         return tuple(x.shape)
     return tuple(np.shape(x))
 
 
+def _is_mask(index):
+    if isinstance(index, Value):
+        return index.dtype == "i1"
+    return isinstance(index, (np.ndarray, list)) and \
+        np.asarray(index).dtype == np.bool_
+
+
 def _getitem(x, index):
     """Basic indexing: ints, slices (with steps, negative ones too: the
     elements in ascending order, then reversed by a gather), None and
     Ellipsis; an integer array indexes the first axis (take)."""
+    if _is_mask(index):
+        raise IndexError("boolean mask indexing is not supported (its "
+                         "result's shape depends on the data); use "
+                         "tracec.numpy.where")
     if isinstance(index, (np.ndarray, list, Value)):
         return take(x, index, 0)
     if not isinstance(index, tuple):
