@@ -324,6 +324,57 @@ def test_nested_eager_tapes_through_a_tracec_function():
     np.testing.assert_allclose(outer.gradient(s, x), 6 * x, rtol=1e-12)
 
 
+def test_eager_operators_under_a_tape_are_recorded():
+    # Eager values computed under a tape (TapedArrays) record their Python
+    # operators, NumPy's ufuncs and functions, indexing and methods as
+    # tracec ops, as TensorFlow's eager tensors do (`loss += v * v` was
+    # None, and 0-d values a TypeError).
+    v = tracec.Variable(np.array([0.5, -1.5, 2.0]))
+    s = tracec.Variable(np.array(1.25))
+    x0 = np.array([[0.3, -0.2, 0.1], [1.0, 0.4, -0.7]])
+    with tracec.GradientTape() as tape:
+        tape.watch(x0)
+        x = tnp.asarray(x0)        # x0's operators are NumPy's; x's record
+        loss = 0.0
+        for k in range(2):
+            loss += v * v * k + s * s
+        h = np.tanh(x @ v) ** 2 - x[1] @ v / s
+        loss = loss.sum() + np.mean(h) + h.T[0] * 3.0 + abs(-x).max(axis=1)[1]
+    gv, gs, gx = tape.gradient(loss, [v, s, x0])
+
+    tv, ts, tx = (torch.tensor(a.numpy() if isinstance(a, tracec.Variable)
+                               else a, requires_grad=True) for a in (v, s, x0))
+    tloss = 0.0
+    for k in range(2):
+        tloss = tloss + tv * tv * k + ts * ts
+    th = torch.tanh(tx @ tv) ** 2 - tx[1] @ tv / ts
+    tloss = tloss.sum() + th.mean() + th[0] * 3.0 + tx.abs().max(dim=1)[0][1]
+    tloss.backward()
+    np.testing.assert_allclose(loss, tloss.item(), rtol=1e-12)
+    for g, t in ((gv, tv), (gs, ts), (gx, tx)):
+        np.testing.assert_allclose(g, t.grad.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_unrecorded_numpy_on_a_recorded_value_is_an_error():
+    # NumPy operations with no tracec op would silently carry no gradient:
+    # while the tape records they are errors if floating-point; booleans,
+    # integers and NumPy's own arrays are NumPy's.
+    x = np.array([0.5, 2.0])
+    with tracec.GradientTape() as tape:
+        tape.watch(x)
+        y = tnp.exp(x)
+        for numpy_op in (lambda: np.sinh(y), lambda: y.copy(),
+                         lambda: y[y > 1.0]):
+            with pytest.raises(TypeError, match="on an array that a "
+                               "GradientTape records: tracec has no op"):
+                numpy_op()
+        assert (y > 1.0).tolist() == [True, True] and np.argmax(y) == 1
+        np.testing.assert_allclose(np.sinh(np.asarray(y)),
+                                   np.sinh(np.exp(x)))
+        assert repr(y) == repr(np.asarray(y))  # NumPy's
+    assert type(y * 2.0) is np.ndarray and y.copy().sum() > 0
+
+
 def test_tape_argument_errors():
     with tracec.GradientTape() as tape:
         with pytest.raises(TypeError, match="watch: a str is neither"):

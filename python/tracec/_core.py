@@ -376,10 +376,22 @@ def _eager(kernel, operands, static, name):
     outputs = function(*arrays)
     result = outputs[0] if single else tuple(outputs)
     if _tapes:
+        result = taped(result)
         values = tuple(values)
         for tape in _tapes:
             tape._record(kernel, values, static, result)
     return result
+
+
+def taped(result):
+    """An eager result (an array, or a tuple or list of them) as
+    TapedArrays while tapes record."""
+    if not _tapes:
+        return result
+    if isinstance(result, np.ndarray):
+        return result if type(result) is TapedArray else \
+            result.view(TapedArray)
+    return type(result)(taped(r) for r in result)
 
 
 def _trace_eager(kernel, values, static, name):
@@ -428,3 +440,115 @@ def binary_kernel(op):
         return op(x, y)
     kernel.__name__ = op.__name__
     return kernel
+
+
+# ---------------------------------------------------------------------------
+# Eager values under tapes
+# ---------------------------------------------------------------------------
+
+
+def _plain(x):
+    return x.view(np.ndarray) if isinstance(x, TapedArray) else x
+
+
+def _plain_arguments(args):
+    """args with TapedArrays (also in lists and tuples) as NumPy's."""
+    return tuple([_plain(a) for a in x] if isinstance(x, (list, tuple))
+                 else _plain(x) for x in args)
+
+
+def _not_recorded(what):
+    return TypeError(
+        f"{what} on an array that a GradientTape records: tracec has no op "
+        "for it, so the tape cannot record it (its result would carry no "
+        "gradient). Use tracec.numpy's functions, or leave the tape: "
+        "np.asarray(x), or tape.stop_recording()")
+
+
+def not_recorded_numpy(fn, args, what, kwargs=None):
+    """fn(*args, **kwargs), NumPy's operation that no op records, on plain
+    arrays; while tapes record, an error if it takes a floating-point
+    TapedArray and makes a floating-point result, through which no
+    gradient would flow."""
+    result = fn(*_plain_arguments(args), **(kwargs or {}))
+    if not _tapes:
+        return result
+    inputs = [y for x in args
+              for y in (x if isinstance(x, (list, tuple)) else [x])]
+    results = result if isinstance(result, tuple) else (result,)
+    if any(isinstance(x, TapedArray) and x.dtype.kind == "f"
+           for x in inputs) and any(
+               isinstance(r, (np.ndarray, np.generic)) and r.dtype.kind == "f"
+               for r in results):
+        raise _not_recorded(what)
+    return result
+
+
+def _recorded_arguments(kwargs):
+    """The keyword arguments of a ufunc call that a recorded op takes (axis
+    and keepdims of a reduction), or None if others ask for more."""
+    taken = {}
+    for k, v in kwargs.items():
+        if k in ("casting", "subok", "order") or \
+                (k == "where" and v is True) or (k == "dtype" and v is None):
+            continue
+        if k not in ("axis", "keepdims"):
+            return None
+        taken[k] = v
+    return taken
+
+
+class TapedArray(np.ndarray):
+    """An eager value computed while a GradientTape records (a view of
+    NumPy's array): as with TensorFlow's eager tensors, while a tape is
+    active its Python operators and NumPy's ufuncs and functions on it run
+    as tracec ops, which the tapes record (`loss += w * w`, `np.exp(y)`,
+    `y[0]`, `y.sum()`). A NumPy operation tracec has no op for is an error
+    if its result is floating-point (no gradient would flow through it).
+    With no tape active, it is NumPy's array. tracec.numpy fills in the
+    ops (recorded_ufuncs, recorded_functions) and methods."""
+
+    # {(ufunc name, method): fn(*inputs, **kwargs)}
+    recorded_ufuncs: dict = {}
+    # {NumPy function: tracec.numpy function}
+    recorded_functions: dict = {}
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        if _tapes:
+            record = self.recorded_ufuncs.get((ufunc.__name__, method))
+            taken = _recorded_arguments(kwargs)
+            if record is not None and taken is not None:
+                # A new value, also for an in-place operator: `loss += x`
+                # rebinds loss, as with a tensor.
+                return record(*inputs, **taken)
+        if out is not None:
+            kwargs["out"] = tuple(_plain(o) for o in out)
+        result = not_recorded_numpy(getattr(ufunc, method), inputs,
+                                    f"NumPy's {ufunc.__name__}", kwargs)
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        return result
+
+    def __array_function__(self, func, types, args, kwargs):
+        if not _tapes:
+            return super().__array_function__(func, types, args, kwargs)
+        record = self.recorded_functions.get(func)
+        if record is not None:
+            return record(*args, **kwargs)
+        return not_recorded_numpy(func, args, f"np.{func.__name__}", kwargs)
+
+    def __array_finalize__(self, obj):
+        # A new array NumPy made from one a tape records (x.copy(), x.dot):
+        # the tape would not know it.
+        if _tapes and isinstance(obj, TapedArray):
+            raise _not_recorded("An ndarray method")
+
+    def __repr__(self):
+        return repr(self.view(np.ndarray))
+
+    def __str__(self):
+        return str(self.view(np.ndarray))
+
+    def __reduce__(self):
+        return self.view(np.ndarray).__reduce__()
+

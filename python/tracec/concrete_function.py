@@ -144,9 +144,9 @@ class _BackwardCall:
             out = record.outputs[j]
             if j == output:
                 cts.append(np.asarray(cotangents[0], out.dtype)
-                           if cotangents else np.ones_like(out))
+                           if cotangents else np.ones(out.shape, out.dtype))
             else:
-                cts.append(np.zeros_like(out))
+                cts.append(np.zeros(out.shape, out.dtype))
         grads = self.backward(*self.residuals, *cts)
         by_wrt = dict(zip(self.wrt, grads))
         result = {}
@@ -237,6 +237,7 @@ def record_call(function, concrete, leaves):
         results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
         variables, variable_args = _float_variables(concrete)
         backward = _BackwardCall(pair, variables, variable_args, residuals)
+    results = _core.taped(results)
     for tape in _core._tapes:
         tape._record(kernel, operands, (), results, backward=backward)
     return concrete._template.unflatten(results)

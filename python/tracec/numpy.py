@@ -442,8 +442,18 @@ def arange(n, dtype=np.int32):
     return apply(_iota, (), (int(n),), _core.dtype_name(dtype), 0, name="iota")
 
 
+def _identity(x):
+    return x
+
+
 def asarray(x, dtype=None):
+    """x as an array (a Value inside a trace). Eagerly under a tape, a
+    NumPy array becomes a recorded copy whose operators the tape records
+    (a TapedArray): `x = tnp.asarray(x)` after `tape.watch(x)`."""
     if isinstance(x, Value):
+        return x if dtype is None else astype(x, dtype)
+    if _core._tapes and not _core.is_tracing():
+        x = apply(_identity, (np.asarray(x),), name="identity")
         return x if dtype is None else astype(x, dtype)
     return np.asarray(x, dtype=dtype)
 
@@ -496,3 +506,73 @@ def _no_iter(self):
 
 
 _install_operators(Value)
+
+
+# ---------------------------------------------------------------------------
+# Eager values under tapes (_core.TapedArray): NumPy's ufuncs, functions and
+# methods on them record these ops while a tape is active.
+# ---------------------------------------------------------------------------
+
+
+def _reduce(fn):
+    return lambda x, axis=0, keepdims=False: fn(x, axis, keepdims)
+
+
+def _while_taped(record, numpy_method):
+    """A method that records `record` while a tape is active, else is
+    NumPy's."""
+    def method(self, *args, **kwargs):
+        if _core._tapes:
+            return record(self, *args, **kwargs)
+        return numpy_method(self, *args, **kwargs)
+    return method
+
+
+def _shape_argument(shape):
+    return shape[0] if len(shape) == 1 else shape
+
+
+def _taped_getitem(x, index):
+    if _is_mask(index):
+        return _core.not_recorded_numpy(np.ndarray.__getitem__, (x, index),
+                                        "boolean mask indexing")
+    return _getitem(x, index)
+
+
+def _install_taped_operators(cls):
+    binary = {"add": add, "subtract": subtract, "multiply": multiply,
+              "true_divide": divide, "divide": divide, "power": power,
+              "maximum": maximum, "minimum": minimum, "matmul": matmul}
+    unary = {"negative": negative, "positive": _identity, "absolute": abs,
+             "exp": exp, "log": log, "log1p": log1p, "sqrt": sqrt,
+             "tanh": tanh, "sin": sin, "cos": cos, "square": square,
+             "sign": sign, "floor": floor}
+    reductions = {"add": sum, "maximum": max, "minimum": min,
+                  "multiply": prod}
+    cls.recorded_ufuncs = {
+        **{(name, "__call__"): fn for name, fn in binary.items()},
+        **{(name, "__call__"): fn for name, fn in unary.items()},
+        **{(name, "reduce"): _reduce(fn) for name, fn in reductions.items()}}
+    cls.recorded_functions = {
+        np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
+        np.amin: min, np.prod: prod, np.var: var, np.std: std,
+        np.reshape: reshape, np.transpose: transpose, np.ravel: ravel,
+        np.squeeze: squeeze, np.expand_dims: expand_dims,
+        np.concatenate: concatenate, np.stack: stack, np.where: where,
+        np.clip: clip, np.dot: matmul, np.matmul: matmul}
+    cls.__getitem__ = _while_taped(_taped_getitem, np.ndarray.__getitem__)
+    cls.reshape = _while_taped(
+        lambda self, *shape: reshape(self, _shape_argument(shape)),
+        np.ndarray.reshape)
+    cls.transpose = _while_taped(
+        lambda self, *axes: transpose(self, _shape_argument(axes) or None),
+        np.ndarray.transpose)
+    cls.T = property(_while_taped(transpose, np.ndarray.T.__get__))
+    cls.astype = _while_taped(astype, np.ndarray.astype)
+    cls.ravel = _while_taped(ravel, np.ndarray.ravel)
+    cls.flatten = _while_taped(ravel, np.ndarray.flatten)
+    cls.squeeze = _while_taped(squeeze, np.ndarray.squeeze)
+
+
+_install_taped_operators(_core.TapedArray)
+

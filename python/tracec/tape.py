@@ -473,8 +473,8 @@ class Tape:
             # for higher orders.
             sources = list(leaves) + list(variables)
             grads = [backward.get(id(s)) for s in sources]
-            grads = [np.zeros(s.shape, s.dtype) if g is None else g
-                     for g, s in zip(grads, sources)]
+            grads = _core.taped([np.zeros(s.shape, s.dtype) if g is None
+                                 else g for g, s in zip(grads, sources)])
             for tape in _core._tapes:
                 tape._record(replay, operands, (), grads)
         out = {}

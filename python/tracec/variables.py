@@ -123,7 +123,7 @@ class Variable(_core.VariableBase):
     value = read_value
 
     def _eager_read(self):
-        value = self._handle.value()
+        value = _core.taped(self._handle.value())
         for tape in _core._tapes:
             tape._record_read(self, value)
         return value
