@@ -340,6 +340,7 @@ def test_eager_operators_under_a_tape_are_recorded():
             loss += v * v * k + s * s
         h = np.tanh(x @ v) ** 2 - x[1] @ v / s
         loss = loss.sum() + np.mean(h) + h.T[0] * 3.0 + abs(-x).max(axis=1)[1]
+        loss = loss + np.where(h > 0, h, -h).sum() + np.dot(x, x[0]).sum()
     gv, gs, gx = tape.gradient(loss, [v, s, x0])
 
     tv, ts, tx = (torch.tensor(a.numpy() if isinstance(a, tracec.Variable)
@@ -349,6 +350,7 @@ def test_eager_operators_under_a_tape_are_recorded():
         tloss = tloss + tv * tv * k + ts * ts
     th = torch.tanh(tx @ tv) ** 2 - tx[1] @ tv / ts
     tloss = tloss.sum() + th.mean() + th[0] * 3.0 + tx.abs().max(dim=1)[0][1]
+    tloss = tloss + torch.where(th > 0, th, -th).sum() + (tx @ tx[0]).sum()
     tloss.backward()
     np.testing.assert_allclose(loss, tloss.item(), rtol=1e-12)
     for g, t in ((gv, tv), (gs, ts), (gx, tx)):

@@ -539,6 +539,18 @@ def _taped_getitem(x, index):
     return _getitem(x, index)
 
 
+def _taped_where(condition, *xy):
+    if len(xy) != 2:  # np.where(condition): indices, no gradient
+        return _core.not_recorded_numpy(np.where, (condition,), "np.where")
+    return where(condition, *xy)
+
+
+def _taped_dot(a, b):
+    if _ndim(a) > 2 or _ndim(b) > 2:  # not matmul's batch semantics
+        return _core.not_recorded_numpy(np.dot, (a, b), "np.dot")
+    return matmul(a, b)
+
+
 def _install_taped_operators(cls):
     binary = {"add": add, "subtract": subtract, "multiply": multiply,
               "true_divide": divide, "divide": divide, "power": power,
@@ -558,8 +570,8 @@ def _install_taped_operators(cls):
         np.amin: min, np.prod: prod, np.var: var, np.std: std,
         np.reshape: reshape, np.transpose: transpose, np.ravel: ravel,
         np.squeeze: squeeze, np.expand_dims: expand_dims,
-        np.concatenate: concatenate, np.stack: stack, np.where: where,
-        np.clip: clip, np.dot: matmul, np.matmul: matmul}
+        np.concatenate: concatenate, np.stack: stack, np.where: _taped_where,
+        np.clip: clip, np.dot: _taped_dot, np.matmul: matmul}
     cls.__getitem__ = _while_taped(_taped_getitem, np.ndarray.__getitem__)
     cls.reshape = _while_taped(
         lambda self, *shape: reshape(self, _shape_argument(shape)),
