@@ -383,3 +383,63 @@ def test_calls_inside_branches_and_loops_share_one_callee():
     ir = outer.get_concrete_function(x, np.asarray(True)).ir()
     assert ir.count("func.func private @step_") == 1, ir
     assert ir.count("call @step_") == 3, ir
+
+
+# --- captures and gradients (issue 30) ---------------------------------------
+
+
+def test_gradients_with_respect_to_a_captured_array():
+    # TensorFlow's testGradientWrtCaptured: an array a function closes over
+    # is one captured input however often it is used, so gradients with
+    # respect to it see every use (they were None).
+    w = np.array([0.5, -1.5, 2.0])
+    x = np.array([1.0, 2.0, -3.0])
+
+    @tracec.function
+    def symbolic(x):
+        y = tnp.sum(tnp.sin(x * w) * w)
+        return tracec.gradients(y, w)[0]
+
+    @tracec.function
+    def taped(x):
+        inner = tracec.function(lambda a: tnp.sum(tnp.sin(a * w) * w))
+        with tracec.GradientTape() as tape:
+            tape.watch(w)
+            y = inner(x) + tnp.sum(tnp.square(w))   # through a call, and not
+        return tape.gradient(y, w)
+
+    expected = np.cos(x * w) * x * w + np.sin(x * w)
+    np.testing.assert_allclose(symbolic(x), expected, rtol=1e-12)
+    np.testing.assert_allclose(taped(x), expected + 2 * w, rtol=1e-12)
+    ir = symbolic.get_concrete_function(x).ir()
+    assert ir.splitlines()[1].count("tensor<3xf64>") == 2, ir  # x and w
+
+
+def test_a_tape_differentiates_through_what_callees_close_over():
+    # The callee (a call, a grad transform) uses h, which the tape recorded:
+    # an input of the call for the tape, as an operand is.
+    x = np.array([0.3, -1.2])
+
+    @tracec.function
+    def through_a_call(x):
+        with tracec.GradientTape() as tape:
+            tape.watch(x)
+            h = tnp.tanh(x)
+            inner = tracec.function(lambda a: tnp.sum(a * h))
+            y = inner(np.array([2.0, 3.0]))
+        return tape.gradient(y, x)
+
+    @tracec.function
+    def through_a_grad(x):
+        with tracec.GradientTape() as tape:
+            tape.watch(x)
+            h = tnp.tanh(x)
+            g = tracec.grad(lambda a: tnp.sum(a * a * h))(x)   # 2 x h
+            y = tnp.sum(g)
+        return tape.gradient(y, x)
+
+    dh = 1 - np.tanh(x) ** 2
+    np.testing.assert_allclose(through_a_call(x), np.array([2.0, 3.0]) * dh,
+                               rtol=1e-12)
+    np.testing.assert_allclose(through_a_grad(x),
+                               2 * np.tanh(x) + 2 * x * dh, rtol=1e-12)

@@ -117,6 +117,70 @@ def test_second_derivative_differentiates_grad_fn():
     np.testing.assert_allclose(second, s * (1 - s), rtol=1e-5, atol=1e-7)
 
 
+@tracec.custom_gradient
+def cube_with_a_made_up_gradient(x):
+    # Deliberately not the derivative (3 x^2): a test sees which one ran.
+    return x * x * x, lambda dy: dy * 5.0 * x * x
+
+
+def test_second_order_of_a_made_up_gradient_differentiates_it():
+    # d/dx of grad_fn's 5 x^2 is 10 x (6 x would be the automatic one's).
+    x = np.array([1.5, -0.5])
+    first = tracec.grad(lambda x: tnp.sum(cube_with_a_made_up_gradient(x)))
+    np.testing.assert_allclose(first(x), 5 * x * x, rtol=1e-12)
+    np.testing.assert_allclose(tracec.grad(lambda x: tnp.sum(first(x)))(x),
+                               10 * x, rtol=1e-12)
+
+    @tracec.function
+    def traced_tapes(x):
+        with tracec.GradientTape() as outer:
+            outer.watch(x)
+            with tracec.GradientTape() as inner:
+                inner.watch(x)
+                y = tnp.sum(cube_with_a_made_up_gradient(x))
+            dx = inner.gradient(y, x)
+        return dx, outer.gradient(dx, x)
+
+    dx, ddx = traced_tapes(x)
+    np.testing.assert_allclose(dx, 5 * x * x, rtol=1e-12)
+    np.testing.assert_allclose(ddx, 10 * x, rtol=1e-12)
+
+
+def test_a_tracec_function_called_under_eager_tapes_uses_the_custom_gradient():
+    # Called under a tape, a tracec.function runs its compiled forward and
+    # backward pair, which C++ builds without trace.custom_vjp: it gave the
+    # automatic gradient (3 x^2, and 3 x v^2 for v), silently. It now
+    # replays the function, so grad_fn is used, to any order.
+    x = np.array([1.5, -0.5])
+    cube = tracec.function(
+        lambda x: tnp.sum(cube_with_a_made_up_gradient(x)))
+    with tracec.GradientTape() as outer:
+        outer.watch(x)
+        with tracec.GradientTape() as inner:
+            inner.watch(x)
+            y = cube(x)
+        dx = inner.gradient(y, x)
+    np.testing.assert_allclose(dx, 5 * x * x, rtol=1e-12)
+    np.testing.assert_allclose(outer.gradient(dx, x), 10 * x, rtol=1e-12)
+
+    v = tracec.Variable(np.array(1.5))
+
+    @tracec.custom_gradient
+    def scaled(x):
+        def grad_fn(dy, variables):
+            return dy * v * v * v, [dy * x * 5.0 * v * v]   # not 3 x v^2
+        return x * v * v * v, grad_fn
+
+    f = tracec.function(scaled)
+    with tracec.GradientTape() as outer:
+        with tracec.GradientTape() as inner:
+            y = f(np.array(2.0))
+        dv = inner.gradient(y, v)
+    np.testing.assert_allclose(dv, 5 * 2 * 1.5 ** 2, rtol=1e-12)
+    np.testing.assert_allclose(outer.gradient(dv, v), 10 * 2 * 1.5,
+                               rtol=1e-12)
+
+
 def test_eager_gradient_tape():
     x = np.array([0.0, 100.0], np.float32)
     with tracec.GradientTape() as tape:

@@ -279,6 +279,104 @@ def test_nested_tapes_give_second_derivatives():
     np.testing.assert_allclose(d2y, 6 * 1.5, rtol=1e-6)
 
 
+def test_nested_eager_tapes_give_second_derivatives_of_variables():
+    # TensorFlow's: with tape1, tape2: y = v^3; dy = tape2.gradient(y, v);
+    # tape1.gradient(dy, v) = 6v (it was None: tape1 did not record the
+    # inner gradient, which reads v).
+    v = tracec.Variable(np.array([1.5, -0.5]))
+    w = tracec.Variable(np.array([2.0, 3.0]))
+    with tracec.GradientTape() as outer:
+        with tracec.GradientTape() as inner:
+            y = v * v * v * w
+        dv = inner.gradient(y, v)                  # 3 v^2 w
+    dvv, dvw = outer.gradient(dv, [v, w])         # 6 v w, 3 v^2
+    vv, wv = v.numpy(), w.numpy()
+    np.testing.assert_allclose(dv, 3 * vv ** 2 * wv, rtol=1e-12)
+    np.testing.assert_allclose(dvv, 6 * vv * wv, rtol=1e-12)
+    np.testing.assert_allclose(dvw, 3 * vv ** 2, rtol=1e-12)
+
+    with tracec.GradientTape() as outer:
+        [(g, _)] = tracec.implicit_grad(lambda: tnp.sum(v * v * v))()
+    np.testing.assert_allclose(outer.gradient(g, v), 6 * vv, rtol=1e-12)
+
+
+def test_nested_eager_tapes_through_a_tracec_function():
+    # The inner gradient comes from the call's compiled backward (the
+    # function runs once); the outer tape records it, so it differentiates
+    # it again (it was None).
+    calls = tracec.Variable(0.0, trainable=False)
+
+    @tracec.function
+    def cube(x):
+        calls.assign_add(1.0)
+        return tnp.sum(x * x * x)
+
+    x = np.array([1.5, -0.5])
+    with tracec.GradientTape() as outer:
+        outer.watch(x)
+        with tracec.GradientTape() as inner:
+            inner.watch(x)
+            y = cube(x)
+        dx = inner.gradient(y, x)
+        assert float(calls.numpy()) == 1.0
+        s = tnp.sum(dx)
+    np.testing.assert_allclose(dx, 3 * x ** 2, rtol=1e-12)
+    np.testing.assert_allclose(outer.gradient(s, x), 6 * x, rtol=1e-12)
+
+
+def test_eager_operators_under_a_tape_are_recorded():
+    # Eager values computed under a tape (TapedArrays) record their Python
+    # operators, NumPy's ufuncs and functions, indexing and methods as
+    # tracec ops, as TensorFlow's eager tensors do (`loss += v * v` was
+    # None, and 0-d values a TypeError).
+    v = tracec.Variable(np.array([0.5, -1.5, 2.0]))
+    s = tracec.Variable(np.array(1.25))
+    x0 = np.array([[0.3, -0.2, 0.1], [1.0, 0.4, -0.7]])
+    with tracec.GradientTape() as tape:
+        tape.watch(x0)
+        x = tnp.asarray(x0)        # x0's operators are NumPy's; x's record
+        loss = 0.0
+        for k in range(2):
+            loss += v * v * k + s * s
+        h = np.tanh(x @ v) ** 2 - x[1] @ v / s
+        loss = loss.sum() + np.mean(h) + h.T[0] * 3.0 + abs(-x).max(axis=1)[1]
+        loss = loss + np.where(h > 0, h, -h).sum() + np.dot(x, x[0]).sum()
+    gv, gs, gx = tape.gradient(loss, [v, s, x0])
+
+    tv, ts, tx = (torch.tensor(a.numpy() if isinstance(a, tracec.Variable)
+                               else a, requires_grad=True) for a in (v, s, x0))
+    tloss = 0.0
+    for k in range(2):
+        tloss = tloss + tv * tv * k + ts * ts
+    th = torch.tanh(tx @ tv) ** 2 - tx[1] @ tv / ts
+    tloss = tloss.sum() + th.mean() + th[0] * 3.0 + tx.abs().max(dim=1)[0][1]
+    tloss = tloss + torch.where(th > 0, th, -th).sum() + (tx @ tx[0]).sum()
+    tloss.backward()
+    np.testing.assert_allclose(loss, tloss.item(), rtol=1e-12)
+    for g, t in ((gv, tv), (gs, ts), (gx, tx)):
+        np.testing.assert_allclose(g, t.grad.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_unrecorded_numpy_on_a_recorded_value_is_an_error():
+    # NumPy operations with no tracec op would silently carry no gradient:
+    # while the tape records they are errors if floating-point; booleans,
+    # integers and NumPy's own arrays are NumPy's.
+    x = np.array([0.5, 2.0])
+    with tracec.GradientTape() as tape:
+        tape.watch(x)
+        y = tnp.exp(x)
+        for numpy_op in (lambda: np.sinh(y), lambda: y.copy(),
+                         lambda: y[y > 1.0]):
+            with pytest.raises(TypeError, match="on an array that a "
+                               "GradientTape records: tracec has no op"):
+                numpy_op()
+        assert (y > 1.0).tolist() == [True, True] and np.argmax(y) == 1
+        np.testing.assert_allclose(np.sinh(np.asarray(y)),
+                                   np.sinh(np.exp(x)))
+        assert repr(y) == repr(np.asarray(y))  # NumPy's
+    assert type(y * 2.0) is np.ndarray and y.copy().sum() > 0
+
+
 def test_tape_argument_errors():
     with tracec.GradientTape() as tape:
         with pytest.raises(TypeError, match="watch: a str is neither"):
@@ -433,6 +531,68 @@ def test_gradients_with_stop_gradients_and_unconnected():
     np.testing.assert_allclose(gx_stop, 2 * b, rtol=1e-5)
     assert none
     np.testing.assert_array_equal(zero, np.zeros(3, np.float32))
+
+
+def test_stopped_sources_get_partial_derivatives():
+    # TensorFlow's gradients_test.testPartialDerivatives: an x that is also
+    # among stop_gradients gets the gradient flowing into it, the other
+    # stops held constant (it was None).
+    @tracec.function
+    def f(x):
+        y = 2.0 * x
+        z = x + y
+        return (tracec.gradients(z, [x, y]),
+                tracec.gradients(z, [x, y], stop_gradients=[x, y]),
+                tracec.gradients(z, [x, y], stop_gradients=[y]),
+                tracec.gradients(z, [x, y], stop_gradients=[x]))
+
+    total, partial, y_stopped, x_stopped = f(np.array(1.0))
+    assert [float(g) for g in total] == [3.0, 1.0]
+    assert [float(g) for g in partial] == [1.0, 1.0]
+    assert [float(g) for g in y_stopped] == [1.0, 1.0]
+    assert [float(g) for g in x_stopped] == [3.0, 1.0]
+
+
+def test_stop_gradients_are_stop_gradient_ops():
+    # TensorFlow's gradients_test.testStopGradients: gradients with
+    # stop_gradients=[those] equal gradients of the graph where those are
+    # tracec.stop_gradient(...), for subsets of sources and of stops.
+    rng = np.random.default_rng(3)
+    mats = [rng.standard_normal((3, 3)) for _ in range(10)]
+    names = "abcd"
+    inputs = {"a": [], "b": ["a"], "c": ["a", "b"], "d": ["b", "c"]}
+    subsets = ["", "a", "b", "d", "ab", "bc", "acd", "abcd"]
+
+    def graph(base, stops=""):
+        nodes, it = {}, iter(mats)
+        for n in names:
+            value = base + next(it)
+            for m in inputs[n]:
+                value = value + next(it) @ nodes[m]
+            nodes[n] = tracec.stop_gradient(value) if n in stops else value
+        return nodes
+
+    def dense(grads, xs):
+        return [tnp.zeros_like(x) if g is None else g
+                for g, x in zip(grads, xs)]
+
+    @tracec.function
+    def cases(base):
+        out = []
+        for stops in subsets:
+            plain, stopped = graph(base), graph(base, stops)
+            for sources in subsets[1:]:
+                xs = [plain[n] for n in sources]
+                by_kwarg = tracec.gradients(
+                    plain["d"], xs, stop_gradients=[plain[n] for n in stops])
+                ys = [stopped[n] for n in sources]
+                by_ops = tracec.gradients(stopped["d"], ys)
+                out.append((dense(by_kwarg, xs), dense(by_ops, ys)))
+        return out
+
+    for by_kwarg, by_ops in cases(np.zeros((3, 3))):
+        for g1, g2 in zip(by_kwarg, by_ops):
+            np.testing.assert_allclose(g1, g2, rtol=1e-12, atol=1e-12)
 
 
 def test_gradients_with_grad_ys_against_torch():

@@ -5,7 +5,7 @@ no import chain goes in a circle. New modules must be given a layer here.
 The layers, bottom up (see each module's docstring):
   extension   the C++ tracer and runtime (pybind11)
   core        values and how an op runs (recorded or eager), nested
-              structures
+              structures, variable reads hoisted out of traced bodies
   ops         tracec.numpy, tracec.nn, random numbers, control flow,
               custom gradients: ops through _core.apply
   variables   tracec.Variable (its operators are tracec.numpy's)
@@ -27,7 +27,7 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 LAYERS = [
     ("extension", ["_tracec"]),
-    ("core", ["_tree", "_core"]),
+    ("core", ["_tree", "_core", "hoisted_reads"]),
     ("ops", ["numpy", "nn", "random", "control_flow", "custom_gradients"]),
     ("variables", ["variables"]),
     ("tape", ["tape"]),

@@ -34,6 +34,9 @@ CASES = [
     ("zeros", lambda m: m.zeros((2, 3)) + 1.0, np.ones((2, 3))),
     ("astype", lambda m: m.astype(X, np.int32), X.astype(np.int32)),
     ("matmul", lambda m: m.matmul(X, X.T), X @ X.T),
+    ("matmul_vectors", lambda m: m.matmul(X[0], m.transpose(X))
+     + m.matmul(X, X[1]) + m.matmul(X[0], X[1]),
+     X[0] @ X.T + X @ X[1] + X[0] @ X[1]),
     ("power", lambda m: m.power(np.abs(X), 1.5), np.abs(X) ** 1.5),
     ("argmin", lambda m: m.argmin(X, axis=0), X.argmin(0)),
     ("clip", lambda m: m.clip(X, -0.5, 0.5), np.clip(X, -0.5, 0.5)),

@@ -69,3 +69,16 @@ def test_zero_step_is_an_error():
 
     with pytest.raises(ValueError, match="slice step cannot be zero"):
         f(X)
+
+
+def test_boolean_masks_are_an_error():
+    # Not integer indices (0 and 1): a result whose shape is the data's.
+    @tracec.function
+    def f(x):
+        return x[x > 0]
+
+    for mask_of in (f, lambda x: tracec.Variable(x)[x > 0]):
+        with pytest.raises(IndexError, match="boolean mask indexing is not "
+                           "supported"):
+            mask_of(X)
+

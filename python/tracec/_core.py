@@ -79,13 +79,22 @@ def trace(name, specs, body):
         _trace_depth -= 1
 
 
-def _set_location():
-    """Carries the user's Python file:line into the op's MLIR location."""
-    frame = sys._getframe(2)
+def call_site():
+    """The user's Python (file, line) that called into the package, or
+    None."""
+    frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back
     if frame is not None:
-        _C.set_location(frame.f_code.co_filename, frame.f_lineno)
+        return frame.f_code.co_filename, frame.f_lineno
+    return None
+
+
+def _set_location():
+    """Carries the user's Python file:line into the op's MLIR location."""
+    site = call_site()
+    if site is not None:
+        _C.set_location(*site)
 
 
 # ---------------------------------------------------------------------------
@@ -139,7 +148,18 @@ def to_value(x, what="an operand"):
     """x as a tracer Value, inside a trace: arrays are captured inputs,
     variables are read (trace.var.read), Python numbers become f32/i32/i1
     constants (prefer scalar operands of apply, which take the other
-    operand's dtype)."""
+    operand's dtype). Noted as a use of the bodies being traced, if any
+    (collecting_body_uses)."""
+    if _body_uses:
+        value = _as_value(x, what)
+        _body_uses[-1][id(x)] = (value, x)
+        return value
+    if isinstance(x, Value):
+        return x
+    return _as_value(x, what)
+
+
+def _as_value(x, what):
     if isinstance(x, Value):
         return x
     if _is_variable(x):
@@ -152,9 +172,10 @@ def to_value(x, what="an operand"):
         return _C.constant(np.asarray(x, np.float32))
     if is_foreign_array(x):
         x = from_foreign(x)
-    if isinstance(x, (np.ndarray, np.generic)):
-        array = np.asarray(x)
-        return _C.capture(array) if array.ndim else _C.constant(array)
+    if isinstance(x, np.ndarray):
+        return _captured(x)
+    if isinstance(x, np.generic):
+        return _C.constant(np.asarray(x))
     if isinstance(x, (list, tuple)):
         return _C.constant(np.asarray(x))
     raise TypeError(f"{what} is a {type(x).__name__}, not an array, a "
@@ -215,6 +236,68 @@ _tapes: list = []  # active tapes (tape.Tape), innermost last
 _variable_scopes: list = []
 
 
+# For each op whose Python bodies are being traced (branches and loop
+# bodies, callees, custom gradients, transformed functions), innermost
+# last: what its bodies turned into Values, {id(x): (value, x)}. The ones
+# defined outside the op are inputs of it (regions use them from above,
+# callees capture them), so tapes record the op as using them.
+_body_uses: list = []
+
+
+@contextlib.contextmanager
+def collecting_body_uses():
+    """Collects, in the dict it yields, what the bodies traced in this
+    block use (an enclosing op's bodies use it all too)."""
+    uses = {}
+    _body_uses.append(uses)
+    try:
+        yield uses
+    finally:
+        _body_uses.pop()
+        if _body_uses:
+            _body_uses[-1].update(uses)
+
+
+# The functions being traced (tracec.function's, callees), innermost
+# last: ({id(array): (array, Value)}, len(_body_uses) at the function's
+# top level). An array used at its top level is captured once, so that
+# all its uses and a gradient with respect to it (tracec.gradients, tapes)
+# are one value. (A Value made in a body belongs to the body: it is not
+# kept.)
+_function_captures: list = []
+
+
+@contextlib.contextmanager
+def function_scope(captures=None):
+    """The block traces a function's body; `captures`: arrays whose
+    Values (of the caller) it uses, {id(array): (array, Value)}."""
+    _function_captures.append((dict(captures or {}), len(_body_uses)))
+    try:
+        yield
+    finally:
+        _function_captures.pop()
+
+
+def _captured(array):
+    """An array as a Value: a captured input (a constant if rank 0)."""
+    if not _function_captures:
+        return _C.capture(array) if array.ndim else _C.constant(array)
+    captures, top_level = _function_captures[-1]
+    entry = captures.get(id(array))
+    if entry is not None:
+        return entry[1]
+    value = _C.capture(array) if array.ndim else _C.constant(array)
+    if len(_body_uses) == top_level:
+        captures[id(array)] = (array, value)
+    return value
+
+
+def captures_of(arrays):
+    """The Values of `arrays` in the function being traced, for a callee
+    (function_scope's `captures`)."""
+    return {id(a): (a, to_value(a)) for a in arrays}
+
+
 @contextlib.contextmanager
 def suspended_tapes():
     """No tape records in this block (bodies of control flow, custom
@@ -231,13 +314,15 @@ def suspended_tapes():
         _tapes[:] = saved
 
 
-def record_on_tapes(operands, results, originals=None):
+def record_on_tapes(operands, results, originals=None, uses=None):
     """Records, on the active tapes, symbolic results that the tracer built
-    without apply (gradient ops, calls), so tapes see through them."""
+    without apply (gradient ops, calls), so tapes see through them; `uses`:
+    what the op's bodies used (collecting_body_uses)."""
     results = [r for r in results if isinstance(r, Value)]
     for tape in _tapes:
         tape._record(None, tuple(operands), (), results,
-                     originals=None if originals is None else tuple(originals))
+                     originals=None if originals is None else tuple(originals),
+                     uses=uses)
 
 
 def apply(kernel, operands, *static, name=None):
@@ -252,9 +337,15 @@ def apply(kernel, operands, *static, name=None):
             return result
     _set_location()
     values = tuple(to_value(o) if _is_tensor(o) else o for o in operands)
-    result = kernel(*values, *static)
+    uses = None
+    if getattr(kernel, "traces_bodies", False):
+        with collecting_body_uses() as uses:
+            result = kernel(*values, *static)
+    else:
+        result = kernel(*values, *static)
     for tape in _tapes:
-        tape._record(kernel, values, static, result, originals=operands)
+        tape._record(kernel, values, static, result, originals=operands,
+                     uses=uses)
     return result
 
 
@@ -285,10 +376,22 @@ def _eager(kernel, operands, static, name):
     outputs = function(*arrays)
     result = outputs[0] if single else tuple(outputs)
     if _tapes:
+        result = taped(result)
         values = tuple(values)
         for tape in _tapes:
             tape._record(kernel, values, static, result)
     return result
+
+
+def taped(result):
+    """An eager result (an array, or a tuple or list of them) as
+    TapedArrays while tapes record."""
+    if not _tapes:
+        return result
+    if isinstance(result, np.ndarray):
+        return result if type(result) is TapedArray else \
+            result.view(TapedArray)
+    return type(result)(taped(r) for r in result)
 
 
 def _trace_eager(kernel, values, static, name):
@@ -337,3 +440,115 @@ def binary_kernel(op):
         return op(x, y)
     kernel.__name__ = op.__name__
     return kernel
+
+
+# ---------------------------------------------------------------------------
+# Eager values under tapes
+# ---------------------------------------------------------------------------
+
+
+def _plain(x):
+    return x.view(np.ndarray) if isinstance(x, TapedArray) else x
+
+
+def _plain_arguments(args):
+    """args with TapedArrays (also in lists and tuples) as NumPy's."""
+    return tuple([_plain(a) for a in x] if isinstance(x, (list, tuple))
+                 else _plain(x) for x in args)
+
+
+def _not_recorded(what):
+    return TypeError(
+        f"{what} on an array that a GradientTape records: tracec has no op "
+        "for it, so the tape cannot record it (its result would carry no "
+        "gradient). Use tracec.numpy's functions, or leave the tape: "
+        "np.asarray(x), or tape.stop_recording()")
+
+
+def not_recorded_numpy(fn, args, what, kwargs=None):
+    """fn(*args, **kwargs), NumPy's operation that no op records, on plain
+    arrays; while tapes record, an error if it takes a floating-point
+    TapedArray and makes a floating-point result, through which no
+    gradient would flow."""
+    result = fn(*_plain_arguments(args), **(kwargs or {}))
+    if not _tapes:
+        return result
+    inputs = [y for x in args
+              for y in (x if isinstance(x, (list, tuple)) else [x])]
+    results = result if isinstance(result, tuple) else (result,)
+    if any(isinstance(x, TapedArray) and x.dtype.kind == "f"
+           for x in inputs) and any(
+               isinstance(r, (np.ndarray, np.generic)) and r.dtype.kind == "f"
+               for r in results):
+        raise _not_recorded(what)
+    return result
+
+
+def _recorded_arguments(kwargs):
+    """The keyword arguments of a ufunc call that a recorded op takes (axis
+    and keepdims of a reduction), or None if others ask for more."""
+    taken = {}
+    for k, v in kwargs.items():
+        if k in ("casting", "subok", "order") or \
+                (k == "where" and v is True) or (k == "dtype" and v is None):
+            continue
+        if k not in ("axis", "keepdims"):
+            return None
+        taken[k] = v
+    return taken
+
+
+class TapedArray(np.ndarray):
+    """An eager value computed while a GradientTape records (a view of
+    NumPy's array): as with TensorFlow's eager tensors, while a tape is
+    active its Python operators and NumPy's ufuncs and functions on it run
+    as tracec ops, which the tapes record (`loss += w * w`, `np.exp(y)`,
+    `y[0]`, `y.sum()`). A NumPy operation tracec has no op for is an error
+    if its result is floating-point (no gradient would flow through it).
+    With no tape active, it is NumPy's array. tracec.numpy fills in the
+    ops (recorded_ufuncs, recorded_functions) and methods."""
+
+    # {(ufunc name, method): fn(*inputs, **kwargs)}
+    recorded_ufuncs: dict = {}
+    # {NumPy function: tracec.numpy function}
+    recorded_functions: dict = {}
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        if _tapes:
+            record = self.recorded_ufuncs.get((ufunc.__name__, method))
+            taken = _recorded_arguments(kwargs)
+            if record is not None and taken is not None:
+                # A new value, also for an in-place operator: `loss += x`
+                # rebinds loss, as with a tensor.
+                return record(*inputs, **taken)
+        if out is not None:
+            kwargs["out"] = tuple(_plain(o) for o in out)
+        result = not_recorded_numpy(getattr(ufunc, method), inputs,
+                                    f"NumPy's {ufunc.__name__}", kwargs)
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        return result
+
+    def __array_function__(self, func, types, args, kwargs):
+        if not _tapes:
+            return super().__array_function__(func, types, args, kwargs)
+        record = self.recorded_functions.get(func)
+        if record is not None:
+            return record(*args, **kwargs)
+        return not_recorded_numpy(func, args, f"np.{func.__name__}", kwargs)
+
+    def __array_finalize__(self, obj):
+        # A new array NumPy made from one a tape records (x.copy(), x.dot):
+        # the tape would not know it.
+        if _tapes and isinstance(obj, TapedArray):
+            raise _not_recorded("An ndarray method")
+
+    def __repr__(self):
+        return repr(self.view(np.ndarray))
+
+    def __str__(self):
+        return str(self.view(np.ndarray))
+
+    def __reduce__(self):
+        return self.view(np.ndarray).__reduce__()
+

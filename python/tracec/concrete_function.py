@@ -100,12 +100,12 @@ class _FunctionKernel:
     """A tracec.function as one recorded op: replayed by inlining its Python
     function (the compiler then differentiates through it)."""
 
-    def __init__(self, function, leaves, positions, structure):
+    def __init__(self, function, leaves, positions, structure, variables):
         self.function = function
         self.leaves = leaves  # the static leaves of the arguments
         self.positions = positions
         self.structure = structure
-        self.uses_variables = True
+        self.variables = variables  # the float variables it uses
         self.__name__ = function._name
 
     def __call__(self, *values):
@@ -144,9 +144,9 @@ class _BackwardCall:
             out = record.outputs[j]
             if j == output:
                 cts.append(np.asarray(cotangents[0], out.dtype)
-                           if cotangents else np.ones_like(out))
+                           if cotangents else np.ones(out.shape, out.dtype))
             else:
-                cts.append(np.zeros_like(out))
+                cts.append(np.zeros(out.shape, out.dtype))
         grads = self.backward(*self.residuals, *cts)
         by_wrt = dict(zip(self.wrt, grads))
         result = {}
@@ -162,40 +162,52 @@ class _BackwardCall:
         return result
 
 
+def _float_variables(concrete):
+    """The float variables a concrete function uses, and the index of each
+    among its arguments (inputs, then captured inputs and variables)."""
+    cached = getattr(concrete, "_float_variables", None)
+    if cached is None:
+        num_inputs = len(concrete._c.inputs())
+        variables, arguments = [], []
+        for k, (array, handle) in enumerate(concrete._c.extras()):
+            if handle is not None and array.dtype.kind == "f":
+                variables.append(Variable._registry[id(handle)])
+                arguments.append(num_inputs + k)
+        cached = concrete._float_variables = (variables, arguments)
+    return cached
+
+
 def _forward_backward(concrete):
-    """(pair, wrt) for a concrete function, compiled once."""
+    """The compiled forward/backward pair of a concrete function (with
+    respect to its float inputs and variables) and its extra arguments,
+    compiled once."""
     cached = getattr(concrete, "_forward_backward", None)
     if cached is None:
-        specs = concrete._c.inputs()
-        extras = concrete._c.extras()
-        wrt = [i for i, (dtype, _) in enumerate(specs)
+        wrt = [i for i, (dtype, _) in enumerate(concrete._c.inputs())
                if dtype in ("f16", "bf16", "f32", "f64")]
-        variable_args, variables = [], []
-        for k, (array, handle) in enumerate(extras):
-            if handle is not None and array.dtype.kind == "f":
-                variable_args.append(len(specs) + k)
-                variables.append(Variable._registry[id(handle)])
+        _, variable_args = _float_variables(concrete)
         pair = concrete._c.forward_backward(wrt + variable_args,
                                             concrete._opt_level)
-        cached = (pair, len(wrt), variables, variable_args,
-                  [a for a, _ in extras])
+        cached = (pair, [a for a, _ in concrete._c.extras()])
         concrete._forward_backward = cached
     return cached
 
 
-def record_call(function, concrete, leaves):
-    """Runs `concrete` (a trace of Function `function`) at the leaves of
-    its arguments under the active tapes: through its forward function,
-    recorded as one op whose backward is the compiled backward function
-    (and whose replay inlines the Python function)."""
+def _has_custom_gradients(concrete):
+    """Whether a concrete function calls functions with a custom gradient.
+    Its forward/backward pair would not use it: C++ forwardBackward
+    differentiates after trace-autodiff has dropped trace.custom_vjp."""
+    cached = getattr(concrete, "_custom_gradients", None)
+    if cached is None:
+        cached = concrete._custom_gradients = "trace.custom_vjp" in \
+            concrete.ir()
+    return cached
+
+
+def _tape_kernel(function, concrete, leaves):
+    """The kernel that records a call of `function` on tapes (kept per
+    static arguments and structure)."""
     positions = concrete._positions
-    operands = tuple(leaves[i] for i in positions)
-    pair, num_float, variables, variable_args, extras = \
-        _forward_backward(concrete)
-    flat = pair[0](*operands, *extras)
-    results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
-    backward = _BackwardCall(pair, variables, variable_args, residuals)
-    outputs = concrete._template.unflatten(results)
     static_leaves = tuple(None if i in positions else a
                           for i, a in enumerate(leaves))
     key = (function, static_leaves, concrete._structure)
@@ -203,7 +215,29 @@ def record_call(function, concrete, leaves):
     kernel = kernels.get(key)
     if kernel is None:
         kernel = kernels[key] = _FunctionKernel(
-            function, static_leaves, positions, concrete._structure)
+            function, static_leaves, positions, concrete._structure,
+            _float_variables(concrete)[0])
+    return kernel
+
+
+def record_call(function, concrete, leaves):
+    """Runs `concrete` (a trace of Function `function`) at the leaves of
+    its arguments under the active tapes: through its forward function,
+    recorded as one op whose backward is the compiled backward function
+    (and whose replay inlines the Python function). A function with
+    custom gradients runs as it is, recorded for replays only."""
+    positions = concrete._positions
+    operands = tuple(leaves[i] for i in positions)
+    kernel = _tape_kernel(function, concrete, leaves)
+    if _has_custom_gradients(concrete):
+        results, backward = list(concrete._c(*operands)), None
+    else:
+        pair, extras = _forward_backward(concrete)
+        flat = pair[0](*operands, *extras)
+        results, residuals = list(flat[:pair[2]]), flat[pair[2]:]
+        variables, variable_args = _float_variables(concrete)
+        backward = _BackwardCall(pair, variables, variable_args, residuals)
+    results = _core.taped(results)
     for tape in _core._tapes:
         tape._record(kernel, operands, (), results, backward=backward)
-    return outputs
+    return concrete._template.unflatten(results)

@@ -8,6 +8,7 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from ._core import Value, apply
+from .hoisted_reads import trace_op
 
 
 def _symbolic():
@@ -21,10 +22,14 @@ def _as_list(result):
 
 
 def _region(fn, singles):
+    site = _core.call_site()
+
     def body(values):
         with _core.suspended_tapes():
             out, single = _as_list(fn(*values))
         singles.append(single)
+        if site is not None:
+            _C.set_location(*site)  # the op's, built after its bodies
         return out
     return body
 
@@ -32,9 +37,13 @@ def _region(fn, singles):
 def _cond_kernel(pred, *operands_and_fns):
     *operands, true_fn, false_fn = operands_and_fns
     singles = []
-    results = _C.cond(pred, _region(true_fn, singles),
-                      _region(false_fn, singles), list(operands))
-    return results[0] if singles[0] else results
+    results = trace_op(lambda: _C.cond(pred, _region(true_fn, singles),
+                                       _region(false_fn, singles),
+                                       list(operands)))
+    return results[0] if singles[-1] else results
+
+
+_cond_kernel.traces_bodies = True
 
 
 def cond(pred, true_fn, false_fn, *operands):
@@ -50,9 +59,12 @@ def cond(pred, true_fn, false_fn, *operands):
 def _while_kernel(*init_and_fns):
     *init, cond_fn, body_fn = init_and_fns
     singles = []
-    results = _C.while_loop(_region(cond_fn, []), _region(body_fn, singles),
-                            list(init))
-    return results[0] if len(init) == 1 and singles[0] else results
+    results = trace_op(lambda: _C.while_loop(
+        _region(cond_fn, []), _region(body_fn, singles), list(init)))
+    return results[0] if len(init) == 1 and singles[-1] else results
+
+
+_while_kernel.traces_bodies = True
 
 
 def while_loop(cond_fun, body_fun, init_val):
@@ -74,8 +86,12 @@ def while_loop(cond_fun, body_fun, init_val):
 def _fori_kernel(*init_and_static):
     *init, lower, upper, body_fn = init_and_static
     singles = []
-    results = _C.fori_loop(lower, upper, _region(body_fn, singles), list(init))
-    return results[0] if len(init) == 1 and singles[0] else results
+    results = trace_op(lambda: _C.fori_loop(
+        lower, upper, _region(body_fn, singles), list(init)))
+    return results[0] if len(init) == 1 and singles[-1] else results
+
+
+_fori_kernel.traces_bodies = True
 
 
 def _bound_value(bound):
@@ -87,9 +103,13 @@ def _bound_value(bound):
 def _fori_values_kernel(lower, upper, *init_and_fn):
     *init, body_fn = init_and_fn
     singles = []
-    results = _C.fori_loop(_bound_value(lower), _bound_value(upper),
-                           _region(body_fn, singles), list(init))
-    return results[0] if len(init) == 1 and singles[0] else results
+    results = trace_op(lambda: _C.fori_loop(
+        _bound_value(lower), _bound_value(upper), _region(body_fn, singles),
+        list(init)))
+    return results[0] if len(init) == 1 and singles[-1] else results
+
+
+_fori_values_kernel.traces_bodies = True
 
 
 def _static_bound(bound, what):

@@ -69,6 +69,9 @@ class _VariableInputs:
             self.read_by_f.add(id(variable))
         return value
 
+    def assign(self, variable):
+        pass  # assigned in the custom_gradient call, as traced
+
     @contextlib.contextmanager
     def active(self, in_f):
         _core._variable_scopes.append(self)
@@ -158,6 +161,9 @@ def _split_gradients(result, read, f):
     return grads, variable_grads
 
 
+_custom_gradient_kernel.traces_bodies = True
+
+
 def custom_gradient(f):
     """Decorator: f with a gradient of its own (tf.custom_gradient).
 
@@ -214,6 +220,9 @@ def _checkpoint_kernel(*args_and_static):
     values = [_core.to_value(a, "an argument") for a in args]
     results = _C.checkpoint(body, values, policy, _symbol(f, "checkpoint"))
     return results[0] if info["single"] else tuple(results)
+
+
+_checkpoint_kernel.traces_bodies = True
 
 
 def checkpoint(f, policy: str = "nothing"):

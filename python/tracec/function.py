@@ -28,6 +28,7 @@ from .signatures import (Key, TensorSpec, count_none, covers, describe,
                          flatten_arguments, has_none, is_array, key_structure,
                          leaf_label, native_leaves, relax, shape_mismatch,
                          static_key, unhashable_argument)
+from .hoisted_reads import trace_op
 from .tape import Tape, function_tapes
 from .variables import Variable
 
@@ -409,6 +410,10 @@ class Function:
             callee = self._callees[key] = {
                 "symbol": f"{_symbol_name(self._name)}_{next(_names)}"}
         values = [_core.to_value(leaves[i]) for i in positions]
+        # The callee uses the caller's Values of the arrays a tape watches,
+        # so that the tape differentiates through the call with respect to
+        # them (a callee that does is traced for each call).
+        captures = _core.captures_of(_watched_arrays())
 
         def body(inner):
             call_leaves = list(leaves)
@@ -418,7 +423,8 @@ class Function:
             _core._hoisting += hoisting
             try:
                 result, tape = _run_recorded(self._python_function,
-                                             structure.unflatten(call_leaves))
+                                             structure.unflatten(call_leaves),
+                                             captures)
             finally:
                 _core._hoisting -= hoisting
             if hoisting and _core._effects != effects:
@@ -432,11 +438,12 @@ class Function:
 
         _core._set_location()
         reads = []
-        if hoisting:
-            flat, reads = _C.call_hoisting_reads(callee["symbol"], values,
-                                                 body)
-        else:
-            flat = _C.call(callee["symbol"], values, body)
+        with _core.collecting_body_uses() as uses:
+            if hoisting:
+                flat, reads = _C.call_hoisting_reads(callee["symbol"], values,
+                                                     body)
+            else:
+                flat = _C.call(callee["symbol"], values, body)
         read_values = []
         for handle, value in reads:
             variable = Variable._registry[id(handle)]
@@ -446,7 +453,7 @@ class Function:
         if _core._tapes:
             _core.record_on_tapes(values + read_values, flat,
                                   [leaves[i] for i in positions]
-                                  + read_values)
+                                  + read_values, uses)
         if not hoisting:
             for tape in _core._tapes:
                 tape._called_variables.update(
@@ -504,20 +511,27 @@ class _HasEffects(Exception):
     """A function called under a tape with its reads hoisted has effects."""
 
 
-def _run_recorded(python_function, args):
+def _run_recorded(python_function, args, captures=None):
     """Runs python_function while it is traced into a func.func of its own,
     under a hidden tape that records it whole (for tracec.gradients) and
     without the tapes of enclosing functions; returns its result and the
-    tape."""
+    tape. `captures`: see _core.function_scope."""
     tape = Tape(persistent=True, record_all=True)
     function_tapes.append(tape)
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]
     try:
-        return python_function(*args), tape
+        with _core.function_scope(captures):
+            return python_function(*args), tape
     finally:
         _core._tapes[:] = saved
         function_tapes.pop()
+
+
+def _watched_arrays():
+    """The arrays the active users' tapes watch."""
+    return [x for t in _core._tapes if not t._record_all
+            for x in t._tracked.values() if isinstance(x, np.ndarray)]
 
 
 def _under_user_tape():
@@ -538,16 +552,26 @@ def call_symbolic(symbolic, args):
     if _C.is_tracing():
         leaves, structure = flatten_arguments(args)
         args = structure.unflatten(leaves)
-        result = symbolic(*args)
+
+        def build():
+            # One op for the tapes: what it traces is not recorded.
+            with _core.suspended_tapes():
+                return symbolic(*args)
+        with _core.collecting_body_uses() as uses:
+            result = trace_op(build)
         if _core._tapes:
             operands = [a for a in tree_leaves(args)
                         if isinstance(a, (Value, np.ndarray))]
             _core.record_on_tapes([_core.to_value(a) for a in operands],
-                                  tree_leaves(result), operands)
+                                  tree_leaves(result), operands, uses)
         return result
     compiled = getattr(symbolic, "_tracec_compiled", None)
     if compiled is None:
-        compiled = symbolic._tracec_compiled = Function(symbolic)
+        # Traced through the branch above, as inside any trace.
+        @functools.wraps(symbolic)
+        def traced(*args):
+            return call_symbolic(symbolic, args)
+        compiled = symbolic._tracec_compiled = Function(traced)
     return compiled(*args)
 
 

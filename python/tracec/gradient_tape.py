@@ -24,9 +24,13 @@ class GradientTape(Tape):
     >>> tape.gradient(y, x)
     array(6., dtype=float32)
 
-    Works eagerly and inside tracec.function. Eagerly, only tracec's ops
-    are recorded (tracec.numpy, tracec.nn, operators on tracec.Variables,
-    tracec.functions): NumPy's own operators on arrays are not.
+    Works eagerly and inside tracec.function. Eagerly, the values tracec
+    computes while a tape records are TapedArrays (NumPy arrays) whose
+    operators, NumPy ufuncs and functions, indexing and methods are tracec
+    ops the tape records (`loss += w * w`, `np.exp(y)`, `y.sum()`); one
+    tracec has no op for is a TypeError if it makes a float result. A
+    NumPy array of yours keeps NumPy's operators: after `tape.watch(x)`,
+    `x = tnp.asarray(x)` gives one whose operators record.
     """
 
     def __init__(self, persistent: bool = False,

@@ -120,8 +120,21 @@ def _matmul(a, b):
 
 
 def matmul(a, b):
-    """Matrix product, batched with broadcast batch dims (a @ b)."""
-    return apply(_matmul, (a, b), name="matmul")
+    """Matrix product, batched with broadcast batch dims (a @ b). As in
+    NumPy, a 1-D a is a row and a 1-D b a column, whose dim the result
+    drops."""
+    row, column = _ndim(a) == 1, _ndim(b) == 1
+    result = apply(_matmul, (reshape(a, (1, -1)) if row else a,
+                             reshape(b, (-1, 1)) if column else b),
+                   name="matmul")
+    if row or column:
+        shape = list(_shape(result))
+        if column:
+            del shape[-1]
+        if row:
+            del shape[-1 if column else -2]
+        result = reshape(result, tuple(shape))
+    return result
 
 
 dot = matmul
@@ -303,16 +316,31 @@ def _slice(x, start, limit, strides):
     return op("slice", x, start=list(start), limit=list(limit), **attributes)
 
 
+def _ndim(x):
+    return x.ndim if hasattr(x, "ndim") else np.ndim(x)
+
+
 def _shape(x):
     if isinstance(x, Value):
         return tuple(x.shape)
     return tuple(np.shape(x))
 
 
+def _is_mask(index):
+    if isinstance(index, Value):
+        return index.dtype == "i1"
+    return isinstance(index, (np.ndarray, list)) and \
+        np.asarray(index).dtype == np.bool_
+
+
 def _getitem(x, index):
     """Basic indexing: ints, slices (with steps, negative ones too: the
     elements in ascending order, then reversed by a gather), None and
     Ellipsis; an integer array indexes the first axis (take)."""
+    if _is_mask(index):
+        raise IndexError("boolean mask indexing is not supported (its "
+                         "result's shape depends on the data); use "
+                         "tracec.numpy.where")
     if isinstance(index, (np.ndarray, list, Value)):
         return take(x, index, 0)
     if not isinstance(index, tuple):
@@ -414,8 +442,18 @@ def arange(n, dtype=np.int32):
     return apply(_iota, (), (int(n),), _core.dtype_name(dtype), 0, name="iota")
 
 
+def _identity(x):
+    return x
+
+
 def asarray(x, dtype=None):
+    """x as an array (a Value inside a trace). Eagerly under a tape, a
+    NumPy array becomes a recorded copy whose operators the tape records
+    (a TapedArray): `x = tnp.asarray(x)` after `tape.watch(x)`."""
     if isinstance(x, Value):
+        return x if dtype is None else astype(x, dtype)
+    if _core._tapes and not _core.is_tracing():
+        x = apply(_identity, (np.asarray(x),), name="identity")
         return x if dtype is None else astype(x, dtype)
     return np.asarray(x, dtype=dtype)
 
@@ -468,3 +506,85 @@ def _no_iter(self):
 
 
 _install_operators(Value)
+
+
+# ---------------------------------------------------------------------------
+# Eager values under tapes (_core.TapedArray): NumPy's ufuncs, functions and
+# methods on them record these ops while a tape is active.
+# ---------------------------------------------------------------------------
+
+
+def _reduce(fn):
+    return lambda x, axis=0, keepdims=False: fn(x, axis, keepdims)
+
+
+def _while_taped(record, numpy_method):
+    """A method that records `record` while a tape is active, else is
+    NumPy's."""
+    def method(self, *args, **kwargs):
+        if _core._tapes:
+            return record(self, *args, **kwargs)
+        return numpy_method(self, *args, **kwargs)
+    return method
+
+
+def _shape_argument(shape):
+    return shape[0] if len(shape) == 1 else shape
+
+
+def _taped_getitem(x, index):
+    if _is_mask(index):
+        return _core.not_recorded_numpy(np.ndarray.__getitem__, (x, index),
+                                        "boolean mask indexing")
+    return _getitem(x, index)
+
+
+def _taped_where(condition, *xy):
+    if len(xy) != 2:  # np.where(condition): indices, no gradient
+        return _core.not_recorded_numpy(np.where, (condition,), "np.where")
+    return where(condition, *xy)
+
+
+def _taped_dot(a, b):
+    if _ndim(a) > 2 or _ndim(b) > 2:  # not matmul's batch semantics
+        return _core.not_recorded_numpy(np.dot, (a, b), "np.dot")
+    return matmul(a, b)
+
+
+def _install_taped_operators(cls):
+    binary = {"add": add, "subtract": subtract, "multiply": multiply,
+              "true_divide": divide, "divide": divide, "power": power,
+              "maximum": maximum, "minimum": minimum, "matmul": matmul}
+    unary = {"negative": negative, "positive": _identity, "absolute": abs,
+             "exp": exp, "log": log, "log1p": log1p, "sqrt": sqrt,
+             "tanh": tanh, "sin": sin, "cos": cos, "square": square,
+             "sign": sign, "floor": floor}
+    reductions = {"add": sum, "maximum": max, "minimum": min,
+                  "multiply": prod}
+    cls.recorded_ufuncs = {
+        **{(name, "__call__"): fn for name, fn in binary.items()},
+        **{(name, "__call__"): fn for name, fn in unary.items()},
+        **{(name, "reduce"): _reduce(fn) for name, fn in reductions.items()}}
+    cls.recorded_functions = {
+        np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
+        np.amin: min, np.prod: prod, np.var: var, np.std: std,
+        np.reshape: reshape, np.transpose: transpose, np.ravel: ravel,
+        np.squeeze: squeeze, np.expand_dims: expand_dims,
+        np.concatenate: concatenate, np.stack: stack, np.where: _taped_where,
+        np.clip: clip, np.dot: _taped_dot, np.matmul: matmul}
+    cls.__getitem__ = _while_taped(_taped_getitem, np.ndarray.__getitem__)
+    cls.reshape = _while_taped(
+        lambda self, *shape: reshape(self, _shape_argument(shape)),
+        np.ndarray.reshape)
+    cls.transpose = _while_taped(
+        lambda self, *axes: transpose(self, _shape_argument(axes) or None),
+        np.ndarray.transpose)
+    cls.T = property(_while_taped(transpose, np.ndarray.T.__get__))
+    cls.astype = _while_taped(astype, np.ndarray.astype)
+    cls.ravel = _while_taped(ravel, np.ndarray.ravel)
+    cls.flatten = _while_taped(ravel, np.ndarray.flatten)
+    cls.squeeze = _while_taped(squeeze, np.ndarray.squeeze)
+
+
+_install_taped_operators(_core.TapedArray)
+

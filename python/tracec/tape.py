@@ -127,6 +127,31 @@ def _spec_of(x):
     return (_core.dtype_name(a.dtype), a.shape)
 
 
+def _outside_uses(uses):
+    """The (value, original) pairs of what an op's bodies used
+    (_core.collecting_body_uses) that come from outside the op: those an
+    active tape knows (the hidden tape of a traced function records every
+    value computed in it). A watched array is (array, array): its Value in
+    the body belongs to the body."""
+    tapes = _core._tapes
+    pairs = []
+    for value, x in uses.values():
+        if any(id(value) in t._tracked for t in tapes):
+            pairs.append((value, x))
+        elif any(id(x) in t._tracked for t in tapes):
+            pairs.append((x, x))
+    return pairs
+
+
+def _variables_used(kernel, backward):
+    """The float Variables a record reads that are not its operands: a
+    call's (those of its backward, or of its kernel if it has none) or a
+    replayed gradient's (its kernel's)."""
+    if backward is not None:
+        return backward.variables
+    return getattr(kernel, "variables", ())
+
+
 class Tape:
     """Records the ops run while it is active (on _core's tape stack) and
     computes gradients of what it recorded.
@@ -196,29 +221,30 @@ class Tape:
 
     # --- recording (called by _core.apply and Variable) ---------------------
     def _record(self, kernel, operands, static, result, backward=None,
-                originals=None):
+                originals=None, uses=None):
         tracked = self._tracked
         if originals is None:
             originals = operands
+        pairs = [(o, p) for o, p in zip(operands, originals) if _is_tensor(o)]
+        if uses:
+            pairs += _outside_uses(uses)
         if not self._record_all and not any(
-                id(o) in tracked or id(p) in tracked
-                for o, p in zip(operands, originals) if _is_tensor(o)) \
-                and not (backward is not None and any(
-                    self._watches(v) for v in backward.variables)):
+                id(o) in tracked or id(p) in tracked for o, p in pairs) \
+                and not any(self._watches(v)
+                            for v in _variables_used(kernel, backward)):
             return
         outputs = [result] if isinstance(result, (Value, np.ndarray)) \
             else list(result)
         cut = ()
         if _core._trace_depth and not self._record_all:
-            cut = tuple(o for o, p in zip(operands, originals)
+            cut = tuple(o for o, p in pairs
                         if isinstance(o, Value) and id(o) not in tracked
                         and id(p) not in tracked)
         self._records.append(_Record(kernel, operands, static, outputs,
                                      backward=backward, cut=cut))
-        if backward is not None:
-            for v in backward.variables:
-                if self._watches(v):
-                    self._watched_variables.setdefault(id(v), v)
+        for v in _variables_used(kernel, backward):
+            if self._watches(v):
+                self._watched_variables.setdefault(id(v), v)
         for o in outputs:
             self._tracked[id(o)] = o
 
@@ -294,10 +320,9 @@ class Tape:
                 raise ValueError(
                     f"the gradient with respect to Variable {v.name!r}: it "
                     "is read inside the body of a tracec.cond, while_loop "
-                    "or fori_loop (or of a function called there), where "
-                    "the tape cannot record the read; read it before the "
-                    "control flow (v.read_value()) and use that value in "
-                    "the body")
+                    "or fori_loop that assigns it (or of a function called "
+                    "there, or of a tracec.checkpoint), where the tape "
+                    "cannot record the read")
         if not self._record_all:
             keep = [i for i, t in enumerate(targets)
                     if id(t) in self._tracked]
@@ -332,9 +357,8 @@ class Tape:
             return {}
         ys = [_core.to_value(t) for t in targets]
         grad_ys = [_core.to_value(c) for c in cotangents or []]
-        stops = [_core.to_value(s) for s in stops]
         _core._set_location()
-        grads = _C.gradients(ys, xs, grad_ys, stops, False)
+        grads = _gradients(ys, xs, grad_ys, stops, list(leaves))
         _core.record_on_tapes(xs + ys + grad_ys, grads,
                               list(leaves) + xs[len(leaves):] + list(targets)
                               + list(cotangents or []))
@@ -347,12 +371,30 @@ class Tape:
                 out[owner] = g if owner not in out else tnp.add(out[owner], g)
         return out
 
+    def _backward(self, targets, leaves, variables, cotangents):
+        """{id: gradient} from the compiled backward of the record whose
+        output the target is, if it has one and the sources are its inputs
+        and variables; else None."""
+        if len(targets) != 1:
+            return None
+        for rec in reversed(self._records):
+            j = next((j for j, o in enumerate(rec.outputs)
+                      if o is targets[0]), None)
+            if j is not None:
+                if rec.backward is None:
+                    return None
+                return rec.backward.gradient(rec, j, leaves, variables,
+                                             cotangents)
+        return None
+
     def _compute(self, targets, leaves, variables, cotangents, stop_ids):
         """Eagerly: the records between the sources (leaves, variables)
         and the targets, replayed symbolically inside trace.vjp (_Replay)
         in a one-op function of the leaves, the other arrays they use and
         the cotangents, compiled once per program (cached); or a record's
-        own `backward` when the target is the output of one.
+        own `backward` when the target is the output of one (the tapes
+        recording then record the replay with its results, for higher
+        orders).
 
         The records are sliced by the C++ tracer's own slice
         (include/tracec/Frontend/GradientSlice.h), which gradients() uses on
@@ -361,18 +403,6 @@ class Tape:
         stateful records outside it do not run again).
         """
         records = self._records
-        if len(targets) == 1:
-            for rec in reversed(records):
-                j = next((j for j, o in enumerate(rec.outputs)
-                          if o is targets[0]), None)
-                if j is None:
-                    continue
-                if rec.backward is not None:
-                    grads = rec.backward.gradient(rec, j, leaves, variables,
-                                                  cotangents)
-                    if grads is not None:
-                        return grads
-                break
         leaf_index = {id(x): k for k, x in enumerate(leaves)}
         var_ids = [id(v) for v in variables]
         inputs, outputs, no_gradient = [], [], []
@@ -381,8 +411,8 @@ class Tape:
                 reads = [id(rec.read)]
             else:
                 reads = [id(o) for o in rec.operands if _is_tensor(o)]
-                if getattr(rec.kernel, "uses_variables", False):
-                    reads += var_ids
+                reads += [id(v) for v in _variables_used(rec.kernel,
+                                                         rec.backward)]
             inputs.append(reads)
             outputs.append([id(o) for o in rec.outputs])
             no_gradient += [id(o) for o in rec.outputs
@@ -433,8 +463,20 @@ class Tape:
         operands = tuple(tnp.zeros_like(x) if id(x) in intermediate else x
                          for x in leaves) + tuple(externals) \
             + tuple(cotangents or ())
-        grads = apply(replay, operands, name="gradient")
-        grads = [grads] if isinstance(grads, (Value, np.ndarray)) else list(grads)
+        backward = self._backward(targets, leaves, variables, cotangents)
+        if backward is None:
+            grads = apply(replay, operands, name="gradient")
+            grads = [grads] if isinstance(grads, (Value, np.ndarray)) \
+                else list(grads)
+        else:
+            # The tapes recording now record the gradient as the replay,
+            # for higher orders.
+            sources = list(leaves) + list(variables)
+            grads = [backward.get(id(s)) for s in sources]
+            grads = _core.taped([np.zeros(s.shape, s.dtype) if g is None
+                                 else g for g, s in zip(grads, sources)])
+            for tape in _core._tapes:
+                tape._record(replay, operands, (), grads)
         out = {}
         for k, leaf in enumerate(leaves):
             if id(leaf) in reached:
@@ -443,6 +485,25 @@ class Tape:
             if id(v) in reached:
                 out[id(v)] = grads[len(leaves) + i]
         return out
+
+
+def _gradients(ys, xs, grad_ys, stops, sources):
+    """The C++ tracer's gradients() of the Values ys with respect to the
+    Values xs, holding the `stops` constant. An x that is also a stop (its
+    source, among `sources`, is one of `stops`) gets its partial
+    derivative, as in TensorFlow (gradients(a + b, [a, b],
+    stop_gradients=[a, b]) is [1, 1]): the gradient flowing into it with
+    the other stops held constant, which the C++ slice gives an x that is
+    not a stop (C++ gradients() gives a stopped x none). One gradients()
+    for the other xs, and one per stopped x."""
+    stop_ids = {id(s) for s in stops}
+    stopped = [k for k, x in enumerate(sources) if id(x) in stop_ids]
+    stop_values = [_core.to_value(s) for s in stops]
+    grads = _C.gradients(ys, xs, grad_ys, stop_values, False)
+    for k in stopped:
+        others = [v for s, v in zip(stops, stop_values) if s is not sources[k]]
+        grads[k] = _C.gradients(ys, [xs[k]], grad_ys, others, False)[0]
+    return grads
 
 
 # The hidden tapes of the traced functions being traced, innermost last

@@ -98,23 +98,32 @@ class Variable(_core.VariableBase):
         """The value: a Value read in program order inside a traced
         function, else a copy of the array."""
         if _C.is_tracing():
-            if _core._variable_scopes:
-                # An input of the custom_gradient call being traced.
-                return _core._variable_scopes[-1].read(self)
-            _core._set_location()
-            value = _C.read(self._handle)
+            value = self._read_elsewhere()
+            if value is None:
+                _core._set_location()
+                value = _C.read(self._handle)
+                for tape in _core._suspended_tapes:
+                    if tape._watches(self):
+                        tape._unrecorded_reads.setdefault(id(self), self)
             for tape in _core._tapes:
                 tape._record_read(self, value)
-            for tape in _core._suspended_tapes:
-                if tape._watches(self):
-                    tape._unrecorded_reads.setdefault(id(self), self)
             return value
         return self._eager_read()
+
+    def _read_elsewhere(self):
+        """The value, if a scope has it read elsewhere: an input of the
+        custom_gradient call being traced, or a read before the op whose
+        bodies are being traced (hoisted_reads); else None."""
+        for scope in reversed(_core._variable_scopes):
+            value = scope.read(self)
+            if value is not None:
+                return value
+        return None
 
     value = read_value
 
     def _eager_read(self):
-        value = self._handle.value()
+        value = _core.taped(self._handle.value())
         for tape in _core._tapes:
             tape._record_read(self, value)
         return value
@@ -122,6 +131,8 @@ class Variable(_core.VariableBase):
     # --- assignment -------------------------------------------------------
     def _assign(self, op, value):
         if _C.is_tracing() or isinstance(value, _C.Value):
+            for scope in _core._variable_scopes:
+                scope.assign(self)
             _core._set_location()
             if not isinstance(value, _C.Value):
                 value = _C.constant(np.asarray(value, self.dtype))
