@@ -2,26 +2,45 @@
 
 #include "ObjectJit.h"
 
+#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/IRBuilder.h"
 
+#include <cstdlib>
+
 using namespace tracec;
 using namespace llvm::orc;
 
 ObjectJit::~ObjectJit() = default;
+
+/// With TRACEC_PERF_JIT=1, compiled code is described to `perf` (a jitdump
+/// file for `perf record -k 1` and `perf inject --jit`), so profiles name
+/// the kernels. Off by default: the listener writes a file per process.
+static llvm::JITEventListener *perfListener() {
+  static llvm::JITEventListener *listener = [] {
+    const char *flag = std::getenv("TRACEC_PERF_JIT");
+    return flag && llvm::StringRef(flag) == "1"
+               ? llvm::JITEventListener::createPerfJITEventListener()
+               : nullptr;
+  }();
+  return listener;
+}
 
 llvm::Expected<std::unique_ptr<ObjectJit>> ObjectJit::load(
     llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
     SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
   auto jit = LLJITBuilder()
                  .setObjectLinkingLayerCreator([](ExecutionSession &session) {
-                   return std::make_unique<RTDyldObjectLinkingLayer>(
+                   auto layer = std::make_unique<RTDyldObjectLinkingLayer>(
                        session, [](const llvm::MemoryBuffer &) {
                          return std::make_unique<llvm::SectionMemoryManager>();
                        });
+                   if (llvm::JITEventListener *perf = perfListener())
+                     layer->registerJITEventListener(*perf);
+                   return layer;
                  })
                  .create();
   if (!jit)
