@@ -9,9 +9,9 @@
 // RUN: tracec-run %s --entry f --threads 1 --output-dir %t/serial | FileCheck %s --check-prefix=WROTE
 // RUN: tracec-run %s --entry f --threads 2 --output-dir %t/two
 // RUN: env OMP_NUM_THREADS=2 tracec-run %s --entry f --output-dir %t/default
-// Each region's first run is a serial sample, its second a parallel one
+// Each region's first two runs fork, its third is a serial sample
 // (trace-cpu-adaptive-parallel); without the policy every region forks.
-// RUN: tracec-run %s --entry f --threads 2 --repeat 2 --output-dir %t/second
+// RUN: tracec-run %s --entry f --threads 2 --repeat 3 --output-dir %t/second
 // RUN: tracec-run %s --entry f --threads 2 --adaptive-parallel=0 --output-dir %t/forked
 // RUN: cmp %t/serial/f_result0.npy %t/second/f_result0.npy
 // RUN: cmp %t/serial/f_result1.npy %t/second/f_result1.npy

@@ -97,8 +97,9 @@ protected:
 
 // Only parallel dimensions are split: every element comes from the same
 // operations in the same order, so results are equal bit for bit. Each
-// region's first run is a timed serial sample, its second a parallel one
-// (trace-cpu-adaptive-parallel): both are checked.
+// region's first two runs fork (an untimed run, then a parallel sample),
+// its third is a serial sample (trace-cpu-adaptive-parallel): both ways
+// are checked.
 TEST_F(ParallelRuntimeTest, ResultsDoNotDependOnThreadCount) {
   auto serial = compile(1);
   ASSERT_TRUE(serial);
@@ -160,8 +161,7 @@ TEST_F(ParallelRuntimeTest, PoolIsReusedAcrossCallsAndFunctions) {
   auto first = compile(2);
   auto second = compile(0);
   ASSERT_TRUE(first && second);
-  // A function's first call is a serial sample, its second a parallel
-  // one, which starts the pool.
+  // A function's first calls fork, which starts the pool.
   for (int call = 0; call < 2; ++call) {
     run(*first, "twice");
     run(*second, "twice");

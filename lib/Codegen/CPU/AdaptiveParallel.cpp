@@ -34,11 +34,16 @@ static constexpr llvm::StringLiteral kFork = "__tracec_parallel_fork";
 /// bit 1 whether the call is a timed sample, whose start time is in the
 /// bits above. A call that starts while another is in progress (a nested
 /// entry, or one from another host thread) keeps the mode and is not
-/// timed. Of every 1,024 calls of an entry the first 8 are samples, odd
-/// ones parallel; the first resets the record. The other calls fork when
-/// the fastest parallel sample beat the fastest serial one by 1/16 (a fork
-/// occupies every worker). Where the target has no cycle counter every
-/// time is 0 and calls always fork.
+/// timed. Of every 1,024 calls of an entry the first resets the record and
+/// runs untimed in the current mode (the first call of all forks, and pays
+/// for first touches of memory, which would skew a sample); the next 8 are
+/// samples, odd ones parallel. The other calls fork when the fastest
+/// parallel sample beat the fastest serial one by 1/16 (a fork occupies
+/// every worker). Once each way has a sample and one beats the other by
+/// more than 30%, sampling stops early: sampling a 100 ms call the slow
+/// way four times would cost more than the decision is worth in a short
+/// run. Where the target has no cycle counter every time is 0 and calls
+/// always fork.
 static constexpr llvm::StringLiteral kPolicy = R"mlir(
 llvm.mlir.global internal @__tracec_parallel_mode(1 : i64) {alignment = 8 : i64} : i64
 llvm.mlir.global internal @__tracec_calls_in_progress(0 : i64) {alignment = 8 : i64} : i64
@@ -64,19 +69,40 @@ llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %n = llvm.atomicrmw add %entry, %one monotonic : !llvm.ptr, i64
   %periodMask = llvm.mlir.constant(1023 : i64) : i64
   %phase = llvm.and %n, %periodMask : i64
-  %samples = llvm.mlir.constant(8 : i64) : i64
   %parallelBest = llvm.getelementptr %entry[1] : (!llvm.ptr) -> !llvm.ptr, i64
   %serialBest = llvm.getelementptr %entry[2] : (!llvm.ptr) -> !llvm.ptr, i64
-  %sampling = llvm.icmp "ult" %phase, %samples : i64
-  llvm.cond_br %sampling, ^sample, ^decide
-^sample:
-  %first = llvm.icmp "eq" %phase, %zero : i64
-  llvm.cond_br %first, ^reset, ^start
-^reset:
   %never = llvm.mlir.constant(-1 : i64) : i64
+  %first = llvm.icmp "eq" %phase, %zero : i64
+  llvm.cond_br %first, ^reset, ^sampling
+^reset:
   llvm.store %never, %parallelBest atomic monotonic {alignment = 8 : i64} : i64, !llvm.ptr
   llvm.store %never, %serialBest atomic monotonic {alignment = 8 : i64} : i64, !llvm.ptr
-  llvm.br ^start
+  %untimed = llvm.load %modeAddress atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
+  llvm.return %untimed : i64
+^sampling:
+  %endOfSamples = llvm.mlir.constant(9 : i64) : i64
+  %sampling = llvm.icmp "ult" %phase, %endOfSamples : i64
+  llvm.cond_br %sampling, ^paired, ^decide
+^paired:
+  %three = llvm.mlir.constant(3 : i64) : i64
+  %afterPair = llvm.icmp "uge" %phase, %three : i64
+  llvm.cond_br %afterPair, ^gap, ^start
+^gap:
+  %p = llvm.load %parallelBest atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
+  %s = llvm.load %serialBest atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
+  %pKnown = llvm.icmp "ne" %p, %never : i64
+  %sKnown = llvm.icmp "ne" %s, %never : i64
+  %known = llvm.and %pKnown, %sKnown : i1
+  %lo = llvm.intr.umin(%p, %s) : (i64, i64) -> i64
+  %hi = llvm.intr.umax(%p, %s) : (i64, i64) -> i64
+  %quarter = llvm.lshr %hi, %two : i64
+  %sixteenthShift = llvm.mlir.constant(4 : i64) : i64
+  %sixteenth = llvm.lshr %hi, %sixteenthShift : i64
+  %lessQuarter = llvm.sub %hi, %quarter : i64
+  %wideBar = llvm.sub %lessQuarter, %sixteenth : i64
+  %wide = llvm.icmp "ule" %lo, %wideBar : i64
+  %decisive = llvm.and %known, %wide : i1
+  llvm.cond_br %decisive, ^decide, ^start
 ^start:
   %fork = llvm.and %n, %one : i64
   llvm.store %fork, %modeAddress atomic monotonic {alignment = 8 : i64} : i64, !llvm.ptr

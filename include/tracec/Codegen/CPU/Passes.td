@@ -267,9 +267,12 @@ def TraceAdaptiveParallel
     mode (`__tracec_parallel_fork`), and every public function that forks
     (or calls a function that does) sets the mode for its call:
     `__tracec_call_begin` decides, `__tracec_call_end` times. Of every
-    1,024 calls of an entry, the first 8 alternate serial and parallel
-    runs, timed with the cycle counter; the others fork only if the
-    fastest parallel call beat the fastest serial one by 1/16.
+    1,024 calls of an entry, the first runs untimed (it pays for first
+    touches of memory), the next 8 alternate parallel and serial runs,
+    timed with the cycle counter, and the others fork only if the fastest
+    parallel call beat the fastest serial one by 1/16. Sampling stops
+    early once one way beats the other by more than 30%, so that a short
+    run of long calls is not spent on the slow way.
     Re-sampling follows the machine when its load or placement changes.
     A call made while another is in progress (nested, or from another
     host thread) keeps the mode and is not timed.
