@@ -11,11 +11,76 @@
 #include "tracec/Transforms/Differentiation/Passes.h"
 #include "tracec/Transforms/State/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tracec;
+
+/// The 0-d tensor a scalar travels in between the host and compiled code
+/// (index as i64); null for a type the host passes as it is.
+static mlir::RankedTensorType hostTensorOf(mlir::Type type) {
+  if (mlir::isa<mlir::IndexType>(type))
+    type = mlir::IntegerType::get(type.getContext(), 64);
+  else if (!mlir::isa<mlir::IntegerType, mlir::FloatType>(type))
+    return {};
+  return mlir::RankedTensorType::get({}, type);
+}
+
+/// `fn`, callable from the host: a public wrapper whose scalar arguments
+/// and results are 0-d tensors, or `fn` itself when it has none. The
+/// forward function's residuals include scalars (a cond's predicate, a
+/// loop's trip count) that the backward function takes back.
+static mlir::func::FuncOp hostCallable(mlir::func::FuncOp fn) {
+  mlir::FunctionType type = fn.getFunctionType();
+  auto toHost = [](mlir::TypeRange types) {
+    llvm::SmallVector<mlir::Type> host;
+    for (mlir::Type t : types)
+      host.push_back(hostTensorOf(t) ? hostTensorOf(t) : t);
+    return host;
+  };
+  llvm::SmallVector<mlir::Type> inputs = toHost(type.getInputs());
+  llvm::SmallVector<mlir::Type> results = toHost(type.getResults());
+  if (mlir::TypeRange(inputs) == type.getInputs() &&
+      mlir::TypeRange(results) == type.getResults())
+    return fn;
+  mlir::OpBuilder builder(fn);
+  builder.setInsertionPointAfter(fn);
+  mlir::Location loc = fn.getLoc();
+  auto wrapper = mlir::func::FuncOp::create(
+      builder, loc, ("__host" + fn.getSymName()).str(),
+      builder.getFunctionType(inputs, results));
+  mlir::SymbolTable(fn->getParentOfType<mlir::ModuleOp>()).insert(wrapper);
+  builder.setInsertionPointToStart(wrapper.addEntryBlock());
+  // From 0-d tensors to the scalars `fn` takes, and back for its results.
+  auto convert = [&](mlir::Value value, mlir::Type to) -> mlir::Value {
+    if (value.getType() == to)
+      return value;
+    if (auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(to)) {
+      if (mlir::isa<mlir::IndexType>(value.getType()))
+        value = mlir::arith::IndexCastOp::create(
+            builder, loc, tensor.getElementType(), value);
+      return mlir::tensor::FromElementsOp::create(builder, loc, tensor, value);
+    }
+    mlir::Value scalar = mlir::tensor::ExtractOp::create(builder, loc, value);
+    if (mlir::isa<mlir::IndexType>(to))
+      scalar = mlir::arith::IndexCastOp::create(builder, loc, to, scalar);
+    return scalar;
+  };
+  llvm::SmallVector<mlir::Value> args;
+  for (auto [arg, to] : llvm::zip(wrapper.getArguments(), type.getInputs()))
+    args.push_back(convert(arg, to));
+  auto call = mlir::func::CallOp::create(builder, loc, fn, args);
+  llvm::SmallVector<mlir::Value> returned;
+  for (auto [result, to] : llvm::zip(call.getResults(), results))
+    returned.push_back(convert(result, to));
+  mlir::func::ReturnOp::create(builder, loc, returned);
+  fn.setPrivate();
+  return wrapper;
+}
 
 llvm::Expected<ForwardBackward>
 ConcreteFunction::forwardBackward(llvm::ArrayRef<int64_t> wrt,
@@ -62,6 +127,8 @@ ConcreteFunction::forwardBackward(llvm::ArrayRef<int64_t> wrt,
   mlir::func::FuncOp backward = differentiated->functions.backward;
   forward.setPublic();
   backward.setPublic();
+  forward = hostCallable(forward);
+  backward = hostCallable(backward);
   unsigned numResults = f.getFunctionType().getNumResults();
   unsigned numResiduals = forward.getFunctionType().getNumResults() - numResults;
 

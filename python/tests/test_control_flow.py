@@ -228,3 +228,35 @@ def test_what_a_body_closes_over_from_before_the_watch_is_a_constant():
 
     for g in grads(x):
         np.testing.assert_array_equal(g, x * x)
+
+
+def test_functions_with_control_flow_under_an_eager_tape_match_torch():
+    # A compiled function called under an eager tape runs its forward
+    # function, whose residuals include a cond's predicate and a loop's
+    # trip count: scalars the host passes as 0-d arrays (they were a
+    # compile error).
+    @tracec.function
+    def branchy(x):
+        return tracec.cond(tnp.sum(x) > 0, lambda: tnp.sin(x) * x,
+                           lambda: -x)
+
+    @tracec.function
+    def cubed_sum(x, n):
+        _, y = tracec.while_loop(lambda v: v[0] < n,
+                                 lambda v: (v[0] + 1, v[1] * x),
+                                 (np.int64(1), x))
+        return tnp.sum(y)
+
+    x = np.array([0.3, -1.2, 2.5])
+    with tracec.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        b = branchy(x)
+        c = cubed_sum(x, np.int64(3))
+    gb = tape.gradient(b, x, output_gradients=np.array([1.0, 2.0, 3.0]))
+    gc = tape.gradient(c, x)
+
+    tx = torch.tensor(x, requires_grad=True)
+    (torch.sin(tx) * tx).backward(torch.tensor([1.0, 2.0, 3.0],
+                                               dtype=torch.float64))
+    np.testing.assert_allclose(gb, tx.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(gc, 3 * x ** 2, rtol=1e-12)
