@@ -389,6 +389,14 @@ std::vector<Value> detail::callTraced(const Callable &fn,
 }
 
 void detail::verifyOrFail(mlir::Operation *op, bool symbolUses) {
+  // An op traced into a body that is not in place yet (a cond inside a
+  // cond's branch) is verified with the op that holds it, once that is in
+  // place: until then the values it uses from outside cannot dominate it.
+  mlir::Operation *outermost = op;
+  while (mlir::Operation *parent = outermost->getParentOp())
+    outermost = parent;
+  if (!llvm::isa<mlir::ModuleOp>(outermost))
+    return;
   DiagnosticCapture capture(*currentScope().function->trace);
   bool ok = mlir::succeeded(mlir::verify(op));
   // An op in a loop body being traced is not in the module yet, so its

@@ -260,3 +260,53 @@ def test_functions_with_control_flow_under_an_eager_tape_match_torch():
                                                dtype=torch.float64))
     np.testing.assert_allclose(gb, tx.grad.numpy(), rtol=1e-12)
     np.testing.assert_allclose(gc, 3 * x ** 2, rtol=1e-12)
+
+
+def test_nested_control_flow_uses_outer_values_and_assigns_variables():
+    # A cond or loop inside a cond's branch uses the function's arguments
+    # and assigns a variable (it failed to trace: 'operand #0 does not
+    # dominate this use', verified before its enclosing body was in place).
+    v = tracec.Variable(np.array(0.0))
+
+    @tracec.function
+    def f(x):
+        def positive():
+            def big():
+                v.assign(x * 2.0)
+                return tnp.sin(x) * x
+            return tracec.cond(x > 1.0, big, lambda: x * x)
+
+        def negative():
+            _, y = tracec.while_loop(lambda s: s[0] < 3,
+                                     lambda s: (s[0] + 1, s[1] * x),
+                                     (np.int64(0), tnp.ones_like(x)))
+            return y
+        return tracec.cond(x > 0.0, positive, negative) + v.read_value()
+
+    def reference(x, assigned):
+        if x > 0:
+            return (np.sin(x) * x + 2 * x) if x > 1 else x * x + assigned
+        return x ** 3 + assigned
+
+    for x in [2.0, 0.5, -1.5]:
+        before = float(v.numpy())
+        np.testing.assert_allclose(f(np.array(x)), reference(x, before),
+                                   rtol=1e-12)
+    assert float(v.numpy()) == 4.0
+
+    # And the gradient through both levels, against PyTorch.
+    @tracec.function
+    def grad_f(x):
+        with tracec.GradientTape() as tape:
+            tape.watch(x)
+            y = tracec.cond(x > 0.0,
+                            lambda: tracec.cond(x > 1.0,
+                                                lambda: tnp.sin(x) * x,
+                                                lambda: x * x),
+                            lambda: -x)
+        return tape.gradient(y, x)
+
+    tx = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    (torch.sin(tx) * tx).backward()
+    np.testing.assert_allclose(grad_f(np.array(2.0)), tx.grad.numpy(),
+                               rtol=1e-12)
