@@ -94,7 +94,8 @@ def Trace_AddOp : Trace_BinaryOp<"add", "lhs + rhs">;
 def Trace_SubOp : Trace_BinaryOp<"sub", "lhs - rhs">;
 def Trace_MulOp : Trace_BinaryOp<"mul", "lhs * rhs">;
 def Trace_DivOp : Trace_BinaryOp<"div",
-    "lhs / rhs (integers: truncating division)">;
+    "lhs / rhs (integers: truncating division; x / 0 is 0 and INT_MIN / -1 "
+    "is INT_MIN, as in NumPy, never a trap)">;
 def Trace_PowOp : Trace_BinaryOp<"pow", "lhs ^ rhs">;
 def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)"> {
   let frontendName = "maximum";

@@ -165,6 +165,33 @@ Value buildScalar(StopGradientOp, OpBuilder &, Location, ValueRange args,
   return args[0];
 }
 
+/// Integer division never traps: x / 0 is 0 (NumPy's result) and
+/// INT_MIN / -1 wraps to INT_MIN (as NumPy); the divisor the hardware sees
+/// is 1 in both cases.
+Value buildScalar(DivOp, OpBuilder &b, Location loc, ValueRange args, Type) {
+  Value lhs = args[0], rhs = args[1];
+  Type type = lhs.getType();
+  if (isFloat(type))
+    return arith::DivFOp::create(b, loc, lhs, rhs);
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  };
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value zero = constantLike(b, loc, type, 0);
+  Value one = constantLike(b, loc, type, 1);
+  Value byZero = eq(rhs, zero);
+  Value overflows = arith::AndIOp::create(
+      b, loc,
+      eq(lhs, arith::ConstantOp::create(
+                  b, loc, b.getIntegerAttr(type, APInt::getSignedMinValue(width)))),
+      eq(rhs, arith::ConstantOp::create(
+                  b, loc, b.getIntegerAttr(type, APInt::getAllOnes(width)))));
+  Value safe = arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, byZero, overflows), one, rhs);
+  Value quotient = arith::DivSIOp::create(b, loc, lhs, safe);
+  return arith::SelectOp::create(b, loc, byZero, zero, quotient);
+}
+
 #define TRACE_BINARY(TraceOp, FloatOp, IntOp)                                  \
   Value buildScalar(TraceOp, OpBuilder &b, Location loc, ValueRange args,      \
                     Type) {                                                    \
@@ -173,7 +200,6 @@ Value buildScalar(StopGradientOp, OpBuilder &, Location, ValueRange args,
 TRACE_BINARY(AddOp, arith::AddFOp, arith::AddIOp)
 TRACE_BINARY(SubOp, arith::SubFOp, arith::SubIOp)
 TRACE_BINARY(MulOp, arith::MulFOp, arith::MulIOp)
-TRACE_BINARY(DivOp, arith::DivFOp, arith::DivSIOp)
 TRACE_BINARY(PowOp, math::PowFOp, math::IPowIOp)
 TRACE_BINARY(MaxOp, arith::MaximumFOp, arith::MaxSIOp)
 TRACE_BINARY(MinOp, arith::MinimumFOp, arith::MinSIOp)

@@ -361,14 +361,17 @@ func.func @binary_int() -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<
 
 // -----
 
-// Left to run time: integer division by zero and INT_MIN / -1 (one such
-// element keeps the whole op), and an integer power with a negative exponent.
-// CHECK-LABEL: func.func @binary_int_not_folded
-// CHECK: trace.div %{{.*}}, %{{.*}} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
-// CHECK: trace.div %{{.*}}, %{{.*}} : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
-// CHECK: trace.div %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
-// CHECK: trace.pow %{{.*}}, %{{.*}} : (tensor<i32>, tensor<2xi32>) -> tensor<2xi32>
-func.func @binary_int_not_folded() -> (tensor<2xi32>, tensor<2xi32>, tensor<i64>, tensor<2xi32>) {
+// Integer division is defined everywhere, as at run time: x / 0 is 0 and
+// INT_MIN / -1 wraps to INT_MIN (NumPy's results). Left to run time: an
+// integer power with a negative exponent.
+// CHECK-LABEL: func.func @binary_int_edges
+// CHECK-DAG: %[[BYZERO:.*]] = trace.constant dense<[4, 0]> : tensor<2xi32>
+// CHECK-DAG: %[[WRAPS:.*]] = trace.constant dense<[-2147483648, -6]> : tensor<2xi32>
+// CHECK-DAG: %[[SCALAR:.*]] = trace.constant dense<0> : tensor<i64>
+// CHECK-NOT: trace.div
+// CHECK: %[[POW:.*]] = trace.pow %{{.*}}, %{{.*}} : (tensor<i32>, tensor<2xi32>) -> tensor<2xi32>
+// CHECK: return %[[BYZERO]], %[[WRAPS]], %[[SCALAR]], %[[POW]]
+func.func @binary_int_edges() -> (tensor<2xi32>, tensor<2xi32>, tensor<i64>, tensor<2xi32>) {
   %a = trace.constant dense<[4, 5]> : tensor<2xi32>
   %z = trace.constant dense<[1, 0]> : tensor<2xi32>
   %0 = trace.div %a, %z : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>

@@ -184,9 +184,11 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat &a, const APFloat &b) -> OptFloat { return a / b; },
       [](const APInt &a, const APInt &b) -> OptInt {
-        // Division by zero and INT_MIN / -1 are left to run time.
-        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
-          return std::nullopt;
+        // As at run time: x / 0 is 0, INT_MIN / -1 wraps to INT_MIN.
+        if (b.isZero())
+          return APInt::getZero(a.getBitWidth());
+        if (a.isMinSignedValue() && b.isAllOnes())
+          return a;
         return a.sdiv(b);
       });
 }
