@@ -192,7 +192,10 @@
 // ELEM: st.global.b32 [{{.*}}], [[R]];
 // ELEM-LABEL: // gpu.binary @div_i32_kernel (
 // ELEM: .target [[CHIP]]
-// ELEM: div.s32 [[R:%r[0-9]+]]
+// Integer division never traps: the divisor is 1 where it is 0 or where
+// INT_MIN / -1 would overflow, and x / 0 is 0.
+// ELEM: div.s32 [[Q:%r[0-9]+]]
+// ELEM: selp.b32 [[R:%r[0-9]+]], {{.*}}, [[Q]], %p{{[0-9]+}};
 // ELEM: st.global.b32 [{{.*}}], [[R]];
 // ELEM-LABEL: // gpu.binary @pow_i32_kernel (
 // ELEM: .target [[CHIP]]
