@@ -302,12 +302,13 @@ def test_gradient_tape_with_cond():
     # backprop_test.py testGradientTapeWithCond
     # TensorFlow's graph mode raised NotImplementedError here; tracec's
     # tape differentiates the cond eagerly and inside a function alike.
+    # (x * x of a NumPy array is NumPy's: tnp.multiply records.)
     x = np.asarray(3.0, np.float32)
 
     def tape_gradient(x):
         with tracec.GradientTape() as g:
             g.watch(x)
-            y = tracec.cond(x < x, lambda: x, lambda: x * x)
+            y = tracec.cond(x < x, lambda: x, lambda: tnp.multiply(x, x))
         return g.gradient(y, [x])[0]
 
     assert tape_gradient(x) == 6.0
@@ -316,11 +317,12 @@ def test_gradient_tape_with_cond():
 
 def test_gradient_tape_with_while_loop():
     # backprop_test.py testGradientTapeWithWhileLoop
+    # (tracec.while_loop is jax.lax's: the functions take the loop state.)
     def tape_gradient(x):
         with tracec.GradientTape() as g:
             g.watch([x])
-            _, y = tracec.while_loop(lambda i, _: i < 3,
-                                     lambda i, x: (i + 1, x * 2),
+            _, y = tracec.while_loop(lambda s: s[0] < 3,
+                                     lambda s: (s[0] + 1, tnp.multiply(s[1], 2.0)),
                                      (np.int32(1), x))
         return g.gradient(y, [x])[0]
 

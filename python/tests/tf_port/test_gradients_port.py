@@ -109,9 +109,10 @@ def test_non_differentiable_switch_in_while_loop():
     # value written, an integer computed from v by a cast.)
     @tracec.function
     def f(v):
-        def step(i, a):
+        def step(state):
+            i, a = state
             return i + 1, a + tnp.astype(v, np.int32)
-        _, target = tracec.while_loop(lambda i, a: i < 4, step,
+        _, target = tracec.while_loop(lambda state: state[0] < 4, step,
                                       (np.int32(0), np.int32(0)))
         grad, = tracec.gradients(target, v)
         return grad is None
