@@ -454,6 +454,11 @@ def test_custom_gradient_errors():
         g(np.float32(1.0))
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "tracec.gradients called inside a custom_gradient's grad_fn on values "
+    "of f's forward trace gives zeros (C++ gradients() does not slice the "
+    "forward body's ops from the backward function; "
+    "lib/Frontend/SymbolicGradients.cpp)"))
 def test_custom_gradient_with_variables():
     # gradients_test.py testCustomGradientWithVariables
     # (TensorFlow's dense layer without bias is x @ w, w a (4, 3) variable.)
