@@ -34,13 +34,17 @@ class _ReadsBeforeTheOp:
         self.tapes = tapes
         self.values = {}  # id(variable) -> the Value read before the op
         self.in_body = set()  # ids of variables the bodies assign
+        # Functions traced deeper (callees) read their variables themselves
+        # for the hidden tape, so that their calls share one callee.
+        self.depth = len(_core._function_captures)
 
     def read(self, variable):
         """The value read before the op, None to read it here, or _Retrace
         if it is to be read before the op."""
         value = self.values.get(id(variable))
+        in_callee = len(_core._function_captures) != self.depth
         if value is not None or id(variable) in self.in_body or not any(
-                _hoists(t, variable) for t in self.tapes):
+                _hoists(t, variable, in_callee) for t in self.tapes):
             return value
         raise _Retrace(self, variable)
 
@@ -56,12 +60,13 @@ class _ReadsBeforeTheOp:
             self.values[id(variable)] = variable.read_value()
 
 
-def _hoists(tape, variable):
+def _hoists(tape, variable, in_callee):
     """Whether a read of `variable` in a body moves before the op for
     `tape`: one it watches; for the hidden tape of a traced function
-    (tracec.gradients), which watches every variable, a float one."""
+    (tracec.gradients), which watches every variable, a float one read
+    in the body itself (not in a function it calls)."""
     if tape._record_all:
-        return variable.dtype.kind == "f"
+        return variable.dtype.kind == "f" and not in_callee
     return tape._watches(variable)
 
 
