@@ -713,3 +713,21 @@ def test_hessians_of_a_list_of_sources_against_finite_differences():
             args_m = [a - e, b] if k == 0 else [a, b - e]
             fd[(Ellipsis,) + idx] = (grads(*args_p)[k] - grads(*args_m)[k]) / (2 * eps)
         np.testing.assert_allclose(hx, fd, rtol=1e-5, atol=1e-8)
+
+
+def test_eager_tape_through_a_function_closing_over_a_watched_array():
+    # A tracec.function that closes over an array the tape watches, called
+    # eagerly under the tape, is differentiated through the closure
+    # (TensorFlow's captures); it was None.
+    for x in (np.array([0.5, -1.25]), np.array(0.75)):
+        @tracec.function
+        def f(a):
+            return tnp.sum(tnp.exp(a * x) + tnp.multiply(x, x))
+
+        a = np.full_like(x, 2.0)
+        with tracec.GradientTape() as tape:
+            tape.watch([x, a])
+            y = f(a)
+        gx, ga = tape.gradient(y, [x, a])
+        np.testing.assert_allclose(gx, a * np.exp(a * x) + 2 * x, rtol=1e-12)
+        np.testing.assert_allclose(ga, x * np.exp(a * x), rtol=1e-12)

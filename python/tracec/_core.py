@@ -270,10 +270,15 @@ _function_captures: list = []
 @contextlib.contextmanager
 def function_scope(captures=None):
     """The block traces a function's body; `captures`: arrays whose
-    Values (of the caller) it uses, {id(array): (array, Value)}."""
-    _function_captures.append((dict(captures or {}), len(_body_uses)))
+    Values (of the caller) it uses, {id(array): (array, Value)}. Yields
+    {id(array): array} of the other arrays the body closes over (captured
+    inputs or constants), which a tape replaying the function may have to
+    give their Values (concrete_function.record_call)."""
+    closed_over = {}
+    _function_captures.append((dict(captures or {}), len(_body_uses),
+                               closed_over))
     try:
-        yield
+        yield closed_over
     finally:
         _function_captures.pop()
 
@@ -282,10 +287,11 @@ def _captured(array):
     """An array as a Value: a captured input (a constant if rank 0)."""
     if not _function_captures:
         return _C.capture(array) if array.ndim else _C.constant(array)
-    captures, top_level = _function_captures[-1]
+    captures, top_level, closed_over = _function_captures[-1]
     entry = captures.get(id(array))
     if entry is not None:
         return entry[1]
+    closed_over[id(array)] = array
     value = _C.capture(array) if array.ndim else _C.constant(array)
     if len(_body_uses) == top_level:
         captures[id(array)] = (array, value)

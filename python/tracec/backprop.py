@@ -69,6 +69,21 @@ def _as_cotangent(x):
     return x
 
 
+def _unique_variables(args, positions):
+    """The arguments, where a Variable passed again at a differentiated
+    position is its value instead (TensorFlow's
+    _ensure_unique_tensor_objects): each argument is a source of its own,
+    so f(v, v) gets one partial derivative per argument."""
+    seen = set()
+    args = list(args)
+    for i in positions:
+        if isinstance(args[i], Variable):
+            if id(args[i]) in seen:
+                args[i] = args[i].numpy()
+            seen.add(id(args[i]))
+    return tuple(args)
+
+
 def _value_and_gradients(f):
     """symbolic(args, dy, params) -> (f(*args), [gradient of each param]):
     one tape around f, whose gradient is tracec.gradients'."""
@@ -102,7 +117,7 @@ def val_and_grad_function(f, params=None):
     def decorated(*args, dy=None, **kwargs):
         _check_no_keywords(kwargs)
         positions = _parameter_positions(f, params, args)
-        args = prepare(args, positions)
+        args = _unique_variables(prepare(args, positions), positions)
         value, grads = call_symbolic(
             symbolic, (args, tree_map(_as_cotangent, dy), positions))
         return value, list(grads)
@@ -127,7 +142,7 @@ def make_vjp(f, params=None, persistent=True):
     def decorated(*args, **kwargs):
         _check_no_keywords(kwargs)
         positions = _parameter_positions(f, params, args)
-        args = prepare(args, positions)
+        args = _unique_variables(prepare(args, positions), positions)
         result = forward(*args)
         if result is None:
             raise _returns_none(f)

@@ -32,6 +32,8 @@ class ConcreteFunction:
             and structure.num_leaves == self._num_args
         self._single = template.is_leaf
         self.name = name
+        # The arrays its Python function closes over (function._trace).
+        self._closed_over = ()
         # Traced with dynamic dims for a Function without a signature, and
         # whether its gradients failed under a tape (see Function._call).
         self._dynamic = False
@@ -229,6 +231,16 @@ def record_call(function, concrete, leaves):
     positions = concrete._positions
     operands = tuple(leaves[i] for i in positions)
     kernel = _tape_kernel(function, concrete, leaves)
+    watched = _watched_closed_over(concrete)
+    if watched:
+        # The compiled pair holds those arrays constant: the tape replays
+        # the call with them as operands instead (TensorFlow differentiates
+        # through the captures of a function called under a tape).
+        kernel = _closure_kernel(kernel, watched)
+        results = _core.taped(list(concrete._c(*operands)))
+        for tape in _core._tapes:
+            tape._record(kernel, operands + watched, (), results)
+        return concrete._template.unflatten(results)
     if _has_custom_gradients(concrete):
         results, backward = list(concrete._c(*operands)), None
     else:
@@ -241,3 +253,41 @@ def record_call(function, concrete, leaves):
     for tape in _core._tapes:
         tape._record(kernel, operands, (), results, backward=backward)
     return concrete._template.unflatten(results)
+
+
+def _watched_closed_over(concrete):
+    """The arrays `concrete`'s function closes over that an active tape
+    watches or recorded."""
+    return tuple(a for a in concrete._closed_over
+                 if any(id(a) in t._tracked for t in _core._tapes))
+
+
+class _ClosureKernel:
+    """A call's kernel whose last operands are arrays its function closes
+    over: replayed, the function uses their Values (the replay's leaves)
+    where it closes over them."""
+
+    def __init__(self, kernel, closed_over):
+        self.kernel = kernel
+        self.closed_over = closed_over
+        self.variables = kernel.variables
+        self.__name__ = kernel.__name__
+
+    def __call__(self, *values):
+        n = len(values) - len(self.closed_over)
+        captures = {id(a): (a, v)
+                    for a, v in zip(self.closed_over, values[n:])}
+        with _core.function_scope(captures):
+            return self.kernel(*values[:n])
+
+
+def _closure_kernel(kernel, closed_over):
+    """_ClosureKernel(kernel, closed_over), one per kernel and arrays (so
+    the tape's replays of it are compiled once; it keeps the arrays, so
+    their ids stay theirs)."""
+    kernels = kernel.__dict__.setdefault("_closure_kernels", {})
+    key = tuple(id(a) for a in closed_over)
+    cached = kernels.get(key)
+    if cached is None:
+        cached = kernels[key] = _ClosureKernel(kernel, closed_over)
+    return cached

@@ -141,6 +141,17 @@ def _custom_gradient_kernel(*args_and_static):
     return results[0] if info["single"] else tuple(results)
 
 
+def _value_of(result, f):
+    """y of f's (y, grad_fn)."""
+    if not (isinstance(result, tuple) and len(result) == 2 and
+            callable(result[1])):
+        raise TypeError(
+            f"custom_gradient: {_name(f)} must return (y, grad_fn) with "
+            f"grad_fn a function of the cotangents of y, got "
+            f"{type(result).__name__}")
+    return result[0]
+
+
 def _as_list(grads):
     return list(grads) if isinstance(grads, (tuple, list)) else [grads]
 
@@ -193,6 +204,10 @@ def custom_gradient(f):
 
     @functools.wraps(f)
     def wrapper(*args):
+        if not _C.is_tracing() and not _core._tapes:
+            # Eagerly with no tape, nothing differentiates the call: f runs
+            # as it is and grad_fn is not called (TensorFlow's).
+            return _value_of(f(*args), f)
         depth = len(_core._variable_scopes)
         while True:
             inputs = tuple(v for v in variables

@@ -481,8 +481,9 @@ class Function:
             call_leaves = list(leaves)
             for i, v in zip(positions, values):
                 call_leaves[i] = v
-            result, _ = _run_recorded(self._python_function,
-                                      key.structure.unflatten(call_leaves))
+            result, tape = _run_recorded(self._python_function,
+                                         key.structure.unflatten(call_leaves))
+            holder["closed_over"] = tape.closed_over
             outputs, holder["template"] = tree_flatten(result)
             return [_core.to_value(x, f"output {i} of {self._name}")
                     for i, x in enumerate(outputs)]
@@ -497,6 +498,7 @@ class Function:
         concrete = ConcreteFunction(c_function, holder["template"], positions,
                                     key.structure, name)
         concrete._opt_level = self._opt_level
+        concrete._closed_over = holder["closed_over"]
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete
@@ -521,8 +523,12 @@ def _run_recorded(python_function, args, captures=None):
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]
     try:
-        with _core.function_scope(captures):
-            return python_function(*args), tape
+        with _core.function_scope(captures) as closed_over:
+            result = python_function(*args)
+        # The arrays it closes over, for eager tapes that watch one
+        # (concrete_function.record_call).
+        tape.closed_over = tuple(closed_over.values())
+        return result, tape
     finally:
         _core._tapes[:] = saved
         function_tapes.pop()

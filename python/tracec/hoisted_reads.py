@@ -6,7 +6,8 @@ Inside a body the tapes are suspended (the op is recorded as one), so a
 read there could not be recorded. Read before the op instead, the value is
 recorded (the tape watches it as a read of the variable) and the body uses
 it as any value it closes over: an input of the op, through which the tape
-differentiates. A body that assigns the variable reads it there, as
+differentiates. So for the hidden tape of a traced function too (its
+float variables), for tracec.gradients. A body that assigns the variable reads it there, as
 before (its gradient is then an error, Tape._symbolic).
 """
 from __future__ import annotations
@@ -33,13 +34,17 @@ class _ReadsBeforeTheOp:
         self.tapes = tapes
         self.values = {}  # id(variable) -> the Value read before the op
         self.in_body = set()  # ids of variables the bodies assign
+        # Functions traced deeper (callees) read their variables themselves
+        # for the hidden tape, so that their calls share one callee.
+        self.depth = len(_core._function_captures)
 
     def read(self, variable):
         """The value read before the op, None to read it here, or _Retrace
         if it is to be read before the op."""
         value = self.values.get(id(variable))
+        in_callee = len(_core._function_captures) != self.depth
         if value is not None or id(variable) in self.in_body or not any(
-                t._watches(variable) for t in self.tapes):
+                _hoists(t, variable, in_callee) for t in self.tapes):
             return value
         raise _Retrace(self, variable)
 
@@ -55,12 +60,24 @@ class _ReadsBeforeTheOp:
             self.values[id(variable)] = variable.read_value()
 
 
+def _hoists(tape, variable, in_callee):
+    """Whether a read of `variable` in a body moves before the op for
+    `tape`: one it watches; for the hidden tape of a traced function
+    (tracec.gradients), which watches every variable, a float one read
+    in the body itself (not in a function it calls)."""
+    if tape._record_all:
+        return variable.dtype.kind == "f" and not in_callee
+    return tape._watches(variable)
+
+
 def trace_op(build):
     """build(), which traces the bodies of an op (inside
     _core.collecting_body_uses), with the reads of the variables the active
     users' tapes watch done before the op: a body that reads one is traced
     again (what it traced is dropped) with the value read."""
-    tapes = [t for t in _core._tapes if not t._record_all]
+    # The hidden tape of a traced function too: tracec.gradients with
+    # respect to a variable read in a branch or loop body (it was an error).
+    tapes = list(_core._tapes)
     if not tapes:
         return build()
     reads = _ReadsBeforeTheOp(tapes)

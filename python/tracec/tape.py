@@ -216,8 +216,10 @@ class Tape:
                                 "Variable (convert numbers with np.asarray)")
 
     def watched_variables(self):
-        """The variables this tape watches (explicitly or as read)."""
-        return list(self._watched_variables.values())
+        """The variables this tape watches (explicitly or as read), in the
+        order they were created (TensorFlow's)."""
+        return sorted(self._watched_variables.values(),
+                      key=lambda v: v._creation)
 
     # --- recording (called by _core.apply and Variable) ---------------------
     def _record(self, kernel, operands, static, result, backward=None,
@@ -271,6 +273,13 @@ class Tape:
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError("unconnected_gradients must be 'none' or 'zero', "
                              f"got {unconnected_gradients!r}")
+        if self._recording and not self._persistent and \
+                not self._record_all:
+            # TensorFlow's (of its time): the tape would record the
+            # gradient it computes.
+            raise RuntimeError("GradientTape.gradient can only be called "
+                               "once on non-persistent tapes, and only "
+                               "when the context manager has exited")
         if self._used and not self._persistent:
             raise RuntimeError("GradientTape.gradient can only be called once "
                                "on a non-persistent tape (use "
@@ -288,8 +297,10 @@ class Tape:
 
         leaves = [s for s in source_list if not isinstance(s, Variable)
                   and _core.is_floating(s)]
-        variables = [s for s in source_list if isinstance(s, Variable)
-                     and np.issubdtype(s.dtype, np.floating)]
+        # Each variable once: a repeated one gets its gradient each time.
+        variables = list({id(s): s for s in source_list
+                          if isinstance(s, Variable)
+                          and np.issubdtype(s.dtype, np.floating)}.values())
         if _C.is_tracing():
             grads = self._symbolic(targets, leaves, variables, cotangents,
                                    _stops)

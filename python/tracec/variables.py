@@ -11,6 +11,9 @@ from . import _tracec as _C
 from . import numpy as tnp
 
 _ids = itertools.count()
+# Creation order, by which tapes list their variables (TensorFlow's
+# watched_variables sorts by the handle's id, which increases with it).
+_creation_order = itertools.count()
 
 
 class Variable(_core.VariableBase):
@@ -66,6 +69,7 @@ class Variable(_core.VariableBase):
         self._handle = _C.VariableHandle(np.array(array, order="C"))
         Variable._registry[id(self._handle)] = self
         self.trainable = trainable
+        self._creation = next(_creation_order)
         self.name = name if name is not None else f"Variable{next(_ids)}"
 
     # --- properties -------------------------------------------------------
