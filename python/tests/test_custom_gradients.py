@@ -358,3 +358,41 @@ def test_checkpoint_marks_the_function():
 def test_checkpoint_rejects_unknown_policy():
     with pytest.raises(ValueError, match="policy must be one of"):
         tracec.checkpoint(dense, policy="dots_saveable")
+
+
+def test_gradients_of_f_inside_its_grad_fn_is_an_error_and_vjp_works():
+    # TensorFlow's graph-mode grad_fn may call tf.gradients(out, x) on f's
+    # own values; here f's ops are in its forward function, so that gave a
+    # silent zero gradient. It is an error naming the workaround, which
+    # gives TensorFlow's result.
+    w = np.random.default_rng(0).standard_normal((4, 3))
+
+    @tracec.custom_gradient
+    def f(x):
+        out = tnp.matmul(x, w)
+
+        def grad(dy):
+            return tracec.gradients(out, [x], grad_ys=dy)[0]
+        return out, grad
+
+    @tracec.function
+    def g(x):
+        return tracec.gradients(f(x), [x])[0]
+
+    with pytest.raises(NotImplementedError, match="tracec.vjp"):
+        g(np.ones((2, 4)))
+
+    @tracec.custom_gradient
+    def f_vjp(x):
+        out, vjp_fn = tracec.vjp(lambda x: tnp.matmul(x, w), x)
+
+        def grad(dy):
+            return 2.0 * vjp_fn(dy)[0]
+        return out, grad
+
+    @tracec.function
+    def g_vjp(x):
+        return tracec.gradients(f_vjp(x), [x])[0]
+
+    np.testing.assert_allclose(g_vjp(np.ones((2, 4))),
+                               2.0 * np.ones((2, 3)) @ w.T, rtol=1e-12)
