@@ -170,8 +170,14 @@ int main(int argc, char **argv) {
   std::string stem = toCIdentifier(llvm::sys::path::stem(inputFile), "model_");
   std::string cls =
       className.empty() ? toClassName(stem, "Model") : className.getValue();
-  if (toCIdentifier(cls) != cls || cls.empty())
-    return fail("--class '" + cls + "' is not a C++ identifier");
+  // Names reach the generated header as they are: only C++ names pass.
+  if (!isCppName(cls))
+    return fail("--class '" + cls +
+                "' is not a C++ identifier (or is a keyword)");
+  if (!namespaceName.empty() && !isCppNamespace(namespaceName))
+    return fail("--namespace '" + namespaceName +
+                "' is not a C++ namespace name (identifiers separated by "
+                "'::', none a keyword)");
   std::string prefix = className.empty() ? llvm::StringRef(stem).lower()
                                          : llvm::StringRef(cls).lower();
 

@@ -16,8 +16,8 @@
 
 namespace tracec::aot {
 
-/// `name` as a C identifier: other characters become '_', and a leading
-/// digit gets `fallbackPrefix` in front.
+/// `name` as a C identifier: other characters become '_', a leading digit
+/// gets `fallbackPrefix` in front, and a C or C++ keyword gets '_' after.
 std::string toCIdentifier(llvm::StringRef name,
                           llvm::StringRef fallbackPrefix = "_");
 
@@ -27,6 +27,14 @@ std::string toCIdentifier(llvm::StringRef name,
 /// `fallback` is the name where nothing is left ("_"), and it goes in front
 /// of a leading digit ("Model2d" for "2d").
 std::string toClassName(llvm::StringRef name, llvm::StringRef fallback);
+
+/// Whether `name` can name a class or namespace in the generated header: a
+/// C identifier that is no C or C++ keyword.
+bool isCppName(llvm::StringRef name);
+
+/// Whether `name` is a namespace the header can open: C++ names separated
+/// by "::" (a::b).
+bool isCppNamespace(llvm::StringRef name);
 
 } // namespace tracec::aot
 

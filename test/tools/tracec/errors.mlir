@@ -8,7 +8,7 @@
 // PRIVATE: error: no public function @hidden to export
 
 // RUN: not tracec %s --entry dynamic -o %t.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: errors.mlir:[[@LINE+23]]:1: error: entry @dynamic: argument 1 is a variable of type !trace.resource<tensor<?x4xf32>> with dynamic dims; a variable's shape must be static
+// DYNAMIC: errors.mlir:[[@LINE+33]]:1: error: entry @dynamic: argument 1 is a variable of type !trace.resource<tensor<?x4xf32>> with dynamic dims; a variable's shape must be static
 
 // RUN: not tracec %s --entry scale --entry scale -o %t.o 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: error: entry @scale is given twice
@@ -29,7 +29,17 @@
 // CPU: tracec: error: --target-cpu: unknown CPU 'pentium9' for x86_64
 
 // RUN: not tracec %s --entry scale -o %t.o --class 9lives 2>&1 | FileCheck %s --check-prefix=CLASS
-// CLASS: tracec: error: --class '9lives' is not a C++ identifier
+// CLASS: tracec: error: --class '9lives' is not a C++ identifier (or is a keyword)
+// RUN: not tracec %s --entry scale -o %t.o --class int 2>&1 | FileCheck %s --check-prefix=KEYWORD
+// KEYWORD: tracec: error: --class 'int' is not a C++ identifier (or is a keyword)
+
+// Nothing but names reaches the header (a namespace was pasted verbatim).
+// RUN: not tracec %s --entry scale -o %t.o --namespace 'x { } int evil() { return 1; } namespace y' 2>&1 | FileCheck %s --check-prefix=NAMESPACE
+// NAMESPACE: tracec: error: --namespace 'x { } int evil() { return 1; } namespace y' is not a C++ namespace name (identifiers separated by '::', none a keyword)
+// RUN: not tracec %s --entry scale -o %t.o --namespace 'a::' 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: tracec: error: --namespace 'a::' is not a C++ namespace name
+// RUN: not tracec %s --entry scale -o %t.o --namespace 'a::class' 2>&1 | FileCheck %s --check-prefix=NSKEYWORD
+// NSKEYWORD: tracec: error: --namespace 'a::class' is not a C++ namespace name
 
 func.func @dynamic(%x: tensor<?x4xf32>, %v: !trace.resource<tensor<?x4xf32>>) -> tensor<?x4xf32> {
   return %x : tensor<?x4xf32>
