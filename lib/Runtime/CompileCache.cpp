@@ -12,6 +12,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
+#include <cstdio>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace tracec;
 
@@ -33,6 +37,48 @@ static std::array<uint8_t, kHashSize> entryHash(llvm::StringRef key,
   return hasher.final<kHashSize>();
 }
 
+/// Why the JIT must not run code from `path` ("" if it may): the file or
+/// directory is another user's, or others than its owner can write it.
+static std::string unsafeBecause(const std::string &path) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0)
+    return "it cannot be read";
+  if (info.st_uid != ::geteuid())
+    return "it belongs to user " + std::to_string(info.st_uid) +
+           ", not to this one (" + std::to_string(::geteuid()) + ")";
+  if (info.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", unsigned(info.st_mode & 07777));
+    return std::string("users other than its owner can write it (mode ") +
+           mode + ")";
+  }
+  return "";
+}
+
+/// The cache in `directory` (made 0700 if missing), or none if it is not
+/// safe: a warning says why, once per process.
+static std::optional<std::string> safeDirectory(const std::string &directory) {
+  // create_directories makes the parents with the umask's mode, the cache
+  // directory itself 0700.
+  llvm::SmallString<256> parent(directory);
+  llvm::sys::path::remove_filename(parent);
+  if (!parent.empty())
+    (void)llvm::sys::fs::create_directories(parent);
+  (void)llvm::sys::fs::create_directory(directory, /*IgnoreExisting=*/true,
+                                        llvm::sys::fs::perms::owner_all);
+  std::string reason = unsafeBecause(directory);
+  if (reason.empty())
+    return directory;
+  static std::once_flag warned;
+  std::call_once(warned, [&] {
+    llvm::errs() << "tracec: warning: not using the compile cache '"
+                 << directory << "': " << reason
+                 << "; compiling without it (make it the user's own with "
+                    "mode 0700, or set TRACEC_CACHE_DIR)\n";
+  });
+  return std::nullopt;
+}
+
 std::optional<CompileCache> CompileCache::open(bool enabled,
                                                llvm::StringRef directory) {
   if (!enabled)
@@ -40,11 +86,16 @@ std::optional<CompileCache> CompileCache::open(bool enabled,
   if (auto disable = llvm::sys::Process::GetEnv("TRACEC_DISABLE_CACHE"))
     if (!disable->empty() && *disable != "0")
       return std::nullopt;
+  auto checked = [](const std::string &dir) -> std::optional<CompileCache> {
+    if (auto safe = safeDirectory(dir))
+      return CompileCache(*safe);
+    return std::nullopt;
+  };
   if (!directory.empty())
-    return CompileCache(directory.str());
+    return checked(directory.str());
   if (auto dir = llvm::sys::Process::GetEnv("TRACEC_CACHE_DIR"))
     if (!dir->empty())
-      return CompileCache(*dir);
+      return checked(*dir);
   llvm::SmallString<256> path;
   if (auto xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
       xdg && !xdg->empty()) {
@@ -57,7 +108,7 @@ std::optional<CompileCache> CompileCache::open(bool enabled,
     return std::nullopt;
   }
   llvm::sys::path::append(path, "tracec");
-  return CompileCache(path.str().str());
+  return checked(path.str().str());
 }
 
 const std::string &CompileCache::buildIdentity() {
@@ -123,8 +174,11 @@ CompileCache::lookup(llvm::StringRef key, bool &rejected) const {
                                           /*RequiresNullTerminator=*/false);
   if (!file)
     return {};
-  llvm::StringRef bytes = (*file)->getBuffer();
   rejected = true;
+  // An entry someone else wrote (or can rewrite) is not run.
+  if (!unsafeBecause(entryPath(key)).empty())
+    return {};
+  llvm::StringRef bytes = (*file)->getBuffer();
   if (bytes.size() < kTrailerSize)
     return {};
   llvm::StringRef trailer = bytes.take_back(kTrailerSize);
@@ -153,14 +207,17 @@ bool CompileCache::store(
     payload += llvm::StringRef(size, 8);
     payload += object->getBuffer();
   }
-  if (llvm::sys::fs::create_directories(directory_))
-    return false;
   std::string temporary = temporaryPath(key);
   {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temporary, ec, llvm::sys::fs::OF_None);
-    if (ec)
+    // 0600: no one else reads what this user compiled, or rewrites it.
+    int fd = -1;
+    if (llvm::sys::fs::openFileForWrite(
+            temporary, fd, llvm::sys::fs::CD_CreateNew,
+            llvm::sys::fs::OF_None,
+            llvm::sys::fs::perms::owner_read |
+                llvm::sys::fs::perms::owner_write))
       return false;
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     char size[8];
     llvm::support::endian::write64le(size, payload.size());
     auto hash = entryHash(key, payload);

@@ -13,6 +13,12 @@
 // processes never see half an entry; one that fails the trailer's checks
 // is ignored (and rewritten by the compile that follows), never loaded.
 //
+// The cache holds native code that the JIT runs, and its checks are not
+// secret: whoever can write the directory can plant code. So, as ssh and
+// pip do, the directory is used only if it is the user's own and no one
+// else can write it (it is created 0700, entries 0600); otherwise a
+// warning says so, once per process, and compiles go without the cache.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TRACEC_LIB_RUNTIME_COMPILECACHE_H
@@ -33,9 +39,11 @@ class CompileCache {
 public:
   /// The cache in `directory`, or where the environment says when it is
   /// empty ($TRACEC_CACHE_DIR, else $XDG_CACHE_HOME/tracec, else
-  /// $HOME/.cache/tracec). None when `enabled` is false, when
-  /// TRACEC_DISABLE_CACHE is set to anything but "" or "0", or when no
-  /// directory is known.
+  /// $HOME/.cache/tracec), created 0700 if missing. None when `enabled` is
+  /// false, when TRACEC_DISABLE_CACHE is set to anything but "" or "0",
+  /// when no directory is known, or when the directory is not safe to run
+  /// code from (another user's, or writable by group or others: a warning
+  /// on stderr says which, once per process).
   static std::optional<CompileCache> open(bool enabled,
                                           llvm::StringRef directory);
 

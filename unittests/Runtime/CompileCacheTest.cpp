@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <sys/stat.h>
 
 using namespace tracec;
 
@@ -221,6 +222,51 @@ TEST_F(CompileCacheTest, UnwritableDirectoryCompilesWithoutCache) {
   CompileStats stats = compileAndRun(kModel, options);
   EXPECT_FALSE(stats.cacheStored);
   EXPECT_FALSE(stats.cacheHit);
+}
+
+/// The permission bits of `path`.
+static unsigned modeOf(const llvm::Twine &path) {
+  struct stat info;
+  EXPECT_EQ(::stat(path.str().c_str(), &info), 0) << path.str();
+  return info.st_mode & 07777;
+}
+
+// The cache holds code the JIT runs: a directory it creates is the user's
+// alone (0700), and so is each entry (0600).
+TEST_F(CompileCacheTest, DirectoryAndEntriesAreTheUsersAlone) {
+  llvm::SmallString<128> fresh(dir);
+  llvm::sys::path::append(fresh, "fresh");
+  CompileOptions options;
+  options.cacheDirectory = fresh.str().str();
+  EXPECT_FALSE(compileAndRun(kModel, options).cacheHit);
+  EXPECT_EQ(modeOf(fresh), 0700u);
+  std::error_code ec;
+  int seen = 0;
+  for (llvm::sys::fs::directory_iterator it(fresh, ec), end;
+       it != end && !ec; it.increment(ec), ++seen)
+    EXPECT_EQ(modeOf(it->path()), 0600u) << it->path();
+  EXPECT_EQ(seen, 1);
+  EXPECT_TRUE(compileAndRun(kModel, options).cacheHit);
+}
+
+// A directory that others can write could hold code they planted: it is
+// not used (neither read nor written), and stderr says why.
+TEST_F(CompileCacheTest, DirectoryOthersCanWriteIsNotUsed) {
+  CompileOptions options;
+  options.cacheDirectory = dir.str().str();
+  EXPECT_TRUE(compileAndRun(kModel, options).cacheStored);
+  ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+  testing::internal::CaptureStderr();
+  CompileStats shared = compileAndRun(kModel, options);
+  std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(shared.cacheHit);
+  EXPECT_FALSE(shared.cacheStored);
+  // Once per process: an earlier test may have printed it already.
+  if (!warning.empty())
+    EXPECT_NE(warning.find("not using the compile cache"), std::string::npos)
+        << warning;
+  ASSERT_EQ(::chmod(dir.c_str(), 0700), 0);
+  EXPECT_TRUE(compileAndRun(kModel, options).cacheHit);
 }
 
 } // namespace
