@@ -121,8 +121,13 @@ defvar Trace_ReifiesShapes =
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>;
 
+// Every tensor an op reads or makes fits in memory (TraceTraits.h).
+def Trace_AddressableTensors : NativeOpTrait<"AddressableTensors"> {
+  let cppNamespace = "::mlir::OpTrait::trace";
+}
+
 class Trace_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Trace_Dialect, mnemonic, traits> {
+    : Op<Trace_Dialect, mnemonic, !listconcat(traits, [Trace_AddressableTensors])> {
   // The name of the tracer's function for the op (tracec::<name>), where
   // NumPy's name differs from the mnemonic; see tracec-tblgen.
   string frontendName = "";

@@ -759,8 +759,15 @@ Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
   if (!shapes)
     return shapes.takeError();
   std::vector<Tensor> outputs;
-  for (auto [spec, shape] : llvm::zip(signature_->results, *shapes))
-    outputs.push_back(Tensor::zeros(spec.dtype, shape));
+  for (auto [i, spec, shape] :
+       llvm::enumerate(signature_->results, *shapes)) {
+    auto output = Tensor::allocate(spec.dtype, shape);
+    if (!output)
+      return llvm::createStringError(
+          "@" + signature_->name + ": result " + std::to_string(i) + ": " +
+          llvm::toString(output.takeError()));
+    outputs.push_back(std::move(*output));
+  }
   // The inputs are checked (resultShapes) and the outputs fresh: the
   // shape function need not run a second time, as call() would.
   if (auto error = checkVariablesUnshared(*signature_, inputs, outputs))

@@ -1,6 +1,7 @@
 //===- Tensor.cpp - Host tensors ------------------------------------------===//
 
 #include "tracec/Tensor/Tensor.h"
+#include "tracec/Tensor/ByteSize.h"
 
 #include "tracec/ABI/tracec_format.h"
 #include "tracec/ABI/tracec_print.h"
@@ -83,8 +84,21 @@ static int64_t product(ArrayRef<int64_t> shape) {
 
 int64_t Tensor::numElements() const { return product(shape_); }
 
+llvm::Expected<Tensor> Tensor::allocate(DType dtype, ArrayRef<int64_t> shape) {
+  if (!tensorByteSize(dtypeSize(dtype), shape))
+    return llvm::createStringError(formatTensorType(dtype, shape) +
+                                   " is larger than a tensor can be (at "
+                                   "most 2^48 bytes)");
+  return zeros(dtype, shape);
+}
+
 Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
-  size_t bytes = product(shape) * dtypeSize(dtype);
+  std::optional<int64_t> checked = tensorByteSize(dtypeSize(dtype), shape);
+  if (!checked)
+    llvm::report_fatal_error(llvm::Twine("tracec::Tensor: ") +
+                             formatTensorType(dtype, shape) +
+                             " is larger than a tensor can be");
+  size_t bytes = *checked;
   // A zero-size tensor still gets a valid (non-null) pointer. malloc and
   // aligning by hand, not aligned_alloc: glibc's memalign splits a larger
   // chunk and frees the remainders, which costs more than a small call of

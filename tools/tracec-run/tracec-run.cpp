@@ -192,8 +192,13 @@ int main(int argc, char **argv) {
   if (!shapes)
     return fail(llvm::toString(shapes.takeError()));
   std::vector<Tensor> outputs;
-  for (auto [spec, shape] : llvm::zip(signature.results, *shapes))
-    outputs.push_back(Tensor::zeros(spec.dtype, shape));
+  for (auto [i, spec, shape] : llvm::enumerate(signature.results, *shapes)) {
+    auto output = Tensor::allocate(spec.dtype, shape);
+    if (!output)
+      return fail("@" + signature.name + ": result " + std::to_string(i) +
+                  ": " + llvm::toString(output.takeError()));
+    outputs.push_back(std::move(*output));
+  }
   if (benchmark.getNumOccurrences()) {
     auto seconds =
         runBenchmark(*function, arguments, outputs, benchmarkOptions);

@@ -49,8 +49,15 @@ std::string formatTensorType(DType dtype, llvm::ArrayRef<int64_t> shape);
 
 class Tensor {
 public:
-  /// A zero-filled tensor.
+  /// A zero-filled tensor. Its size must fit (tensorByteSize, ByteSize.h):
+  /// a fatal error otherwise; where a shape comes from data, use
+  /// `allocate`.
   static Tensor zeros(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+  /// A zero-filled tensor, or an error naming its type when it is larger
+  /// than a tensor can be (more than 2^48 bytes, or a negative dim).
+  static llvm::Expected<Tensor> allocate(DType dtype,
+                                         llvm::ArrayRef<int64_t> shape);
 
   /// Copies `values` (row-major) into a new tensor of `shape`; fails when
   /// the element count does not match.

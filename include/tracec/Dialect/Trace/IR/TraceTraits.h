@@ -31,6 +31,18 @@ template <typename ConcreteType>
 class PromotesIntegersToFloat
     : public TraitBase<ConcreteType, PromotesIntegersToFloat> {};
 
+/// Every ranked tensor the op reads or makes fits in memory: with its
+/// static dims it takes at most tracec::kMaxTensorBytes (a size that wraps
+/// would make the buffer far too small). Every op of the dialect has it.
+LogicalResult verifyAddressableTensors(Operation *op);
+template <typename ConcreteType>
+class AddressableTensors : public TraitBase<ConcreteType, AddressableTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyAddressableTensors(op);
+  }
+};
+
 } // namespace mlir::OpTrait::trace
 
 #endif // TRACEC_DIALECT_TRACE_IR_TRACETRAITS_H

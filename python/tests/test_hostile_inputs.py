@@ -1,0 +1,33 @@
+"""Inputs that used to kill the interpreter are Python exceptions: sizes
+larger than memory (one rule, whatever the shape), including results whose
+size comes from the arguments at run time."""
+import numpy as np
+import pytest
+
+import tracec
+import tracec.numpy as tnp
+
+
+@pytest.mark.parametrize("shape", [(2**31, 2**31), (2**32, 2**32),
+                                   (2**62, 4)])
+def test_tensors_larger_than_memory_are_value_errors(shape):
+    # They grew without limit, raised std::bad_alloc or a ValueError,
+    # depending on the shape.
+    with pytest.raises(ValueError, match="larger than a tensor can be"):
+        tracec.function(lambda: tnp.ones(shape))()
+
+
+def test_a_result_too_large_for_its_arguments_is_a_value_error():
+    # (2^31, 0) @ (0, 2^31): empty inputs, a 2^64-byte result whose size
+    # wrapped to 0 (a heap overflow that killed the interpreter).
+    @tracec.function(input_signature=[tracec.TensorSpec((None, None),
+                                                        np.float32)] * 2)
+    def outer(a, b):
+        return a @ b
+
+    np.testing.assert_array_equal(outer(np.ones((2, 0), np.float32),
+                                        np.ones((0, 3), np.float32)),
+                                  np.zeros((2, 3), np.float32))
+    with pytest.raises(ValueError, match="larger than a tensor can be"):
+        outer(np.zeros((2**31, 0), np.float32),
+              np.zeros((0, 2**31), np.float32))
