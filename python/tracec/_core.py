@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -102,14 +103,23 @@ def init_scope():
 _trace_depth = 0
 
 
+# One trace at a time in the process. Two threads tracing at once (the
+# first calls of a function from a thread pool) deadlock in the C++ tracer:
+# one waits there for the tracer, holding the GIL, while the other's body
+# waits for the GIL. Waiting here releases the GIL. Reentrant: a trace may
+# compile eager kernels (init_scope).
+_trace_lock = threading.RLock()
+
+
 def trace(name, specs, body):
     """_C.trace, counted in _trace_depth."""
     global _trace_depth
-    _trace_depth += 1
-    try:
-        return _C.trace(name, specs, body)
-    finally:
-        _trace_depth -= 1
+    with _trace_lock:
+        _trace_depth += 1
+        try:
+            return _C.trace(name, specs, body)
+        finally:
+            _trace_depth -= 1
 
 
 def call_site():

@@ -62,6 +62,7 @@ class Function:
         # Keyword-only or **kwargs parameters: a call's keyword arguments
         # are passed as a trailing dict argument (see _bind_kwargs).
         self._keyword_call = _has_keyword_parameters(python_function)
+        self._num_positional = _num_positional_parameters(python_function)
         if input_signature is not None:
             _check_input_signature(input_signature, self._keyword_call)
             # One TensorSpec, or a nested structure of them, per argument.
@@ -232,7 +233,9 @@ class Function:
         return concrete
 
     def _call(self, args, kwargs):
-        if kwargs or self._keyword_call:
+        if kwargs or self._keyword_call or len(args) < self._num_positional:
+            # Keyword arguments and defaults are bound to positions: the
+            # same call spelled two ways is one signature.
             args = self._bind_kwargs(args, kwargs)
         # Called while tracing another function: a func.call of its own
         # func.func. Under a GradientTape, the variables it reads are read
@@ -544,14 +547,16 @@ def _run_recorded(python_function, args, captures=None):
     without the tapes of enclosing functions; returns its result and the
     tape. `captures`: see _core.function_scope."""
     tape = Tape(persistent=True, record_all=True)
-    args_before = tree_flatten(args)[1]  # its structure, not a copy
+    leaves_before, structure_before = tree_flatten(args)
     function_tapes.append(tape)
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]
     try:
         with _core.function_scope(captures):
             result = python_function(*args)
-        if tree_flatten(args)[1] != args_before:
+        leaves, structure = tree_flatten(args)
+        if structure != structure_before or any(
+                a is not b for a, b in zip(leaves, leaves_before)):
             raise ValueError(
                 "a tracec.function should not modify the structure of its "
                 "arguments (list.append, list.pop, dict.update, ... on an "
@@ -572,6 +577,16 @@ def _has_keyword_parameters(python_function):
     return any(p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) for p in parameters)
 
 
+def _num_positional_parameters(python_function):
+    import inspect
+    try:
+        parameters = inspect.signature(python_function).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in parameters)
+
+
 def _check_input_signature(input_signature, keyword_call):
     """TensorFlow's checks of an input_signature, when the function is
     defined."""
@@ -581,8 +596,8 @@ def _check_input_signature(input_signature, keyword_call):
                         f"got a {type(input_signature).__name__}")
     if keyword_call:
         raise ValueError("a tracec.function with an input_signature cannot "
-                         "take keyword-only or **kwargs arguments (the "
-                         "signature is positional)")
+                         "take keyword arguments (keyword-only or **kwargs "
+                         "parameters): the signature is positional")
 
 
 def _watched_arrays():
