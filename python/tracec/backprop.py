@@ -73,7 +73,6 @@ def _value_and_gradients(f):
     """symbolic(args, dy, params) -> (f(*args), [gradient of each param]):
     one tape around f, whose gradient is tracec.gradients'."""
     def symbolic(args, dy, params):
-        args = _unique_parameters(args, params)
         with Tape() as tape:
             for i in params:
                 tape.watch([x for x in tree_leaves(args[i])
@@ -87,19 +86,6 @@ def _value_and_gradients(f):
     symbolic.__name__ = "value_and_gradients_" + \
         _name_of(f).replace("<lambda>", "lambda")
     return symbolic
-
-
-def _unique_parameters(args, params):
-    """args with each parameter a value of its own (TensorFlow's
-    _ensure_unique_tensor_objects): f(x, x) differentiated with respect to
-    both arguments gives each its partial derivative, not the sum of both."""
-    args, seen = list(args), set()
-    for i in params:
-        x = args[i]
-        if isinstance(x, Value) and id(x) in seen:
-            args[i] = x + 0  # a new value, equal to x: another source
-        seen.add(id(x))
-    return tuple(args)
 
 
 def _check_no_keywords(kwargs):
