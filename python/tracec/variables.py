@@ -207,9 +207,9 @@ def _lift_initial_value(value):
     recorded for it are run again now, eagerly, on the arrays they used
     and the current values of the variables they read. A value computed
     from the function's arguments has no value before a call: an error."""
-    from .tape import function_tapes
     producers = {}
-    for tape in function_tapes[-1:]:
+    # The hidden tape of the function being traced records every op.
+    for tape in [t for t in _core._tapes if t._record_all][-1:]:
         for record in tape._records:
             for i, output in enumerate(record.outputs):
                 producers[id(output)] = (record, i)
