@@ -222,15 +222,23 @@ def test_variables_created_on_the_first_trace_are_created_once():
     assert float(compiled()) == 1.0
     assert float(compiled()) == 2.0
 
-    # A traced initial value is refused with a message, not a crash.
+    # A traced initial value that depends on no argument is lifted (an
+    # optimizer's slot made from a variable's value): computed now, once.
     w = tracec.Variable(np.ones(3, np.float32))
 
     @tracec.function
     def slot():
         return tracec.Variable(tnp.zeros_like(w.read_value())).read_value()
 
-    with pytest.raises(ValueError, match="initial value is a value traced"):
-        slot()
+    np.testing.assert_array_equal(slot(), np.zeros(3, np.float32))
+
+    # One computed from an argument has no value yet: an error, no crash.
+    @tracec.function
+    def from_argument(x):
+        return tracec.Variable(x * 2).read_value()
+
+    with pytest.raises(ValueError, match="init_scope"):
+        from_argument(np.ones(3, np.float32))
 
 
 def test_prints_and_assigns_run_in_program_order(capfd):

@@ -26,6 +26,7 @@ from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from . import _core as _core_module
+from ._core import init_scope  # noqa: F401
 
 float16, float32, float64 = numpy.float16, numpy.float32, numpy.float64
 int32, int64, bool_ = numpy.int32, numpy.int64, numpy.bool_
@@ -44,7 +45,7 @@ def print(x, message=""):  # noqa: A001
     """Prints x when the function runs, in program order with the other
     stateful ops (trace.print); eagerly, prints now."""
     from . import _tracec as _C
-    if _C.is_tracing():
+    if _core_module.is_tracing():
         _core_module._effects += 1
         _core_module._set_location()
         _C.print(_core_module.to_value(x), message)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -59,7 +60,40 @@ def numpy_dtype(name: str) -> np.dtype:
 
 
 def is_tracing() -> bool:
-    return _C.is_tracing()
+    """Whether ops are recorded into a function being traced (not in an
+    init_scope, where they run eagerly)."""
+    return not _init_scopes and _C.is_tracing()
+
+
+# Per trace being recorded (function.py), the Variables it creates: the
+# function keeps them alive.
+_created_variables: list = []
+
+# How many init_scopes are open: ops there run eagerly, during the trace.
+_init_scopes = 0
+
+
+@contextlib.contextmanager
+def init_scope():
+    """TensorFlow's `init_scope`: the block runs eagerly even while a
+    function is being traced (its ops are computed now, on arrays, and are
+    not part of the function; no tape records them). Variables' initial
+    values are computed there, once, when the trace creates the variable.
+
+    >>> @tracec.function
+    ... def f():
+    ...     with tracec.init_scope():
+    ...         w0 = tracec.numpy.ones(3) * 2  # an array, now
+    ...     return tracec.Variable(w0).read_value()
+    """
+    global _trace_depth, _init_scopes
+    saved = _trace_depth
+    _trace_depth, _init_scopes = 0, _init_scopes + 1
+    try:
+        with suspended_tapes():
+            yield
+    finally:
+        _trace_depth, _init_scopes = saved, _init_scopes - 1
 
 
 # How many traces this process is recording (any thread): a Python-level
@@ -69,14 +103,23 @@ def is_tracing() -> bool:
 _trace_depth = 0
 
 
+# One trace at a time in the process. Two threads tracing at once (the
+# first calls of a function from a thread pool) deadlock in the C++ tracer:
+# one waits there for the tracer, holding the GIL, while the other's body
+# waits for the GIL. Waiting here releases the GIL. Reentrant: a trace may
+# compile eager kernels (init_scope).
+_trace_lock = threading.RLock()
+
+
 def trace(name, specs, body):
     """_C.trace, counted in _trace_depth."""
     global _trace_depth
-    _trace_depth += 1
-    try:
-        return _C.trace(name, specs, body)
-    finally:
-        _trace_depth -= 1
+    with _trace_lock:
+        _trace_depth += 1
+        try:
+            return _C.trace(name, specs, body)
+        finally:
+            _trace_depth -= 1
 
 
 def call_site():

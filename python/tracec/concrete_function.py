@@ -3,6 +3,8 @@ under eager gradient tapes, recorded as one op with a compiled backward
 (the seeds' _backprop_call)."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import _core
@@ -137,7 +139,9 @@ class _BackwardCall:
     def gradient(self, record, output, leaves, variables, cotangents):
         """The gradients for `leaves` and `variables` if they are this
         call's inputs and variables, else None (the tape replays)."""
-        inputs = {id(o): k for k, o in enumerate(record.operands)}
+        inputs = {}  # id -> every operand position of that array
+        for k, o in enumerate(record.operands):
+            inputs.setdefault(id(o), []).append(k)
         if any(id(x) not in inputs for x in leaves) or any(
                 all(v is not w for w in self.variables) for v in variables):
             return None
@@ -153,9 +157,10 @@ class _BackwardCall:
         by_wrt = dict(zip(self.wrt, grads))
         result = {}
         for x in leaves:
-            g = by_wrt.get(inputs[id(x)])
-            if g is not None:
-                result[id(x)] = g
+            # An array passed as several arguments: the sum of theirs.
+            gs = [by_wrt[k] for k in inputs[id(x)] if k in by_wrt]
+            if gs:
+                result[id(x)] = functools.reduce(np.add, gs)
         for v in variables:
             index = next(i for i, w in enumerate(self.variables) if w is v)
             g = by_wrt.get(self.variable_arguments[index])

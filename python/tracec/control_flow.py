@@ -12,7 +12,7 @@ from .hoisted_reads import trace_op
 
 
 def _symbolic():
-    return _C.is_tracing()
+    return _core.is_tracing()
 
 
 def _as_list(result):

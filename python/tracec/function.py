@@ -59,7 +59,12 @@ class Function:
         self._opt_level = DEFAULT_OPT_LEVEL if jit_compile_opt_level is None \
             else jit_compile_opt_level
         self._input_signature = None
+        # Keyword-only or **kwargs parameters: a call's keyword arguments
+        # are passed as a trailing dict argument (see _bind_kwargs).
+        self._keyword_call = _has_keyword_parameters(python_function)
+        self._num_positional = _num_positional_parameters(python_function)
         if input_signature is not None:
+            _check_input_signature(input_signature, self._keyword_call)
             # One TensorSpec, or a nested structure of them, per argument.
             self._input_signature = list(input_signature)
             self._signature_leaves, self._signature_structure = \
@@ -84,6 +89,22 @@ class Function:
         self._no_relax = {}
         self.trace_count = 0
         self.compile_count = 0
+
+    def _traced_function(self, *args):
+        """The Python function on a call's bound arguments."""
+        if self._keyword_call:
+            return self._python_function(*args[:-1], **args[-1])
+        return self._python_function(*args)
+
+    @property
+    def variables(self):
+        """The variables its traces use (read, assign or create), in the
+        order first used (TensorFlow's defun `variables`)."""
+        seen = {}
+        for concrete in self._cache.values():
+            for v in concrete.variables:
+                seen.setdefault(id(v), v)
+        return list(seen.values())
 
     # Methods: `self` becomes a static argument of a per-instance Function.
     def __get__(self, instance, owner):
@@ -212,13 +233,15 @@ class Function:
         return concrete
 
     def _call(self, args, kwargs):
-        if kwargs:
+        if kwargs or self._keyword_call or len(args) < self._num_positional:
+            # Keyword arguments and defaults are bound to positions: the
+            # same call spelled two ways is one signature.
             args = self._bind_kwargs(args, kwargs)
         # Called while tracing another function: a func.call of its own
         # func.func. Under a GradientTape, the variables it reads are read
         # by the caller and passed as values, for the tape to differentiate
         # (inlined if it has effects: assigns, prints, random numbers).
-        if _C.is_tracing():
+        if _core.is_tracing():
             if _under_user_tape() or _core._hoisting:
                 return self._call_hoisting_reads(args)
             return self._call_traced(args)
@@ -335,7 +358,9 @@ class Function:
         signature = inspect.signature(self._python_function)
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        return tuple(bound.args) + tuple(bound.kwargs.values())
+        if self._keyword_call:
+            return tuple(bound.args) + (dict(bound.kwargs),)
+        return tuple(bound.args)
 
     def get_concrete_function(self, *args) -> ConcreteFunction:
         """The concrete function for these arguments (arrays or TensorSpecs,
@@ -362,14 +387,14 @@ class Function:
         key = ("hoisting reads",
                self._signature_key(args, leaves, structure)[1])
         if self._callees.get(key, {}).get("inline"):
-            return self._python_function(*args)
+            return self._traced_function(*args)
         try:
             return self._call_traced(args, key)
         except (_HasEffects, _C.TraceError) as error:
             # Effects cannot be hoisted: inline the function (a genuine
             # error is raised again there).
             self._callees[key] = {"inline": True, "why": str(error)}
-            return self._python_function(*args)
+            return self._traced_function(*args)
 
     def _signature_key(self, args, leaves, structure):
         """(positions of the array leaves of the arguments, the callee's
@@ -422,7 +447,7 @@ class Function:
             effects = _core._effects
             _core._hoisting += hoisting
             try:
-                result, tape = _run_recorded(self._python_function,
+                result, tape = _run_recorded(self._traced_function,
                                              structure.unflatten(call_leaves),
                                              captures)
             finally:
@@ -481,7 +506,7 @@ class Function:
             call_leaves = list(leaves)
             for i, v in zip(positions, values):
                 call_leaves[i] = v
-            result, tape = _run_recorded(self._python_function,
+            result, tape = _run_recorded(self._traced_function,
                                          key.structure.unflatten(call_leaves))
             holder["closed_over"] = tape.closed_over
             outputs, holder["template"] = tree_flatten(result)
@@ -490,7 +515,11 @@ class Function:
 
         name = f"{self._name}_{next(_names)}"
         start = time.perf_counter()
-        c_function = _core.trace(name, specs, body)
+        _core._created_variables.append([])
+        try:
+            c_function = _core.trace(name, specs, body)
+        finally:
+            created = _core._created_variables.pop()
         self.trace_count += 1
         traced = time.perf_counter()
         c_function.compile(self._opt_level)
@@ -499,6 +528,7 @@ class Function:
                                     key.structure, name)
         concrete._opt_level = self._opt_level
         concrete._closed_over = holder["closed_over"]
+        concrete._created_variables = created
         concrete.trace_seconds = traced - start
         concrete.compile_seconds = time.perf_counter() - traced
         return concrete
@@ -519,6 +549,7 @@ def _run_recorded(python_function, args, captures=None):
     without the tapes of enclosing functions; returns its result and the
     tape. `captures`: see _core.function_scope."""
     tape = Tape(persistent=True, record_all=True)
+    leaves_before, structure_before = tree_flatten(args)
     function_tapes.append(tape)
     saved = _core._tapes[:]
     _core._tapes[:] = [tape]
@@ -528,10 +559,50 @@ def _run_recorded(python_function, args, captures=None):
         # The arrays it closes over, for eager tapes that watch one
         # (concrete_function.record_call).
         tape.closed_over = tuple(closed_over.values())
+        leaves, structure = tree_flatten(args)
+        if structure != structure_before or any(
+                a is not b for a, b in zip(leaves, leaves_before)):
+            raise ValueError(
+                "a tracec.function should not modify the structure of its "
+                "arguments (list.append, list.pop, dict.update, ... on an "
+                "argument): the trace would not match later calls; copy the "
+                "argument first (TensorFlow's rule)")
         return result, tape
     finally:
         _core._tapes[:] = saved
         function_tapes.pop()
+
+
+def _has_keyword_parameters(python_function):
+    import inspect
+    try:
+        parameters = inspect.signature(python_function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) for p in parameters)
+
+
+def _num_positional_parameters(python_function):
+    import inspect
+    try:
+        parameters = inspect.signature(python_function).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in parameters)
+
+
+def _check_input_signature(input_signature, keyword_call):
+    """TensorFlow's checks of an input_signature, when the function is
+    defined."""
+    if not isinstance(input_signature, (list, tuple)):
+        raise TypeError("input_signature must be either a tuple or a list "
+                        "of TensorSpecs (or of nested structures of them), "
+                        f"got a {type(input_signature).__name__}")
+    if keyword_call:
+        raise ValueError("a tracec.function with an input_signature cannot "
+                         "take keyword arguments (keyword-only or **kwargs "
+                         "parameters): the signature is positional")
 
 
 def _watched_arrays():
@@ -555,7 +626,7 @@ def call_symbolic(symbolic, args):
     trace, called in place, its results recorded on the active tapes as one
     op; eagerly, traced and compiled per signature by a Function kept on
     it."""
-    if _C.is_tracing():
+    if _core.is_tracing():
         leaves, structure = flatten_arguments(args)
         args = structure.unflatten(leaves)
 

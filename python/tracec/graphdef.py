@@ -74,6 +74,10 @@ class GraphFunction(Function):
     input, named after its node; `variables` the graph's variables by
     name."""
 
+    # The graph's variables by name, set by __init__ (not Function's
+    # property, the variables of its traces).
+    variables = None
+
     def __init__(self, text, inputs, variables, given, name, opt_level):
         self.ir = text
         self.variables = {}

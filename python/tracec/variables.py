@@ -43,22 +43,19 @@ class Variable(_core.VariableBase):
         torch tensor), a number, or a callable of no arguments that returns
         one (TensorFlow's `Variable(lambda: ...)`); a Python float is
         float32 unless `dtype` says otherwise."""
+        tracing = _core.is_tracing()
         if callable(initial_value):
-            # TensorFlow's initializer callable, with no arguments.
-            initial_value = initial_value()
+            # TensorFlow's initializer callable, with no arguments: run in
+            # an init_scope, so that inside a traced function it computes
+            # an array now rather than a value of the function.
+            with _core.init_scope():
+                initial_value = initial_value()
         if _core.is_foreign_array(initial_value):
             initial_value = _core.from_foreign(initial_value)
         if isinstance(initial_value, Variable):
             initial_value = initial_value.numpy()
         if isinstance(initial_value, _core.Value):
-            # TensorFlow lifts such an initializer out of the function;
-            # tracec does not yet (issue: the seeds' semantics).
-            raise ValueError(
-                "tracec.Variable: the initial value is a value traced inside "
-                "a tracec.function, which has no value until the function "
-                "runs; create the Variable from an array or a number (e.g. "
-                "np.zeros(shape, dtype) for an optimizer's slot), or "
-                "outside the function")
+            initial_value = _lift_initial_value(initial_value)
         if dtype is None and isinstance(initial_value, float):
             dtype = np.float32
         array = np.asarray(initial_value, dtype=dtype)
@@ -71,6 +68,11 @@ class Variable(_core.VariableBase):
         self.trainable = trainable
         self._creation = next(_creation_order)
         self.name = name if name is not None else f"Variable{next(_ids)}"
+        if tracing and _core._created_variables:
+            # Created by a trace: TensorFlow lifts it out of the function,
+            # created once; the function that made it keeps it alive (its
+            # compiled code updates this variable on every call).
+            _core._created_variables[-1].append(self)
 
     # --- properties -------------------------------------------------------
     @property
@@ -101,7 +103,7 @@ class Variable(_core.VariableBase):
     def read_value(self):
         """The value: a Value read in program order inside a traced
         function, else a copy of the array."""
-        if _C.is_tracing():
+        if _core.is_tracing():
             value = self._read_elsewhere()
             if value is None:
                 _core._set_location()
@@ -134,7 +136,7 @@ class Variable(_core.VariableBase):
 
     # --- assignment -------------------------------------------------------
     def _assign(self, op, value):
-        if _C.is_tracing() or isinstance(value, _C.Value):
+        if _core.is_tracing() or isinstance(value, _C.Value):
             for scope in _core._variable_scopes:
                 scope.assign(self)
             _core._set_location()
@@ -201,3 +203,51 @@ class Variable(_core.VariableBase):
 
     __hash__ = object.__hash__
     __array_ufunc__ = None  # NumPy defers to our reflected operators
+
+
+def _lift_initial_value(value):
+    """The array a traced value computes, for a Variable's initial value
+    (TensorFlow's init_scope lifting): the ops the function's hidden tape
+    recorded for it are run again now, eagerly, on the arrays they used
+    and the current values of the variables they read. A value computed
+    from the function's arguments has no value before a call: an error."""
+    producers = {}
+    # The hidden tape of the function being traced records every op.
+    for tape in [t for t in _core._tapes if t._record_all][-1:]:
+        for record in tape._records:
+            for i, output in enumerate(record.outputs):
+                producers[id(output)] = (record, i)
+    with _core.init_scope():
+        array = _replay(value, producers, {})
+    if array is None:
+        raise ValueError(
+            "tracec.Variable: the initial value is computed inside the "
+            "tracec.function from its arguments, which have no value until "
+            "it runs; pass a callable (Variable(lambda: ...)), compute it "
+            "in `with tracec.init_scope():`, or create the Variable outside "
+            "the function")
+    return array
+
+
+def _replay(value, producers, done):
+    """value's array (None if it depends on an argument of the function)."""
+    if not isinstance(value, _core.Value):
+        return value
+    if id(value) in done:
+        return done[id(value)]
+    entry = producers.get(id(value))
+    result = None
+    if entry is not None:
+        record, index = entry
+        if record.read is not None:
+            result = record.read.numpy()
+        else:
+            operands = [_replay(o, producers, done) for o in record.operands]
+            if not any(o is None for o in operands):
+                outputs = _core._eager(record.kernel, tuple(operands),
+                                       record.static, None)
+                result = outputs if len(record.outputs) == 1 else \
+                    outputs[index]
+                result = np.asarray(result)
+    done[id(value)] = result
+    return result
