@@ -139,3 +139,20 @@ def test_jax_grad_keeps_the_scalar_rule():
         tracec.grad(lambda x: x * x)(np.ones(3, np.float32))
     with pytest.raises(TypeError, match="must return one scalar"):
         tracec.grad(lambda x: (tnp.sum(x), x))(np.ones(3, np.float32))
+
+
+def test_one_value_passed_as_two_parameters_gets_two_partial_derivatives():
+    # f(x, x): each parameter is a source of its own (TensorFlow's
+    # _ensure_unique_tensor_objects); inside a function both got the total
+    # derivative, a silent wrong gradient ([2ab + a^2] twice).
+    def f(a, b):
+        return a * a * b
+
+    @tracec.function
+    def inside(x):
+        return tracec.gradients_function(f)(x, x)
+
+    x = np.float64(3.0)
+    for grads in (inside(x), tracec.gradients_function(f)(x, x)):
+        np.testing.assert_allclose([float(g) for g in grads],
+                                   [2 * x * x, x * x], rtol=1e-12)

@@ -17,6 +17,7 @@ import inspect
 
 import numpy as np
 
+from . import _core
 from ._core import Value
 from ._tree import tree_leaves, tree_map
 from .function import Function, call_symbolic
@@ -84,10 +85,37 @@ def _unique_variables(args, positions):
     return tuple(args)
 
 
+def _distinct_sources(args, params):
+    """The arguments, where a value passed again at a differentiated
+    position (f(x, x)) is a copy that no gradient flows back from: each
+    parameter is a source of its own and gets its own partial derivative
+    (TensorFlow's _ensure_unique_tensor_objects copies them before the
+    tape watches, so the tape does not see one computed from the other)."""
+    from . import stop_gradient  # the package's, defined after this module
+    seen = set()
+    args = list(args)
+    for i in params:
+        def unique(x):
+            if isinstance(x, (np.ndarray, np.generic)) and \
+                    x.dtype.kind == "f":
+                # A float array (a number, prepared) inside an enclosing
+                # trace is a value of it, which the tape can watch.
+                x = _core.to_value(x)
+            if not isinstance(x, Value):
+                return x
+            if id(x) in seen:
+                return stop_gradient(x)
+            seen.add(id(x))
+            return x
+        args[i] = tree_map(unique, args[i])
+    return args
+
+
 def _value_and_gradients(f):
     """symbolic(args, dy, params) -> (f(*args), [gradient of each param]):
     one tape around f, whose gradient is tracec.gradients'."""
     def symbolic(args, dy, params):
+        args = _distinct_sources(args, params)
         with Tape() as tape:
             for i in params:
                 tape.watch([x for x in tree_leaves(args[i])

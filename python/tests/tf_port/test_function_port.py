@@ -558,11 +558,6 @@ def test_graph_mode_eager_grad_error():
         tracec.implicit_value_and_grad(f)()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "one traced value passed as two parameters: gradients_function needs "
-    "each parameter a source of its own (TensorFlow's "
-    "_ensure_unique_tensor_objects), and the C++ slice passes a source's "
-    "gradient on to a source computed from it (GradientSlice.h): [2, 1]"))
 def test_defun_call_backprop_using_same_object_for_multiple_arguments():
     # function_test.py testDefunCallBackpropUsingSameObjectForMultipleArguments
     @tracec.function
