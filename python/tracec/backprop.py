@@ -85,13 +85,16 @@ def _unique_variables(args, positions):
     return tuple(args)
 
 
+def _stop_gradient(x):
+    return _core.op("stop_gradient", x)
+
+
 def _distinct_sources(args, params):
     """The arguments, where a value passed again at a differentiated
     position (f(x, x)) is a copy that no gradient flows back from: each
     parameter is a source of its own and gets its own partial derivative
     (TensorFlow's _ensure_unique_tensor_objects copies them before the
     tape watches, so the tape does not see one computed from the other)."""
-    from . import stop_gradient  # the package's, defined after this module
     seen = set()
     args = list(args)
     for i in params:
@@ -104,7 +107,7 @@ def _distinct_sources(args, params):
             if not isinstance(x, Value):
                 return x
             if id(x) in seen:
-                return stop_gradient(x)
+                return _core.apply(_stop_gradient, (x,), name="stop_gradient")
             seen.add(id(x))
             return x
         args[i] = tree_map(unique, args[i])
