@@ -31,3 +31,34 @@ def test_a_result_too_large_for_its_arguments_is_a_value_error():
     with pytest.raises(ValueError, match="larger than a tensor can be"):
         outer(np.zeros((2**31, 0), np.float32),
               np.zeros((0, 2**31), np.float32))
+
+
+def test_concurrent_first_calls_trace_each_signature_once():
+    # Four threads calling one function with 7 shapes traced and compiled
+    # it 10 times (the trace cache's check was not atomic), or deadlocked.
+    import threading
+
+    @tracec.function
+    def f(x):
+        return tnp.tanh(x) * 2.0
+
+    shapes = [(n,) for n in range(1, 8)]
+    errors = []
+
+    def caller(seed):
+        rng = np.random.default_rng(seed)
+        try:
+            for shape in rng.permutation(len(shapes)):
+                x = rng.standard_normal(shapes[shape]).astype(np.float32)
+                np.testing.assert_allclose(f(x), np.tanh(x) * 2, rtol=1e-6)
+        except Exception as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=caller, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "a caller hangs"
+    assert not errors, errors
+    assert f.experimental_get_tracing_count() == len(shapes)

@@ -251,7 +251,7 @@ class Function:
         if key is not None:
             if concrete is None:
                 concrete = self._general_for(key) or \
-                    self._new_trace(key, leaves)
+                    self._trace_once(key, leaves)
             elif not (concrete._dynamic and _core._tapes):
                 return self._run(concrete, leaves)
             if concrete._dynamic:
@@ -347,6 +347,18 @@ class Function:
             self._add_general(traced_key, concrete)
         return concrete
 
+    def _trace_once(self, key, leaves):
+        """_new_trace, unless another thread traced `key` while this one
+        waited: the check and the trace hold the process's trace lock (which
+        traces take anyway), so each signature is traced once."""
+        with _core._trace_lock:
+            concrete = self._cache.get(key) or self._general_for(key)
+            if concrete is None:
+                concrete = self._new_trace(key, leaves)
+                if not concrete._dynamic:
+                    self._cached(key, concrete)
+            return concrete
+
     def _add_general(self, key, concrete):
         concrete._dynamic = True
         self._cache[key] = concrete
@@ -373,7 +385,7 @@ class Function:
         concrete = self._cache.get(key)
         if concrete is None and key is not None:
             concrete = self._general_for(key) or \
-                self._new_trace(key, leaves)
+                self._trace_once(key, leaves)
             self._cached(key, concrete)
         elif concrete is None:
             concrete = self._cached(key, self._trace(leaves, None))
