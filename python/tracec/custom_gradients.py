@@ -134,13 +134,7 @@ def _custom_gradient_kernel(*args_and_static):
         scope = _VariableInputs(variables, values[num_inputs:])
         with _core.suspended_tapes(), scope.active(in_f=True):
             result = f(*values[:num_inputs])
-        if not (isinstance(result, tuple) and len(result) == 2 and
-                callable(result[1])):
-            raise TypeError(
-                f"custom_gradient: {_name(f)} must return (y, grad_fn) "
-                f"with grad_fn a function of the cotangents of y, got "
-                f"{type(result).__name__}")
-        y, grad_fn = result
+        y, grad_fn = _split_result(result, f)
         outputs, info["single"] = _outputs(y, "an output of the function")
         read = [v for v in variables if id(v) in scope.read_by_f]
         if read and not _takes_variables(grad_fn):
@@ -176,15 +170,15 @@ def _custom_gradient_kernel(*args_and_static):
     return results[0] if info["single"] else tuple(results)
 
 
-def _value_of(result, f):
-    """y of f's (y, grad_fn)."""
+def _split_result(result, f):
+    """(y, grad_fn) of what f returned, checked."""
     if not (isinstance(result, tuple) and len(result) == 2 and
             callable(result[1])):
         raise TypeError(
             f"custom_gradient: {_name(f)} must return (y, grad_fn) with "
             f"grad_fn a function of the cotangents of y, got "
             f"{type(result).__name__}")
-    return result[0]
+    return result
 
 
 def _as_list(grads):
@@ -242,7 +236,7 @@ def custom_gradient(f):
         if not _C.is_tracing() and not _core._tapes:
             # Eagerly with no tape, nothing differentiates the call: f runs
             # as it is and grad_fn is not called (TensorFlow's).
-            return _value_of(f(*args), f)
+            return _split_result(f(*args), f)[0]
         depth = len(_core._variable_scopes)
         while True:
             inputs = tuple(v for v in variables
