@@ -483,7 +483,7 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
     SmallVector<OpFoldResult> sliceSizes = {batch, out[1], out[2], in[3]};
     auto sliceType = RankedTensorType::get(staticShape(sliceSizes), element);
     SmallVector<int64_t> sliceStrides = {1, strides[0], strides[1], 1};
-    SmallVector<AffineMap> addMaps(3, rewriter.getMultiDimIdentityMap(4));
+    SmallVector<AffineMap> addMaps(2, rewriter.getMultiDimIdentityMap(4));
     dxpad = forEachTap(
         rewriter, loc, f[0], f[1], dxpad,
         [&](OpBuilder &b, Location l, Value kh, Value kw,
@@ -506,9 +506,11 @@ struct Conv2DBackpropInputToCol2Im : OpRewritePattern<Conv2DBackpropInputOp> {
               b, l, sliceType, cols,
               SmallVector<OpFoldResult>{index(0), index(0), index(0), column},
               sliceSizes, getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+          // dxpad's slice is only the init: read as an input as well, it
+          // would bufferize to a copy of the slice and a copy back.
           auto sum = linalg::GenericOp::create(
-              b, l, TypeRange{sliceType}, ValueRange{target, tap},
-              ValueRange{target}, addMaps, iterators(4, 0),
+              b, l, TypeRange{sliceType}, ValueRange{tap}, ValueRange{target},
+              addMaps, iterators(4, 0),
               [](OpBuilder &nb, Location nl, ValueRange args) {
                 linalg::YieldOp::create(
                     nb, nl,

@@ -12,10 +12,36 @@ namespace mlir::trace {
 using namespace mlir;
 
 namespace {
+/// The buffer `value` reshapes (through memref.collapse_shape and
+/// memref.expand_shape), or `value` itself.
+Value reshapedBuffer(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op))
+      value = collapse.getSrc();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
+      value = expand.getSrc();
+    else
+      break;
+  }
+  return value;
+}
+
+/// Whether a copy writes each element onto itself: reshapes keep the
+/// row-major order of elements, so two same-shaped reshapes of one buffer
+/// (bufferized insert_slice of a slice updated in place through
+/// unit-dim-dropping reshapes) name the same element at every index.
+bool copiesOntoItself(memref::CopyOp copy) {
+  return reshapedBuffer(copy.getSource()) == reshapedBuffer(copy.getTarget());
+}
+
 struct ExpandCopiesPass
     : mlir::trace::impl::TraceExpandCopiesBase<ExpandCopiesPass> {
   void runOnOperation() override {
     getOperation()->walk([](memref::CopyOp copy) {
+      if (copiesOntoItself(copy)) {
+        copy.erase();
+        return;
+      }
       OpBuilder builder(copy);
       linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
                              copy.getTarget());

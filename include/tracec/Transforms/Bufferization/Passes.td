@@ -45,6 +45,12 @@ def TraceExpandCopies : Pass<"trace-expand-copies"> {
     has `memcpy_op`). Using the hook would mean a hand-written pass around
     `runOneShotModuleBufferize` and `promoteBufferResultsToOutParams`
     instead of this one.
+
+    A copy between two same-shaped reshapes (collapse_shape, expand_shape)
+    of one buffer writes every element onto itself and is dropped: a slice
+    updated in place through reshapes that drop its unit dims bufferizes
+    its tensor.insert_slice to one, which the canonicalizer's self-copy
+    fold does not see.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
