@@ -5,7 +5,8 @@
 // micro-kernel's [m0, n0, k0], which the pack step appended last. Tiling
 // goes, outermost first:
 //   scf.forall  batch and other parallel outer dims by 1, M1 by mc / m0,
-//               N1 by nc / n0                 (one task per result block)
+//               N1 by nc / n0                 (one task per result block,
+//               which zeroes its block where a fill initialized the result)
 //   scf.for     K1 by kc, other reduction outer dims by 1
 //   scf.for     N1 by 1, then M1 by 1         (the register tiles)
 //   scf.for     K1 by 1                       (one micro-kernel step)
@@ -61,6 +62,41 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
   return tiled->tiledOps.back();
 }
 
+/// Tiles `op` into result blocks by `sizes` in an scf.forall, moving a
+/// linalg.fill that only initializes its result into the block: each task
+/// zeroes its own block just before accumulating into it, in its own cache,
+/// instead of a separate pass over the whole result first (with threads, a
+/// parallel region of its own whose slices another core last wrote).
+/// Returns the tiled op.
+FailureOr<Operation *> tileIntoBlocks(RewriterBase &rewriter,
+                                      linalg::LinalgOp op,
+                                      ArrayRef<int64_t> sizes) {
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  // Only a fill whose result nothing else reads.
+  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  bool fuseFill = op.getNumDpsInits() == 1 && fill && fill->hasOneUse();
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (fuseFill && isDestination && producer.getOwner() == fill)
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->loops.empty())
+    return failure();
+  for (OpResult result : op->getResults())
+    rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+  rewriter.eraseOp(op);
+  return tiled->tiledAndFusedOps.front();
+}
+
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const ContractionTiling &tiling, bool ukernel) {
   std::optional<PackedDims> dims = classifyPackedContraction(op);
@@ -76,7 +112,7 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     sizes[d] = 1;
   sizes[*dims->m1] = std::max<int64_t>(1, tiling.mc / tiling.m0);
   sizes[*dims->n1] = std::max<int64_t>(1, tiling.nc / tiling.n0);
-  FailureOr<Operation *> tiled = tile(rewriter, op, sizes, LoopType::ForallOp);
+  FailureOr<Operation *> tiled = tileIntoBlocks(rewriter, op, sizes);
   if (failed(tiled))
     return op.emitOpError("cannot tile into result blocks");
 

@@ -13,9 +13,12 @@
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (16, 512) step (1, 16)
 // CHECK:   linalg.transpose ins(%{{.*}} : tensor<16x1x1x32xf32>) outs(%{{.*}} : tensor<1x16x1x32xf32>) {{.*}} {trace.micro_kernel}
 // CHECK: scf.forall.in_parallel
-// The contraction: result blocks in parallel, then kc slices, then N1 and
-// M1 register tiles, then k; one micro-kernel step remains.
+// The contraction: result blocks in parallel, each zeroed by its own task
+// (no fill of the whole result before), then kc slices, then N1 and M1
+// register tiles, then k; one micro-kernel step remains.
+// CHECK-NOT: linalg.fill
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 16) step (16, 8)
+// CHECK:   linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x8x8x32xf32>)
 // CHECK:   scf.for {{.*}} = %c0 to %c512 step %c256
 // CHECK:     scf.for {{.*}} = %c0 to %c8 step %c1
 // CHECK:       scf.for {{.*}} = %c0 to %c16 step %c1

@@ -61,7 +61,9 @@ def TraceTileContractions : Pass<"trace-cpu-tile-contractions"> {
   let description = [{
     Tiles each op marked `trace.micro_kernel` (by trace-cpu-pack-contractions)
     on tensors: an scf.forall over mc x nc blocks of the result (and the
-    batch dims), which later passes may split across cores; inside it, an
+    batch dims), which later passes may split across cores, each block
+    zeroed by its own task where a linalg.fill only initialized the result;
+    inside it, an
     scf.for over kc-sized slices of the reduction, loops over the m0 x n0
     register tiles, and the innermost loop over k. What remains is one
     micro-kernel step: [m0, n0, k0] of the packed op. Also tiles the packs
