@@ -62,3 +62,21 @@ def test_concurrent_first_calls_trace_each_signature_once():
     assert not any(t.is_alive() for t in threads), "a caller hangs"
     assert not errors, errors
     assert f.experimental_get_tracing_count() == len(shapes)
+
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_softmax_over_empty_rows_and_its_gradient(threads):
+    # Rows of no elements crashed the compiler (SIGSEGV), the gradient too.
+    import tracec.nn
+
+    before = tracec.get_num_threads()
+    tracec.set_num_threads(threads)
+    try:
+        x = np.zeros((2, 0), np.float32)
+        y = tracec.function(tracec.nn.softmax)(x)
+        g = tracec.function(tracec.grad(
+            lambda x: tnp.sum(tracec.nn.softmax(x))))(x)
+    finally:
+        tracec.set_num_threads(before)
+    assert y.shape == (2, 0) and g.shape == (2, 0)

@@ -62,10 +62,17 @@ bool hasRowReductionProducer(linalg::LinalgOp root) {
   return false;
 }
 
+/// Whether `op` loops over an empty dim: it does no work, and tiling it
+/// (upstream's computeTileSizes) does not expect a size of 0.
+bool hasEmptyLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 /// The last op of a chain: a static, all-parallel op with two loops or
 /// more whose result no other linalg op reads, fed by a row reduction.
 bool isRowRoot(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      hasEmptyLoop(op) ||
       op.getNumLoops() < 2 || op.getNumReductionLoops() != 0 ||
       trace::isContractionOrConvolution(op))
     return false;
@@ -142,7 +149,9 @@ struct CpuFuseRowsPass
       options.setFusionControlFn(
           [](tensor::ExtractSliceOp, OpResult producer, bool)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (trace::isContractionOrConvolution(producer.getOwner()))
+            auto linalgOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+            if (trace::isContractionOrConvolution(producer.getOwner()) ||
+                (linalgOp && hasEmptyLoop(linalgOp)))
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           });
