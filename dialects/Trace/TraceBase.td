@@ -121,6 +121,13 @@ defvar Trace_ReifiesShapes =
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>;
 
+// A reduction without an identity (maximum, minimum, argmax): reducing a dim
+// of size 0 is an error, as in NumPy, not -inf or index 0 (TraceTraits.h).
+// The op names its reduced dims in `axes` or `axis`.
+def Trace_ReducesNonEmpty : NativeOpTrait<"ReducesNonEmpty"> {
+  let cppNamespace = "::mlir::OpTrait::trace";
+}
+
 // Every tensor an op reads or makes fits in memory (TraceTraits.h).
 def Trace_AddressableTensors : NativeOpTrait<"AddressableTensors"> {
   let cppNamespace = "::mlir::OpTrait::trace";

@@ -13,9 +13,10 @@ include "Trace/TraceTypes.td"
 
 // `axes` may be negative (counted from the end) and must be unique; with
 // `keepdims` the reduced dims stay as size 1.
-class Trace_ReductionOp<string mnemonic, Type type, string what>
+class Trace_ReductionOp<string mnemonic, Type type, string what,
+                        list<Trait> traits = []>
     : Trace_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
-                                      Trace_ReifiesShapes],
+                                      Trace_ReifiesShapes], traits,
         !if(!eq(type, Trace_FloatTensor), [Trace_PromotesIntegersToFloat], []))> {
   let summary = what;
   let arguments = (ins type:$x, DenseI64ArrayAttr:$axes, UnitAttr:$keepdims);
@@ -40,8 +41,10 @@ class Trace_ReductionOp<string mnemonic, Type type, string what>
 
 def Trace_ReduceSumOp : Trace_ReductionOp<"reduce_sum", Trace_NumericTensor, "sum">;
 def Trace_ReduceMeanOp : Trace_ReductionOp<"reduce_mean", Trace_FloatTensor, "mean">;
-def Trace_ReduceMaxOp : Trace_ReductionOp<"reduce_max", Trace_NumericTensor, "maximum">;
-def Trace_ReduceMinOp : Trace_ReductionOp<"reduce_min", Trace_NumericTensor, "minimum">;
+def Trace_ReduceMaxOp : Trace_ReductionOp<"reduce_max", Trace_NumericTensor,
+    "maximum", [Trace_ReducesNonEmpty]>;
+def Trace_ReduceMinOp : Trace_ReductionOp<"reduce_min", Trace_NumericTensor,
+    "minimum", [Trace_ReducesNonEmpty]>;
 def Trace_ReduceProdOp : Trace_ReductionOp<"reduce_prod", Trace_NumericTensor, "product">;
 def Trace_ReduceLogSumExpOp : Trace_ReductionOp<"reduce_logsumexp",
     Trace_FloatTensor, "log(sum(exp(x))), with the maximum subtracted first"> {
@@ -54,7 +57,8 @@ def Trace_ReduceLogSumExpOp : Trace_ReductionOp<"reduce_logsumexp",
 }
 
 def Trace_ArgmaxOp : Trace_Op<"argmax", [Pure, InferTypeOpAdaptor,
-                                          Trace_ReifiesShapes]> {
+                                          Trace_ReifiesShapes,
+                                          Trace_ReducesNonEmpty]> {
   let summary = "index (i64) of the first maximum along `axis`";
   let arguments = (ins Trace_NumericTensor:$x, Trace_I64Attr:$axis);
   let results = (outs RankedTensorOf<[I64]>:$result);

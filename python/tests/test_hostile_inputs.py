@@ -80,3 +80,28 @@ def test_softmax_over_empty_rows_and_its_gradient(threads):
     finally:
         tracec.set_num_threads(before)
     assert y.shape == (2, 0) and g.shape == (2, 0)
+
+
+def test_maximum_and_argmax_of_an_empty_axis_raise():
+    # They gave -inf and index 0 (not an index), where NumPy raises.
+    x = np.zeros((2, 0), np.float32)
+    for f in (lambda x: tnp.max(x, axis=1), lambda x: tnp.min(x, axis=1),
+              lambda x: tnp.argmax(x, axis=1)):
+        with pytest.raises(ValueError, match="which is empty"):
+            tracec.function(f)(x)
+    # A sum of nothing is 0, and over the non-empty axis nothing is empty.
+    np.testing.assert_array_equal(
+        tracec.function(lambda x: tnp.sum(x, axis=1))(x), np.zeros(2))
+    assert tracec.function(lambda x: tnp.max(x, axis=0))(x).shape == (0,)
+
+
+def test_maximum_of_an_axis_empty_at_run_time_raises():
+    @tracec.function(input_signature=[tracec.TensorSpec((None, 3),
+                                                        np.float32)])
+    def f(x):
+        return tnp.max(x, axis=0)
+
+    np.testing.assert_array_equal(
+        f(np.array([[1, 5, 2], [4, 0, 3]], np.float32)), [4, 5, 3])
+    with pytest.raises(ValueError, match="which is empty"):
+        f(np.zeros((0, 3), np.float32))

@@ -49,15 +49,21 @@ void mlir::trace::checkSameSize(OpBuilder &builder, Location loc, Operation *op,
                                 Value lhs, Value rhs, const llvm::Twine &what) {
   if (lhs == rhs || (getConstantIntValue(lhs) && getConstantIntValue(rhs)))
     return;
+  Value same =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  checkAtRunTime(builder, loc, op, same, what);
+}
+
+void mlir::trace::checkAtRunTime(OpBuilder &builder, Location loc,
+                                 Operation *op, Value holds,
+                                 const llvm::Twine &what) {
   std::string where;
   llvm::raw_string_ostream os(where);
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     os << file.getFilename().getValue() << ":" << file.getLine() << ":"
        << file.getColumn() << ": ";
   os << "'" << op->getName() << "': " << what;
-  Value same =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lhs, rhs);
-  cf::AssertOp::create(builder, loc, same, where);
+  cf::AssertOp::create(builder, loc, holds, where);
 }
 
 LogicalResult mlir::trace::checkLoopSizes(OpBuilder &builder, Location loc,

@@ -28,6 +28,11 @@ SmallVector<Value> dynamicSizes(OpBuilder &builder, Location loc, Value value);
 Value filledTensor(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
                    ValueRange dynamic, TypedAttr value);
 
+/// Asserts at run time that `holds` (an i1) is true; the message names
+/// `op` and where it is (file:line:col), then `what`.
+void checkAtRunTime(OpBuilder &builder, Location loc, Operation *op,
+                    Value holds, const llvm::Twine &what);
+
 /// A run-time check that two sizes (index values) agree, where the verifier
 /// could not decide it (a `?` against a static size or another `?`):
 /// `cf.assert (lhs == rhs), "<op>: <what>"`. Nothing is emitted when both

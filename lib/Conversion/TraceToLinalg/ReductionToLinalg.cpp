@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
+#include "tracec/Dialect/Trace/IR/TraceTraits.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -165,6 +166,17 @@ struct LogSumExpToReductions : OpRewritePattern<ReduceLogSumExpOp> {
                                 DenseElementsAttr::get(
                                     type, rewriter.getFloatAttr(element, value)));
     };
+    // Over an empty dim the sum is 0 and the result -inf: no maximum to
+    // take (reduce_max of nothing is an error).
+    auto type = cast<RankedTensorType>(x.getType());
+    if (llvm::any_of(OpTrait::trace::reducedDims(op), [&](int64_t dim) {
+          return type.getDimSize(dim) == 0;
+        })) {
+      Value sum = ReduceSumOp::create(rewriter, loc, ExpOp::create(rewriter, loc, x),
+                                      op.getAxes(), op.getKeepdims());
+      rewriter.replaceOpWithNewOp<LogOp>(op, sum);
+      return success();
+    }
     Value max = ReduceMaxOp::create(rewriter, loc, x, op.getAxes(),
                                     /*keepdims=*/true);
     Value infinite = EqOp::create(rewriter, loc, AbsOp::create(rewriter, loc, max),

@@ -3,7 +3,8 @@
 // With dynamic dims the caller cannot know the results' sizes, nor can the
 // verifier prove that sizes which must agree do. Lowering leaves both in
 // the IR: result sizes come from tensor.dim, agreements are
-// `cf.assert (a == b)` (checkSameSize). An assert would abort the process;
+// `cf.assert (a == b)` (checkSameSize), dims that must not be empty
+// `cf.assert (a != 0)`. An assert would abort the process;
 // this pass turns them into a status the caller reads instead.
 //
 // Convention, for every public function @f with a dynamic dim in its
@@ -179,8 +180,13 @@ struct TraceShapeFunctionsPass
     SmallVector<cf::AssertOp> checks = checksOf(shape);
     for (auto [k, check] : llvm::enumerate(checks)) {
       auto compare = check.getArg().getDefiningOp<arith::CmpIOp>();
-      if (!compare || compare.getPredicate() != arith::CmpIPredicate::eq)
-        return check.emitOpError("is not a size check (a == b)");
+      bool agree =
+          compare && compare.getPredicate() == arith::CmpIPredicate::eq;
+      bool nonEmpty = compare &&
+                      compare.getPredicate() == arith::CmpIPredicate::ne &&
+                      matchPattern(compare.getRhs(), m_Zero());
+      if (!agree && !nonEmpty)
+        return check.emitOpError("is not a size check (a == b or a != 0)");
       Value ok = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                        status, constant(0));
       Value first = arith::OrIOp::create(builder, loc, ok, check.getArg());
@@ -191,9 +197,10 @@ struct TraceShapeFunctionsPass
       rhs = arith::SelectOp::create(builder, loc, first, rhs,
                                     toI64(compare.getRhs()));
       addMessage(name + "_check_" + std::to_string(k),
-                 describe(compare.getLhs(), "{0}") + " but " +
-                     describe(compare.getRhs(), "{1}") + " (" +
-                     check.getMsg().str() + ")",
+                 describe(compare.getLhs(), "{0}") +
+                     (agree ? " but " + describe(compare.getRhs(), "{1}")
+                            : std::string()) +
+                     " (" + check.getMsg().str() + ")",
                  loc);
     }
     memref::StoreOp::create(builder, loc, status, out, index(0));

@@ -205,3 +205,31 @@ func.func @prod_wrong_result(%x: tensor<2x3xf32>) -> tensor<3xf32> {
   %0 = trace.reduce_prod %x {axes = array<i64: 1>} : tensor<2x3xf32> -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// A maximum, minimum or argmax of no elements has no value (NumPy raises);
+// a sum is 0 (valid, not tested here).
+func.func @max_of_empty_dim(%x: tensor<2x0xf32>) -> tensor<2xf32> {
+  // expected-error @below {{reduces dim 1 of 'tensor<2x0xf32>', which is empty: a maximum, minimum or argmax of no elements is undefined}}
+  %0 = trace.reduce_max %x {axes = array<i64: -1>} : tensor<2x0xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Even where the result is empty too, as NumPy's maximum of a (0, 0) array
+// along an axis.
+func.func @min_of_empty_dim(%x: tensor<0x0xi32>) -> tensor<0xi32> {
+  // expected-error @below {{reduces dim 0 of 'tensor<0x0xi32>', which is empty}}
+  %0 = trace.reduce_min %x {axes = array<i64: 0>} : tensor<0x0xi32> -> tensor<0xi32>
+  return %0 : tensor<0xi32>
+}
+
+// -----
+
+func.func @argmax_of_empty_dim(%x: tensor<0x3xf32>) -> tensor<3xi64> {
+  // expected-error @below {{reduces dim 0 of 'tensor<0x3xf32>', which is empty}}
+  %0 = trace.argmax %x {axis = 0 : i64} : tensor<0x3xf32> -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}

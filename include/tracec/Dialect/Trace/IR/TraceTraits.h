@@ -31,6 +31,23 @@ template <typename ConcreteType>
 class PromotesIntegersToFloat
     : public TraitBase<ConcreteType, PromotesIntegersToFloat> {};
 
+/// The dims of operand 0 that `op` reduces: its `axes` (DenseI64ArrayAttr)
+/// or its `axis`, normalized; those out of range are left out (the op's own
+/// verifier reports them).
+llvm::SmallVector<int64_t> reducedDims(Operation *op);
+
+/// A reduction without an identity (maximum, minimum, argmax): no dim it
+/// reduces may be empty. Static dims are checked here; `?` ones at run time
+/// (trace-to-linalg asserts before it lowers).
+LogicalResult verifyReducesNonEmpty(Operation *op);
+template <typename ConcreteType>
+class ReducesNonEmpty : public TraitBase<ConcreteType, ReducesNonEmpty> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyReducesNonEmpty(op);
+  }
+};
+
 /// Every ranked tensor the op reads or makes fits in memory: with its
 /// static dims it takes at most tracec::kMaxTensorBytes (a size that wraps
 /// would make the buffer far too small). Every op of the dialect has it.
