@@ -92,7 +92,7 @@ static NodeResults divNoNan(NodeBuilder &b) {
 }
 
 static NodeResults addN(NodeBuilder &b) {
-  if (failed(b.checkInputs(1, ~0u)))
+  if (failed(b.checkListInputs(/*min=*/1, /*others=*/0)))
     return failure();
   Composer c{b};
   Value sum = b.inputs[0];

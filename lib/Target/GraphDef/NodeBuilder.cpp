@@ -51,7 +51,10 @@ tracec::graphdef::convertShape(const tf::TensorShapeProto &shape, Type elementTy
     return emitError(loc) << what << " has an unknown rank";
   SmallVector<int64_t> dims;
   for (const auto &dim : shape.dim()) {
-    if (dim.size() < 0)
+    if (dim.size() < -1)
+      return emitError(loc) << what << " has a negative dim size ("
+                            << dim.size() << " at dim " << dims.size() << ")";
+    if (dim.size() == -1)
       return emitError(loc) << what << " has an unknown dim (" << dims.size()
                             << "); give its shape";
     dims.push_back(dim.size());
@@ -243,6 +246,18 @@ LogicalResult NodeBuilder::checkInputs(unsigned min, unsigned max) {
   else
     diag << min << " to " << max;
   return diag << " inputs, got " << inputs.size();
+}
+
+LogicalResult NodeBuilder::checkListInputs(unsigned min, unsigned others) {
+  FailureOr<int64_t> n = intAttr("N");
+  if (failed(n))
+    return failure();
+  if (*n < int64_t(min))
+    return error() << "attr N is " << *n << ", must be at least " << min;
+  if (int64_t(inputs.size()) != *n + others)
+    return error() << "attr N is " << *n << ", so " << *n + others
+                   << " inputs are expected, got " << inputs.size();
+  return success();
 }
 
 RankedTensorType NodeBuilder::inputType(unsigned i) {

@@ -110,6 +110,10 @@ public:
   /// Checks the number of data inputs (at least `min`, at most `max`).
   mlir::LogicalResult checkInputs(unsigned min, unsigned max);
   mlir::LogicalResult checkInputs(unsigned n) { return checkInputs(n, n); }
+  /// An op whose inputs are a list of `N` tensors (its attr `N`, at least
+  /// `min`, as the op's definition says) and then `others` single ones:
+  /// the node must have N + others inputs.
+  mlir::LogicalResult checkListInputs(unsigned min, unsigned others);
   mlir::RankedTensorType inputType(unsigned i);
   /// Input `i`, which must be a constant (shapes, axes, permutations).
   mlir::FailureOr<mlir::DenseElementsAttr> constantInput(unsigned i,

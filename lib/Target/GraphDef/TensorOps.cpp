@@ -155,6 +155,13 @@ static NodeResults reshape(NodeBuilder &b) {
     return failure();
   if (llvm::count(*shape, -1) > 1)
     return b.error() << "the shape has more than one -1";
+  // As TensorFlow: with a 0 among the other dims, no element count tells
+  // what the -1 stands for.
+  if (llvm::is_contained(*shape, -1) && llvm::is_contained(*shape, 0))
+    return b.error() << "the shape has a -1 and a 0: the -1 cannot be "
+                        "inferred where the other dims hold no elements";
+  if (llvm::any_of(*shape, [](int64_t dim) { return dim < -1; }))
+    return b.error() << "the shape has a negative size other than -1";
   return one(b.reshape(b.inputs[0], *shape));
 }
 
@@ -210,7 +217,7 @@ static NodeResults squeeze(NodeBuilder &b) {
 }
 
 static NodeResults concat(NodeBuilder &b) {
-  if (failed(b.checkInputs(2, ~0u)))
+  if (failed(b.checkListInputs(/*min=*/2, /*others=*/1)))
     return failure();
   unsigned n = b.inputs.size() - 1;
   FailureOr<SmallVector<int64_t>> axis = b.constantInts(n, "axis");
@@ -227,7 +234,7 @@ static NodeResults concat(NodeBuilder &b) {
 
 /// Pack: each input gets a new dim of 1 at `axis`, then they are joined.
 static NodeResults pack(NodeBuilder &b) {
-  if (failed(b.checkInputs(1, ~0u)))
+  if (failed(b.checkListInputs(/*min=*/1, /*others=*/0)))
     return failure();
   FailureOr<int64_t> axisAttr = b.intAttr("axis", 0);
   if (failed(axisAttr))

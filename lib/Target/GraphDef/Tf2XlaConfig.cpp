@@ -45,7 +45,11 @@ LogicalResult tracec::readTf2XlaConfig(llvm::StringRef path,
     options.inputNames.push_back(feed.name());
     std::vector<int64_t> shape;
     for (const auto &dim : feed.shape().dim()) {
-      if (dim.size() < 0)
+      if (dim.size() < -1)
+        return emitError(loc) << "feed '" << tensorName(feed.id())
+                              << "' has a negative dim size (" << dim.size()
+                              << ")";
+      if (dim.size() == -1)
         return emitError(loc) << "feed '" << tensorName(feed.id())
                               << "' has an unknown dim: shapes must be static";
       shape.push_back(dim.size());
