@@ -23,11 +23,28 @@ using namespace mlir::trace;
 
 namespace {
 
+/// Splats of more elements than this become fills: as a constant, a splat
+/// is materialized element by element in the binary's data (a 2^16 x 2^16
+/// one took gigabytes and minutes to compile).
+constexpr int64_t kMaxSplatConstantElements = 1024;
+
 struct ConstantToArith : OpRewritePattern<ConstantOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConstantOp op,
                                 PatternRewriter &rewriter) const override {
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (splat && type && type.hasStaticShape() &&
+        type.getNumElements() > kMaxSplatConstantElements) {
+      Location loc = op.getLoc();
+      Value scalar = arith::ConstantOp::create(
+          rewriter, loc, splat.getSplatValue<TypedAttr>());
+      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+      rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
+      return success();
+    }
     auto value = dyn_cast<TypedAttr>(op.getValue());
     if (!value || !arith::ConstantOp::isBuildableWith(value, op.getType()))
       return rewriter.notifyMatchFailure(

@@ -22,6 +22,26 @@ func.func @constant_int_and_bool() -> (tensor<2xi64>, tensor<i1>) {
 
 // -----
 
+// A splat of more than 1024 elements is a fill, not data in the binary (a
+// splat constant was materialized element by element: tnp.ones((2**16,
+// 2**16)) took gigabytes to compile); a small one stays a constant.
+// CHECK-LABEL: func.func @large_splats
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[TRUE:.*]] = arith.constant true
+// CHECK-DAG: %[[E0:.*]] = tensor.empty() : tensor<65536x65536xf32>
+// CHECK-DAG: linalg.fill ins(%[[ONE]] : f32) outs(%[[E0]] : tensor<65536x65536xf32>)
+// CHECK-DAG: %[[E1:.*]] = tensor.empty() : tensor<1025xi1>
+// CHECK-DAG: linalg.fill ins(%[[TRUE]] : i1) outs(%[[E1]] : tensor<1025xi1>)
+// CHECK-DAG: arith.constant dense<7> : tensor<1024xi32>
+func.func @large_splats() -> (tensor<65536x65536xf32>, tensor<1025xi1>, tensor<1024xi32>) {
+  %0 = trace.constant dense<1.0> : tensor<65536x65536xf32>
+  %1 = trace.constant dense<true> : tensor<1025xi1>
+  %2 = trace.constant dense<7> : tensor<1024xi32>
+  return %0, %1, %2 : tensor<65536x65536xf32>, tensor<1025xi1>, tensor<1024xi32>
+}
+
+// -----
+
 // The scalar is read out of the rank-0 operand and filled in.
 // CHECK-LABEL: func.func @fill
 // CHECK-SAME: (%[[V:.*]]: tensor<f32>)
