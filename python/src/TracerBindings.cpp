@@ -39,6 +39,15 @@ Callable toCallable(py::function fn) {
   };
 }
 
+/// Runs `f`, C++ that takes the trace context's mutex, without the GIL: a
+/// thread tracing holds that mutex while its Python body waits for the GIL
+/// (the interpreter hands the GIL to other threads now and then), so
+/// waiting for the mutex with the GIL would deadlock.
+template <typename F> auto withoutGil(F &&f) {
+  py::gil_scoped_release release;
+  return f();
+}
+
 /// A concrete function and the Python-owned variables it updates, with its
 /// compiled function and extra arguments looked up once for fast calls.
 class PyConcreteFunction {
@@ -61,7 +70,10 @@ public:
       return;
     CompileOptions options;
     options.optLevel = optLevel;
-    unwrap(function_.compile(options));
+    unwrap(withoutGil([&] { return function_.compile(options); }));
+    // Another thread may have compiled it meanwhile.
+    if (compiled_)
+      return;
     compiled_.emplace(unwrap(function_.compiledFunction()));
     for (const ArgumentInfo &argument : function_.arguments()) {
       if (argument.kind == ArgumentInfo::Kind::captured)
@@ -103,7 +115,8 @@ public:
   py::tuple forwardBackward(const I64s &wrt, unsigned optLevel) {
     CompileOptions options;
     options.optLevel = optLevel;
-    ForwardBackward pair = unwrap(function_.forwardBackward(wrt, options));
+    ForwardBackward pair = unwrap(
+        withoutGil([&] { return function_.forwardBackward(wrt, options); }));
     return py::make_tuple(pair.forward, pair.backward, pair.numResults,
                           pair.numResiduals,
                           std::vector<unsigned>(pair.cotangentResults),
@@ -433,8 +446,10 @@ void tracec::python::bindTracer(py::module_ &m) {
   py::class_<PyConcreteFunction>(m, "ConcreteFunction")
       .def_property_readonly("name",
                              [](PyConcreteFunction &f) { return f.get().name(); })
-      .def("ir", [](PyConcreteFunction &f,
-                    bool afterAutodiff) { return f.get().ir(afterAutodiff); },
+      .def("ir",
+           [](PyConcreteFunction &f, bool afterAutodiff) {
+             return withoutGil([&] { return f.get().ir(afterAutodiff); });
+           },
            py::arg("after_autodiff") = false)
       .def("inputs", [](PyConcreteFunction &f) { return specList(f.get().inputs()); })
       .def("outputs",

@@ -105,3 +105,40 @@ def test_maximum_of_an_axis_empty_at_run_time_raises():
         f(np.array([[1, 5, 2], [4, 0, 3]], np.float32)), [4, 5, 3])
     with pytest.raises(ValueError, match="which is empty"):
         f(np.zeros((0, 3), np.float32))
+
+
+def test_ir_while_another_thread_traces_does_not_deadlock():
+    # A thread tracing holds the tracer's lock while its body runs Python;
+    # concrete.ir() (and compiling, forward_backward) waited for that lock
+    # holding the GIL, which the body then waited for: a deadlock (seen as
+    # a hung test suite). In a subprocess, so that a regression fails the
+    # test instead of hanging it.
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import threading, time
+        import numpy as np
+        import tracec, tracec.numpy as tnp
+
+        done = tracec.function(lambda x: x + 1).get_concrete_function(
+            tracec.TensorSpec((2,), np.float32))
+        started = threading.Event()
+
+        def slow_body(x):
+            started.set()
+            time.sleep(0.5)  # releases the GIL inside the trace
+            return tnp.sin(x)
+
+        t = threading.Thread(target=lambda: tracec.function(slow_body)(
+            np.zeros(2, np.float32)))
+        t.start()
+        started.wait()
+        assert "trace" in done.ir()
+        t.join()
+        print("ok")
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], timeout=120,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
