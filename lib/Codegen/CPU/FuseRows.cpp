@@ -72,9 +72,8 @@ bool hasEmptyLoop(linalg::LinalgOp op) {
 /// more whose result no other linalg op reads, fed by a row reduction.
 bool isRowRoot(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      hasEmptyLoop(op) ||
-      op.getNumLoops() < 2 || op.getNumReductionLoops() != 0 ||
-      trace::isContractionOrConvolution(op))
+      hasEmptyLoop(op) || op.getNumLoops() < 2 ||
+      op.getNumReductionLoops() != 0 || trace::isContractionOrConvolution(op))
     return false;
   for (Operation *user : op->getUsers())
     if (isa<linalg::LinalgOp>(user))

@@ -169,11 +169,11 @@ struct LogSumExpToReductions : OpRewritePattern<ReduceLogSumExpOp> {
     // Over an empty dim the sum is 0 and the result -inf: no maximum to
     // take (reduce_max of nothing is an error).
     auto type = cast<RankedTensorType>(x.getType());
-    if (llvm::any_of(OpTrait::trace::reducedDims(op), [&](int64_t dim) {
-          return type.getDimSize(dim) == 0;
-        })) {
-      Value sum = ReduceSumOp::create(rewriter, loc, ExpOp::create(rewriter, loc, x),
-                                      op.getAxes(), op.getKeepdims());
+    if (llvm::any_of(OpTrait::trace::reducedDims(op),
+                     [&](int64_t dim) { return type.getDimSize(dim) == 0; })) {
+      Value sum =
+          ReduceSumOp::create(rewriter, loc, ExpOp::create(rewriter, loc, x),
+                              op.getAxes(), op.getKeepdims());
       rewriter.replaceOpWithNewOp<LogOp>(op, sum);
       return success();
     }
