@@ -254,9 +254,11 @@ LogicalResult NodeBuilder::checkListInputs(unsigned min, unsigned others) {
     return failure();
   if (*n < int64_t(min))
     return error() << "attr N is " << *n << ", must be at least " << min;
-  if (int64_t(inputs.size()) != *n + others)
-    return error() << "attr N is " << *n << ", so " << *n + others
-                   << " inputs are expected, got " << inputs.size();
+  // Compared without adding to N, which may be as large as int64 goes.
+  if (int64_t(inputs.size()) - int64_t(others) != *n)
+    return error() << "attr N is " << *n << ", so " << others
+                   << " inputs more than N are expected, got "
+                   << inputs.size();
   return success();
 }
 
