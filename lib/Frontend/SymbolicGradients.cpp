@@ -112,6 +112,26 @@ struct SlicedFunction {
 };
 } // namespace
 
+/// The scope of the function whose ops gradients() slices when it is not
+/// the current one: that of the ys when they all come from one function
+/// enclosing the current one, as TensorFlow's gradients inside a
+/// custom_gradient's grad_fn of the forward's values (the grad_fn is traced
+/// into a function inside the forward one). The trace.vjp is recorded in
+/// the current function, the values it uses lifted into it. Null: the
+/// current function's ops are sliced (the ys are lifted into it first).
+static const Scope *enclosingSliceScope(llvm::ArrayRef<Value> ys) {
+  FunctionState *current = currentScope().function;
+  const Scope *owner = nullptr;
+  for (const Value &y : ys) {
+    const Scope *scope = scopeOf(y);
+    if (!scope || scope->function == current ||
+        (owner && owner->function != scope->function))
+      return nullptr;
+    owner = scope;
+  }
+  return owner;
+}
+
 static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
                                         llvm::ArrayRef<Value> xs,
                                         const GradientsOptions &options) {
@@ -125,7 +145,6 @@ static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
           llvm::Twine(ys.size()) + " ys");
   SlicedFunction result;
   result.xConnected.assign(xs.size(), -1);
-  llvm::SmallVector<mlir::Value> yValues, xValues, stops;
   // An integer or boolean y carries no gradient (TensorFlow: None for every
   // x), so it and its grad_y drop out.
   for (auto [i, y] : llvm::enumerate(ys)) {
@@ -134,19 +153,37 @@ static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
     result.ys.push_back(y);
     if (!options.gradYs.empty())
       result.gradYs.push_back(options.gradYs[i]);
-    yValues.push_back(resolve(y));
   }
-  if (yValues.empty())
+  if (result.ys.empty())
     return result;
+  // The values in the sliced function; a value of another function there
+  // is null (an x or stop the ys cannot depend on).
+  const Scope *enclosing = enclosingSliceScope(result.ys);
+  auto sliced = [&](const Value &value) {
+    if (!enclosing)
+      return resolve(value);
+    const Scope *scope = scopeOf(value);
+    return scope && scope->function == enclosing->function
+               ? value.getUnchecked()
+               : mlir::Value();
+  };
+  // A value of the sliced function as what the vjp is called with.
+  auto recorded = [&](mlir::Value value) {
+    return enclosing ? Value(value, enclosing->id) : wrap(value);
+  };
+  llvm::SmallVector<mlir::Value> yValues, xValues, stops;
+  for (const Value &y : result.ys)
+    yValues.push_back(sliced(y));
   for (const Value &x : xs)
-    xValues.push_back(resolve(x));
+    xValues.push_back(sliced(x));
   for (const Value &stop : options.stopGradients)
-    stops.push_back(resolve(stop));
+    if (mlir::Value value = sliced(stop))
+      stops.push_back(value);
 
   // The distinct float xs that are not stopped are differentiated.
   llvm::SetVector<mlir::Value> sources;
   for (auto [x, value] : llvm::zip(xs, xValues))
-    if (isFloat(x.dtype()) && !llvm::is_contained(stops, value))
+    if (value && isFloat(x.dtype()) && !llvm::is_contained(stops, value))
       sources.insert(value);
   GradientSlice<mlir::Value, mlir::Operation *> slice = sliceGradients(
       TracedGraph(), llvm::ArrayRef(yValues), sources.getArrayRef(),
@@ -199,18 +236,18 @@ static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
   mlir::Block *entry = func.addEntryBlock();
   mlir::IRMapping mapping;
   llvm::DenseMap<mlir::Value, int64_t> sourceArgument;
-  auto addArgument = [&](mlir::Value outer, mlir::Type type) {
-    result.operands.push_back(wrap(outer));
+  auto addArgument = [&](Value outer, mlir::Type type) {
+    result.operands.push_back(outer);
     return entry->addArgument(type, location());
   };
   for (mlir::Value source : sources)
     if (reached.contains(source) && !slice.intermediate.contains(source)) {
       sourceArgument[source] = result.operands.size();
-      mapping.map(source, addArgument(source, source.getType()));
+      mapping.map(source, addArgument(recorded(source), source.getType()));
     }
   auto mapExternal = [&](mlir::Value value) {
     if (!mapping.contains(value))
-      mapping.map(value, addArgument(value, value.getType()));
+      mapping.map(value, addArgument(recorded(value), value.getType()));
   };
   builder.setInsertionPointToEnd(entry);
   try {
@@ -225,7 +262,7 @@ static SlicedFunction sliceIntoFunction(llvm::ArrayRef<Value> ys,
         auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
         Value zero = splat(0, dtypeOf(type.getElementType()), type.getShape());
         sourceArgument[value] = result.operands.size();
-        mlir::Value delta = addArgument(resolve(zero), type);
+        mlir::Value delta = addArgument(zero, type);
         mapping.map(value,
                     trace::AddOp::create(builder, location(), copied, delta));
       }

@@ -149,17 +149,21 @@ static mlir::Value lift(FunctionState *function, mlir::Value value,
   return argument;
 }
 
+const Scope *detail::scopeOf(const Value &value) {
+  if (!value)
+    return nullptr;
+  auto &scopes = threadState().scopes;
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+    if (it->id == value.scope())
+      return &*it;
+  return nullptr;
+}
+
 mlir::Value detail::resolve(const Value &value) {
   Scope &current = currentScope();
   if (!value)
     fail(locationPrefix(location()) + ": error: a null tracec::Value was used");
-  auto &scopes = threadState().scopes;
-  const Scope *owner = nullptr;
-  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
-    if (it->id == value.scope()) {
-      owner = &*it;
-      break;
-    }
+  const Scope *owner = scopeOf(value);
   if (!owner)
     fail(locationPrefix(location()) + ": error: a tracec::Value of type " +
          value.typeString() +

@@ -107,6 +107,9 @@ mlir::Location location();
 /// "file:line:col: " or the traced function's name, for messages.
 std::string locationPrefix(mlir::Location loc);
 
+/// The scope that defined `value`, or null if it has ended (or `value` is
+/// null).
+const Scope *scopeOf(const Value &value);
 /// The SSA value of `value` usable in the current scope (lifted into the
 /// current function if it belongs to an enclosing one); throws if `value`
 /// is null, or its scope has ended, or it belongs to another trace.

@@ -360,27 +360,93 @@ def test_checkpoint_rejects_unknown_policy():
         tracec.checkpoint(dense, policy="dots_saveable")
 
 
-def test_gradients_of_f_inside_its_grad_fn_is_an_error_and_vjp_works():
-    # TensorFlow's graph-mode grad_fn may call tf.gradients(out, x) on f's
-    # own values; here f's ops are in its forward function, so that gave a
-    # silent zero gradient. It is an error naming the workaround, which
-    # gives TensorFlow's result.
+def test_gradients_of_f_inside_its_grad_fn():
+    # TensorFlow's grad_fn may call tf.gradients(out, x) on f's own values:
+    # f's ops are in its forward function, which gradients() slices (the
+    # trace.vjp in the backward one, with what it uses saved for it).
     w = np.random.default_rng(0).standard_normal((4, 3))
+    v = tracec.Variable(np.random.default_rng(1).standard_normal((4, 3)))
 
     @tracec.custom_gradient
     def f(x):
-        out = tnp.matmul(x, w)
+        out = tnp.tanh(tnp.matmul(x, w)) + tnp.matmul(x, v)
 
-        def grad(dy):
-            return tracec.gradients(out, [x], grad_ys=dy)[0]
+        def grad(dy, variables=None):
+            gx, gv = tracec.gradients(out, [x, variables[0]], grad_ys=dy)
+            return 3.0 * gx, [2.0 * gv]
         return out, grad
 
     @tracec.function
-    def g(x):
-        return tracec.gradients(f(x), [x])[0]
+    def g(x, dy):
+        return tracec.gradients(f(x), [x, v], grad_ys=dy)
 
-    with pytest.raises(NotImplementedError, match="tracec.vjp"):
-        g(np.ones((2, 4)))
+    x = np.random.default_rng(2).standard_normal((2, 4))
+    dy = np.random.default_rng(3).standard_normal((2, 3))
+    gx, gv = g(x, dy)
+    t = np.tanh(x @ w)
+    np.testing.assert_allclose(
+        gx, 3.0 * ((dy * (1 - t * t)) @ w.T + dy @ v.numpy().T), rtol=1e-12)
+    np.testing.assert_allclose(gv, 2.0 * x.T @ dy, rtol=1e-12)
+
+    # What the forward's slice uses is lifted into the backward function:
+    # also from a branch of f.
+    @tracec.custom_gradient
+    def f_cond(x):
+        out = tracec.cond(tnp.sum(x) > 0, lambda: tnp.sin(x), lambda: x * x)
+
+        def grad(dy):
+            return tracec.gradients(out, x, grad_ys=dy)[0]
+        return out, grad
+
+    @tracec.function
+    def g_cond(x):
+        return tracec.gradients(tnp.sum(f_cond(x)), x)[0]
+
+    np.testing.assert_allclose(g_cond(x[0]), np.cos(x[0]) if np.sum(x[0]) > 0
+                               else 2 * x[0], rtol=1e-12)
+
+
+def test_second_derivative_through_gradients_inside_grad_fn():
+    # The backward function's trace.vjp of the forward's slice is
+    # differentiated again (its saved values depend on x).
+    @tracec.custom_gradient
+    def f(x):
+        out = tnp.sin(x) * x
+
+        def grad(dy):
+            return 3.0 * tracec.gradients(out, x, grad_ys=dy)[0]
+        return out, grad
+
+    @tracec.function
+    def h(x):
+        g = tracec.gradients(tnp.sum(f(x)), x)[0]
+        return tracec.gradients(tnp.sum(g), x)[0]
+
+    x = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(h(x), 3 * (2 * np.cos(x) - x * np.sin(x)),
+                               rtol=1e-12)
+
+
+def test_gradients_inside_grad_fn_of_grad_fn_values():
+    # A grad_fn's gradients of its own values slice the backward function,
+    # as anywhere else.
+    @tracec.custom_gradient
+    def f(x):
+        def grad(dy):
+            z = dy * dy
+            return tracec.gradients(z, dy)[0] * x
+        return tnp.sin(x), grad
+
+    @tracec.function
+    def g(x, dy):
+        return tracec.gradients(f(x), x, grad_ys=dy)[0]
+
+    x, dy = np.array([0.5, -1.0]), np.array([2.0, 3.0])
+    np.testing.assert_allclose(g(x, dy), 2 * dy * x, rtol=1e-12)
+
+
+def test_vjp_inside_f_for_its_grad_fn():
+    w = np.random.default_rng(0).standard_normal((4, 3))
 
     @tracec.custom_gradient
     def f_vjp(x):

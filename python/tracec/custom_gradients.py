@@ -82,37 +82,30 @@ class _VariableInputs:
             _core._variable_scopes.pop()
 
 
-# While a grad_fn is traced: (f, {id: Value} of the inputs and outputs of
-# its custom_gradient call's forward trace), innermost last.
+# While a grad_fn is traced: the _VariableInputs of its custom_gradient
+# call, innermost last.
 _grad_fns: list = []
 
 
 @contextlib.contextmanager
-def _tracing_grad_fn(f, forward):
-    _grad_fns.append((f, forward))
+def _tracing_grad_fn(scope):
+    _grad_fns.append(scope)
     try:
         yield
     finally:
         _grad_fns.pop()
 
 
-def check_gradients_inside_grad_fn(ys, xs):
-    """tracec.gradients(ys, xs) inside a grad_fn, of f's outputs with
-    respect to f's inputs: f's ops are in its forward function, not in the
-    backward one being traced, so the gradient would be missing (None, or
-    zeros): an error instead of a silent wrong gradient."""
+def grad_fn_sources(xs):
+    """The sources of tracec.gradients(ys, xs) inside a grad_fn: xs, with
+    a variable f reads as the Value f (and grad_fn) read it as, an input of
+    the forward function. The gradients of f's own values differentiate
+    f's ops there (the C++ gradients() slices the function the ys come
+    from), as TensorFlow's gradients in a grad_fn do."""
     if not _grad_fns:
-        return
-    f, forward = _grad_fns[-1]
-    if any(id(y) in forward for y in ys) and any(
-            id(x) in forward and all(x is not y for y in ys) for x in xs):
-        raise NotImplementedError(
-            f"tracec.gradients inside the grad_fn of custom_gradient "
-            f"{_name(f)} cannot differentiate {_name(f)}'s own computation "
-            "(its ops are traced into the forward function, grad_fn into "
-            "the backward one); compute that derivative inside "
-            f"{_name(f)}, e.g. `out, vjp_fn = tracec.vjp(fn, x)`, and call "
-            "vjp_fn in grad_fn")
+        return xs
+    values = _grad_fns[-1].values
+    return [values.get(id(x), x) for x in xs]
 
 
 def _takes_variables(grad_fn) -> bool:
@@ -145,9 +138,8 @@ def _custom_gradient_kernel(*args_and_static):
                 "(input gradients, variable gradients))")
 
         def backward(dys):
-            forward = {id(v): v for v in list(values[:num_inputs]) + outputs}
             with _core.suspended_tapes(), scope.active(in_f=False), \
-                    _tracing_grad_fn(f, forward):
+                    _tracing_grad_fn(scope):
                 if read:
                     grads, variable_grads = _split_gradients(
                         grad_fn(*dys, variables=read), read, f)

@@ -29,7 +29,7 @@ from .signatures import (Key, TensorSpec, count_none, covers, describe,
                          leaf_label, native_leaves, relax, shape_mismatch,
                          static_key, unhashable_argument)
 from .hoisted_reads import trace_op
-from .tape import Tape, function_tapes
+from .tape import CallReadsNotHoisted, Tape, function_tapes
 from .variables import Variable
 
 _names = itertools.count()
@@ -78,6 +78,9 @@ class Function:
         # array-only keys -> (compiled call, single result?, output template)
         self._fast = {}
         self._callees = {}  # signature -> the callee's symbol and template
+        # Whether the functions it calls read their variables at the call
+        # site (set on demand: _with_call_reads_hoisted).
+        self._hoists_call_reads = False
         self._bound = weakref.WeakKeyDictionary()
         # Traces with None (dynamic) dims: [(their key, concrete)], the most
         # specific first; a call that no exact key caches may use one.
@@ -457,13 +460,14 @@ class Function:
             for i, v in zip(positions, inner):
                 call_leaves[i] = v
             effects = _core._effects
-            _core._hoisting += hoisting
+            hoists = hoisting or self._hoists_call_reads
+            _core._hoisting += hoists
             try:
                 result, tape = _run_recorded(self._traced_function,
                                              structure.unflatten(call_leaves),
                                              captures)
             finally:
-                _core._hoisting -= hoisting
+                _core._hoisting -= hoists
             if hoisting and _core._effects != effects:
                 raise _HasEffects(f"{self._name} prints or draws random "
                                   "numbers")
@@ -480,7 +484,8 @@ class Function:
                 flat, reads = _C.call_hoisting_reads(callee["symbol"], values,
                                                      body)
             else:
-                flat = _C.call(callee["symbol"], values, body)
+                flat = self._with_call_reads_hoisted(
+                    lambda: _C.call(callee["symbol"], values, body))
         read_values = []
         for handle, value in reads:
             variable = Variable._registry[id(handle)]
@@ -494,11 +499,27 @@ class Function:
         if not hoisting:
             for tape in _core._tapes:
                 tape._called_variables.update(
-                    (id(v), (v, self._name)) for v in callee["variables"])
+                    (id(v), (v, self._name, True))
+                    for v in callee["variables"])
         template = callee["template"]
         if template.is_leaf:
             return flat[0]
         return template.unflatten(flat)
+
+    def _with_call_reads_hoisted(self, trace):
+        """trace(), traced again with the functions it calls reading their
+        variables at the call site if tracec.gradients asked for the
+        gradient with respect to a variable only a callee reads (the read
+        is then a value of this function, which the gradient goes through).
+        Kept for later traces: it is what TensorFlow's gradient of a call
+        does with the callee's captured variables."""
+        while True:
+            try:
+                return trace()
+            except CallReadsNotHoisted:
+                if self._hoists_call_reads:
+                    raise
+                self._hoists_call_reads = True
 
     def _trace(self, leaves, key):
         """Traces and compiles for `key` (shapes, None for a dynamic dim;
@@ -518,8 +539,13 @@ class Function:
             call_leaves = list(leaves)
             for i, v in zip(positions, values):
                 call_leaves[i] = v
-            result, tape = _run_recorded(self._traced_function,
-                                         key.structure.unflatten(call_leaves))
+            _core._hoisting += self._hoists_call_reads
+            try:
+                result, tape = _run_recorded(
+                    self._traced_function,
+                    key.structure.unflatten(call_leaves))
+            finally:
+                _core._hoisting -= self._hoists_call_reads
             holder["closed_over"] = tape.closed_over
             outputs, holder["template"] = tree_flatten(result)
             return [_core.to_value(x, f"output {i} of {self._name}")
@@ -529,7 +555,8 @@ class Function:
         start = time.perf_counter()
         _core._created_variables.append([])
         try:
-            c_function = _core.trace(name, specs, body)
+            c_function = self._with_call_reads_hoisted(
+                lambda: _core.trace(name, specs, body))
         finally:
             created = _core._created_variables.pop()
         self.trace_count += 1

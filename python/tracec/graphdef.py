@@ -112,7 +112,7 @@ class GraphFunction(Function):
                 _core.record_on_tapes(values, results, args)
                 for tape in _core._tapes:
                     tape._called_variables.update(
-                        (id(v), (v, name)) for v in graph_variables)
+                        (id(v), (v, name, False)) for v in graph_variables)
             if len(results) == 1:
                 return results[0]
             return tuple(results) if results else None

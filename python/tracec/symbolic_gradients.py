@@ -12,7 +12,7 @@ from . import _core
 from . import _tracec as _C
 from . import numpy as tnp
 from ._tree import tree_leaves
-from .custom_gradients import check_gradients_inside_grad_fn
+from .custom_gradients import grad_fn_sources
 from .forward import jacobian
 from .tape import current_function_tape
 from .variables import Variable
@@ -50,10 +50,10 @@ def gradients(ys, xs, grad_ys=None, stop_gradients=None,
     of the hidden tape of the function being traced, a list with one
     gradient per x."""
     _check_aggregation_method(aggregation_method)
-    check_gradients_inside_grad_fn(_as_list(ys), _as_list(xs))
     tape = current_function_tape()
     stops = tree_leaves(stop_gradients)
-    return tape.gradient(ys, _as_list(xs), output_gradients=grad_ys,
+    return tape.gradient(ys, grad_fn_sources(_as_list(xs)),
+                         output_gradients=grad_ys,
                          unconnected_gradients=unconnected_gradients,
                          _stops=stops)
 

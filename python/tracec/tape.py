@@ -40,6 +40,13 @@ from .variables import Variable
 _SCALARS = (int, float, bool)
 
 
+class CallReadsNotHoisted(ValueError):
+    """tracec.gradients with respect to a variable that only a
+    tracec.function called in the trace reads: the caller is traced again
+    with its calls reading their variables at the call site
+    (function.Function._with_call_reads_hoisted on demand)."""
+
+
 def _is_tensor(x):
     return not isinstance(x, _SCALARS)
 
@@ -172,8 +179,9 @@ class Tape:
         self._records = []
         self._tracked = {}
         self._watched_variables = {}
-        # Variables used inside tracec.functions called (as func.call)
-        # while this tape recorded: id -> (variable, function name).
+        # Variables used inside functions called (as func.call) while this
+        # tape recorded: id -> (variable, function name, whether the call
+        # can read them at the call site instead: CallReadsNotHoisted).
         self._called_variables = {}
         # Variables read while this tape was suspended inside a traced
         # function (in a cond/while_loop/fori_loop body): id -> variable.
@@ -347,13 +355,13 @@ class Tape:
                                    for o in rec.cut]
         for v in variables:
             if id(v) in self._called_variables:
-                raise ValueError(
+                _, callee, hoistable = self._called_variables[id(v)]
+                raise (CallReadsNotHoisted if hoistable else ValueError)(
                     f"tracec.gradients with respect to Variable {v.name!r}: "
-                    "it is used inside tracec.function "
-                    f"{self._called_variables[id(v)][1]!r}, which this "
-                    "function calls as a function of its own; compute the "
-                    "call under a tracec.GradientTape (which records it "
-                    "inline) and use tape.gradient")
+                    f"it is used inside {callee!r}, which this function "
+                    "calls as a function of its own; compute the call under "
+                    "a tracec.GradientTape (which records it inline) and use "
+                    "tape.gradient")
         reads = {}
         for rec in self._records:
             if rec.read is not None:

@@ -189,6 +189,40 @@ TEST(CustomGradient, ResidualsAndCapturedValues) {
   expectNear(toDoubles(out[1]), {0, 0});
 }
 
+TEST(CustomGradient, GradientsOfTheForwardsValuesInTheGradientFunction) {
+  // TensorFlow's idiom: the gradient function calls gradients() on the
+  // function's own values. Those ops are in the forward function, which
+  // gradients() slices; its trace.vjp is in the backward one.
+  ConcreteFunction grads = trace(
+      "grads", {spec(DType::f32, {3})}, [&](llvm::ArrayRef<Value> a) {
+        Callable f = customGradient([](llvm::ArrayRef<Value> b) {
+          Value x = b[0];
+          Value y = sin(x) * x;
+          return CustomGradientResult{
+              {y}, [x, y](llvm::ArrayRef<Value> dy) -> Values {
+                GradientsOptions options;
+                options.gradYs = {dy[0]};
+                return {gradients({y}, {x}, options)[0] * 2.0};
+              }};
+        });
+        return grad([&](llvm::ArrayRef<Value> b) -> Values {
+          return {sum(f({b[0]})[0])};
+        })(a);
+      });
+  std::string ir = grads.ir();
+  size_t bwd = ir.find("func.func private @custom_gradient_bwd");
+  ASSERT_NE(bwd, std::string::npos) << ir;
+  EXPECT_NE(ir.find("trace.vjp", bwd), std::string::npos) << ir;
+  std::vector<double> xs = {-1.0, 0.5, 2.0};
+  std::vector<Tensor> out = run(grads, {tensor<float>({-1.0f, 0.5f, 2.0f},
+                                                      {3})});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<double> expected;
+  for (double x : xs)
+    expected.push_back(2 * (std::cos(x) * x + std::sin(x)));
+  expectNear(toDoubles(out[0]), expected, 1e-5);
+}
+
 TEST(CustomGradient, Errors) {
   Callable wrongCount = customGradient([](llvm::ArrayRef<Value> a) {
     return CustomGradientResult{

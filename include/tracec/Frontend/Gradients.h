@@ -106,7 +106,10 @@ struct GradientsOptions {
 /// those of xs that reach the ys only through integer or bool values or
 /// stop_gradient (as the trace-autodiff pass decides; TensorFlow's NONE);
 /// integer or bool ys contribute nothing (with their gradYs). Applying it
-/// to its own results gives higher derivatives (hessians).
+/// to its own results gives higher derivatives (hessians). Ys that all come
+/// from one function enclosing the current one (a customGradient's
+/// gradFn differentiating the function's own values) are sliced there, and
+/// the trace.vjp lifts what it uses into the current function.
 std::vector<Value> gradients(llvm::ArrayRef<Value> ys, llvm::ArrayRef<Value> xs,
                              const GradientsOptions &options = {});
 

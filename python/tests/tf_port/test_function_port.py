@@ -95,10 +95,6 @@ def test_graph_mode_with_gradients():
     np.testing.assert_equal(step(), 2.0)  # d(v*v)/dv = 2v
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tracec.gradients with respect to a variable only a called function "
-    "reads raises: _call_traced must hoist the callee's reads for the "
-    "function's hidden tape too, not only under a user GradientTape"))
 def test_graph_gradient_variable():
     # function_test.py testGraphGradientVariable (the gradient of a nested
     # function's result with respect to a variable, inside a function:
@@ -467,9 +463,6 @@ def test_graph_mode_capture_variable():
     np.testing.assert_equal(tracec.function(o.call)(), 2.0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "as test_graph_gradient_variable: the variable is read only inside "
-    "the called function"))
 def test_symbolic_gradient_variable_zeros_like():
     # function_test.py testSymbolicGradientVariableZerosLike: a variable the
     # function reads but its result does not use. TensorFlow's function-call

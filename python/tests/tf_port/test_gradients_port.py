@@ -454,12 +454,6 @@ def test_custom_gradient_errors():
         g(np.float32(1.0))
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=(
-    "tracec.gradients inside a custom_gradient's grad_fn of f's own "
-    "outputs with respect to its inputs is not supported: f's ops are "
-    "traced into its forward function, grad_fn into the backward one. "
-    "It raises NotImplementedError (it gave zeros) and names the "
-    "workaround, tracec.vjp inside f (test_custom_gradients.py)"))
 def test_custom_gradient_with_variables():
     # gradients_test.py testCustomGradientWithVariables
     # (TensorFlow's dense layer without bias is x @ w, w a (4, 3) variable.)
