@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/AOT/ModelParser.h"
+#include "tracec/Parser/ParserHazards.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -36,7 +37,8 @@ OwningOpRef<ModuleOp> tracec::aot::parseModel(llvm::SourceMgr &sourceMgr,
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   Location fileLoc =
       FileLineColLoc::get(context, buffer->getBufferIdentifier(), 1, 1);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
+  if (failed(tracec::checkParserHazards(sourceMgr, context)) ||
+      failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
     return nullptr;
   OwningOpRef<ModuleOp> module =
       detail::constructContainerOpForParserIfNecessary<ModuleOp>(

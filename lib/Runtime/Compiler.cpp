@@ -12,6 +12,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
+#include "tracec/Parser/ParserHazards.h"
 #include "tracec/Transforms/Bufferization/BufferizableOpInterfaceImpl.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -52,8 +53,9 @@ parse(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context) {
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (mlir::succeeded(checkParserHazards(sourceMgr, &context)))
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
     return llvm::createStringError(llvm::StringRef(diagnostics).rtrim());
   return module;

@@ -142,3 +142,16 @@ def test_ir_while_another_thread_traces_does_not_deadlock():
     proc = subprocess.run([sys.executable, "-c", script], timeout=120,
                           capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ("func.func @f() attributes {a = array<index: 0, 1>} {\n  return\n}",
+     r"model.mlir:1:32: error: a dense array of 'index' elements"),
+    ("func.func @f() attributes {a = " + "[" * 20000 + "]" * 20000 +
+     "} {\n  return\n}", r"model.mlir:1:1031: error: input nested more "
+     r"than 1000 levels deep"),
+], ids=["index-array", "deep"])
+def test_text_mlir_parser_would_crash_on_is_a_compile_error(text, message):
+    # MLIR's parser crashes on these (docs/upstream-bugs.md): refused first.
+    with pytest.raises(ValueError, match=message):
+        tracec.compile_module(text, "model.mlir")

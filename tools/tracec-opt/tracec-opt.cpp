@@ -3,7 +3,8 @@
 // The upstream dialects and passes, plus ours: every mlir-opt flag works
 // (--pass-pipeline, -split-input-file, -verify-diagnostics, ...). Unlike
 // mlir-opt, an empty input file is an error: it is almost always a mistake
-// (a failed redirect, a wrong path), and an empty module hides it.
+// (a failed redirect, a wrong path), and an empty module hides it; and input
+// that MLIR's parser would crash on is refused with a location first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "tracec/Conversion/Passes.h"
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
+#include "tracec/Parser/ParserHazards.h"
 #include "tracec/Pipelines/Pipelines.h"
 #include "tracec/Codegen/CPU/Passes.h"
 #include "tracec/Codegen/GPU/Passes.h"
@@ -24,29 +26,45 @@
 #include "tracec/Transforms/Bufferization/Passes.h"
 #include "tracec/Transforms/Differentiation/Passes.h"
 #include "tracec/Transforms/State/Passes.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-/// Reports a missing or empty input file; stdin ("-") is not checked.
-static mlir::LogicalResult checkInputFile(llvm::StringRef filename) {
-  if (filename == "-")
-    return mlir::success();
+/// The input, read here so that it is checked before MLIR parses it: a
+/// missing or empty file and what MLIR's parser would crash on
+/// (ParserHazards.h) are errors with a location.
+static std::unique_ptr<llvm::MemoryBuffer>
+readCheckedInput(llvm::StringRef filename) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file =
       mlir::openInputFile(filename, &error);
   if (!file) {
     llvm::errs() << filename << ": error: " << error << "\n";
-    return mlir::failure();
+    return nullptr;
   }
+  llvm::StringRef name = file->getBufferIdentifier();
   if (file->getBuffer().trim().empty()) {
-    llvm::errs() << filename
+    llvm::errs() << name
                  << ":1:1: error: empty input: expected an MLIR module\n";
-    return mlir::failure();
+    return nullptr;
   }
-  return mlir::success();
+  if (std::optional<tracec::ParserHazard> hazard =
+          tracec::findParserHazard(file->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    llvm::MemoryBufferRef ref = file->getMemBufferRef();
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(ref),
+                                 llvm::SMLoc());
+    sourceMgr.PrintMessage(llvm::errs(), hazard->loc,
+                           llvm::SourceMgr::DK_Error, hazard->message);
+    return nullptr;
+  }
+  return file;
 }
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
   // Upstream passes (every mlir-opt flag), ours, and the named pipelines.
   // The libraries register nothing: this tool is the one place that parses
   // passes by name.
@@ -70,8 +88,23 @@ int main(int argc, char **argv) {
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tracec optimizer driver\n", registry);
-  if (mlir::failed(checkInputFile(inputFilename)))
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        argc, argv, inputFilename, outputFilename, registry));
+  std::unique_ptr<llvm::MemoryBuffer> input = readCheckedInput(inputFilename);
+  if (!input)
     return 1;
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, inputFilename, outputFilename, registry));
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << outputFilename << ": error: " << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }
