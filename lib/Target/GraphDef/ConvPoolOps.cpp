@@ -13,6 +13,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tracec::graphdef;
 namespace trace = mlir::trace;
@@ -69,6 +71,13 @@ static FailureOr<SmallVector<int64_t>> spatial(NodeBuilder &b, StringRef name,
     llvm::interleaveComma(*values, diag);
     return diag << "]";
   }
+  // Windows, strides and dilations of zero would divide by zero; sizes past
+  // int32 (TensorFlow's kernels' index type) would overflow the arithmetic.
+  for (unsigned i : {h, h + 1})
+    if ((*values)[i] < 1 || (*values)[i] > std::numeric_limits<int32_t>::max())
+      return b.error() << "'" << name << "' must be between 1 and "
+                       << std::numeric_limits<int32_t>::max()
+                       << " in the spatial dims, got " << (*values)[i];
   return SmallVector<int64_t>{(*values)[h], (*values)[h + 1]};
 }
 
