@@ -88,7 +88,13 @@ Tensor::loadNpy(StringRef path,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
     return npyError(path, "cannot read: " + file.getError().message());
-  StringRef bytes = (*file)->getBuffer();
+  return parseNpy((*file)->getBuffer(), path, checkType);
+}
+
+llvm::Expected<Tensor>
+Tensor::parseNpy(StringRef bytes, StringRef path,
+                 llvm::function_ref<llvm::Error(DType, llvm::ArrayRef<int64_t>)>
+                     checkType) {
   if (!bytes.starts_with(kMagic) || bytes.size() < 10)
     return npyError(path, "not a .npy file (bad magic)");
   uint8_t major = bytes[6];

@@ -141,6 +141,11 @@ public:
   loadNpy(llvm::StringRef path,
           llvm::function_ref<llvm::Error(DType, llvm::ArrayRef<int64_t>)>
               checkType = nullptr);
+  /// loadNpy of the file's `bytes`; `name` prefixes the errors.
+  static llvm::Expected<Tensor>
+  parseNpy(llvm::StringRef bytes, llvm::StringRef name,
+           llvm::function_ref<llvm::Error(DType, llvm::ArrayRef<int64_t>)>
+               checkType = nullptr);
   llvm::Error saveNpy(llvm::StringRef path) const;
 
 private:
