@@ -731,3 +731,55 @@ def test_eager_tape_through_a_function_closing_over_a_watched_array():
         gx, ga = tape.gradient(y, [x, a])
         np.testing.assert_allclose(gx, a * np.exp(a * x) + 2 * x, rtol=1e-12)
         np.testing.assert_allclose(ga, x * np.exp(a * x), rtol=1e-12)
+
+
+def test_tape_jacobian_and_batch_jacobian():
+    # tf.GradientTape.jacobian / batch_jacobian, eagerly and in a function,
+    # against the analytic Jacobians (f64).
+    x0 = np.array([0.5, -1.0, 2.0])
+    w = tracec.Variable(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    z = np.ones(2)
+    with tracec.GradientTape() as tape:
+        tape.watch(x0)
+        tape.watch(z)
+        x = tnp.asarray(x0)
+        y = tnp.tanh(tnp.matmul(x * x, w))
+    jx, jw, jz = tape.jacobian(y, [x0, w, z])
+    d = 1 - np.tanh((x0 * x0) @ w.numpy()) ** 2
+    np.testing.assert_allclose(jx, d[:, None] * w.numpy().T * 2 * x0,
+                               rtol=1e-12)
+    ref_w = np.zeros((2, 3, 2))
+    for i in range(2):
+        ref_w[i, :, i] = d[i] * x0 * x0
+    np.testing.assert_allclose(jw, ref_w, rtol=1e-12)
+    assert jz is None
+    with pytest.raises(RuntimeError, match="only be called once"):
+        tape.jacobian(y, x0)
+
+    @tracec.function
+    def f(x):
+        with tracec.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            x2 = tnp.reshape(x, (2, 1))
+            y2 = tnp.sin(x2) * 3.0
+            y = tnp.sin(x) * tnp.sum(x)
+        return tape.jacobian(y, x), tape.batch_jacobian(y2, x2)
+
+    xx = np.array([0.3, 0.7])
+    j, bj = f(xx)
+    full = np.diag(np.cos(xx) * xx.sum()) + np.sin(xx)[:, None]
+    np.testing.assert_allclose(j, full, rtol=1e-12)
+    np.testing.assert_allclose(bj[:, 0, 0], 3 * np.cos(xx), rtol=1e-12)
+
+    xb = np.random.default_rng(0).standard_normal((4, 3))
+    with tracec.GradientTape() as tape:
+        tape.watch(xb)
+        yb = tnp.matmul(tnp.asarray(xb) ** 2, w)
+    np.testing.assert_allclose(tape.batch_jacobian(yb, xb),
+                               np.einsum("bj,ji->bij", 2 * xb, w.numpy()),
+                               rtol=1e-12)
+    with tracec.GradientTape() as tape:
+        tape.watch(xb)
+        yb = tnp.asarray(xb)[:3]
+    with pytest.raises(ValueError, match="same first"):
+        tape.batch_jacobian(yb, xb)
