@@ -79,9 +79,8 @@ std::optional<ParserHazard> tracec::findParserHazard(llvm::StringRef buffer) {
   return std::nullopt;
 }
 
-mlir::LogicalResult
-tracec::checkParserHazards(const llvm::SourceMgr &sourceMgr,
-                           mlir::MLIRContext *context) {
+mlir::LogicalResult tracec::checkParserHazards(const llvm::SourceMgr &sourceMgr,
+                                               mlir::MLIRContext *context) {
   unsigned id = sourceMgr.getMainFileID();
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
   std::optional<ParserHazard> hazard = findParserHazard(buffer->getBuffer());
