@@ -158,20 +158,28 @@ class Runner:
             raise RuntimeError("%s failed:\n%s" % (" ".join(cmd), proc.stderr))
         return json.loads(proc.stdout)
 
-    def run_gbench(self, name):
-        """Median real time per call of one tracec_bench_aot benchmark."""
+    def run_gbench(self, name, threads):
+        """Median real time per call of one tracec_bench_aot benchmark, in a
+        process whose OpenMP default (the JIT's thread count) is `threads`."""
+        env = dict(self.tracec_env())
+        env["OMP_NUM_THREADS"] = str(threads)
         proc = subprocess.run(
             [self.aot_bench, "--benchmark_filter=^%s$" % name,
              "--benchmark_format=json", "--benchmark_repetitions=5",
              "--benchmark_min_time=%g" % min(0.5, self.args.min_time),
              "--benchmark_report_aggregates_only=true"],
-            capture_output=True, text=True)
+            capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr)
         for b in json.loads(proc.stdout)["benchmarks"]:
             if b.get("aggregate_name") == "median":
                 return b["real_time"] * UNITS[b["time_unit"]]
         raise RuntimeError("no median for " + name)
+
+    def gbench_rounds(self, name, threads, rounds):
+        """run_gbench `rounds` times: (median, every round's time)."""
+        times = [self.run_gbench(name, threads) for _ in range(rounds)]
+        return statistics.median(times), times
 
 
 def check(workload, tracec_dir, peer_dir, peer):
@@ -479,11 +487,13 @@ def main():
                     # The call itself, batched by Google Benchmark: the
                     # per-call clock of tracec-run costs as much as the call.
                     r["tracec_run_s"] = r["tracec_s"]
-                    r["tracec_s"] = runner.run_gbench("BM_JitTiny")
+                    r["tracec_s"], r["tracec_rounds_s"] = runner.gbench_rounds(
+                        "BM_JitTiny", t, args.rounds)
                     aot = json.loads(json.dumps(r))
                     aot["workload"] = "tiny call (AOT)"
                     aot["description"] = "the same entry compiled by tracec, a plain C call"
-                    aot["tracec_s"] = runner.run_gbench("BM_AotTiny")
+                    aot["tracec_s"], aot["tracec_rounds_s"] = runner.gbench_rounds(
+                        "BM_AotTiny", t, args.rounds)
                     for rr in (r, aot):
                         for pr in rr["peers"].values():
                             if pr["ratio"] is not None:
