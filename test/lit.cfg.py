@@ -52,6 +52,15 @@ config.substitutions.append(
 config.substitutions.append(
     ("%tracec_cuda_runtime",
      os.path.join(config.tracec_obj_root, "lib", "ABI", "Cuda", "libTracecCudaRuntime.a")))
+# A build with sanitizers (scripts/sanitize): programs that link its
+# instrumented libraries link the sanitizer runtime too (%sanitize_link), and
+# `UNSUPPORTED: sanitizer` marks tests that cannot run under one (valgrind).
+sanitize_link = ""
+if config.tracec_sanitize:
+    config.available_features.add("sanitizer")
+    sanitize_link = "-fsanitize=%s -shared-libsan -Wl,-rpath,%s" % (
+        config.tracec_sanitize, config.tracec_sanitizer_runtime_dir)
+config.substitutions.append(("%sanitize_link", sanitize_link))
 # AOT objects compiled with --threads call LLVM's OpenMP runtime.
 config.substitutions.append(("%omp_lib", config.tracec_omp_library))
 config.substitutions.append(

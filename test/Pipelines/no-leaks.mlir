@@ -3,6 +3,8 @@
 // would report as definitely lost if the pipeline forgot a deallocation
 // (50 runs, so the blocks of early runs cannot hide in stale stack slots).
 // Expected values: NumPy, relu(x @ w).sum(1) and (x @ w).max(0).
+// Valgrind cannot run a sanitized build; ASan checks the same there.
+// UNSUPPORTED: sanitizer
 // RUN: valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=99 tracec-run %s --repeat=50 --entry f --input x="[[1,2,3],[4,5,6]]" --input w="[[1,0,2,1],[0,1,1,0],[1,1,0,2]]" 2>&1 | FileCheck %s
 // CHECK-NOT: definitely lost
 // CHECK:      result 0: tensor<2xf32>

@@ -2,6 +2,8 @@
 // returns, never before (valgrind would report an invalid read) and never
 // leaked; random ops allocate nothing beyond their result. In a loop, on
 // 5 calls.
+// Valgrind cannot run a sanitized build; ASan checks the same there.
+// UNSUPPORTED: sanitizer
 // RUN: valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=99 tracec-run %s --repeat=5 --entry f --input x="[1, 2, 3]" 2>&1 | FileCheck %s
 // CHECK-NOT: Invalid
 // CHECK-NOT: definitely lost

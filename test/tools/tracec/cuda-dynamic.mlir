@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --check-prefix=HEADER < %t/model.h
 // RUN: llvm-strings %t/model.o | FileCheck %s --check-prefix=PTX
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t -I%tracec_include -c %S/Inputs/cuda_dynamic_driver.c -o %t/driver.o
-// RUN: clang++ %t/driver.o %t/model.o %tracec_cuda_runtime -ldl -lm -o %t/program
+// RUN: clang++ %t/driver.o %t/model.o %tracec_cuda_runtime %sanitize_link -ldl -lm -o %t/program
 // RUN: env TRACEC_CUDA_DRIVER=%fake_cuda_driver %t/program | FileCheck %s --check-prefix=FAKE
 
 // HEADER: int model_add(const float *x, int64_t x_dim0, const float *y, int64_t y_dim0, float *result0, int64_t result0_dim0);

@@ -9,7 +9,7 @@
 // RUN: llvm-nm %t/model.o | FileCheck %s --check-prefix=SYMBOLS
 // RUN: llvm-strings %t/model.o | FileCheck %s --check-prefix=PTX
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t -I%tracec_include -c %S/Inputs/cuda_driver.c -o %t/driver.o
-// RUN: clang++ %t/driver.o %t/model.o %tracec_cuda_runtime -ldl -lm -o %t/program
+// RUN: clang++ %t/driver.o %t/model.o %tracec_cuda_runtime %sanitize_link -ldl -lm -o %t/program
 // RUN: env TRACEC_CUDA_DRIVER=%fake_cuda_driver %t/program | FileCheck %s --check-prefix=FAKE
 // RUN: env TRACEC_CUDA_DRIVER=%t/missing/libcuda.so.1 %t/program | FileCheck %s --check-prefix=MISSING
 

@@ -18,7 +18,7 @@
 // Valgrind runs code for a CPU without AVX-512.
 // RUN: tracec %s --entry hidden --entry doubled --class Cache --target-cpu=x86-64-v3 -o %t/portable.o
 // RUN: clang -std=c11 -pthread -I%t %S/Inputs/buffer-cache-driver.c %t/portable.o -lm -Wl,--wrap=malloc -o %t/portable-driver
-// RUN: valgrind --quiet --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %t/portable-driver 3 2>&1 | FileCheck %s --check-prefix=RUNS
+// RUN: %if !sanitizer %{ valgrind --quiet --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %t/portable-driver 3 2>&1 | FileCheck %s --check-prefix=RUNS %}
 // A function of the model may not take a name of the cache.
 // RUN: not tracec %S/Inputs/buffer-cache-clash.mlir --entry tracec_aot_alloc -o %t/clash.o 2>&1 | FileCheck %s --check-prefix=CLASH
 // RUN: not ls %t/clash.o

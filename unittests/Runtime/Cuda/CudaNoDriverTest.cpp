@@ -8,6 +8,8 @@
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/Runtime/Executable.h"
 
+#include "CudaDriver.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -64,11 +66,14 @@ TEST_F(CudaNoDriverTest, EntryPointsFailWithoutCrashing) {
         return e->address;
     return nullptr;
   };
-  auto alloc = reinterpret_cast<void *(*)(uint64_t, void *, bool)>(
+  // The entry points' own types (UBSan's -fsanitize=function checks them).
+  auto alloc = reinterpret_cast<void *(*)(uint64_t, cuda::CUstream, bool)>(
       lookup("mgpuMemAlloc"));
-  auto free = reinterpret_cast<void (*)(void *, void *)>(lookup("mgpuMemFree"));
-  auto stream = reinterpret_cast<void *(*)()>(lookup("mgpuStreamCreate"));
-  auto load = reinterpret_cast<void *(*)(void *, int)>(
+  auto free = reinterpret_cast<void (*)(void *, cuda::CUstream)>(
+      lookup("mgpuMemFree"));
+  auto stream =
+      reinterpret_cast<cuda::CUstream (*)()>(lookup("mgpuStreamCreate"));
+  auto load = reinterpret_cast<cuda::CUmodule (*)(void *, int)>(
       lookup("mgpuModuleLoadJIT"));
   ASSERT_TRUE(alloc && free && stream && load);
 

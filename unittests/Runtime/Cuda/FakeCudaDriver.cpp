@@ -10,6 +10,8 @@
 
 #include "FakeCudaDriver.h"
 
+#include "CudaDriver.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -20,6 +22,10 @@ FakeCudaStats stats;
 int failLaunchesWith = 0;
 const char kContext[] = "context";
 } // namespace
+
+// The driver's own types: the shim calls these through pointers of those
+// types, which UBSan's -fsanitize=function checks.
+using namespace tracec::cuda;
 
 extern "C" {
 
@@ -33,92 +39,103 @@ void fakeCudaReset(int launchError) {
   failLaunchesWith = launchError;
 }
 
-int cuInit(unsigned) { return 0; }
-int cuDeviceGet(int *device, int) { *device = 0; return 0; }
-int cuDevicePrimaryCtxRetain(void **context, int) {
-  *context = const_cast<char *>(kContext);
+CUresult cuInit(unsigned) { return 0; }
+CUresult cuDeviceGet(CUdevice *device, int) {
+  *device = 0;
   return 0;
 }
-int cuCtxSetCurrent(void *) { return 0; }
-int cuGetErrorName(int error, const char **name) {
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = reinterpret_cast<CUcontext>(const_cast<char *>(kContext));
+  return 0;
+}
+CUresult cuCtxSetCurrent(CUcontext) { return 0; }
+CUresult cuGetErrorName(CUresult error, const char **name) {
   *name = error == 719 ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
-int cuGetErrorString(int error, const char **text) {
+CUresult cuGetErrorString(CUresult error, const char **text) {
   *text = error == 719 ? "unspecified launch failure" : "unknown error";
   return 0;
 }
-int cuModuleLoadDataEx(void **module, const void *image, unsigned, int *,
-                       void **) {
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned,
+                            CUjit_option *, void **) {
   std::lock_guard<std::mutex> lock(mutex);
   stats.lastModule = static_cast<const char *>(image);
   ++stats.modulesLoaded;
-  *module = new char;
+  *module = reinterpret_cast<CUmodule>(new char);
   return 0;
 }
-int cuModuleUnload(void *module) {
+CUresult cuModuleUnload(CUmodule module) {
   std::lock_guard<std::mutex> lock(mutex);
   ++stats.modulesUnloaded;
-  delete static_cast<char *>(module);
+  delete reinterpret_cast<char *>(module);
   return 0;
 }
-int cuModuleGetFunction(void **function, void *, const char *name) {
-  *function = strdup(name); // leaked: a handful of names per test
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *name) {
+  *function = reinterpret_cast<CUfunction>(strdup(name)); // leaked: a handful of names per test
   return 0;
 }
-int cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
-                   unsigned bx, unsigned by, unsigned bz, unsigned, void *,
-                   void **, void **) {
+CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
+                        unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned, CUstream, void **, void **) {
   std::lock_guard<std::mutex> lock(mutex);
   if (failLaunchesWith)
     return failLaunchesWith;
-  stats.launches.push_back({static_cast<const char *>(function),
+  stats.launches.push_back({reinterpret_cast<const char *>(function),
                             {gx, gy, gz},
                             {bx, by, bz}});
   return 0;
 }
-int cuStreamCreate(void **stream, unsigned) { *stream = new char; return 0; }
-int cuStreamSynchronize(void *) { return 0; }
-int cuStreamDestroy_v2(void *stream) {
-  delete static_cast<char *>(stream);
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  *stream = reinterpret_cast<CUstream>(new char);
   return 0;
 }
-static int allocate(unsigned long long *pointer, size_t size) {
+CUresult cuStreamSynchronize(CUstream) { return 0; }
+CUresult cuStreamDestroy_v2(CUstream stream) {
+  delete reinterpret_cast<char *>(stream);
+  return 0;
+}
+static CUresult allocate(CUdeviceptr *pointer, size_t size) {
   std::lock_guard<std::mutex> lock(mutex);
   ++stats.allocations;
-  *pointer = reinterpret_cast<unsigned long long>(
+  *pointer = reinterpret_cast<CUdeviceptr>(
       std::aligned_alloc(256, (size + 255) / 256 * 256));
   return 0;
 }
-int cuMemAlloc_v2(unsigned long long *pointer, size_t size) {
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t size) {
   return allocate(pointer, size);
 }
-int cuMemAllocManaged(unsigned long long *pointer, size_t size, unsigned) {
+CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t size, unsigned) {
   return allocate(pointer, size);
 }
-int cuMemFree_v2(unsigned long long pointer) {
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
   std::lock_guard<std::mutex> lock(mutex);
   ++stats.frees;
   std::free(reinterpret_cast<void *>(pointer));
   return 0;
 }
-int cuMemcpyAsync(unsigned long long dst, unsigned long long src, size_t size,
-                  void *) {
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t size,
+                       CUstream) {
   std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
               size);
   return 0;
 }
-int cuMemsetD32Async(unsigned long long, unsigned, size_t, void *) { return 0; }
-int cuMemsetD16Async(unsigned long long, unsigned short, size_t, void *) {
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream) {
   return 0;
 }
-int cuEventCreate(void **event, unsigned) { *event = new char; return 0; }
-int cuEventDestroy_v2(void *event) {
-  delete static_cast<char *>(event);
+CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
   return 0;
 }
-int cuEventSynchronize(void *) { return 0; }
-int cuEventRecord(void *, void *) { return 0; }
-int cuStreamWaitEvent(void *, void *, unsigned) { return 0; }
+CUresult cuEventCreate(CUevent *event, unsigned) {
+  *event = reinterpret_cast<CUevent>(new char);
+  return 0;
+}
+CUresult cuEventDestroy_v2(CUevent event) {
+  delete reinterpret_cast<char *>(event);
+  return 0;
+}
+CUresult cuEventSynchronize(CUevent) { return 0; }
+CUresult cuEventRecord(CUevent, CUstream) { return 0; }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned) { return 0; }
 
 } // extern "C"
