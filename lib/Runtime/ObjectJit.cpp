@@ -2,6 +2,8 @@
 
 #include "ObjectJit.h"
 
+#include "JitArena.h"
+
 #include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -31,12 +33,25 @@ static llvm::JITEventListener *perfListener() {
 
 llvm::Expected<std::unique_ptr<ObjectJit>> ObjectJit::load(
     llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
-    SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries) {
+    SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries,
+    llvm::SectionMemoryManager::MemoryMapper *mapper) {
+  std::unique_ptr<JitArena> arena;
+  if (!mapper) {
+    arena = std::make_unique<JitArena>();
+    if (!arena->reserved())
+      return llvm::createStringError(
+          "cannot reserve address space for compiled code");
+    mapper = arena.get();
+  }
   auto jit = LLJITBuilder()
-                 .setObjectLinkingLayerCreator([](ExecutionSession &session) {
+                 .setObjectLinkingLayerCreator([mapper](
+                                                   ExecutionSession &session) {
                    auto layer = std::make_unique<RTDyldObjectLinkingLayer>(
-                       session, [](const llvm::MemoryBuffer &) {
-                         return std::make_unique<llvm::SectionMemoryManager>();
+                       session, [mapper](const llvm::MemoryBuffer &) {
+                         // Within reach of each other (JitArena.h); an
+                         // object's sections in one block.
+                         return std::make_unique<llvm::SectionMemoryManager>(
+                             mapper, /*ReserveAlloc=*/true);
                        });
                    if (llvm::JITEventListener *perf = perfListener())
                      layer->registerJITEventListener(*perf);
@@ -66,6 +81,7 @@ llvm::Expected<std::unique_ptr<ObjectJit>> ObjectJit::load(
       return std::move(error);
   std::unique_ptr<ObjectJit> result(new ObjectJit());
   result->jit_ = std::move(*jit);
+  result->arena_ = std::move(arena);
   return result;
 }
 

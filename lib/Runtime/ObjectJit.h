@@ -14,6 +14,7 @@
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -25,6 +26,8 @@ class LLJIT;
 
 namespace tracec {
 
+class JitArena;
+
 class ObjectJit {
 public:
   using SymbolsFn =
@@ -32,9 +35,12 @@ public:
 
   /// Links `objects`; `symbols` are defined for them to call, and they may
   /// call the process's symbols and those of `sharedLibraries` (paths).
+  /// Sections are mapped by `mapper` if given (it must outlive the
+  /// ObjectJit), else within one JitArena of this ObjectJit's own.
   static llvm::Expected<std::unique_ptr<ObjectJit>>
   load(llvm::MutableArrayRef<std::unique_ptr<llvm::MemoryBuffer>> objects,
-       SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries = {});
+       SymbolsFn symbols, llvm::ArrayRef<llvm::StringRef> sharedLibraries = {},
+       llvm::SectionMemoryManager::MemoryMapper *mapper = nullptr);
   ~ObjectJit();
 
   /// The packed entry point of function `name` (as
@@ -46,6 +52,8 @@ public:
 
 private:
   ObjectJit() = default;
+  // The arena outlives the JIT, whose memory managers release into it.
+  std::unique_ptr<JitArena> arena_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
 };
 
