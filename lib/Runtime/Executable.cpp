@@ -5,6 +5,7 @@
 #include "CallAllocator.h"
 #include "CompileCache.h"
 #include "EngineLifetime.h"
+#include "JitArena.h"
 #include "ObjectJit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -373,6 +374,15 @@ llvm::Error Executable::compileObjects(
   return llvm::Error::success();
 }
 
+namespace {
+/// An ExecutionEngine and the arena its sections live in, which must
+/// outlive it (members are destroyed in reverse order).
+struct EngineInArena {
+  JitArena arena;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+} // namespace
+
 llvm::Error Executable::compileWithEngine(
     mlir::ModuleOp module, const CompileOptions &options,
     std::unique_ptr<llvm::TargetMachine> machine,
@@ -389,6 +399,12 @@ llvm::Error Executable::compileWithEngine(
   engineOptions.jitCodeGenOptLevel =
       options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                             : llvm::CodeGenOptLevel::Default;
+  // Sections within reach of each other, as ObjectJit's (JitArena.h).
+  auto code = std::make_unique<EngineInArena>();
+  if (!code->arena.reserved())
+    return llvm::createStringError(
+        "JIT compilation failed: cannot reserve address space for the code");
+  engineOptions.sectionMemoryMapper = &code->arena;
   auto optimizeStart = std::chrono::steady_clock::now();
   auto created =
       mlir::ExecutionEngine::create(module, engineOptions, std::move(machine));
@@ -397,8 +413,9 @@ llvm::Error Executable::compileWithEngine(
                                    llvm::toString(created.takeError()));
   stats_.optimizeSeconds = secondsSince(optimizeStart);
   auto codegenStart = std::chrono::steady_clock::now();
-  std::shared_ptr<mlir::ExecutionEngine> engine =
-      shareEngine(std::move(*created));
+  code->engine = std::move(*created);
+  std::shared_ptr<EngineInArena> shared = shareEngine(std::move(code));
+  std::shared_ptr<mlir::ExecutionEngine> engine(shared, shared->engine.get());
   // Compiled trace.print calls back into this library.
   engine->registerSymbols(runtimeSymbols);
   if (options.target == Target::cuda) {
