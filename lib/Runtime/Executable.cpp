@@ -738,8 +738,9 @@ llvm::Error Function::call(llvm::ArrayRef<Tensor> inputs,
   return invoke(inputs, outputs);
 }
 
-llvm::Error Function::invoke(llvm::ArrayRef<Tensor> inputs,
-                             llvm::MutableArrayRef<Tensor> outputs) const {
+TRACEC_CALLS_JIT_CODE llvm::Error
+Function::invoke(llvm::ArrayRef<Tensor> inputs,
+                 llvm::MutableArrayRef<Tensor> outputs) const {
   const Signature &sig = *signature_;
   // The compiled code never writes its tensor inputs (trace-readonly-inputs),
   // so const_cast only satisfies the descriptor's pointer type. A variable's

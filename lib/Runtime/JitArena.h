@@ -22,6 +22,16 @@
 #include <cstddef>
 #include <mutex>
 
+/// For a function that calls JIT code through a pointer: UBSan's
+/// -fsanitize=function reads the 8 bytes before the callee for a type
+/// signature that compiled code does not carry, and a function at the start
+/// of an arena has no readable bytes before it.
+#if defined(__clang__)
+#define TRACEC_CALLS_JIT_CODE __attribute__((no_sanitize("function")))
+#else
+#define TRACEC_CALLS_JIT_CODE
+#endif
+
 namespace tracec {
 
 class JitArena : public llvm::SectionMemoryManager::MemoryMapper {

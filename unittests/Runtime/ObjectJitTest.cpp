@@ -149,7 +149,7 @@ llvm::orc::SymbolMap offsetSymbol(llvm::orc::MangleAndInterner interner) {
   return map;
 }
 
-void expectLookupWorks(void (*lookup)(void **)) {
+TRACEC_CALLS_JIT_CODE void expectLookupWorks(void (*lookup)(void **)) {
   for (int64_t i : {0, 1, 77, 255}) {
     float result = 0;
     void *args[] = {&i, &result};
