@@ -166,7 +166,7 @@ namespace {
 struct LoadedCode {
   std::shared_ptr<void> engine;
   void (*releaseWorkspaces)() = nullptr;
-  ~LoadedCode() {
+  TRACEC_CALLS_JIT_CODE ~LoadedCode() {
     if (releaseWorkspaces)
       releaseWorkspaces();
   }
@@ -661,7 +661,7 @@ static std::string formatCheck(llvm::StringRef message, int64_t lhs,
   return text;
 }
 
-llvm::Error Function::checkInputs(
+TRACEC_CALLS_JIT_CODE llvm::Error Function::checkInputs(
     llvm::ArrayRef<Tensor> inputs,
     std::vector<llvm::SmallVector<int64_t, 4>> *shapes) const {
   const Signature &sig = *signature_;
