@@ -161,7 +161,7 @@ class Runner:
     def run_gbench(self, name, threads):
         """Median real time per call of one tracec_bench_aot benchmark, in a
         process whose OpenMP default (the JIT's thread count) is `threads`."""
-        env = dict(self.tracec_env())
+        env = self.tracec_env()
         env["OMP_NUM_THREADS"] = str(threads)
         proc = subprocess.run(
             [self.aot_bench, "--benchmark_filter=^%s$" % name,
