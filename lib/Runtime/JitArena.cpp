@@ -28,9 +28,10 @@ bool JitArena::contains(const void *address, size_t size) const {
          start - base_ <= static_cast<ptrdiff_t>(capacity_ - size);
 }
 
-llvm::sys::MemoryBlock JitArena::allocateMappedMemory(
-    llvm::SectionMemoryManager::AllocationPurpose, size_t bytes,
-    const llvm::sys::MemoryBlock *, unsigned flags, std::error_code &error) {
+llvm::sys::MemoryBlock
+JitArena::allocateMappedMemory(llvm::SectionMemoryManager::AllocationPurpose,
+                               size_t bytes, const llvm::sys::MemoryBlock *,
+                               unsigned flags, std::error_code &error) {
   static const size_t pageSize = llvm::sys::Process::getPageSizeEstimate();
   size_t size = (bytes + pageSize - 1) / pageSize * pageSize;
   char *start;

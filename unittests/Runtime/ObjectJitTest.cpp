@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Runtime/JitArena.h"
 #include "../../lib/Runtime/ObjectJit.h"
+#include "../../lib/Runtime/JitArena.h"
 
 #include "tracec/Codegen/CPU/CpuTarget.h"
 #include "tracec/Codegen/CPU/MachineCode.h"
@@ -46,10 +46,10 @@ public:
   }
   bool ok() const { return base_ != nullptr; }
 
-  llvm::sys::MemoryBlock
-  allocateMappedMemory(Purpose purpose, size_t bytes,
-                       const llvm::sys::MemoryBlock *, unsigned flags,
-                       std::error_code &error) override {
+  llvm::sys::MemoryBlock allocateMappedMemory(Purpose purpose, size_t bytes,
+                                              const llvm::sys::MemoryBlock *,
+                                              unsigned flags,
+                                              std::error_code &error) override {
     size_t part = purpose == Purpose::Code     ? 0
                   : purpose == Purpose::ROData ? 1
                                                : 2;
