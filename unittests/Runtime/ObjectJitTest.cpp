@@ -183,8 +183,8 @@ TEST(ObjectJitTest, SectionsOfAnObjectStayTogether) {
   expectLookupWorks(*lookup);
 }
 
-/// The default: every section of every object (here the function and its
-/// packed entry point, compiled apart) from the JIT's own arena.
+/// The default: every section of every object (the module split into up
+/// to two partitions) from the JIT's own arena.
 TEST(ObjectJitTest, PartitionsLinkAndRun) {
   auto objects = lookupObjects(/*partitions=*/2);
   ASSERT_FALSE(objects.empty());
