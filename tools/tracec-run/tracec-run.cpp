@@ -65,9 +65,9 @@ static cl::opt<int64_t> parallelMinWork(
     cl::init(CompileOptions().parallelMinWork), cl::cat(toolCategory));
 static cl::opt<bool> adaptiveParallel(
     "adaptive-parallel",
-    cl::desc("--target=cpu with threads: each parallel region forks only "
-             "where its own sampled runs showed that forking pays "
-             "(default on; off: every region forks)"),
+    cl::desc("--target=cpu with threads: a call forks its parallel "
+             "regions only where the entry's timed calls showed that "
+             "forking pays (default on; off: every region forks)"),
     cl::init(CompileOptions().adaptiveParallel), cl::cat(toolCategory));
 static cl::opt<bool> outlineKernels(
     "outline-kernels",

@@ -54,8 +54,8 @@ struct CompileOptions {
   /// serially whatever the count, and results do not depend on it.
   unsigned threads = 0;
   int64_t parallelMinWork = 32768;
-  /// Each parallel region measures whether forking pays on this machine
-  /// (sampled serial and parallel runs of itself) and forks only then;
+  /// Each entry measures whether forking pays on this machine (timed
+  /// serial and parallel calls of itself) and its calls fork only then;
   /// off: every region forks. Results are the same either way.
   bool adaptiveParallel = true;
   /// Target::cpu: intermediates of static size live in one workspace per

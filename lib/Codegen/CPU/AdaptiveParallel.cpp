@@ -31,19 +31,21 @@ static constexpr llvm::StringLiteral kFork = "__tracec_parallel_fork";
 /// fastest serial call] (cycle counter ticks).
 ///
 /// `begin` sets the mode for the call and returns a ticket: bit 0 the mode,
-/// bit 1 whether the call is a timed sample, whose start time is in the
-/// bits above. A call that starts while another is in progress (a nested
-/// entry, or one from another host thread) keeps the mode and is not
-/// timed. Of every 1,024 calls of an entry the first resets the record and
-/// runs untimed in the current mode (the first call of all forks, and pays
-/// for first touches of memory, which would skew a sample); the next 8 are
-/// samples, odd ones parallel. The other calls fork when the fastest
-/// parallel sample beat the fastest serial one by 1/16 (a fork occupies
-/// every worker). Once each way has a sample and one beats the other by
-/// more than 30%, sampling stops early: sampling a 100 ms call the slow
+/// bit 1 whether the call is timed, whose start time is in the bits above.
+/// A call that starts while another is in progress (a nested entry, or one
+/// from another host thread) keeps the mode and is not timed. Of every
+/// 1,024 calls of an entry the first resets the record and runs untimed in
+/// the current mode (the first call of all forks, and pays for first
+/// touches of memory, which would skew a sample); the next 8 are samples,
+/// odd ones parallel. Once each way has a sample and one beats the other
+/// by more than 30%, sampling stops early: sampling a 100 ms call the slow
 /// way four times would cost more than the decision is worth in a short
-/// run. Where the target has no cycle counter every time is 0 and calls
-/// always fork.
+/// run. The other calls fork when the fastest parallel call beat the
+/// fastest serial one by 1/16 (a fork occupies every worker), except that
+/// every 32nd runs the other way: every call is timed, so a decision taken
+/// from samples that a burst on the host slowed is undone within 32 calls
+/// instead of holding for the rest of the period. Where the target has no
+/// cycle counter every time is 0 and calls always fork.
 static constexpr llvm::StringLiteral kPolicy = R"mlir(
 llvm.mlir.global internal @__tracec_parallel_mode(1 : i64) {alignment = 8 : i64} : i64
 llvm.mlir.global internal @__tracec_calls_in_progress(0 : i64) {alignment = 8 : i64} : i64
@@ -84,9 +86,10 @@ llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %sampling = llvm.icmp "ult" %phase, %endOfSamples : i64
   llvm.cond_br %sampling, ^paired, ^decide
 ^paired:
+  %alternate = llvm.and %n, %one : i64
   %three = llvm.mlir.constant(3 : i64) : i64
   %afterPair = llvm.icmp "uge" %phase, %three : i64
-  llvm.cond_br %afterPair, ^gap, ^start
+  llvm.cond_br %afterPair, ^gap, ^start(%alternate : i64)
 ^gap:
   %p = llvm.load %parallelBest atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
   %s = llvm.load %serialBest atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
@@ -102,15 +105,7 @@ llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %wideBar = llvm.sub %lessQuarter, %sixteenth : i64
   %wide = llvm.icmp "ule" %lo, %wideBar : i64
   %decisive = llvm.and %known, %wide : i1
-  llvm.cond_br %decisive, ^decide, ^start
-^start:
-  %fork = llvm.and %n, %one : i64
-  llvm.store %fork, %modeAddress atomic monotonic {alignment = 8 : i64} : i64, !llvm.ptr
-  %now = llvm.call_intrinsic "llvm.readcyclecounter"() : () -> i64
-  %shifted = llvm.shl %now, %two : i64
-  %timed = llvm.or %shifted, %two : i64
-  %ticket = llvm.or %timed, %fork : i64
-  llvm.return %ticket : i64
+  llvm.cond_br %decisive, ^decide, ^start(%alternate : i64)
 ^decide:
   %parallel = llvm.load %parallelBest atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
   %serial = llvm.load %serialBest atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
@@ -118,9 +113,20 @@ llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %margin = llvm.lshr %serial, %four : i64
   %bar = llvm.sub %serial, %margin : i64
   %pays = llvm.icmp "ule" %parallel, %bar : i64
-  %decision = llvm.zext %pays : i1 to i64
-  llvm.store %decision, %modeAddress atomic monotonic {alignment = 8 : i64} : i64, !llvm.ptr
-  llvm.return %decision : i64
+  %exploreMask = llvm.mlir.constant(31 : i64) : i64
+  %explorePhase = llvm.mlir.constant(16 : i64) : i64
+  %every32 = llvm.and %n, %exploreMask : i64
+  %explore = llvm.icmp "eq" %every32, %explorePhase : i64
+  %way = llvm.xor %pays, %explore : i1
+  %decision = llvm.zext %way : i1 to i64
+  llvm.br ^start(%decision : i64)
+^start(%fork: i64):
+  llvm.store %fork, %modeAddress atomic monotonic {alignment = 8 : i64} : i64, !llvm.ptr
+  %now = llvm.call_intrinsic "llvm.readcyclecounter"() : () -> i64
+  %shifted = llvm.shl %now, %two : i64
+  %timed = llvm.or %shifted, %two : i64
+  %ticket = llvm.or %timed, %fork : i64
+  llvm.return %ticket : i64
 }
 llvm.func internal @__tracec_call_end(%entry: !llvm.ptr, %ticket: i64) {
   %zero = llvm.mlir.constant(0 : i64) : i64
