@@ -2,6 +2,8 @@
 
 #include "NumpyTensor.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <cstring>
 
 using namespace tracec;
@@ -128,6 +130,13 @@ Tensor tracec::python::toTensor(py::handle object,
                                .cast<std::string>() +
                            ", not an array or a number");
   }
+  // The other byte order (">f4" here) holds the same values in other
+  // bytes: convert it, as NumPy's own arithmetic does, not copy it.
+  constexpr char kSwapped =
+      llvm::endianness::native == llvm::endianness::little ? '>' : '<';
+  if (array.dtype().byteorder() == kSwapped)
+    array = py::module_::import("numpy").attr("asarray")(
+        array, array.dtype().attr("newbyteorder")("="));
   DType dtype = spec && array.dtype().kind() == numpyKind(spec->dtype) &&
                         size_t(array.itemsize()) == dtypeSize(spec->dtype)
                     ? spec->dtype

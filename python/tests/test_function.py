@@ -336,6 +336,21 @@ def test_unaligned_and_strided_inputs_are_copied():
     np.testing.assert_array_equal(f(misaligned), misaligned)
 
 
+def test_big_endian_inputs_are_converted_not_copied():
+    @tracec.function
+    def f(x):
+        return x * 2.0
+
+    # The same values in the other byte order: NumPy arithmetic gives the
+    # values, a byte copy would give garbage.
+    x = np.arange(6, dtype=">f4").reshape(2, 3)
+    np.testing.assert_array_equal(f(x), np.arange(6, dtype=np.float32)
+                                  .reshape(2, 3) * 2.0)
+    y = np.arange(4, dtype=">i8")
+    np.testing.assert_array_equal(tracec.function(lambda v: v + 1)(y),
+                                  np.arange(1, 5))
+
+
 def test_compile_stats_say_where_the_compile_went():
     @tracec.function
     def f(x):

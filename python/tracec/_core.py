@@ -49,7 +49,10 @@ def dtype_name(dtype) -> str:
     if isinstance(dtype, str) and dtype in _FROM_NAME:
         return dtype
     try:
-        return _TO_NAME[np.dtype(dtype)]
+        dtype = np.dtype(dtype)
+        # ">f4" holds float32 values in the other byte order: the arguments
+        # are converted when passed (NumpyTensor.cpp).
+        return _TO_NAME[dtype if dtype.isnative else dtype.newbyteorder("=")]
     except (KeyError, TypeError):
         raise TypeError(f"dtype {dtype!r} is not supported by tracec "
                         "(float16, float32, float64, bool, int32, int64)") from None
