@@ -306,8 +306,9 @@ FailureOr<double> NodeBuilder::constantScalar(unsigned i, StringRef what) {
 FailureOr<Operation *> NodeBuilder::insertVerified(Operation *op) {
   builder.insert(op);
   if (failed(verify(op, /*verifyRecursively=*/false))) {
+    OperationName name = op->getName(); // the op is gone after erase()
     op->erase();
-    return error() << "the " << op->getName()
+    return error() << "the " << name
                    << " it maps to does not verify (see above)";
   }
   return op;
