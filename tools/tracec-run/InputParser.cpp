@@ -6,18 +6,27 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 using namespace tracec;
 using llvm::StringRef;
 
 namespace {
+/// A number of a literal: its value, and the integer it spells exactly
+/// when it is one (a double holds integers exactly only up to 2^53; i64
+/// arguments take the exact one).
+struct Number {
+  double value;
+  std::optional<int64_t> exact;
+};
+
 /// A recursive-descent reader of number literals and nested lists.
 class LiteralReader {
 public:
   explicit LiteralReader(StringRef text) : text_(text), rest_(text) {}
 
   /// Reads the whole literal into `values`, recording its shape.
-  llvm::Error read(std::vector<double> &values, std::vector<int64_t> &shape) {
+  llvm::Error read(std::vector<Number> &values, std::vector<int64_t> &shape) {
     if (auto error = readValue(values, shape, 0))
       return error;
     rest_ = rest_.ltrim();
@@ -27,7 +36,7 @@ public:
   }
 
 private:
-  llvm::Error readValue(std::vector<double> &values,
+  llvm::Error readValue(std::vector<Number> &values,
                         std::vector<int64_t> &shape, size_t depth) {
     rest_ = rest_.ltrim();
     if (!rest_.consume_front("["))
@@ -54,13 +63,17 @@ private:
     return recordDim(shape, depth, count);
   }
 
-  llvm::Error readNumber(std::vector<double> &values,
+  llvm::Error readNumber(std::vector<Number> &values,
                          std::vector<int64_t> &shape, size_t depth) {
     size_t end = rest_.find_first_of(",] \t\n");
     StringRef token = rest_.take_front(end);
     if (token.empty())
       return errorHere("expected a number or '['");
     double value;
+    int64_t exact;
+    std::optional<int64_t> isInteger;
+    if (!token.getAsInteger(10, exact))
+      isInteger = exact;
     std::string lower = token.lower();
     if (lower == "true")
       value = 1;
@@ -75,7 +88,7 @@ private:
     else if (token.getAsDouble(value))
       return errorHere("'" + token + "' is not a number");
     rest_ = rest_.drop_front(token.size());
-    values.push_back(value);
+    values.push_back({value, isInteger});
     // A number is a leaf: it fixes the nesting depth.
     if (leafDepth_ && *leafDepth_ != depth)
       return errorHere("mixes numbers and lists at the same level");
@@ -117,8 +130,9 @@ private:
 };
 
 /// Stores `value` as element `i` of `tensor`, converting to its dtype.
-llvm::Error storeElement(Tensor &tensor, int64_t i, double value) {
+llvm::Error storeElement(Tensor &tensor, int64_t i, Number number) {
   void *data = tensor.rawData();
+  double value = number.value;
   switch (tensor.dtype()) {
   case DType::f32: static_cast<float *>(data)[i] = value; return llvm::Error::success();
   case DType::f64: static_cast<double *>(data)[i] = value; return llvm::Error::success();
@@ -152,7 +166,13 @@ llvm::Error storeElement(Tensor &tensor, int64_t i, double value) {
       return llvm::createStringError("value " + std::to_string(value) +
                                      " does not fit i32");
     static_cast<int32_t *>(data)[i] = static_cast<int32_t>(value);
+  } else if (number.exact) {
+    static_cast<int64_t *>(data)[i] = *number.exact;
   } else {
+    // [-2^63, 2^63): converting a double outside it is undefined.
+    if (value < -0x1p63 || value >= 0x1p63)
+      return llvm::createStringError("value " + std::to_string(value) +
+                                     " does not fit i64");
     static_cast<int64_t *>(data)[i] = static_cast<int64_t>(value);
   }
   return llvm::Error::success();
@@ -179,7 +199,7 @@ llvm::Expected<Tensor> tracec::parseInputValue(StringRef value,
                                          formatTensorType(dtype, shape));
         });
 
-  std::vector<double> values;
+  std::vector<Number> values;
   std::vector<int64_t> shape;
   if (auto error = LiteralReader(value).read(values, shape))
     return std::move(error);
