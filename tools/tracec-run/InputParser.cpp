@@ -71,9 +71,9 @@ private:
       return errorHere("expected a number or '['");
     double value;
     int64_t exact;
-    std::optional<int64_t> isInteger;
+    std::optional<int64_t> integer;
     if (!token.getAsInteger(10, exact))
-      isInteger = exact;
+      integer = exact;
     std::string lower = token.lower();
     if (lower == "true")
       value = 1;
@@ -88,7 +88,7 @@ private:
     else if (token.getAsDouble(value))
       return errorHere("'" + token + "' is not a number");
     rest_ = rest_.drop_front(token.size());
-    values.push_back({value, isInteger});
+    values.push_back({value, integer});
     // A number is a leaf: it fixes the nesting depth.
     if (leafDepth_ && *leafDepth_ != depth)
       return errorHere("mixes numbers and lists at the same level");
