@@ -302,6 +302,13 @@ LogicalResult BodyImporter::build() {
                                  "to --tf-input-arrays"
                                : "_Arg nodes need --tf-graph-as-function");
     } else if (mapping) {
+      if (!mapping->takesResources)
+        for (auto [i, input] : llvm::enumerate(inputs))
+          if (isa<trace::ResourceType>(input.getType()))
+            return b.error() << "input " << i << " is a variable's "
+                             << "resource handle, and " << node->op()
+                             << " takes tensors (read it first: "
+                                "ReadVariableOp)";
       results = mapping->build(b);
     } else {
       results = buildDirectCall(b);

@@ -189,12 +189,12 @@ static NodeResults symbolicGradient(NodeBuilder &b) {
 
 void tracec::graphdef::registerCallOps(OpRegistry &registry) {
   registry.insert({
-      {"PartitionedCall", {partitionedCall}},
-      {"StatefulPartitionedCall", {partitionedCall}},
-      {"If", {ifOp}},
-      {"StatelessIf", {ifOp}},
-      {"While", {whileOp}},
-      {"StatelessWhile", {whileOp}},
-      {"SymbolicGradient", {symbolicGradient}},
+      {"PartitionedCall", takingResources(partitionedCall)},
+      {"StatefulPartitionedCall", takingResources(partitionedCall)},
+      {"If", takingResources(ifOp)},
+      {"StatelessIf", takingResources(ifOp)},
+      {"While", takingResources(whileOp)},
+      {"StatelessWhile", takingResources(whileOp)},
+      {"SymbolicGradient", takingResources(symbolicGradient)},
   });
 }

@@ -191,7 +191,18 @@ struct OpMapping {
   /// Input 0 is a TF1 reference that the op updates (Assign): passed as
   /// the resource, not read.
   bool refInput = false;
+  /// Variables' resource handles may be among the inputs: the variable
+  /// ops, Identity and its relatives, calls and control flow. Every other
+  /// op takes tensors, and a handle fed to one is an error.
+  bool takesResources = false;
 };
+
+/// `build`'s mapping, for an op that takes resource handles.
+inline OpMapping takingResources(NodeBuildFn build) {
+  OpMapping mapping{build};
+  mapping.takesResources = true;
+  return mapping;
+}
 
 using OpRegistry = llvm::StringMap<OpMapping>;
 

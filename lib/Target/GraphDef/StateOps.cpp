@@ -101,7 +101,7 @@ void tracec::graphdef::registerStateOps(OpRegistry &registry) {
   OpMapping assignAdd{assignRef<trace::VarAssignAddOp>};
   OpMapping assignSub{assignRef<trace::VarAssignSubOp>};
   for (OpMapping *m : {&assign, &assignAdd, &assignSub})
-    m->refInput = true;
+    m->refInput = m->takesResources = true;
   registry.insert({
       {"VariableV2", {refVariable}},
       {"Variable", {refVariable}},
@@ -109,9 +109,12 @@ void tracec::graphdef::registerStateOps(OpRegistry &registry) {
       {"AssignAdd", assignAdd},
       {"AssignSub", assignSub},
       {"VarHandleOp", {varHandle}},
-      {"ReadVariableOp", {readVariable}},
-      {"AssignVariableOp", {updateVariable<trace::VarAssignOp>}},
-      {"AssignAddVariableOp", {updateVariable<trace::VarAssignAddOp>}},
-      {"AssignSubVariableOp", {updateVariable<trace::VarAssignSubOp>}},
+      {"ReadVariableOp", takingResources(readVariable)},
+      {"AssignVariableOp",
+       takingResources(updateVariable<trace::VarAssignOp>)},
+      {"AssignAddVariableOp",
+       takingResources(updateVariable<trace::VarAssignAddOp>)},
+      {"AssignSubVariableOp",
+       takingResources(updateVariable<trace::VarAssignSubOp>)},
   });
 }

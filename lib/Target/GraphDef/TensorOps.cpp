@@ -695,9 +695,9 @@ static NodeResults shape(NodeBuilder &b) {
 void tracec::graphdef::registerTensorOps(OpRegistry &registry) {
   registry.insert({
       {"Const", {constOp}},
-      {"Identity", {forward}},
-      {"IdentityN", {forward}},
-      {"Snapshot", {forward}},
+      {"Identity", takingResources(forward)},
+      {"IdentityN", takingResources(forward)},
+      {"Snapshot", takingResources(forward)},
       {"PreventGradient", {forward}},
       {"StopGradient", {stopGradient}},
       {"NoOp", {noOp}},
