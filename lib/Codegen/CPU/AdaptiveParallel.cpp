@@ -44,7 +44,10 @@ static constexpr llvm::StringLiteral kFork = "__tracec_parallel_fork";
 /// fastest serial one by 1/16 (a fork occupies every worker), except that
 /// every 32nd runs the other way: every call is timed, so a decision taken
 /// from samples that a burst on the host slowed is undone within 32 calls
-/// instead of holding for the rest of the period. Where the target has no
+/// instead of holding for the rest of the period. Where the other way lost
+/// by more than 30%, only every 128th call tries it: on a machine where
+/// forking costs more than it saves, trying it every 32nd would make the
+/// parallel build measurably slower than the serial one. Where the target has no
 /// cycle counter every time is 0 and calls always fork.
 static constexpr llvm::StringLiteral kPolicy = R"mlir(
 llvm.mlir.global internal @__tracec_parallel_mode(1 : i64) {alignment = 8 : i64} : i64
@@ -54,6 +57,18 @@ llvm.func internal @__tracec_parallel_fork() -> i1 {
   %mode = llvm.load %modeAddress atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> i64
   %fork = llvm.trunc %mode : i64 to i1
   llvm.return %fork : i1
+}
+llvm.func internal @__tracec_clearly_apart(%a: i64, %b: i64) -> i1 {
+  %two = llvm.mlir.constant(2 : i64) : i64
+  %four = llvm.mlir.constant(4 : i64) : i64
+  %lo = llvm.intr.umin(%a, %b) : (i64, i64) -> i64
+  %hi = llvm.intr.umax(%a, %b) : (i64, i64) -> i64
+  %quarter = llvm.lshr %hi, %two : i64
+  %sixteenth = llvm.lshr %hi, %four : i64
+  %lessQuarter = llvm.sub %hi, %quarter : i64
+  %bar = llvm.sub %lessQuarter, %sixteenth : i64
+  %apart = llvm.icmp "ule" %lo, %bar : i64
+  llvm.return %apart : i1
 }
 llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %zero = llvm.mlir.constant(0 : i64) : i64
@@ -96,14 +111,7 @@ llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %pKnown = llvm.icmp "ne" %p, %never : i64
   %sKnown = llvm.icmp "ne" %s, %never : i64
   %known = llvm.and %pKnown, %sKnown : i1
-  %lo = llvm.intr.umin(%p, %s) : (i64, i64) -> i64
-  %hi = llvm.intr.umax(%p, %s) : (i64, i64) -> i64
-  %quarter = llvm.lshr %hi, %two : i64
-  %sixteenthShift = llvm.mlir.constant(4 : i64) : i64
-  %sixteenth = llvm.lshr %hi, %sixteenthShift : i64
-  %lessQuarter = llvm.sub %hi, %quarter : i64
-  %wideBar = llvm.sub %lessQuarter, %sixteenth : i64
-  %wide = llvm.icmp "ule" %lo, %wideBar : i64
+  %wide = llvm.call @__tracec_clearly_apart(%p, %s) : (i64, i64) -> i1
   %decisive = llvm.and %known, %wide : i1
   llvm.cond_br %decisive, ^decide, ^start(%alternate : i64)
 ^decide:
@@ -113,10 +121,13 @@ llvm.func internal @__tracec_call_begin(%entry: !llvm.ptr) -> i64 {
   %margin = llvm.lshr %serial, %four : i64
   %bar = llvm.sub %serial, %margin : i64
   %pays = llvm.icmp "ule" %parallel, %bar : i64
-  %exploreMask = llvm.mlir.constant(31 : i64) : i64
+  %clear = llvm.call @__tracec_clearly_apart(%parallel, %serial) : (i64, i64) -> i1
+  %closeMask = llvm.mlir.constant(31 : i64) : i64
+  %clearMask = llvm.mlir.constant(127 : i64) : i64
+  %exploreMask = llvm.select %clear, %clearMask, %closeMask : i1, i64
   %explorePhase = llvm.mlir.constant(16 : i64) : i64
-  %every32 = llvm.and %n, %exploreMask : i64
-  %explore = llvm.icmp "eq" %every32, %explorePhase : i64
+  %exploreSlot = llvm.and %n, %exploreMask : i64
+  %explore = llvm.icmp "eq" %exploreSlot, %explorePhase : i64
   %way = llvm.xor %pays, %explore : i1
   %decision = llvm.zext %way : i1 to i64
   llvm.br ^start(%decision : i64)

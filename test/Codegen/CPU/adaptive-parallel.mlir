@@ -51,11 +51,16 @@
 // IR:         call i1 @__tracec_parallel_fork()
 // IR:         call void @__kmpc_fork_call_if(
 // IR:         call void @__tracec_call_end(
-// IR-LABEL: define internal i64 @__tracec_call_begin(
-// IR:         atomicrmw add ptr @__tracec_calls_in_progress, i64 1 monotonic
-// Sampling stops early where one way is far faster than the other.
+// Sampling stops early, and the other way is tried less often, where one
+// way is far faster than the other.
+// IR-LABEL: define internal i1 @__tracec_clearly_apart(
 // IR:         call i64 @llvm.umin.i64(
 // IR:         call i64 @llvm.umax.i64(
+// IR-LABEL: define internal i64 @__tracec_call_begin(
+// IR:         atomicrmw add ptr @__tracec_calls_in_progress, i64 1 monotonic
+// IR:         call i1 @__tracec_clearly_apart(
+// IR:         call i1 @__tracec_clearly_apart(
+// IR:         select i1 %{{.*}}, i64 127, i64 31
 // IR:         call i64 @llvm.readcyclecounter()
 // IR-LABEL: define internal void @__tracec_call_end(
 // IR:         atomicrmw umin ptr %{{.*}} monotonic

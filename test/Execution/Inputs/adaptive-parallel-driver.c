@@ -1,4 +1,4 @@
-// Calls @entry of adaptive-parallel-recovers.mlir 64 times and prints how
+// Calls @entry of adaptive-parallel-recovers.mlir 160 times and prints how
 // each call ran: P (its region forked) or S (serial). The region's work is
 // simulated: thread 0 sleeps for a time that depends on whether the region
 // forked, and the first sample of one way (argv[1]: "parallel-burst" or
@@ -10,7 +10,7 @@
 
 void entry(void);
 
-enum { kCalls = 64, kFastUs = 100, kSlowUs = 10000, kBurstUs = 50000 };
+enum { kCalls = 160, kFastUs = 100, kSlowUs = 10000, kBurstUs = 50000 };
 
 static char ran[kCalls + 1];
 static int call;

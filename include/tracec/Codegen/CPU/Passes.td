@@ -275,10 +275,11 @@ def TraceAdaptiveParallel
     parallel call beat the fastest serial one by 1/16. Sampling stops
     early once one way beats the other by more than 30%, so that a short
     run of long calls is not spent on the slow way. Past the samples
-    every call is timed too, and every 32nd runs the other way: a
-    decision that a burst on the host skewed (one slow sample can stop
-    sampling early) is undone within 32 calls, at a cost of 1/32 of the
-    calls when it was right. Re-sampling follows the machine when its
+    every call is timed too, and every 32nd runs the other way (every
+    128th while that way is more than 30% slower): a decision that a
+    burst on the host skewed (one slow sample can stop sampling early)
+    is undone within 32 or 128 calls, at a cost of 1/32 of the calls
+    when it was right, or 1/128 where the other way is much slower. Re-sampling follows the machine when its
     load or placement changes.
     A call made while another is in progress (nested, or from another
     host thread) keeps the mode and is not timed.
