@@ -57,6 +57,14 @@ def TraceFuseElementwise : Pass<"trace-fuse-elementwise"> {
     more than a multiply-add, so it is no longer recognized as a
     contraction and loses the packed micro-kernels (a scalar loop, ~100x
     slower). The producer then runs as its own elementwise op.
+
+    A contraction with a splat operand (a splat constant or a fill:
+    `ones((32, 256)) @ w`, an RNN's zero state) becomes the sum of its
+    other operand over the contracted dims, scaled by the splat value and
+    broadcast. Packed as it is, the splat's pack folds to a fill, which
+    later fusion folds into the packed contraction: a generic loop with
+    the reduction innermost, not the micro-kernel (70x slower than the same
+    matmul with the matrix passed in).
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

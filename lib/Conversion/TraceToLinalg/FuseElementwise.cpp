@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Conversion/Passes.h"
+#include "tracec/Conversion/TraceToLinalg/TraceToLinalg.h"
 #include "tracec/Dialect/Linalg/Contractions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -36,6 +37,7 @@ struct FuseElementwisePass
              !trace::isContractionOrConvolution(fused->getOwner());
     };
     RewritePatternSet patterns(context);
+    trace::populateSplatContractionPatterns(patterns);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
     tensor::populateBubbleUpExpandShapePatterns(patterns);

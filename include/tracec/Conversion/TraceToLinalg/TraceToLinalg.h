@@ -43,6 +43,11 @@ void populateConcatSliceToTensorPatterns(RewritePatternSet &patterns);
 /// nest).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 
+/// A linalg contraction one of whose operands is a splat (constant or fill)
+/// -> the sum of the other operand over the contracted dims, scaled and
+/// broadcast (lib/Conversion/TraceToLinalg/SplatContractions.cpp).
+void populateSplatContractionPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H
