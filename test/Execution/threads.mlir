@@ -13,6 +13,10 @@
 // (trace-cpu-adaptive-parallel); without the policy every region forks.
 // RUN: tracec-run %s --entry f --threads 2 --repeat 3 --output-dir %t/second
 // RUN: tracec-run %s --entry f --threads 2 --adaptive-parallel=0 --output-dir %t/forked
+// Each intermediate in bytes of its own (docs/design/parallel-runtime.md).
+// RUN: tracec-run %s --entry f --threads 2 --workspace-share-bytes=0 --output-dir %t/unshared
+// RUN: cmp %t/serial/f_result0.npy %t/unshared/f_result0.npy
+// RUN: cmp %t/serial/f_result1.npy %t/unshared/f_result1.npy
 // RUN: cmp %t/serial/f_result0.npy %t/second/f_result0.npy
 // RUN: cmp %t/serial/f_result1.npy %t/second/f_result1.npy
 // RUN: cmp %t/serial/f_result0.npy %t/forked/f_result0.npy

@@ -75,6 +75,12 @@ static cl::opt<bool> outlineKernels(
              "its own, vectorized ones with a lean LLVM pipeline (default "
              "on; off: one function, LLVM's full pipeline)"),
     cl::init(true), cl::cat(toolCategory));
+static cl::opt<bool> workspaceShareBytes(
+    "workspace-share-bytes",
+    cl::desc("--target=cpu: intermediates never live together share the "
+             "workspace's bytes (default on; off: each has bytes of its "
+             "own)"),
+    cl::init(CompileOptions().workspaceShareBytes), cl::cat(toolCategory));
 static cl::opt<Target> target(
     "target", cl::desc("Where the function runs"), cl::init(Target::cpu),
     cl::values(clEnumValN(Target::cpu, "cpu", "the host CPU (default)"),
@@ -149,6 +155,7 @@ int main(int argc, char **argv) {
   options.parallelMinWork = parallelMinWork;
   options.adaptiveParallel = adaptiveParallel;
   options.outlineKernels = outlineKernels;
+  options.workspaceShareBytes = workspaceShareBytes;
   options.ukernels = ukernels;
   options.compileThreads = compileThreads;
   options.entries = {entry};
