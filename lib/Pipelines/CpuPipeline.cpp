@@ -117,6 +117,9 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   if (options.workspace) {
     trace::TracePlanWorkspaceOptions workspace;
     workspace.shareBytes = options.workspaceShareBytes;
+    // Threads split buffers of different sizes at different bytes: shared,
+    // their lines would pass between the cores every call.
+    workspace.shareEqualSizesOnly = options.threads != 1;
     pm.addPass(trace::createTracePlanWorkspace(workspace));
   }
   // Micro-kernel calls, once deallocations and the workspace are placed: a

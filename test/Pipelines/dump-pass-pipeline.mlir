@@ -61,7 +61,7 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-contraction-loop-order,
 // CPU-NEXT:   trace-expand-copies,
-// CPU-NEXT:   trace-plan-workspace{share-bytes=true},
+// CPU-NEXT:   trace-plan-workspace{share-bytes=true share-equal-sizes-only=false},
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-math-approximation
 // CPU-NEXT:   ),
@@ -82,7 +82,7 @@
 // CPU-NEXT: )
 
 // threads other than 1: parallel loops, one per large nest, to OpenMP.
-// OMP:        trace-plan-workspace{share-bytes=true},
+// OMP:        trace-plan-workspace{share-bytes=true share-equal-sizes-only=true},
 // OMP:        convert-vector-to-scf{
 // OMP-NEXT:   convert-linalg-to-parallel-loops,
 // OMP-NEXT:   scf-forall-to-parallel,
@@ -99,7 +99,7 @@
 // With ukernels the tile step leaves the micro-kernels whole, and they
 // become calls once the workspace is planned.
 // UK:         trace-cpu-tile-contractions{cpu=native ukernels=true},
-// UK:         trace-plan-workspace{share-bytes=true},
+// UK:         trace-plan-workspace{share-bytes=true share-equal-sizes-only=false},
 // UK-NEXT:    trace-cpu-lower-to-ukernels{cpu=native},
 // UK-NEXT:    func.func(
 // UK-NEXT:      trace-cpu-math-approximation

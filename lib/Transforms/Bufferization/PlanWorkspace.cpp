@@ -67,8 +67,10 @@ static LogicalResult analyze(Buffer &buffer, Block &block,
 
 /// Greedy by size (as TFLite's arena planner): the largest buffer first,
 /// each at the lowest offset where it overlaps no placed buffer that is
-/// live at the same time. Returns the workspace's size.
-static int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
+/// live at the same time (or, with `equalSizesOnly`, that differs in size).
+/// Returns the workspace's size.
+static int64_t placeBuffers(MutableArrayRef<Buffer> buffers,
+                            bool equalSizesOnly) {
   // Ties in program order, so the plan is deterministic.
   SmallVector<Buffer *> bySize;
   for (Buffer &buffer : buffers)
@@ -80,19 +82,21 @@ static int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
   int64_t total = 0;
   SmallVector<Buffer *> placed;
   for (Buffer *buffer : bySize) {
-    // The placed buffers live at the same time, by offset.
+    // The placed buffers whose bytes this one may not share, by offset.
     SmallVector<Buffer *> live;
     for (Buffer *other : placed)
-      if (other->first <= buffer->last && buffer->first <= other->last)
+      if ((other->first <= buffer->last && buffer->first <= other->last) ||
+          (equalSizesOnly && other->bytes != buffer->bytes))
         live.push_back(other);
-    llvm::sort(live, [](Buffer *a, Buffer *b) { return a->offset < b->offset; });
+    llvm::sort(live,
+               [](Buffer *a, Buffer *b) { return a->offset < b->offset; });
     int64_t offset = 0;
     for (Buffer *other : live) {
       if (offset + buffer->bytes <= other->offset)
         break;
-      offset = std::max<int64_t>(
-          offset, llvm::alignTo(other->offset + other->bytes,
-                                buffer->alignment));
+      offset =
+          std::max<int64_t>(offset, llvm::alignTo(other->offset + other->bytes,
+                                                  buffer->alignment));
     }
     buffer->offset = offset;
     total = std::max(total, offset + buffer->bytes);
@@ -107,10 +111,10 @@ static int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
 /// All slots come out of one scf.if, so LLVM sees each pair of them as
 /// two distinct globals or two distinct mallocs: they do not alias.
 static SmallVector<Value> acquireWorkspace(func::FuncOp func,
-                                          SymbolTable &symbols,
-                                          ArrayRef<MemRefType> slots,
-                                          int64_t alignment, Value &isGlobal,
-                                          Value &busy) {
+                                           SymbolTable &symbols,
+                                           ArrayRef<MemRefType> slots,
+                                           int64_t alignment, Value &isGlobal,
+                                           Value &busy) {
   MLIRContext *context = func.getContext();
   Location loc = func.getLoc();
   auto flagType = MemRefType::get({}, IntegerType::get(context, 32));
@@ -138,9 +142,8 @@ static SmallVector<Value> acquireWorkspace(func::FuncOp func,
   busy = memref::GetGlobalOp::create(builder, loc, flagType, flag.getSymName());
   Value one = arith::ConstantIntOp::create(builder, loc, 1, 32);
   Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
-  Value was = memref::AtomicRMWOp::create(builder, loc,
-                                          arith::AtomicRMWKind::assign, one,
-                                          busy, ValueRange{});
+  Value was = memref::AtomicRMWOp::create(
+      builder, loc, arith::AtomicRMWKind::assign, one, busy, ValueRange{});
   isGlobal =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, was, zero);
   SmallVector<Type> types(slots.begin(), slots.end());
@@ -181,7 +184,7 @@ static void releaseWorkspace(Operation *ret, ValueRange workspace,
 }
 
 static void planWorkspace(func::FuncOp func, SymbolTable &symbols,
-                          bool shareBytes) {
+                          bool shareBytes, bool equalSizesOnly) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return;
   Block &block = func.front();
@@ -214,7 +217,7 @@ static void planWorkspace(func::FuncOp func, SymbolTable &symbols,
   // Each buffer its own slot, or one slot of bytes that they share.
   SmallVector<MemRefType> slots;
   if (shareBytes) {
-    int64_t bytes = std::max<int64_t>(placeBuffers(buffers), 1);
+    int64_t bytes = std::max<int64_t>(placeBuffers(buffers, equalSizesOnly), 1);
     slots.push_back(
         MemRefType::get({bytes}, IntegerType::get(func.getContext(), 8)));
   } else {
@@ -231,9 +234,8 @@ static void planWorkspace(func::FuncOp func, SymbolTable &symbols,
       Location loc = buffer.alloc.getLoc();
       Value offset =
           arith::ConstantIndexOp::create(builder, loc, buffer.offset);
-      replacement = memref::ViewOp::create(
-          builder, loc, buffer.alloc.getType(), workspace[0], offset,
-          ValueRange{});
+      replacement = memref::ViewOp::create(builder, loc, buffer.alloc.getType(),
+                                           workspace[0], offset, ValueRange{});
     } else {
       replacement = workspace[i];
     }
@@ -253,7 +255,7 @@ struct PlanWorkspacePass
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
-      planWorkspace(func, symbols, shareBytes);
+      planWorkspace(func, symbols, shareBytes, shareEqualSizesOnly);
   }
 };
 } // namespace

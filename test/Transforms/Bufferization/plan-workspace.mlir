@@ -1,5 +1,6 @@
 // RUN: tracec-opt %s --trace-plan-workspace="share-bytes=true" -split-input-file | FileCheck %s
 // RUN: tracec-opt %s --trace-plan-workspace -split-input-file | FileCheck %s --check-prefix=OWN
+// RUN: tracec-opt %s --trace-plan-workspace="share-bytes=true share-equal-sizes-only=true" -split-input-file | FileCheck %s --check-prefix=EQUAL
 
 // Three intermediates: %a and %b are live together, %c only after %a's
 // last use, so it takes %a's bytes. The largest (%a, 4096 bytes) goes
@@ -109,5 +110,36 @@ func.func @in_loop(%n: index) {
     %t = memref.alloc() : memref<8xf32>
     memref.dealloc %t : memref<8xf32>
   }
+  return
+}
+
+// -----
+
+// %a, %c and %d are never live together. Sharing freely, all three take
+// the same bytes. With share-equal-sizes-only (what the pipeline sets for
+// threads other than 1) only %d, of %a's size, takes %a's bytes: two
+// buffers of different sizes are split between the threads at different
+// bytes, so sharing would make a core write lines the other core's cache
+// holds (docs/design/parallel-runtime.md).
+// CHECK-LABEL: func.func @sizes
+// CHECK-COUNT-3: memref.view %{{.*}}[%c0{{.*}}][]
+// EQUAL:       memref.global "private" @__trace_workspace_sizes : memref<5120xi8>
+// EQUAL-LABEL: func.func @sizes
+// EQUAL:         memref.view %{{.*}}[%c0{{.*}}][] : memref<5120xi8> to memref<32x32xf32>
+// EQUAL:         memref.view %{{.*}}[%c4096{{.*}}][] : memref<5120xi8> to memref<16x16xf32>
+// EQUAL:         memref.view %{{.*}}[%c0{{.*}}][] : memref<5120xi8> to memref<1024xf32>
+func.func @sizes(%x: memref<32x32xf32>, %y: memref<16x16xf32>, %z: memref<1024xf32>) {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+  memref.copy %x, %a : memref<32x32xf32> to memref<32x32xf32>
+  memref.copy %a, %x : memref<32x32xf32> to memref<32x32xf32>
+  memref.dealloc %a : memref<32x32xf32>
+  %c = memref.alloc() {alignment = 64 : i64} : memref<16x16xf32>
+  memref.copy %y, %c : memref<16x16xf32> to memref<16x16xf32>
+  memref.copy %c, %y : memref<16x16xf32> to memref<16x16xf32>
+  memref.dealloc %c : memref<16x16xf32>
+  %d = memref.alloc() {alignment = 64 : i64} : memref<1024xf32>
+  memref.copy %z, %d : memref<1024xf32> to memref<1024xf32>
+  memref.copy %d, %z : memref<1024xf32> to memref<1024xf32>
+  memref.dealloc %d : memref<1024xf32>
   return
 }

@@ -83,11 +83,23 @@ def TracePlanWorkspace : Pass<"trace-plan-workspace", "::mlir::ModuleOp"> {
     loop vectorizer needs. `share-bytes=true` places them in one global at
     planned offsets instead (less memory, but views of one base that LLVM
     cannot always tell apart; measured slower, see bench/run_threads.sh).
+
+    `share-equal-sizes-only=true` (the CPU pipeline's choice when the
+    code forks) lets only buffers of the same size share bytes. Threads
+    split each buffer at its own fractions, so two buffers of different
+    sizes at the same bytes make a core write lines that the other core
+    last wrote; where the cores are far apart every such line crosses
+    between them. conv2d backprop input s2 at 2 threads: 0.9-1.35 ms with
+    any sizes sharing on far vCPUs, 0.49-0.59 ms equal sizes only (see
+    docs/design/parallel-runtime.md).
   }];
   let options = [
     Option<"shareBytes", "share-bytes", "bool", /*default=*/"false",
            "Place buffers that are never live together at the same bytes "
            "of one workspace">,
+    Option<"shareEqualSizesOnly", "share-equal-sizes-only", "bool",
+           /*default=*/"false",
+           "share-bytes: only buffers of the same size share bytes">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
