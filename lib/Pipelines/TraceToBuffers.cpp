@@ -41,6 +41,8 @@ void tracec::buildTraceToBuffersPipeline(
     onTensors(pm);
   pm.addPass(trace::createTraceReadOnlyInputs());
   pm.addPass(trace::createTraceDistinctResults());
+  // (CSE shares one tensor.empty between kernels: quadratic to analyze.)
+  pm.addPass(trace::createTraceEmptyTensorPerUse());
 
   // Tensors -> buffers; results become caller-owned out-parameters, and
   // every internal allocation gets its deallocation.

@@ -38,6 +38,7 @@
 // CPU-NEXT:   ),
 // CPU-NEXT:   trace-readonly-inputs,
 // CPU-NEXT:   trace-distinct-results,
+// CPU-NEXT:   trace-empty-tensor-per-use,
 // CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
 // CPU-NEXT:   trace-cpu-lower-contraction-vectors,
 // CPU-NEXT:   canonicalize{
