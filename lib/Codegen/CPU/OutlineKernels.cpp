@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -59,12 +60,48 @@ static bool holdsVectors(Operation *op) {
   return found.wasInterrupted();
 }
 
+/// Kernels equal in all but their name: the same type, attributes and body.
+/// A graph unrolled over steps outlines each step's kernels again; calling
+/// the first of each instead means it is lowered and compiled once.
+struct KernelEquivalence : llvm::DenseMapInfo<func::FuncOp> {
+  static unsigned getHashValue(func::FuncOp kernel) {
+    llvm::hash_code hash = hash_value(kernel.getFunctionType());
+    kernel.getBody().walk([&](Operation *op) {
+      hash = llvm::hash_combine(
+          hash, OperationEquivalence::computeHash(
+                    op, OperationEquivalence::ignoreHashValue,
+                    OperationEquivalence::ignoreHashValue,
+                    OperationEquivalence::IgnoreLocations));
+    });
+    return hash;
+  }
+  static bool isEqual(func::FuncOp lhs, func::FuncOp rhs) {
+    if (lhs == rhs)
+      return true;
+    if (lhs == getEmptyKey() || lhs == getTombstoneKey() ||
+        rhs == getEmptyKey() || rhs == getTombstoneKey())
+      return false;
+    auto withoutName = [](func::FuncOp kernel) {
+      NamedAttrList attributes(kernel->getAttrDictionary());
+      attributes.erase(kernel.getSymNameAttrName());
+      return attributes.getDictionary(kernel.getContext());
+    };
+    return withoutName(lhs) == withoutName(rhs) &&
+           OperationEquivalence::isRegionEquivalentTo(
+               &lhs.getBody(), &rhs.getBody(),
+               OperationEquivalence::IgnoreLocations);
+  }
+};
+using KernelSet = llvm::DenseSet<func::FuncOp, KernelEquivalence>;
+
 /// Moves `nest` into a new function after `lastKernel` (after `parent`
-/// for its first) and calls it in its place. Constants it uses are cloned
+/// for its first) and calls it in its place, or calls an equal kernel of
+/// `kernels` if there is one. Constants it uses are cloned
 /// in; other values it uses from above become arguments. Leaves it in place
 /// if one of them cannot be passed.
 static void outline(Operation *nest, func::FuncOp parent,
-                    SymbolTable &symbols, Operation *&lastKernel) {
+                    SymbolTable &symbols, KernelSet &kernels,
+                    Operation *&lastKernel) {
   SetVector<Value> used;
   for (Value operand : nest->getOperands())
     used.insert(operand);
@@ -104,10 +141,6 @@ static void outline(Operation *nest, func::FuncOp parent,
                 builder.getStringAttr(holdsVectors(nest)
                                           ? tracec::kVectorKernel
                                           : tracec::kScalarKernel)})}));
-  // Inserting makes the name unique: _kernel, _kernel_0, ...
-  symbols.insert(kernel);
-  lastKernel = kernel;
-
   Block *entry = kernel.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   IRMapping mapping;
@@ -116,6 +149,16 @@ static void outline(Operation *nest, func::FuncOp parent,
     builder.clone(*constant, mapping);
   Operation *moved = builder.clone(*nest, mapping);
   func::ReturnOp::create(builder, nest->getLoc(), moved->getResults());
+
+  auto [existing, isNew] = kernels.insert(kernel);
+  if (isNew) {
+    // Inserting makes the name unique: _kernel, _kernel_0, ...
+    symbols.insert(kernel);
+    lastKernel = kernel;
+  } else {
+    kernel.erase();
+    kernel = *existing;
+  }
 
   builder.setInsertionPoint(nest);
   auto call = func::CallOp::create(builder, nest->getLoc(), kernel, arguments);
@@ -130,6 +173,7 @@ struct OutlineKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    KernelSet kernels;
     SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
     for (func::FuncOp function : functions) {
       // Bodies are structured (one block) until scf-to-cf.
@@ -145,7 +189,7 @@ struct OutlineKernelsPass
         continue;
       Operation *lastKernel = nullptr;
       for (Operation *nest : nests)
-        outline(nest, function, symbols, lastKernel);
+        outline(nest, function, symbols, kernels, lastKernel);
     }
   }
 };

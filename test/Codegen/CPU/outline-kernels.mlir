@@ -101,3 +101,36 @@ func.func @one_nest(%a: memref<8xf32>) {
   return
 }
 func.func private @external(f32) -> f32
+
+// -----
+
+// Two nests equal but for the buffers they take call one kernel; a nest
+// that differs in a constant gets its own.
+// CHECK-LABEL: func.func @equal_nests
+// CHECK-SAME:    (%[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>)
+// CHECK:         call @equal_nests_kernel(%[[A]]) : (memref<64xf32>) -> ()
+// CHECK-NEXT:    call @equal_nests_kernel(%[[B]]) : (memref<64xf32>) -> ()
+// CHECK-NEXT:    call @equal_nests_kernel_0(%[[B]]) : (memref<64xf32>) -> ()
+// CHECK-NEXT:    return
+// CHECK:       func.func private @equal_nests_kernel(
+// CHECK:         arith.constant 1.0
+// CHECK:       func.func private @equal_nests_kernel_0(
+// CHECK:         arith.constant 2.0
+// CHECK-NOT:   func.func private
+func.func @equal_nests(%a: memref<64xf32>, %b: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  scf.for %i = %c0 to %c64 step %c1 {
+    memref.store %one, %a[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    memref.store %one, %b[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    memref.store %two, %b[%i] : memref<64xf32>
+  }
+  return
+}

@@ -313,9 +313,14 @@ def TraceOutlineKernels : Pass<"trace-cpu-outline-kernels", "ModuleOp"> {
     the LLVM function attribute `tracec-kernel`: `"vector"` when it holds
     vector code (LLVM then runs only a scalar cleanup pipeline on it, see
     CpuTarget.h), `"scalar"` otherwise (LLVM's full pipeline, which
-    vectorizes the loops left scalar). Kernels have internal linkage, so
-    LLVM merges identical ones (a forward function and a training step
-    share their forward ops' kernels).
+    vectorizes the loops left scalar). A nest equal to one already
+    outlined (the same ops on the same types, as every step of a graph
+    unrolled over steps has) calls that kernel instead: the 64-step
+    unrolled LSTM's training step outlines some 4,000 nests into about
+    130 kernels, each lowered and compiled once. Kernels have internal
+    linkage, so LLVM also merges those that became identical later (a
+    forward function and a training step share their forward ops'
+    kernels).
   }];
   let dependentDialects = ["func::FuncDialect", "LLVM::LLVMDialect"];
 }
