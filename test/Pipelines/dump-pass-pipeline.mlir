@@ -51,11 +51,12 @@
 // CPU-NEXT:     buffer-loop-hoisting
 // CPU-NEXT:   ),
 // CPU-NEXT:   buffer-results-to-out-params{add-result-attr=false hoist-dynamic-allocs=true hoist-static-allocs=true modify-public-functions=true},
-// The buffer-deallocation-pipeline:
+// The buffer-deallocation-pipeline, its dealloc split per allocation:
 // CPU-NEXT:   expand-realloc{
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   ownership-based-buffer-deallocation{
 // CPU-NEXT:   canonicalize{
+// CPU-NEXT:   trace-split-deallocs,
 // CPU-NEXT:   buffer-deallocation-simplification,
 // CPU-NEXT:   bufferization-lower-deallocations,
 // CPU-NEXT:   cse,
