@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Compile time against graph size: an LSTM language model's training step
+(hidden 256, batch 32) unrolled in Python for 8, 16, 32 and 64 steps, as a
+user writes it (the state starts at zeros), traced and compiled cold (no
+compile cache). Prints trace and compile seconds per step count, the
+growth from one size to the next (2.0 is linear) and where the compile
+went (MLIR pipeline, LLVM's optimizer, machine code); asserts nothing.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/lstm_compile.py [--steps 8,16,32,64] [--dump DIR]
+
+`--dump DIR` writes each traced module to DIR/lstm_<steps>.mlir, to time
+the pipeline's passes with `tracec-opt --mlir-timing`.
+"""
+import argparse
+import os
+import time
+
+os.environ["TRACEC_DISABLE_CACHE"] = "1"
+
+import numpy as np  # noqa: E402
+
+import tracec  # noqa: E402
+import tracec.nn  # noqa: E402,F401
+import tracec.numpy as tnp  # noqa: E402
+
+HIDDEN, BATCH, VOCAB = 256, 32, 256
+
+
+def lstm_loss(params, xs, labels):
+    """Cross entropy of the next token, an LSTM unrolled over xs' steps."""
+    w, u, b, head = params
+    h = tnp.zeros((BATCH, HIDDEN), dtype=tnp.float32)
+    c = tnp.zeros((BATCH, HIDDEN), dtype=tnp.float32)
+    loss = 0.0
+    for t in range(xs.shape[0]):
+        z = xs[t] @ w + h @ u + b
+        i, f, g, o = (z[:, k * HIDDEN:(k + 1) * HIDDEN] for k in range(4))
+        sigmoid = tracec.nn.sigmoid
+        c = sigmoid(f) * c + sigmoid(i) * tnp.tanh(g)
+        h = sigmoid(o) * tnp.tanh(c)
+        loss = loss + tnp.mean(
+            tracec.nn.sparse_softmax_cross_entropy_with_logits(
+                labels[t], h @ head))
+    return loss / xs.shape[0]
+
+
+def inputs(steps, rng):
+    params = [rng.standard_normal(s).astype(np.float32) * 0.1
+              for s in ((HIDDEN, 4 * HIDDEN), (HIDDEN, 4 * HIDDEN),
+                        (4 * HIDDEN,), (HIDDEN, VOCAB))]
+    xs = rng.standard_normal((steps, BATCH, HIDDEN)).astype(np.float32)
+    labels = rng.integers(0, VOCAB, (steps, BATCH)).astype(np.int32)
+    return params, xs, labels
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", default="8,16,32,64")
+    parser.add_argument("--dump", metavar="DIR")
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    print("LSTM LM training step (hidden 256, batch 32), unrolled, cold:")
+    print(f"{'steps':>6} {'trace s':>8} {'compile s':>10} {'growth':>7}"
+          f" {'pipeline s':>10} {'LLVM opt s':>10} {'codegen s':>9}")
+    previous = None
+    for steps in [int(s) for s in args.steps.split(",")]:
+        params, xs, labels = inputs(steps, rng)
+        step = tracec.function(tracec.value_and_grad(lstm_loss))
+        start = time.perf_counter()
+        concrete = step.get_concrete_function(params, xs, labels)
+        total = time.perf_counter() - start
+        growth = f"{total / previous:.2f}x" if previous else ""
+        stats = concrete.compile_stats()
+        print(f"{steps:>6} {concrete.trace_seconds:>8.2f} "
+              f"{concrete.compile_seconds:>10.2f} {growth:>7} "
+              f"{stats['pipeline_seconds']:>10.2f} "
+              f"{stats['optimize_seconds']:>10.2f} "
+              f"{stats['codegen_seconds']:>9.2f}", flush=True)
+        previous = total
+        if args.dump:
+            with open(os.path.join(args.dump, f"lstm_{steps}.mlir"), "w") as f:
+                f.write(concrete.ir())
+
+
+if __name__ == "__main__":
+    main()
