@@ -37,7 +37,7 @@ def TraceEmptyTensorPerUse : Pass<"trace-empty-tensor-per-use"> {
     in-place write against all of it: quadratic, 12.4 of the 38 s that
     step's pipeline took. An empty tensor has no contents, so a copy per
     use means the same; each alias set is then one kernel's (the same
-    step: 0.4 s).
+    step: 0.75 s).
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
