@@ -353,6 +353,97 @@ def _torch_conv_grad(kind, stride):
     return peer
 
 
+# conv2d 3x3 at a CIFAR ResNet's channel counts, batch 64
+# (bench/workloads/conv2d_channels.mlir): forward, backprop input and
+# backprop filter, each against PyTorch.
+
+CONV_CHANNELS = [  # entry suffix, in channels, out channels, size, stride
+    ("c3", 3, 16, 32, 1),
+    ("c16", 16, 16, 32, 1),
+    ("c32", 32, 32, 16, 1),
+    ("c16_s2", 16, 32, 32, 2),
+]
+
+
+def _conv_shape_inputs(kind, c, f, hw, stride, batch=64):
+    out = hw // stride
+
+    def inputs(rng):
+        x = _normal(rng, (batch, hw, hw, c))
+        w = _normal(rng, (3, 3, c, f), 1 / math.sqrt(9 * c))
+        dy = _normal(rng, (batch, out, out, f))
+        return {"forward": [x, w], "input": [w, dy], "filter": [x, dy]}[kind]
+    return inputs
+
+
+def _torch_conv_shape(kind, c, f, hw, stride, batch=64):
+    """F.conv2d, or convolution_backward for one gradient. Strided SAME
+    padding [0, 1] pads the input by hand (PyTorch pads both sides)."""
+    def peer(a, b):
+        import torch
+        import torch.nn.functional as F
+
+        def nchw(t):
+            return torch.from_numpy(t).permute(0, 3, 1, 2).contiguous()
+
+        def oihw(t):
+            return torch.from_numpy(t).permute(3, 2, 0, 1).contiguous()
+        pad = 1 if stride == 1 else 0
+        extra = stride - 1  # the bottom/right pad of SAME at stride 2
+        out = [None]
+        if kind == "forward":
+            tx, tw = nchw(a), oihw(b)
+
+            def call():
+                x = F.pad(tx, (0, extra, 0, extra)) if extra else tx
+                out[0] = F.conv2d(x, tw, stride=stride, padding=pad)
+            call()
+            return call, (lambda: [out[0].permute(0, 2, 3, 1).numpy()])
+        tdy = nchw(b)
+        if kind == "input":
+            tw = oihw(a)
+            tx = torch.zeros(batch, c, hw + extra, hw + extra)
+        else:
+            tw = torch.zeros(f, c, 3, 3)
+            tx = nchw(a)
+            if extra:
+                tx = F.pad(tx, (0, extra, 0, extra))
+        mask = [kind == "input", kind == "filter", False]
+
+        def call():
+            out[0] = torch.ops.aten.convolution_backward(
+                tdy, tx, tw, None, (stride, stride), (pad, pad), (1, 1), False,
+                (0, 0), 1, mask)
+
+        def results():
+            if kind == "input":
+                return [out[0][0][:, :, :hw, :hw].permute(0, 2, 3, 1).numpy()]
+            return [out[0][1].permute(2, 3, 1, 0).numpy()]
+        call()
+        return call, results
+    return peer
+
+
+def _conv_channel_workloads():
+    names = {"forward": "forward", "input": "backprop input",
+             "filter": "backprop filter"}
+    entries = {"forward": "forward", "input": "backprop_input",
+               "filter": "backprop_filter"}
+    out = []
+    for suffix, c, f, hw, stride in CONV_CHANNELS:
+        for kind in ("forward", "input", "filter"):
+            s = " s2" if stride == 2 else ""
+            out.append(Workload(
+                "conv2d %d->%d %dx%d%s %s" % (c, f, hw, hw, s, names[kind]),
+                "conv2d_channels.mlir", "%s_%s" % (entries[kind], suffix),
+                _conv_shape_inputs(kind, c, f, hw, stride),
+                {"torch": _torch_conv_shape(kind, c, f, hw, stride)},
+                "3x3, batch 64, NHWC, %s" % (
+                    "padding 1" if stride == 1 else "strides 2, SAME"),
+                rtol=1e-4, atol=1e-3))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Embedding backward: the table's gradient through a gather
 # (bench/workloads/embedding_grad.mlir)
@@ -479,6 +570,7 @@ WORKLOADS = [
              {"torch": _torch_conv_grad("filter", 2)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
              rtol=1e-4, atol=1e-3),
+] + _conv_channel_workloads() + [
     # Dynamic shapes: one compile for every batch size, against the static
     # compile of the same module at the batch it runs.
     Workload("MLP train step, ? batch, 256", "mlp_dynamic.mlir", "train_step",
