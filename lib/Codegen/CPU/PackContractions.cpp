@@ -1,14 +1,18 @@
 //===- PackContractions.cpp - Data tiling of contractions -----------------===//
 //
 // The "pack" step: contractions become pack -> packed contraction -> unpack
-// in the micro-kernel's layout (see Passes.td). Convolutions first become a
-// contraction through im2col, so they share the micro-kernel.
+// in the micro-kernel's layout (see Passes.td). Convolutions of static shape
+// become register-tiled loops of their own (DirectConvolution.cpp); the
+// others first become a contraction through im2col, so they share the
+// micro-kernel.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Codegen/CPU/Passes.h"
 
 #include "tracec/Codegen/CPU/ContractionTiling.h"
+
+#include "DirectConvolution.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -152,7 +156,8 @@ struct PackContractionsPass
     }
     IRRewriter rewriter(&getContext());
 
-    // Convolutions become an im2col copy and a contraction.
+    // Convolutions of static shape are computed directly; the others
+    // become an im2col copy and a contraction.
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation()->walk([&](linalg::Conv2DNhwcHwcfOp op) {
       if (op.hasPureTensorSemantics() &&
@@ -161,7 +166,8 @@ struct PackContractionsPass
     });
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
       rewriter.setInsertionPoint(conv);
-      (void)rewriteAsIm2ColMatmul(rewriter, conv);
+      if (failed(rewriteAsDirectConvolution(rewriter, conv, *info)))
+        (void)rewriteAsIm2ColMatmul(rewriter, conv);
     }
 
     SmallVector<linalg::LinalgOp> contractions;

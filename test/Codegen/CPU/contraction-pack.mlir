@@ -47,21 +47,65 @@ func.func @batched_f64(%a: tensor<4x16x20xf64>, %b: tensor<4x20x32xf64>) -> tens
 
 // -----
 
-// conv2d becomes an im2col copy with affine indexing (no gather: the
-// columns are [n, oh, ow, kh, kw, c], c contiguous on both sides) and a
-// matmul over (n * oh * ow), (kh * kw * c) and f, packed like any other.
-// AVX512: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>
+// A conv2d of static shape is computed directly (DirectConvolution.cpp):
+// one task per output row (n, oh); per register tile of R pixels x n0
+// channels, loops over kh, kw and c carry the tile as a vector, and each
+// step is one outer product of R input values (read in place, no im2col)
+// with the filter's row, stored once. 20 channels: two vectors (AVX-512),
+// the filter padded with zeros to 32 and the store masked; 8 pixels a row.
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.conv_2d
-// AVX512: linalg.generic {indexing_maps = [#[[IN]], {{.*}}ins(%arg0 : tensor<1x10x10x8xf32>) outs(%{{.*}} : tensor<1x8x8x3x3x8xf32>)
+// CHECK-NOT: linalg.pack
+// AVX512: %[[W:[a-z0-9_]+]] = tensor.pad %arg1 low[0, 0, 0, 0] high[0, 0, 0, 12]
+// AVX512: scf.forall (%[[OH:[a-z0-9_]+]]) in (8) shared_outs(%[[OUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<1x8x8x20xf32>)
+// AVX512: %[[ROW:[a-z0-9_]+]] = tensor.extract_slice %[[OUT]][0, %[[OH]], 0, 0] [1, 1, 8, 20]
+// AVX512: scf.for %[[KH:[a-z0-9_]+]] = {{.*}} -> (vector<8x32xf32>)
+// AVX512: scf.for %[[KW:[a-z0-9_]+]] = {{.*}} -> (vector<8x32xf32>)
+// AVX512: scf.for %[[C:[a-z0-9_]+]] = {{.*}} -> (vector<8x32xf32>)
+// AVX512: vector.transfer_read %[[W]][%[[KH]], %[[KW]], %[[C]], %c0]{{.*}} : tensor<3x3x8x32xf32>, vector<32xf32>
+// AVX512-COUNT-8: tensor.extract %arg0[
+// AVX512: vector.from_elements {{.*}} : vector<8xf32>
+// AVX512: vector.outerproduct {{.*}} : vector<8xf32>, vector<32xf32>
+// AVX512: vector.transfer_write {{.*}}, %[[ROW]][%c0, %c0] {in_bounds = [true, false]} : vector<8x32xf32>, tensor<8x20xf32>
+// AVX512: tensor.parallel_insert_slice
+// AVX2 (16 registers): 2 vectors of 8 channels, 4 pixels (of at most 6, a
+// divisor of 8).
+// AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
+func.func @conv(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x20xf32>) -> tensor<1x8x8x20xf32> {
+  %0 = trace.conv2d %x, %w : (tensor<1x10x10x8xf32>, tensor<3x3x8x20xf32>) -> tensor<1x8x8x20xf32>
+  return %0 : tensor<1x8x8x20xf32>
+}
+
+// -----
+
+// With strides, dilations and a bias as the accumulator: the tile starts
+// from the accumulator's values, and the input is read at
+// (ow + r) * sw + kw * dw. 7 output pixels a row of at most 16 (one vector
+// of 16 channels, AVX-512): one tile of 7.
+// CHECK-LABEL: func.func @conv_strided_acc
+// AVX512: scf.forall (%{{.*}}, %{{.*}}) in (2, 3)
+// AVX512: vector.transfer_read %{{.*}} {in_bounds = [true, true]} : tensor<7x16xf32>, vector<7x16xf32>
+// AVX512: vector.outerproduct {{.*}} : vector<7xf32>, vector<16xf32>
+func.func @conv_strided_acc(%x: tensor<2x9x17x4xf32>, %w: tensor<2x3x4x16xf32>, %acc: tensor<2x3x7x16xf32>) -> tensor<2x3x7x16xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {strides = dense<[3, 2]> : tensor<2xi64>, dilations = dense<[2, 2]> : tensor<2xi64>} ins(%x, %w : tensor<2x9x17x4xf32>, tensor<2x3x4x16xf32>) outs(%acc : tensor<2x3x7x16xf32>) -> tensor<2x3x7x16xf32>
+  return %0 : tensor<2x3x7x16xf32>
+}
+
+// -----
+
+// A conv2d with a `?` batch becomes an im2col copy with affine indexing
+// (no gather: the columns are [n, oh, ow, kh, kw, c], c contiguous on both
+// sides) and a matmul over (n, oh, ow), (kh * kw * c) and f, packed like
+// any other.
+// AVX512: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>
+// CHECK-LABEL: func.func @conv_dynamic
+// CHECK-NOT: linalg.conv_2d
+// AVX512: linalg.generic {indexing_maps = [#[[IN]], {{.*}}ins(%arg0 : tensor<?x10x10x8xf32>) outs(%{{.*}} : tensor<?x8x8x3x3x8xf32>)
 // AVX512-NOT: tensor.extract
-// AVX512: tensor.collapse_shape {{.*}} {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x8x8x3x3x8xf32> into tensor<64x72xf32>
-// AVX512: linalg.pack {{.*}} : tensor<64x72xf32> -> tensor<8x72x1x8xf32>
-// AVX512: linalg.pack {{.*}} : tensor<72x32xf32> -> tensor<1x72x1x32xf32>
 // AVX512: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 1>}
-func.func @conv(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
-  %0 = trace.conv2d %x, %w : (tensor<1x10x10x8xf32>, tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32>
-  return %0 : tensor<1x8x8x32xf32>
+func.func @conv_dynamic(%x: tensor<?x10x10x8xf32>, %w: tensor<3x3x8x32xf32>) -> tensor<?x8x8x32xf32> {
+  %0 = trace.conv2d %x, %w : (tensor<?x10x10x8xf32>, tensor<3x3x8x32xf32>) -> tensor<?x8x8x32xf32>
+  return %0 : tensor<?x8x8x32xf32>
 }
 
 // -----

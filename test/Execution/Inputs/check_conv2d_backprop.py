@@ -1,7 +1,7 @@
-"""Runs the functions of conv2d-backprop.mlir with tracec-run and compares
-them with PyTorch's gradients of torch.nn.functional.conv2d (float64).
-Each function holds one trace.conv2d_backprop_input or _filter op; its
-geometry is read from the op. Each runs from a module of its own (a
+"""Runs the functions of conv2d-backprop.mlir (or conv2d-direct.mlir) with
+tracec-run and compares them with PyTorch's torch.nn.functional.conv2d and
+its gradients (float64). Each function holds one trace.conv2d,
+trace.conv2d_backprop_input or _filter op; its geometry is read from the op. Each runs from a module of its own (a
 compile of the whole module per run would take long). Prints "ok NAME" or
 "FAIL NAME: why".
 
@@ -18,7 +18,8 @@ module, work = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(7)
 DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 FUNC = re.compile(
-    r"(func\.func @(\w+)\(.*?\n\s*%0 = trace\.conv2d_backprop_(input|filter) "
+    r"(func\.func @(\w+)\(.*?\n\s*%0 = trace\.conv2d(_backprop_input|"
+    r"_backprop_filter|) "
     r"%\w+, %\w+ \{(.*?)\} : \((tensor<[^>]*>), (tensor<[^>]*>)\) -> "
     r"(tensor<[^>]*>).*?\n}\n)", re.S)
 
@@ -34,7 +35,7 @@ def attr(attrs, name, default):
 
 
 def gradients(x, w, dy, strides, padding, dilations):
-    """(dx, dw) of y = conv2d(x, w) for the cotangent dy; NHWC, HWCF."""
+    """(dx, dw, y) of y = conv2d(x, w) for the cotangent dy; NHWC, HWCF."""
     tx = torch.from_numpy(x.astype(np.float64)).permute(0, 3, 1, 2)
     tx.requires_grad_(True)
     tw = torch.from_numpy(w.astype(np.float64)).permute(3, 2, 0, 1)
@@ -47,7 +48,8 @@ def gradients(x, w, dy, strides, padding, dilations):
     assert y.shape == tdy.shape, (y.shape, tdy.shape)
     y.backward(tdy)
     return (tx.grad.permute(0, 2, 3, 1).numpy(),
-            tw.grad.permute(2, 3, 1, 0).numpy())
+            tw.grad.permute(2, 3, 1, 0).numpy(),
+            y.detach().permute(0, 2, 3, 1).numpy())
 
 
 cases = {}
@@ -60,16 +62,23 @@ for func, name, kind, attrs, lhs, rhs, result in FUNC.findall(
     dilations = attr(attrs, "dilations", [1, 1])
     (lhs_shape, dtype), (dy_shape, _) = tensor_type(lhs), tensor_type(rhs)
     result_shape, _ = tensor_type(result)
+    if kind == "":  # the forward op: (x, w) -> y
+        x = rng.standard_normal(lhs_shape).astype(dtype)
+        w = rng.standard_normal(dy_shape).astype(dtype)
+        y_like = np.zeros(result_shape, dtype)
+        _, _, y = gradients(x, w, y_like, strides, padding, dilations)
+        cases[name] = ([x, w], y)
+        continue
     dy = rng.standard_normal(dy_shape).astype(dtype)
-    if kind == "input":
+    if kind == "_backprop_input":
         w = rng.standard_normal(lhs_shape).astype(dtype)
         x = np.zeros(result_shape, dtype)
-        dx, _ = gradients(x, w, dy, strides, padding, dilations)
+        dx, _, _ = gradients(x, w, dy, strides, padding, dilations)
         cases[name] = ([w, dy], dx)
     else:
         x = rng.standard_normal(lhs_shape).astype(dtype)
         w = np.zeros(result_shape, dtype)
-        _, dw = gradients(x, w, dy, strides, padding, dilations)
+        _, dw, _ = gradients(x, w, dy, strides, padding, dilations)
         cases[name] = ([x, dy], dw)
 
 # f16 results are rounded to 11 bits (and accumulated in f16).

@@ -34,7 +34,8 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
     shapes and at least `min-work` multiply-adds (smaller ones stay loops:
     packs, padding and the kernel's code cost more there) (linalg.matmul,
     batch_matmul, generics with transposed operands;
-    conv_2d_nhwc_hwcf after an im2col rewrite) becomes linalg.pack of its
+    conv_2d_nhwc_hwcf of `?` sizes after an im2col rewrite) becomes
+    linalg.pack of its
     operands into tiles, a contraction over the packed tensors, and
     linalg.unpack of the result:
       lhs  [M1][K1][k0][m0]   (M1 = ceil(M / m0), ...)
@@ -53,7 +54,9 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def TraceTileContractions : Pass<"trace-cpu-tile-contractions"> {

@@ -1,0 +1,29 @@
+//===- DirectConvolution.h - conv_2d_nhwc_hwcf as register tiles ----------===//
+//
+// A convolution of static shape computed where it stands: no im2col matrix,
+// no packed copy of the input. See DirectConvolution.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACEC_CODEGEN_CPU_DIRECTCONVOLUTION_H
+#define TRACEC_CODEGEN_CPU_DIRECTCONVOLUTION_H
+
+#include "tracec/Codegen/CPU/CpuTarget.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tracec {
+
+/// Replaces `conv` (f32 or f64, static shapes, on tensors) by loops whose
+/// step is one outer product of a register tile: R output pixels of a row
+/// times n0 output channels, accumulated over the window taps and input
+/// channels in vector registers and stored once. Fails (changing nothing)
+/// on other convolutions.
+mlir::LogicalResult rewriteAsDirectConvolution(mlir::RewriterBase &rewriter,
+                                               mlir::linalg::Conv2DNhwcHwcfOp conv,
+                                               const CpuVectorInfo &cpu);
+
+} // namespace tracec
+
+#endif // TRACEC_CODEGEN_CPU_DIRECTCONVOLUTION_H

@@ -1,0 +1,48 @@
+// trace.conv2d of static shape takes the direct convolution of the CPU
+// pipeline (lib/Codegen/CPU/DirectConvolution.cpp); checked against
+// PyTorch's conv2d in float64 by Inputs/check_conv2d_backprop.py. The
+// geometries reach every part of the register tiling: rows with whole
+// tiles and a narrower last one, channel counts below, at and between whole
+// vectors (the filter padded, the stores masked), one and two vectors per
+// tile, 3 input channels, strides, dilations, asymmetric padding, 1x1
+// windows, f64.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/Inputs/check_conv2d_backprop.py %s %t | FileCheck %s
+
+// CHECK-DAG: ok row_tail_40ch
+// CHECK-DAG: ok rgb_16ch
+// CHECK-DAG: ok one_channel
+// CHECK-DAG: ok strided_dilated_f64
+// CHECK-DAG: ok pointwise_s2_64ch
+// CHECK-DAG: ok asymmetric_3ch_out
+// CHECK-NOT: FAIL
+
+// 37 output pixels a row: two tiles of 14 and one of 9 (no divisor of 37
+// in [7, 14]); 40 channels: a tile of 32 and one of 8 of 32.
+func.func @row_tail_40ch(%x: tensor<2x6x39x5xf32>, %w: tensor<3x3x5x40xf32>) -> tensor<2x4x37x40xf32> {
+  %0 = trace.conv2d %x, %w {padding = array<i64: 0, 0, 0, 0>} : (tensor<2x6x39x5xf32>, tensor<3x3x5x40xf32>) -> tensor<2x4x37x40xf32>
+  return %0 : tensor<2x4x37x40xf32>
+}
+// A ResNet's first layer: 3 -> 16 channels, padding 1.
+func.func @rgb_16ch(%x: tensor<3x32x32x3xf32>, %w: tensor<3x3x3x16xf32>) -> tensor<3x32x32x16xf32> {
+  %0 = trace.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<3x32x32x3xf32>, tensor<3x3x3x16xf32>) -> tensor<3x32x32x16xf32>
+  return %0 : tensor<3x32x32x16xf32>
+}
+func.func @one_channel(%x: tensor<1x5x5x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x4x4x1xf32> {
+  %0 = trace.conv2d %x, %w {padding = array<i64: 0, 0, 0, 0>} : (tensor<1x5x5x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x4x4x1xf32>
+  return %0 : tensor<1x4x4x1xf32>
+}
+// f64 (8 lanes): 24 channels, two vectors, the second half empty.
+func.func @strided_dilated_f64(%x: tensor<2x13x41x6xf64>, %w: tensor<3x2x6x24xf64>) -> tensor<2x5x20x24xf64> {
+  %0 = trace.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 2, 3>} : (tensor<2x13x41x6xf64>, tensor<3x2x6x24xf64>) -> tensor<2x5x20x24xf64>
+  return %0 : tensor<2x5x20x24xf64>
+}
+func.func @pointwise_s2_64ch(%x: tensor<2x14x14x32xf32>, %w: tensor<1x1x32x64xf32>) -> tensor<2x7x7x64xf32> {
+  %0 = trace.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : (tensor<2x14x14x32xf32>, tensor<1x1x32x64xf32>) -> tensor<2x7x7x64xf32>
+  return %0 : tensor<2x7x7x64xf32>
+}
+// 3 output channels of a 16-wide tile; padding wider on one side.
+func.func @asymmetric_3ch_out(%x: tensor<1x9x11x16xf32>, %w: tensor<3x5x16x3xf32>) -> tensor<1x10x10x3xf32> {
+  %0 = trace.conv2d %x, %w {padding = array<i64: 2, 1, 0, 3>} : (tensor<1x9x11x16xf32>, tensor<3x5x16x3xf32>) -> tensor<1x10x10x3xf32>
+  return %0 : tensor<1x10x10x3xf32>
+}
