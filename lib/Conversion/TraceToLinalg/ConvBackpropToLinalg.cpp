@@ -4,7 +4,8 @@
 // contractions (linalg.contract) that the CPU's contraction stage packs into
 // its micro-kernels, plus strided slices: conv2d_backprop_filter is one
 // matmul per window tap (or of an im2col matrix, with few input channels),
-// conv2d_backprop_input a matmul and a col2im (see the patterns). The
+// conv2d_backprop_input a forward convolution of dy with the flipped filter
+// (unit strides, static shapes) or a matmul and a col2im (see the patterns). The
 // matmuls keep (n, oh, ow) as three dims: collapsing two `?` dims into one
 // hits an LLVM 22 crash (see rewriteAsIm2ColMatmul in
 // lib/Codegen/CPU/PackContractions.cpp).
@@ -367,6 +368,77 @@ struct Conv2DBackpropFilterToMatmuls
   }
 };
 
+/// conv2d_backprop_input with unit strides and static shapes as the
+/// forward convolution it transposes: dy padded by (k - 1) * d - pad on each
+/// side, through the filter flipped in (kh, kw) with c and f swapped,
+///   dx[n, i, j, c] = sum dypad[n, i + kh * dh, j + kw * dw, f]
+///                        * F[KH - 1 - kh, KW - 1 - kw, c, f],
+/// a linalg.conv_2d_nhwc_hwcf that the CPU computes directly
+/// (lib/Codegen/CPU/DirectConvolution.cpp): no column matrix of KH * KW
+/// times dx's size to write and add up. Padding wider than the dilated
+/// window (dy's padding would be negative) stays with col2im.
+struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
+  Conv2DBackpropInputToConv(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
+                                PatternRewriter &rewriter) const override {
+    auto filter = cast<RankedTensorType>(op.getFilter().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    if (!filter.hasStaticShape() || !dy.hasStaticShape() ||
+        !result.hasStaticShape() || !contractionElement(element) ||
+        strides[0] != 1 || strides[1] != 1)
+      return rewriter.notifyMatchFailure(
+          op, "not an f32/f64 op of static shape with unit strides");
+    ArrayRef<int64_t> f = filter.getShape();
+    // dy's padding [top, bottom, left, right]: its padded size is the
+    // input's plus the dilated window's.
+    SmallVector<int64_t> dyPadding;
+    for (int i = 0; i < 2; ++i) {
+      int64_t window = (f[i] - 1) * dilations[i];
+      int64_t low = window - padding[2 * i];
+      int64_t high = result.getDimSize(1 + i) + window - dy.getDimSize(1 + i) - low;
+      dyPadding.append({low, high});
+    }
+    if (llvm::any_of(dyPadding, [](int64_t p) { return p < 0; }))
+      return rewriter.notifyMatchFailure(op, "padding wider than the window");
+
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Value dyPadded = padSpatial(rewriter, loc, op.getDy(), dyPadding,
+                                rewriter.getZeroAttr(element));
+    // The flipped filter [KH, KW, F, C].
+    AffineExpr kh, kw, fo, c;
+    bindDims(context, kh, kw, fo, c);
+    auto flippedType =
+        RankedTensorType::get({f[0], f[1], f[3], f[2]}, element);
+    Value flippedInit =
+        tensor::EmptyOp::create(rewriter, loc, flippedType.getShape(), element);
+    auto flipped = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{flippedType}, ValueRange{op.getFilter()},
+        ValueRange{flippedInit},
+        ArrayRef<AffineMap>{
+            AffineMap::get(4, 0, {f[0] - 1 - kh, f[1] - 1 - kw, c, fo},
+                           context),
+            rewriter.getMultiDimIdentityMap(4)},
+        iterators(4, 0), [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    Value init = filledTensor(rewriter, loc, result.getShape(),
+                              rewriter.getZeroAttr(element));
+    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
+        op, TypeRange{result}, ValueRange{dyPadded, flipped.getResult(0)},
+        ValueRange{init}, rewriter.getI64TensorAttr({1, 1}),
+        rewriter.getI64TensorAttr(dilations));
+    return success();
+  }
+};
+
 /// conv2d_backprop_input as col2im of a matmul: first, with r the row
 /// (kh * kw_size + kw) * c_size + c of the filter as a matrix,
 ///   cols[n, oh, ow, r] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
@@ -535,7 +607,8 @@ void mlir::trace::populateConvBackpropToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<CastToKnownSizes<Conv2DBackpropInputOp>,
                CastToKnownSizes<Conv2DBackpropFilterOp>,
-               Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToCol2Im,
+               Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToConv,
+               Conv2DBackpropInputToCol2Im,
                Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg>(
       patterns.getContext());
 }

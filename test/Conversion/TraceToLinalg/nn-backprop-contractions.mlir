@@ -6,8 +6,9 @@
 // slices, the per-tap work in a loop over the window taps (a parallel one
 // where the taps write their own slices); the CPU's
 // contraction stage packs every contraction into its micro-kernel and
-// hoists loop-invariant packs (PACK). f16 keeps the loop nests of
-// nn-backprop.mlir.
+// hoists loop-invariant packs (PACK). conv2d_backprop_input with unit
+// strides is the forward convolution it transposes instead. f16 keeps the
+// loop nests of nn-backprop.mlir.
 
 // conv2d_backprop_filter with 8 or more input channels: one matmul per
 // window tap (kh, kw), dF[kh, kw] (c x f) = sum over (n, oh, ow) of
@@ -115,18 +116,34 @@ func.func @conv_backprop_input(%f: tensor<3x2x3x4xf32>, %dy: tensor<2x2x3x4xf32>
 
 // -----
 
-// f64, unit strides, SAME padding: the taps are unit-stride slices of a
-// 7x8 dxpad, and dx is its interior.
+// f64, unit strides, SAME padding: the forward convolution that the op
+// transposes, of dy padded by (3 - 1) - 1 on each side with the filter
+// flipped in (kh, kw) and c, f swapped; on the CPU a direct convolution.
+// CHECK: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (-d0 + 2, -d1 + 2, d3, d2)>
 // CHECK-LABEL: func.func @conv_backprop_input_same
-// CHECK: linalg.contract {{.*}} -> tensor<2x5x6x27xf64>
-// CHECK: linalg.fill {{.*}} -> tensor<2x7x8x3xf64>
-// CHECK: scf.for %[[KH:[a-z0-9]+]] =
-// CHECK: scf.for %[[KW:[a-z0-9]+]] =
-// CHECK: tensor.extract_slice %{{.*}}[0, %[[KH]], %[[KW]], 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x7x8x3xf64> to tensor<2x5x6x3xf64>
-// CHECK: tensor.extract_slice %{{.*}}[0, 1, 1, 0] [2, 5, 6, 3] [1, 1, 1, 1] : tensor<2x7x8x3xf64> to tensor<2x5x6x3xf64>
+// CHECK: %[[DYPAD:.*]] = tensor.pad %arg1 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: } : tensor<2x5x6x4xf64> to tensor<2x7x8x4xf64>
+// CHECK: %[[FLIPPED:.*]] = linalg.generic {indexing_maps = [#[[FLIP]], {{.*}}ins(%arg0 : tensor<3x3x3x4xf64>) outs(%{{.*}} : tensor<3x3x4x3xf64>)
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[DYPAD]], %[[FLIPPED]] : tensor<2x7x8x4xf64>, tensor<3x3x4x3xf64>) outs(%{{.*}} : tensor<2x5x6x3xf64>)
 // PACK-LABEL: func.func @conv_backprop_input_same
-// PACK: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 16, 1>}
+// PACK: vector.outerproduct {{.*}} : vector<6xf64>, vector<8xf64>
 func.func @conv_backprop_input_same(%f: tensor<3x3x3x4xf64>, %dy: tensor<2x5x6x4xf64>) -> tensor<2x5x6x3xf64> {
   %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 6, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<3x3x3x4xf64>, tensor<2x5x6x4xf64>) -> tensor<2x5x6x3xf64>
+  return %0 : tensor<2x5x6x3xf64>
+}
+
+// -----
+
+// Unit strides with padding wider than the window (dy's padding would be
+// negative): col2im, whose taps are unit-stride slices of dxpad, and dx is
+// its interior.
+// CHECK-LABEL: func.func @conv_backprop_input_wide_pad
+// CHECK: linalg.contract {{.*}} -> tensor<2x8x6x18xf64>
+// CHECK: scf.for %[[KH:[a-z0-9]+]] =
+// CHECK: scf.for %[[KW:[a-z0-9]+]] =
+// CHECK: tensor.extract_slice %{{.*}}[0, %[[KH]], %[[KW]], 0] [2, 8, 6, 3] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %{{.*}}[0, 3, 1, 0] [2, 5, 6, 3] [1, 1, 1, 1]
+func.func @conv_backprop_input_wide_pad(%f: tensor<3x2x3x4xf64>, %dy: tensor<2x8x6x4xf64>) -> tensor<2x5x6x3xf64> {
+  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 6, 3>, padding = array<i64: 3, 2, 1, 0>} : (tensor<3x2x3x4xf64>, tensor<2x8x6x4xf64>) -> tensor<2x5x6x3xf64>
   return %0 : tensor<2x5x6x3xf64>
 }
