@@ -104,6 +104,14 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         onBuffers.addPass(createCanonicalizerPass());
         onBuffers.addNestedPass<func::FuncOp>(
             bufferization::createBufferLoopHoistingPass());
+      },
+      // Filter gradients of convolutions as register tiles of their own,
+      // not trace-to-linalg's per-tap matmuls.
+      [&](OpPassManager &onTrace) {
+        trace::TraceCpuDirectFilterGradientsOptions filterGradients;
+        filterGradients.cpu = options.targetCpu;
+        onTrace.addPass(
+            trace::createTraceCpuDirectFilterGradients(filterGradients));
       });
 
   // Loops, then LLVM.

@@ -15,7 +15,8 @@ using namespace mlir;
 
 void tracec::buildTraceToBuffersPipeline(
     OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors,
-    llvm::function_ref<void(OpPassManager &)> onBuffers) {
+    llvm::function_ref<void(OpPassManager &)> onBuffers,
+    llvm::function_ref<void(OpPassManager &)> onTrace) {
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
@@ -30,6 +31,8 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(createCSEPass());
   // Variables become the caller's buffers, read and written in place.
   pm.addPass(trace::createTraceLowerState());
+  if (onTrace)
+    onTrace(pm);
   pm.addPass(trace::createTraceToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

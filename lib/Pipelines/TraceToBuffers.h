@@ -12,12 +12,15 @@ namespace tracec {
 /// elementwise fusion, bufferization with results turned into caller-owned
 /// out-parameters and every internal buffer freed. Targets append their
 /// back half. A target may add its own passes on linalg on tensors (after
-/// fusion) with `onTensors`, and right after bufferization, before results
-/// become out-parameters, with `onBuffers`.
+/// fusion) with `onTensors`, right after bufferization, before results
+/// become out-parameters, with `onBuffers`, and on trace ops of the
+/// differentiated, stateless program, before trace-to-linalg, with
+/// `onTrace` (ops a target lowers its own way).
 void buildTraceToBuffersPipeline(
     mlir::OpPassManager &pm,
     llvm::function_ref<void(mlir::OpPassManager &)> onTensors = nullptr,
-    llvm::function_ref<void(mlir::OpPassManager &)> onBuffers = nullptr);
+    llvm::function_ref<void(mlir::OpPassManager &)> onBuffers = nullptr,
+    llvm::function_ref<void(mlir::OpPassManager &)> onTrace = nullptr);
 
 } // namespace tracec
 

@@ -1,6 +1,7 @@
-// trace.conv2d of static shape takes the direct convolution of the CPU
-// pipeline (lib/Codegen/CPU/DirectConvolution.cpp); checked against
-// PyTorch's conv2d in float64 by Inputs/check_conv2d_backprop.py. The
+// trace.conv2d and trace.conv2d_backprop_filter of static shape take the
+// direct convolutions of the CPU pipeline
+// (lib/Codegen/CPU/DirectConvolution.cpp); checked against PyTorch's conv2d
+// and its gradient in float64 by Inputs/check_conv2d_backprop.py. The
 // geometries reach every part of the register tiling: rows with whole
 // tiles and a narrower last one, channel counts below, at and between whole
 // vectors (the filter padded, the stores masked), one and two vectors per
@@ -15,6 +16,9 @@
 // CHECK-DAG: ok strided_dilated_f64
 // CHECK-DAG: ok pointwise_s2_64ch
 // CHECK-DAG: ok asymmetric_3ch_out
+// CHECK-DAG: ok rgb_16ch_filter
+// CHECK-DAG: ok rows_tail_40ch_filter
+// CHECK-DAG: ok tiles_as_tasks_f64_filter
 // CHECK-NOT: FAIL
 
 // 37 output pixels a row: two tiles of 14 and one of 9 (no divisor of 37
@@ -45,4 +49,22 @@ func.func @pointwise_s2_64ch(%x: tensor<2x14x14x32xf32>, %w: tensor<1x1x32x64xf3
 func.func @asymmetric_3ch_out(%x: tensor<1x9x11x16xf32>, %w: tensor<3x5x16x3xf32>) -> tensor<1x10x10x3xf32> {
   %0 = trace.conv2d %x, %w {padding = array<i64: 2, 1, 0, 3>} : (tensor<1x9x11x16xf32>, tensor<3x5x16x3xf32>) -> tensor<1x10x10x3xf32>
   return %0 : tensor<1x10x10x3xf32>
+}
+
+// conv2d_backprop_filter of static shape: trace-cpu-direct-filter-gradients.
+// 3 input channels x 3 columns = 9 rows of 16 channels: one tile per tap row.
+func.func @rgb_16ch_filter(%x: tensor<3x32x32x3xf32>, %dy: tensor<3x32x32x16xf32>) -> tensor<3x3x3x16xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 3, 16>, padding = array<i64: 1, 1, 1, 1>} : (tensor<3x32x32x3xf32>, tensor<3x32x32x16xf32>) -> tensor<3x3x3x16xf32>
+  return %0 : tensor<3x3x3x16xf32>
+}
+// 5 x 5 = 25 rows (no divisor in [7, 14]: a tile of 14 and one of 11),
+// 40 channels (a tile of 32 and 8 of 32), strides and dilations.
+func.func @rows_tail_40ch_filter(%x: tensor<2x13x17x5xf32>, %dy: tensor<2x4x6x40xf32>) -> tensor<3x5x5x40xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 5, 5, 40>, strides = array<i64: 3, 2>, padding = array<i64: 0, 1, 2, 1>, dilations = array<i64: 2, 2>} : (tensor<2x13x17x5xf32>, tensor<2x4x6x40xf32>) -> tensor<3x5x5x40xf32>
+  return %0 : tensor<3x5x5x40xf32>
+}
+// f64, 2 x 16 = 32 rows of 12 channels: row tiles are the tasks.
+func.func @tiles_as_tasks_f64_filter(%x: tensor<2x9x9x16xf64>, %dy: tensor<2x8x8x12xf64>) -> tensor<2x2x16x12xf64> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 2, 2, 16, 12>} : (tensor<2x9x9x16xf64>, tensor<2x8x8x12xf64>) -> tensor<2x2x16x12xf64>
+  return %0 : tensor<2x2x16x12xf64>
 }

@@ -16,6 +16,7 @@
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
 // CPU-NEXT:   trace-lower-state,
+// CPU-NEXT:   trace-cpu-direct-filter-gradients{cpu=native},
 // CPU-NEXT:   trace-to-linalg,
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,

@@ -263,3 +263,213 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
   rewriter.replaceOp(conv, forall.getResults());
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// The filter's gradient
+//===----------------------------------------------------------------------===//
+//
+//   dF[kh, kw, c, f] = sum over (n, oh, ow) of
+//       xpad[n, oh*sh + kh*dh, ow*sw + kw*dw, c] * dy[n, oh, ow, f]
+//
+// For each tap row kh, dF[kh] is a matrix of KW * C rows (kw, c) — its own
+// memory layout — by F. A register tile holds R consecutive rows by n0
+// channels; one step per output pixel (n, oh, ow) loads dy's row of n0
+// channels and broadcasts the R input values the rows read there into R
+// FMAs. Each tile reduces over every output pixel in registers and is
+// stored once: the per-tap matmuls' packed copies of x (transposed) and dy
+// are never made. Tasks are the tap rows kh, times the row tiles when they
+// divide KW * C evenly.
+
+namespace {
+
+struct FilterGradientBuilder {
+  DirectConvolutionBuilder &b;
+  Value dy;
+  int64_t batch, outH, outW, rows;
+
+  /// The tile of `count` rows from `row0` and channels from `f0`, reduced
+  /// over every output pixel, written into `block` (rows from `blockRow0`).
+  Value computeTile(Value block, Value kh, Value row0, Value blockRow0,
+                    Value f0, int64_t count) {
+    RewriterBase &rewriter = b.rewriter;
+    Location loc = b.loc;
+    auto accType = VectorType::get({count, b.tile.channels}, b.element);
+    bool wholeChannels = b.outChannels % b.tile.channels == 0;
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(b.element));
+    Value acc = arith::ConstantOp::create(rewriter, loc, accType,
+                                          rewriter.getZeroAttr(accType));
+    // Where row r of the tile reads: window column kw and channel c.
+    SmallVector<Value> columnOffsets, channels;
+    for (int64_t r = 0; r < count; ++r) {
+      Value row = b.add(row0, b.index(r));
+      Value kw = arith::DivUIOp::create(rewriter, loc, row,
+                                        b.index(b.inChannels));
+      channels.push_back(
+          arith::RemUIOp::create(rewriter, loc, row, b.index(b.inChannels)));
+      columnOffsets.push_back(b.mul(kw, b.dilations[1]));
+    }
+    Value rowOffset = b.mul(kh, b.dilations[0]);
+    auto forRange = [&](int64_t size, Value init,
+                        function_ref<Value(Value, Value)> body) {
+      auto loop = scf::ForOp::create(
+          rewriter, loc, b.index(0), b.index(size), b.index(1),
+          ValueRange{init},
+          [&](OpBuilder &, Location, Value iv, ValueRange args) {
+            scf::YieldOp::create(rewriter, loc, body(iv, args[0]));
+          });
+      return loop.getResult(0);
+    };
+    acc = forRange(batch, acc, [&](Value n, Value acc) {
+      return forRange(outH, acc, [&](Value oh, Value acc) {
+        Value ih = b.add(b.mul(oh, b.strides[0]), rowOffset);
+        return forRange(outW, acc, [&](Value ow, Value acc) {
+          Value iw0 = b.mul(ow, b.strides[1]);
+          auto rowType = VectorType::get({b.tile.channels}, b.element);
+          Value grads = vector::TransferReadOp::create(
+              rewriter, loc, rowType, dy, ValueRange{n, oh, ow, f0}, zero,
+              ArrayRef<bool>{wholeChannels});
+          SmallVector<Value> inputs;
+          for (int64_t r = 0; r < count; ++r)
+            inputs.push_back(tensor::ExtractOp::create(
+                rewriter, loc, b.input,
+                ValueRange{n, ih, b.add(iw0, columnOffsets[r]), channels[r]}));
+          Value column = vector::FromElementsOp::create(
+              rewriter, loc, VectorType::get({count}, b.element), inputs);
+          return vector::OuterProductOp::create(rewriter, loc, accType, column,
+                                                grads, acc,
+                                                vector::CombiningKind::ADD)
+              .getResult();
+        });
+      });
+    });
+    return vector::TransferWriteOp::create(
+               rewriter, loc, acc, block, ValueRange{blockRow0, f0},
+               ArrayRef<bool>{true, wholeChannels})
+        .getResult();
+  }
+};
+
+} // namespace
+
+LogicalResult
+tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
+                                      trace::Conv2DBackpropFilterOp op,
+                                      const CpuVectorInfo &cpu) {
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  auto dyType = cast<RankedTensorType>(op.getDy().getType());
+  RankedTensorType resultType = op.getType();
+  Type element = resultType.getElementType();
+  if (!inputType.hasStaticShape() || !dyType.hasStaticShape() ||
+      !resultType.hasStaticShape() || resultType.getNumElements() == 0 ||
+      !(element.isF32() || element.isF64()) ||
+      inputType.getElementType() != element ||
+      dyType.getElementType() != element)
+    return failure();
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> filterShape = resultType.getShape();
+  ArrayRef<int64_t> dyShape = dyType.getShape();
+  int64_t rows = filterShape[1] * filterShape[2];
+
+  // x padded as the forward pass read it. (An empty batch or output sums
+  // nothing: the loops below do not run, and the result is zeros.)
+  Value input = op.getInput();
+  ArrayRef<int64_t> padding = op.getPadding();
+  if (llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> shape = llvm::to_vector(inputType.getShape());
+    shape[1] += padding[0] + padding[1];
+    shape[2] += padding[2] + padding[3];
+    SmallVector<OpFoldResult> low = {
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(padding[0]),
+        rewriter.getIndexAttr(padding[2]), rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> high = {
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(padding[1]),
+        rewriter.getIndexAttr(padding[3]), rewriter.getIndexAttr(0)};
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    input = tensor::PadOp::create(rewriter, loc,
+                                  RankedTensorType::get(shape, element), input,
+                                  low, high, zero)
+                .getResult();
+  }
+
+  DirectConvolutionBuilder conv{
+      rewriter,
+      loc,
+      input,
+      /*filter=*/nullptr,
+      element,
+      filterShape[0],
+      filterShape[1],
+      filterShape[2],
+      filterShape[3],
+      llvm::to_vector(op.getStrides()),
+      llvm::to_vector(op.getDilations()),
+      chooseConvTile(cpu, element.getIntOrFloatBitWidth(), rows,
+                     filterShape[3]),
+      /*fillValue=*/nullptr};
+  FilterGradientBuilder grad{conv, op.getDy(), dyShape[0], dyShape[1],
+                             dyShape[2], rows};
+  const ConvTile &tile = conv.tile;
+  int64_t channels = filterShape[3];
+  int64_t paddedChannels = llvm::divideCeil(channels, tile.channels) *
+                           tile.channels;
+  // Row tiles are tasks when they divide the rows; else a task's rows are
+  // all of its tap row's, the last tile narrower.
+  int64_t taskRows = rows % tile.pixels == 0 ? tile.pixels : rows;
+  auto matrixType =
+      RankedTensorType::get({filterShape[0], rows, channels}, element);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, matrixType.getShape(),
+                                        element);
+  SmallVector<OpFoldResult> tasks = {rewriter.getIndexAttr(filterShape[0]),
+                                     rewriter.getIndexAttr(rows / taskRows)};
+  auto forall = scf::ForallOp::create(rewriter, loc, tasks, ValueRange{empty},
+                                      std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    Value kh = forall.getInductionVar(0);
+    Value taskRow0 = conv.mul(forall.getInductionVar(1), taskRows);
+    Value shared = forall.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets = {kh, taskRow0, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
+                                       rewriter.getIndexAttr(taskRows),
+                                       rewriter.getIndexAttr(channels)};
+    SmallVector<OpFoldResult> unitStrides(3, rewriter.getIndexAttr(1));
+    auto blockType = RankedTensorType::get({taskRows, channels}, element);
+    Value block = tensor::ExtractSliceOp::create(
+        rewriter, loc, blockType, shared, offsets, sizes, unitStrides);
+    auto channelLoop = scf::ForOp::create(
+        rewriter, loc, conv.index(0), conv.index(paddedChannels),
+        conv.index(tile.channels), ValueRange{block},
+        [&](OpBuilder &, Location, Value f0, ValueRange blockArgs) {
+          Value block = blockArgs[0];
+          int64_t tilesInTask = taskRows / tile.pixels;
+          auto rowLoop = scf::ForOp::create(
+              rewriter, loc, conv.index(0),
+              conv.index(tilesInTask * tile.pixels), conv.index(tile.pixels),
+              ValueRange{block},
+              [&](OpBuilder &, Location, Value r0, ValueRange args) {
+                scf::YieldOp::create(
+                    rewriter, loc,
+                    grad.computeTile(args[0], kh, conv.add(taskRow0, r0), r0,
+                                     f0, tile.pixels));
+              });
+          block = rowLoop.getResult(0);
+          if (taskRows % tile.pixels != 0) {
+            Value r0 = conv.index(tilesInTask * tile.pixels);
+            block = grad.computeTile(block, kh, conv.add(taskRow0, r0), r0, f0,
+                                     taskRows % tile.pixels);
+          }
+          scf::YieldOp::create(rewriter, loc, block);
+        });
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc,
+                                          channelLoop.getResult(0), shared,
+                                          offsets, sizes, unitStrides);
+  }
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, resultType, forall.getResult(0),
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  return success();
+}

@@ -9,6 +9,7 @@
 #define TRACEC_CODEGEN_CPU_DIRECTCONVOLUTION_H
 
 #include "tracec/Codegen/CPU/CpuTarget.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,6 +24,16 @@ namespace tracec {
 mlir::LogicalResult rewriteAsDirectConvolution(mlir::RewriterBase &rewriter,
                                                mlir::linalg::Conv2DNhwcHwcfOp conv,
                                                const CpuVectorInfo &cpu);
+
+/// Replaces `op` (f32 or f64, static shapes) by loops whose step is one
+/// outer product of a register tile of the filter's gradient: R rows (kw, c)
+/// of a tap row kh times n0 output channels, reduced over every output
+/// pixel in vector registers and stored once. Fails (changing nothing) on
+/// other ops.
+mlir::LogicalResult
+rewriteFilterGradientDirectly(mlir::RewriterBase &rewriter,
+                              mlir::trace::Conv2DBackpropFilterOp op,
+                              const CpuVectorInfo &cpu);
 
 } // namespace tracec
 

@@ -27,6 +27,29 @@ defvar CpuOption = Option<"cpu", "cpu", "std::string", /*default=*/"\"native\"",
     "CPU whose vector unit sizes the micro-kernel: native (the host) or an "
     "LLVM CPU name such as skylake-avx512 or haswell">;
 
+def TraceCpuDirectFilterGradients
+    : Pass<"trace-cpu-direct-filter-gradients"> {
+  let summary = "Compute conv2d_backprop_filter as register tiles of the "
+                "gradient, before trace-to-linalg";
+  let description = [{
+    Each trace.conv2d_backprop_filter of f32 or f64 with static shapes
+    becomes loops on tensors (lib/Codegen/CPU/DirectConvolution.cpp): per
+    tap row kh, the gradient is a matrix of KW * C rows (kw, c) by F; a
+    register tile of R rows by n0 channels (one or two vectors) is reduced
+    over every output pixel by one vector.outerproduct per pixel (dy's row
+    of n0 channels times the R input values the rows read there) and
+    stored once. Runs on the trace op, before trace-to-linalg's per-tap
+    matmuls (which the GPU keeps), so it needs no pattern matching of
+    their loops. The tasks (an scf.forall) are the tap rows, times the row
+    tiles where they divide KW * C.
+  }];
+  let options = [CpuOption];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
   let summary = "Pack contractions into the layout of the FMA micro-kernel";
   let description = [{
@@ -45,6 +68,13 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
     original layout: a transposed operand is absorbed by its pack. Sizes
     not divisible by the tile are padded with zeros. The packed op carries
     `trace.micro_kernel = [m0, n0, k0]` for the later steps.
+
+    conv_2d_nhwc_hwcf of f32/f64 with static shapes is not packed: it
+    becomes loops of its own (DirectConvolution.cpp), an scf.forall over
+    output rows (n, oh) whose register tiles of R pixels by n0 channels
+    (one vector of channels when F is at most one, else two) are
+    vector.outerproduct steps over (kh, kw, c), reading the input in place:
+    no im2col matrix and no packed copy.
   }];
   let options = [
     CpuOption,

@@ -1,0 +1,51 @@
+// RUN: tracec-opt %s --trace-cpu-direct-filter-gradients=cpu=skylake-avx512 --canonicalize -split-input-file | FileCheck %s
+
+// conv2d_backprop_filter of static shape becomes register tiles of the
+// gradient: per tap row kh, rows (kw, c) by channels; each tile is reduced
+// over the output pixels (n, oh, ow) by one outer product per pixel of the
+// R input values the rows read there with dy's row of channels, and stored
+// once. 3 x 16 = 48 rows of 16 channels (one vector): 3 tiles of 16 rows,
+// each a task with its tap row: 3 x 3 tasks.
+// CHECK-LABEL: func.func @filter_gradient
+// CHECK: %[[XPAD:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[G:.*]] = scf.forall (%[[KH:[a-z0-9_]+]], %[[T:[a-z0-9_]+]]) in (3, 3) shared_outs(%[[OUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<3x48x16xf32>)
+// CHECK: tensor.extract_slice %[[OUT]][%[[KH]], %{{.*}}, 0] [1, 16, 16]
+// CHECK: scf.for %[[N:[a-z0-9_]+]] = {{.*}} -> (vector<16x16xf32>)
+// CHECK: scf.for %[[OH:[a-z0-9_]+]] = {{.*}} -> (vector<16x16xf32>)
+// CHECK: scf.for %[[OW:[a-z0-9_]+]] = {{.*}} -> (vector<16x16xf32>)
+// CHECK: vector.transfer_read %arg1[%[[N]], %[[OH]], %[[OW]], %c0]{{.*}} : tensor<8x10x10x16xf32>, vector<16xf32>
+// CHECK-COUNT-16: tensor.extract %[[XPAD]][%[[N]],
+// CHECK: vector.outerproduct {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, true]} : vector<16x16xf32>, tensor<16x16xf32>
+// CHECK: tensor.parallel_insert_slice
+// CHECK: tensor.expand_shape %[[G]] {{\[\[}}0], [1, 2], [3]] output_shape [3, 3, 16, 16] : tensor<3x48x16xf32> into tensor<3x3x16x16xf32>
+func.func @filter_gradient(%x: tensor<8x10x10x16xf32>, %dy: tensor<8x10x10x16xf32>) -> tensor<3x3x16x16xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 16, 16>, padding = array<i64: 1, 1, 1, 1>} : (tensor<8x10x10x16xf32>, tensor<8x10x10x16xf32>) -> tensor<3x3x16x16xf32>
+  return %0 : tensor<3x3x16x16xf32>
+}
+
+// -----
+
+// 3 x 3 = 9 rows, 20 channels (two vectors, the second masked: dy's rows
+// read and the tile stored under a mask); unpadded, no pad.
+// CHECK-LABEL: func.func @masked_channels
+// CHECK-NOT: tensor.pad
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: vector.transfer_read %arg1{{.*}} : tensor<1x4x3x20xf32>, vector<32xf32>
+// CHECK-COUNT-9: tensor.extract %arg0[
+// CHECK: vector.outerproduct {{.*}} : vector<9xf32>, vector<32xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<9x32xf32>, tensor<9x20xf32>
+func.func @masked_channels(%x: tensor<1x5x5x3xf32>, %dy: tensor<1x4x3x20xf32>) -> tensor<2x3x3x20xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 2, 3, 3, 20>} : (tensor<1x5x5x3xf32>, tensor<1x4x3x20xf32>) -> tensor<2x3x3x20xf32>
+  return %0 : tensor<2x3x3x20xf32>
+}
+
+// -----
+
+// A `?` batch keeps trace-to-linalg's matmuls.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: trace.conv2d_backprop_filter
+func.func @dynamic(%x: tensor<?x5x5x3xf32>, %dy: tensor<?x3x3x4xf32>) -> tensor<3x3x3x4xf32> {
+  %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 3, 4>} : (tensor<?x5x5x3xf32>, tensor<?x3x3x4xf32>) -> tensor<3x3x3x4xf32>
+  return %0 : tensor<3x3x3x4xf32>
+}
