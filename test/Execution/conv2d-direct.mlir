@@ -63,7 +63,8 @@ func.func @rows_tail_40ch_filter(%x: tensor<2x13x17x5xf32>, %dy: tensor<2x4x6x40
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 5, 5, 40>, strides = array<i64: 3, 2>, padding = array<i64: 0, 1, 2, 1>, dilations = array<i64: 2, 2>} : (tensor<2x13x17x5xf32>, tensor<2x4x6x40xf32>) -> tensor<3x5x5x40xf32>
   return %0 : tensor<3x5x5x40xf32>
 }
-// f64, 2 x 16 = 32 rows of 12 channels: row tiles are the tasks.
+// f64, 2 x 16 = 32 rows of 12 channels: 4 tiles of 8 rows; 16 output rows
+// (n, oh) in 4 tasks.
 func.func @tiles_as_tasks_f64_filter(%x: tensor<2x9x9x16xf64>, %dy: tensor<2x8x8x12xf64>) -> tensor<2x2x16x12xf64> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 2, 2, 16, 12>} : (tensor<2x9x9x16xf64>, tensor<2x8x8x12xf64>) -> tensor<2x2x16x12xf64>
   return %0 : tensor<2x2x16x12xf64>

@@ -275,30 +275,59 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
 // memory layout — by F. A register tile holds R consecutive rows by n0
 // channels; one step per output pixel (n, oh, ow) loads dy's row of n0
 // channels and broadcasts the R input values the rows read there into R
-// FMAs. Each tile reduces over every output pixel in registers and is
-// stored once: the per-tap matmuls' packed copies of x (transposed) and dy
-// are never made. Tasks are the tap rows kh, times the row tiles when they
-// divide KW * C evenly.
+// FMAs: the per-tap matmuls' packed copies of x (transposed) and dy are
+// never made.
+//
+// The output rows (n, oh) of pixels are split into a few tasks, each
+// summing its own partial gradient; the partials are added at the end. A
+// task walks its rows in blocks small enough to stay in L2 and passes over
+// a block once per tile, so x and dy come from memory about once.
+// Summation is blocked: a row of pixels sums in registers from zero, rows
+// into their block's sum, blocks into the task's partial, partials into
+// the result; each float adds few terms in sequence (a 64x32x32 batch:
+// 32 + 16 + 32 + 4, not 65,536), within 2x of PyTorch's error.
 
 namespace {
+
+/// Tasks: enough for a few cores, few enough that the partial gradients
+/// they add at the end cost little.
+constexpr int64_t kFilterGradientTasks = 4;
+/// Output pixels per block of a task: with the input rows they read, a
+/// block's x and dy fit in L2 at 64 channels.
+constexpr int64_t kFilterGradientBlockPixels = 512;
 
 struct FilterGradientBuilder {
   DirectConvolutionBuilder &b;
   Value dy;
-  int64_t batch, outH, outW, rows;
+  int64_t outH, outW, rows;
 
-  /// The tile of `count` rows from `row0` and channels from `f0`, reduced
-  /// over every output pixel, written into `block` (rows from `blockRow0`).
-  Value computeTile(Value block, Value kh, Value row0, Value blockRow0,
-                    Value f0, int64_t count) {
+  Value forRange(Value lower, Value upper, Value init,
+                 function_ref<Value(Value, Value)> body) {
+    RewriterBase &rewriter = b.rewriter;
+    auto loop = scf::ForOp::create(
+        rewriter, b.loc, lower, upper, b.index(1), ValueRange{init},
+        [&](OpBuilder &, Location loc, Value iv, ValueRange args) {
+          scf::YieldOp::create(rewriter, loc, body(iv, args[0]));
+        });
+    return loop.getResult(0);
+  }
+  Value addf(Value lhs, Value rhs) {
+    return arith::AddFOp::create(b.rewriter, b.loc, lhs, rhs);
+  }
+
+  /// Adds the tile of `count` rows from `row0` and channels from `f0`,
+  /// summed over the output rows [first, last) of (n, oh), into `partial`
+  /// (the task's [KH, KW * C, F]) at tap row `kh`.
+  Value addTile(Value partial, Value first, Value last, Value kh, Value row0,
+                Value f0, int64_t count) {
     RewriterBase &rewriter = b.rewriter;
     Location loc = b.loc;
     auto accType = VectorType::get({count, b.tile.channels}, b.element);
     bool wholeChannels = b.outChannels % b.tile.channels == 0;
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(b.element));
-    Value acc = arith::ConstantOp::create(rewriter, loc, accType,
-                                          rewriter.getZeroAttr(accType));
+    Value zeros = arith::ConstantOp::create(rewriter, loc, accType,
+                                            rewriter.getZeroAttr(accType));
     // Where row r of the tile reads: window column kw and channel c.
     SmallVector<Value> columnOffsets, channels;
     for (int64_t r = 0; r < count; ++r) {
@@ -310,51 +339,38 @@ struct FilterGradientBuilder {
       columnOffsets.push_back(b.mul(kw, b.dilations[1]));
     }
     Value rowOffset = b.mul(kh, b.dilations[0]);
-    auto forRange = [&](int64_t size, Value init,
-                        function_ref<Value(Value, Value)> body) {
-      auto loop = scf::ForOp::create(
-          rewriter, loc, b.index(0), b.index(size), b.index(1),
-          ValueRange{init},
-          [&](OpBuilder &, Location, Value iv, ValueRange args) {
-            scf::YieldOp::create(rewriter, loc, body(iv, args[0]));
-          });
-      return loop.getResult(0);
-    };
-    // Blocked summation: a row of pixels is summed in registers from zero,
-    // rows into their image's sum, images into the total. Each float then
-    // adds up at most max(N, OH, OW) terms in sequence, not N * OH * OW (a
-    // 64x32x32 batch: 64, not 65,536; within 2x of PyTorch's error).
-    auto add = [&](Value a, Value b) -> Value {
-      return arith::AddFOp::create(rewriter, loc, a, b);
-    };
-    Value sums = forRange(batch, acc, [&](Value n, Value total) {
-      Value image = forRange(outH, acc, [&](Value oh, Value image) {
-        Value ih = b.add(b.mul(oh, b.strides[0]), rowOffset);
-        Value row = forRange(outW, acc, [&](Value ow, Value acc) {
-          Value iw0 = b.mul(ow, b.strides[1]);
-          auto rowType = VectorType::get({b.tile.channels}, b.element);
-          Value grads = vector::TransferReadOp::create(
-              rewriter, loc, rowType, dy, ValueRange{n, oh, ow, f0}, zero,
-              ArrayRef<bool>{wholeChannels});
-          SmallVector<Value> inputs;
-          for (int64_t r = 0; r < count; ++r)
-            inputs.push_back(tensor::ExtractOp::create(
-                rewriter, loc, b.input,
-                ValueRange{n, ih, b.add(iw0, columnOffsets[r]), channels[r]}));
-          Value column = vector::FromElementsOp::create(
-              rewriter, loc, VectorType::get({count}, b.element), inputs);
-          return vector::OuterProductOp::create(rewriter, loc, accType, column,
-                                                grads, acc,
-                                                vector::CombiningKind::ADD)
-              .getResult();
-        });
-        return add(image, row);
+    Value block = forRange(first, last, zeros, [&](Value p, Value block) {
+      Value n = arith::DivUIOp::create(rewriter, loc, p, b.index(outH));
+      Value oh = arith::RemUIOp::create(rewriter, loc, p, b.index(outH));
+      Value ih = b.add(b.mul(oh, b.strides[0]), rowOffset);
+      Value pixels = forRange(b.index(0), b.index(outW), zeros,
+                              [&](Value ow, Value acc) {
+        Value iw0 = b.mul(ow, b.strides[1]);
+        auto rowType = VectorType::get({b.tile.channels}, b.element);
+        Value grads = vector::TransferReadOp::create(
+            rewriter, loc, rowType, dy, ValueRange{n, oh, ow, f0}, zero,
+            ArrayRef<bool>{wholeChannels});
+        SmallVector<Value> inputs;
+        for (int64_t r = 0; r < count; ++r)
+          inputs.push_back(tensor::ExtractOp::create(
+              rewriter, loc, b.input,
+              ValueRange{n, ih, b.add(iw0, columnOffsets[r]), channels[r]}));
+        Value column = vector::FromElementsOp::create(
+            rewriter, loc, VectorType::get({count}, b.element), inputs);
+        return vector::OuterProductOp::create(rewriter, loc, accType, column,
+                                              grads, acc,
+                                              vector::CombiningKind::ADD)
+            .getResult();
       });
-      return add(total, image);
+      return addf(block, pixels);
     });
-    return vector::TransferWriteOp::create(
-               rewriter, loc, sums, block, ValueRange{blockRow0, f0},
-               ArrayRef<bool>{true, wholeChannels})
+    SmallVector<bool> inBounds = {true, wholeChannels};
+    Value sum = vector::TransferReadOp::create(
+        rewriter, loc, accType, partial, ValueRange{kh, row0, f0}, zero,
+        inBounds);
+    return vector::TransferWriteOp::create(rewriter, loc, addf(sum, block),
+                                           partial, ValueRange{kh, row0, f0},
+                                           inBounds)
         .getResult();
   }
 };
@@ -379,11 +395,13 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
   ArrayRef<int64_t> filterShape = resultType.getShape();
   ArrayRef<int64_t> dyShape = dyType.getShape();
   int64_t rows = filterShape[1] * filterShape[2];
+  int64_t channels = filterShape[3];
 
-  // x padded as the forward pass read it. (An empty batch or output sums
-  // nothing: the loops below do not run, and the result is zeros.)
+  // x padded as the forward pass read it.
   Value input = op.getInput();
   ArrayRef<int64_t> padding = op.getPadding();
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
   if (llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
     SmallVector<int64_t> shape = llvm::to_vector(inputType.getShape());
     shape[1] += padding[0] + padding[1];
@@ -394,8 +412,6 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
     SmallVector<OpFoldResult> high = {
         rewriter.getIndexAttr(0), rewriter.getIndexAttr(padding[1]),
         rewriter.getIndexAttr(padding[3]), rewriter.getIndexAttr(0)};
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
     input = tensor::PadOp::create(rewriter, loc,
                                   RankedTensorType::get(shape, element), input,
                                   low, high, zero)
@@ -411,74 +427,107 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
       filterShape[0],
       filterShape[1],
       filterShape[2],
-      filterShape[3],
+      channels,
       llvm::to_vector(op.getStrides()),
       llvm::to_vector(op.getDilations()),
-      chooseConvTile(cpu, element.getIntOrFloatBitWidth(), rows,
-                     filterShape[3]),
+      chooseConvTile(cpu, element.getIntOrFloatBitWidth(), rows, channels),
       /*fillValue=*/nullptr};
-  FilterGradientBuilder grad{conv, op.getDy(), dyShape[0], dyShape[1],
-                             dyShape[2], rows};
+  FilterGradientBuilder grad{conv, op.getDy(), dyShape[1], dyShape[2], rows};
   const ConvTile &tile = conv.tile;
-  int64_t channels = filterShape[3];
-  int64_t paddedChannels = llvm::divideCeil(channels, tile.channels) *
-                           tile.channels;
-  // Row tiles are tasks when they divide the rows; else a task's rows are
-  // all of its tap row's, the last tile narrower.
-  int64_t taskRows = rows % tile.pixels == 0 ? tile.pixels : rows;
-  auto matrixType =
+
+  // Output rows (n, oh): split into tasks, walked in blocks.
+  int64_t outputRows = dyShape[0] * dyShape[1];
+  int64_t tasks = std::clamp<int64_t>(outputRows, 1, kFilterGradientTasks);
+  int64_t rowsPerTask = llvm::divideCeil(outputRows, tasks);
+  int64_t blockRows = std::clamp<int64_t>(
+      kFilterGradientBlockPixels / std::max<int64_t>(1, dyShape[2]), 1,
+      rowsPerTask);
+  int64_t wholeTiles = rows / tile.pixels, lastRows = rows % tile.pixels;
+
+  // One partial gradient [KH, KW * C, F] per task, from zeros.
+  auto partialType =
       RankedTensorType::get({filterShape[0], rows, channels}, element);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, matrixType.getShape(),
-                                        element);
-  SmallVector<OpFoldResult> tasks = {rewriter.getIndexAttr(filterShape[0]),
-                                     rewriter.getIndexAttr(rows / taskRows)};
-  auto forall = scf::ForallOp::create(rewriter, loc, tasks, ValueRange{empty},
-                                      std::nullopt);
-  {
+  SmallVector<int64_t> partialsShape = {tasks, filterShape[0], rows, channels};
+  Value partials = linalg::FillOp::create(
+                       rewriter, loc, ValueRange{zero},
+                       ValueRange{tensor::EmptyOp::create(
+                           rewriter, loc, partialsShape, element)})
+                       .getResult(0);
+  // An empty batch or output sums nothing: the result is the zeros.
+  if (outputRows > 0 && dyShape[2] > 0) {
+    SmallVector<OpFoldResult> taskCount = {rewriter.getIndexAttr(tasks)};
+    auto forall = scf::ForallOp::create(rewriter, loc, taskCount,
+                                        ValueRange{partials}, std::nullopt);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(forall.getBody());
-    Value kh = forall.getInductionVar(0);
-    Value taskRow0 = conv.mul(forall.getInductionVar(1), taskRows);
+    Value task = forall.getInductionVar(0);
     Value shared = forall.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets = {kh, taskRow0, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> offsets = {task, rewriter.getIndexAttr(0),
+                                         rewriter.getIndexAttr(0),
+                                         rewriter.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
-                                       rewriter.getIndexAttr(taskRows),
+                                       rewriter.getIndexAttr(filterShape[0]),
+                                       rewriter.getIndexAttr(rows),
                                        rewriter.getIndexAttr(channels)};
-    SmallVector<OpFoldResult> unitStrides(3, rewriter.getIndexAttr(1));
-    auto blockType = RankedTensorType::get({taskRows, channels}, element);
-    Value block = tensor::ExtractSliceOp::create(
-        rewriter, loc, blockType, shared, offsets, sizes, unitStrides);
-    auto channelLoop = scf::ForOp::create(
-        rewriter, loc, conv.index(0), conv.index(paddedChannels),
-        conv.index(tile.channels), ValueRange{block},
-        [&](OpBuilder &, Location, Value f0, ValueRange blockArgs) {
-          Value block = blockArgs[0];
-          int64_t tilesInTask = taskRows / tile.pixels;
-          auto rowLoop = scf::ForOp::create(
-              rewriter, loc, conv.index(0),
-              conv.index(tilesInTask * tile.pixels), conv.index(tile.pixels),
-              ValueRange{block},
-              [&](OpBuilder &, Location, Value r0, ValueRange args) {
-                scf::YieldOp::create(
-                    rewriter, loc,
-                    grad.computeTile(args[0], kh, conv.add(taskRow0, r0), r0,
-                                     f0, tile.pixels));
-              });
-          block = rowLoop.getResult(0);
-          if (taskRows % tile.pixels != 0) {
-            Value r0 = conv.index(tilesInTask * tile.pixels);
-            block = grad.computeTile(block, kh, conv.add(taskRow0, r0), r0, f0,
-                                     taskRows % tile.pixels);
-          }
-          scf::YieldOp::create(rewriter, loc, block);
+    SmallVector<OpFoldResult> unitStrides(4, rewriter.getIndexAttr(1));
+    Value partial = tensor::ExtractSliceOp::create(
+        rewriter, loc, partialType, shared, offsets, sizes, unitStrides);
+    Value taskFirst = conv.mul(task, rowsPerTask);
+    Value taskLast = arith::MinUIOp::create(
+        rewriter, loc, conv.add(taskFirst, conv.index(rowsPerTask)),
+        conv.index(outputRows));
+    auto blocks = scf::ForOp::create(
+        rewriter, loc, taskFirst, taskLast, conv.index(blockRows),
+        ValueRange{partial},
+        [&](OpBuilder &, Location, Value first, ValueRange blockArgs) {
+          Value last = arith::MinUIOp::create(
+              rewriter, loc, conv.add(first, conv.index(blockRows)), taskLast);
+          auto byTap = [&](Value kh, Value partial) {
+            return grad.forRange(
+                conv.index(0),
+                conv.index(llvm::divideCeil(channels, tile.channels)), partial,
+                [&](Value fTile, Value partial) {
+                  Value f0 = conv.mul(fTile, tile.channels);
+                  if (wholeTiles > 0)
+                    partial = grad.forRange(
+                        conv.index(0), conv.index(wholeTiles), partial,
+                        [&](Value rowTile, Value partial) {
+                          return grad.addTile(partial, first, last, kh,
+                                              conv.mul(rowTile, tile.pixels),
+                                              f0, tile.pixels);
+                        });
+                  if (lastRows > 0)
+                    partial = grad.addTile(
+                        partial, first, last, kh,
+                        conv.index(wholeTiles * tile.pixels), f0, lastRows);
+                  return partial;
+                });
+          };
+          scf::YieldOp::create(
+              rewriter, loc,
+              grad.forRange(conv.index(0), conv.index(filterShape[0]),
+                            blockArgs[0], byTap));
         });
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(rewriter, loc,
-                                          channelLoop.getResult(0), shared,
-                                          offsets, sizes, unitStrides);
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, blocks.getResult(0),
+                                          shared, offsets, sizes, unitStrides);
+    partials = forall.getResult(0);
   }
+
+  // The partials' sum, as the filter [KH, KW, C, F].
+  Value sumInit = linalg::FillOp::create(
+                      rewriter, loc, ValueRange{zero},
+                      ValueRange{tensor::EmptyOp::create(
+                          rewriter, loc, partialType.getShape(), element)})
+                      .getResult(0);
+  auto sum = linalg::ReduceOp::create(
+      rewriter, loc, ValueRange{partials}, ValueRange{sumInit},
+      ArrayRef<int64_t>{0}, [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
+      });
   rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-      op, resultType, forall.getResult(0),
+      op, resultType, sum.getResult(0),
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
   return success();
 }

@@ -27,9 +27,9 @@ mlir::LogicalResult rewriteAsDirectConvolution(mlir::RewriterBase &rewriter,
 
 /// Replaces `op` (f32 or f64, static shapes) by loops whose step is one
 /// outer product of a register tile of the filter's gradient: R rows (kw, c)
-/// of a tap row kh times n0 output channels, reduced over every output
-/// pixel in vector registers and stored once. Fails (changing nothing) on
-/// other ops.
+/// of a tap row kh times n0 output channels, reduced over blocks of output
+/// pixels in vector registers, in a few tasks whose partial gradients are
+/// summed. Fails (changing nothing) on other ops.
 mlir::LogicalResult
 rewriteFilterGradientDirectly(mlir::RewriterBase &rewriter,
                               mlir::trace::Conv2DBackpropFilterOp op,

@@ -1,24 +1,36 @@
 // RUN: tracec-opt %s --trace-cpu-direct-filter-gradients=cpu=skylake-avx512 --canonicalize -split-input-file | FileCheck %s
 
 // conv2d_backprop_filter of static shape becomes register tiles of the
-// gradient: per tap row kh, rows (kw, c) by channels; each tile is reduced
-// over the output pixels (n, oh, ow) by one outer product per pixel of the
-// R input values the rows read there with dy's row of channels, and stored
-// once. 3 x 16 = 48 rows of 16 channels (one vector): 3 tiles of 16 rows,
-// each a task with its tap row: 3 x 3 tasks.
+// gradient: per tap row kh, rows (kw, c) by channels. Four tasks split the
+// 8 x 10 output rows (n, oh), each summing a partial gradient
+// [KH, KW * C, F] in blocks of rows (here one block of 20 rows); per block
+// and tile, a row of pixels is summed from zero in registers by one outer
+// product per pixel (the R input values the rows read there with dy's
+// channels), rows into the block's sum, which is added to the partial. The
+// partials are summed at the end. 3 x 16 = 48 rows of 16 channels (one
+// vector): tiles of 16 rows.
 // CHECK-LABEL: func.func @filter_gradient
 // CHECK: %[[XPAD:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
-// CHECK: %[[G:.*]] = scf.forall (%[[KH:[a-z0-9_]+]], %[[T:[a-z0-9_]+]]) in (3, 3) shared_outs(%[[OUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<3x48x16xf32>)
-// CHECK: tensor.extract_slice %[[OUT]][%[[KH]], %{{.*}}, 0] [1, 16, 16]
-// CHECK: scf.for %[[N:[a-z0-9_]+]] = {{.*}} -> (vector<16x16xf32>)
-// CHECK: scf.for %[[OH:[a-z0-9_]+]] = {{.*}} -> (vector<16x16xf32>)
-// CHECK: scf.for %[[OW:[a-z0-9_]+]] = {{.*}} -> (vector<16x16xf32>)
+// CHECK: %[[ZEROS:.*]] = linalg.fill {{.*}} -> tensor<4x3x48x16xf32>
+// CHECK: %[[PARTIALS:.*]] = scf.forall (%[[T:[a-z0-9_]+]]) in (4) shared_outs(%[[OUT:[a-z0-9_]+]] = %[[ZEROS]])
+// CHECK: tensor.extract_slice %[[OUT]][%[[T]], 0, 0, 0] [1, 3, 48, 16]
+// CHECK: scf.for %[[FIRST:[a-z0-9_]+]] = {{.*}} step %c20 {{.*}} -> (tensor<3x48x16xf32>)
+// CHECK: scf.for %[[KH:[a-z0-9_]+]] = %c0 to %c3 {{.*}} -> (tensor<3x48x16xf32>)
+// CHECK: scf.for %[[TILE:[a-z0-9_]+]] = %c0 to %c3 {{.*}} -> (tensor<3x48x16xf32>)
+// CHECK: scf.for %[[P:[a-z0-9_]+]] = %[[FIRST]] to {{.*}} -> (vector<16x16xf32>)
+// CHECK: %[[N:.*]] = arith.divui %[[P]], %c10
+// CHECK: %[[OH:.*]] = arith.remui %[[P]], %c10
+// CHECK: scf.for %[[OW:[a-z0-9_]+]] = %c0 to %c10 {{.*}} -> (vector<16x16xf32>)
 // CHECK: vector.transfer_read %arg1[%[[N]], %[[OH]], %[[OW]], %c0]{{.*}} : tensor<8x10x10x16xf32>, vector<16xf32>
 // CHECK-COUNT-16: tensor.extract %[[XPAD]][%[[N]],
 // CHECK: vector.outerproduct {{.*}} : vector<16xf32>, vector<16xf32>
-// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, true]} : vector<16x16xf32>, tensor<16x16xf32>
+// CHECK: arith.addf {{.*}} : vector<16x16xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[KH]], {{.*}} : tensor<3x48x16xf32>, vector<16x16xf32>
+// CHECK: arith.addf {{.*}} : vector<16x16xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, true]} : vector<16x16xf32>, tensor<3x48x16xf32>
 // CHECK: tensor.parallel_insert_slice
-// CHECK: tensor.expand_shape %[[G]] {{\[\[}}0], [1, 2], [3]] output_shape [3, 3, 16, 16] : tensor<3x48x16xf32> into tensor<3x3x16x16xf32>
+// CHECK: %[[SUM:.*]] = linalg.reduce ins(%[[PARTIALS]] : tensor<4x3x48x16xf32>) {{.*}} dimensions = [0]
+// CHECK: tensor.expand_shape %[[SUM]] {{\[\[}}0], [1, 2], [3]] output_shape [3, 3, 16, 16] : tensor<3x48x16xf32> into tensor<3x3x16x16xf32>
 func.func @filter_gradient(%x: tensor<8x10x10x16xf32>, %dy: tensor<8x10x10x16xf32>) -> tensor<3x3x16x16xf32> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 16, 16>, padding = array<i64: 1, 1, 1, 1>} : (tensor<8x10x10x16xf32>, tensor<8x10x10x16xf32>) -> tensor<3x3x16x16xf32>
   return %0 : tensor<3x3x16x16xf32>
@@ -30,11 +42,11 @@ func.func @filter_gradient(%x: tensor<8x10x10x16xf32>, %dy: tensor<8x10x10x16xf3
 // read and the tile stored under a mask); unpadded, no pad.
 // CHECK-LABEL: func.func @masked_channels
 // CHECK-NOT: tensor.pad
-// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK: scf.forall (%{{.*}}) in (4)
 // CHECK: vector.transfer_read %arg1{{.*}} : tensor<1x4x3x20xf32>, vector<32xf32>
 // CHECK-COUNT-9: tensor.extract %arg0[
 // CHECK: vector.outerproduct {{.*}} : vector<9xf32>, vector<32xf32>
-// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<9x32xf32>, tensor<9x20xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, false]} : vector<9x32xf32>, tensor<2x9x20xf32>
 func.func @masked_channels(%x: tensor<1x5x5x3xf32>, %dy: tensor<1x4x3x20xf32>) -> tensor<2x3x3x20xf32> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 2, 3, 3, 20>} : (tensor<1x5x5x3xf32>, tensor<1x4x3x20xf32>) -> tensor<2x3x3x20xf32>
   return %0 : tensor<2x3x3x20xf32>

@@ -36,12 +36,15 @@ def TraceCpuDirectFilterGradients
     becomes loops on tensors (lib/Codegen/CPU/DirectConvolution.cpp): per
     tap row kh, the gradient is a matrix of KW * C rows (kw, c) by F; a
     register tile of R rows by n0 channels (one or two vectors) is reduced
-    over every output pixel by one vector.outerproduct per pixel (dy's row
-    of n0 channels times the R input values the rows read there) and
-    stored once. Runs on the trace op, before trace-to-linalg's per-tap
-    matmuls (which the GPU keeps), so it needs no pattern matching of
-    their loops. The tasks (an scf.forall) are the tap rows, times the row
-    tiles where they divide KW * C.
+    over a block of output pixels by one vector.outerproduct per pixel
+    (dy's row of n0 channels times the R input values the rows read there)
+    and added to the task's partial gradient. Four tasks (an scf.forall)
+    split the output rows (n, oh) and walk them in blocks of about 512
+    pixels, all tiles per block, so x and dy stay in cache; the partials
+    are summed at the end. Sums are blocked (a row of pixels, a block, a
+    task, the tasks): f32 error within 2x of PyTorch's. Runs on the trace
+    op, before trace-to-linalg's per-tap matmuls (which the GPU keeps), so
+    it needs no pattern matching of their loops.
   }];
   let options = [CpuOption];
   let dependentDialects = ["mlir::tensor::TensorDialect",
