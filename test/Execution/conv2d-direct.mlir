@@ -1,5 +1,6 @@
-// trace.conv2d and trace.conv2d_backprop_filter of static shape take the
-// direct convolutions of the CPU pipeline
+// trace.conv2d, trace.conv2d_backprop_filter and (as convolutions)
+// trace.conv2d_backprop_input of static shape take the direct convolutions
+// of the CPU pipeline
 // (lib/Codegen/CPU/DirectConvolution.cpp); checked against PyTorch's conv2d
 // and its gradient in float64 by Inputs/check_conv2d_backprop.py. The
 // geometries reach every part of the register tiling: rows with whole
@@ -19,6 +20,8 @@
 // CHECK-DAG: ok rgb_16ch_filter
 // CHECK-DAG: ok rows_tail_40ch_filter
 // CHECK-DAG: ok tiles_as_tasks_f64_filter
+// CHECK-DAG: ok phases_s32_input
+// CHECK-DAG: ok phases_pointwise_s2_input
 // CHECK-NOT: FAIL
 
 // 37 output pixels a row: two tiles of 14 and one of 9 (no divisor of 37
@@ -68,4 +71,18 @@ func.func @rows_tail_40ch_filter(%x: tensor<2x13x17x5xf32>, %dy: tensor<2x4x6x40
 func.func @tiles_as_tasks_f64_filter(%x: tensor<2x9x9x16xf64>, %dy: tensor<2x8x8x12xf64>) -> tensor<2x2x16x12xf64> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 2, 2, 16, 12>} : (tensor<2x9x9x16xf64>, tensor<2x8x8x12xf64>) -> tensor<2x2x16x12xf64>
   return %0 : tensor<2x2x16x12xf64>
+}
+
+// Strided conv2d_backprop_input: one stride-1 convolution per phase of dx.
+// Strides [3, 2] with a 4x3 window and asymmetric padding: phases of 2 and
+// 1 taps, odd sizes.
+func.func @phases_s32_input(%w: tensor<4x3x5x6xf32>, %dy: tensor<2x4x6x6xf32>) -> tensor<2x11x12x5xf32> {
+  %0 = trace.conv2d_backprop_input %w, %dy {input_shape = array<i64: 2, 11, 12, 5>, strides = array<i64: 3, 2>, padding = array<i64: 1, 2, 0, 1>} : (tensor<4x3x5x6xf32>, tensor<2x4x6x6xf32>) -> tensor<2x11x12x5xf32>
+  return %0 : tensor<2x11x12x5xf32>
+}
+// A 1x1 window with strides 2: three of the four phases have no taps (dx
+// zero there).
+func.func @phases_pointwise_s2_input(%w: tensor<1x1x8x4xf64>, %dy: tensor<1x4x4x4xf64>) -> tensor<1x8x8x8xf64> {
+  %0 = trace.conv2d_backprop_input %w, %dy {input_shape = array<i64: 1, 8, 8, 8>, strides = array<i64: 2, 2>} : (tensor<1x1x8x4xf64>, tensor<1x4x4x4xf64>) -> tensor<1x8x8x8xf64>
+  return %0 : tensor<1x8x8x8xf64>
 }

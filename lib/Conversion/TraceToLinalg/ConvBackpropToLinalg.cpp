@@ -4,8 +4,9 @@
 // contractions (linalg.contract) that the CPU's contraction stage packs into
 // its micro-kernels, plus strided slices: conv2d_backprop_filter is one
 // matmul per window tap (or of an im2col matrix, with few input channels),
-// conv2d_backprop_input a forward convolution of dy with the flipped filter
-// (unit strides, static shapes) or a matmul and a col2im (see the patterns). The
+// conv2d_backprop_input forward convolutions of dy with the flipped filter
+// (static shapes: one with unit strides, one per phase of dx with strides)
+// or a matmul and a col2im (see the patterns). The
 // matmuls keep (n, oh, ow) as three dims: collapsing two `?` dims into one
 // hits an LLVM 22 crash (see rewriteAsIm2ColMatmul in
 // lib/Codegen/CPU/PackContractions.cpp).
@@ -439,6 +440,146 @@ struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
   }
 };
 
+/// conv2d_backprop_input with strides s > 1 (no dilation) and static shapes
+/// as s_h * s_w stride-1 convolutions, one per phase of dx (the sub-pixel
+/// decomposition): the positions i of a dim with (i + pad) = s q + r read
+/// only the taps k = r + m s, so
+///   dx[i] = sum over m of dy[q - m] * F[r + m s]
+/// a forward convolution of dy with the sub-filter of phase r, flipped.
+/// Each is computed directly on the CPU
+/// (lib/Codegen/CPU/DirectConvolution.cpp) and written into dx with
+/// strides s; no product with a zero of a spread dy, no column matrix.
+struct Conv2DBackpropInputToPhaseConvs
+    : OpRewritePattern<Conv2DBackpropInputOp> {
+  Conv2DBackpropInputToPhaseConvs(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/3) {}
+
+  /// One phase r of a dim: taps r, r + s, ... (`taps` of them), dx
+  /// positions first, first + s, ... (`count`), reading dy from `q0`.
+  struct Phase {
+    int64_t residue, taps, first, count, q0;
+  };
+
+  static SmallVector<Phase> phasesOf(int64_t stride, int64_t window,
+                                     int64_t padLow, int64_t inputSize) {
+    SmallVector<Phase> phases;
+    for (int64_t r = 0; r < stride; ++r) {
+      Phase p;
+      p.residue = r;
+      p.taps = r < window ? llvm::divideCeil(window - r, stride) : 0;
+      p.first = ((r - padLow) % stride + stride) % stride;
+      p.count = p.first < inputSize
+                    ? llvm::divideCeil(inputSize - p.first, stride)
+                    : 0;
+      p.q0 = (p.first + padLow - r) / stride;
+      phases.push_back(p);
+    }
+    return phases;
+  }
+
+  LogicalResult matchAndRewrite(Conv2DBackpropInputOp op,
+                                PatternRewriter &rewriter) const override {
+    auto filter = cast<RankedTensorType>(op.getFilter().getType());
+    auto dy = cast<RankedTensorType>(op.getDy().getType());
+    RankedTensorType result = op.getType();
+    Type element = result.getElementType();
+    ArrayRef<int64_t> strides = op.getStrides();
+    ArrayRef<int64_t> padding = op.getPadding();
+    ArrayRef<int64_t> dilations = op.getDilations();
+    if (!filter.hasStaticShape() || !dy.hasStaticShape() ||
+        !result.hasStaticShape() || !contractionElement(element) ||
+        (strides[0] == 1 && strides[1] == 1) || dilations[0] != 1 ||
+        dilations[1] != 1)
+      return rewriter.notifyMatchFailure(
+          op, "not an f32/f64 op of static shape, strided, undilated");
+    ArrayRef<int64_t> f = filter.getShape();
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+
+    SmallVector<Phase> phases[2];
+    SmallVector<int64_t> dyPadding;
+    for (int d = 0; d < 2; ++d) {
+      phases[d] = phasesOf(strides[d], f[d], padding[2 * d],
+                           result.getDimSize(1 + d));
+      int64_t maxTaps = 0, high = 0;
+      for (const Phase &p : phases[d]) {
+        maxTaps = std::max(maxTaps, p.taps);
+        high = std::max(high, p.q0 + p.count - dy.getDimSize(1 + d));
+      }
+      dyPadding.append({std::max<int64_t>(0, maxTaps - 1), high});
+    }
+    Value dyPadded = padSpatial(rewriter, loc, op.getDy(), dyPadding,
+                                rewriter.getZeroAttr(element));
+    int64_t batch = result.getDimSize(0), channels = result.getDimSize(3);
+    // Zeros only where a phase has no taps; else the phases write it all.
+    auto tapless = [](const Phase &p) { return p.taps == 0; };
+    Value dx = llvm::any_of(phases[0], tapless) ||
+                       llvm::any_of(phases[1], tapless)
+                   ? filledTensor(rewriter, loc, result.getShape(),
+                                  rewriter.getZeroAttr(element))
+                   : tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                             element)
+                         .getResult();
+    for (const Phase &ph : phases[0]) {
+      for (const Phase &pw : phases[1]) {
+        // Positions no tap reaches stay zero.
+        if (!ph.taps || !pw.taps || !ph.count || !pw.count)
+          continue;
+        // dy's rows and columns this phase reads, from padded dy.
+        SmallVector<int64_t> sliceShape = {batch, ph.count + ph.taps - 1,
+                                           pw.count + pw.taps - 1,
+                                           dy.getDimSize(3)};
+        Value window = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get(sliceShape, element),
+            dyPadded,
+            getAsIndexOpFoldResult(
+                context, {0, ph.q0 - (ph.taps - 1) + dyPadding[0],
+                          pw.q0 - (pw.taps - 1) + dyPadding[2], 0}),
+            getAsIndexOpFoldResult(context, sliceShape),
+            getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
+        // The phase's taps, flipped, [taps_h, taps_w, F, C].
+        AffineExpr th, tw, fo, c;
+        bindDims(context, th, tw, fo, c);
+        auto subType = RankedTensorType::get({ph.taps, pw.taps, f[3], f[2]},
+                                             element);
+        auto sub = linalg::GenericOp::create(
+            rewriter, loc, TypeRange{subType}, ValueRange{op.getFilter()},
+            ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                               subType.getShape(), element)},
+            ArrayRef<AffineMap>{
+                AffineMap::get(
+                    4, 0,
+                    {ph.residue + (ph.taps - 1) * strides[0] - th * strides[0],
+                     pw.residue + (pw.taps - 1) * strides[1] - tw * strides[1],
+                     c, fo},
+                    context),
+                rewriter.getMultiDimIdentityMap(4)},
+            iterators(4, 0), [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            });
+        SmallVector<int64_t> phaseShape = {batch, ph.count, pw.count,
+                                           channels};
+        Value init = filledTensor(rewriter, loc, phaseShape,
+                                  rewriter.getZeroAttr(element));
+        Value phase =
+            linalg::Conv2DNhwcHwcfOp::create(
+                rewriter, loc, TypeRange{init.getType()},
+                ValueRange{window, sub.getResult(0)}, ValueRange{init},
+                rewriter.getI64TensorAttr({1, 1}),
+                rewriter.getI64TensorAttr({1, 1}))
+                .getResult(0);
+        dx = tensor::InsertSliceOp::create(
+            rewriter, loc, phase, dx,
+            getAsIndexOpFoldResult(context, {0, ph.first, pw.first, 0}),
+            getAsIndexOpFoldResult(context, phaseShape),
+            getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
+      }
+    }
+    rewriter.replaceOp(op, dx);
+    return success();
+  }
+};
+
 /// conv2d_backprop_input as col2im of a matmul: first, with r the row
 /// (kh * kw_size + kw) * c_size + c of the filter as a matrix,
 ///   cols[n, oh, ow, r] = sum_f dy[n, oh, ow, f] * F[kh, kw, c, f]
@@ -608,7 +749,7 @@ void mlir::trace::populateConvBackpropToLinalgPatterns(
   patterns.add<CastToKnownSizes<Conv2DBackpropInputOp>,
                CastToKnownSizes<Conv2DBackpropFilterOp>,
                Conv2DBackpropFilterToMatmuls, Conv2DBackpropInputToConv,
-               Conv2DBackpropInputToCol2Im,
+               Conv2DBackpropInputToPhaseConvs, Conv2DBackpropInputToCol2Im,
                Conv2DBackpropInputToLinalg, Conv2DBackpropFilterToLinalg>(
       patterns.getContext());
 }

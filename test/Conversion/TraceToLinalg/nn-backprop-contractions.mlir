@@ -6,8 +6,9 @@
 // slices, the per-tap work in a loop over the window taps (a parallel one
 // where the taps write their own slices); the CPU's
 // contraction stage packs every contraction into its micro-kernel and
-// hoists loop-invariant packs (PACK). conv2d_backprop_input with unit
-// strides is the forward convolution it transposes instead. f16 keeps the
+// hoists loop-invariant packs (PACK). conv2d_backprop_input without
+// dilation (or with unit strides) is the forward convolution it transposes
+// instead, one per phase of dx when strided. f16 keeps the
 // loop nests of nn-backprop.mlir.
 
 // conv2d_backprop_filter with 8 or more input channels: one matmul per
@@ -146,4 +147,31 @@ func.func @conv_backprop_input_same(%f: tensor<3x3x3x4xf64>, %dy: tensor<2x5x6x4
 func.func @conv_backprop_input_wide_pad(%f: tensor<3x2x3x4xf64>, %dy: tensor<2x8x6x4xf64>) -> tensor<2x5x6x3xf64> {
   %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 6, 3>, padding = array<i64: 3, 2, 1, 0>} : (tensor<3x2x3x4xf64>, tensor<2x8x6x4xf64>) -> tensor<2x5x6x3xf64>
   return %0 : tensor<2x5x6x3xf64>
+}
+
+// -----
+
+// Strides 2 (undilated), SAME padding [0, 1]: one stride-1 convolution per
+// phase (r_h, r_w) of dx, with the taps r + 2m flipped (2x2, 2x1, 1x2, 1x1
+// of the 3x3 window) over dy padded by one tap, written into dx with
+// strides 2. The four phases cover dx: no zero fill.
+// CHECK-DAG: #[[P00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * -2 + 2, d1 * -2 + 2, d3, d2)>
+// CHECK-DAG: #[[P11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * -2 + 1, d1 * -2 + 1, d3, d2)>
+// CHECK-LABEL: func.func @conv_backprop_input_phases
+// CHECK: %[[DYPAD:.*]] = tensor.pad %arg1 low[0, 1, 1, 0] high[0, 0, 0, 0]
+// CHECK: %[[DX:.*]] = tensor.empty() : tensor<2x8x8x4xf32>
+// CHECK: %[[W00:.*]] = tensor.extract_slice %[[DYPAD]][0, 0, 0, 0] [2, 5, 5, 5]
+// CHECK: %[[F00:.*]] = linalg.generic {indexing_maps = [#[[P00]], {{.*}} outs(%{{.*}} : tensor<2x2x5x4xf32>)
+// CHECK: %[[C00:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[W00]], %[[F00]] : tensor<2x5x5x5xf32>, tensor<2x2x5x4xf32>) outs(%{{.*}} : tensor<2x4x4x4xf32>)
+// CHECK: %[[DX00:.*]] = tensor.insert_slice %[[C00]] into %[[DX]][0, 0, 0, 0] [2, 4, 4, 4] [1, 2, 2, 1]
+// CHECK: %[[DX01:.*]] = tensor.insert_slice %{{.*}} into %[[DX00]][0, 0, 1, 0] [2, 4, 4, 4] [1, 2, 2, 1]
+// CHECK: %[[DX10:.*]] = tensor.insert_slice %{{.*}} into %[[DX01]][0, 1, 0, 0] [2, 4, 4, 4] [1, 2, 2, 1]
+// CHECK: %[[W11:.*]] = tensor.extract_slice %[[DYPAD]][0, 1, 1, 0] [2, 4, 4, 5]
+// CHECK: %[[F11:.*]] = linalg.generic {indexing_maps = [#[[P11]], {{.*}} outs(%{{.*}} : tensor<1x1x5x4xf32>)
+// CHECK: %[[C11:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[W11]], %[[F11]] : tensor<2x4x4x5xf32>, tensor<1x1x5x4xf32>)
+// CHECK: %[[DX11:.*]] = tensor.insert_slice %[[C11]] into %[[DX10]][0, 1, 1, 0] [2, 4, 4, 4] [1, 2, 2, 1]
+// CHECK: return %[[DX11]]
+func.func @conv_backprop_input_phases(%f: tensor<3x3x4x5xf32>, %dy: tensor<2x4x4x5xf32>) -> tensor<2x8x8x4xf32> {
+  %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 8, 8, 4>, strides = array<i64: 2, 2>, padding = array<i64: 0, 1, 0, 1>} : (tensor<3x3x4x5xf32>, tensor<2x4x4x5xf32>) -> tensor<2x8x8x4xf32>
+  return %0 : tensor<2x8x8x4xf32>
 }
