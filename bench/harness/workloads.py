@@ -258,6 +258,59 @@ def _torch_cnn(x, labels, k1, b1, k2, b2, w, b3):
 
 
 # ---------------------------------------------------------------------------
+# A ResNet basic block, batch 64, 32x32x16 (bench/workloads/resnet_block.mlir)
+
+
+def _resnet_block_inputs(rng):
+    def conv():
+        return _normal(rng, (3, 3, 16, 16), 1 / 12)
+
+    def norm():
+        return [1 + _normal(rng, (16,), 0.1), _normal(rng, (16,), 0.1)]
+    return ([_normal(rng, (64, 32, 32, 16)),
+             rng.integers(0, 10, 64).astype(np.int32)]
+            + [conv()] + norm() + [conv()] + norm()
+            + [_normal(rng, (16, 10), 0.25), _normal(rng, (10,), 0.1)])
+
+
+def _torch_resnet_block(x, labels, k1, g1, b1, k2, g2, b2, w, bw):
+    """The same block as PyTorch users write it (NCHW, F.conv2d,
+    F.batch_norm in training mode); gradients wrt the same weights."""
+    import torch
+    import torch.nn.functional as F
+    tx = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    tl = torch.from_numpy(labels).long()
+
+    def oihw(k):
+        return torch.from_numpy(k).permute(3, 2, 0, 1).contiguous()
+    params = [oihw(k1), torch.from_numpy(g1), torch.from_numpy(b1),
+              oihw(k2), torch.from_numpy(g2), torch.from_numpy(b2),
+              torch.from_numpy(w), torch.from_numpy(bw)]
+    for p in params:
+        p.requires_grad_(True)
+
+    def loss():
+        k1, g1, b1, k2, g2, b2, w, bw = params
+        a = F.conv2d(tx, k1, padding=1)
+        a = torch.relu(F.batch_norm(a, None, None, g1, b1, training=True,
+                                    eps=1e-5))
+        a = F.conv2d(a, k2, padding=1)
+        a = F.batch_norm(a, None, None, g2, b2, training=True, eps=1e-5)
+        a = torch.relu(a + tx)
+        logp = torch.log_softmax(a.mean(dim=(2, 3)) @ w + bw, dim=1)
+        onehot = F.one_hot(tl, 10).to(torch.float32)
+        return (-(logp * onehot).sum(dim=1)).mean()
+    call, results = _torch_step(loss, params, True)
+
+    def hwcf():
+        r = results()
+        r[1] = r[1].transpose(2, 3, 1, 0)
+        r[4] = r[4].transpose(2, 3, 1, 0)
+        return r
+    return call, hwcf
+
+
+# ---------------------------------------------------------------------------
 # Attention block, batch 4, sequence 128, width 256, 4 heads
 
 
@@ -543,6 +596,11 @@ WORKLOADS = [
              {"torch": _torch_cnn},
              "conv-relu-pool x2, dense, batch 32 of 28x28x1: value_and_grad",
              rtol=1e-3, atol=1e-5, compile_row="CNN train step"),
+    Workload("ResNet block train step", "resnet_block.mlir", "train_step",
+             _resnet_block_inputs, {"torch": _torch_resnet_block},
+             "conv-bn-relu-conv-bn + skip, relu, pool, dense; batch 64 of "
+             "32x32x16: value_and_grad wrt 8 weights", rtol=1e-3, atol=1e-4,
+             compile_row="ResNet block train step"),
     Workload("attention fwd+bwd", "attention.mlir", "train_step",
              _attention_inputs, {"torch": _torch_attention},
              "self-attention 4x128x256, 4 heads: value_and_grad wrt x, wq, wk, wv, wo",
