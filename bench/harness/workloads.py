@@ -493,7 +493,9 @@ def _conv_channel_workloads():
                 {"torch": _torch_conv_shape(kind, c, f, hw, stride)},
                 "3x3, batch 64, NHWC, %s" % (
                     "padding 1" if stride == 1 else "strides 2, SAME"),
-                rtol=1e-4, atol=1e-3))
+                # A filter gradient sums up to 65,536 products into values
+                # of ~300: PyTorch's own f32 error there reaches 6e-3.
+                rtol=1e-4, atol=2e-2 if kind == "filter" else 1e-3))
     return out
 
 
