@@ -44,8 +44,8 @@ ConvTile chooseConvTile(const CpuVectorInfo &cpu, unsigned elementBits,
   // feeds two FMAs. One vector for fewer, so little of the tile is padding.
   int64_t vectors = channels > lanes ? 2 : 1;
   // The accumulators, the filter's row and a spare or two for broadcasts.
-  int64_t maxPixels = std::clamp<int64_t>(
-      (cpu.numRegisters - vectors - 2) / vectors, 1, 16);
+  int64_t maxPixels =
+      std::clamp<int64_t>((cpu.numRegisters - vectors - 2) / vectors, 1, 16);
   int64_t pixels = std::min(width, maxPixels);
   // A divisor of the row's width in [maxPixels / 2, maxPixels] leaves no
   // partial tile; otherwise the last tile of each row is narrower.
@@ -84,6 +84,21 @@ struct DirectConvolutionBuilder {
   Value add(Value a, Value b) {
     return arith::AddIOp::create(rewriter, loc, a, b);
   }
+  /// An scf.for over [lower, upper) carrying one value: `body(iv, value)`
+  /// returns the next.
+  Value forRange(Value lower, Value upper, Value init,
+                 function_ref<Value(Value, Value)> body) {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lower, upper, index(1), ValueRange{init},
+        [&](OpBuilder &, Location, Value iv, ValueRange args) {
+          scf::YieldOp::create(rewriter, loc, body(iv, args[0]));
+        });
+    return loop.getResult(0);
+  }
+  Value forRange(int64_t size, Value init,
+                 function_ref<Value(Value, Value)> body) {
+    return forRange(index(0), index(size), init, body);
+  }
 
   /// One register tile: `pixels` outputs of `row` from column `ow0`,
   /// channels from `f0`; returns `row` with the tile written.
@@ -100,18 +115,8 @@ struct DirectConvolutionBuilder {
       Value zero = arith::ConstantOp::create(rewriter, loc,
                                              rewriter.getZeroAttr(element));
       acc = vector::TransferReadOp::create(rewriter, loc, accType, row,
-                                           ValueRange{ow0, f0}, zero,
-                                           inBounds);
+                                           ValueRange{ow0, f0}, zero, inBounds);
     }
-    auto forRange = [&](int64_t size, Value init,
-                        function_ref<Value(Value, Value)> body) {
-      auto loop = scf::ForOp::create(
-          rewriter, loc, index(0), index(size), index(1), ValueRange{init},
-          [&](OpBuilder &, Location, Value iv, ValueRange args) {
-            scf::YieldOp::create(rewriter, loc, body(iv, args[0]));
-          });
-      return loop.getResult(0);
-    };
     Value ih0 = mul(oh, strides[0]);
     Value iw0 = mul(ow0, strides[1]);
     acc = forRange(kernelH, acc, [&](Value kh, Value acc) {
@@ -133,8 +138,8 @@ struct DirectConvolutionBuilder {
           }
           Value column = vector::FromElementsOp::create(
               rewriter, loc, VectorType::get({pixels}, element), pixelsAtC);
-          return vector::OuterProductOp::create(rewriter, loc, accType,
-                                                column, weights, acc,
+          return vector::OuterProductOp::create(rewriter, loc, accType, column,
+                                                weights, acc,
                                                 vector::CombiningKind::ADD)
               .getResult();
         });
@@ -161,7 +166,8 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
   Type element = outputType.getElementType();
   if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
       !outputType.hasStaticShape() || outputType.getNumElements() == 0 ||
-      filterType.getNumElements() == 0 || !(element.isF32() || element.isF64()) ||
+      filterType.getNumElements() == 0 ||
+      !(element.isF32() || element.isF64()) ||
       inputType.getElementType() != element ||
       filterType.getElementType() != element)
     return failure();
@@ -228,9 +234,8 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
         rewriter.getIndexAttr(width), rewriter.getIndexAttr(outShape[3])};
     SmallVector<OpFoldResult> unitStrides(4, rewriter.getIndexAttr(1));
     auto rowType = RankedTensorType::get({width, outShape[3]}, element);
-    Value row = tensor::ExtractSliceOp::create(rewriter, loc, rowType,
-                                               sharedOut, offsets, sizes,
-                                               unitStrides);
+    Value row = tensor::ExtractSliceOp::create(
+        rewriter, loc, rowType, sharedOut, offsets, sizes, unitStrides);
     auto channelLoop = scf::ForOp::create(
         rewriter, loc, builder.index(0), builder.index(paddedChannels),
         builder.index(tile.channels), ValueRange{row},
@@ -242,10 +247,9 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
                 builder.index(wholeTiles * tile.pixels),
                 builder.index(tile.pixels), ValueRange{row},
                 [&](OpBuilder &, Location, Value ow0, ValueRange args) {
-                  scf::YieldOp::create(
-                      rewriter, loc,
-                      builder.computeTile(args[0], n, oh, ow0, f0,
-                                          tile.pixels));
+                  scf::YieldOp::create(rewriter, loc,
+                                       builder.computeTile(args[0], n, oh, ow0,
+                                                           f0, tile.pixels));
                 });
             row = pixelLoop.getResult(0);
           }
@@ -301,16 +305,6 @@ struct FilterGradientBuilder {
   Value dy;
   int64_t outH, outW, rows;
 
-  Value forRange(Value lower, Value upper, Value init,
-                 function_ref<Value(Value, Value)> body) {
-    RewriterBase &rewriter = b.rewriter;
-    auto loop = scf::ForOp::create(
-        rewriter, b.loc, lower, upper, b.index(1), ValueRange{init},
-        [&](OpBuilder &, Location loc, Value iv, ValueRange args) {
-          scf::YieldOp::create(rewriter, loc, body(iv, args[0]));
-        });
-    return loop.getResult(0);
-  }
   Value addf(Value lhs, Value rhs) {
     return arith::AddFOp::create(b.rewriter, b.loc, lhs, rhs);
   }
@@ -324,27 +318,26 @@ struct FilterGradientBuilder {
     Location loc = b.loc;
     auto accType = VectorType::get({count, b.tile.channels}, b.element);
     bool wholeChannels = b.outChannels % b.tile.channels == 0;
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(b.element));
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(b.element));
     Value zeros = arith::ConstantOp::create(rewriter, loc, accType,
                                             rewriter.getZeroAttr(accType));
     // Where row r of the tile reads: window column kw and channel c.
     SmallVector<Value> columnOffsets, channels;
     for (int64_t r = 0; r < count; ++r) {
       Value row = b.add(row0, b.index(r));
-      Value kw = arith::DivUIOp::create(rewriter, loc, row,
-                                        b.index(b.inChannels));
+      Value kw =
+          arith::DivUIOp::create(rewriter, loc, row, b.index(b.inChannels));
       channels.push_back(
           arith::RemUIOp::create(rewriter, loc, row, b.index(b.inChannels)));
       columnOffsets.push_back(b.mul(kw, b.dilations[1]));
     }
     Value rowOffset = b.mul(kh, b.dilations[0]);
-    Value block = forRange(first, last, zeros, [&](Value p, Value block) {
+    Value block = b.forRange(first, last, zeros, [&](Value p, Value block) {
       Value n = arith::DivUIOp::create(rewriter, loc, p, b.index(outH));
       Value oh = arith::RemUIOp::create(rewriter, loc, p, b.index(outH));
       Value ih = b.add(b.mul(oh, b.strides[0]), rowOffset);
-      Value pixels = forRange(b.index(0), b.index(outW), zeros,
-                              [&](Value ow, Value acc) {
+      Value pixels = b.forRange(outW, zeros, [&](Value ow, Value acc) {
         Value iw0 = b.mul(ow, b.strides[1]);
         auto rowType = VectorType::get({b.tile.channels}, b.element);
         Value grads = vector::TransferReadOp::create(
@@ -365,9 +358,9 @@ struct FilterGradientBuilder {
       return addf(block, pixels);
     });
     SmallVector<bool> inBounds = {true, wholeChannels};
-    Value sum = vector::TransferReadOp::create(
-        rewriter, loc, accType, partial, ValueRange{kh, row0, f0}, zero,
-        inBounds);
+    Value sum = vector::TransferReadOp::create(rewriter, loc, accType, partial,
+                                               ValueRange{kh, row0, f0}, zero,
+                                               inBounds);
     return vector::TransferWriteOp::create(rewriter, loc, addf(sum, block),
                                            partial, ValueRange{kh, row0, f0},
                                            inBounds)
@@ -439,20 +432,20 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
   int64_t outputRows = dyShape[0] * dyShape[1];
   int64_t tasks = std::clamp<int64_t>(outputRows, 1, kFilterGradientTasks);
   int64_t rowsPerTask = llvm::divideCeil(outputRows, tasks);
-  int64_t blockRows = std::clamp<int64_t>(
-      kFilterGradientBlockPixels / std::max<int64_t>(1, dyShape[2]), 1,
-      rowsPerTask);
+  int64_t blockRows = std::clamp<int64_t>(kFilterGradientBlockPixels /
+                                              std::max<int64_t>(1, dyShape[2]),
+                                          1, rowsPerTask);
   int64_t wholeTiles = rows / tile.pixels, lastRows = rows % tile.pixels;
 
   // One partial gradient [KH, KW * C, F] per task, from zeros.
   auto partialType =
       RankedTensorType::get({filterShape[0], rows, channels}, element);
   SmallVector<int64_t> partialsShape = {tasks, filterShape[0], rows, channels};
-  Value partials = linalg::FillOp::create(
-                       rewriter, loc, ValueRange{zero},
-                       ValueRange{tensor::EmptyOp::create(
-                           rewriter, loc, partialsShape, element)})
-                       .getResult(0);
+  Value partials =
+      linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                             ValueRange{tensor::EmptyOp::create(
+                                 rewriter, loc, partialsShape, element)})
+          .getResult(0);
   // An empty batch or output sums nothing: the result is the zeros.
   if (outputRows > 0 && dyShape[2] > 0) {
     SmallVector<OpFoldResult> taskCount = {rewriter.getIndexAttr(tasks)};
@@ -465,10 +458,9 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
     SmallVector<OpFoldResult> offsets = {task, rewriter.getIndexAttr(0),
                                          rewriter.getIndexAttr(0),
                                          rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
-                                       rewriter.getIndexAttr(filterShape[0]),
-                                       rewriter.getIndexAttr(rows),
-                                       rewriter.getIndexAttr(channels)};
+    SmallVector<OpFoldResult> sizes = {
+        rewriter.getIndexAttr(1), rewriter.getIndexAttr(filterShape[0]),
+        rewriter.getIndexAttr(rows), rewriter.getIndexAttr(channels)};
     SmallVector<OpFoldResult> unitStrides(4, rewriter.getIndexAttr(1));
     Value partial = tensor::ExtractSliceOp::create(
         rewriter, loc, partialType, shared, offsets, sizes, unitStrides);
@@ -483,30 +475,27 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
           Value last = arith::MinUIOp::create(
               rewriter, loc, conv.add(first, conv.index(blockRows)), taskLast);
           auto byTap = [&](Value kh, Value partial) {
-            return grad.forRange(
-                conv.index(0),
-                conv.index(llvm::divideCeil(channels, tile.channels)), partial,
+            return conv.forRange(
+                llvm::divideCeil(channels, tile.channels), partial,
                 [&](Value fTile, Value partial) {
                   Value f0 = conv.mul(fTile, tile.channels);
                   if (wholeTiles > 0)
-                    partial = grad.forRange(
-                        conv.index(0), conv.index(wholeTiles), partial,
-                        [&](Value rowTile, Value partial) {
+                    partial = conv.forRange(
+                        wholeTiles, partial, [&](Value rowTile, Value partial) {
                           return grad.addTile(partial, first, last, kh,
                                               conv.mul(rowTile, tile.pixels),
                                               f0, tile.pixels);
                         });
                   if (lastRows > 0)
-                    partial = grad.addTile(
-                        partial, first, last, kh,
-                        conv.index(wholeTiles * tile.pixels), f0, lastRows);
+                    partial = grad.addTile(partial, first, last, kh,
+                                           conv.index(wholeTiles * tile.pixels),
+                                           f0, lastRows);
                   return partial;
                 });
           };
           scf::YieldOp::create(
               rewriter, loc,
-              grad.forRange(conv.index(0), conv.index(filterShape[0]),
-                            blockArgs[0], byTap));
+              conv.forRange(filterShape[0], blockArgs[0], byTap));
         });
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(rewriter, loc, blocks.getResult(0),

@@ -21,9 +21,10 @@ namespace tracec {
 /// times n0 output channels, accumulated over the window taps and input
 /// channels in vector registers and stored once. Fails (changing nothing)
 /// on other convolutions.
-mlir::LogicalResult rewriteAsDirectConvolution(mlir::RewriterBase &rewriter,
-                                               mlir::linalg::Conv2DNhwcHwcfOp conv,
-                                               const CpuVectorInfo &cpu);
+mlir::LogicalResult
+rewriteAsDirectConvolution(mlir::RewriterBase &rewriter,
+                           mlir::linalg::Conv2DNhwcHwcfOp conv,
+                           const CpuVectorInfo &cpu);
 
 /// Replaces `op` (f32 or f64, static shapes) by loops whose step is one
 /// outer product of a register tile of the filter's gradient: R rows (kw, c)

@@ -403,7 +403,8 @@ struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
     for (int i = 0; i < 2; ++i) {
       int64_t window = (f[i] - 1) * dilations[i];
       int64_t low = window - padding[2 * i];
-      int64_t high = result.getDimSize(1 + i) + window - dy.getDimSize(1 + i) - low;
+      int64_t high =
+          result.getDimSize(1 + i) + window - dy.getDimSize(1 + i) - low;
       dyPadding.append({low, high});
     }
     if (llvm::any_of(dyPadding, [](int64_t p) { return p < 0; }))
@@ -416,8 +417,7 @@ struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
     // The flipped filter [KH, KW, F, C].
     AffineExpr kh, kw, fo, c;
     bindDims(context, kh, kw, fo, c);
-    auto flippedType =
-        RankedTensorType::get({f[0], f[1], f[3], f[2]}, element);
+    auto flippedType = RankedTensorType::get({f[0], f[1], f[3], f[2]}, element);
     Value flippedInit =
         tensor::EmptyOp::create(rewriter, loc, flippedType.getShape(), element);
     auto flipped = linalg::GenericOp::create(
@@ -499,8 +499,8 @@ struct Conv2DBackpropInputToPhaseConvs
     SmallVector<Phase> phases[2];
     SmallVector<int64_t> dyPadding;
     for (int d = 0; d < 2; ++d) {
-      phases[d] = phasesOf(strides[d], f[d], padding[2 * d],
-                           result.getDimSize(1 + d));
+      phases[d] =
+          phasesOf(strides[d], f[d], padding[2 * d], result.getDimSize(1 + d));
       int64_t maxTaps = 0, high = 0;
       for (const Phase &p : phases[d]) {
         maxTaps = std::max(maxTaps, p.taps);
@@ -513,13 +513,12 @@ struct Conv2DBackpropInputToPhaseConvs
     int64_t batch = result.getDimSize(0), channels = result.getDimSize(3);
     // Zeros only where a phase has no taps; else the phases write it all.
     auto tapless = [](const Phase &p) { return p.taps == 0; };
-    Value dx = llvm::any_of(phases[0], tapless) ||
-                       llvm::any_of(phases[1], tapless)
-                   ? filledTensor(rewriter, loc, result.getShape(),
-                                  rewriter.getZeroAttr(element))
-                   : tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                             element)
-                         .getResult();
+    Value dx =
+        llvm::any_of(phases[0], tapless) || llvm::any_of(phases[1], tapless)
+            ? filledTensor(rewriter, loc, result.getShape(),
+                           rewriter.getZeroAttr(element))
+            : tensor::EmptyOp::create(rewriter, loc, result.getShape(), element)
+                  .getResult();
     for (const Phase &ph : phases[0]) {
       for (const Phase &pw : phases[1]) {
         // Positions no tap reaches stay zero.
@@ -530,18 +529,17 @@ struct Conv2DBackpropInputToPhaseConvs
                                            pw.count + pw.taps - 1,
                                            dy.getDimSize(3)};
         Value window = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get(sliceShape, element),
-            dyPadded,
-            getAsIndexOpFoldResult(
-                context, {0, ph.q0 - (ph.taps - 1) + dyPadding[0],
-                          pw.q0 - (pw.taps - 1) + dyPadding[2], 0}),
+            rewriter, loc, RankedTensorType::get(sliceShape, element), dyPadded,
+            getAsIndexOpFoldResult(context,
+                                   {0, ph.q0 - (ph.taps - 1) + dyPadding[0],
+                                    pw.q0 - (pw.taps - 1) + dyPadding[2], 0}),
             getAsIndexOpFoldResult(context, sliceShape),
             getAsIndexOpFoldResult(context, {1, 1, 1, 1}));
         // The phase's taps, flipped, [taps_h, taps_w, F, C].
         AffineExpr th, tw, fo, c;
         bindDims(context, th, tw, fo, c);
-        auto subType = RankedTensorType::get({ph.taps, pw.taps, f[3], f[2]},
-                                             element);
+        auto subType =
+            RankedTensorType::get({ph.taps, pw.taps, f[3], f[2]}, element);
         auto sub = linalg::GenericOp::create(
             rewriter, loc, TypeRange{subType}, ValueRange{op.getFilter()},
             ValueRange{tensor::EmptyOp::create(rewriter, loc,
@@ -557,17 +555,15 @@ struct Conv2DBackpropInputToPhaseConvs
             iterators(4, 0), [](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(b, l, args[0]);
             });
-        SmallVector<int64_t> phaseShape = {batch, ph.count, pw.count,
-                                           channels};
+        SmallVector<int64_t> phaseShape = {batch, ph.count, pw.count, channels};
         Value init = filledTensor(rewriter, loc, phaseShape,
                                   rewriter.getZeroAttr(element));
-        Value phase =
-            linalg::Conv2DNhwcHwcfOp::create(
-                rewriter, loc, TypeRange{init.getType()},
-                ValueRange{window, sub.getResult(0)}, ValueRange{init},
-                rewriter.getI64TensorAttr({1, 1}),
-                rewriter.getI64TensorAttr({1, 1}))
-                .getResult(0);
+        Value phase = linalg::Conv2DNhwcHwcfOp::create(
+                          rewriter, loc, TypeRange{init.getType()},
+                          ValueRange{window, sub.getResult(0)},
+                          ValueRange{init}, rewriter.getI64TensorAttr({1, 1}),
+                          rewriter.getI64TensorAttr({1, 1}))
+                          .getResult(0);
         dx = tensor::InsertSliceOp::create(
             rewriter, loc, phase, dx,
             getAsIndexOpFoldResult(context, {0, ph.first, pw.first, 0}),
