@@ -57,6 +57,18 @@ ConvTile chooseConvTile(const CpuVectorInfo &cpu, unsigned elementBits,
   return {pixels, vectors * lanes};
 }
 
+/// Whether `values` are tensors of static shape of one element type, f32
+/// or f64: what the direct kernels take.
+bool areStaticFloatTensors(ValueRange values) {
+  Type element = getElementTypeOrSelf(values.front().getType());
+  return (element.isF32() || element.isF64()) &&
+         llvm::all_of(values, [&](Value value) {
+           auto type = dyn_cast<RankedTensorType>(value.getType());
+           return type && type.hasStaticShape() &&
+                  type.getElementType() == element;
+         });
+}
+
 /// The value of `conv`'s accumulator when it is a splat fill, else null.
 Value splatInit(linalg::Conv2DNhwcHwcfOp conv) {
   auto fill = conv.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
@@ -160,17 +172,13 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
     return failure();
   Value input = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1];
   Value output = conv.getDpsInits()[0];
-  auto inputType = cast<RankedTensorType>(input.getType());
+  if (!areStaticFloatTensors({input, filter, output}))
+    return failure();
   auto filterType = cast<RankedTensorType>(filter.getType());
   auto outputType = cast<RankedTensorType>(output.getType());
-  Type element = outputType.getElementType();
-  if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
-      !outputType.hasStaticShape() || outputType.getNumElements() == 0 ||
-      filterType.getNumElements() == 0 ||
-      !(element.isF32() || element.isF64()) ||
-      inputType.getElementType() != element ||
-      filterType.getElementType() != element)
+  if (outputType.getNumElements() == 0 || filterType.getNumElements() == 0)
     return failure();
+  Type element = outputType.getElementType();
 
   Location loc = conv.getLoc();
   ArrayRef<int64_t> outShape = outputType.getShape();
@@ -374,16 +382,13 @@ LogicalResult
 tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
                                       trace::Conv2DBackpropFilterOp op,
                                       const CpuVectorInfo &cpu) {
+  RankedTensorType resultType = op.getType();
+  if (!areStaticFloatTensors({op.getInput(), op.getDy(), op.getResult()}) ||
+      resultType.getNumElements() == 0)
+    return failure();
   auto inputType = cast<RankedTensorType>(op.getInput().getType());
   auto dyType = cast<RankedTensorType>(op.getDy().getType());
-  RankedTensorType resultType = op.getType();
   Type element = resultType.getElementType();
-  if (!inputType.hasStaticShape() || !dyType.hasStaticShape() ||
-      !resultType.hasStaticShape() || resultType.getNumElements() == 0 ||
-      !(element.isF32() || element.isF64()) ||
-      inputType.getElementType() != element ||
-      dyType.getElementType() != element)
-    return failure();
   Location loc = op.getLoc();
   ArrayRef<int64_t> filterShape = resultType.getShape();
   ArrayRef<int64_t> dyShape = dyType.getShape();

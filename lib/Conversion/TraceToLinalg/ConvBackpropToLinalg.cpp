@@ -369,6 +369,15 @@ struct Conv2DBackpropFilterToMatmuls
   }
 };
 
+/// Whether `op`'s filter, dy and result are f32/f64 tensors of static
+/// shape: the convolution routes of conv2d_backprop_input.
+bool hasStaticFloatTypes(Conv2DBackpropInputOp op) {
+  return op.getFilter().getType().hasStaticShape() &&
+         op.getDy().getType().hasStaticShape() &&
+         op.getType().hasStaticShape() &&
+         contractionElement(op.getType().getElementType());
+}
+
 /// conv2d_backprop_input with unit strides and static shapes as the
 /// forward convolution it transposes: dy padded by (k - 1) * d - pad on each
 /// side, through the filter flipped in (kh, kw) with c and f swapped,
@@ -391,9 +400,7 @@ struct Conv2DBackpropInputToConv : OpRewritePattern<Conv2DBackpropInputOp> {
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
-    if (!filter.hasStaticShape() || !dy.hasStaticShape() ||
-        !result.hasStaticShape() || !contractionElement(element) ||
-        strides[0] != 1 || strides[1] != 1)
+    if (!hasStaticFloatTypes(op) || strides[0] != 1 || strides[1] != 1)
       return rewriter.notifyMatchFailure(
           op, "not an f32/f64 op of static shape with unit strides");
     ArrayRef<int64_t> f = filter.getShape();
@@ -486,10 +493,8 @@ struct Conv2DBackpropInputToPhaseConvs
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dilations = op.getDilations();
-    if (!filter.hasStaticShape() || !dy.hasStaticShape() ||
-        !result.hasStaticShape() || !contractionElement(element) ||
-        (strides[0] == 1 && strides[1] == 1) || dilations[0] != 1 ||
-        dilations[1] != 1)
+    if (!hasStaticFloatTypes(op) || (strides[0] == 1 && strides[1] == 1) ||
+        dilations[0] != 1 || dilations[1] != 1)
       return rewriter.notifyMatchFailure(
           op, "not an f32/f64 op of static shape, strided, undilated");
     ArrayRef<int64_t> f = filter.getShape();
