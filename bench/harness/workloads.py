@@ -338,77 +338,10 @@ def _torch_attention(x, wq, wk, wv, wo):
 
 
 # ---------------------------------------------------------------------------
-# conv2d 3x3, 64 channels, 56x56
-
-
-def _conv_inputs(rng):
-    return [_normal(rng, (1, 56, 56, 64)), _normal(rng, (3, 3, 64, 64), 1 / 24)]
-
-
-def _torch_conv(x, w):
-    import torch
-    import torch.nn.functional as F
-    tx = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
-    tw = torch.from_numpy(w).permute(3, 2, 0, 1).contiguous()
-    out = [None]
-
-    def call():
-        out[0] = F.conv2d(tx, tw, padding=1)
-    call()
-    return call, (lambda: [out[0].permute(0, 2, 3, 1).numpy()])
-
-
-# conv2d backprop ops, 3x3, 64 channels, 56x56 (bench/workloads/conv2d_grad.mlir)
-
-
-def _conv_grad_inputs(kind, stride):
-    out = 56 // stride
-
-    def inputs(rng):
-        dy = _normal(rng, (1, out, out, 64))
-        if kind == "input":
-            return [_normal(rng, (3, 3, 64, 64), 1 / 24), dy]
-        return [_normal(rng, (1, 56, 56, 64)), dy]
-    return inputs
-
-
-def _torch_conv_grad(kind, stride):
-    """torch.ops.aten.convolution_backward for the one gradient; SAME
-    padding [0, 1] of the strided case pads the input by hand."""
-    def peer(a, dy):
-        import torch
-        import torch.nn.functional as F
-        tdy = torch.from_numpy(dy).permute(0, 3, 1, 2).contiguous()
-        if kind == "input":
-            tw = torch.from_numpy(a).permute(3, 2, 0, 1).contiguous()
-            tx = torch.zeros(1, 64, 56 + stride - 1, 56 + stride - 1)
-        else:
-            tw = torch.zeros(64, 64, 3, 3)
-            tx = torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()
-            if stride == 2:
-                tx = F.pad(tx, (0, 1, 0, 1))
-        pad = 1 if stride == 1 else 0
-        mask = [kind == "input", kind == "filter", False]
-        out = [None]
-
-        def call():
-            out[0] = torch.ops.aten.convolution_backward(
-                tdy, tx, tw, None, (stride, stride), (pad, pad), (1, 1), False,
-                (0, 0), 1, mask)
-
-        def results():
-            if kind == "input":
-                dx = out[0][0][:, :, :56, :56]
-                return [dx.permute(0, 2, 3, 1).numpy()]
-            return [out[0][1].permute(2, 3, 1, 0).numpy()]
-        call()
-        return call, results
-    return peer
-
-
-# conv2d 3x3 at a CIFAR ResNet's channel counts, batch 64
-# (bench/workloads/conv2d_channels.mlir): forward, backprop input and
-# backprop filter, each against PyTorch.
+# conv2d 3x3: 64 channels at 56x56, batch 1 (bench/workloads/conv2d.mlir,
+# conv2d_grad.mlir), and a CIFAR ResNet's channel counts at batch 64
+# (conv2d_channels.mlir): forward, backprop input and backprop filter, each
+# against PyTorch.
 
 CONV_CHANNELS = [  # entry suffix, in channels, out channels, size, stride
     ("c3", 3, 16, 32, 1),
@@ -607,27 +540,28 @@ WORKLOADS = [
              _attention_inputs, {"torch": _torch_attention},
              "self-attention 4x128x256, 4 heads: value_and_grad wrt x, wq, wk, wv, wo",
              rtol=1e-3, atol=1e-5, compile_row="attention fwd+bwd"),
-    Workload("conv2d 3x3 64ch 56x56", "conv2d.mlir", "conv2d", _conv_inputs,
-             {"torch": _torch_conv}, "NHWC 1x56x56x64, 3x3x64x64, padding 1",
+    Workload("conv2d 3x3 64ch 56x56", "conv2d.mlir", "conv2d",
+             _conv_shape_inputs("forward", 64, 64, 56, 1, batch=1),
+             {"torch": _torch_conv_shape("forward", 64, 64, 56, 1, batch=1)}, "NHWC 1x56x56x64, 3x3x64x64, padding 1",
              rtol=1e-4, atol=1e-4),
     Workload("conv2d backprop input", "conv2d_grad.mlir",
-             "backprop_input", _conv_grad_inputs("input", 1),
-             {"torch": _torch_conv_grad("input", 1)},
+             "backprop_input", _conv_shape_inputs("input", 64, 64, 56, 1, batch=1),
+             {"torch": _torch_conv_shape("input", 64, 64, 56, 1, batch=1)},
              "d input of conv2d 3x3x64x64 on 1x56x56x64, padding 1",
              rtol=1e-4, atol=1e-3),
     Workload("conv2d backprop input s2", "conv2d_grad.mlir",
-             "backprop_input_s2", _conv_grad_inputs("input", 2),
-             {"torch": _torch_conv_grad("input", 2)},
+             "backprop_input_s2", _conv_shape_inputs("input", 64, 64, 56, 2, batch=1),
+             {"torch": _torch_conv_shape("input", 64, 64, 56, 2, batch=1)},
              "d input of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
              rtol=1e-4, atol=1e-3),
     Workload("conv2d backprop filter", "conv2d_grad.mlir",
-             "backprop_filter", _conv_grad_inputs("filter", 1),
-             {"torch": _torch_conv_grad("filter", 1)},
+             "backprop_filter", _conv_shape_inputs("filter", 64, 64, 56, 1, batch=1),
+             {"torch": _torch_conv_shape("filter", 64, 64, 56, 1, batch=1)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, padding 1",
              rtol=1e-4, atol=1e-3),
     Workload("conv2d backprop filter s2", "conv2d_grad.mlir",
-             "backprop_filter_s2", _conv_grad_inputs("filter", 2),
-             {"torch": _torch_conv_grad("filter", 2)},
+             "backprop_filter_s2", _conv_shape_inputs("filter", 64, 64, 56, 2, batch=1),
+             {"torch": _torch_conv_shape("filter", 64, 64, 56, 2, batch=1)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
              rtol=1e-4, atol=1e-3),
 ] + _conv_channel_workloads() + [
