@@ -2,8 +2,8 @@
 // (trace-cpu-adaptive-parallel): every 32nd call past the samples (every
 // 128th where the other way lost by more than 30%) runs the other way and
 // is timed like every call, so the fast way wins from then on. The driver
-// simulates the region's work: one way takes 0.1 ms, the other 10 ms, and
-// the first sample of the fast way takes 50 ms.
+// simulates the region's work: one way takes 0.1 ms, the other 40 ms, and
+// the first sample of the fast way takes 100 ms.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tracec-opt %s --trace-cpu-adaptive-parallel --convert-to-llvm --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir -o %t/entry.ll
 // RUN: clang -std=c11 -Wall -Wextra -Werror -Wno-override-module -O1 %t/entry.ll %S/Inputs/adaptive-parallel-driver.c %omp_lib -o %t/driver
