@@ -338,6 +338,69 @@ def _torch_attention(x, wq, wk, wv, wo):
 
 
 # ---------------------------------------------------------------------------
+# Transformer encoder layer: batch 16, sequence 128, width 256, 4 heads, MLP
+# 1024 (bench/workloads/transformer_layer.mlir); the peer is
+# torch.nn.TransformerEncoderLayer with the same weights.
+
+
+def _transformer_inputs(rng):
+    def dense(n_in, n_out):
+        return [_normal(rng, (n_in, n_out), 1 / math.sqrt(n_in)),
+                _normal(rng, (n_out,), 0.1)]
+
+    def norm():
+        return [1 + _normal(rng, (256,), 0.1), _normal(rng, (256,), 0.1)]
+    return ([_normal(rng, (2048, 256))] + dense(256, 256) + dense(256, 256)
+            + dense(256, 256) + dense(256, 256) + norm() + dense(256, 1024)
+            + dense(1024, 256) + norm())
+
+
+def _torch_transformer(x, wq, bq, wk, bk, wv, bv, wo, bo, g1, n1, w1, b1, w2,
+                       b2, g2, n2):
+    """nn.TransformerEncoderLayer (post-norm, ReLU, dropout 0, batch first)
+    holding the same weights (torch's are the transposes of x @ w's);
+    gradients wrt its 12 parameters, returned as tracec's 16."""
+    import torch
+    layer = torch.nn.TransformerEncoderLayer(
+        256, 4, dim_feedforward=1024, dropout=0.0, batch_first=True)
+
+    def set_(param, value):
+        with torch.no_grad():
+            param.copy_(torch.from_numpy(np.ascontiguousarray(value)))
+    attention = layer.self_attn
+    set_(attention.in_proj_weight, np.concatenate([wq.T, wk.T, wv.T]))
+    set_(attention.in_proj_bias, np.concatenate([bq, bk, bv]))
+    set_(attention.out_proj.weight, wo.T)
+    set_(attention.out_proj.bias, bo)
+    set_(layer.norm1.weight, g1)
+    set_(layer.norm1.bias, n1)
+    set_(layer.linear1.weight, w1.T)
+    set_(layer.linear1.bias, b1)
+    set_(layer.linear2.weight, w2.T)
+    set_(layer.linear2.bias, b2)
+    set_(layer.norm2.weight, g2)
+    set_(layer.norm2.bias, n2)
+    params = list(layer.parameters())
+    tx = torch.from_numpy(x).reshape(16, 128, 256)
+
+    def loss():
+        y = layer(tx)
+        return (y * y).mean()
+    call, results = _torch_step(loss, params, True)
+
+    def as_tracec():
+        # In the order of layer.parameters().
+        (value, in_w, in_b, out_w, out_b, l1_w, l1_b, l2_w, l2_b, ng1, nn1,
+         ng2, nn2) = results()
+        qkv_w = [w.T for w in np.split(in_w, 3)]
+        qkv_b = np.split(in_b, 3)
+        return [value, qkv_w[0], qkv_b[0], qkv_w[1], qkv_b[1], qkv_w[2],
+                qkv_b[2], out_w.T, out_b, ng1, nn1, l1_w.T, l1_b, l2_w.T,
+                l2_b, ng2, nn2]
+    return call, as_tracec
+
+
+# ---------------------------------------------------------------------------
 # conv2d 3x3: 64 channels at 56x56, batch 1 (bench/workloads/conv2d.mlir,
 # conv2d_grad.mlir), and a CIFAR ResNet's channel counts at batch 64
 # (conv2d_channels.mlir): forward, backprop input and backprop filter, each
@@ -540,6 +603,12 @@ WORKLOADS = [
              _attention_inputs, {"torch": _torch_attention},
              "self-attention 4x128x256, 4 heads: value_and_grad wrt x, wq, wk, wv, wo",
              rtol=1e-3, atol=1e-5, compile_row="attention fwd+bwd"),
+    Workload("transformer layer train step", "transformer_layer.mlir",
+             "train_step", _transformer_inputs,
+             {"torch": _torch_transformer},
+             "encoder layer b16 s128 d256, 4 heads, MLP 1024, post-norm: "
+             "value_and_grad wrt 16 weights", rtol=1e-3, atol=1e-4,
+             compile_row="transformer layer train step"),
     Workload("conv2d 3x3 64ch 56x56", "conv2d.mlir", "conv2d",
              _conv_shape_inputs("forward", 64, 64, 56, 1, batch=1),
              {"torch": _torch_conv_shape("forward", 64, 64, 56, 1, batch=1)}, "NHWC 1x56x56x64, 3x3x64x64, padding 1",
