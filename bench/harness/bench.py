@@ -83,6 +83,9 @@ class Runner:
         self.aot_bench = os.path.join(args.build_dir, "bin", "tracec_bench_aot")
         self.aot_dynamic_bench = os.path.join(args.build_dir, "bin",
                                               "tracec_bench_aot_dynamic")
+        self.fma_peak = os.path.join(args.build_dir, "bin",
+                                     "tracec_bench_fma_peak")
+        self.fma_peaks = {}
         self.tmp = tempfile.mkdtemp(prefix="tracec-bench-")
         self.cache = os.path.join(self.tmp, "compile-cache")
         self.threads_flag = tracec_has_threads_flag(self.tracec_run)
@@ -99,6 +102,19 @@ class Runner:
                     "MKL_NUM_THREADS"):
             env[var] = str(threads)
         return env
+
+    def fma_peak_gflops(self, threads):
+        """The machine's measured FMA peak on `threads` threads (bench/
+        fma_peak.c), measured once per run; None without the program."""
+        if threads not in self.fma_peaks:
+            peak = None
+            if os.path.exists(self.fma_peak):
+                out = subprocess.run([self.fma_peak, str(threads)],
+                                     capture_output=True, text=True)
+                m = re.match(r"fma_peak_gflops (\S+)", out.stdout)
+                peak = float(m.group(1)) if m else None
+            self.fma_peaks[threads] = peak
+        return self.fma_peaks[threads]
 
     def inputs_of(self, workload):
         d = os.path.join(self.tmp, "inputs", re.sub(r"\W+", "_", workload.name))
@@ -307,6 +323,9 @@ def run_workload(runner, workload, threads, rounds):
             "ratio": (t / result["tracec_s"]) if counts else None,
         }
     result["checked"] = checked_ok
+    if workload.flops:
+        result["gflops"] = workload.flops / result["tracec_s"] * 1e-9
+        result["fma_peak_gflops"] = runner.fma_peak_gflops(threads)
     return result
 
 
@@ -349,8 +368,19 @@ def log_result(r):
                                if pr["check"] is False else "(%.2fx)" % (
                                    pr["s"] / r["tracec_s"])))
              for p, pr in r["peers"].items()]
-    log("  %s, %d thr: tracec %s; %s" % (r["workload"], r["threads"],
-                                        fmt(r["tracec_s"]), ", ".join(parts)))
+    log("  %s, %d thr: tracec %s%s; %s" % (
+        r["workload"], r["threads"], fmt(r["tracec_s"]), peak_share(r),
+        ", ".join(parts)))
+
+
+def peak_share(r):
+    """' (<GFLOP/s>, <share> of the FMA peak)' for rows that count FLOPs."""
+    if "gflops" not in r:
+        return ""
+    if not r["fma_peak_gflops"]:
+        return " (%.0f GFLOP/s)" % r["gflops"]
+    return " (%.0f GFLOP/s, %.0f%% of FMA peak)" % (
+        r["gflops"], 100 * r["gflops"] / r["fma_peak_gflops"])
 
 
 def write_partial(out, results):
@@ -404,6 +434,14 @@ def print_table(results, compiles, peers_order, out):
     print("ratio = peer time / tracec time (above 1: tracec is faster); "
           "(x): a reference point, not the same function; MISMATCH: results "
           "disagree, time not counted", file=out)
+    peaks = [r for r in results if "gflops" in r]
+    if peaks:
+        print(file=out)
+        print("tracec's rate in the contractions' FLOPs against the measured "
+              "FMA peak (bench/fma_peak.c):", file=out)
+        for r in peaks:
+            print("  %-40s %d thr%s" % (r["workload"], r["threads"],
+                                        peak_share(r)), file=out)
     if any(r["tracec_threads"] == "n/a" for r in results):
         print("*: tracec-run has no --threads flag: tracec ran with its "
               "default threads; the peers with thr", file=out)

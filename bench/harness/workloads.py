@@ -38,6 +38,9 @@ class Workload:
     # train step at static_batch), the `?` one against the static one (peer
     # "static AOT"): a row "MLP train step AOT, ...", 1 thread only.
     aot_row: bool = False
+    # FLOPs of the contractions in one call (a multiply-add is 2): bench/run
+    # reports tracec's rate against the measured FMA peak.
+    flops: Optional[float] = None
 
 
 def _normal(rng, shape, scale=1.0):
@@ -46,6 +49,41 @@ def _normal(rng, shape, scale=1.0):
 
 # ---------------------------------------------------------------------------
 # sgemm
+
+
+def _matmul_flops(m, k, n, batch=1):
+    return 2.0 * batch * m * k * n
+
+
+def _conv3x3_flops(batch, hw, stride, c, f):
+    """Each of the three forms (forward, backprop input and filter) does
+    the forward's multiply-adds."""
+    return 2.0 * batch * (hw // stride) ** 2 * 9 * c * f
+
+
+def _mlp_flops(batch, train):
+    """784-512-512-10: the forward's products; a training step adds the
+    weight gradients (as many) and the input gradients of layers 2 and 3."""
+    forward = sum(_matmul_flops(batch, a, b)
+                  for a, b in ((784, 512), (512, 512), (512, 10)))
+    if not train:
+        return forward
+    return 2 * forward + sum(_matmul_flops(batch, a, b)
+                             for a, b in ((512, 512), (512, 10)))
+
+
+def _attention_flops(batch, seq, width, heads, mlp=None, input_grad=True):
+    """Self-attention's projections, scores and mixing (and an MLP of width
+    `mlp`), forward + backward: each product's backward does it twice (both
+    operands' gradients), once for the q/k/v projections where the input
+    needs no gradient."""
+    tokens, head = batch * seq, width // heads
+    projections = 3 * _matmul_flops(tokens, width, width)
+    rest = (2 * _matmul_flops(seq, head, seq, batch * heads)  # scores, p v
+            + _matmul_flops(tokens, width, width))  # output projection
+    if mlp:
+        rest += 2 * _matmul_flops(tokens, width, mlp)
+    return (3 if input_grad else 2) * projections + 3 * rest
 
 
 def _sgemm_inputs(n):
@@ -491,7 +529,8 @@ def _conv_channel_workloads():
                     "padding 1" if stride == 1 else "strides 2, SAME"),
                 # A filter gradient sums up to 65,536 products into values
                 # of ~300: PyTorch's own f32 error there reaches 6e-3.
-                rtol=1e-4, atol=2e-2 if kind == "filter" else 1e-3))
+                rtol=1e-4, atol=2e-2 if kind == "filter" else 1e-3,
+                flops=_conv3x3_flops(64, hw, stride, c, f)))
     return out
 
 
@@ -563,13 +602,16 @@ def _torch_tiny(x):
 WORKLOADS = [
     Workload("sgemm 256", "sgemm_256.mlir", "sgemm", _sgemm_inputs(256),
              {"numpy": _np_sgemm, "torch": _torch_sgemm},
-             "C = A B, 256x256x256 f32", rtol=1e-4, atol=1e-3),
+             "C = A B, 256x256x256 f32", rtol=1e-4, atol=1e-3,
+             flops=_matmul_flops(256, 256, 256)),
     Workload("sgemm 1024", "sgemm_1024.mlir", "sgemm", _sgemm_inputs(1024),
              {"numpy": _np_sgemm, "torch": _torch_sgemm},
-             "C = A B, 1024x1024x1024 f32", rtol=1e-4, atol=2e-3),
+             "C = A B, 1024x1024x1024 f32", rtol=1e-4, atol=2e-3,
+             flops=_matmul_flops(1024, 1024, 1024)),
     Workload("sgemm 2048", "sgemm_2048.mlir", "sgemm", _sgemm_inputs(2048),
              {"numpy": _np_sgemm, "torch": _torch_sgemm},
-             "C = A B, 2048x2048x2048 f32", rtol=1e-4, atol=3e-3),
+             "C = A B, 2048x2048x2048 f32", rtol=1e-4, atol=3e-3,
+             flops=_matmul_flops(2048, 2048, 2048)),
     Workload("tanh-GELU 16M", "gelu.mlir", "gelu", _gelu_inputs,
              {"torch": _torch_gelu, "np.tanh": _np_tanh, "copy": _copy},
              "0.5 x (1 + tanh(k (x + 0.044715 x^3))) over 2^24 f32",
@@ -585,11 +627,12 @@ WORKLOADS = [
     Workload("MLP forward", "mlp.mlir", "forward", _mlp_inputs,
              {"torch": _torch_mlp(False)},
              "784-512-512-10 relu, batch 256, softmax cross-entropy loss",
-             rtol=1e-4, atol=1e-5),
+             rtol=1e-4, atol=1e-5, flops=_mlp_flops(256, False)),
     Workload("MLP train step", "mlp.mlir", "train_step", _mlp_inputs,
              {"torch": _torch_mlp(True)},
              "the same, value_and_grad wrt the 6 weights and biases",
-             rtol=1e-3, atol=1e-5, compile_row="MLP train step"),
+             rtol=1e-3, atol=1e-5, compile_row="MLP train step",
+             flops=_mlp_flops(256, True)),
     Workload("CNN train step", "cnn.mlir", "train_step", _cnn_inputs,
              {"torch": _torch_cnn},
              "conv-relu-pool x2, dense, batch 32 of 28x28x1: value_and_grad",
@@ -598,41 +641,47 @@ WORKLOADS = [
              _resnet_block_inputs, {"torch": _torch_resnet_block},
              "conv-bn-relu-conv-bn + skip, relu, pool, dense; batch 64 of "
              "32x32x16: value_and_grad wrt 8 weights", rtol=1e-3, atol=1e-4,
-             compile_row="ResNet block train step"),
+             compile_row="ResNet block train step",
+             # Both convs forward and filter gradients, the second's input
+             # gradient (the dense layer's products are negligible).
+             flops=5 * _conv3x3_flops(64, 32, 1, 16, 16)),
     Workload("attention fwd+bwd", "attention.mlir", "train_step",
              _attention_inputs, {"torch": _torch_attention},
              "self-attention 4x128x256, 4 heads: value_and_grad wrt x, wq, wk, wv, wo",
-             rtol=1e-3, atol=1e-5, compile_row="attention fwd+bwd"),
+             rtol=1e-3, atol=1e-5, compile_row="attention fwd+bwd",
+             flops=_attention_flops(4, 128, 256, 4)),
     Workload("transformer layer train step", "transformer_layer.mlir",
              "train_step", _transformer_inputs,
              {"torch": _torch_transformer},
              "encoder layer b16 s128 d256, 4 heads, MLP 1024, post-norm: "
              "value_and_grad wrt 16 weights", rtol=1e-3, atol=1e-4,
-             compile_row="transformer layer train step"),
+             compile_row="transformer layer train step",
+             flops=_attention_flops(16, 128, 256, 4, mlp=1024,
+                                    input_grad=False)),
     Workload("conv2d 3x3 64ch 56x56", "conv2d.mlir", "conv2d",
              _conv_shape_inputs("forward", 64, 64, 56, 1, batch=1),
              {"torch": _torch_conv_shape("forward", 64, 64, 56, 1, batch=1)}, "NHWC 1x56x56x64, 3x3x64x64, padding 1",
-             rtol=1e-4, atol=1e-4),
+             rtol=1e-4, atol=1e-4, flops=_conv3x3_flops(1, 56, 1, 64, 64)),
     Workload("conv2d backprop input", "conv2d_grad.mlir",
              "backprop_input", _conv_shape_inputs("input", 64, 64, 56, 1, batch=1),
              {"torch": _torch_conv_shape("input", 64, 64, 56, 1, batch=1)},
              "d input of conv2d 3x3x64x64 on 1x56x56x64, padding 1",
-             rtol=1e-4, atol=1e-3),
+             rtol=1e-4, atol=1e-3, flops=_conv3x3_flops(1, 56, 1, 64, 64)),
     Workload("conv2d backprop input s2", "conv2d_grad.mlir",
              "backprop_input_s2", _conv_shape_inputs("input", 64, 64, 56, 2, batch=1),
              {"torch": _torch_conv_shape("input", 64, 64, 56, 2, batch=1)},
              "d input of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
-             rtol=1e-4, atol=1e-3),
+             rtol=1e-4, atol=1e-3, flops=_conv3x3_flops(1, 56, 2, 64, 64)),
     Workload("conv2d backprop filter", "conv2d_grad.mlir",
              "backprop_filter", _conv_shape_inputs("filter", 64, 64, 56, 1, batch=1),
              {"torch": _torch_conv_shape("filter", 64, 64, 56, 1, batch=1)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, padding 1",
-             rtol=1e-4, atol=1e-3),
+             rtol=1e-4, atol=1e-3, flops=_conv3x3_flops(1, 56, 1, 64, 64)),
     Workload("conv2d backprop filter s2", "conv2d_grad.mlir",
              "backprop_filter_s2", _conv_shape_inputs("filter", 64, 64, 56, 2, batch=1),
              {"torch": _torch_conv_shape("filter", 64, 64, 56, 2, batch=1)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
-             rtol=1e-4, atol=1e-3),
+             rtol=1e-4, atol=1e-3, flops=_conv3x3_flops(1, 56, 2, 64, 64)),
 ] + _conv_channel_workloads() + [
     # Dynamic shapes: one compile for every batch size, against the static
     # compile of the same module at the batch it runs.
