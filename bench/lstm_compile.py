@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Compile time against graph size: an LSTM language model's training step
-(hidden 256, batch 32) unrolled in Python for 8, 16, 32 and 64 steps, as a
+(hidden 256, batch 32; bench/workloads/lstm.py) unrolled in Python for 8, 16, 32 and 64 steps, as a
 user writes it (the state starts at zeros), traced and compiled cold (no
 compile cache). Prints trace and compile seconds per step count, the
 growth from one size to the next (2.0 is linear) and where the compile
@@ -13,6 +13,7 @@ the pipeline's passes with `tracec-opt --mlir-timing`.
 """
 import argparse
 import os
+import sys
 import time
 
 os.environ["TRACEC_DISABLE_CACHE"] = "1"
@@ -20,37 +21,10 @@ os.environ["TRACEC_DISABLE_CACHE"] = "1"
 import numpy as np  # noqa: E402
 
 import tracec  # noqa: E402
-import tracec.nn  # noqa: E402,F401
-import tracec.numpy as tnp  # noqa: E402
 
-HIDDEN, BATCH, VOCAB = 256, 32, 256
-
-
-def lstm_loss(params, xs, labels):
-    """Cross entropy of the next token, an LSTM unrolled over xs' steps."""
-    w, u, b, head = params
-    h = tnp.zeros((BATCH, HIDDEN), dtype=tnp.float32)
-    c = tnp.zeros((BATCH, HIDDEN), dtype=tnp.float32)
-    loss = 0.0
-    for t in range(xs.shape[0]):
-        z = xs[t] @ w + h @ u + b
-        i, f, g, o = (z[:, k * HIDDEN:(k + 1) * HIDDEN] for k in range(4))
-        sigmoid = tracec.nn.sigmoid
-        c = sigmoid(f) * c + sigmoid(i) * tnp.tanh(g)
-        h = sigmoid(o) * tnp.tanh(c)
-        loss = loss + tnp.mean(
-            tracec.nn.sparse_softmax_cross_entropy_with_logits(
-                labels[t], h @ head))
-    return loss / xs.shape[0]
-
-
-def inputs(steps, rng):
-    params = [rng.standard_normal(s).astype(np.float32) * 0.1
-              for s in ((HIDDEN, 4 * HIDDEN), (HIDDEN, 4 * HIDDEN),
-                        (4 * HIDDEN,), (HIDDEN, VOCAB))]
-    xs = rng.standard_normal((steps, BATCH, HIDDEN)).astype(np.float32)
-    labels = rng.integers(0, VOCAB, (steps, BATCH)).astype(np.int32)
-    return params, xs, labels
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "workloads"))
+from lstm import inputs, loss_unrolled as lstm_loss  # noqa: E402
 
 
 def main():

@@ -86,6 +86,7 @@ class Runner:
         self.fma_peak = os.path.join(args.build_dir, "bin",
                                      "tracec_bench_fma_peak")
         self.fma_peaks = {}
+        self.traced = {}  # workload name -> traced module
         self.tmp = tempfile.mkdtemp(prefix="tracec-bench-")
         self.cache = os.path.join(self.tmp, "compile-cache")
         self.threads_flag = tracec_has_threads_flag(self.tracec_run)
@@ -137,8 +138,32 @@ class Runner:
         return path
 
     def module_of(self, workload):
+        if workload.trace_args:
+            return self.traced_module(workload)
         return os.path.normpath(os.path.join(ROOT, "bench", "workloads",
                                              workload.module))
+
+    def traced_module(self, workload):
+        """A Python workload's module, traced once per run by the tracec
+        package of the build (its own compile at -O0: only the IR is
+        used); sets workload.entry to the entry the trace named."""
+        if workload.name not in self.traced:
+            path = os.path.join(self.tmp, "traced-%s.mlir" % re.sub(
+                r"\W+", "_", workload.name))
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.path.join(self.args.build_dir, "python")
+            env["TRACEC_OPT_LEVEL"] = "0"
+            env["TRACEC_DISABLE_CACHE"] = "1"
+            cmd = ["/usr/bin/python3", os.path.join(
+                ROOT, "bench", "workloads", workload.module)]
+            cmd += list(workload.trace_args) + ["--out", path]
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            if proc.returncode != 0:
+                raise RuntimeError("%s failed:\n%s" % (" ".join(cmd),
+                                                        proc.stderr))
+            self.traced[workload.name] = path
+            workload.entry = proc.stdout.split()[-1]
+        return self.traced[workload.name]
 
     def run_tracec(self, workload, threads, outdir=None, calls=None,
                    extra_env=None, extra_args=(), module=None):
@@ -276,6 +301,7 @@ def run_aot_pair(runner, workload, rounds):
 
 
 def run_workload(runner, workload, threads, rounds):
+    runner.module_of(workload)  # a Python workload is traced first
     tracec_medians, peer_medians, compiles = [], {}, []
     checks, report = {}, {}
     for r in range(rounds):

@@ -13,9 +13,15 @@ checked.
 
 import dataclasses
 import math
+import os
+import sys
 from typing import Callable, Dict, List, Optional
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "workloads"))
+import lstm  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -41,6 +47,10 @@ class Workload:
     # FLOPs of the contractions in one call (a multiply-add is 2): bench/run
     # reports tracec's rate against the measured FMA peak.
     flops: Optional[float] = None
+    # A Python workload (`module` is a .py file): bench/run runs it with
+    # these arguments and the tracec package to trace the module (the
+    # program as users write it), and calls the entry it names.
+    trace_args: tuple = ()
 
 
 def _normal(rng, shape, scale=1.0):
@@ -439,6 +449,93 @@ def _torch_transformer(x, wq, bq, wk, bk, wv, bv, wo, bo, g1, n1, w1, b1, w2,
 
 
 # ---------------------------------------------------------------------------
+# LSTM language model, hidden 256, batch 32, 64 steps (bench/workloads/
+# lstm.py, traced unrolled and as a fori_loop): against the same loop in
+# PyTorch and against torch.nn.LSTM with the same weights.
+
+LSTM_STEPS = 64
+
+
+def _lstm_inputs(rng):
+    params, xs, labels = lstm.inputs(LSTM_STEPS, rng)
+    return params + [xs, labels]
+
+
+def _torch_lstm_loop(w, u, b, head, xs, labels):
+    """The model's Python loop, step by step in PyTorch."""
+    import torch
+    import torch.nn.functional as F
+    params = [torch.from_numpy(p).requires_grad_(True)
+              for p in (w, u, b, head)]
+    txs, tls = torch.from_numpy(xs), torch.from_numpy(labels).long()
+    hidden = lstm.HIDDEN
+
+    def loss():
+        w, u, b, head = params
+        h = torch.zeros(lstm.BATCH, hidden)
+        c = torch.zeros(lstm.BATCH, hidden)
+        total = 0.0
+        for t in range(txs.shape[0]):
+            i, f, g, o = (txs[t] @ w + h @ u + b).split(hidden, dim=1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            h = torch.sigmoid(o) * torch.tanh(c)
+            total = total + F.cross_entropy(h @ head, tls[t])
+        return total / txs.shape[0]
+    return _torch_step(loss, params, True)
+
+
+def _torch_nn_lstm(w, u, b, head, xs, labels):
+    """torch.nn.LSTM (one fused layer, its recurrent bias 0) and the head."""
+    import torch
+    import torch.nn.functional as F
+    layer = torch.nn.LSTM(lstm.HIDDEN, lstm.HIDDEN)
+    with torch.no_grad():
+        layer.weight_ih_l0.copy_(torch.from_numpy(w.T.copy()))
+        layer.weight_hh_l0.copy_(torch.from_numpy(u.T.copy()))
+        layer.bias_ih_l0.copy_(torch.from_numpy(b))
+        layer.bias_hh_l0.zero_()
+    layer.bias_hh_l0.requires_grad_(False)
+    thead = torch.from_numpy(head).requires_grad_(True)
+    params = [layer.weight_ih_l0, layer.weight_hh_l0, layer.bias_ih_l0, thead]
+    txs = torch.from_numpy(xs)
+    tls = torch.from_numpy(labels).long().reshape(-1)
+
+    def loss():
+        out, _ = layer(txs)
+        logits = (out @ thead).reshape(-1, lstm.VOCAB)
+        return F.cross_entropy(logits, tls)
+    call, results = _torch_step(loss, params, True)
+
+    def as_tracec():
+        value, dw, du, db, dhead = results()
+        return [value, dw.T, du.T, db, dhead]
+    return call, as_tracec
+
+
+def _lstm_flops(steps):
+    """Per step the gates' two products and the head's, forward; the
+    backward does each twice (the weights' and the inputs' gradients; the
+    input x needs none)."""
+    tokens = lstm.BATCH
+    gates = _matmul_flops(tokens, lstm.HIDDEN, 4 * lstm.HIDDEN)
+    head = _matmul_flops(tokens, lstm.HIDDEN, lstm.VOCAB)
+    return steps * (2 * gates + 3 * gates + 3 * head)
+
+
+def _lstm_workloads():
+    return [Workload(
+        "LSTM train step, %s" % name, "lstm.py", "", _lstm_inputs,
+        {"torch": _torch_lstm_loop, "torch nn.LSTM": _torch_nn_lstm},
+        "LSTM LM hidden 256, batch 32, %d steps, %s: value_and_grad wrt "
+        "4 weights" % (LSTM_STEPS, how), rtol=1e-3, atol=1e-5,
+        trace_args=("--form", form, "--steps", str(LSTM_STEPS)),
+        flops=_lstm_flops(LSTM_STEPS))
+        for name, form, how in (
+            ("fori_loop", "loop", "tracec.fori_loop"),
+            ("unrolled", "unrolled", "a Python loop unrolled in the trace"))]
+
+
+# ---------------------------------------------------------------------------
 # conv2d 3x3: 64 channels at 56x56, batch 1 (bench/workloads/conv2d.mlir,
 # conv2d_grad.mlir), and a CIFAR ResNet's channel counts at batch 64
 # (conv2d_channels.mlir): forward, backprop input and backprop filter, each
@@ -682,7 +779,7 @@ WORKLOADS = [
              {"torch": _torch_conv_shape("filter", 64, 64, 56, 2, batch=1)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
              rtol=1e-4, atol=1e-3, flops=_conv3x3_flops(1, 56, 2, 64, 64)),
-] + _conv_channel_workloads() + [
+] + _lstm_workloads() + _conv_channel_workloads() + [
     # Dynamic shapes: one compile for every batch size, against the static
     # compile of the same module at the batch it runs.
     Workload("MLP train step, ? batch, 256", "mlp_dynamic.mlir", "train_step",
