@@ -117,8 +117,11 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   // Loops, then LLVM.
   pm.addPass(trace::createTraceContractionLoopOrder());
   // Copies between strided buffers would call the C runner library's
-  // memrefCopy; as linalg copies they become loops.
-  pm.addPass(trace::createTraceExpandCopies());
+  // memrefCopy; as linalg copies they become loops. Contiguous ones stay
+  // memref.copy: a memcpy.
+  trace::TraceExpandCopiesOptions copies;
+  copies.memcpy = true;
+  pm.addPass(trace::createTraceExpandCopies(copies));
   // Intermediates into one workspace per function, so warm calls
   // allocate nothing. After the stages that create buffers (packing),
   // before the loops.

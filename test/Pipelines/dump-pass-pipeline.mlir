@@ -63,7 +63,7 @@
 // CPU-NEXT:   cse,
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   trace-contraction-loop-order,
-// CPU-NEXT:   trace-expand-copies,
+// CPU-NEXT:   trace-expand-copies{memcpy=true},
 // CPU-NEXT:   trace-plan-workspace{share-bytes=true share-equal-sizes-only=false},
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-math-approximation
@@ -96,7 +96,7 @@
 // OMP-NEXT:   trace-stack-loop-buffers{max-bytes=16384},
 // OMP:        convert-to-llvm{
 // OMP-NEXT:   reconcile-unrealized-casts
-// NOWS:       trace-expand-copies,
+// NOWS:       trace-expand-copies{memcpy=true},
 // NOWS-NEXT:  func.func(
 // NOWS-NEXT:    trace-cpu-math-approximation
 // With ukernels the tile step leaves the micro-kernels whole, and they
@@ -108,7 +108,7 @@
 // UK-NEXT:      trace-cpu-math-approximation
 
 // The typed options reach the passes that take them.
-// GPU:      trace-expand-copies,
+// GPU:      trace-expand-copies{memcpy=false},
 // GPU-NEXT: trace-gpu-managed-buffers,
 // GPU-NEXT: func.func(
 // GPU-NEXT:   trace-gpu-tiled-matmul{tile=8},

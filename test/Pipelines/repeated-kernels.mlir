@@ -9,17 +9,16 @@
 // CHECK:         llvm.call @[[A:twice_kernel]](
 // CHECK:         llvm.call @twice_kernel_0(
 // CHECK:         llvm.call @twice_kernel_1(
-// CHECK:         llvm.call @twice_kernel_2(
-// CHECK:         llvm.call @[[B:twice_kernel_3]](
-// CHECK:         llvm.call @[[C:twice_kernel_4]](
-// CHECK:         llvm.call @[[D:twice_kernel_5]](
+// CHECK:         llvm.call @[[B:twice_kernel_2]](
+// CHECK:         llvm.call @[[C:twice_kernel_3]](
+// CHECK:         llvm.call @[[D:twice_kernel_4]](
 // The second calls the first one's kernels again.
 // CHECK:         llvm.call @[[A]](
 // CHECK:         llvm.call @[[B]](
 // CHECK:         llvm.call @[[C]](
 // CHECK:         llvm.call @[[D]](
 // CHECK:         llvm.return
-// CHECK-COUNT-7: llvm.func internal @twice_kernel
+// CHECK-COUNT-6: llvm.func internal @twice_kernel
 // CHECK-NOT:     llvm.func internal @twice_kernel
 func.func @twice(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %0 = trace.matmul %a, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>

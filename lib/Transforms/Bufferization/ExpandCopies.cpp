@@ -3,6 +3,7 @@
 #include "tracec/Transforms/Bufferization/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEEXPANDCOPIES
@@ -34,14 +35,29 @@ bool copiesOntoItself(memref::CopyOp copy) {
   return reshapedBuffer(copy.getSource()) == reshapedBuffer(copy.getTarget());
 }
 
+/// Whether the LLVM lowering of a memref.copy from or to `type` can use
+/// memcpy (MemRefToLLVM's rule: an identity layout, or a static, non-empty,
+/// contiguous row-major one).
+bool isMemcpyBuffer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && (memref.getLayout().isIdentity() ||
+                    (memref.hasStaticShape() && memref.getNumElements() > 0 &&
+                     memref::isStaticShapeAndContiguousRowMajor(memref)));
+}
+
 struct ExpandCopiesPass
     : mlir::trace::impl::TraceExpandCopiesBase<ExpandCopiesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
-    getOperation()->walk([](memref::CopyOp copy) {
+    getOperation()->walk([&](memref::CopyOp copy) {
       if (copiesOntoItself(copy)) {
         copy.erase();
         return;
       }
+      if (memcpy && isMemcpyBuffer(copy.getSource().getType()) &&
+          isMemcpyBuffer(copy.getTarget().getType()))
+        return;
       OpBuilder builder(copy);
       linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
                              copy.getTarget());
