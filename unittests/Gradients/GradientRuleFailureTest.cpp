@@ -55,10 +55,12 @@ public:
   }
   FailureOr<SmallVector<Value>>
   differentiateBlock(Block &, ValueRange, ArrayRef<Value>, ArrayRef<Value>,
-                     OpBuilder &) override {
+                     OpBuilder &,
+                     ArrayRef<std::pair<Value, Value>>) override {
     return failure();
   }
   bool isActive(Value) override { return true; }
+  bool savesResultsOf(Operation *) override { return true; }
 
 private:
   std::string failOn;

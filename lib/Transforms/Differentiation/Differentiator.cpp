@@ -34,8 +34,8 @@ namespace {
 class Sweep : public AdjointState {
 public:
   Sweep(Differentiator &differentiator, OpBuilder &builder,
-        Sweep *parent = nullptr)
-      : differentiator_(differentiator), builder_(builder) {
+        RematPolicy policy, Sweep *parent = nullptr)
+      : differentiator_(differentiator), builder_(builder), policy_(policy) {
     if (parent) {
       // Values from above keep their primal values and activity.
       primals_ = parent->primals_;
@@ -50,10 +50,20 @@ public:
   LogicalResult run(Block &body, ValueRange primalArgs,
                     ArrayRef<Value> terminatorCotangents,
                     ArrayRef<BlockArgument> activeArgs,
-                    Operation **lastPrimal = nullptr) {
+                    Operation **lastPrimal = nullptr,
+                    ArrayRef<std::pair<Value, Value>> knownPrimals = {}) {
     primals_.map(body.getArguments(), primalArgs);
     markActive(body, activeArgs);
+    DenseSet<Value> known;
+    for (auto [original, primal] : knownPrimals) {
+      primals_.map(original, primal);
+      known.insert(original);
+    }
     for (Operation &op : body.without_terminator()) {
+      if (op.getNumResults() != 0 &&
+          llvm::all_of(op.getResults(),
+                       [&](Value v) { return known.contains(v); }))
+        continue;
       auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
       if (failed(differentiable ? differentiable.emitPrimal(builder_, *this)
                                 : clonePrimal(&op, builder_)))
@@ -116,6 +126,10 @@ public:
 
   bool isActive(Value original) override { return active_.contains(original); }
 
+  bool savesResultsOf(Operation *op) override {
+    return mlir::trace::savesResultsOf(op, policy_);
+  }
+
   LogicalResult accumulate(Value originalOperand, Value cotangent) override {
     // Integers, booleans and values no differentiated argument reaches
     // (constants, stop_gradient results' producers) carry no gradient.
@@ -151,13 +165,15 @@ public:
   FailureOr<SmallVector<Value>>
   differentiateBlock(Block &block, ValueRange primalArgs,
                      ArrayRef<Value> terminatorCotangents,
-                     ArrayRef<Value> captured, OpBuilder &builder) override {
-    Sweep child(differentiator_, builder, this);
+                     ArrayRef<Value> captured, OpBuilder &builder,
+                     ArrayRef<std::pair<Value, Value>> knownPrimals) override {
+    Sweep child(differentiator_, builder, policy_, this);
     SmallVector<BlockArgument> args;
     for (BlockArgument arg : block.getArguments())
       if (carriesGradient(arg.getType()))
         args.push_back(arg);
-    if (failed(child.run(block, primalArgs, terminatorCotangents, args)))
+    if (failed(child.run(block, primalArgs, terminatorCotangents, args,
+                         /*lastPrimal=*/nullptr, knownPrimals)))
       return failure();
     SmallVector<Value> cotangents;
     auto collect = [&](Value original) -> LogicalResult {
@@ -198,6 +214,7 @@ private:
 
   Differentiator &differentiator_;
   OpBuilder &builder_;
+  RematPolicy policy_;
   IRMapping primals_;
   DenseMap<Value, Value> cotangents_;
   DenseMap<Operation *, SmallVector<Value>> saved_;
@@ -416,7 +433,8 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
       loc, "combined", builder.getFunctionType(combinedInputs, {}));
   Block *block = combined->addEntryBlock();
   builder.setInsertionPointToEnd(block);
-  Sweep sweep(*this, builder);
+  RematPolicy policy = getCheckpointPolicy(f).value_or(remat_);
+  Sweep sweep(*this, builder, policy);
 
   Block &body = f.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -465,7 +483,6 @@ FailureOr<Differentiated> Differentiator::generate(func::FuncOp f,
   // backward function computes again instead (rematerializes): constants,
   // and under a policy that does not save them, recomputable ops, whose
   // operands are then needed in turn, down to saved values or arguments.
-  RematPolicy policy = getCheckpointPolicy(f).value_or(remat_);
   llvm::SetVector<Value> residuals;
   llvm::SetVector<Operation *> rematerialized;
   SmallVector<Value> worklist;

@@ -1,8 +1,9 @@
 // RUN: tracec-opt --trace-autodiff --canonicalize --cse %s | FileCheck %s
 
 // Reverse-over-reverse through scf.for: the inner gradient's forward
-// function tapes the carried value in its loop (tensor.insert_slice), its
-// backward function reads the rows back (tensor.extract_slice). The outer
+// function tapes the carried value and the matmul's result in its loop
+// (tensor.insert_slice), its backward function reads the rows back
+// (tensor.extract_slice). The outer
 // gradient differentiates both loops again, in linear memory: the tape's
 // own carry is taped by its size only (no tape of tapes), and the captured
 // tape's cotangent grows one row per iteration, in place.
@@ -33,11 +34,19 @@ func.func @hv(%x: tensor<3xf64>, %w: tensor<3x3xf64>, %n: index, %v: tensor<3x3x
   return %g : tensor<3x3xf64>
 }
 
+// The first gradient tapes h and the matmul's result (a contraction, which
+// the default policy saves); its backward loop reads both back and does not
+// compute the matmul again (checked below, in the order of the output).
+// CHECK-LABEL: func.func private @__forward_loss_wrt_1
+// CHECK:         scf.for {{.*}} -> (tensor<3xf64>, tensor<?x3xf64>, tensor<?x1x3xf64>)
+// CHECK:           %[[M:.*]] = trace.matmul
+// CHECK:           tensor.insert_slice %[[M]] into {{.*}} : tensor<1x3xf64> into tensor<?x1x3xf64>
+
 // The inner forward loop again, taping h (its own tape) beside the inner
-// gradient's tape, whose contents it never reads: of that one only the
-// size is taped (an index per iteration), not the whole tape.
+// gradient's tapes, whose contents it never reads: of those only the
+// sizes are taped (an index per iteration), not the whole tapes.
 // CHECK-LABEL: func.func private @__forward___forward_loss_wrt_1
-// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[TAPE:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<?x3xf64>, tensor<?x1xindex>)
+// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[TAPE:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<?x1x3xf64>, tensor<?x3xf64>, tensor<?x1xindex>, tensor<?x1xindex>, tensor<?x1x3xf64>)
 // CHECK:           tensor.insert_slice {{.*}} : tensor<3xf64> into tensor<?x3xf64>
 // CHECK:           %[[ROWS:.*]] = tensor.dim %[[TAPE]], %c0
 // CHECK:           %[[SIZES:.*]] = tensor.from_elements %[[ROWS]] : tensor<1xindex>
@@ -47,13 +56,21 @@ func.func @hv(%x: tensor<3xf64>, %w: tensor<3x3xf64>, %n: index, %v: tensor<3x3x
 // CHECK-LABEL: func.func private @__backward___forward_loss_wrt_1
 // The inner tape's cotangent passes through the loop: each iteration takes
 // its row and leaves zeros there.
-// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[CT:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<3x3xf64>)
+// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[CT:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<?x1x3xf64>, tensor<3x3xf64>)
 // CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[CT]][%{{.*}}, 0] [1, 3] [1, 1] : tensor<?x3xf64> to tensor<3xf64>
 // CHECK:           trace.add %{{.*}}, %[[ROW]]
 // CHECK:           tensor.insert_slice %{{.*}} into %[[CT]][%{{.*}}, 0] [1, 3] [1, 1]
+// CHECK-LABEL: func.func private @__backward_loss_wrt_1
+// CHECK:         scf.for
+// CHECK:           %[[MT:.*]] = tensor.extract_slice {{.*}} : tensor<?x1x3xf64> to tensor<1x3xf64>
+// CHECK-NEXT:      trace.reshape
+// CHECK-NEXT:      trace.tanh %[[MT]]
+// CHECK-NOT:       trace.matmul {{.*}} : (tensor<1x3xf64>, tensor<3x3xf64>) -> tensor<1x3xf64>
+// CHECK:           trace.matmul {{.*}} {transpose_b}
+// CHECK-NEXT:      trace.matmul {{.*}} {transpose_a}
 // CHECK-LABEL: func.func private @__backward___backward_loss_wrt_1
 // The captured tape's cotangent: one row added per iteration, in place.
-// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[SUM:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<3x3xf64>)
+// CHECK:         scf.for {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[SUM:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, {{.*}}) -> (tensor<3xf64>, tensor<?x3xf64>, tensor<?x1x3xf64>, tensor<3x3xf64>)
 // CHECK:           %[[OLD:.*]] = tensor.extract_slice %[[SUM]][%[[R:.*]], 0] [1, 3] [1, 1]
 // CHECK:           %[[NEW:.*]] = trace.add %[[OLD]], %{{.*}} : (tensor<3xf64>, tensor<3xf64>)
 // CHECK:           tensor.insert_slice %[[NEW]] into %[[SUM]][%[[R]], 0] [1, 3] [1, 1]

@@ -5,10 +5,11 @@
 // cotangents of the values the branches capture from above.
 //
 // scf.for: the primal loop also records each iteration's incoming carried
-// values on a tape (a tensor with a leading trip-count dim); the adjoint
-// loop runs the iterations backwards, reads the carries back from the
-// tape, recomputes the body and sweeps it, carrying the carries' cotangents
-// and summing the captured values' cotangents. Of a carry whose contents
+// values on a tape (a tensor with a leading trip-count dim), and the
+// results of its contractions where the rematerialization policy saves
+// them; the adjoint loop runs the iterations backwards, reads them back
+// from the tapes, recomputes the rest of the body and sweeps it, carrying
+// the carries' cotangents and summing the captured values' cotangents. Of a carry whose contents
 // are never read (a tape of an inner gradient's loop: isWriteOnly) only the
 // sizes are taped, and a captured tape's cotangent grows by one row per
 // iteration (addCotangent), so a gradient through a loop is differentiated
@@ -39,6 +40,26 @@ SmallVector<bool> writeOnlyCarries(scf::ForOp forOp) {
   for (BlockArgument carried : forOp.getRegionIterArgs())
     writeOnly.push_back(isWriteOnly(carried, forOp));
   return writeOnly;
+}
+
+/// The results of the body's contractions that the rematerialization
+/// policy saves (all but `nothing`): taped as well, so that the adjoint
+/// reads them back instead of recomputing the contractions (of an LSTM
+/// step, the gate and head products: half the adjoint's work). Static
+/// float tensors only; the cheap ops around them are still recomputed.
+SmallVector<Value> tapedContractions(scf::ForOp forOp, AdjointState &state) {
+  SmallVector<Value> results;
+  for (Operation &op : forOp.getBody()->without_terminator()) {
+    if (!op.hasTrait<OpTrait::trace::Contraction>() ||
+        !state.savesResultsOf(&op))
+      continue;
+    for (Value result : op.getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (type && type.hasStaticShape() && carriesGradient(type))
+        results.push_back(result);
+    }
+  }
+  return results;
 }
 
 struct IfGradient
@@ -128,6 +149,7 @@ struct ForGradient
       inits.push_back(state.primal(init));
     size_t numCarried = inits.size();
     SmallVector<bool> writeOnly = writeOnlyCarries(forOp);
+    SmallVector<Value> contractions = tapedContractions(forOp, state);
     for (auto [init, wo] : llvm::zip(forOp.getInitArgs(), writeOnly)) {
       // Rows of the initial value's sizes.
       SmallVector<Value> sizes = {trips};
@@ -139,6 +161,9 @@ struct ForGradient
       inits.push_back(tensor::EmptyOp::create(
           builder, loc, tapeType(taped.getType()), sizes));
     }
+    for (Value result : contractions)
+      inits.push_back(tensor::EmptyOp::create(
+          builder, loc, tapeType(result.getType()), ValueRange{trips}));
     // The body builder cannot return a failure: it records the op that could
     // not be cloned, and the loop is dropped after it is built.
     Operation *notCloned = nullptr;
@@ -167,6 +192,9 @@ struct ForGradient
               return;
             }
           }
+          for (auto [i, result] : llvm::enumerate(contractions))
+            tapes.push_back(record(b, l, args[2 * numCarried + i], row,
+                                   state.primal(result), "scf.for gradient"));
           SmallVector<Value> yielded;
           for (Value value : body.getTerminator()->getOperands())
             yielded.push_back(state.primal(value));
@@ -199,8 +227,10 @@ struct ForGradient
     Location loc = op->getLoc();
     ValueRange saved = state.saved(op);
     Value trips = saved.front();
-    ValueRange tapes = saved.drop_front();
     SmallVector<bool> writeOnly = writeOnlyCarries(forOp);
+    ValueRange tapes = saved.drop_front().take_front(writeOnly.size());
+    ValueRange contractionTapes = saved.drop_front(1 + writeOnly.size());
+    SmallVector<Value> contractions = tapedContractions(forOp, state);
     SmallVector<Value> captured = activeCaptures(op, state);
     Block &body = *forOp.getBody();
     size_t numCarried = forOp.getNumResults();
@@ -246,13 +276,18 @@ struct ForGradient
             primalArgs.push_back(untaped(
                 b, l, replay(b, l, tape, row, tapedType(type, wo)), type, wo));
           }
+          SmallVector<std::pair<Value, Value>> known;
+          for (auto [result, tape] :
+               llvm::zip_equal(contractions, contractionTapes))
+            known.emplace_back(result,
+                               replay(b, l, tape, row, result.getType()));
           SmallVector<Value> yieldCts;
           for (size_t i = 0; i < numCarried; ++i)
             yieldCts.push_back(carriesGradient(forOp.getResult(i).getType())
                                    ? args[i]
                                    : Value());
           auto cts = state.differentiateBlock(body, primalArgs, yieldCts,
-                                              captured, b);
+                                              captured, b, known);
           SmallVector<Value> next;
           if (failed(cts)) {
             status = failure();

@@ -69,11 +69,20 @@ public:
   /// adjoint, seeded with `terminatorCotangents` (one per terminator
   /// operand; null for none). Returns the cotangents of the block's
   /// arguments, then of `captured` (original values defined outside the
-  /// block), zeros where nothing flowed.
+  /// block), zeros where nothing flowed. `knownPrimals` pairs original
+  /// results of the block's ops with primal values the rule already has
+  /// (read back from a tape): an op whose results are all known is not
+  /// emitted again.
   virtual FailureOr<SmallVector<Value>>
   differentiateBlock(Block &block, ValueRange primalArgs,
                      ArrayRef<Value> terminatorCotangents,
-                     ArrayRef<Value> captured, OpBuilder &builder) = 0;
+                     ArrayRef<Value> captured, OpBuilder &builder,
+                     ArrayRef<std::pair<Value, Value>> knownPrimals = {}) = 0;
+
+  /// Whether the rematerialization policy of the function being
+  /// differentiated saves the results of the original `op` (a region rule
+  /// then tapes them instead of recomputing them in its adjoint).
+  virtual bool savesResultsOf(Operation *op) = 0;
 
   /// Whether an original value depends on a differentiated argument (only
   /// such values receive cotangents).
