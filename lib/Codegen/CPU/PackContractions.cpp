@@ -13,6 +13,7 @@
 #include "tracec/Codegen/CPU/ContractionTiling.h"
 
 #include "DirectConvolution.h"
+#include "LoopAccumulation.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -155,6 +156,7 @@ struct PackContractionsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    accumulateLoopSumsInContractions(getOperation(), rewriter);
 
     // Convolutions of static shape are computed directly; the others
     // become an im2col copy and a contraction.
