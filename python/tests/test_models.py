@@ -133,11 +133,14 @@ def test_cond_and_fori_loop_model_matches_torch():
     assert f.trace_count == 1  # flip is an array: one trace, both branches
 
 
-def test_fori_loop_rnn_gradients_match_torch_f64():
-    """An RNN over a fori_loop, at f64, sized so that its products are
-    packed contractions: the loop's gradient reads the products back from
-    its tapes and sums the weight gradients in the contractions' own
-    accumulators; loss and every gradient against PyTorch autograd."""
+@pytest.mark.parametrize("unrolled", [False, True])
+def test_rnn_gradients_match_torch_f64(unrolled):
+    """An RNN at f64, sized so that its products are packed contractions.
+    Over a fori_loop, the loop's gradient reads the products back from its
+    tapes and sums the weight gradients in the contractions' own
+    accumulators; unrolled, each weight gradient's sum of per-step products
+    is one product over the steps' rows. Loss and every gradient against
+    PyTorch autograd."""
     rng = np.random.default_rng(3)
     steps, batch, hidden = 6, 8, 48
     xs = rng.standard_normal((steps, batch, hidden))
@@ -151,10 +154,13 @@ def test_fori_loop_rnn_gradients_match_torch_f64():
             z = xs[t] @ w + h @ u
             h = tnp.tanh(z[:, :hidden]) * tracec.nn.sigmoid(z[:, hidden:2 * hidden])
             return h, total + tnp.sum(tnp.square(h @ head))
-        h0 = tnp.zeros((batch, hidden), dtype=tnp.float64)
-        _, total = tracec.fori_loop(0, steps, body,
-                                    (h0, tnp.zeros((), dtype=tnp.float64)))
-        return total
+        carry = (tnp.zeros((batch, hidden), dtype=tnp.float64),
+                 tnp.zeros((), dtype=tnp.float64))
+        if unrolled:
+            for t in range(steps):
+                carry = body(t, carry)
+            return carry[1]
+        return tracec.fori_loop(0, steps, body, carry)[1]
 
     value, grads = tracec.function(
         tracec.value_and_grad(loss, argnums=(0, 1, 2)))(w, u, head, xs)

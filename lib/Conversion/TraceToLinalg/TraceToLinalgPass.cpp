@@ -66,6 +66,7 @@ struct TraceToLinalgPass
     target.addLegalOp<OptimizationBarrierOp>();
 
     checkReducedDimsNonEmpty(getOperation());
+    joinSumsOfProducts(getOperation());
     RewritePatternSet patterns(context);
     populateElementwiseToLinalgPatterns(patterns);
     populateMatmulToLinalgPatterns(patterns);

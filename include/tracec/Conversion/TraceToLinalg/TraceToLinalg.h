@@ -48,6 +48,13 @@ void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// broadcast (lib/Conversion/TraceToLinalg/SplatContractions.cpp).
 void populateSplatContractionPatterns(RewritePatternSet &patterns);
 
+/// Rewrites each sum of 2-D products `a1 b1 + ... + an bn` (trace.add
+/// trees of trace.matmul ops used nowhere else, with the same flags and
+/// result type, each result larger than its operands) under `root` as one
+/// product of the operands joined along the contracted dim
+/// (lib/Conversion/TraceToLinalg/SumsOfProducts.cpp).
+void joinSumsOfProducts(Operation *root);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_CONVERSION_TRACETOLINALG_TRACETOLINALG_H
