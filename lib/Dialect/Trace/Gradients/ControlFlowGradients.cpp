@@ -9,11 +9,11 @@
 // results of its contractions where the rematerialization policy saves
 // them; the adjoint loop runs the iterations backwards, reads them back
 // from the tapes, recomputes the rest of the body and sweeps it, carrying
-// the carries' cotangents and summing the captured values' cotangents. Of a carry whose contents
-// are never read (a tape of an inner gradient's loop: isWriteOnly) only the
-// sizes are taped, and a captured tape's cotangent grows by one row per
-// iteration (addCotangent), so a gradient through a loop is differentiated
-// again in linear time and memory.
+// the carries' cotangents and summing the captured values' cotangents. Of
+// a carry whose contents are never read (a tape of an inner gradient's
+// loop: isWriteOnly) only the sizes are taped, and a captured tape's
+// cotangent grows by one row per iteration (addCotangent), so a gradient
+// through a loop is differentiated again in linear time and memory.
 //
 // scf.while, whose tape grows while it runs, has its own file
 // (WhileGradients.cpp); the helpers they share are in RegionGradients.h.
