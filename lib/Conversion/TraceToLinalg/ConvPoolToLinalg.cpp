@@ -62,14 +62,20 @@ struct Conv2DToLinalg : OpRewritePattern<Conv2DOp> {
     Type element = input.getElementType();
     Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
                               rewriter.getZeroAttr(element));
+    // Half-precision products accumulate in f32, rounded once.
+    Type accElement = accumulatorType(element);
     Value init = filledTensor(rewriter, loc, result.getShape(),
                               dynamicOf(rewriter, loc, result, *sizes),
-                              rewriter.getZeroAttr(element));
-    auto conv = linalg::Conv2DNhwcHwcfOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{padded, op.getFilter()},
-        ValueRange{init}, rewriter.getI64VectorAttr(op.getStrides()),
-        rewriter.getI64VectorAttr(op.getDilations()));
-    rewriter.replaceOp(op, conv->getResults());
+                              rewriter.getZeroAttr(accElement));
+    Value conv = linalg::Conv2DNhwcHwcfOp::create(
+                     rewriter, loc, TypeRange{result.clone(accElement)},
+                     ValueRange{padded, op.getFilter()}, ValueRange{init},
+                     rewriter.getI64VectorAttr(op.getStrides()),
+                     rewriter.getI64VectorAttr(op.getDilations()))
+                     .getResult(0);
+    rewriter.replaceOp(op, accElement == element
+                               ? conv
+                               : roundTo(rewriter, loc, conv, element));
     return success();
   }
 };

@@ -148,3 +148,27 @@ Value mlir::trace::emptyLike(OpBuilder &b, Location loc,
 SmallVector<utils::IteratorType> mlir::trace::parallel(int64_t rank) {
   return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
 }
+
+Type mlir::trace::accumulatorType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+Value mlir::trace::roundTo(OpBuilder &builder, Location loc, Value x,
+                           Type element) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value out = emptyLike(builder, loc, type.clone(element),
+                        dynamicSizes(builder, loc, x));
+  SmallVector<AffineMap> maps(2,
+                              builder.getMultiDimIdentityMap(type.getRank()));
+  return linalg::GenericOp::create(
+             builder, loc, TypeRange{out.getType()}, ValueRange{x},
+             ValueRange{out}, maps, parallel(type.getRank()),
+             [&](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   b, l,
+                   arith::TruncFOp::create(b, l, element, args[0]).getResult());
+             })
+      .getResult(0);
+}

@@ -68,6 +68,14 @@ Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type,
 /// `rank` parallel iterators.
 SmallVector<utils::IteratorType> parallel(int64_t rank);
 
+/// The element type sums of products of `element`s accumulate in: f32 for
+/// f16 and bf16 (as PyTorch's and XLA's CPU kernels do: a bf16 sum of 512
+/// ones stalls at 256), else `element` itself.
+Type accumulatorType(Type element);
+
+/// The ranked tensor `x` rounded elementwise to `element` (arith.truncf).
+Value roundTo(OpBuilder &builder, Location loc, Value x, Type element);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_LIB_CONVERSION_TRACETOLINALG_LOWERINGUTILS_H

@@ -72,25 +72,31 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
       return rewriter.notifyMatchFailure(op, "a loop of no operand");
     SmallVector<Value> dynamic = dynamicOf(rewriter, loc, result, *sizes);
 
+    // Half-precision products accumulate in f32, rounded once at the end.
+    Type element = result.getElementType();
+    Type accElement = accumulatorType(element);
+    RankedTensorType accType = result.clone(accElement);
     Value init = filledTensor(rewriter, loc, result.getShape(), dynamic,
-                              rewriter.getZeroAttr(result.getElementType()));
-    bool transposed = op.getTransposeA() || op.getTransposeB();
-    if (!transposed && lhs.getRank() == 2 && rhs.getRank() == 2) {
-      rewriter.replaceOp(
-          op, linalg::MatmulOp::create(rewriter, loc, TypeRange{result},
-                                       ValueRange{op.getLhs(), op.getRhs()},
-                                       ValueRange{init}));
+                              rewriter.getZeroAttr(accElement));
+    auto finish = [&](Value sum) {
+      rewriter.replaceOp(op, accElement == element
+                                 ? sum
+                                 : roundTo(rewriter, loc, sum, element));
       return success();
-    }
+    };
+    bool transposed = op.getTransposeA() || op.getTransposeB();
+    if (!transposed && lhs.getRank() == 2 && rhs.getRank() == 2)
+      return finish(linalg::MatmulOp::create(
+                        rewriter, loc, TypeRange{accType},
+                        ValueRange{op.getLhs(), op.getRhs()}, ValueRange{init})
+                        .getResult(0));
     // (Equal batch dims: both static, or checked above.)
     if (!transposed && lhs.getRank() == 3 && rhs.getRank() == 3 &&
-        lhs.getDimSize(0) == rhs.getDimSize(0)) {
-      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
-                                 rewriter, loc, TypeRange{result},
-                                 ValueRange{op.getLhs(), op.getRhs()},
-                                 ValueRange{init}));
-      return success();
-    }
+        lhs.getDimSize(0) == rhs.getDimSize(0))
+      return finish(linalg::BatchMatmulOp::create(
+                        rewriter, loc, TypeRange{accType},
+                        ValueRange{op.getLhs(), op.getRhs()}, ValueRange{init})
+                        .getResult(0));
 
     SmallVector<AffineExpr> outExprs;
     for (unsigned d = 0; d < batchRank + 2; ++d)
@@ -100,14 +106,19 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
     SmallVector<utils::IteratorType> iterators(batchRank + 2,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
-    bool isFloat = isa<FloatType>(result.getElementType());
+    bool isFloat = isa<FloatType>(element);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{op.getLhs(), op.getRhs()},
+        rewriter, loc, TypeRange{accType}, ValueRange{op.getLhs(), op.getRhs()},
         ValueRange{init}, ArrayRef<AffineMap>{lhsMap, rhsMap, outMap},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value product, sum;
           if (isFloat) {
-            product = arith::MulFOp::create(b, l, args[0], args[1]);
+            Value x = args[0], y = args[1];
+            if (accElement != element) {
+              x = arith::ExtFOp::create(b, l, accElement, x);
+              y = arith::ExtFOp::create(b, l, accElement, y);
+            }
+            product = arith::MulFOp::create(b, l, x, y);
             sum = arith::AddFOp::create(b, l, args[2], product);
           } else {
             product = arith::MulIOp::create(b, l, args[0], args[1]);
@@ -115,8 +126,8 @@ struct MatmulToLinalg : OpRewritePattern<MatmulOp> {
           }
           linalg::YieldOp::create(b, l, sum);
         });
-    rewriter.replaceOp(op, generic.getResults());
-    return success();
+    return finish(generic.getResult(0));
+
   }
 };
 

@@ -145,26 +145,7 @@ Value cascadedReduce(OpBuilder &builder, Location loc, Value x,
   if (cast<RankedTensorType>(current.getType()).getElementType() == element)
     return current;
   // Round once.
-  auto wideType = cast<RankedTensorType>(current.getType());
-  SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < wideType.getRank(); ++d)
-    if (wideType.isDynamicDim(d))
-      dynamic.push_back(dimSize(builder, loc, current, d));
-  Value out = tensor::EmptyOp::create(builder, loc, wideType.getShape(),
-                                      element, dynamic);
-  SmallVector<AffineMap> maps(
-      2, builder.getMultiDimIdentityMap(wideType.getRank()));
-  SmallVector<utils::IteratorType> iterators(wideType.getRank(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             builder, loc, TypeRange{out.getType()}, ValueRange{current},
-             ValueRange{out}, maps, iterators,
-             [&](OpBuilder &b, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   b, l,
-                   arith::TruncFOp::create(b, l, element, args[0]).getResult());
-             })
-      .getResult(0);
+  return roundTo(builder, loc, current, element);
 }
 
 template <typename OpTy, const Combiner &kCombiner, bool kMean = false>

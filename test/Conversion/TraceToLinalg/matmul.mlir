@@ -47,3 +47,30 @@ func.func @broadcast_batch_dims(%a: tensor<1x3x6x2xi64>, %b: tensor<4x1x6x5xi64>
   %0 = trace.matmul %a, %b {transpose_a} : (tensor<1x3x6x2xi64>, tensor<4x1x6x5xi64>) -> tensor<4x3x2x5xi64>
   return %0 : tensor<4x3x2x5xi64>
 }
+
+// -----
+
+// Half-precision products accumulate in f32 and are rounded once.
+// CHECK-LABEL: func.func @brain
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK: %[[SUM:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x3xbf16>, tensor<3x4xbf16>) outs(%[[ACC]] : tensor<2x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2x4xbf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @brain(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> tensor<2x4xbf16> {
+  %0 = trace.matmul %a, %b : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xbf16>
+  return %0 : tensor<2x4xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @half_transposed
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @half_transposed(%a: tensor<2x3xf16>, %b: tensor<4x3xf16>) -> tensor<2x4xf16> {
+  %0 = trace.matmul %a, %b {transpose_b} : (tensor<2x3xf16>, tensor<4x3xf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
