@@ -165,6 +165,8 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
       vector::VectorTransposeLowering::Shuffle1D;
   // Lane accumulators are summed in a tree, not in lane order.
   vectorToLLVM.reassociateFPReductions = true;
+  // bf16 micro-kernel steps are x86vector.avx512.dot (vdpbf16ps).
+  vectorToLLVM.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Everything else (memref, arith, func, cf, ub, index, OpenMP) in one
   // conversion, through the dialects' ConvertToLLVMPatternInterface

@@ -2,8 +2,12 @@
 
 #include "tracec/Codegen/CPU/ContractionTiling.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/TypeUtilities.h"
+
 #include <algorithm>
 
+using namespace mlir;
 using namespace tracec;
 
 ContractionTiling tracec::getContractionTiling(const CpuVectorInfo &cpu,
@@ -25,4 +29,29 @@ ContractionTiling tracec::getContractionTiling(const CpuVectorInfo &cpu,
   tiling.mc = std::max<int64_t>(tiling.m0, (128 / tiling.m0) * tiling.m0);
   tiling.nc = std::max<int64_t>(tiling.n0, (256 / tiling.n0) * tiling.n0);
   return tiling;
+}
+
+std::optional<ContractionTiling>
+tracec::getContractionTiling(const CpuVectorInfo &cpu, Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInits() != 1)
+    return std::nullopt;
+  Type acc = getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType());
+  SmallVector<Type> inputs;
+  for (Value input : linalgOp.getDpsInputs())
+    inputs.push_back(getElementTypeOrSelf(input.getType()));
+  auto all = [&](auto predicate) { return llvm::all_of(inputs, predicate); };
+  if ((acc.isF32() || acc.isF64()) &&
+      all([&](Type input) { return input == acc; }))
+    return getContractionTiling(cpu, acc.getIntOrFloatBitWidth());
+  if (acc.isF32() && cpu.avx512bf16 &&
+      all([](Type input) { return input.isBF16(); })) {
+    // The f32 accumulators' register tile, a bf16 pair per lane and step;
+    // the right operand's kc x n0 panel still fills 32 KiB of L1.
+    ContractionTiling tiling = getContractionTiling(cpu, 32);
+    tiling.k0 = 2;
+    tiling.kc = (32 * 1024) / (2 * tiling.n0);
+    return tiling;
+  }
+  return std::nullopt;
 }

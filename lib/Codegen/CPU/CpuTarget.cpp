@@ -188,6 +188,7 @@ llvm::Expected<CpuVectorInfo> tracec::getCpuVectorInfo(llvm::StringRef cpu) {
   if (triple.isX86()) {
     result.avx2 = has("avx2");
     result.fma = has("fma");
+    result.avx512bf16 = result.vectorBits == 512 && has("avx512bf16");
   }
   return result;
 }

@@ -3,13 +3,15 @@
 // After bufferization (see Passes.td): the accumulator's transfers move out
 // of the k loop, unit dims go, and vector.contract becomes outer products:
 // per row of the register tile, one broadcast of the left operand and an
-// FMA with the right operand's row.
+// FMA with the right operand's row. Steps on bf16 pairs become vdpbf16ps
+// (x86vector.avx512.dot) instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -89,6 +91,101 @@ struct UnitReductionContractToOuterProduct
   }
 };
 
+/// A micro-kernel step on bf16 pairs (k0 = 2, ContractionTiling.h):
+/// vector.contract of lhs [m, 2] and rhs [n, 2] bf16 (unit dims aside)
+/// into acc [m, n] f32, every other reduction a unit dim. Per row of the
+/// tile, the row's pair of the left operand is broadcast to every lane as
+/// one 32-bit word, and each 16 columns take one vdpbf16ps with the right
+/// operand's 16 pairs: 32 multiply-adds per instruction, twice an FMA's.
+struct PairReductionContractToDotBF16
+    : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// The f32 lanes of one vdpbf16ps on 512-bit registers.
+  static constexpr int64_t kLanes = 16;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != vector::CombiningKind::ADD)
+      return failure();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    VectorType lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    if (!accType || !accType.getElementType().isF32() ||
+        !lhsType.getElementType().isBF16() ||
+        !rhsType.getElementType().isBF16())
+      return failure();
+    // One reduction of size 2, the others unit dims.
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<int64_t> iterationShape;
+    op.getIterationBounds(iterationShape);
+    std::optional<unsigned> k;
+    for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+      if (type != vector::IteratorType::reduction || iterationShape[i] == 1)
+        continue;
+      if (k || iterationShape[i] != 2)
+        return failure();
+      k = i;
+    }
+    SmallVector<int64_t> lhsDims = nonUnitDims(lhsType);
+    SmallVector<int64_t> rhsDims = nonUnitDims(rhsType);
+    SmallVector<int64_t> accDims = nonUnitDims(accType);
+    if (!k || lhsDims.size() != 2 || rhsDims.size() != 2 ||
+        accDims.size() != 2)
+      return failure();
+    // Pairs innermost in both operands: lhs [m, k], rhs [n, k], acc [m, n].
+    unsigned m = maps[0].getDimPosition(lhsDims[0]);
+    unsigned n = maps[1].getDimPosition(rhsDims[0]);
+    if (maps[0].getDimPosition(lhsDims[1]) != *k ||
+        maps[1].getDimPosition(rhsDims[1]) != *k ||
+        maps[2].getDimPosition(accDims[0]) != m ||
+        maps[2].getDimPosition(accDims[1]) != n)
+      return failure();
+    int64_t mSize = iterationShape[m], nSize = iterationShape[n];
+    if (nSize % kLanes != 0)
+      return failure();
+
+    Location loc = op.getLoc();
+    Type bf16 = lhsType.getElementType(), f32 = accType.getElementType();
+    Type i32 = rewriter.getI32Type();
+    auto pairs = VectorType::get({2 * kLanes}, bf16);
+    // The left operand's pairs as words, the right operand's as slices of
+    // kLanes pairs, the accumulator as rows.
+    Value lhsWords = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({mSize}, i32),
+        vector::ShapeCastOp::create(
+            rewriter, loc, VectorType::get({2 * mSize}, bf16), op.getLhs()));
+    Value rhs = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({2 * nSize}, bf16), op.getRhs());
+    SmallVector<Value> rhsSlices;
+    for (int64_t j = 0; j < nSize; j += kLanes)
+      rhsSlices.push_back(vector::ExtractStridedSliceOp::create(
+          rewriter, loc, rhs, /*offsets=*/{2 * j}, /*sizes=*/{2 * kLanes},
+          /*strides=*/{1}));
+    Value acc = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({mSize, nSize}, f32), op.getAcc());
+    for (int64_t i = 0; i < mSize; ++i) {
+      Value word = vector::ExtractOp::create(rewriter, loc, lhsWords, i);
+      Value broadcast = vector::BitCastOp::create(
+          rewriter, loc, pairs,
+          vector::BroadcastOp::create(
+              rewriter, loc, VectorType::get({kLanes}, i32), word));
+      Value row = vector::ExtractOp::create(rewriter, loc, acc, i);
+      for (auto [s, slice] : llvm::enumerate(rhsSlices)) {
+        int64_t j = s * kLanes;
+        Value sums = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, row, {j}, {kLanes}, {1});
+        sums = x86vector::DotBF16Op::create(rewriter, loc, sums.getType(),
+                                            sums, broadcast, slice);
+        row = vector::InsertStridedSliceOp::create(rewriter, loc, sums, row,
+                                                   {j}, {1});
+      }
+      acc = vector::InsertOp::create(rewriter, loc, row, acc, i);
+    }
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, accType, acc);
+    return success();
+  }
+};
+
 /// A transpose of the packing loops moves unit dims along with the others
 /// (vector<8x16x1> to <16x1x8>). Upstream's transpose lowering would
 /// flatten it element by element (a shape_cast whose trailing dim is 1);
@@ -139,7 +236,8 @@ struct LowerContractionVectorsPass
     // packed layout's outer dims) go.
     {
       RewritePatternSet patterns(context);
-      patterns.add<UnitReductionContractToOuterProduct>(context);
+      patterns.add<UnitReductionContractToOuterProduct,
+                   PairReductionContractToDotBF16>(context);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
     }

@@ -254,12 +254,12 @@ struct LowerToUkernelsPass
           op->removeAttr(kUkernelAttrName);
         continue;
       }
-      ContractionTiling tiling =
-          getContractionTiling(*info, element.getIntOrFloatBitWidth());
-      std::optional<std::string> symbol =
-          getMmt4dUkernel(*info, element, tiling);
+      std::optional<ContractionTiling> tiling = getContractionTiling(*info, op);
+      std::optional<std::string> symbol;
+      if (tiling)
+        symbol = getMmt4dUkernel(*info, op, *tiling);
       // What no kernel takes stays a linalg op, lowered to loops.
-      if (!symbol || failed(lowerMmt4d(module, op, *symbol, tiling)))
+      if (!symbol || failed(lowerMmt4d(module, op, *symbol, *tiling)))
         op->removeAttr(kUkernelAttrName);
     }
   }

@@ -34,19 +34,17 @@ using namespace tracec;
 
 namespace {
 
-/// The element width of a float contraction the micro-kernel handles (f32,
-/// f64), or nothing.
-std::optional<unsigned> packableElementBits(linalg::LinalgOp op,
-                                            int64_t minWork) {
+/// The micro-kernel tiling of a float contraction it handles (f32, f64,
+/// bf16 into f32 with vdpbf16ps), or nothing.
+std::optional<ContractionTiling> packableTiling(linalg::LinalgOp op,
+                                                int64_t minWork,
+                                                const CpuVectorInfo &cpu) {
   // Dynamic sizes are fine: packing pads them to whole tiles, and the
   // packed contraction's outer dims are then the dynamic ones.
   if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
     return std::nullopt;
-  Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  for (Value input : op.getDpsInputs())
-    if (getElementTypeOrSelf(input.getType()) != element)
-      return std::nullopt;
-  if (!element.isF32() && !element.isF64())
+  std::optional<ContractionTiling> tiling = getContractionTiling(cpu, op);
+  if (!tiling)
     return std::nullopt;
   // A matmul has m, n and k dims; row-wise dot products (batch and k
   // only, as softmax's gradient has) or outer products are not one.
@@ -64,7 +62,7 @@ std::optional<unsigned> packableElementBits(linalg::LinalgOp op,
     work *= ShapedType::isDynamic(size) ? kAssumedDynamicSize : size;
   if (work < minWork)
     return std::nullopt;
-  return element.getIntOrFloatBitWidth();
+  return tiling;
 }
 
 /// conv_2d_nhwc_hwcf as im2col and a matmul. Unlike upstream's
@@ -89,7 +87,8 @@ LogicalResult rewriteAsIm2ColMatmul(RewriterBase &rewriter,
   SmallVector<int64_t> dilations =
       llvm::to_vector(conv.getDilations().getValues<int64_t>());
   MLIRContext *context = rewriter.getContext();
-  Type element = outputType.getElementType();
+  // The columns are the input's elements (bf16 where the sums are f32).
+  Type element = getElementTypeOrSelf(input.getType());
 
   AffineExpr dN, dOH, dOW, dKH, dKW, dC;
   bindDims(context, dN, dOH, dOW, dKH, dKW, dC);
@@ -172,25 +171,31 @@ struct PackContractionsPass
         (void)rewriteAsIm2ColMatmul(rewriter, conv);
     }
 
-    SmallVector<linalg::LinalgOp> contractions;
+    SmallVector<std::pair<linalg::LinalgOp, ContractionTiling>> contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (packableElementBits(op, minWork) && !op->hasAttr(kMicroKernelAttrName))
-        contractions.push_back(op);
+      if (op->hasAttr(kMicroKernelAttrName))
+        return;
+      if (std::optional<ContractionTiling> tiling =
+              packableTiling(op, minWork, *info))
+        contractions.push_back({op, *tiling});
     });
     llvm::SetVector<LoopLikeOpInterface> loops;
-    for (linalg::LinalgOp op : contractions) {
-      ContractionTiling tiling =
-          getContractionTiling(*info, *packableElementBits(op, minWork));
+    for (auto &entry : contractions) {
+      linalg::LinalgOp op = entry.first;
+      const ContractionTiling &tiling = entry.second;
       auto control = [&](linalg::LinalgOp) {
         linalg::BlockPackMatmulOptions options;
         options.blockFactors = {tiling.m0, tiling.n0, tiling.k0};
         options.allowPadding = true;
         // Within a tile, k is outermost: a step of the micro-kernel reads
-        // a contiguous row of m0 (and of n0) elements.
+        // a contiguous row of m0 (and of n0) elements. With pairs of k
+        // (k0 = 2), each m or n holds its pair: vdpbf16ps multiplies the
+        // right operand's n0 pairs by one broadcast pair of the left's.
+        bool pairs = tiling.k0 == 2;
         options.lhsTransposeOuterBlocks = false;
-        options.lhsTransposeInnerBlocks = true;
+        options.lhsTransposeInnerBlocks = !pairs;
         options.rhsTransposeOuterBlocks = true;
-        options.rhsTransposeInnerBlocks = false;
+        options.rhsTransposeInnerBlocks = pairs;
         return std::optional<linalg::BlockPackMatmulOptions>(options);
       };
       rewriter.setInsertionPoint(op);

@@ -248,12 +248,15 @@ struct TileContractionsPass
     });
 
     for (linalg::LinalgOp op : contractions) {
-      Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-      ContractionTiling tiling =
-          getContractionTiling(*info, element.getIntOrFloatBitWidth());
+      std::optional<ContractionTiling> tiling = getContractionTiling(*info, op);
+      if (!tiling) {
+        op.emitOpError("is marked as a packed contraction but the "
+                       "micro-kernel does not take its element types");
+        return signalPassFailure();
+      }
       bool ukernel =
-          ukernels && getMmt4dUkernel(*info, element, tiling).has_value();
-      if (failed(tileContraction(rewriter, op, tiling, ukernel)))
+          ukernels && getMmt4dUkernel(*info, op, *tiling).has_value();
+      if (failed(tileContraction(rewriter, op, *tiling, ukernel)))
         return signalPassFailure();
     }
     // A relayout the transpose kernel takes becomes one call.

@@ -2,6 +2,8 @@
 
 #include "tracec/Codegen/CPU/Ukernels.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 using namespace tracec;
 
@@ -14,10 +16,13 @@ std::optional<llvm::StringRef> tracec::getUkernelIsa(const CpuVectorInfo &cpu) {
 }
 
 std::optional<std::string>
-tracec::getMmt4dUkernel(const CpuVectorInfo &cpu, Type element,
+tracec::getMmt4dUkernel(const CpuVectorInfo &cpu, linalg::LinalgOp op,
                         const ContractionTiling &tiling) {
   std::optional<llvm::StringRef> isa = getUkernelIsa(cpu);
-  if (!isa || !element.isF32() || tiling.k0 != 1)
+  auto isF32 = [](Value value) {
+    return getElementTypeOrSelf(value.getType()).isF32();
+  };
+  if (!isa || !llvm::all_of(op->getOperands(), isF32) || tiling.k0 != 1)
     return std::nullopt;
   // The tiles the variants' register blocking is written for.
   if ((*isa == "avx512" && (tiling.m0 != 8 || tiling.n0 != 32)) ||

@@ -159,3 +159,22 @@ func.func @tiny(%a: tensor<3x5xf32>, %b: tensor<5x3xf32>) -> tensor<3x3xf32> {
 func.func @any() {
   return
 }
+
+// -----
+
+// bf16 operands summed in f32 (trace-to-linalg's half-precision matmul):
+// with AVX512_BF16 (cooperlake) the tile holds pairs of k, each m and n
+// with its pair innermost, for vdpbf16ps; an odd k pads the last pair.
+// Without it (skylake-avx512, haswell) the contraction is not packed.
+// RUN: tracec-opt %s --trace-to-linalg --trace-cpu-pack-contractions=cpu=cooperlake --canonicalize -split-input-file | FileCheck %s --check-prefix=BF16
+// BF16-LABEL: func.func @bf16_pairs
+// BF16: linalg.pack %arg0 padding_value(%{{.*}} : bf16) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [8, 2] into %{{.*}} : tensor<37x101xbf16> -> tensor<5x51x8x2xbf16>
+// BF16: linalg.pack %arg1 padding_value(%{{.*}} : bf16) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 2] into %{{.*}} : tensor<101x96xbf16> -> tensor<3x51x32x2xbf16>
+// BF16: linalg.contract {{.*}} {trace.micro_kernel = array<i64: 8, 32, 2>} ins({{.*}} : tensor<5x51x8x2xbf16>, tensor<3x51x32x2xbf16>) outs({{.*}} : tensor<5x3x8x32xf32>)
+// CHECK-LABEL: func.func @bf16_pairs
+// CHECK-NOT: linalg.pack
+// CHECK: linalg.matmul
+func.func @bf16_pairs(%a: tensor<37x101xbf16>, %b: tensor<101x96xbf16>) -> tensor<37x96xbf16> {
+  %0 = trace.matmul %a, %b : (tensor<37x101xbf16>, tensor<101x96xbf16>) -> tensor<37x96xbf16>
+  return %0 : tensor<37x96xbf16>
+}

@@ -25,3 +25,20 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
   %0 = trace.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// On bf16 pairs (AVX512_BF16: cooperlake), a step takes a pair of k: per
+// row of 8, the row's pair broadcast as one 32-bit word and two vdpbf16ps
+// of 16 columns each.
+// RUN: tracec-opt %s -split-input-file --trace-to-linalg --trace-cpu-pack-contractions=cpu=cooperlake --canonicalize --trace-cpu-tile-contractions=cpu=cooperlake --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting --one-shot-bufferize=bufferize-function-boundaries --trace-cpu-lower-contraction-vectors --canonicalize | FileCheck %s --check-prefix=DOT
+// DOT-LABEL: func.func @bf16_pairs
+// DOT: scf.for {{.*}} -> (vector<8x32xf32>)
+// DOT: vector.bitcast {{.*}} : vector<16xbf16> to vector<8xi32>
+// DOT-COUNT-16: x86vector.avx512.dot {{.*}} : vector<32xbf16> -> vector<16xf32>
+// DOT: scf.yield
+// DOT-NOT: vector.contract
+func.func @bf16_pairs(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  %0 = trace.matmul %a, %b : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xbf16>
+  return %0 : tensor<64x64xbf16>
+}

@@ -19,9 +19,10 @@
 namespace tracec {
 
 struct ContractionTiling {
-  /// Register tile: m0 rows of n0 columns, accumulated over k0 = 1 at a
-  /// time. n0 is a whole number of vectors; m0 rows of them plus the row of
-  /// the right operand fill the vector registers.
+  /// Register tile: m0 rows of n0 columns, accumulated over k0 at a time
+  /// (1 for FMAs; 2 for vdpbf16ps, which sums a pair of bf16 products into
+  /// each f32 lane). n0 is a whole number of vectors; m0 rows of them plus
+  /// the row of the right operand fill the vector registers.
   int64_t m0, n0, k0;
   /// Cache tiles, in elements: one parallel task computes mc x nc of the
   /// result; kc of the reduction is swept per pass over that task, so the
@@ -33,6 +34,12 @@ struct ContractionTiling {
 /// The tiling of a contraction of `elementBits`-wide floats on `cpu`.
 ContractionTiling getContractionTiling(const CpuVectorInfo &cpu,
                                        unsigned elementBits);
+
+/// The tiling of the contraction `op` on `cpu` from its element types: one
+/// float type throughout (f32, f64), or bf16 operands summed in f32 where
+/// `cpu` has vdpbf16ps; else nothing (the micro-kernel does not take it).
+std::optional<ContractionTiling>
+getContractionTiling(const CpuVectorInfo &cpu, mlir::Operation *op);
 
 /// The name of the attribute the pack step leaves on a packed contraction:
 /// its micro-kernel tile [m0, n0, k0], for the tile and vectorize steps.

@@ -61,6 +61,9 @@ struct CpuVectorInfo {
   unsigned numRegisters = 16;
   /// x86 features that pick a micro-kernel variant (tracec_ukernels.h).
   bool avx2 = false, fma = false;
+  /// vdpbf16ps (AVX512_BF16): bf16 pairs multiplied and summed into f32
+  /// lanes, twice the f32 FMA's multiply-adds per instruction.
+  bool avx512bf16 = false;
 };
 
 /// The vector unit of `cpu` ("native": the host's, from its features; else

@@ -35,10 +35,11 @@ inline constexpr llvm::StringLiteral kUkernelWorkAttrName = "trace.work";
 /// keep the generated micro-kernels.
 std::optional<llvm::StringRef> getUkernelIsa(const CpuVectorInfo &cpu);
 
-/// The mmt4d kernel for `element`-typed contractions tiled as `tiling` on
-/// `cpu`, or nothing (only f32 with the tiles the variant is written for).
+/// The mmt4d kernel for the packed contraction `op` tiled as `tiling` on
+/// `cpu`, or nothing (only f32 operands and sums, with the tiles the
+/// variant is written for).
 std::optional<std::string> getMmt4dUkernel(const CpuVectorInfo &cpu,
-                                           mlir::Type element,
+                                           mlir::linalg::LinalgOp op,
                                            const ContractionTiling &tiling);
 
 /// The relayout (transpose) kernel for `element` on `cpu`, or nothing.
