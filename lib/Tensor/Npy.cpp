@@ -160,9 +160,15 @@ Tensor::parseNpy(StringRef bytes, StringRef path,
 }
 
 llvm::Error Tensor::saveNpy(StringRef path) const {
+  if (dtype_ == DType::bf16) {
+    llvm::Expected<Tensor> wide = convertedTo(DType::f32);
+    if (!wide)
+      return wide.takeError();
+    return wide->saveNpy(path);
+  }
   std::optional<StringRef> descr = npyDescr(dtype_);
   if (!descr)
-    return npyError(path, "bf16 tensors have no .npy dtype");
+    return npyError(path, "no .npy dtype for " + dtypeName(dtype_));
   // NumPy's tuple syntax: "()", "(4,)", "(2, 3)".
   std::string shapeText = "(";
   for (size_t i = 0; i < shape_.size(); ++i)

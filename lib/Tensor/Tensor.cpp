@@ -212,3 +212,33 @@ std::string Tensor::toString() const {
     llvm::report_bad_alloc_error("tracec::Tensor::toString: out of memory");
   return text.get();
 }
+
+llvm::Expected<Tensor> Tensor::convertedTo(DType dtype) const {
+  int64_t count = numElements();
+  if (dtype_ == DType::bf16 && dtype == DType::f32) {
+    Tensor result = zeros(DType::f32, shape_);
+    const uint16_t *from = static_cast<const uint16_t *>(rawData());
+    uint32_t *to = static_cast<uint32_t *>(result.rawData());
+    for (int64_t i = 0; i < count; ++i)
+      to[i] = uint32_t(from[i]) << 16;
+    return result;
+  }
+  if (dtype_ == DType::f32 && dtype == DType::bf16) {
+    Tensor result = zeros(DType::bf16, shape_);
+    const uint32_t *from = static_cast<const uint32_t *>(rawData());
+    uint16_t *to = static_cast<uint16_t *>(result.rawData());
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t bits = from[i];
+      bool nan = (bits & 0x7fffffffu) > 0x7f800000u;
+      // Adding 0x7fff plus the kept lsb rounds to nearest, ties to even;
+      // a NaN keeps its sign and top payload bits, made quiet.
+      to[i] = nan ? uint16_t((bits >> 16) | 0x40)
+                  : uint16_t((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
+    }
+    return result;
+  }
+  return llvm::createStringError(llvm::Twine("cannot convert a ") +
+                                 dtypeName(dtype_) + " tensor to " +
+                                 dtypeName(dtype) +
+                                 " (only bf16 <-> f32 crosses NumPy)");
+}

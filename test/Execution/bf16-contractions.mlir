@@ -4,7 +4,9 @@
 // elsewhere the same sums in loops. Sizes that no tile divides (odd k pads
 // the last pair), both transposes, a batch, 1x1, and sizes past the cache
 // tiles (several result blocks and kc slices), compared with NumPy by
-// Inputs/check_bf16_contractions.py.
+// Inputs/check_bf16_contractions.py. @mm_bf16_io takes and returns bf16
+// itself: tracec-run reads its f32 .npy inputs rounded to bf16 and writes
+// the bf16 result as f32 (NumPy has no bf16).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/check_bf16_contractions.py %s %t | FileCheck %s
 
@@ -13,6 +15,7 @@
 // CHECK-DAG: ok bmm_tb
 // CHECK-DAG: ok mm_1x1
 // CHECK-DAG: ok mm_blocks
+// CHECK-DAG: ok mm_bf16_io
 // CHECK-NOT: FAIL
 func.func @mm_odd(%a: tensor<37x67xf32>, %b: tensor<67x45xf32>) -> tensor<37x45xf32> {
   %ha = trace.cast %a : tensor<37x67xf32> to tensor<37x67xbf16>
@@ -48,4 +51,8 @@ func.func @mm_blocks(%a: tensor<300x1100xf32>, %b: tensor<1100x290xf32>) -> tens
   %p = trace.matmul %ha, %hb : (tensor<300x1100xbf16>, tensor<1100x290xbf16>) -> tensor<300x290xbf16>
   %r = trace.cast %p : tensor<300x290xbf16> to tensor<300x290xf32>
   return %r : tensor<300x290xf32>
+}
+func.func @mm_bf16_io(%a: tensor<37x67xbf16>, %b: tensor<67x45xbf16>) -> tensor<37x45xbf16> {
+  %p = trace.matmul %a, %b : (tensor<37x67xbf16>, tensor<67x45xbf16>) -> tensor<37x45xbf16>
+  return %p : tensor<37x45xbf16>
 }

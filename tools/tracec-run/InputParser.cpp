@@ -190,14 +190,22 @@ bool shapeMatches(const TensorSpec &spec, llvm::ArrayRef<int64_t> shape) {
 
 llvm::Expected<Tensor> tracec::parseInputValue(StringRef value,
                                                const TensorSpec &spec) {
-  if (value.consume_front("@"))
-    return Tensor::loadNpy(
+  if (value.consume_front("@")) {
+    // NumPy has no bf16: a bf16 argument takes an f32 file, rounded.
+    DType fileDType = spec.dtype == DType::bf16 ? DType::f32 : spec.dtype;
+    llvm::Expected<Tensor> tensor = Tensor::loadNpy(
         value, [&](DType dtype, llvm::ArrayRef<int64_t> shape) -> llvm::Error {
-          if (dtype == spec.dtype && shapeMatches(spec, shape))
+          if (dtype == fileDType && shapeMatches(spec, shape))
             return llvm::Error::success();
-          return llvm::createStringError("expected " + spec.str() + ", got " +
-                                         formatTensorType(dtype, shape));
+          return llvm::createStringError(
+              "expected " + spec.str() +
+              (fileDType != spec.dtype ? " (as f32)" : "") + ", got " +
+              formatTensorType(dtype, shape));
         });
+    if (!tensor || fileDType == spec.dtype)
+      return tensor;
+    return tensor->convertedTo(spec.dtype);
+  }
 
   std::vector<Number> values;
   std::vector<int64_t> shape;

@@ -36,11 +36,13 @@ static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
 static cl::list<std::string>
     inputs("input",
            cl::desc("An argument, in order: name=@file.npy, name=1.5 or "
-                    "name=\"[[1,2],[3,4]]\""),
+                    "name=\"[[1,2],[3,4]]\" (a bf16 argument reads an f32 "
+                    ".npy, rounded to nearest even: NumPy has no bf16)"),
            cl::value_desc("name=value"), cl::cat(toolCategory));
 static cl::opt<std::string>
     outputDir("output-dir",
-              cl::desc("Write results as .npy files here instead of printing"),
+              cl::desc("Write results as .npy files here instead of printing "
+                       "(bf16 ones as f32, exactly)"),
               cl::value_desc("dir"), cl::cat(toolCategory));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix,

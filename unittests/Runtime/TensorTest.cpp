@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 using namespace tracec;
 
 namespace {
@@ -195,8 +198,37 @@ TEST_F(NpyTest, CorruptFilesAreErrors) {
                 .find("unsupported dtype '<c8'"),
             std::string::npos);
 
-  EXPECT_NE(errorText(Tensor::zeros(DType::bf16, {2}).saveNpy(path("b.npy")))
-                .find("bf16 tensors have no .npy dtype"),
+}
+
+// bf16 crosses .npy files as f32: rounded to nearest even on the way in,
+// widened exactly on the way out.
+TEST_F(NpyTest, Bf16CrossesAsF32) {
+  // 1 + 2^-8 is a tie between 1 and 1 + 2^-7: even is 1. 1 + 3 * 2^-8
+  // ties to 1 + 2^-6 (even). 1 + 2^-8 + 2^-20 is past the tie: up.
+  std::vector<float> values = {1.0f, 1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f,
+                               1.0f + 0x1p-8f + 0x1p-20f, -2.5f,
+                               std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN()};
+  auto f32 = Tensor::fromVector(values, {7});
+  ASSERT_TRUE(bool(f32)) << errorText(f32.takeError());
+  auto bf16 = f32->convertedTo(DType::bf16);
+  ASSERT_TRUE(bool(bf16)) << errorText(bf16.takeError());
+  ASSERT_FALSE(bool(bf16->saveNpy(path("b.npy"))));
+  auto loaded = Tensor::loadNpy(path("b.npy"));
+  ASSERT_TRUE(bool(loaded)) << errorText(loaded.takeError());
+  EXPECT_EQ(loaded->dtype(), DType::f32);
+  std::vector<float> back = loaded->toVector<float>();
+  EXPECT_EQ(back[0], 1.0f);
+  EXPECT_EQ(back[1], 1.0f);
+  EXPECT_EQ(back[2], 1.0f + 0x1p-6f);
+  EXPECT_EQ(back[3], 1.0f + 0x1p-7f);
+  EXPECT_EQ(back[4], -2.5f);
+  EXPECT_EQ(back[5], std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(back[6]));
+  EXPECT_NE(errorText(Tensor::zeros(DType::i32, {2})
+                          .convertedTo(DType::bf16)
+                          .takeError())
+                .find("cannot convert a i32 tensor to bf16"),
             std::string::npos);
 }
 

@@ -129,12 +129,18 @@ public:
   /// A deep copy with its own storage.
   Tensor clone() const;
 
+  /// This bf16 tensor widened to f32 (exactly), or this f32 tensor rounded
+  /// to bf16 (to nearest, ties to even; NaN stays NaN): how bf16 crosses
+  /// .npy files and NumPy, which have no bf16. Other pairs are an error.
+  llvm::Expected<Tensor> convertedTo(DType dtype) const;
+
   /// NumPy-style text: "[[1. 2.]\n [3. 4.]]" (TracecABI's formatter, the
   /// one compiled trace.print uses).
   std::string toString() const;
 
   /// NumPy .npy files (format 1.0-3.0, little-endian, C order). bf16 has no
-  /// .npy dtype and is rejected. The header's shape is checked against the
+  /// .npy dtype: saveNpy writes it as f32 (convertedTo), loadNpy never
+  /// returns it. The header's shape is checked against the
   /// file's size before anything is allocated; `checkType`, if given, sees
   /// the header's dtype and shape first, and its error is returned.
   static llvm::Expected<Tensor>

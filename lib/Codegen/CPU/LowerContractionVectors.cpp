@@ -249,6 +249,10 @@ struct LowerContractionVectorsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateDropInnerMostUnitDimsXferOpPatterns(patterns);
       patterns.add<TransposeOfNonUnitDims>(context);
+      // A tile of bf16 pairs ([n0, 2]) is read as one 1-D vector, not as
+      // n0 loads of a pair; rows of 4-byte floats are 1-D already.
+      vector::populateFlattenVectorTransferPatterns(
+          patterns, /*targetVectorBitwidth=*/64);
       vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
