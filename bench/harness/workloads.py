@@ -112,6 +112,17 @@ def _torch_sgemm(a, b):
     return (lambda: torch.matmul(ta, tb, out=c)), (lambda: [c.numpy()])
 
 
+def _torch_bf16_sgemm(a, b):
+    """PyTorch's bf16 matmul (oneDNN's vdpbf16ps kernels where the CPU has
+    them) on the inputs rounded to bf16 once, outside the timed call."""
+    import torch
+    ta = torch.from_numpy(a).bfloat16()
+    tb = torch.from_numpy(b).bfloat16()
+    c = torch.empty(a.shape[0], b.shape[1], dtype=torch.bfloat16)
+    return (lambda: torch.matmul(ta, tb, out=c)), \
+        (lambda: [c.float().numpy()])
+
+
 # ---------------------------------------------------------------------------
 # tanh-GELU over 16M floats
 
@@ -705,6 +716,12 @@ WORKLOADS = [
              {"numpy": _np_sgemm, "torch": _torch_sgemm},
              "C = A B, 1024x1024x1024 f32", rtol=1e-4, atol=2e-3,
              flops=_matmul_flops(1024, 1024, 1024)),
+    # bf16 results differ by up to one bf16 ulp (2^-8 relative) where the
+    # f32 sums, taken in another order, round the other way.
+    Workload("bf16 sgemm 1024", "sgemm_bf16_1024.mlir", "sgemm",
+             _sgemm_inputs(1024), {"torch bf16": _torch_bf16_sgemm},
+             "C = A B, 1024x1024x1024 bf16, f32 sums", rtol=2.0**-7,
+             atol=0.05),
     Workload("sgemm 2048", "sgemm_2048.mlir", "sgemm", _sgemm_inputs(2048),
              {"numpy": _np_sgemm, "torch": _torch_sgemm},
              "C = A B, 2048x2048x2048 f32", rtol=1e-4, atol=3e-3,
