@@ -116,11 +116,26 @@ Tensor tracec::python::toTensor(py::handle object,
                                 llvm::function_ref<std::string()> describe,
                                 const TensorSpec *spec) {
   py::array array;
+  if (spec && spec->dtype == DType::bf16) {
+    // float32 in, rounded once: NumPy has no bf16.
+    TensorSpec wide = *spec;
+    wide.dtype = DType::f32;
+    py::object numpy = py::module_::import("numpy");
+    py::array floats = numpy.attr("asarray")(object);
+    if (floats.dtype().kind() != 'f')
+      throw py::value_error(describe() + ": expected " + spec->str() +
+                            " (as float32), got " +
+                            typeOf(floats, dtypeOfNumpy(floats.dtype(),
+                                                        describe())));
+    Tensor tensor = toTensor(numpy.attr("asarray")(floats, "float32"),
+                             describe, &wide);
+    return llvm::cantFail(tensor.convertedTo(DType::bf16));
+  }
   if (py::isinstance<py::array>(object)) {
     array = py::reinterpret_borrow<py::array>(object);
   } else {
     py::object numpy = py::module_::import("numpy");
-    if (spec && spec->dtype != DType::bf16)
+    if (spec)
       array = numpy.attr("asarray")(object, numpyDType(spec->dtype));
     else
       array = numpy.attr("asarray")(object);
@@ -160,6 +175,8 @@ Tensor tracec::python::toTensor(py::handle object,
 }
 
 py::array tracec::python::toNumpy(const Tensor &tensor) {
+  if (tensor.dtype() == DType::bf16)
+    return toNumpy(llvm::cantFail(tensor.convertedTo(DType::f32)));
   // NumPy's C API directly (py::array's constructor builds shape and
   // stride vectors): this runs once per result of every call.
   auto *owner = new Tensor(tensor);

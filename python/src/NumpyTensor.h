@@ -36,7 +36,8 @@ DType dtypeOfNumpy(const py::dtype &dtype, const std::string &what);
 /// spec, a non-array (a Python number or list) is converted to the spec's
 /// dtype, and an array of another dtype or shape (a `?` dim of the spec
 /// takes any size) is a TypeError/ValueError naming `what` and the
-/// expected type.
+/// expected type. NumPy has no bf16: a bf16 spec takes float arrays, as
+/// float32 rounded to the nearest bf16 (Tensor::convertedTo).
 Tensor toTensor(py::handle object, const std::string &what,
                 const TensorSpec *spec = nullptr);
 /// The same, describing the argument only when there is an error.
@@ -44,6 +45,7 @@ Tensor toTensor(py::handle object, llvm::function_ref<std::string()> describe,
                 const TensorSpec *spec = nullptr);
 
 /// An array over the tensor's storage (no copy); it keeps the storage alive.
+/// A bf16 tensor becomes a float32 copy (exact).
 py::array toNumpy(const Tensor &tensor);
 
 /// Whether a tensor made from this array would share its memory.

@@ -13,6 +13,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -174,12 +175,31 @@ void tracec::python::bindRuntime(py::module_ &m) {
                                return std::vector<int64_t>(shape.begin(),
                                                            shape.end());
                              })
-      .def("view", [](const Variable &v) { return toNumpy(v.buffer()); },
+      .def("view",
+           [](const Variable &v) {
+             if (v.buffer().dtype() == DType::bf16)
+               throw py::type_error("a bf16 variable has no NumPy view "
+                                    "(NumPy has no bf16): use value()");
+             return toNumpy(v.buffer());
+           },
            "The variable's storage as an array (no copy): it sees updates.")
       .def("value", [](const Variable &v) { return toNumpy(v.value()); },
            "A copy of the current value.")
       .def("assign", [](Variable &v, py::handle value) {
         // Broadcast and cast as NumPy assignment does, in place.
+        if (v.buffer().dtype() == DType::bf16) {
+          // Through float32, rounded once (NumPy has no bf16).
+          py::array wide = toNumpy(v.buffer());
+          py::module_::import("numpy").attr("copyto")(
+              wide, value, py::arg("casting") = "same_kind");
+          Tensor rounded =
+              llvm::cantFail(toTensor(wide, "the value").convertedTo(
+                  DType::bf16));
+          // In place, as the view NumPy writes through elsewhere.
+          std::memcpy(const_cast<void *>(v.buffer().rawData()),
+                      rounded.rawData(), rounded.sizeInBytes());
+          return;
+        }
         py::module_::import("numpy").attr("copyto")(
             toNumpy(v.buffer()), value, py::arg("casting") = "same_kind");
       });

@@ -44,10 +44,18 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 EAGER_OPT_LEVEL = 1
 
 
+# NumPy has no bf16: traced code names it "bf16" (tracec.numpy.bfloat16),
+# and its arrays cross as float32 (rounded to the nearest bf16 going in,
+# exact coming out).
+BF16_NAMES = ("bf16", "bfloat16")
+
+
 def dtype_name(dtype) -> str:
     """The tracec name ("f32") of a NumPy dtype, or a TypeError."""
     if isinstance(dtype, str) and dtype in _FROM_NAME:
         return dtype
+    if isinstance(dtype, str) and dtype in BF16_NAMES:
+        return "bf16"
     try:
         dtype = np.dtype(dtype)
         # ">f4" holds float32 values in the other byte order: the arguments
@@ -55,10 +63,15 @@ def dtype_name(dtype) -> str:
         return _TO_NAME[dtype if dtype.isnative else dtype.newbyteorder("=")]
     except (KeyError, TypeError):
         raise TypeError(f"dtype {dtype!r} is not supported by tracec "
-                        "(float16, float32, float64, bool, int32, int64)") from None
+                        "(float16, bfloat16, float32, float64, bool, int32, "
+                        "int64)") from None
 
 
 def numpy_dtype(name: str) -> np.dtype:
+    """The NumPy dtype arrays of tracec dtype `name` cross as (float32 for
+    bf16)."""
+    if name == "bf16":
+        return np.dtype(np.float32)
     return _FROM_NAME[name]
 
 

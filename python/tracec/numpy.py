@@ -17,6 +17,8 @@ from ._core import Value, apply, binary_kernel, op
 
 float16, float32, float64 = np.float16, np.float32, np.float64
 int32, int64, bool_ = np.int32, np.int64, np.bool_
+# No NumPy dtype: bf16 arrays cross as float32 (_core.BF16_NAMES).
+bfloat16 = "bf16"
 ndarray = np.ndarray
 
 # ---------------------------------------------------------------------------

@@ -66,8 +66,8 @@ for name, n, expected, exact in cases:
                np.allclose(got, expected, rtol=rtol, atol=rtol),
                f"got {got.tolist()}, expected {expected.tolist()}")
 
-# bf16: tracec-run cannot write bf16 .npy files; read its text, which has
-# the digits to round-trip each bf16 value.
+# bf16: read tracec-run's printed text, which has the digits to round-trip
+# each bf16 value.
 def to_bf16(x):
     """f32 -> the nearest bf16 (ties to even), as f32."""
     b = x.astype(np.float32).view(np.uint32).astype(np.uint64)
