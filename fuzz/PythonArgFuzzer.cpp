@@ -14,6 +14,8 @@
 
 #include "../python/src/NumpyTensor.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <fuzzer/FuzzedDataProvider.h>
 #include <pybind11/embed.h>
 
@@ -163,6 +165,41 @@ void checkConversion(const Tensor &tensor, const py::object &object,
     fail("toNumpy differs from the tensor");
 }
 
+/// NumPy has no bf16: a bf16 tensor holds NumPy's float32 conversion, each
+/// element rounded to the nearest bf16 (ties to even; APFloat here), and
+/// toNumpy widens it back to float32 exactly.
+void checkBf16Conversion(const Tensor &tensor, const py::object &object,
+                         const py::module_ &np) {
+  py::array floats = np.attr("array")(np.attr("asarray")(object, "float32"),
+                                      "float32", py::arg("order") = "C");
+  llvm::ArrayRef<int64_t> shape = tensor.shape();
+  if (static_cast<size_t>(floats.ndim()) != shape.size() ||
+      !std::equal(shape.begin(), shape.end(), floats.shape()))
+    fail("bf16: shape differs from NumPy's float32 conversion of " +
+         py::repr(object).cast<std::string>());
+  const float *from = static_cast<const float *>(floats.data());
+  const uint16_t *got = static_cast<const uint16_t *>(tensor.rawData());
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    llvm::APFloat value(from[i]);
+    bool losesInfo;
+    value.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    bool gotNaN = (got[i] & 0x7f80) == 0x7f80 && (got[i] & 0x7f) != 0;
+    if (value.isNaN() ? !gotNaN
+                      : got[i] != value.bitcastToAPInt().getZExtValue())
+      fail("bf16: element " + std::to_string(i) +
+           " is not the nearest bf16 of " + std::to_string(from[i]));
+  }
+  py::array back = python::toNumpy(tensor);
+  const uint32_t *wide = static_cast<const uint32_t *>(back.data());
+  if (back.dtype().kind() != 'f' || back.itemsize() != 4 ||
+      back.size() != tensor.numElements())
+    fail("bf16: toNumpy is not a float32 array of the tensor's size");
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    if (wide[i] != uint32_t(got[i]) << 16)
+      fail("bf16: toNumpy does not widen element " + std::to_string(i));
+}
+
 /// A Python exception is the documented outcome of a bad argument, except
 /// SystemError (a C API misused) and what is not an Exception.
 void checkRaised(py::error_already_set &error) {
@@ -207,6 +244,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } catch (py::builtin_exception &) {
     return 0; // TypeError, ValueError
   }
-  checkConversion(*tensor, object, specOrNull, np);
+  if (tensor->dtype() == DType::bf16)
+    checkBf16Conversion(*tensor, object, np);
+  else
+    checkConversion(*tensor, object, specOrNull, np);
   return 0;
 }
