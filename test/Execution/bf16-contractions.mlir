@@ -6,7 +6,8 @@
 // tiles (several result blocks and kc slices), compared with NumPy by
 // Inputs/check_bf16_contractions.py. @mm_bf16_io takes and returns bf16
 // itself: tracec-run reads its f32 .npy inputs rounded to bf16 and writes
-// the bf16 result as f32 (NumPy has no bf16).
+// the bf16 result as f32 (NumPy has no bf16). @ones_mm's constant operand
+// makes it column sums (SplatContractions.cpp), in f32 likewise.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/check_bf16_contractions.py %s %t | FileCheck %s
 
@@ -16,6 +17,7 @@
 // CHECK-DAG: ok mm_1x1
 // CHECK-DAG: ok mm_blocks
 // CHECK-DAG: ok mm_bf16_io
+// CHECK-DAG: ok ones_mm
 // CHECK-NOT: FAIL
 func.func @mm_odd(%a: tensor<37x67xf32>, %b: tensor<67x45xf32>) -> tensor<37x45xf32> {
   %ha = trace.cast %a : tensor<37x67xf32> to tensor<37x67xbf16>
@@ -55,4 +57,11 @@ func.func @mm_blocks(%a: tensor<300x1100xf32>, %b: tensor<1100x290xf32>) -> tens
 func.func @mm_bf16_io(%a: tensor<37x67xbf16>, %b: tensor<67x45xbf16>) -> tensor<37x45xbf16> {
   %p = trace.matmul %a, %b : (tensor<37x67xbf16>, tensor<67x45xbf16>) -> tensor<37x45xbf16>
   return %p : tensor<37x45xbf16>
+}
+func.func @ones_mm(%b: tensor<67x45xf32>) -> tensor<37x45xf32> {
+  %ones = trace.constant dense<1.0> : tensor<37x67xbf16>
+  %hb = trace.cast %b : tensor<67x45xf32> to tensor<67x45xbf16>
+  %p = trace.matmul %ones, %hb : (tensor<37x67xbf16>, tensor<67x45xbf16>) -> tensor<37x45xbf16>
+  %r = trace.cast %p : tensor<37x45xbf16> to tensor<37x45xf32>
+  return %r : tensor<37x45xf32>
 }

@@ -1,15 +1,15 @@
 //===- SplatContractions.cpp - A contraction with a splat operand is a sum ===//
 //
-// init + sum_k c * b[..k..] = init + c * (sum_k b[..k..]): a contraction
-// one of whose operands holds one value c everywhere (a splat constant, or
-// a fill: `tnp.ones((32, 256)) @ w`, an RNN's zero state, a ones
-// cotangent) becomes the sum of the other operand over the contracted dims,
-// scaled by c and broadcast over the splat operand's own dims. The sum
-// reads the other operand once, where the contraction multiplied it once
-// per row of the splat. Packed as it is, the splat's pack folds to a fill,
-// which later fusion folds into the packed contraction: a generic loop with
-// the reduction innermost, not the micro-kernel (70x slower than the same
-// matmul with the matrix passed in).
+// init + sum_k c * b[..k..] = init + c * (sum_k b[..k..]): a contraction one of
+// whose operands holds one value c everywhere (a splat constant, or a fill:
+// `tnp.ones((32, 256)) @ w`, an RNN's zero state, a ones cotangent) becomes the
+// sum of the other operand over the contracted dims (in the sums' type: f32 for
+// bf16 operands), scaled by c and broadcast over the splat operand's own dims.
+// The sum reads the other operand once, where the contraction multiplied it
+// once per row of the splat. Packed as it is, the splat's pack folds to a fill,
+// which later fusion folds into the packed contraction: a generic loop with the
+// reduction innermost, not the micro-kernel (70x slower than the same matmul
+// with the matrix passed in).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,23 +54,40 @@ AffineMap keepDims(AffineMap map, ArrayRef<unsigned> kept) {
   return map.replaceDimsAndSymbols(renumbered, {}, kept.size(), 0);
 }
 
+/// `value` without an arith.extf (a half-precision operand summed in f32).
+Value skipExtension(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return value;
+}
+
 /// Whether `body` computes `acc + a * b` (in either order) from its block
-/// arguments a, b, acc, in floats.
+/// arguments a, b, acc, in floats; a and b may be extended (arith.extf)
+/// to acc's type first.
 bool isMultiplyAdd(Block &body) {
-  if (body.getOperations().size() != 3)
-    return false;
-  auto mul = dyn_cast<arith::MulFOp>(&body.front());
-  auto add = dyn_cast<arith::AddFOp>(mul ? mul->getNextNode() : nullptr);
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  if (!mul || !add || !yield || yield.getValues().size() != 1 ||
-      yield.getValues()[0] != add.getResult())
+  if (!yield || yield.getValues().size() != 1)
     return false;
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  auto isMul = [](Value value) {
+    return value.getDefiningOp<arith::MulFOp>() != nullptr;
+  };
+  if (!add || !(isMul(add.getLhs()) || isMul(add.getRhs())))
+    return false;
+  auto mul = (isMul(add.getLhs()) ? add.getLhs() : add.getRhs())
+                 .getDefiningOp<arith::MulFOp>();
   BlockArgument a = body.getArgument(0), b = body.getArgument(1),
                 acc = body.getArgument(2);
   auto isPair = [](Value x, Value y, Value p, Value q) {
     return (x == p && y == q) || (x == q && y == p);
   };
-  return isPair(mul.getLhs(), mul.getRhs(), a, b) &&
+  // Nothing else in the body: the op, its extensions, the yield.
+  size_t extensions = llvm::count_if(body.without_terminator(), [](auto &op) {
+    return isa<arith::ExtFOp>(op);
+  });
+  return body.getOperations().size() == 3 + extensions &&
+         isPair(skipExtension(mul.getLhs()), skipExtension(mul.getRhs()), a,
+                b) &&
          isPair(add.getLhs(), add.getRhs(), mul.getResult(), acc);
 }
 
@@ -84,10 +101,8 @@ struct SplatOperandToSum : OpInterfaceRewritePattern<linalg::LinalgOp> {
         !isMultiplyAdd(*op.getBlock()))
       return rewriter.notifyMatchFailure(op, "not a float multiply-add "
                                              "contraction on tensors");
+    // The sums' type; the operands may be narrower (bf16 summed in f32).
     Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-    for (Value input : op.getDpsInputs())
-      if (getElementTypeOrSelf(input.getType()) != element)
-        return rewriter.notifyMatchFailure(op, "mixed element types");
 
     Location loc = op.getLoc();
     OpOperand *splatOperand = nullptr;
@@ -102,6 +117,8 @@ struct SplatOperandToSum : OpInterfaceRewritePattern<linalg::LinalgOp> {
     }
     if (!splatOperand)
       return rewriter.notifyMatchFailure(op, "no splat operand");
+    if (c.getType() != element)
+      c = arith::ExtFOp::create(rewriter, loc, element, c);
     OpOperand *other =
         op.getDpsInputOperand(splatOperand->getOperandNumber() == 0 ? 1 : 0);
     OpOperand *init = op.getDpsInitOperand(0);
@@ -152,10 +169,12 @@ struct SplatOperandToSum : OpInterfaceRewritePattern<linalg::LinalgOp> {
             ArrayRef<AffineMap>{keepDims(otherMap, sumLoops),
                                 keepDims(partialMap, sumLoops)},
             sumIterators,
-            [](OpBuilder &b, Location l, ValueRange args) {
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = args[0];
+              if (x.getType() != element)
+                x = arith::ExtFOp::create(b, l, element, x);
               linalg::YieldOp::create(
-                  b, l,
-                  arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+                  b, l, arith::AddFOp::create(b, l, args[1], x).getResult());
             })
             .getResult(0);
 

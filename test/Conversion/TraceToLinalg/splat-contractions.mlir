@@ -60,3 +60,21 @@ func.func @not_a_splat(%w: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = trace.matmul %a, %w : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// bf16 operands summed in f32 likewise: the column sums of w's elements,
+// each extended to f32, into f32, then rounded to bf16 once.
+// CHECK-LABEL: func.func @ones_matmul_bf16
+// CHECK-NOT: linalg.matmul
+// CHECK: %[[SUMS:.+]] = linalg.generic {{.*}}ins(%arg0 : tensor<256x64xbf16>) outs(%{{.+}} : tensor<64xf32>)
+// CHECK: arith.extf %{{.+}} : bf16 to f32
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}}ins(%[[SUMS]] : tensor<64xf32>) outs({{.*}}tensor<32x64xbf16>)
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+// CHECK-NOT: linalg.matmul
+func.func @ones_matmul_bf16(%w: tensor<256x64xbf16>) -> tensor<32x64xbf16> {
+  %ones = trace.constant dense<1.0> : tensor<32x256xbf16>
+  %0 = trace.matmul %ones, %w : (tensor<32x256xbf16>, tensor<256x64xbf16>) -> tensor<32x64xbf16>
+  return %0 : tensor<32x64xbf16>
+}

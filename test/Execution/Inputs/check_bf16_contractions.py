@@ -48,6 +48,8 @@ exact = {
     "mm_1x1": ([a[:1, :1].copy(), b[:1, :1].copy()], mm(a[:1, :1], b[:1, :1])),
     # Inputs that bf16 does not hold: rounded to nearest even on the way in.
     "mm_bf16_io": ([a * (1 + 2.0**-10), b * (1 - 2.0**-10)], mm(a, b)),
+    # 67 sums of integers up to 4: exact in f32, not in bf16 (beyond 256).
+    "ones_mm": ([b * 4], mm(np.ones((37, 67), np.float32), b * 4)),
 }
 run_cases(module, work, exact, rtol=0, atol=0)
 
