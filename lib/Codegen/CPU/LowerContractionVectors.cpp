@@ -223,6 +223,77 @@ struct TransposeOfNonUnitDims : OpRewritePattern<vector::TransposeOp> {
   }
 };
 
+/// A transpose that keeps its innermost dim in place, on elements narrower
+/// than 32 bits (a tile of bf16 pairs: <8x16x2xbf16> to <16x8x2xbf16>),
+/// moves each innermost row as one 32- or 64-bit integer; upstream unrolls
+/// it row by row.
+struct TransposeOfNarrowRows : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType sourceType = op.getSourceVectorType();
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    int64_t rank = sourceType.getRank();
+    Type element = sourceType.getElementType();
+    if (sourceType.isScalable() || rank < 3 ||
+        permutation.back() != rank - 1 || !element.isIntOrFloat())
+      return failure();
+    int64_t bits = element.getIntOrFloatBitWidth() * sourceType.getShape().back();
+    if (element.getIntOrFloatBitWidth() >= 32 || (bits != 32 && bits != 64))
+      return failure();
+    Location loc = op.getLoc();
+    auto word = rewriter.getIntegerType(bits);
+    SmallVector<int64_t> rows(sourceType.getShape().drop_back());
+    SmallVector<int64_t> unitRows(rows);
+    unitRows.push_back(1);
+    Value value = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get(unitRows, word), op.getVector());
+    value = vector::ShapeCastOp::create(rewriter, loc,
+                                        VectorType::get(rows, word), value);
+    value = vector::TransposeOp::create(rewriter, loc, value,
+                                        permutation.drop_back());
+    SmallVector<int64_t> transposed(op.getResultVectorType().getShape());
+    transposed.back() = 1;
+    value = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get(transposed, word), value);
+    rewriter.replaceOpWithNewOp<vector::BitCastOp>(
+        op, op.getResultVectorType(), value);
+    return success();
+  }
+};
+
+/// A transpose that keeps its leading dim in place (the pairs of a bf16
+/// tile: <16x2x32> to <16x32x2>) as one transpose of the rest per index of
+/// it: upstream lowers a transpose of 3 or more dims element by element, a
+/// 2-D one as one shuffle.
+struct TransposeUnderLeadingDim : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType sourceType = op.getSourceVectorType();
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    if (sourceType.isScalable() || sourceType.getRank() < 3 ||
+        permutation.front() != 0)
+      return failure();
+    SmallVector<int64_t> inner;
+    for (int64_t dim : permutation.drop_front())
+      inner.push_back(dim - 1);
+    Location loc = op.getLoc();
+    VectorType resultType = op.getResultVectorType();
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, resultType, rewriter.getZeroAttr(resultType));
+    for (int64_t i = 0; i < sourceType.getDimSize(0); ++i) {
+      Value slice = vector::ExtractOp::create(rewriter, loc, op.getVector(), i);
+      slice = vector::TransposeOp::create(rewriter, loc, slice, inner);
+      result = vector::InsertOp::create(rewriter, loc, slice, result, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct LowerContractionVectorsPass
     : mlir::trace::impl::TraceLowerContractionVectorsBase<
           LowerContractionVectorsPass> {
@@ -248,7 +319,8 @@ struct LowerContractionVectorsPass
       vector::populateDropUnitDimWithShapeCastPatterns(patterns);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateDropInnerMostUnitDimsXferOpPatterns(patterns);
-      patterns.add<TransposeOfNonUnitDims>(context);
+      patterns.add<TransposeOfNonUnitDims, TransposeOfNarrowRows,
+                   TransposeUnderLeadingDim>(context);
       // A tile of bf16 pairs ([n0, 2]) is read as one 1-D vector, not as
       // n0 loads of a pair; rows of 4-byte floats are 1-D already.
       vector::populateFlattenVectorTransferPatterns(
@@ -266,6 +338,7 @@ struct LowerContractionVectorsPass
           patterns, vector::VectorTransposeLowering::Shuffle1D);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorBitCastLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorTransferLoweringPatterns(patterns,
                                                      /*maxTransferRank=*/1);

@@ -32,6 +32,12 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
 // row of 8, the row's pair broadcast as one 32-bit word and two vdpbf16ps
 // of 16 columns each.
 // RUN: tracec-opt %s -split-input-file --trace-to-linalg --trace-cpu-pack-contractions=cpu=cooperlake --canonicalize --trace-cpu-tile-contractions=cpu=cooperlake --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting --one-shot-bufferize=bufferize-function-boundaries --trace-cpu-lower-contraction-vectors --canonicalize | FileCheck %s --check-prefix=DOT
+// In the pipeline, the packs move bf16 pairs as pairs or 32-bit words,
+// never element by element.
+// RUN: tracec-opt %s -split-input-file --tracec-cpu-pipeline=target-cpu=cooperlake --mlir-print-ir-after=trace-cpu-lower-contraction-vectors -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIRS
+// PAIRS-LABEL: func.func @bf16_pairs
+// PAIRS-NOT: : bf16 into vector
+// PAIRS: return
 // DOT-LABEL: func.func @bf16_pairs
 // DOT: scf.for {{.*}} -> (vector<8x32xf32>)
 // DOT: vector.bitcast {{.*}} : vector<16xbf16> to vector<8xi32>
