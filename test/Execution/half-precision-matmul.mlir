@@ -72,3 +72,34 @@ func.func @brain_conv(%s: tensor<f32>) -> tensor<4xf32> {
   %r = trace.reshape %f : tensor<1x1x1x4xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// The conv2d gradients likewise: the filter's sums over 3x10x10 = 300
+// pixels, the input's over 3x3 taps of 64 channels = 576 at the centre.
+// (Their loop-nest forms read through windows, which trace-cpu-fuse-rows
+// leaves unfused: tiled by rows, the input's read an invalid slice.)
+// RUN: tracec-run %s --entry brain_filter_grad --input s=1 | FileCheck %s --check-prefix=FILTER
+// RUN: tracec-run %s --entry brain_input_grad --input s=1 | FileCheck %s --check-prefix=INPUT
+// FILTER:      result 0: tensor<1x1x1x1xf32>
+// FILTER-NEXT: {{\[}}{{\[}}{{\[}}[300.]]]]
+func.func @brain_filter_grad(%s: tensor<f32>) -> tensor<1x1x1x1xf32> {
+  %x = trace.broadcast_to %s : tensor<f32> -> tensor<3x10x10x1xf32>
+  %hx = trace.cast %x : tensor<3x10x10x1xf32> to tensor<3x10x10x1xbf16>
+  %g = trace.conv2d_backprop_filter %hx, %hx {filter_shape = array<i64: 1, 1, 1, 1>} : (tensor<3x10x10x1xbf16>, tensor<3x10x10x1xbf16>) -> tensor<1x1x1x1xbf16>
+  %f = trace.cast %g : tensor<1x1x1x1xbf16> to tensor<1x1x1x1xf32>
+  return %f : tensor<1x1x1x1xf32>
+}
+
+// INPUT:      result 0: tensor<3x3xf32>
+// INPUT-NEXT: {{\[}}[256. 384. 256.]
+// INPUT-NEXT:  [384. 576. 384.]
+// INPUT-NEXT:  [256. 384. 256.]]
+func.func @brain_input_grad(%s: tensor<f32>) -> tensor<3x3xf32> {
+  %w = trace.broadcast_to %s : tensor<f32> -> tensor<3x3x1x64xf32>
+  %dy = trace.broadcast_to %s : tensor<f32> -> tensor<1x3x3x64xf32>
+  %hw = trace.cast %w : tensor<3x3x1x64xf32> to tensor<3x3x1x64xbf16>
+  %hdy = trace.cast %dy : tensor<1x3x3x64xf32> to tensor<1x3x3x64xbf16>
+  %g = trace.conv2d_backprop_input %hw, %hdy {input_shape = array<i64: 1, 3, 3, 1>, padding = array<i64: 1, 1, 1, 1>} : (tensor<3x3x1x64xbf16>, tensor<1x3x3x64xbf16>) -> tensor<1x3x3x1xbf16>
+  %f = trace.cast %g : tensor<1x3x3x1xbf16> to tensor<1x3x3x1xf32>
+  %r = trace.reshape %f : tensor<1x3x3x1xf32> -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}

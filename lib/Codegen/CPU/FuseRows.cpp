@@ -42,6 +42,15 @@ bool reducesRows(linalg::LinalgOp op) {
          });
 }
 
+/// Whether `op` reads an operand through a window (`ih + kh`, a flipped
+/// `2 - kh`): a loop-nest convolution gradient. Row tiling does not fuse
+/// such reads (upstream slices them wrongly), so chains stop there.
+bool readsThroughWindows(linalg::LinalgOp op) {
+  return !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+  });
+}
+
 /// Whether a row reduction feeds `root` through linalg ops on tensors.
 bool hasRowReductionProducer(linalg::LinalgOp root) {
   SmallVector<Operation *> worklist = {root};
@@ -52,7 +61,8 @@ bool hasRowReductionProducer(linalg::LinalgOp root) {
       continue;
     for (Value operand : op->getOperands()) {
       auto producer = operand.getDefiningOp<linalg::LinalgOp>();
-      if (!producer || trace::isContractionOrConvolution(producer))
+      if (!producer || trace::isContractionOrConvolution(producer) ||
+          readsThroughWindows(producer))
         continue;
       if (reducesRows(producer))
         return true;
@@ -150,7 +160,8 @@ struct CpuFuseRowsPass
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             auto linalgOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
             if (trace::isContractionOrConvolution(producer.getOwner()) ||
-                (linalgOp && hasEmptyLoop(linalgOp)))
+                (linalgOp &&
+                 (hasEmptyLoop(linalgOp) || readsThroughWindows(linalgOp))))
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           });

@@ -11,11 +11,12 @@
 // hits an LLVM 22 crash (see rewriteAsIm2ColMatmul in
 // lib/Codegen/CPU/PackContractions.cpp).
 //
-// Other element types take loop-nest forms: conv2d_backprop_filter is a
-// linalg.generic over (kh, kw, c, f) reducing over (n, oh, ow), reading the
-// zero-padded input at (n, oh * sh + kh * dh, ow * sw + kw * dw, c);
-// conv2d_backprop_input gathers the spread dy (WindowUtils.h) through the
-// flipped filter, reducing over (kh', kw', f).
+// Other element types take loop-nest forms (f16 and bf16 summed in f32,
+// rounded once): conv2d_backprop_filter is a linalg.generic over
+// (kh, kw, c, f) reducing over (n, oh, ow), reading the zero-padded input
+// at (n, oh * sh + kh * dh, ow * sw + kw * dw, c); conv2d_backprop_input
+// gathers the spread dy (WindowUtils.h) through the flipped filter,
+// reducing over (kh', kw', f).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,28 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
+
+/// The body of a loop-nest form: `acc + x * y`, the product in acc's type
+/// (f16 and bf16 operands extended: their sums accumulate in f32).
+void multiplyAdd(OpBuilder &b, Location l, Value x, Value y, Value acc) {
+  Type type = acc.getType();
+  if (x.getType() != type) {
+    x = arith::ExtFOp::create(b, l, type, x);
+    y = arith::ExtFOp::create(b, l, type, y);
+  }
+  Value product = arith::MulFOp::create(b, l, x, y);
+  linalg::YieldOp::create(b, l,
+                          arith::AddFOp::create(b, l, acc, product).getResult());
+}
+
+/// Replaces `op` with `sums`, rounded once to its element type if they
+/// were accumulated wider.
+void replaceRounded(PatternRewriter &rewriter, Operation *op, Value sums) {
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  rewriter.replaceOp(op, getElementTypeOrSelf(sums.getType()) == element
+                             ? sums
+                             : roundTo(rewriter, op->getLoc(), sums, element));
+}
 
 struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -86,18 +109,16 @@ struct Conv2DBackpropInputToLinalg : OpRewritePattern<Conv2DBackpropInputOp> {
         windowMap(context, 7), leadingMap(context, 7)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
                               dynamicOf(rewriter, loc, result, in),
-                              rewriter.getZeroAttr(element));
+                              rewriter.getZeroAttr(accumulatorType(element)));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result},
+        rewriter, loc, TypeRange{init.getType()},
         ValueRange{spreadDy, op.getFilter(),
                    windowShape(rewriter, loc, f[0], f[1], element)},
         ValueRange{init}, maps, iterators(4, 3),
         [](OpBuilder &b, Location l, ValueRange args) {
-          Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, args[3], product).getResult());
+          multiplyAdd(b, l, args[0], args[1], args[3]);
         });
-    rewriter.replaceOp(op, generic.getResults());
+    replaceRounded(rewriter, op, generic.getResult(0));
     return success();
   }
 };
@@ -144,16 +165,14 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
         AffineMap::get(7, 0, {d[4], d[5], d[6], d[3]}, context),
         leadingMap(context, 7)};
     Value init = filledTensor(rewriter, loc, result.getShape(),
-                              rewriter.getZeroAttr(element));
+                              rewriter.getZeroAttr(accumulatorType(element)));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{padded, op.getDy()},
-        ValueRange{init}, maps, iterators(4, 3),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, args[2], product).getResult());
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{padded, op.getDy()}, ValueRange{init}, maps,
+        iterators(4, 3), [](OpBuilder &b, Location l, ValueRange args) {
+          multiplyAdd(b, l, args[0], args[1], args[2]);
         });
-    rewriter.replaceOp(op, generic.getResults());
+    replaceRounded(rewriter, op, generic.getResult(0));
     return success();
   }
 };

@@ -1,7 +1,8 @@
 // RUN: tracec-opt %s --trace-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
-// The conv2d backprop ops of f16 (and bf16) keep these loop-nest forms;
-// f32 and f64 become contractions (nn-backprop-contractions.mlir).
+// The conv2d backprop ops of f16 (and bf16) keep these loop-nest forms,
+// summing in f32 and rounding once; f32 and f64 become contractions
+// (nn-backprop-contractions.mlir).
 
 // conv2d_backprop_filter: dF[kh, kw, c, f] = sum over (n, oh, ow) of
 // xpad[n, oh * 2 + kh * 1, ow * 2 + kw * 2, c] * dy[n, oh, ow, f], with the
@@ -13,14 +14,18 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5x6x3xf16>, %[[DY:.*]]: tensor<2x2x3x4xf16>)
 // CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 0, 1, 0]
 // CHECK: } : tensor<2x5x6x3xf16> to tensor<2x6x7x3xf16>
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<3x2x3x4xf16>)
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3x2x3x4xf32>)
 // CHECK: %[[DF:.*]] = linalg.generic {indexing_maps = [#[[XMAP]], #[[DYMAP]], #[[OUTMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[PADDED]], %[[DY]] : tensor<2x6x7x3xf16>, tensor<2x2x3x4xf16>) outs(%[[ACC]] : tensor<3x2x3x4xf16>)
-// CHECK: ^bb0(%[[XV:.*]]: f16, %[[DYV:.*]]: f16, %[[OUT:.*]]: f16):
-// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[XV]], %[[DYV]] : f16
-// CHECK: %[[SUM:.*]] = arith.addf %[[OUT]], %[[PRODUCT]] : f16
-// CHECK: linalg.yield %[[SUM]] : f16
-// CHECK: return %[[DF]]
+// CHECK-SAME: ins(%[[PADDED]], %[[DY]] : tensor<2x6x7x3xf16>, tensor<2x2x3x4xf16>) outs(%[[ACC]] : tensor<3x2x3x4xf32>)
+// CHECK: ^bb0(%[[XV:.*]]: f16, %[[DYV:.*]]: f16, %[[OUT:.*]]: f32):
+// CHECK: %[[XW:.*]] = arith.extf %[[XV]] : f16 to f32
+// CHECK: %[[DYW:.*]] = arith.extf %[[DYV]] : f16 to f32
+// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[XW]], %[[DYW]] : f32
+// CHECK: %[[SUM:.*]] = arith.addf %[[OUT]], %[[PRODUCT]] : f32
+// CHECK: linalg.yield %[[SUM]] : f32
+// CHECK: %[[ROUNDED:.*]] = linalg.generic {{.*}} ins(%[[DF]] : tensor<3x2x3x4xf32>) outs(%{{.*}} : tensor<3x2x3x4xf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: return %[[ROUNDED]]
 func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf16>, %dy: tensor<2x2x3x4xf16>) -> tensor<3x2x3x4xf16> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 2, 3, 4>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<2x5x6x3xf16>, tensor<2x2x3x4xf16>) -> tensor<3x2x3x4xf16>
   return %0 : tensor<3x2x3x4xf16>
@@ -32,7 +37,7 @@ func.func @conv_backprop_filter(%x: tensor<2x5x6x3xf16>, %dy: tensor<2x2x3x4xf16
 // CHECK-LABEL: func.func @conv_backprop_filter_unpadded
 // CHECK-NOT: tensor.pad
 // CHECK: linalg.generic
-// CHECK-SAME: ins(%arg0, %arg1 : tensor<1x4x4x2xf16>, tensor<1x2x2x5xf16>) outs(%{{.*}} : tensor<3x3x2x5xf16>)
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<1x4x4x2xf16>, tensor<1x2x2x5xf16>) outs(%{{.*}} : tensor<3x3x2x5xf32>)
 func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf16>, %dy: tensor<1x2x2x5xf16>) -> tensor<3x3x2x5xf16> {
   %0 = trace.conv2d_backprop_filter %x, %dy {filter_shape = array<i64: 3, 3, 2, 5>} : (tensor<1x4x4x2xf16>, tensor<1x2x2x5xf16>) -> tensor<3x3x2x5xf16>
   return %0 : tensor<3x3x2x5xf16>
@@ -69,14 +74,17 @@ func.func @conv_backprop_filter_unpadded(%x: tensor<1x4x4x2xf16>, %dy: tensor<1x
 // CHECK: arith.cmpi slt, %[[OW]], %c3 : index
 // CHECK: %[[READV:.*]] = tensor.extract %[[DY]]
 // CHECK: arith.select %{{.*}}, %[[READV]], %{{.*}} : f16
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<2x5x6x3xf16>)
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x5x6x3xf32>)
 // CHECK: %[[WINDOWSHAPE:.*]] = tensor.empty() : tensor<3x2xf16>
 // CHECK: %[[RESULT:.*]] = linalg.generic {indexing_maps = [#[[READ]], #[[FLIPPED]], #[[WINDOW]], #[[DX]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[SPREAD]], %[[F]], %[[WINDOWSHAPE]] : tensor<2x8x8x4xf16>, tensor<3x2x3x4xf16>, tensor<3x2xf16>) outs(%[[ACC]] : tensor<2x5x6x3xf16>)
-// CHECK: ^bb0(%[[DYV:.*]]: f16, %[[FV:.*]]: f16, %{{.*}}: f16, %[[OUT:.*]]: f16):
-// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[DYV]], %[[FV]] : f16
-// CHECK: arith.addf %[[OUT]], %[[PRODUCT]] : f16
-// CHECK: return %[[RESULT]]
+// CHECK-SAME: ins(%[[SPREAD]], %[[F]], %[[WINDOWSHAPE]] : tensor<2x8x8x4xf16>, tensor<3x2x3x4xf16>, tensor<3x2xf16>) outs(%[[ACC]] : tensor<2x5x6x3xf32>)
+// CHECK: ^bb0(%[[DYV:.*]]: f16, %[[FV:.*]]: f16, %{{.*}}: f16, %[[OUT:.*]]: f32):
+// CHECK: %[[DYW:.*]] = arith.extf %[[DYV]] : f16 to f32
+// CHECK: %[[FW:.*]] = arith.extf %[[FV]] : f16 to f32
+// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[DYW]], %[[FW]] : f32
+// CHECK: arith.addf %[[OUT]], %[[PRODUCT]] : f32
+// CHECK: %[[ROUNDED:.*]] = linalg.generic {{.*}} ins(%[[RESULT]] : tensor<2x5x6x3xf32>) outs(%{{.*}} : tensor<2x5x6x3xf16>)
+// CHECK: return %[[ROUNDED]]
 func.func @conv_backprop_input(%f: tensor<3x2x3x4xf16>, %dy: tensor<2x2x3x4xf16>) -> tensor<2x5x6x3xf16> {
   %0 = trace.conv2d_backprop_input %f, %dy {input_shape = array<i64: 2, 5, 6, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>} : (tensor<3x2x3x4xf16>, tensor<2x2x3x4xf16>) -> tensor<2x5x6x3xf16>
   return %0 : tensor<2x5x6x3xf16>

@@ -254,14 +254,16 @@ func.func @avg_pool_grad_spatial(%dy: tensor<?x?x?x2xf32>, %x: tensor<?x?x?x2xf3
 // -----
 
 // Other element types take the gather form at `?` H and W: dy spread into
-// a zero tensor of run-time size, read through the flipped filter.
+// a zero tensor of run-time size, read through the flipped filter, summed
+// in f32 and rounded.
 // CHECK-LABEL: func.func @backprop_input_spatial_f16
 // CHECK-SAME: (%[[F:.*]]: tensor<3x3x2x4xf16>, %[[DY:.*]]: tensor<?x?x?x4xf16>, %[[X:.*]]: tensor<?x?x?x2xf16>)
 // CHECK: cf.assert %{{.*}}, "{{.*}}'trace.conv2d_backprop_input': dim 2 of dy is not the window's output size over the input's dim 2"
 // CHECK: %[[SPREAD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x?x?x4xf16>)
 // CHECK: tensor.extract %[[DY]]
-// CHECK: %[[INIT:.*]] = linalg.fill {{.*}} -> tensor<?x?x?x2xf16>
-// CHECK: linalg.generic {{.*}} ins(%[[SPREAD]], %[[F]], %{{.*}} : tensor<?x?x?x4xf16>, tensor<3x3x2x4xf16>, tensor<3x3xf16>) outs(%[[INIT]] : tensor<?x?x?x2xf16>)
+// CHECK: %[[INIT:.*]] = linalg.fill {{.*}} -> tensor<?x?x?x2xf32>
+// CHECK: %[[SUMS:.*]] = linalg.generic {{.*}} ins(%[[SPREAD]], %[[F]], %{{.*}} : tensor<?x?x?x4xf16>, tensor<3x3x2x4xf16>, tensor<3x3xf16>) outs(%[[INIT]] : tensor<?x?x?x2xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SUMS]] : tensor<?x?x?x2xf32>) outs(%{{.*}} : tensor<?x?x?x2xf16>)
 func.func @backprop_input_spatial_f16(%f: tensor<3x3x2x4xf16>, %dy: tensor<?x?x?x4xf16>, %x: tensor<?x?x?x2xf16>) -> tensor<?x?x?x2xf16> {
   %0 = trace.conv2d_backprop_input %f, %dy like %x {strides = array<i64: 2, 1>, padding = array<i64: 1, 1, 0, 0>} : (tensor<3x3x2x4xf16>, tensor<?x?x?x4xf16>, tensor<?x?x?x2xf16>) -> tensor<?x?x?x2xf16>
   return %0 : tensor<?x?x?x2xf16>
