@@ -93,8 +93,10 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
       // The vectorized loops carry their buffers as loop results; folded
       // away, the buffers a function returns can become out-parameters. A
       // row's intermediates are allocated once, outside the row loop.
-      [](OpPassManager &onBuffers) {
-        onBuffers.addPass(trace::createTraceLowerContractionVectors());
+      [&](OpPassManager &onBuffers) {
+        trace::TraceLowerContractionVectorsOptions lower;
+        lower.cpu = options.targetCpu;
+        onBuffers.addPass(trace::createTraceLowerContractionVectors(lower));
         onBuffers.addPass(createCanonicalizerPass());
         onBuffers.addNestedPass<func::FuncOp>(
             trace::createTraceCpuLowerVectors());

@@ -41,7 +41,7 @@
 // CPU-NEXT:   trace-distinct-results,
 // CPU-NEXT:   trace-empty-tensor-per-use,
 // CPU-NEXT:   one-shot-bufferize{allow-return-allocs-from-loops=true {{.*}} bufferize-function-boundaries=true {{.*}} function-boundary-type-conversion=identity-layout-map
-// CPU-NEXT:   trace-cpu-lower-contraction-vectors,
+// CPU-NEXT:   trace-cpu-lower-contraction-vectors{cpu=native},
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-lower-vectors

@@ -10,12 +10,15 @@
 
 #include "tracec/Codegen/CPU/Passes.h"
 
+#include "tracec/Codegen/CPU/CpuTarget.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Error.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACELOWERCONTRACTIONVECTORS
@@ -297,9 +300,16 @@ struct TransposeUnderLeadingDim : OpRewritePattern<vector::TransposeOp> {
 struct LowerContractionVectorsPass
     : mlir::trace::impl::TraceLowerContractionVectorsBase<
           LowerContractionVectorsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     Operation *root = getOperation();
     MLIRContext *context = &getContext();
+    llvm::Expected<tracec::CpuVectorInfo> info = tracec::getCpuVectorInfo(cpu);
+    if (!info) {
+      root->emitError() << llvm::toString(info.takeError());
+      return signalPassFailure();
+    }
     // The accumulator stays in registers across the k loop.
     linalg::hoistRedundantVectorTransfers(root, /*verifyNonZeroTrip=*/true);
 
@@ -307,8 +317,11 @@ struct LowerContractionVectorsPass
     // packed layout's outer dims) go.
     {
       RewritePatternSet patterns(context);
-      patterns.add<UnitReductionContractToOuterProduct,
-                   PairReductionContractToDotBF16>(context);
+      patterns.add<UnitReductionContractToOuterProduct>(context);
+      // vdpbf16ps only where the target has it (the pack step makes pair
+      // tiles only there).
+      if (info->avx512bf16)
+        patterns.add<PairReductionContractToDotBF16>(context);
       if (failed(applyPatternsGreedily(root, std::move(patterns))))
         return signalPassFailure();
     }

@@ -1,5 +1,5 @@
 // RUN: tracec-opt %s --trace-to-linalg --trace-cpu-pack-contractions=cpu=skylake-avx512 --canonicalize --trace-cpu-tile-contractions=cpu=skylake-avx512 --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting | FileCheck %s
-// RUN: tracec-opt %s --trace-to-linalg --trace-cpu-pack-contractions=cpu=skylake-avx512 --canonicalize --trace-cpu-tile-contractions=cpu=skylake-avx512 --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting --one-shot-bufferize=bufferize-function-boundaries --trace-cpu-lower-contraction-vectors --canonicalize | FileCheck %s --check-prefix=FMA
+// RUN: tracec-opt %s --trace-to-linalg --trace-cpu-pack-contractions=cpu=skylake-avx512 --canonicalize --trace-cpu-tile-contractions=cpu=skylake-avx512 --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting --one-shot-bufferize=bufferize-function-boundaries --trace-cpu-lower-contraction-vectors=cpu=skylake-avx512 --canonicalize | FileCheck %s --check-prefix=FMA
 
 // The "vectorize" step: the micro-kernel step is one vector.contract of a
 // row of 8 (A) and a row of 32 (B) into the 8x32 accumulator, which the k
@@ -31,7 +31,7 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
 // On bf16 pairs (AVX512_BF16: cooperlake), a step takes a pair of k: per
 // row of 8, the row's pair broadcast as one 32-bit word and two vdpbf16ps
 // of 16 columns each.
-// RUN: tracec-opt %s -split-input-file --trace-to-linalg --trace-cpu-pack-contractions=cpu=cooperlake --canonicalize --trace-cpu-tile-contractions=cpu=cooperlake --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting --one-shot-bufferize=bufferize-function-boundaries --trace-cpu-lower-contraction-vectors --canonicalize | FileCheck %s --check-prefix=DOT
+// RUN: tracec-opt %s -split-input-file --trace-to-linalg --trace-cpu-pack-contractions=cpu=cooperlake --canonicalize --trace-cpu-tile-contractions=cpu=cooperlake --trace-cpu-vectorize-contractions --canonicalize --cse --loop-invariant-subset-hoisting --one-shot-bufferize=bufferize-function-boundaries --trace-cpu-lower-contraction-vectors=cpu=cooperlake --canonicalize | FileCheck %s --check-prefix=DOT
 // In the pipeline, the packs move bf16 pairs as pairs or 32-bit words,
 // never element by element.
 // RUN: tracec-opt %s -split-input-file --tracec-cpu-pipeline=target-cpu=cooperlake --mlir-print-ir-after=trace-cpu-lower-contraction-vectors -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIRS

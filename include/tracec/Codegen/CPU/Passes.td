@@ -169,10 +169,12 @@ def TraceLowerContractionVectors
     After bufferization: hoists the accumulator's transfers out of loops
     that do not write it, lowers vector.contract to outer products (one
     broadcast FMA per row of the register tile) or, on bf16 pairs into f32
-    (k0 = 2), to x86vector.avx512.dot (vdpbf16ps, one per 16 columns of a
-    row), and transfers, transposes and shape casts to the 1-D loads,
-    stores and shuffles that convert-vector-to-llvm takes.
+    (k0 = 2) where `cpu` has AVX512_BF16, to x86vector.avx512.dot
+    (vdpbf16ps, one per 16 columns of a row), and transfers, transposes and
+    shape casts to the 1-D loads, stores and shuffles that
+    convert-vector-to-llvm takes.
   }];
+  let options = [CpuOption];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
