@@ -191,6 +191,13 @@ TEST(UkernelsTest, TransposeMatchesReference) {
     checkTranspose(kernel, name, {2, 16, 9, 1}, {0, 2, 3, 1});
     // An unpack: [M1][N1][m0][n0] -> [M1][m0][N1][n0].
     checkTranspose(kernel, name, {13, 3, 8, 32}, {0, 2, 1, 3});
+    // Rows whose source is densest along another dim than the
+    // destination's: blocks of 16 x 8 rows, with partial blocks both ways,
+    // rows of a switch width (8, 32) and of another (6).
+    checkTranspose(kernel, name, {37, 1, 11, 8}, {2, 0, 1, 3});
+    checkTranspose(kernel, name, {37, 1, 11, 6}, {2, 0, 1, 3});
+    checkTranspose(kernel, name, {3, 21, 9, 32}, {0, 2, 1, 3});
+    checkTranspose(kernel, name, {2, 3, 19, 1, 13, 8}, {0, 1, 4, 2, 3, 5});
     // Batched, and a permutation with no contiguous dim in the source
     // innermost position (element by element).
     checkTranspose(kernel, name, {2, 7, 8, 11, 1}, {0, 1, 3, 4, 2});

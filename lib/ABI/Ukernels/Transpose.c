@@ -2,7 +2,8 @@
 |*                                                                            *|
 |* tracec_uk_transpose_f32_*: a strided copy of up to 6 dims (see             *|
 |* tracec_ukernels.h). Unit dims go and dims contiguous on both sides merge;  *|
-|* then rows contiguous on both sides are copied, a transposing pair moves as *|
+|* then rows contiguous on both sides are copied (in blocks of rows where the *|
+|* two sides are densest along different dims), a transposing pair moves as  *|
 |* 8x8 blocks, and anything else is copied element by element.               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -195,6 +196,63 @@ static inline __attribute__((always_inline)) void copyRowsOf(const float *src, f
   }
 }
 
+/* Rows of `width` floats where the source's smallest stride is not the
+   innermost loop's (a pack of [K1][N1][n0] panels, an unpack): the
+   innermost loop (P, the destination's densest) and the source's densest
+   loop (S) step through blocks of 16 x 8 rows: a block reads 16 runs of 8
+   source rows and writes 8 runs of 16 destination rows, where walking the
+   destination in order reads one row per cache line (or 4 KiB apart, where
+   L1's sets alias) across the source. */
+static inline __attribute__((always_inline)) void
+copyRowBlocks(const float *src, float *dst, Loops loops, int64_t width,
+              int64_t P, int64_t srcP, int64_t dstP, int64_t S, int64_t srcS,
+              int64_t dstS) {
+  TRACEC_UK_FOR_EACH(loops, {
+    for (int64_t p0 = 0; p0 < P; p0 += 16)
+      for (int64_t q0 = 0; q0 < S; q0 += 8) {
+        int64_t pEnd = P - p0 < 16 ? P : p0 + 16;
+        int64_t qEnd = S - q0 < 8 ? S : q0 + 8;
+        for (int64_t p = p0; p < pEnd; ++p)
+          for (int64_t q = q0; q < qEnd; ++q)
+            memcpy(d + p * dstP + q * dstS, s + p * srcP + q * srcS,
+                   (size_t)width * sizeof(float));
+      }
+  });
+}
+
+/* Contiguous rows (dim `inner` of `l`), blocked where the source's densest
+   other dim is not the destination's (copyRowBlocks). */
+static inline __attribute__((always_inline)) void
+copyContiguousRows(const float *src, float *dst, const Layout *l) {
+  int inner = l->rank - 1, p = inner - 1, s = 0;
+  for (int d = 1; d < inner; ++d)
+    if (l->src[d] < l->src[s])
+      s = d;
+  if (inner < 2 || s == p || l->src[s] >= l->src[p]) {
+    copyRowsOf(src, dst, loopsOf(l, 1u << inner), l->size[inner]);
+    return;
+  }
+  Loops loops = loopsOf(l, (1u << inner) | (1u << p) | (1u << s));
+  int64_t width = l->size[inner];
+#define TRACEC_UK_ROW_BLOCKS(w)                                                \
+  copyRowBlocks(src, dst, loops, w, l->size[p], l->src[p], l->dst[p],          \
+                l->size[s], l->src[s], l->dst[s])
+  switch (width) {
+  case 8:
+    TRACEC_UK_ROW_BLOCKS(8);
+    return;
+  case 16:
+    TRACEC_UK_ROW_BLOCKS(16);
+    return;
+  case 32:
+    TRACEC_UK_ROW_BLOCKS(32);
+    return;
+  default:
+    TRACEC_UK_ROW_BLOCKS(width);
+  }
+#undef TRACEC_UK_ROW_BLOCKS
+}
+
 /* Inlined into each variant, so its copies use that variant's vectors. */
 static inline __attribute__((always_inline)) void
 transposeF32(const float *src, float *dst, const int64_t *size,
@@ -210,7 +268,7 @@ transposeF32(const float *src, float *dst, const int64_t *size,
   }
   int inner = l.rank - 1;
   if (l.src[inner] == 1 && l.dst[inner] == 1) {
-    copyRowsOf(src, dst, loopsOf(&l, 1u << inner), l.size[inner]);
+    copyContiguousRows(src, dst, &l);
     return;
   }
   if (l.dst[inner] == 1) {
