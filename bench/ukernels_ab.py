@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""A/B of the contraction micro-kernels: tracec-run --ukernels=true vs
-false on bench workloads, interleaved, cold compiles (TRACEC_DISABLE_CACHE=1).
-Prints, per run, the compile time (and its pipeline/optimize/codegen
-split) and the median time per call, as tracec-run --benchmark reports
-them.
+"""A/B of the micro-kernel routes on bench workloads, interleaved, cold
+compiles (TRACEC_DISABLE_CACHE=1): contractions and relayouts through the
+micro-kernels (tracec-run --ukernels=true), relayouts only (the default)
+and everything generated (--ukernel-relayouts=false). Prints, per run, the
+compile time (and its pipeline/optimize/codegen split) and the median
+time per call, as tracec-run --benchmark reports them, then per workload
+and route the medians over the rounds.
 
   /usr/bin/python3 bench/ukernels_ab.py [--build build] [--rounds 3]
-      [--only "MLP train step,attention fwd+bwd"]
+      [--threads 1] [--only "MLP train step,attention fwd+bwd"]
 """
 
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -23,14 +26,27 @@ sys.path.insert(0, os.path.join(HERE, "harness"))
 import workloads  # noqa: E402
 
 DEFAULT = ["MLP train step", "attention fwd+bwd", "CNN train step",
+           "ResNet block train step", "transformer layer train step",
            "sgemm 1024", "conv2d 3x3 64ch 56x56"]
 
 
-def run(tracec_run, w, inputs, ukernels, threads):
+ROUTES = {
+    "ukernels": ["--ukernels=true"],
+    "relayouts": ["--ukernels=false"],
+    "generated": ["--ukernels=false", "--ukernel-relayouts=false"],
+}
+
+
+def seconds(line):
+    """The first time in `line` (`compile  1.2 s`, `median   350 us`)."""
+    m = re.search(r"([\d.]+) (s|ms|us)\b", line)
+    return float(m.group(1)) * {"s": 1, "ms": 1e-3, "us": 1e-6}[m.group(2)]
+
+
+def run(tracec_run, w, inputs, flags, threads):
     cmd = [tracec_run, os.path.join(HERE, "workloads", w.module),
            "--entry", w.entry, "--benchmark", "--threads=%d" % threads,
-           "--ukernels=%s" % ("true" if ukernels else "false"),
-           "--output-dir", tempfile.mkdtemp()]
+           "--output-dir", tempfile.mkdtemp()] + flags
     cmd += ["--input=a%d=@%s" % (i, p) for i, p in enumerate(inputs)]
     env = dict(os.environ, TRACEC_DISABLE_CACHE="1")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -60,11 +76,18 @@ def main():
             p = os.path.join(tmp, "%s%d.npy" % (re.sub(r"\W+", "_", w.name), i))
             np.save(p, a)
             inputs.append(p)
+        times = {route: ([], []) for route in ROUTES}
         for r in range(args.rounds):
-            for uk in (True, False):
-                c, m, _ = run(tracec_run, w, inputs, uk, args.threads)
-                print("%-24s ukernels=%-5s | %s | %s" % (w.name, uk, c, m),
+            for route, flags in ROUTES.items():
+                c, m, _ = run(tracec_run, w, inputs, flags, args.threads)
+                times[route][0].append(seconds(c))
+                times[route][1].append(seconds(m))
+                print("%-24s %-9s | %s | %s" % (w.name, route, c, m),
                       flush=True)
+        for route, (compiles, calls) in times.items():
+            print("median %-24s %-9s | compile %7.0f ms | per call %8.3f ms"
+                  % (w.name, route, 1e3 * statistics.median(compiles),
+                     1e3 * statistics.median(calls)), flush=True)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,7 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         trace::TraceTileContractionsOptions tile;
         tile.cpu = options.targetCpu;
         tile.ukernels = options.ukernels;
+        tile.ukernelRelayouts = options.ukernelRelayouts;
         onTensors.addPass(trace::createTraceTileContractions(tile));
         onTensors.addPass(trace::createTraceVectorizeContractions());
         onTensors.addPass(createCanonicalizerPass());
@@ -137,9 +138,12 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
   }
   // Micro-kernel calls, once deallocations and the workspace are placed: a
   // call takes its buffers as pointers, which neither sees as uses.
-  if (options.ukernels) {
+  if (options.ukernels || options.ukernelRelayouts) {
     trace::TraceLowerToUkernelsOptions ukernels;
     ukernels.cpu = options.targetCpu;
+    // Copies only where contractions go to the kernels too: a copy called
+    // whole is serial.
+    ukernels.copies = options.ukernels;
     pm.addPass(trace::createTraceLowerToUkernels(ukernels));
   }
   pm.addNestedPass<func::FuncOp>(trace::createTraceCpuMathApproximation());

@@ -294,6 +294,7 @@ static void buildPipeline(mlir::PassManager &pm,
     lowering.cpu.workspaceShareBytes = options.workspaceShareBytes;
     lowering.cpu.outlineKernels = options.outlineKernels;
     lowering.cpu.ukernels = options.ukernels;
+    lowering.cpu.ukernelRelayouts = options.ukernelRelayouts;
   }
   buildLoweringPipeline(pm, lowering);
 }

@@ -6,6 +6,7 @@
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=threads=4 parallel-min-work=1000" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=workspace=false" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernels=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UK
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernel-relayouts=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UKR
 // RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
 
@@ -25,7 +26,7 @@
 // Contractions on tensors: pack, tile, vectorize (lib/Codegen/CPU).
 // CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},
 // CPU-NEXT:   canonicalize{
-// CPU-NEXT:   trace-cpu-tile-contractions{cpu=native ukernels=false},
+// CPU-NEXT:   trace-cpu-tile-contractions{cpu=native ukernel-relayouts=false ukernels=false},
 // CPU-NEXT:   trace-cpu-vectorize-contractions,
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
@@ -101,11 +102,17 @@
 // NOWS-NEXT:    trace-cpu-math-approximation
 // With ukernels the tile step leaves the micro-kernels whole, and they
 // become calls once the workspace is planned.
-// UK:         trace-cpu-tile-contractions{cpu=native ukernels=true},
+// UK:         trace-cpu-tile-contractions{cpu=native ukernel-relayouts=false ukernels=true},
 // UK:         trace-plan-workspace{share-bytes=true share-equal-sizes-only=false},
-// UK-NEXT:    trace-cpu-lower-to-ukernels{cpu=native},
+// UK-NEXT:    trace-cpu-lower-to-ukernels{copies=true cpu=native},
 // UK-NEXT:    func.func(
 // UK-NEXT:      trace-cpu-math-approximation
+
+// With ukernel-relayouts (the JIT's default) only the relayouts become
+// calls; copies stay loops, which threads split.
+// UKR:        trace-cpu-tile-contractions{cpu=native ukernel-relayouts=true ukernels=false},
+// UKR:        trace-plan-workspace{share-bytes=true share-equal-sizes-only=false},
+// UKR-NEXT:   trace-cpu-lower-to-ukernels{copies=false cpu=native},
 
 // The typed options reach the passes that take them.
 // GPU:      trace-expand-copies{memcpy=false},

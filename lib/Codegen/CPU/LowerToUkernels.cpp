@@ -235,15 +235,17 @@ struct LowerToUkernelsPass
     ModuleOp module = getOperation();
     // Every copy of 4-byte elements at the top level of a function, marked
     // or not (one in a loop is a row of fused code, better inline).
-    if (std::optional<std::string> symbol = getTransposeUkernel(
-            *info, Float32Type::get(&getContext()))) {
+    std::optional<std::string> copySymbol;
+    if (copies)
+      copySymbol = getTransposeUkernel(*info, Float32Type::get(&getContext()));
+    if (copySymbol) {
       SmallVector<linalg::CopyOp> copies;
       module.walk([&](linalg::CopyOp op) {
         if (op.hasPureBufferSemantics() && isa<func::FuncOp>(op->getParentOp()))
           copies.push_back(op);
       });
       for (linalg::CopyOp copy : copies)
-        (void)lowerCopy(module, copy, *symbol);
+        (void)lowerCopy(module, copy, *copySymbol);
     }
     for (linalg::LinalgOp op : marked) {
       Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());

@@ -187,6 +187,50 @@ void tileRelayout(RewriterBase &rewriter, linalg::TransposeOp transpose,
     (*tiled)->setAttr(kMicroKernelAttrName, rewriter.getUnitAttr());
 }
 
+/// Tiles the transpose of a pack or unpack that the relayout micro-kernel
+/// takes into an scf.forall of calls, so threads can split it: the result's
+/// dims from the outermost by 1 while a task still moves at least
+/// `minTaskElements`, then the next by the smallest divisor of its size
+/// that keeps a task that large (a call costs tens of nanoseconds; tiles
+/// stay static). The tile is marked for trace-cpu-lower-to-ukernels; a
+/// relayout of a dynamic shape stays one call.
+void tileRelayoutForUkernel(RewriterBase &rewriter,
+                            linalg::TransposeOp transpose,
+                            int64_t minTaskElements) {
+  ArrayRef<int64_t> shape = transpose.getInit().getType().getShape();
+  if (ShapedType::isDynamicShape(shape)) {
+    transpose->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
+    return;
+  }
+  SmallVector<int64_t> sizes(shape.size(), 0);
+  int64_t task = ShapedType::getNumElements(shape);
+  bool tiled = false;
+  for (unsigned d = 0; d < shape.size() && task > minTaskElements; ++d) {
+    if (shape[d] == 1)
+      continue;
+    int64_t rest = task / shape[d];
+    int64_t chunk = 1;
+    while (chunk < shape[d] &&
+           (shape[d] % chunk || chunk * rest < minTaskElements))
+      ++chunk;
+    if (chunk == shape[d])
+      break;
+    sizes[d] = chunk;
+    task = chunk * rest;
+    tiled = true;
+    if (chunk != 1)
+      break;
+  }
+  if (!tiled) {
+    transpose->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
+    return;
+  }
+  FailureOr<Operation *> tile = ::tile(
+      rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+  Operation *marked = succeeded(tile) ? *tile : transpose.getOperation();
+  marked->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
+}
+
 /// A pack of a dynamic size pads its source to whole tiles: a fill and a
 /// copy of the whole operand. Where the size is a multiple of the tile at
 /// run time (a batch of 256 in tiles of 8) nothing needs padding, so the
@@ -259,14 +303,16 @@ struct TileContractionsPass
       if (failed(tileContraction(rewriter, op, *tiling, ukernel)))
         return signalPassFailure();
     }
-    // A relayout the transpose kernel takes becomes one call.
+    // A relayout the transpose kernel takes becomes calls of it, a task of
+    // 128 KiB or more each: smaller tasks fork more than they gain at 2
+    // threads (the MLP and attention steps), one call is serial.
     auto relayoutByUkernel = [&](linalg::TransposeOp transpose) {
-      if (!ukernels ||
+      if (!(ukernels || ukernelRelayouts) ||
           transpose.getPermutation().size() > kUkernelMaxRank ||
-          !getTransposeUkernel(
-              *info, transpose.getInit().getType().getElementType()))
+          !getTransposeUkernel(*info,
+                               transpose.getInit().getType().getElementType()))
         return false;
-      transpose->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
+      tileRelayoutForUkernel(rewriter, transpose, /*minTaskElements=*/32768);
       return true;
     };
 

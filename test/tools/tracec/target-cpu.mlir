@@ -10,7 +10,7 @@
 // AVX512: llvm.intr.fmuladd({{.*}}) -> vector<32xf32>
 
 // PIPELINE: trace-cpu-pack-contractions{cpu=x86-64-v3 min-work=4096}
-// PIPELINE: trace-cpu-tile-contractions{cpu=x86-64-v3 ukernels=false}
+// PIPELINE: trace-cpu-tile-contractions{cpu=x86-64-v3 ukernel-relayouts=false ukernels=false}
 // PIPELINE: trace-cpu-vectorize{dynamic-inner=false target-cpu=x86-64-v3}
 func.func @mm(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %y = trace.matmul %x, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>

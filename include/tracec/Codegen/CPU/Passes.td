@@ -111,14 +111,22 @@ def TraceTileContractions : Pass<"trace-cpu-tile-contractions"> {
     micro-kernels of include/tracec/ABI/tracec_ukernels.h take (f32 on an
     AVX2+FMA or AVX-512 target) stop earlier: a contraction at its kc
     panels (inside the scf.forall of tasks), a pack's or unpack's
-    transpose untiled; each is marked `trace.ukernel` for
-    trace-cpu-lower-to-ukernels. The rest is tiled as above.
+    transpose in an scf.forall of tasks of 128 KiB or more (one task where
+    the shape is dynamic); each is marked `trace.ukernel` for
+    trace-cpu-lower-to-ukernels. The rest is tiled as above. With
+    `ukernel-relayouts`, only the relayouts go to the micro-kernel: the
+    generated relayouts are most of the IR of a training step's
+    contractions, and the kernel moves them as fast.
   }];
   let options = [
     CpuOption,
     Option<"ukernels", "ukernels", "bool", /*default=*/"false",
            "Leave what the micro-kernel library takes to "
            "trace-cpu-lower-to-ukernels">,
+    Option<"ukernelRelayouts", "ukernel-relayouts", "bool",
+           /*default=*/"false",
+           "Leave the relayouts (the transposes of packs and unpacks) that "
+           "the micro-kernel library takes to trace-cpu-lower-to-ukernels">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect",
@@ -137,13 +145,19 @@ def TraceLowerToUkernels : Pass<"trace-cpu-lower-to-ukernels", "ModuleOp"> {
         packed lhs, rhs and accumulator (memref.extract_strided_metadata);
       - a pack's or unpack's linalg.transpose -> tracec_uk_transpose_f32_*
         with sizes and both sides' strides (up to 6 dims);
-      - every linalg.copy of f32 or i32 buffers (pads, unpacked results,
-        outputs; marked or not) -> the same kernel, as a bitwise copy.
+      - with `copies`, every linalg.copy of f32 or i32 buffers at a
+        function's top level (pads, unpacked results, outputs; marked or
+        not) -> the same kernel, as a bitwise copy (one call: serial, where
+        the generated copy is a loop threads can split).
     Kernels are declared once per module. An op whose layout the kernel
     cannot take (inner tiles not contiguous) is left as it is, and is
     lowered to loops. The JIT resolves the symbols to TracecUkernels.
   }];
-  let options = [CpuOption];
+  let options = [
+    CpuOption,
+    Option<"copies", "copies", "bool", /*default=*/"true",
+           "Also call the relayout kernel for unmarked linalg.copy ops">,
+  ];
   let dependentDialects = ["mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect",

@@ -1,7 +1,10 @@
-"""Contractions through the micro-kernels (tracec-run --ukernels=true) and
-through generated code (--ukernels=false) against NumPy in float64: plain,
-transposed, batched, remainders on every dim, f64 (generated either way),
-a conv2d (im2col). Prints `ok <case> <ukernels>` or MISMATCH lines.
+"""Contractions through the micro-kernels (tracec-run --ukernels=true),
+through generated contractions with the relayout kernel (the default, at
+1 and 2 threads) and through generated code only
+(--ukernel-relayouts=false) against NumPy in float64: plain, transposed,
+batched, remainders on every dim, relayouts split into tasks, f64
+(generated either way), a conv2d (im2col). Prints `ok <case> <mode>` or
+MISMATCH lines.
 
   ukernels_check.py <workdir>
 """
@@ -61,8 +64,21 @@ CASES = {
     "transpose_a": lambda n: matmul_case(n, (48, 64), (48, 80), ta=True),
     "transpose_b": lambda n: matmul_case(n, (64, 48), (81, 48), tb=True),
     "batched": lambda n: matmul_case(n, (3, 129, 40), (3, 40, 33)),
+    # Packs and the unpack of 32768 elements or more: relayouts in tasks
+    # (38 row tiles of 8 in 2 tasks of 19).
+    "tasks": lambda n: matmul_case(n, (300, 260), (260, 200)),
+    "tasks_batched": lambda n: matmul_case(n, (4, 130, 72), (4, 150, 72),
+                                           tb=True),
     "f64": lambda n: matmul_case(n, (30, 40), (40, 50), dtype="f64"),
     "conv2d": conv_case,
+}
+
+
+MODES = {
+    "true": ["--threads=1", "--ukernels=true"],
+    "relayouts": ["--threads=1"],
+    "relayouts-2-threads": ["--threads=2"],
+    "false": ["--threads=1", "--ukernel-relayouts=false"],
 }
 
 
@@ -78,23 +94,23 @@ def main():
         for i, x in enumerate(inputs):
             np.save(os.path.join(d, "in%d.npy" % i), x)
             args.append("--input=a%d=@%s" % (i, os.path.join(d, "in%d.npy" % i)))
-        for ukernels in ("true", "false"):
-            out = os.path.join(d, "out_" + ukernels)
+        for mode, flags in MODES.items():
+            out = os.path.join(d, "out_" + mode)
             proc = subprocess.run(
                 ["tracec-run", os.path.join(d, "m.mlir"), "--entry=f",
-                 "--threads=1", "--ukernels=" + ukernels, "--output-dir=" + out]
-                + args, capture_output=True, text=True)
+                 "--output-dir=" + out] + flags + args,
+                capture_output=True, text=True)
             if proc.returncode:
                 print("MISMATCH %s %s: tracec-run failed:\n%s"
-                      % (name, ukernels, proc.stderr))
+                      % (name, mode, proc.stderr))
                 continue
             got = np.load(os.path.join(out, "f_result0.npy"))
             tol = 1e-4 if got.dtype == np.float32 else 1e-10
             err = np.abs(got - ref).max() / (1 + np.abs(ref).max())
             if got.shape != ref.shape or not err < tol:
-                print("MISMATCH %s %s: relative error %g" % (name, ukernels, err))
+                print("MISMATCH %s %s: relative error %g" % (name, mode, err))
             else:
-                print("ok %s %s" % (name, ukernels))
+                print("ok %s %s" % (name, mode))
 
 
 if __name__ == "__main__":
