@@ -54,8 +54,9 @@ static void addLoopLowering(OpPassManager &pm,
   omp.numThreads = options.threads;
   pm.addPass(createConvertSCFToOpenMPPass(omp));
   // It wraps each parallel body in a memref.alloca_scope, which must stay
-  // one block; canonicalization inlines those without allocas before the
-  // loops inside become blocks.
+  // one block; those without allocas are inlined before the loops inside
+  // become blocks (canonicalization alone keeps the ones with calls).
+  pm.addPass(trace::createTraceCpuInlineAllocaScopes());
   pm.addPass(createCanonicalizerPass());
   if (options.adaptiveParallel)
     pm.addPass(trace::createTraceAdaptiveParallel());

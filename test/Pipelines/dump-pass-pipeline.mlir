@@ -92,6 +92,7 @@
 // OMP-NEXT:   scf-forall-to-parallel,
 // OMP-NEXT:   trace-parallel-loops{min-work=1000},
 // OMP-NEXT:   convert-scf-to-openmp{num-threads=4},
+// OMP-NEXT:   trace-cpu-inline-alloca-scopes,
 // OMP-NEXT:   canonicalize{
 // OMP:        trace-cpu-outline-kernels,
 // OMP-NEXT:   trace-stack-loop-buffers{max-bytes=16384},

@@ -5,6 +5,21 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TraceCpuInlineAllocaScopes : Pass<"trace-cpu-inline-alloca-scopes"> {
+  let summary = "Inline the stack scopes of parallel bodies that allocate "
+                "nothing on the stack themselves";
+  let description = [{
+    After convert-scf-to-openmp, which wraps each parallel body in a
+    memref.alloca_scope: inlines each scope whose body has no memref.alloca,
+    llvm.alloca or nested scope. The canonicalizer keeps a scope around a
+    call (a micro-kernel's, trace-cpu-lower-to-ukernels), an op it cannot
+    see into, though a callee allocates in its own frame; kept, the scope
+    must stay one block, and the loops beside the call turn into blocks
+    (invalid IR).
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def TraceContractionLoopOrder : Pass<"trace-contraction-loop-order"> {
   let summary = "Order a contraction's loops so the innermost one is "
                 "contiguous (m, k, n for a matmul)";

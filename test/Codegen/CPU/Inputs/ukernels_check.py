@@ -64,6 +64,10 @@ CASES = {
     "transpose_a": lambda n: matmul_case(n, (48, 64), (48, 80), ta=True),
     "transpose_b": lambda n: matmul_case(n, (64, 48), (81, 48), tb=True),
     "batched": lambda n: matmul_case(n, (3, 129, 40), (3, 40, 33)),
+    # An MLP's last weight gradient: at 2 threads its tasks zero their
+    # accumulators and call the micro-kernel in one parallel body.
+    "weight_gradient": lambda n: matmul_case(n, (256, 512), (256, 10),
+                                             ta=True),
     # Packs and the unpack of 32768 elements or more: relayouts in tasks
     # (38 row tiles of 8 in 2 tasks of 19).
     "tasks": lambda n: matmul_case(n, (300, 260), (260, 200)),
@@ -76,6 +80,7 @@ CASES = {
 
 MODES = {
     "true": ["--threads=1", "--ukernels=true"],
+    "true-2-threads": ["--threads=2", "--ukernels=true"],
     "relayouts": ["--threads=1"],
     "relayouts-2-threads": ["--threads=2"],
     "false": ["--threads=1", "--ukernel-relayouts=false"],
