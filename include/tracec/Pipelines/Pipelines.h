@@ -76,7 +76,7 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "of packs and unpacks) call TracecUkernels' relayout "
                      "kernel where the target has AVX2 or AVX-512, in tasks "
                      "that threads split: as fast as the generated ones "
-                     "and about 40% less to compile for a training step. "
+                     "and 25-40% less to compile for a training step. "
                      "The code then needs TracecUkernels' symbols (the JIT "
                      "provides them and turns this on)"),
       llvm::cl::init(false)};

@@ -75,17 +75,18 @@ struct CompileOptions {
   /// Target::cpu: f32 contractions call the precompiled micro-kernels of
   /// TracecUkernels (include/tracec/ABI/tracec_ukernels.h) where the host
   /// has AVX2+FMA or AVX-512, instead of generating their inner loops: the
-  /// MLP training step compiles about 1.6x faster than with the relayouts
-  /// alone at the same speed, but the attention step's calls run about 10%
-  /// slower (docs/design/pipelines.md, "Contraction micro-kernels"), so it
-  /// is opt-in.
+  /// MLP training step compiles about 1.3x faster than with the relayouts
+  /// alone, but some steps' calls run slower (attention 8.4 against 7.3 ms
+  /// at 1 thread, the ResNet block 11.2 against 10.2 ms at 2;
+  /// docs/design/pipelines.md, "Contraction micro-kernels"), so it is
+  /// opt-in.
   bool ukernels = false;
   /// Target::cpu: the relayouts of packed contractions (the transposes of
   /// their packs and unpacks) call TracecUkernels' relayout kernel where the
   /// host has AVX2 or AVX-512, in tasks threads split, instead of being
-  /// generated per shape: per call as fast (bench/run's training steps at
-  /// 1 and 2 threads), and a training step compiles about 1.7x faster
-  /// (docs/performance.md, "Compile time").
+  /// generated per shape: per call as fast (bench/ukernels_ab.py's training
+  /// steps at 1 and 2 threads), and a training step compiles 1.3-1.7x
+  /// faster (docs/performance.md, "Compile time").
   bool ukernelRelayouts = true;
   /// The functions to compile (with what they call); the module's other
   /// public functions are dropped before lowering. Empty, the default:
