@@ -233,8 +233,9 @@ struct LowerToUkernelsPass
         marked.push_back(op);
     });
     ModuleOp module = getOperation();
-    // Every copy of 4-byte elements at the top level of a function, marked
-    // or not (one in a loop is a row of fused code, better inline).
+    // With `copies`, every copy of 4-byte elements at the top level of a
+    // function, marked or not (one in a loop is a row of fused code, better
+    // inline).
     std::optional<std::string> copySymbol;
     if (copies)
       copySymbol = getTransposeUkernel(*info, Float32Type::get(&getContext()));

@@ -198,13 +198,10 @@ void tileRelayoutForUkernel(RewriterBase &rewriter,
                             linalg::TransposeOp transpose,
                             int64_t minTaskElements) {
   ArrayRef<int64_t> shape = transpose.getInit().getType().getShape();
-  if (ShapedType::isDynamicShape(shape)) {
-    transpose->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
-    return;
-  }
   SmallVector<int64_t> sizes(shape.size(), 0);
-  int64_t task = ShapedType::getNumElements(shape);
   bool tiled = false;
+  int64_t task =
+      ShapedType::isDynamicShape(shape) ? 0 : ShapedType::getNumElements(shape);
   for (unsigned d = 0; d < shape.size() && task > minTaskElements; ++d) {
     if (shape[d] == 1)
       continue;
@@ -221,13 +218,13 @@ void tileRelayoutForUkernel(RewriterBase &rewriter,
     if (chunk != 1)
       break;
   }
-  if (!tiled) {
-    transpose->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
-    return;
+  Operation *marked = transpose;
+  if (tiled) {
+    FailureOr<Operation *> tile = ::tile(
+        rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+    if (succeeded(tile))
+      marked = *tile;
   }
-  FailureOr<Operation *> tile = ::tile(
-      rewriter, transpose, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
-  Operation *marked = succeeded(tile) ? *tile : transpose.getOperation();
   marked->setAttr(kUkernelAttrName, rewriter.getUnitAttr());
 }
 
