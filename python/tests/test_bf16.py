@@ -79,3 +79,56 @@ def test_mixed_precision_gradients_match_torch(batch, width):
         lambda w1, w2, x, y: mlp_loss(w1, w2, x, y, cast=False))(
             w1, w2, x, labels)
     assert 0 < abs(loss - f32_loss) <= 2**-6 * abs(f32_loss)
+
+
+def test_tensor_spec_takes_bf16():
+    spec = tracec.TensorSpec((None, 3), tnp.bfloat16)
+    assert spec.dtype == "bf16" and spec.numpy_dtype == np.float32
+    assert repr(spec) == "TensorSpec(shape=(None, 3), dtype=bfloat16)"
+    assert spec == tracec.TensorSpec((None, 3), "bfloat16")
+    assert spec != tracec.TensorSpec((None, 3), np.float32)
+    assert len({spec, tracec.TensorSpec((None, 3), "bf16")}) == 1
+    # Any float array passes, rounded going in; integers do not.
+    assert spec.is_compatible_with(np.zeros((2, 3), np.float32))
+    assert spec.is_compatible_with(np.zeros((5, 3), np.float64))
+    assert not spec.is_compatible_with(np.zeros((2, 3), np.int32))
+    assert not spec.is_compatible_with(np.zeros((2, 4), np.float32))
+
+
+def test_bf16_input_signature_rounds_float_arrays_going_in():
+    @tracec.function(input_signature=[tracec.TensorSpec((None,), tnp.bfloat16)])
+    def triple(x):
+        return x * 3
+
+    x = np.array([1 / 3, 1 + 2**-8, 1 + 3 * 2**-8, -2.5], np.float32)
+    want = bf16(bf16(x) * 3)
+    got = triple(x)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(triple(x.astype(np.float64)), want)
+    np.testing.assert_array_equal(triple(x[:2]), want[:2])  # one trace
+    assert triple.trace_count == 1
+    concrete = triple.get_concrete_function()
+    assert concrete.inputs == [tracec.TensorSpec((None,), tnp.bfloat16)]
+    assert concrete.outputs == [tracec.TensorSpec((None,), tnp.bfloat16)]
+    with pytest.raises(ValueError, match=r"expected TensorSpec\(shape=\(None,"
+                       r"\), dtype=bfloat16\), got an array of shape \(4,\) "
+                       r"and dtype int32"):
+        triple(x.astype(np.int32))
+
+
+def test_bf16_input_signature_called_in_a_trace():
+    @tracec.function(input_signature=[tracec.TensorSpec((2,), tnp.bfloat16)])
+    def double(x):
+        return x * 2
+
+    x = np.array([1 / 3, 1 + 3 * 2**-8], np.float32)
+    # An array argument is rounded to bf16 at the call; a bf16 value passes.
+    outer = tracec.function(lambda: tnp.astype(double(x), tnp.float32))
+    np.testing.assert_array_equal(outer(), bf16(x) * 2)
+    inner = tracec.function(lambda y: double(tnp.astype(y, tnp.bfloat16)))
+    np.testing.assert_array_equal(inner(x), bf16(x) * 2)
+    # A traced f32 value is not a bf16 one (as tf.function's signature).
+    with pytest.raises(ValueError, match="expected TensorSpec.*bfloat16.*"
+                       "dtype float32"):
+        tracec.function(lambda y: double(y))(x)

@@ -43,11 +43,11 @@ class ConcreteFunction:
 
     @property
     def inputs(self):
-        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.inputs()]
+        return [TensorSpec(s, d) for d, s in self._c.inputs()]
 
     @property
     def outputs(self):
-        return [TensorSpec(s, _core.numpy_dtype(d)) for d, s in self._c.outputs()]
+        return [TensorSpec(s, d) for d, s in self._c.outputs()]
 
     @property
     def structured_outputs(self):

@@ -45,6 +45,20 @@ _ARRAY_TYPES = (np.ndarray, np.generic)
 _SPEC_TYPES = (np.ndarray, np.generic, TensorSpec)
 
 
+def _as_traced_leaf(leaf, spec):
+    """An argument of a call traced in another function as its TensorSpec
+    takes it: a number as an array of the spec's dtype, an array for a bf16
+    spec rounded to bf16 (traced values were checked to fit)."""
+    if isinstance(leaf, Value):
+        return leaf
+    leaf = leaf if isinstance(leaf, np.ndarray) else \
+        np.asarray(leaf, spec.numpy_dtype)
+    if spec.dtype == "bf16":
+        from .numpy import astype
+        return astype(leaf, "bf16")
+    return leaf
+
+
 class Function:
     """A Python function traced per input signature (see tracec.function)."""
 
@@ -183,25 +197,33 @@ class Function:
         """Whether each leaf of the arguments fits its TensorSpec."""
         for i, (a, s) in enumerate(zip(leaves, self._signature_leaves)):
             if isinstance(a, Value):
-                shape, dtype = tuple(a.shape), _core.numpy_dtype(a.dtype)
+                # A traced value keeps its dtype: bf16 fits only bf16.
+                shape = tuple(a.shape)
+                dtype = a.dtype if a.dtype == "bf16" else \
+                    _core.numpy_dtype(a.dtype)
+                fits = dtype == s.dtype
             elif isinstance(a, TensorSpec):
                 shape, dtype = a.shape, a.dtype
+                fits = dtype == s.dtype
             else:
                 arr = np.asarray(a)
                 shape, dtype = arr.shape, arr.dtype
-                if not isinstance(a, _ARRAY_TYPES) and arr.dtype != s.dtype \
-                        and np.can_cast(arr, s.dtype, "same_kind"):
-                    dtype = s.dtype  # a Python number takes the spec's dtype
+                fits = s.takes_dtype(dtype) or (
+                    # A Python number takes the spec's dtype.
+                    not isinstance(a, _ARRAY_TYPES)
+                    and np.can_cast(arr, s.numpy_dtype, "same_kind"))
             mismatch = shape_mismatch(shape, s.shape)
-            if mismatch is not None or dtype != s.dtype:
+            if mismatch is not None or not fits:
                 label = leaf_label(self._input_signature, i) + \
                     (f" ({s.name})" if s.name else "")
                 why = f" ({mismatch})" if mismatch and len(shape) == \
                     len(s.shape) else ""
+                dtype = "bfloat16" if isinstance(dtype, str) else \
+                    np.dtype(dtype).name
                 raise ValueError(
                     f"{self._name}(): {label} does not match the "
                     f"input_signature: expected {s}, got an array of shape "
-                    f"{shape} and dtype {np.dtype(dtype).name}{why}")
+                    f"{shape} and dtype {dtype}{why}")
 
     def __call__(self, *args, **kwargs):
         # The fast path: every argument an array, a cached trace, no tape,
@@ -288,8 +310,9 @@ class Function:
     def _run(self, concrete, leaves):
         """Runs a trace on the leaves of a call's arguments."""
         if self._input_signature is not None:
-            leaves = [np.asarray(a, s.dtype) if not isinstance(a, np.ndarray)
-                      else a for a, s in zip(leaves, self._signature_leaves)]
+            leaves = [np.asarray(a, s.numpy_dtype)
+                      if not isinstance(a, np.ndarray) else a
+                      for a, s in zip(leaves, self._signature_leaves)]
         if _core._tapes:
             return record_call(self, concrete, leaves)
         return concrete._call_leaves(leaves)
@@ -439,8 +462,7 @@ class Function:
         leaves, structure = self._flatten(args)
         positions, key = self._signature_key(args, leaves, structure)
         if self._input_signature is not None:
-            leaves = [a if isinstance(a, (Value, np.ndarray)) else
-                      np.asarray(a, s.dtype)
+            leaves = [_as_traced_leaf(a, s)
                       for a, s in zip(leaves, self._signature_leaves)]
         hoisting = hoisting_key is not None
         if hoisting:

@@ -100,7 +100,7 @@ class GraphFunction(Function):
         symbol = f"graph_{_symbol_name(name)}_{next(_names)}"
         handles = [v._handle for v in self.variables.values()]
         graph_variables = list(self.variables.values())
-        specs = [TensorSpec(shape, _core.numpy_dtype(dtype), name=node)
+        specs = [TensorSpec(shape, dtype, name=node)
                  for node, (dtype, shape) in inputs]
 
         def graph(*args):

@@ -48,7 +48,9 @@ def leaf_label(args, index) -> str:
 class TensorSpec:
     """The dtype and shape of an array argument. A None dim takes any size:
     the function is traced and compiled once, with that dim dynamic (`?`),
-    for every size there (tf.TensorSpec([None, 784]))."""
+    for every size there (tf.TensorSpec([None, 784])). The dtype is a NumPy
+    dtype, or tracec.numpy.bfloat16 ("bf16"), which NumPy has not: such an
+    argument takes float arrays, rounded to the nearest bf16 going in."""
 
     def __init__(self, shape, dtype=np.float32, name=None):
         shape = tuple(shape)
@@ -63,19 +65,40 @@ class TensorSpec:
                 raise ValueError(f"TensorSpec{shape}: a dim is a size (an int "
                                  ">= 0) or None (any size)")
         self.shape = tuple(dims)
-        self.dtype = np.dtype(dtype)
-        _core.dtype_name(self.dtype)
+        # A NumPy dtype, a tracec name ("f32") or "bf16"/"bfloat16".
+        tracec_name = _core.dtype_name(dtype)
+        self.dtype = "bf16" if tracec_name == "bf16" else \
+            _core.numpy_dtype(tracec_name) if dtype == tracec_name else \
+            np.dtype(dtype)
         self.name = name
 
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        """The dtype of the arrays that cross for this argument."""
+        return _core.numpy_dtype(_core.dtype_name(self.dtype))
+
+    def takes_dtype(self, dtype) -> bool:
+        """Whether an array of `dtype` (a NumPy dtype, or "bf16" for a
+        traced value) passes for this argument: a bf16 one takes any float
+        array."""
+        if dtype == self.dtype:
+            return True
+        return isinstance(self.dtype, str) and not isinstance(dtype, str) \
+            and np.dtype(dtype).kind == "f"
+
     def is_compatible_with(self, x) -> bool:
-        """Whether an array (or a TensorSpec) fits: the same dtype and rank,
-        and the same size in every dim that is not None here."""
-        shape = x.shape if isinstance(x, TensorSpec) else np.shape(x)
-        dtype = x.dtype if isinstance(x, TensorSpec) else np.asarray(x).dtype
-        return dtype == self.dtype and shape_mismatch(shape, self.shape) is None
+        """Whether an array (or a TensorSpec) fits: a dtype it takes, the
+        same rank, and the same size in every dim that is not None here."""
+        if isinstance(x, TensorSpec):
+            shape, fits = x.shape, x.dtype == self.dtype
+        else:
+            shape = np.shape(x)
+            fits = self.takes_dtype(np.asarray(x).dtype)
+        return fits and shape_mismatch(shape, self.shape) is None
 
     def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype.name})"
+        dtype = "bfloat16" if isinstance(self.dtype, str) else self.dtype.name
+        return f"TensorSpec(shape={self.shape}, dtype={dtype})"
 
     def __eq__(self, other):
         return (isinstance(other, TensorSpec) and self.shape == other.shape
