@@ -235,7 +235,9 @@ def _mlp_inputs_of(batch):
 _mlp_inputs = _mlp_inputs_of(256)
 
 
-def _torch_mlp(train):
+def _torch_mlp(train, bf16=False):
+    """The MLP in PyTorch; with `bf16`, under torch.autocast (bf16 matmuls
+    of f32 weights, as mlp_bf16.mlir)."""
     def make(x, labels, *params):
         import torch
         import torch.nn.functional as F
@@ -245,9 +247,11 @@ def _torch_mlp(train):
 
         def loss():
             w1, b1, w2, b2, w3, b3 = ps
-            a1 = torch.relu(tx @ w1 + b1)
-            a2 = torch.relu(a1 @ w2 + b2)
-            logp = torch.log_softmax(a2 @ w3 + b3, dim=1)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                a1 = torch.relu(tx @ w1 + b1)
+                a2 = torch.relu(a1 @ w2 + b2)
+                logits = (a2 @ w3 + b3).float()
+            logp = torch.log_softmax(logits, dim=1)
             onehot = F.one_hot(tl, 10).to(torch.float32)
             return (-(logp * onehot).sum(dim=1)).mean()
         return _torch_step(loss, ps, train)
@@ -747,6 +751,12 @@ WORKLOADS = [
              "the same, value_and_grad wrt the 6 weights and biases",
              rtol=1e-3, atol=1e-5, compile_row="MLP train step",
              flops=_mlp_flops(256, True)),
+    # bf16 products differ by a bf16 ulp (2^-8 relative) where the two
+    # sides sum in different orders; gradients by that of their largest.
+    Workload("MLP train step, bf16 mixed", "mlp_bf16.mlir", "train_step",
+             _mlp_inputs, {"torch autocast": _torch_mlp(True, bf16=True)},
+             "the MLP train step with bf16 matmuls of f32 weights, as "
+             "torch.autocast", rtol=2.0**-6, atol=2e-3),
     Workload("CNN train step", "cnn.mlir", "train_step", _cnn_inputs,
              {"torch": _torch_cnn},
              "conv-relu-pool x2, dense, batch 32 of 28x28x1: value_and_grad",
