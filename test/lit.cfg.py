@@ -21,6 +21,7 @@ config.environment["TRACEC_DISABLE_CACHE"] = "1"
 
 # Independent references: NumPy (and PyTorch) under Debian's interpreter.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%tracec_version", config.tracec_version))
 config.substitutions.append(("%tracec_obj_root", config.tracec_obj_root))
 config.substitutions.append(("%tracec_src_root", config.tracec_src_root))
 # MLIR's ODS sources (mlir/IR/OpBase.td), for tracec-tblgen's tests.

@@ -8,11 +8,13 @@
 
 #include "Bindings.h"
 #include "Errors.h"
+#include "tracec/Version.h"
 
 using namespace tracec::python;
 
 PYBIND11_MODULE(_tracec, m) {
   m.doc() = "tracec's C++ core: the tracer and the JIT";
+  m.attr("__version__") = TRACEC_VERSION;
   registerErrors(m);
   bindRuntime(m);
   bindGraphDef(m);

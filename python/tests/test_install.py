@@ -2,6 +2,7 @@
 (<prefix>/lib/python3/dist-packages): imported from there, without the
 build tree on the path, it traces, compiles and runs."""
 import os
+import re
 import subprocess
 import sys
 
@@ -29,3 +30,13 @@ def test_installed_package_imports_and_runs(tmp_path):
                          check=True, capture_output=True, text=True,
                          cwd=str(tmp_path))
     assert out.stdout.strip() == "14.0"
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "CMakeCache.txt")),
+                    reason="tracec is not imported from a build tree")
+def test_version_is_the_tools_version():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", tracec.__version__)
+    out = subprocess.run([os.path.join(BUILD, "bin", "tracec-opt"),
+                          "--version"], check=True, capture_output=True,
+                         text=True).stdout
+    assert out.splitlines()[0] == f"tracec-opt (tracec) {tracec.__version__}"

@@ -8,6 +8,7 @@ and compiled with MLIR, called with NumPy arrays.
 >>> f(np.arange(3, dtype=np.float32))
 array(5., dtype=float32)
 """
+from ._tracec import __version__  # noqa: F401  (CMake's project version)
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
 from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import numpy, nn, random  # noqa: F401

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/ToolVersion.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -65,6 +67,7 @@ readCheckedInput(llvm::StringRef filename) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  tracec::setToolVersionPrinter("tracec-opt");
   // Upstream passes (every mlir-opt flag), ours, and the named pipelines.
   // The libraries register nothing: this tool is the one place that parses
   // passes by name.

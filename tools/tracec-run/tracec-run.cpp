@@ -14,6 +14,7 @@
 
 #include "tracec/Runtime/Executable.h"
 #include "../Common/ToolOptions.h"
+#include "../Common/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -122,6 +123,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  tracec::setToolVersionPrinter("tracec-run");
   // libLLVM registers an unrelated, undocumented --threads; ours replaces
   // it, so it is registered here, once that one is gone.
   if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))

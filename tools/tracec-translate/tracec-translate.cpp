@@ -13,6 +13,7 @@
 #include "tracec/Target/GraphDef.h"
 
 #include "../Common/ToolOptions.h"
+#include "../Common/ToolVersion.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -98,6 +99,7 @@ static void printDiagnostic(mlir::Diagnostic &diag) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  tracec::setToolVersionPrinter("tracec-translate");
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   hideUnrelatedOptions(toolCategory);

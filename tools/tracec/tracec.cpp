@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "../Common/ToolOptions.h"
+#include "../Common/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -150,6 +151,7 @@ importGraph(mlir::MLIRContext &context, ArgumentNames &names) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  tracec::setToolVersionPrinter("tracec");
   // libLLVM registers an unrelated, undocumented --threads; ours replaces
   // it, so it is registered here, once that one is gone.
   if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
