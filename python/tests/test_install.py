@@ -1,6 +1,7 @@
-"""`cmake --install` puts the package where /usr/bin/python3 finds it
-(<prefix>/lib/python3/dist-packages): imported from there, without the
-build tree on the path, it traces, compiles and runs."""
+"""`cmake --install` into a fresh prefix: every tool runs from there, and
+the package, in the directory of /usr/bin/python3's own path under the
+prefix (lib/python3.11/dist-packages under /usr/local), imports and runs
+without the build tree on the path, from any directory."""
 import os
 import re
 import subprocess
@@ -12,28 +13,83 @@ import tracec
 
 BUILD = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(tracec.__file__))))
+TOOLS = ("tracec", "tracec-opt", "tracec-run", "tracec-translate")
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(os.path.join(BUILD, "CMakeCache.txt")),
+    reason="tracec is not imported from a build tree")
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "CMakeCache.txt")),
-                    reason="tracec is not imported from a build tree")
-def test_installed_package_imports_and_runs(tmp_path):
-    subprocess.run(["cmake", "--install", BUILD, "--prefix", str(tmp_path)],
+def cache_value(name):
+    with open(os.path.join(BUILD, "CMakeCache.txt")) as cache:
+        for line in cache:
+            if line.startswith(name + ":"):
+                return line.split("=", 1)[1].strip()
+    raise KeyError(name)
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    prefix = tmp_path_factory.mktemp("prefix")
+    subprocess.run(["cmake", "--install", BUILD, "--prefix", str(prefix)],
                    check=True, capture_output=True)
-    site = tmp_path / "lib" / "python3" / "dist-packages"
+    return prefix
+
+
+def outside_env():
+    return {k: v for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "PATH")} | {"PATH": "/usr/bin:/bin"}
+
+
+def test_installed_package_imports_and_runs(prefix):
+    site = prefix / cache_value("TRACEC_PYTHON_INSTALL_DIR")
     assert (site / "tracec" / "__init__.py").is_file()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import numpy as np, "
             "tracec; assert tracec.__file__.startswith(sys.argv[1]); "
             "f = tracec.function(lambda x: tracec.numpy.sum(x * x)); "
             "print(float(f(np.arange(4, dtype=np.float32))))")
-    out = subprocess.run([sys.executable, "-c", code, str(site)], env=env,
-                         check=True, capture_output=True, text=True,
-                         cwd=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code, str(site)],
+                         env=outside_env(), check=True, capture_output=True,
+                         text=True, cwd=str(prefix))
     assert out.stdout.strip() == "14.0"
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "CMakeCache.txt")),
-                    reason="tracec is not imported from a build tree")
+def test_default_prefix_installs_where_python_looks():
+    """Under /usr/local (or /usr), the package lands in a directory of this
+    interpreter's sys.path: `import tracec` needs no PYTHONPATH."""
+    default = cache_value("CMAKE_INSTALL_PREFIX")
+    if default not in ("/usr/local", "/usr"):
+        pytest.skip(f"configured for the prefix {default}")
+    site = os.path.join(default, cache_value("TRACEC_PYTHON_INSTALL_DIR"))
+    assert site in sys.path
+
+
+def test_every_tool_runs_from_the_prefix(prefix, tmp_path):
+    for tool in TOOLS:
+        out = subprocess.run([str(prefix / "bin" / tool), "--version"],
+                             env=outside_env(), check=True,
+                             capture_output=True, text=True).stdout
+        assert out.startswith(tool), out
+    module = tmp_path / "square.mlir"
+    module.write_text(
+        "func.func @square(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+        "  %y = trace.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> "
+        "tensor<3xf32>\n  return %y : tensor<3xf32>\n}\n")
+    out = subprocess.run(
+        [str(prefix / "bin" / "tracec-run"), str(module), "--entry",
+         "square", "--input=x=[1,2,3]"], env=outside_env(), check=True,
+        capture_output=True, text=True, cwd=str(tmp_path)).stdout
+    assert "[1. 4. 9.]" in out, out
+    subprocess.run([str(prefix / "bin" / "tracec-opt"), str(module),
+                    "--tracec-cpu-pipeline", "-o", os.devnull],
+                   env=outside_env(), check=True, cwd=str(tmp_path))
+    subprocess.run([str(prefix / "bin" / "tracec"), str(module), "--entry",
+                    "square", "-o", str(tmp_path / "square.o")],
+                   env=outside_env(),
+                   check=True, cwd=str(tmp_path))
+    assert (tmp_path / "square.o").stat().st_size > 0
+
+
 def test_version_is_the_tools_version():
     assert re.fullmatch(r"\d+\.\d+\.\d+", tracec.__version__)
     out = subprocess.run([os.path.join(BUILD, "bin", "tracec-opt"),
