@@ -96,3 +96,33 @@ def test_version_is_the_tools_version():
                           "--version"], check=True, capture_output=True,
                          text=True).stdout
     assert out.splitlines()[0] == f"tracec-opt (tracec) {tracec.__version__}"
+
+
+def test_cpp_programs_build_against_the_prefix(prefix, tmp_path):
+    """examples/cpp, a project of its own: the JIT example (tracec::
+    TracecRuntime) and the tracer example (tracec::TracecFrontend), found by
+    find_package in the prefix, built outside the tree; they print what the
+    same programs built in the tree print."""
+    source = os.path.join(cache_value("CMAKE_HOME_DIRECTORY"), "examples",
+                          "cpp")
+    build = tmp_path / "build"
+    # The compiler the build picks (CMakeLists.txt), else CMake's default.
+    clang = "/usr/lib/llvm-22/bin/clang++"
+    compiler = [f"-DCMAKE_CXX_COMPILER={clang}"] if os.path.exists(clang) \
+        else []
+    subprocess.run(["cmake", "-S", source, "-B", str(build), "-G", "Ninja",
+                    *compiler, f"-Dtracec_DIR={prefix}/lib/cmake/tracec"],
+                   check=True, capture_output=True)
+    subprocess.run(["cmake", "--build", str(build)], check=True,
+                   capture_output=True)
+    for program in ("train_mlp", "train_mlp_traced"):
+        args = ["--optimizer", "sgd", "--epochs", "3"]
+        installed = subprocess.run([str(build / program), *args],
+                                   env=outside_env(), check=True,
+                                   capture_output=True, text=True,
+                                   cwd=str(tmp_path)).stdout
+        in_tree = subprocess.run([os.path.join(BUILD, "bin", program), *args],
+                                 check=True, capture_output=True,
+                                 text=True).stdout
+        assert "final accuracy" in installed
+        assert installed == in_tree
