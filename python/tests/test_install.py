@@ -126,3 +126,32 @@ def test_cpp_programs_build_against_the_prefix(prefix, tmp_path):
                                  text=True).stdout
         assert "final accuracy" in installed
         assert installed == in_tree
+
+
+def test_pip_installs_and_uninstalls_the_package(tmp_path):
+    """`pip install .` (pyproject.toml, the backend python/packaging/
+    tracec_wheel.py) with no package index, into a venv that sees Debian's
+    NumPy, reusing this build (-C build-dir); `pip uninstall` removes it."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages",
+                    "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "--no-index",
+                    "--config-settings", f"build-dir={BUILD}",
+                    cache_value("CMAKE_HOME_DIRECTORY")],
+                   env=outside_env(), check=True, capture_output=True,
+                   cwd=str(tmp_path))
+    code = ("import numpy as np, tracec; print(tracec.__file__); "
+            "print(tracec.__version__); f = tracec.function(lambda x: "
+            "tracec.numpy.sum(x * x)); print(f(np.arange(4.0)))")
+    out = subprocess.run([python, "-c", code], env=outside_env(),
+                         check=True, capture_output=True, text=True,
+                         cwd=str(tmp_path)).stdout.split()
+    assert out[0].startswith(str(venv)), out
+    assert out[1:] == [tracec.__version__, "14.0"]
+    subprocess.run([python, "-m", "pip", "uninstall", "-y", "tracec"],
+                   env=outside_env(), check=True, capture_output=True)
+    gone = subprocess.run([python, "-c", "import tracec"], env=outside_env(),
+                          capture_output=True, text=True, cwd=str(tmp_path))
+    assert "No module named 'tracec'" in gone.stderr
+    assert not list((venv / "lib").glob("python3*/site-packages/tracec*"))
