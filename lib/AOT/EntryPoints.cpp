@@ -69,6 +69,11 @@ static FailureOr<EntryPoint> entryPointOf(func::FuncOp func,
   std::vector<std::string> sourceNames(func.getNumArguments());
   if (names != argNames.end() && names->second.size() == sourceNames.size())
     sourceNames = names->second;
+  // A `trace.name` (what Python's tracing and GraphDef import set) wins
+  // over the source's SSA name (%arg0 when the module was printed).
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, "trace.name"))
+      sourceNames[i] = name.str();
   entry.argNames = uniqueNames(sourceNames, "arg");
   std::vector<std::string> resultNames;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {

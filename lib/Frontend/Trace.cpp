@@ -8,6 +8,7 @@
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
@@ -240,6 +241,15 @@ std::string ConcreteFunction::ir(bool afterAutodiff) const {
   llvm::raw_string_ostream out(text);
   clone->print(out);
   return text;
+}
+
+void ConcreteFunction::setArgumentNames(llvm::ArrayRef<std::string> names) {
+  std::lock_guard<std::recursive_mutex> lock(context_->mutex());
+  auto func = module_->get().lookupSymbol<mlir::func::FuncOp>(name_);
+  for (auto [i, name] : llvm::enumerate(names))
+    if (!name.empty() && i < func.getNumArguments())
+      func.setArgAttr(i, "trace.name",
+                      mlir::StringAttr::get(func.getContext(), name));
 }
 
 llvm::Error ConcreteFunction::compile(const CompileOptions &options) {

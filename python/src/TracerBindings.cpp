@@ -451,6 +451,10 @@ void tracec::python::bindTracer(py::module_ &m) {
              return withoutGil([&] { return f.get().ir(afterAutodiff); });
            },
            py::arg("after_autodiff") = false)
+      .def("set_argument_names",
+           [](PyConcreteFunction &f, const std::vector<std::string> &names) {
+             f.get().setArgumentNames(names);
+           })
       .def("inputs", [](PyConcreteFunction &f) { return specList(f.get().inputs()); })
       .def("outputs",
            [](PyConcreteFunction &f) { return specList(f.get().outputs()); })

@@ -24,10 +24,10 @@ from . import _tracec as _C
 from ._core import Value
 from ._tree import leaves_with_paths, tree_flatten, tree_leaves
 from .concrete_function import ConcreteFunction, record_call
-from .signatures import (Key, TensorSpec, count_none, covers, describe,
-                         flatten_arguments, has_none, is_array, key_structure,
-                         leaf_label, native_leaves, relax, shape_mismatch,
-                         static_key, unhashable_argument)
+from .signatures import (Key, TensorSpec, argument_names, count_none, covers,
+                         describe, flatten_arguments, has_none, is_array,
+                         key_structure, leaf_label, native_leaves, relax,
+                         shape_mismatch, static_key, unhashable_argument)
 from .hoisted_reads import trace_op
 from .tape import CallReadsNotHoisted, Tape, function_tapes
 from .variables import Variable
@@ -581,6 +581,8 @@ class Function:
                 lambda: _core.trace(name, specs, body))
         finally:
             created = _core._created_variables.pop()
+        c_function.set_argument_names(argument_names(
+            self._python_function, key.structure.unflatten(leaves), positions))
         self.trace_count += 1
         traced = time.perf_counter()
         c_function.compile(self._opt_level)

@@ -185,3 +185,35 @@ def describe(key):
     """The arrays of a key, as TensorSpecs (for messages)."""
     return ", ".join(repr(TensorSpec(e[0], e[1])) for e in key.entries
                      if is_array(e))
+
+
+def argument_names(python_function, tree, positions):
+    """The names of the array leaves at `positions` of the arguments `tree`
+    (a tuple, one entry per positional argument), for the traced function's
+    `trace.name`s: the parameter's name, then the path into a structure
+    (`params[0]['w']` -> `params_0_w`; `*args`' third -> `args_2`; a keyword
+    argument passed as the trailing dict -> its key)."""
+    import inspect
+    try:
+        parameters = list(inspect.signature(python_function)
+                          .parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [p.name for p in parameters
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    variadic = next((p.name for p in parameters
+                     if p.kind == p.VAR_POSITIONAL), None)
+    paths = [path for path, _ in leaves_with_paths(tree)]
+    names = []
+    for i in positions:
+        match = re.match(r"\[(\d+)\](.*)", paths[i])
+        index, rest = int(match[1]), match[2]
+        parts = [a or b or c for a, b, c in
+                 re.findall(r"\['([^']*)'\]|\[(\d+)\]|\.(\w+)", rest)]
+        if index < len(positional):
+            parts.insert(0, positional[index])
+        elif variadic is not None and index < len(tree) and \
+                not isinstance(tree[index], dict):
+            parts.insert(0, f"{variadic}_{index - len(positional)}")
+        names.append(re.sub(r"\W", "_", "_".join(parts)) or f"arg{i}")
+    return names

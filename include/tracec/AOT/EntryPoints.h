@@ -37,8 +37,8 @@ struct ModelVariable {
 };
 
 /// The entry points `names` of `module`, exported as "<prefix>_<name>".
-/// Arguments are named as in the source, results as the `trace.name`
-/// attribute of the result says (else "result<i>"). Emits an error at the
+/// Arguments and results are named as their `trace.name` attribute says;
+/// else an argument as in the source, a result "result<i>". Emits an error at the
 /// function (or the module) for an unknown or repeated entry, one the host
 /// cannot call (unsupported types, a variable with dynamic dims), and a
 /// variable whose type differs between entries.

@@ -121,6 +121,11 @@ public:
   const Module &getModule() const { return *module_; }
   const std::shared_ptr<TraceContext> &context() const { return context_; }
 
+  /// Names the func.func's arguments (`names[i]` for argument i; an empty
+  /// name leaves it unnamed) with the `trace.name` attribute, which ir()
+  /// shows and the ahead-of-time compiler's header uses.
+  void setArgumentNames(llvm::ArrayRef<std::string> names);
+
   /// Compiles the module (once; later calls reuse it). Calling compiles on
   /// first use with default options.
   llvm::Error compile(const CompileOptions &options = {});
