@@ -451,6 +451,17 @@ void tracec::python::bindTracer(py::module_ &m) {
              return withoutGil([&] { return f.get().ir(afterAutodiff); });
            },
            py::arg("after_autodiff") = false)
+      .def("argument_kinds",
+           [](PyConcreteFunction &f) {
+             // "input", "captured" or "variable", per func.func argument.
+             std::vector<std::string> kinds;
+             for (const ArgumentInfo &argument : f.get().arguments())
+               kinds.push_back(
+                   argument.kind == ArgumentInfo::Kind::input      ? "input"
+                   : argument.kind == ArgumentInfo::Kind::captured ? "captured"
+                                                                   : "variable");
+             return kinds;
+           })
       .def("set_argument_names",
            [](PyConcreteFunction &f, const std::vector<std::string> &names) {
              f.get().setArgumentNames(names);

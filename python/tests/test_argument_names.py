@@ -56,3 +56,20 @@ def test_ahead_of_time_header_uses_the_names(tmp_path):
     assert (f"int model_{entry}(const float *params_b_0, const float "
             "*params_w, const float *x, const float *rest_0, const float "
             "*scale, float *result0);") in header
+
+
+def test_variables_are_named_after_theirs():
+    w = tracec.Variable(np.ones((3, 2), np.float32), name="dense/kernel")
+    bias = np.ones(2, np.float32)  # closed over: a captured input, unnamed
+
+    @tracec.function
+    def step(x):
+        w.assign(w * 0.5)
+        return x @ w + bias
+
+    step(np.ones((4, 3), np.float32))
+    (concrete,) = step._cache.values()
+    signature = concrete.ir().splitlines()[1]
+    assert re.findall(r'trace.name = "(\w+)"', signature) == \
+        ["x", "dense_kernel"]
+    assert signature.count("%arg") == 3

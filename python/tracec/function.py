@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import re
 import time
 import warnings
 import weakref
@@ -543,6 +544,24 @@ class Function:
                     raise
                 self._hoists_call_reads = True
 
+    def _name_arguments(self, c_function, args, positions):
+        """`trace.name`s of the traced func.func's arguments: the inputs'
+        Python names (argument_names), the variables' names."""
+        inputs = iter(argument_names(self._python_function, args, positions))
+        variables = iter(Variable._registry.get(id(handle))
+                         for handle in c_function.variables())
+        names = []
+        for kind in c_function.argument_kinds():
+            if kind == "input":
+                names.append(next(inputs))
+            elif kind == "variable":
+                variable = next(variables)
+                names.append("" if variable is None else
+                             re.sub(r"\W", "_", variable.name))
+            else:
+                names.append("")
+        c_function.set_argument_names(names)
+
     def _trace(self, leaves, key):
         """Traces and compiles for `key` (shapes, None for a dynamic dim;
         None: the input_signature), given the leaves of the arguments."""
@@ -581,8 +600,8 @@ class Function:
                 lambda: _core.trace(name, specs, body))
         finally:
             created = _core._created_variables.pop()
-        c_function.set_argument_names(argument_names(
-            self._python_function, key.structure.unflatten(leaves), positions))
+        self._name_arguments(c_function, key.structure.unflatten(leaves),
+                             positions)
         self.trace_count += 1
         traced = time.perf_counter()
         c_function.compile(self._opt_level)
