@@ -20,6 +20,8 @@ namespace py = pybind11;
 void bindRuntime(py::module_ &m);
 /// import_graphdef (TensorFlow GraphDefs).
 void bindGraphDef(py::module_ &m);
+/// compile_model (ahead of time: an object file and its header).
+void bindAot(py::module_ &m);
 /// Value, the op functions, trace, ConcreteFunction, grad/vjp, control flow.
 void bindTracer(py::module_ &m);
 

@@ -18,6 +18,7 @@ PYBIND11_MODULE(_tracec, m) {
   registerErrors(m);
   bindRuntime(m);
   bindGraphDef(m);
+  bindAot(m);
 #ifdef TRACEC_PYTHON_HAS_TRACER
   bindTracer(m);
 #endif

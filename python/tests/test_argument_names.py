@@ -60,7 +60,7 @@ def test_ahead_of_time_header_uses_the_names(tmp_path):
 
 def test_variables_are_named_after_theirs():
     w = tracec.Variable(np.ones((3, 2), np.float32), name="dense/kernel")
-    bias = np.ones(2, np.float32)  # closed over: a captured input, unnamed
+    bias = np.ones(2, np.float32)  # closed over: a captured input
 
     @tracec.function
     def step(x):
@@ -71,5 +71,5 @@ def test_variables_are_named_after_theirs():
     (concrete,) = step._cache.values()
     signature = concrete.ir().splitlines()[1]
     assert re.findall(r'trace.name = "(\w+)"', signature) == \
-        ["x", "dense_kernel"]
+        ["x", "dense_kernel", "captured_0"]
     assert signature.count("%arg") == 3

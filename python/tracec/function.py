@@ -546,11 +546,12 @@ class Function:
 
     def _name_arguments(self, c_function, args, positions):
         """`trace.name`s of the traced func.func's arguments: the inputs'
-        Python names (argument_names), the variables' names."""
+        Python names (argument_names), the variables' names, captured_<k>
+        for the arrays it closes over."""
         inputs = iter(argument_names(self._python_function, args, positions))
         variables = iter(Variable._registry.get(id(handle))
                          for handle in c_function.variables())
-        names = []
+        names, captured = [], 0
         for kind in c_function.argument_kinds():
             if kind == "input":
                 names.append(next(inputs))
@@ -559,7 +560,8 @@ class Function:
                 names.append("" if variable is None else
                              re.sub(r"\W", "_", variable.name))
             else:
-                names.append("")
+                names.append(f"captured_{captured}")
+                captured += 1
         c_function.set_argument_names(names)
 
     def _trace(self, leaves, key):
