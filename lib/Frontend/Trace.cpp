@@ -252,6 +252,17 @@ void ConcreteFunction::setArgumentNames(llvm::ArrayRef<std::string> names) {
                       mlir::StringAttr::get(func.getContext(), name));
 }
 
+std::vector<std::string> ConcreteFunction::argumentNames() const {
+  std::lock_guard<std::recursive_mutex> lock(context_->mutex());
+  auto func = module_->get().lookupSymbol<mlir::func::FuncOp>(name_);
+  std::vector<std::string> names;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "trace.name");
+    names.push_back(name ? name.str() : "");
+  }
+  return names;
+}
+
 llvm::Error ConcreteFunction::compile(const CompileOptions &options) {
   if (executable_)
     return llvm::Error::success();

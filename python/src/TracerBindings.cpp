@@ -462,6 +462,10 @@ void tracec::python::bindTracer(py::module_ &m) {
                                                                    : "variable");
              return kinds;
            })
+      .def("argument_names",
+           [](PyConcreteFunction &f) {
+             return withoutGil([&] { return f.get().argumentNames(); });
+           })
       .def("set_argument_names",
            [](PyConcreteFunction &f, const std::vector<std::string> &names) {
              f.get().setArgumentNames(names);

@@ -26,6 +26,7 @@ from .gradient_tape import GradientTape  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
+from .saved import LoadedFunction, load, save  # noqa: F401
 from . import _core as _core_module
 from ._core import init_scope  # noqa: F401
 

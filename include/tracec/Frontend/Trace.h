@@ -125,6 +125,8 @@ public:
   /// name leaves it unnamed) with the `trace.name` attribute, which ir()
   /// shows and the ahead-of-time compiler's header uses.
   void setArgumentNames(llvm::ArrayRef<std::string> names);
+  /// Each argument's `trace.name` ("" where it has none).
+  std::vector<std::string> argumentNames() const;
 
   /// Compiles the module (once; later calls reuse it). Calling compiles on
   /// first use with default options.
