@@ -84,6 +84,7 @@ tracec::aot::compileModel(llvm::StringRef source,
   emitHeader(header, *points,
              {options.modelName, prefix, toClassName(stem, "Model"), ""});
   model.prefix = prefix;
-  model.argNames = points->front().argNames;
+  if (!points->empty())
+    model.argNames = points->front().argNames;
   return model;
 }

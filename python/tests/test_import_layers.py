@@ -32,7 +32,7 @@ LAYERS = [
     ("variables", ["variables"]),
     ("tape", ["tape"]),
     ("functions", ["signatures", "concrete_function", "function",
-                   "graphdef"]),
+                   "graphdef", "saved"]),
     ("transforms", ["reverse", "forward", "symbolic_gradients",
                     "backprop"]),
     ("api", ["api"]),

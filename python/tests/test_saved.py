@@ -107,3 +107,4 @@ def test_load_errors(tmp_path):
     (tmp_path / "f" / "module.mlir").write_text("func.func @oops(")
     with pytest.raises(ValueError, match=r"module.mlir:1:\d+: error"):
         tracec.load(tmp_path / "f")
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 
 import numpy as np
 
@@ -78,7 +79,6 @@ class ConcreteFunction:
         current value; pass it as the variable's argument, which the call
         updates in place) and per captured array (const). Returns the paths
         written."""
-        import re
         stem = os.path.basename(os.fspath(path))
         name = name or re.sub(r"_\d+$", "", self._c.name)
         obj, header, prefix, arg_names = _C.compile_model(
@@ -346,6 +346,10 @@ def _data_arrays(concrete, names):
             data.append((name, np.asarray(next(captured)), True))
         elif kind == "variable":
             variable = Variable._registry[id(next(handles))]
+            if variable._handle.dtype == "bf16":
+                # The header's type is the bf16 bits (uint16_t).
+                raise ValueError(f"export: variable {variable.name} is bf16, "
+                                 "which export does not write as C data yet")
             data.append((name, np.asarray(variable.numpy()), False))
     return data
 

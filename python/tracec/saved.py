@@ -82,7 +82,12 @@ def save(concrete, path) -> None:
         if kind == "captured":
             data[f"arg{i}"] = np.asarray(next(captured))
         elif kind == "variable":
-            data[f"arg{i}"] = Variable._registry[id(next(handles))].numpy()
+            variable = Variable._registry[id(next(handles))]
+            if variable._handle.dtype == "bf16":
+                # NumPy has no bf16: no storage a call could update.
+                raise ValueError(f"tracec.save: variable {variable.name} is "
+                                 "bf16, which save does not support yet")
+            data[f"arg{i}"] = variable.numpy()
     signature = {
         "format": FORMAT, "tracec_version": _C.__version__,
         "entry": concrete._c.name, "arguments": arguments,
