@@ -16,6 +16,7 @@ import base64
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -61,7 +62,7 @@ def _stage_package(config_settings, staging):
     settings = config_settings or {}
     build = os.path.join(SOURCE, settings.get("build-dir", "build/wheel"))
     if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
-        generator = ["-G", "Ninja"] if _which("ninja") else []
+        generator = ["-G", "Ninja"] if shutil.which("ninja") else []
         _cmake("-S", SOURCE, "-B", build, *generator,
                "-DCMAKE_BUILD_TYPE=Release", "-DTRACEC_FUZZERS=OFF",
                f"-DPython_EXECUTABLE={sys.executable}")
@@ -72,11 +73,6 @@ def _stage_package(config_settings, staging):
         if os.path.basename(root) == "tracec" and "__init__.py" in files:
             return os.path.dirname(root)
     raise RuntimeError(f"cmake --install put no tracec package in {staging}")
-
-
-def _which(program):
-    return any(os.access(os.path.join(d, program), os.X_OK)
-               for d in os.environ.get("PATH", "").split(os.pathsep))
 
 
 def _record_line(name, data):
