@@ -96,6 +96,17 @@ def Trace_MulOp : Trace_BinaryOp<"mul", "lhs * rhs">;
 def Trace_DivOp : Trace_BinaryOp<"div",
     "lhs / rhs (integers: truncating division; x / 0 is 0 and INT_MIN / -1 "
     "is INT_MIN, as in NumPy, never a trap)">;
+def Trace_RemOp : Trace_BinaryOp<"rem",
+    "remainder of the truncating division, with the sign of lhs (C's fmod; "
+    "integers: x rem 0 is 0, never a trap)"> {
+  let description = [{
+    `lhs - trunc(lhs / rhs) * rhs`, computed exactly (C's `fmod`, LLVM's
+    `frem`, NumPy's `fmod`, TensorFlow's `TruncateMod`). NumPy's `%` and
+    `//` (floor semantics) are built from it and `div` in the Python
+    package, as JAX builds them from `lax.rem`. A float `x rem 0` is NaN;
+    an integer one is 0, as NumPy's, and `INT_MIN rem -1` is 0.
+  }];
+}
 def Trace_PowOp : Trace_BinaryOp<"pow", "lhs ^ rhs">;
 def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)"> {
   let frontendName = "maximum";

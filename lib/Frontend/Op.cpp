@@ -77,7 +77,7 @@ static int promotionRank(DType dtype) {
   return 0;
 }
 
-DType detail::promoteTypes(DType a, DType b) {
+DType tracec::promoteTypes(DType a, DType b) {
   if (a == b)
     return a;
   if ((a == DType::f16 && b == DType::bf16) ||

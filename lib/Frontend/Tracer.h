@@ -154,9 +154,6 @@ mlir::Type elementType(DType dtype);
 DType dtypeOf(mlir::Type elementType);
 mlir::RankedTensorType tensorType(llvm::ArrayRef<int64_t> shape, DType dtype);
 
-/// The NumPy/JAX promotion of two dtypes: bool < i32 < i64 < f16/bf16 < f32
-/// < f64; f16 with bf16 gives f32.
-DType promoteTypes(DType a, DType b);
 /// `value` converted to `dtype` (itself if it has it already).
 Value castTo(const Value &value, DType dtype);
 /// A constant tensor of `shape` filled with `value` converted to `dtype`.

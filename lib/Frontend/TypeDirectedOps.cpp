@@ -1,6 +1,6 @@
 //===- TypeDirectedOps.cpp - Ops whose result type is an input ------------===//
 //
-// reshape, broadcast_to and one_hot cannot infer their result from their
+// reshape, broadcast_to, size and one_hot cannot infer their result from their
 // operands; print returns a control token, not a tensor. Their ODS
 // builders make them.
 //
@@ -27,6 +27,20 @@ Value tracec::broadcast_to(const Value &x, llvm::ArrayRef<int64_t> shape) {
   checkShape(trace::BroadcastToOp::getOperationName(), shape);
   return wrap(
       createWithBuilder<trace::BroadcastToOp>(value, shape)->getResult(0));
+}
+
+Value tracec::size(const Value &x, llvm::ArrayRef<int64_t> axes,
+                   DType dtype) {
+  mlir::Value value = resolve(x);
+  // The op reads an empty `axes` as no dims (a count of 1): name them all.
+  llvm::SmallVector<int64_t> all;
+  if (axes.empty())
+    all = llvm::to_vector(llvm::seq<int64_t>(
+        0, llvm::cast<mlir::RankedTensorType>(value.getType()).getRank()));
+  return wrap(createWithBuilder<trace::SizeOp>(
+                  value, axes.empty() ? llvm::ArrayRef<int64_t>(all) : axes,
+                  elementType(dtype))
+                  ->getResult(0));
 }
 
 Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,

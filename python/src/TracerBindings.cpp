@@ -254,6 +254,14 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def("reshape", [](const Value &x, const I64s &s) { return reshape(x, s); });
   m.def("broadcast_to",
         [](const Value &x, const I64s &s) { return broadcast_to(x, s); });
+  m.def("promote_types", [](const std::string &a, const std::string &b) {
+    return dtypeName(
+               promoteTypes(parseDTypeOrThrow(a), parseDTypeOrThrow(b)))
+        .str();
+  });
+  m.def("size", [](const Value &x, const I64s &axes, const std::string &dtype) {
+    return size(x, axes, parseDTypeOrThrow(dtype));
+  });
   m.def("one_hot", [](const Value &i, int64_t depth, const std::string &dtype,
                       int64_t axis, double on, double off) {
     return one_hot(i, depth, parseDTypeOrThrow(dtype), axis, on, off);

@@ -105,6 +105,11 @@ Value reshape(const Value &x, llvm::ArrayRef<int64_t> shape);
 /// The dims reversed (NumPy's x.T); transpose(x, perm) is generated.
 Value transpose(const Value &x);
 Value broadcast_to(const Value &x, llvm::ArrayRef<int64_t> shape);
+/// The number of elements of `x` along `axes` (all of them if empty), as a
+/// rank-0 `dtype` tensor: a constant where those dims are static, read at
+/// run time where they are `?` (TensorFlow's tf.size).
+Value size(const Value &x, llvm::ArrayRef<int64_t> axes = {},
+           DType dtype = DType::i32);
 /// A new dim of size `depth` at `axis`, `onValue` where the index matches.
 Value one_hot(const Value &indices, int64_t depth, DType dtype = DType::f32,
               int64_t axis = -1, double onValue = 1.0, double offValue = 0.0);

@@ -121,6 +121,10 @@ struct OpAttribute {
 Value op(llvm::StringRef name, llvm::ArrayRef<Value> operands,
          llvm::ArrayRef<OpAttribute> attributes = {});
 
+/// The dtype two operands are promoted to (JAX's lattice, described
+/// above): bool < i32 < i64 < f16/bf16 < f32 < f64; f16 with bf16 gives f32.
+DType promoteTypes(DType a, DType b);
+
 } // namespace tracec
 
 // One function per op, with the op's operands and attributes as parameters:

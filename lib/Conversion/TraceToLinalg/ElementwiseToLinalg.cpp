@@ -192,6 +192,28 @@ Value buildScalar(DivOp, OpBuilder &b, Location loc, ValueRange args, Type) {
   return arith::SelectOp::create(b, loc, byZero, zero, quotient);
 }
 
+/// Integer remainders never trap either: x rem 0 is 0 (NumPy's result) and
+/// INT_MIN rem -1 is 0; the divisor the hardware sees is 1 in both cases.
+Value buildScalar(RemOp, OpBuilder &b, Location loc, ValueRange args, Type) {
+  Value lhs = args[0], rhs = args[1];
+  Type type = lhs.getType();
+  if (isFloat(type))
+    return arith::RemFOp::create(b, loc, lhs, rhs);
+  Value zero = constantLike(b, loc, type, 0);
+  Value one = constantLike(b, loc, type, 1);
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  // rem by -1 is 0 for every x; dividing by 1 gives that and cannot overflow.
+  Value minusOne = arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(type, APInt::getAllOnes(type.getIntOrFloatBitWidth())));
+  Value byMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
+  Value safe = arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, byZero, byMinusOne), one, rhs);
+  return arith::RemSIOp::create(b, loc, lhs, safe);
+}
+
 #define TRACE_BINARY(TraceOp, FloatOp, IntOp)                                  \
   Value buildScalar(TraceOp, OpBuilder &b, Location loc, ValueRange args,      \
                     Type) {                                                    \
@@ -347,6 +369,7 @@ void mlir::trace::populateElementwiseToLinalgPatterns(
       // binary
       ElementwiseToGeneric<AddOp>, ElementwiseToGeneric<SubOp>,
       ElementwiseToGeneric<MulOp>, ElementwiseToGeneric<DivOp>,
+      ElementwiseToGeneric<RemOp>,
       ElementwiseToGeneric<PowOp>, ElementwiseToGeneric<MaxOp>,
       ElementwiseToGeneric<MinOp>,
       // comparisons, select, cast

@@ -254,6 +254,8 @@ void tracec::graphdef::registerElementwiseOps(OpRegistry &registry) {
       {"Mul", {binary<trace::MulOp>}},
       {"RealDiv", {binary<trace::DivOp>}},
       {"Div", {binary<trace::DivOp>}},
+      {"Mod", {binary<trace::RemOp>}},
+      {"TruncateMod", {binary<trace::RemOp>}},
       {"Pow", {binary<trace::PowOp>}},
       {"Maximum", {binary<trace::MaxOp>}},
       {"Minimum", {binary<trace::MinOp>}},

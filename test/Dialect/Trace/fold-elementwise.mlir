@@ -578,3 +578,22 @@ func.func @empty() -> (tensor<0xf32>, tensor<2x0xf32>, tensor<0xi1>, tensor<0xi3
 // (Types whose element count overflows int64_t no longer reach the
 // folders: the verifier rejects every tensor over 2^48 bytes,
 // invalid-sizes.mlir.)
+
+// -----
+
+// rem is C's fmod: exact, with the sign of the dividend; x rem 0 is NaN for
+// floats and 0 for integers, as is INT_MIN rem -1 (never a trap).
+// CHECK-LABEL: func.func @rem
+// CHECK-DAG: %[[F:.*]] = trace.constant dense<[1.000000e+00, -1.000000e+00, 1.000000e+00, 0x7FC00000, 5.000000e-01]> : tensor<5xf32>
+// CHECK-DAG: %[[I:.*]] = trace.constant dense<[1, -1, 1, 0, 0]> : tensor<5xi32>
+// CHECK-NOT: trace.rem
+// CHECK: return %[[F]], %[[I]]
+func.func @rem() -> (tensor<5xf32>, tensor<5xi32>) {
+  %fa = trace.constant dense<[7.0, -7.0, 7.0, 1.0, 2.5]> : tensor<5xf32>
+  %fb = trace.constant dense<[3.0, 3.0, -3.0, 0.0, 1.0]> : tensor<5xf32>
+  %f = trace.rem %fa, %fb : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+  %ia = trace.constant dense<[7, -7, 7, 5, -2147483648]> : tensor<5xi32>
+  %ib = trace.constant dense<[3, 3, -3, 0, -1]> : tensor<5xi32>
+  %i = trace.rem %ia, %ib : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi32>
+  return %f, %i : tensor<5xf32>, tensor<5xi32>
+}

@@ -111,6 +111,11 @@ Cotangents divRule(GradientBuilder &g, Value, Value b, Value y, Value dy) {
   Value da = g.div(dy, b);
   return {da, g.neg(g.mul(da, y))}; // d(a/b)/db = -a/b^2 = -y/b
 }
+/// rem: y = a - trunc(a/b) * b, so da = dy and db = -dy * trunc(a/b),
+/// where trunc(a/b) = (a - y) / b (exactly an integer up to rounding).
+Cotangents remRule(GradientBuilder &g, Value a, Value b, Value y, Value dy) {
+  return {dy, g.neg(g.mul(dy, g.div(g.sub(a, y), b)))};
+}
 /// pow, with PyTorch's choices (JAX's too for da) where the formulas
 /// da = dy * b * a^(b-1) and db = dy * y * log(a) meet 0 * inf or NaN:
 /// - da is 0 where b == 0 (a^0 is constant in a; the formula gives
@@ -259,6 +264,7 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   SubOp::attachInterface<BinaryGradient<SubOp, subRule>>(*context);
   MulOp::attachInterface<BinaryGradient<MulOp, mulRule>>(*context);
   DivOp::attachInterface<BinaryGradient<DivOp, divRule>>(*context);
+  RemOp::attachInterface<BinaryGradient<RemOp, remRule>>(*context);
   PowOp::attachInterface<BinaryGradient<PowOp, powRule>>(*context);
   MaxOp::attachInterface<BinaryGradient<MaxOp, maxRule>>(*context);
   MinOp::attachInterface<BinaryGradient<MinOp, minRule>>(*context);

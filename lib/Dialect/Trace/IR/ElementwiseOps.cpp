@@ -193,6 +193,22 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+OpFoldResult RemOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat &a, const APFloat &b) -> OptFloat {
+        APFloat r = a;
+        r.mod(b); // fmod: exact, with the sign of a
+        return r;
+      },
+      [](const APInt &a, const APInt &b) -> OptInt {
+        // As at run time: x rem 0 is 0, and so is INT_MIN rem -1.
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+          return APInt::getZero(a.getBitWidth());
+        return a.srem(b);
+      });
+}
+
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   if (Value x = foldIdentityOperand(*this, adaptor.getRhs(), 1.0))
     return x;
