@@ -34,11 +34,25 @@ def _op_kernel(op_name):
     return kernel
 
 
+def _weak_array(x):
+    """A Python number alone as an array: float32, int32 (int64 beyond its
+    range) or bool, the dtypes it takes beside an array (JAX's weak
+    typing; NumPy would give float64 and int64). Anything else as it is."""
+    if isinstance(x, bool):
+        return np.asarray(x)
+    if isinstance(x, int):
+        fits = np.iinfo(np.int32).min <= x <= np.iinfo(np.int32).max
+        return np.asarray(x, np.int32 if fits else np.int64)
+    if isinstance(x, float):
+        return np.asarray(x, np.float32)
+    return x
+
+
 def _unary(op_name, name):
     kernel = _op_kernel(op_name)
 
     def fn(x):
-        return apply(kernel, (x,), name=name)
+        return apply(kernel, (_weak_array(x),), name=name)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise {name} (trace.{op_name})."
     return fn
@@ -63,26 +77,237 @@ floor = _unary("floor", "floor")
 
 def square(x):
     """Elementwise x * x."""
-    return apply(_square, (x,), name="square")
+    return apply(_square, (_weak_array(x),), name="square")
 
 
-def _binary(op_name, name):
-    kernel = binary_kernel(_op_kernel(op_name))
+def _binary_operands(x, y):
+    """Two Python numbers meet as arrays (one of them alone would take the
+    other operand's dtype)."""
+    if isinstance(x, _core._SCALARS) and isinstance(y, _core._SCALARS):
+        return _weak_array(x), _weak_array(y)
+    return x, y
 
+
+def _binary_function(kernel, name, doc=None):
     def fn(x, y):
-        return apply(kernel, (x, y), name=name)
+        return apply(kernel, _binary_operands(x, y), name=name)
     fn.__name__ = name
-    fn.__doc__ = f"Elementwise {name} with NumPy broadcasting."
+    fn.__doc__ = doc or f"Elementwise {name} with NumPy broadcasting."
     return fn
 
 
-add = _binary("add", "add")
-subtract = _binary("sub", "subtract")
-multiply = _binary("mul", "multiply")
-divide = true_divide = _binary("div", "divide")
+def _binary(op_name, name):
+    return _binary_function(binary_kernel(_op_kernel(op_name)), name)
+
+
+def _is_bool(x):
+    return (x.dtype if isinstance(x, Value) else None) == "i1" or \
+        isinstance(x, bool)
+
+
+def _both_bool(x, y):
+    return _is_bool(x) and _is_bool(y) and \
+        (isinstance(x, Value) or isinstance(y, Value))
+
+
+def _bool_value(x):
+    return x if isinstance(x, Value) else _C.constant(np.asarray(bool(x)))
+
+
+def _logical_or(x, y):
+    x, y = _bool_value(x), _bool_value(y)
+    return op("select", x, x, y)  # true where x is, else y
+
+
+def _logical_and(x, y):
+    x, y = _bool_value(x), _bool_value(y)
+    return op("select", x, y, x)  # y where x is true, else false
+
+
+def _add(x, y):
+    if _both_bool(x, y):  # NumPy: logical or
+        return _logical_or(x, y)
+    return binary_kernel(_op_kernel("add"))(x, y)
+
+
+def _multiply(x, y):
+    if _both_bool(x, y):  # NumPy: logical and
+        return _logical_and(x, y)
+    return binary_kernel(_op_kernel("mul"))(x, y)
+
+
+def _subtract(x, y):
+    if _both_bool(x, y):
+        raise TypeError("boolean subtract, the `-` operator, is not "
+                        "supported (as in NumPy): use logical_xor")
+    return binary_kernel(_op_kernel("sub"))(x, y)
+
+
+add = _binary_function(_add, "add")
+subtract = _binary_function(_subtract, "subtract")
+multiply = _binary_function(_multiply, "multiply")
 power = _binary("pow", "power")
 maximum = _binary("max", "maximum")
 minimum = _binary("min", "minimum")
+
+
+def promote_types(a, b):
+    """The dtype operands of dtypes a and b are computed in: JAX's lattice
+    bool < int32 < int64 < float16/bfloat16 < float32 < float64 (an integer
+    with a float gives the float; float16 with bfloat16 gives float32).
+    NumPy's differs where an integer meets a float narrower than float64
+    (NumPy: float64) and for unsigned/small types (not supported)."""
+    name = _C.promote_types(_core.dtype_name(a), _core.dtype_name(b))
+    return "bf16" if name == "bf16" else _core.numpy_dtype(name)
+
+
+def _common_values(x, y):
+    """x and y (one of them a Value) as Values of their common dtype: a
+    Python number takes the Value's dtype (a float meeting an integer one
+    makes float32)."""
+    if not isinstance(x, Value):
+        x = _core.scalar_operand(x, y)
+    elif not isinstance(y, Value):
+        y = _core.scalar_operand(y, x)
+    dtype = _C.promote_types(x.dtype, y.dtype)
+    return _C.cast(x, dtype), _C.cast(y, dtype)
+
+
+def _is_floating_operand(x):
+    return x.dtype in _core.FLOAT_DTYPES if isinstance(x, Value) else \
+        isinstance(x, float)
+
+
+def _as_float64(x):
+    return _C.cast(x, "f64") if isinstance(x, Value) else float(x)
+
+
+def _true_divide(x, y):
+    # Integers and bools divide as float64 (NumPy's and TensorFlow's
+    # truediv): float32 would round integers above 2**24.
+    if not _is_floating_operand(x) and not _is_floating_operand(y):
+        x, y = _as_float64(x), _as_float64(y)
+    return binary_kernel(_op_kernel("div"))(x, y)
+
+
+def _integer_floor_divmod(x, y):
+    # div and rem truncate (and give 0 for a zero divisor, as NumPy's //
+    # and %); floor semantics move a nonzero remainder whose sign differs
+    # from the divisor's by one divisor.
+    quotient, remainder = op("div", x, y), op("rem", x, y)
+    zero = _core.scalar_operand(0, remainder)
+    fix = _logical_and(op("ne", remainder, zero),
+                       op("ne", op("lt", remainder, zero), op("lt", y, zero)))
+    one = _core.scalar_operand(1, quotient)
+    return (op("select", fix, op("sub", quotient, one), quotient),
+            op("select", fix, op("add", remainder, y), remainder))
+
+
+def _float_floor_divide(x, y, remainder):
+    # NumPy's npy_divmod: the quotient of x - fmod(x, y), exact up to a
+    # rounding that floor then fixes; x / y itself (inf, NaN) where y is 0.
+    zero = _core.scalar_operand(0, x)
+    one = _core.scalar_operand(1, x)
+    quotient = op("div", op("sub", x, remainder), y)
+    fix = _logical_and(op("ne", remainder, zero),
+                       op("ne", op("lt", remainder, zero), op("lt", y, zero)))
+    quotient = op("select", fix, op("sub", quotient, one), quotient)
+    floored = op("floor", quotient)
+    half = _core.scalar_operand(0.5, x)
+    floored = op("select", op("gt", op("sub", quotient, floored), half),
+                 op("add", floored, one), floored)
+    floored = op("select", op("eq", y, zero), op("div", x, y), floored)
+    # Piecewise constant: its derivative is 0 wherever it has one.
+    return op("stop_gradient", floored)
+
+
+def _float_remainder(x, y, remainder):
+    # fmod's result moved by y where its sign differs from y's (JAX's
+    # remainder): d/dx = 1, d/dy = -floor(x / y) through rem's rule.
+    zero = _core.scalar_operand(0, x)
+    fix = _logical_and(op("ne", remainder, zero),
+                       op("ne", op("lt", remainder, zero), op("lt", y, zero)))
+    return op("select", fix, op("add", remainder, y), remainder)
+
+
+def _floor_operands(x, y):
+    x, y = _common_values(x, y)
+    if x.dtype == "i1":  # NumPy: int8; tracec's smallest integer is int32
+        x, y = _C.cast(x, "i32"), _C.cast(y, "i32")
+    return x, y
+
+
+def _floor_divide(x, y):
+    x, y = _floor_operands(x, y)
+    if x.dtype in _core.FLOAT_DTYPES:
+        return _float_floor_divide(x, y, op("rem", x, y))
+    return _integer_floor_divmod(x, y)[0]
+
+
+def _remainder(x, y):
+    x, y = _floor_operands(x, y)
+    if x.dtype in _core.FLOAT_DTYPES:
+        return _float_remainder(x, y, op("rem", x, y))
+    return _integer_floor_divmod(x, y)[1]
+
+
+def _divmod(x, y):
+    x, y = _floor_operands(x, y)
+    if x.dtype in _core.FLOAT_DTYPES:
+        remainder = op("rem", x, y)
+        return (_float_floor_divide(x, y, remainder),
+                _float_remainder(x, y, remainder))
+    return _integer_floor_divmod(x, y)
+
+
+def _fmod(x, y):
+    x, y = _floor_operands(x, y)
+    return op("rem", x, y)
+
+
+divide = true_divide = _binary_function(
+    _true_divide, "divide",
+    "x / y elementwise (true division: integers divide as float64).")
+floor_divide = _binary_function(
+    _floor_divide, "floor_divide",
+    "x // y elementwise: the floor of the quotient, as NumPy's (x // 0 is "
+    "0 for integers, +-inf or NaN for floats); no gradient.")
+remainder = mod = _binary_function(
+    _remainder, "remainder",
+    "x % y elementwise, with the sign of y (NumPy's and Python's %; x % 0 "
+    "is 0 for integers, NaN for floats).")
+fmod = _binary_function(
+    _fmod, "fmod", "C's fmod: the remainder with the sign of x (trace.rem).")
+divmod = _binary_function(_divmod, "divmod",
+                          "(x // y, x % y), computed together.")
+
+
+def logical_and(x, y):
+    return apply(_logical_and, _binary_operands(_as_bool(x), _as_bool(y)),
+                 name="logical_and")
+
+
+def logical_or(x, y):
+    return apply(_logical_or, _binary_operands(_as_bool(x), _as_bool(y)),
+                 name="logical_or")
+
+
+def logical_xor(x, y):
+    return not_equal(_as_bool(x), _as_bool(y))
+
+
+def logical_not(x):
+    return equal(_as_bool(x), False)
+
+
+def _as_bool(x):
+    """x's truth values: nonzero elements are true (NumPy's logical_*)."""
+    if isinstance(x, _core._SCALARS):
+        return bool(x)
+    if isinstance(x, Value) and x.dtype == "i1" or \
+            not isinstance(x, Value) and np.asarray(x).dtype == np.bool_:
+        return x
+    return not_equal(x, 0)
 equal = _binary("eq", "equal")
 not_equal = _binary("ne", "not_equal")
 less = _binary("lt", "less")
@@ -175,12 +400,17 @@ def _argmax(x, axis):
     return op("argmax", x, axis=axis)
 
 
-def argmax(x, axis=-1):
+def argmax(x, axis=None):
+    """The index of the first maximum along `axis`; of the flattened array
+    if None (NumPy's)."""
+    x = _weak_array(x)
+    if axis is None:
+        x, axis = ravel(x), 0
     return apply(_argmax, (x,), int(axis), name="argmax")
 
 
-def argmin(x, axis=-1):
-    return argmax(negative(x), axis)
+def argmin(x, axis=None):
+    return argmax(negative(_weak_array(x)), axis)
 
 
 def clip(x, a_min, a_max):
@@ -281,35 +511,83 @@ def pad(x, pad_width, constant_values=0.0):
                  name="pad")
 
 
+def _wrapped_indices(params, indices, axis):
+    """Negative indices count from the end of `axis`, as in NumPy."""
+    if indices.dtype not in ("i32", "i64"):
+        raise TypeError(f"indices must be int32 or int64, got a "
+                        f"{indices.type_string()}")
+    size = params.shape[axis]
+    size = _core.scalar_operand(size, indices) if size is not None else \
+        _C.size(params, [axis], indices.dtype)
+    zero = _core.scalar_operand(0, indices)
+    return op("select", op("lt", indices, zero), op("add", indices, size),
+              indices)
+
+
 def _take(params, indices, axis):
-    return op("gather", params, indices, axis=axis)
+    return op("gather", params, _wrapped_indices(params, indices, axis),
+              axis=axis)
 
 
-def take(a, indices, axis=0):
-    """np.take (out-of-range indices are clamped)."""
-    if isinstance(indices, (int, list)):
-        indices = np.asarray(indices, np.int32)
-    return apply(_take, (a, indices), int(axis), name="take")
+def _concrete_indices(indices, size, axis):
+    """Indices known now (not a traced Value): checked against the axis
+    size as NumPy checks them, negative ones wrapped."""
+    indices = np.asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer type, "
+                         f"not {indices.dtype}")
+    if size is not None and indices.size:
+        bad = indices[(indices >= size) | (indices < -size)]
+        if bad.size:
+            raise IndexError(f"index {int(bad.flat[0])} is out of bounds for "
+                             f"axis {axis} with size {size}")
+        indices = np.where(indices < 0, indices + size, indices)
+    fits = not indices.size or (indices.min() >= np.iinfo(np.int32).min and
+                                indices.max() <= np.iinfo(np.int32).max)
+    return indices.astype(np.int32 if fits else np.int64)
+
+
+def take(a, indices, axis=None):
+    """np.take: the elements at `indices` along `axis` (of the flattened
+    array if None). Negative indices count from the end. Indices known when
+    the call is made (NumPy arrays, lists, ints) are checked: one out of
+    range is an IndexError, as in NumPy; traced indices cannot be, and an
+    out-of-range one is clamped to the nearest end (JAX's indexing)."""
+    a = _weak_array(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = int(axis)
+    shape = _shape(a)
+    if not -len(shape) <= axis < len(shape):
+        raise IndexError(f"axis {axis} is out of bounds for an array of "
+                         f"{len(shape)} dims")
+    axis %= len(shape)
+    if not isinstance(indices, Value):
+        indices = _concrete_indices(indices, shape[axis], axis)
+    return apply(_take, (a, indices), axis, name="take")
 
 
 def _scatter_add(operand, indices, updates, axis):
-    return op("scatter_add", operand, indices, updates, axis=axis)
+    return op("scatter_add", operand,
+              _wrapped_indices(operand, indices, axis), updates, axis=axis)
 
 
 def scatter_add(a, indices, updates, axis=0):
     """`a` with `updates` added at `indices` along `axis`: np.add.at on a
     copy (JAX's `a.at[indices].add(updates)`), the adjoint of `take`.
-    `updates` has take's result shape; repeated indices add up and
-    out-of-range ones are clamped, as `take` clamps them.
+    `updates` has take's result shape; repeated indices add up; negative
+    ones count from the end and out-of-range ones are checked or clamped,
+    as by `take`.
 
     >>> import numpy as np, tracec.numpy as tnp
     >>> tnp.scatter_add(np.zeros((3, 2), np.float32), np.array([2, 0, 2]),
     ...                 np.ones((3, 2), np.float32)).tolist()
     [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
     """
-    if isinstance(indices, (int, list)):
-        indices = np.asarray(indices, np.int32)
-    return apply(_scatter_add, (a, indices, updates), int(axis),
+    axis = int(axis) % len(_shape(a))
+    if not isinstance(indices, Value):
+        indices = _concrete_indices(indices, _shape(a)[axis], axis)
+    return apply(_scatter_add, (a, indices, updates), axis,
                  name="scatter_add")
 
 
@@ -440,8 +718,39 @@ def _iota(shape, dtype, axis):
     return _C.iota(list(shape), dtype, axis)
 
 
-def arange(n, dtype=np.int32):
-    return apply(_iota, (), (int(n),), _core.dtype_name(dtype), 0, name="iota")
+def arange(start, stop=None, step=None, dtype=None):
+    """np.arange: start, start + step, ... below stop (above it for a
+    negative step). Its arguments are Python numbers (the length must be
+    known when tracing). The dtype, unless given, is int32 if all are
+    integers, else float32 (JAX's defaults; NumPy's are int64 and
+    float64)."""
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(v, Value) or not isinstance(
+                v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"arange's {name} must be a Python number (the "
+                            f"result's length is fixed when tracing), got "
+                            f"{_describe(v)}")
+    start, stop, step = (v.item() if isinstance(v, np.generic) else v
+                         for v in (start, stop, step))
+    if step == 0:
+        raise ValueError("arange's step cannot be zero")
+    requested = dtype
+    if dtype is None:
+        integral = all(isinstance(v, (int, np.integer))
+                       for v in (start, stop, step))
+        dtype = np.int32 if integral else np.float32
+    n = builtins.max(0, int(np.ceil((stop - start) / step)))
+    values = apply(_iota, (), (n,), _core.dtype_name(dtype), 0, name="iota")
+    if step != 1:
+        values = multiply(values, step)
+    if start != 0:
+        values = add(values, start)
+    if requested is not None:
+        values = astype(values, dtype)
+    return values
 
 
 def _identity(x):
@@ -474,6 +783,14 @@ def _install_operators(cls):
     cls.__sub__, cls.__rsub__ = subtract, _reflect(subtract)
     cls.__mul__, cls.__rmul__ = multiply, _reflect(multiply)
     cls.__truediv__, cls.__rtruediv__ = divide, _reflect(divide)
+    cls.__floordiv__ = floor_divide
+    cls.__rfloordiv__ = _reflect(floor_divide)
+    cls.__mod__, cls.__rmod__ = remainder, _reflect(remainder)
+    cls.__divmod__, cls.__rdivmod__ = divmod, _reflect(divmod)
+    cls.__and__, cls.__rand__ = _bitwise(logical_and), _bitwise(logical_and)
+    cls.__or__, cls.__ror__ = _bitwise(logical_or), _bitwise(logical_or)
+    cls.__xor__, cls.__rxor__ = _bitwise(logical_xor), _bitwise(logical_xor)
+    cls.__invert__ = _invert
     cls.__pow__, cls.__rpow__ = power, _reflect(power)
     cls.__matmul__, cls.__rmatmul__ = matmul, _reflect(matmul)
     cls.__lt__, cls.__le__ = less, less_equal
@@ -481,7 +798,6 @@ def _install_operators(cls):
     cls.__neg__ = negative
     cls.__abs__ = abs
     cls.__getitem__ = _getitem
-    cls.__array_ufunc__ = None
     cls.T = property(lambda self: transpose(self))
     cls.reshape = lambda self, *shape: reshape(
         self, shape[0] if len(shape) == 1 else shape)
@@ -493,6 +809,33 @@ def _install_operators(cls):
     cls.__len__ = lambda self: self.shape[0]
     cls.__iter__ = _no_iter
     cls.__hash__ = object.__hash__
+
+
+def _bitwise(logical):
+    """&, | and ^ on booleans (logical_and/or/xor; commutative, so one
+    function serves both sides); integers have no bitwise ops in tracec."""
+    def operator(x, y):
+        for v in (x, y):
+            if not _is_bool(v) and not (
+                    isinstance(v, np.ndarray) and v.dtype == np.bool_):
+                raise TypeError(
+                    f"&, | and ^ are defined on booleans here; got "
+                    f"{_describe(v)} (tracec has no bitwise ops on integers)")
+        return logical(x, y)
+    return operator
+
+
+def _invert(x):
+    if not _is_bool(x):
+        raise TypeError(f"~ is defined on booleans here; got {_describe(x)} "
+                        "(tracec has no bitwise ops on integers)")
+    return logical_not(x)
+
+
+def _describe(v):
+    if isinstance(v, Value):
+        return f"a {v.type_string()}"
+    return f"a {type(v).__name__}"
 
 
 def _no_bool(self):
@@ -553,27 +896,39 @@ def _taped_dot(a, b):
     return matmul(a, b)
 
 
-def _install_taped_operators(cls):
+def _recorded_ufuncs():
+    """{(NumPy ufunc name, method): function} for what tracec records."""
     binary = {"add": add, "subtract": subtract, "multiply": multiply,
               "true_divide": divide, "divide": divide, "power": power,
-              "maximum": maximum, "minimum": minimum, "matmul": matmul}
+              "maximum": maximum, "minimum": minimum, "matmul": matmul,
+              "floor_divide": floor_divide, "remainder": remainder,
+              "fmod": fmod, "divmod": divmod}
     unary = {"negative": negative, "positive": _identity, "absolute": abs,
              "exp": exp, "log": log, "log1p": log1p, "sqrt": sqrt,
              "tanh": tanh, "sin": sin, "cos": cos, "square": square,
              "sign": sign, "floor": floor}
     reductions = {"add": sum, "maximum": max, "minimum": min,
                   "multiply": prod}
-    cls.recorded_ufuncs = {
-        **{(name, "__call__"): fn for name, fn in binary.items()},
-        **{(name, "__call__"): fn for name, fn in unary.items()},
-        **{(name, "reduce"): _reduce(fn) for name, fn in reductions.items()}}
-    cls.recorded_functions = {
+    return {**{(name, "__call__"): fn for name, fn in binary.items()},
+            **{(name, "__call__"): fn for name, fn in unary.items()},
+            **{(name, "reduce"): _reduce(fn) for name, fn in reductions.items()}}
+
+
+def _recorded_functions():
+    """{NumPy function: function} for what tracec records."""
+    return {
         np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
         np.amin: min, np.prod: prod, np.var: var, np.std: std,
         np.reshape: reshape, np.transpose: transpose, np.ravel: ravel,
         np.squeeze: squeeze, np.expand_dims: expand_dims,
         np.concatenate: concatenate, np.stack: stack, np.where: _taped_where,
-        np.clip: clip, np.dot: _taped_dot, np.matmul: matmul}
+        np.clip: clip, np.dot: _taped_dot, np.matmul: matmul,
+        np.argmax: argmax, np.argmin: argmin, np.take: take}
+
+
+def _install_taped_operators(cls):
+    cls.recorded_ufuncs = _recorded_ufuncs()
+    cls.recorded_functions = _recorded_functions()
     cls.__getitem__ = _while_taped(_taped_getitem, np.ndarray.__getitem__)
     cls.reshape = _while_taped(
         lambda self, *shape: reshape(self, _shape_argument(shape)),
@@ -589,4 +944,70 @@ def _install_taped_operators(cls):
 
 
 _install_taped_operators(_core.TapedArray)
+
+
+# ---------------------------------------------------------------------------
+# NumPy's functions on tracer Values: np.sin(x), np.sum(x, axis=0) and
+# `ndarray + x` record tracec ops (NEP 13 and NEP 18 dispatch).
+# ---------------------------------------------------------------------------
+
+
+def _symbolic_ufuncs():
+    comparisons = {"equal": equal, "not_equal": not_equal, "less": less,
+                   "less_equal": less_equal, "greater": greater,
+                   "greater_equal": greater_equal,
+                   "logical_and": logical_and, "logical_or": logical_or,
+                   "logical_xor": logical_xor}
+    return {**_recorded_ufuncs(),
+            **{(name, "__call__"): fn for name, fn in comparisons.items()},
+            ("logical_not", "__call__"): logical_not}
+
+
+def _symbolic_where(condition, *xy):
+    if len(xy) != 2:
+        raise TypeError("np.where(condition) on a symbolic value: its "
+                        "result's shape depends on the data; use "
+                        "np.where(condition, x, y)")
+    return where(condition, *xy)
+
+
+def _symbolic_dot(a, b):
+    if _ndim(a) > 2 or _ndim(b) > 2:
+        raise TypeError("np.dot of arrays of more than 2 dims on a symbolic "
+                        "value (its sum-product over the last and "
+                        "second-to-last axes); use matmul")
+    return matmul(a, b)
+
+
+def _install_numpy_dispatch(cls):
+    ufuncs = _symbolic_ufuncs()
+    functions = {**_recorded_functions(), np.where: _symbolic_where,
+                 np.dot: _symbolic_dot}
+
+    def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
+        record = ufuncs.get((ufunc.__name__, method))
+        taken = _core._recorded_arguments(kwargs)
+        if record is None or taken is None or out is not None:
+            call = ufunc.__name__ + ("" if method == "__call__"
+                                     else "." + method)
+            raise TypeError(
+                f"np.{call} on a symbolic value of a traced function: tracec "
+                "has no op for it" + ("" if out is None else " (with out=)")
+                + "; use tracec.numpy's functions")
+        return record(*inputs, **taken)
+
+    def array_function(self, func, types, args, kwargs):
+        record = functions.get(func)
+        if record is None:
+            raise TypeError(
+                f"np.{func.__name__} on a symbolic value of a traced "
+                "function: tracec has no op for it; use tracec.numpy's "
+                "functions")
+        return record(*args, **kwargs)
+
+    cls.__array_ufunc__ = array_ufunc
+    cls.__array_function__ = array_function
+
+
+_install_numpy_dispatch(Value)
 
