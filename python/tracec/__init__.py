@@ -14,7 +14,8 @@ from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, while_loop  # noqa: F401
 from .custom_gradients import checkpoint, custom_gradient  # noqa: F401
-from .function import ConcreteFunction, Function, TensorSpec, defun, function  # noqa: F401
+from .function import (ConcreteFunction, Function, TensorSpec,  # noqa: F401
+                       defun, function, jit)
 from .api import (grad, gradients, gradients_function, hessian,  # noqa: F401
                   hessians, hvp, implicit_grad, implicit_value_and_grad,
                   jacfwd, jacrev, jvp, make_vjp, val_and_grad_function,
@@ -28,19 +29,10 @@ from .variables import Variable  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from .saved import LoadedFunction, load, save  # noqa: F401
 from . import _core as _core_module
-from ._core import init_scope  # noqa: F401
+from ._core import init_scope, stop_gradient  # noqa: F401
 
 float16, float32, float64 = numpy.float16, numpy.float32, numpy.float64
 int32, int64, bool_ = numpy.int32, numpy.int64, numpy.bool_
-
-
-def stop_gradient(x):
-    """x, with no gradient flowing through it (trace.stop_gradient)."""
-    return _core_module.apply(_stop_gradient, (x,), name="stop_gradient")
-
-
-def _stop_gradient(x):
-    return _core_module.op("stop_gradient", x)
 
 
 def print(x, message=""):  # noqa: A001

@@ -481,6 +481,29 @@ def _trace_eager(kernel, values, static, name):
     return function, single[0]
 
 
+def _stop_gradient(x):
+    return op("stop_gradient", x)
+
+
+def stop_gradient(x):
+    """x, with no gradient flowing through it (trace.stop_gradient)."""
+    return apply(_stop_gradient, (x,), name="stop_gradient")
+
+
+def number_as_array(x):
+    """A Python number alone as an array: float32, int32 (int64 beyond its
+    range) or bool, the dtypes it takes beside an array (JAX's weak
+    typing; NumPy would give float64 and int64). Anything else as it is."""
+    if isinstance(x, bool):
+        return np.asarray(x)
+    if isinstance(x, int):
+        fits = np.iinfo(np.int32).min <= x <= np.iinfo(np.int32).max
+        return np.asarray(x, np.int32 if fits else np.int64)
+    if isinstance(x, float):
+        return np.asarray(x, np.float32)
+    return x
+
+
 def scalar_operand(x, like):
     """A Python number meeting a Value: a constant of the Value's dtype
     (JAX's weak typing)."""

@@ -85,10 +85,6 @@ def _unique_variables(args, positions):
     return tuple(args)
 
 
-def _stop_gradient(x):
-    return _core.op("stop_gradient", x)
-
-
 def _distinct_sources(args, params):
     """The arguments, where a value passed again at a differentiated
     position (f(x, x)) is a copy that no gradient flows back from: each
@@ -107,7 +103,7 @@ def _distinct_sources(args, params):
             if not isinstance(x, Value):
                 return x
             if id(x) in seen:
-                return _core.apply(_stop_gradient, (x,), name="stop_gradient")
+                return _core.stop_gradient(x)
             seen.add(id(x))
             return x
         args[i] = tree_map(unique, args[i])

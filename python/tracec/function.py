@@ -11,6 +11,7 @@ arrays.
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import os
 import re
@@ -23,7 +24,7 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from ._core import Value
-from ._tree import leaves_with_paths, tree_flatten, tree_leaves
+from ._tree import leaves_with_paths, tree_flatten, tree_leaves, tree_map
 from .concrete_function import ConcreteFunction, record_call
 from .signatures import (Key, TensorSpec, argument_names, count_none, covers,
                          describe, flatten_arguments, has_none, is_array,
@@ -65,8 +66,11 @@ class Function:
 
     def __init__(self, python_function, input_signature=None, name=None,
                  jit_compile_opt_level: int = None,
-                 reduce_retracing: bool = False):
+                 reduce_retracing: bool = False, traced_numbers=None):
         functools.update_wrapper(self, python_function)
+        # tracec.jit: Python numbers among the arguments are traced, but for
+        # the static ones (_StaticArguments); tracec.function: None.
+        self._traced_numbers = traced_numbers
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         if self._name == "<lambda>":
@@ -134,7 +138,9 @@ class Function:
             pass
         bound = Function(functools.partial(self._python_function, instance),
                          self._input_signature, self._name, self._opt_level,
-                         self._reduce_retracing)
+                         self._reduce_retracing,
+                         self._traced_numbers and
+                         self._traced_numbers.after_self())
         functools.update_wrapper(bound, self._python_function)
         try:
             self._bound[instance] = bound
@@ -263,6 +269,8 @@ class Function:
             # Keyword arguments and defaults are bound to positions: the
             # same call spelled two ways is one signature.
             args = self._bind_kwargs(args, kwargs)
+        if self._traced_numbers is not None:
+            args = self._traced_numbers.convert(args, self._keyword_call)
         # Called while tracing another function: a func.call of its own
         # func.func. Under a GradientTape, the variables it reads are read
         # by the caller and passed as values, for the tape to differentiate
@@ -766,3 +774,113 @@ def function(func=None, *, input_signature=None, name=None,
 
 
 defun = function
+
+
+def jit(fun=None, *, static_argnums=None, static_argnames=None,
+        input_signature=None, name=None, reduce_retracing=False):
+    """tracec.function with JAX's habits (jax.jit): Python numbers among
+    the arguments (also inside lists, dicts, ...) are traced, as float32,
+    int32 or bool scalars, so a new value reuses the compiled function,
+    unless their parameter is static: `static_argnums` (positions) and
+    `static_argnames` (names), whose values are part of the cache key (each
+    new one traces again) and must be hashable. Other non-array arguments
+    are static, as with tracec.function. Where JAX keeps a traced Python
+    number weakly typed (an f16 array times it stays f16), tracec's is
+    float32, and promotes such an array to float32.
+
+    >>> @functools.partial(tracec.jit, static_argnames="n")
+    ... def f(x, scale, n):
+    ...     return x * scale ** n
+    >>> f(np.float32(2), 3.0, n=2)
+    array(18., dtype=float32)
+    """
+    def make(f):
+        return Function(f, input_signature, name,
+                        reduce_retracing=reduce_retracing,
+                        traced_numbers=_StaticArguments(
+                            f, static_argnums, static_argnames))
+    return make if fun is None else make(fun)
+
+
+class _StaticArguments:
+    """Which parameters of a jit-ed function are static, by position and
+    by name (each given as either, as JAX maps them)."""
+
+    def __init__(self, f, static_argnums, static_argnames, positions=None,
+                 names=None):
+        if positions is not None:
+            self.positions, self.names = positions, names
+            return
+        nums = () if static_argnums is None else \
+            (static_argnums,) if isinstance(static_argnums, int) else \
+            tuple(static_argnums)
+        names = () if static_argnames is None else \
+            (static_argnames,) if isinstance(static_argnames, str) else \
+            tuple(static_argnames)
+        try:
+            parameters = list(inspect.signature(f).parameters.values())
+        except (TypeError, ValueError):
+            parameters = []
+        positional = [p.name for p in parameters if p.kind in (
+            p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        variadic = any(p.kind == p.VAR_POSITIONAL for p in parameters)
+        self.positions = set()
+        for num in nums:
+            if not isinstance(num, int):
+                raise TypeError(f"static_argnums must be ints, got {num!r}")
+            if num < 0:
+                num += len(positional)
+            if num < 0 or (num >= len(positional) and not variadic):
+                raise ValueError(
+                    f"static_argnums {num} is out of range for "
+                    f"{getattr(f, '__name__', 'the function')}, which takes "
+                    f"{len(positional)} positional argument(s)")
+            self.positions.add(num)
+        known = {p.name for p in parameters}
+        var_keyword = any(p.kind == p.VAR_KEYWORD for p in parameters)
+        for n in names:
+            if n not in known and not var_keyword:
+                raise ValueError(f"static_argnames {n!r} is not a parameter "
+                                 f"of {getattr(f, '__name__', 'the function')}")
+            if n in positional:
+                self.positions.add(positional.index(n))
+        self.names = set(names) | {positional[i] for i in self.positions
+                                   if i < len(positional)}
+
+    def after_self(self):
+        """The same for the method bound to an instance (position 0)."""
+        return _StaticArguments(None, None, None,
+                                {p - 1 for p in self.positions if p > 0},
+                                self.names)
+
+    def convert(self, args, keyword_call):
+        """The arguments with the numbers of the non-static ones as arrays;
+        static ones checked to be hashable."""
+        n = len(args) - (1 if keyword_call else 0)
+        converted = []
+        for i, a in enumerate(args[:n]):
+            if i in self.positions:
+                _check_hashable(a, f"static argument {i}")
+                converted.append(a)
+            else:
+                converted.append(tree_map(_core.number_as_array, a))
+        if keyword_call:
+            keywords = {}
+            for k, v in args[-1].items():
+                if k in self.names:
+                    _check_hashable(v, f"static argument {k!r}")
+                    keywords[k] = v
+                else:
+                    keywords[k] = tree_map(_core.number_as_array, v)
+            converted.append(keywords)
+        return tuple(converted)
+
+
+def _check_hashable(value, what):
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"{what} is a {type(value).__name__}, which is not "
+                        "hashable: static arguments are part of the cache "
+                        "key (JAX's rule); pass arrays as traced arguments")\
+            from None

@@ -10,6 +10,7 @@ import numpy as np
 from . import _core
 from . import _tracec as _C
 from . import numpy as tnp
+from . import random
 from ._core import apply, op
 
 relu = tnp._unary("relu", "relu")
@@ -52,8 +53,8 @@ def _padding(padding, input_hw, window, strides, dilations=(1, 1)):
         if padding.upper() == "VALID":
             return (0, 0, 0, 0)
         if padding.upper() != "SAME":
-            raise ValueError(f"padding must be 'SAME', 'VALID' or 4 ints, got "
-                             f"{padding!r}")
+            raise ValueError(f"padding must be 'SAME', 'VALID', an int or 2 "
+                             f"or 4 ints, got {padding!r}")
         pads = []
         for size, k, s, d in zip(input_hw, window, strides, dilations):
             effective = (k - 1) * d + 1
@@ -61,12 +62,14 @@ def _padding(padding, input_hw, window, strides, dilations=(1, 1)):
             total = max((out - 1) * s + effective - size, 0)
             pads += [total // 2, total - total // 2]
         return tuple(pads)
+    if isinstance(padding, (int, np.integer)):  # PyTorch's padding=1
+        padding = (padding, padding)
     pads = tuple(int(p) for p in padding)
     if len(pads) == 2:
         pads = (pads[0], pads[0], pads[1], pads[1])
     if len(pads) != 4:
-        raise ValueError(f"padding must be 'SAME', 'VALID' or 4 ints, got "
-                         f"{padding!r}")
+        raise ValueError(f"padding must be 'SAME', 'VALID', an int or 2 or 4 "
+                         f"ints, got {padding!r}")
     return pads
 
 
@@ -143,3 +146,115 @@ def _logits_dtype(logits):
     if isinstance(logits, _core.Value):
         return _core.numpy_dtype(logits.dtype)
     return np.asarray(logits).dtype
+
+
+# ---------------------------------------------------------------------------
+# Normalization, dropout and embeddings, composed of tracec.numpy's ops (so
+# their gradients are those ops' rules)
+# ---------------------------------------------------------------------------
+
+_rsqrt = tnp._unary("rsqrt", "rsqrt")
+
+
+def moments(x, axes, keepdims=False):
+    """(mean, variance) of x over `axes` (tf.nn.moments; the variance is
+    the biased one, of the mean of squared deviations)."""
+    mean = tnp.mean(x, axes, keepdims=True)
+    centered = tnp.subtract(x, mean)
+    variance = tnp.mean(tnp.multiply(centered, centered), axes, keepdims)
+    if not keepdims:
+        mean = tnp.squeeze(mean, axes)
+    return mean, variance
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon):
+    """(x - mean) / sqrt(variance + epsilon) * scale + offset, broadcast
+    (tf.nn.batch_normalization; offset and scale may be None)."""
+    y = tnp.multiply(tnp.subtract(x, mean),
+                     _rsqrt(tnp.add(variance, variance_epsilon)))
+    if scale is not None:
+        y = tnp.multiply(y, scale)
+    if offset is not None:
+        y = tnp.add(y, offset)
+    return y
+
+
+def layer_norm(x, scale=None, offset=None, axis=-1, epsilon=1e-5):
+    """x normalized over `axis` (an int or ints; the last by default), then
+    * scale + offset: torch.nn.functional.layer_norm over the trailing dims,
+    flax's LayerNorm."""
+    mean, variance = moments(x, axis, keepdims=True)
+    return batch_normalization(x, mean, variance, offset, scale, epsilon)
+
+
+def batch_norm(x, scale=None, offset=None, running_mean=None,
+               running_var=None, training=False, momentum=0.1, epsilon=1e-5,
+               axis=-1):
+    """Batch normalization over every axis but the channel `axis` (the
+    last: NHWC), as torch.nn.functional.batch_norm: with `training`, by the
+    batch's statistics, and `running_mean`/`running_var` (tracec.Variables,
+    if given) move toward them, `(1 - momentum) * running + momentum *
+    batch` (the variance unbiased, as PyTorch); without, by the running
+    statistics. Inside a traced function the updates are part of the
+    compiled step."""
+    ndim = tnp._ndim(x)
+    channel = axis % ndim
+    reduced = tuple(a for a in range(ndim) if a != channel)
+    if not training:
+        if running_mean is None or running_var is None:
+            raise ValueError("batch_norm without training= needs "
+                             "running_mean and running_var")
+        return batch_normalization(x, _channel(running_mean, channel, ndim),
+                                   _channel(running_var, channel, ndim),
+                                   _channel(offset, channel, ndim),
+                                   _channel(scale, channel, ndim), epsilon)
+    mean, variance = moments(x, reduced, keepdims=True)
+    if running_mean is not None or running_var is not None:
+        shape = tnp._shape(x)
+        if any(shape[a] is None for a in reduced):
+            raise ValueError("batch_norm updates running statistics over "
+                             "static dims only (the unbiased variance's "
+                             f"count), got a shape {shape}")
+        count = int(np.prod([shape[a] for a in reduced]))
+        batch_mean = _core.stop_gradient(tnp.reshape(mean, (-1,)))
+        batch_var = _core.stop_gradient(tnp.reshape(variance, (-1,)))
+        if running_mean is not None:
+            running_mean.assign(tnp.add(
+                tnp.multiply(running_mean, 1.0 - momentum),
+                tnp.multiply(batch_mean, momentum)))
+        if running_var is not None:
+            unbiased = tnp.multiply(batch_var, count / max(count - 1, 1))
+            running_var.assign(tnp.add(
+                tnp.multiply(running_var, 1.0 - momentum),
+                tnp.multiply(unbiased, momentum)))
+    return batch_normalization(x, mean, variance,
+                               _channel(offset, channel, ndim),
+                               _channel(scale, channel, ndim), epsilon)
+
+
+def _channel(v, channel, ndim):
+    """A per-channel vector shaped to broadcast along `channel`."""
+    if v is None or channel == ndim - 1:
+        return v
+    return tnp.reshape(v, (-1,) + (1,) * (ndim - 1 - channel))
+
+
+def dropout(x, rate, training=True, seed=0):
+    """Zeroes each element with probability `rate` and scales the others by
+    1 / (1 - rate) (torch.nn.functional.dropout, tf.nn.dropout); the
+    identity without `training`. The mask is new at every call (of the
+    compiled function, or eagerly), seeded as tracec.random.uniform."""
+    if not 0.0 <= rate < 1.0:
+        raise ValueError(f"dropout rate must be in [0, 1), got {rate}")
+    if not training or rate == 0.0:
+        return x
+    dtype = _logits_dtype(x)
+    keep = tnp.greater_equal(
+        random.uniform(tnp._shape(x), dtype=dtype, seed=seed), rate)
+    return tnp.where(keep, tnp.multiply(x, 1.0 / (1.0 - rate)), 0.0)
+
+
+def embedding(ids, table):
+    """Rows `ids` of `table` (torch.nn.functional.embedding,
+    tf.nn.embedding_lookup): its gradient adds into the rows used."""
+    return tnp.take(table, ids, axis=0)

@@ -34,18 +34,7 @@ def _op_kernel(op_name):
     return kernel
 
 
-def _weak_array(x):
-    """A Python number alone as an array: float32, int32 (int64 beyond its
-    range) or bool, the dtypes it takes beside an array (JAX's weak
-    typing; NumPy would give float64 and int64). Anything else as it is."""
-    if isinstance(x, bool):
-        return np.asarray(x)
-    if isinstance(x, int):
-        fits = np.iinfo(np.int32).min <= x <= np.iinfo(np.int32).max
-        return np.asarray(x, np.int32 if fits else np.int64)
-    if isinstance(x, float):
-        return np.asarray(x, np.float32)
-    return x
+_weak_array = _core.number_as_array
 
 
 def _unary(op_name, name):

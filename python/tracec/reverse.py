@@ -163,14 +163,19 @@ def transform(f, argnums, with_value, has_aux=False):
     arguments whose symbolic body records trace.grad of f at them."""
     single = isinstance(argnums, int)
 
-    def symbolic(*args):
+    def symbolic(*args_and_kwargs):
+        # The keyword arguments come last, as a dict: passed to f, not
+        # differentiated (JAX's).
+        *args, kwargs = args_and_kwargs
+        args = tuple(args)
         nums = _check_argnums(_normalize_argnums(argnums), args, f)
-        flat = _FlatArguments(args)
+        flat = _FlatArguments((*args, kwargs))
         wrt = flat.differentiated(nums, f)
         aux_info = {}
 
         def callee(values):
-            result = f(*flat.args_at(values))
+            *positional, keywords = flat.args_at(values)
+            result = f(*positional, **keywords)
             if not has_aux:
                 return [_core.to_value(_single_output(result, f))]
             output, aux = _split_aux(result, f)
@@ -208,9 +213,9 @@ def transform(f, argnums, with_value, has_aux=False):
     symbolic.__name__ = ("value_and_grad_" if with_value else "grad_") + \
         _name_of(f).replace("<lambda>", "lambda")
 
-    def wrapper(*args):
+    def wrapper(*args, **kwargs):
         nums = _check_argnums(_normalize_argnums(argnums), args, f)
-        return call_symbolic(symbolic, prepare(args, nums))
+        return call_symbolic(symbolic, prepare(args, nums) + (kwargs,))
     wrapper.__wrapped__ = f
     return wrapper
 
