@@ -672,6 +672,299 @@ def _getitem(x, index):
 
 
 # ---------------------------------------------------------------------------
+# More of NumPy's names, composed of the ops above (their gradients are
+# those ops' rules). They need static sizes along the axes they work on.
+# ---------------------------------------------------------------------------
+
+
+def _static_size(x, axis, what):
+    size = _shape(x)[axis]
+    if size is None:
+        raise ValueError(f"{what} needs a static size along axis {axis}, "
+                         f"got a dynamic dim (shape {_shape(x)})")
+    return size
+
+
+def _axis_list(x, axis):
+    ndim = len(_shape(x))
+    if axis is None:
+        return list(range(ndim))
+    axes = [a % ndim if -ndim <= a < ndim else None for a in _axes(axis)]
+    if None in axes:
+        raise ValueError(f"axis {axis} is out of bounds for an array of "
+                         f"{ndim} dims")
+    return axes
+
+
+def flip(x, axis=None):
+    """x with the order of elements along `axis` (all axes if None)
+    reversed."""
+    x = _weak_array(x)
+    index = [slice(None)] * len(_shape(x))
+    for a in _axis_list(x, axis):
+        _static_size(x, a, "flip")
+        index[a] = slice(None, None, -1)
+    return _getitem(x, tuple(index))
+
+
+def _slice_axis(x, axis, start, stop):
+    index = [slice(None)] * len(_shape(x))
+    index[axis] = slice(start, stop)
+    return _getitem(x, tuple(index))
+
+
+def roll(x, shift, axis=None):
+    """Elements shifted by `shift` along `axis`, those past the end coming
+    back at the start (of the flattened array if axis is None)."""
+    x = _weak_array(x)
+    if axis is None:
+        return reshape(roll(ravel(x), shift, 0), _shape(x))
+    shifts = (shift,) if isinstance(shift, int) else tuple(shift)
+    axes = _axis_list(x, axis)
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        raise ValueError("roll: shift and axis must have the same length")
+    for a, k in zip(axes, shifts):
+        n = _static_size(x, a, "roll")
+        k = k % n if n else 0
+        if k:
+            x = concatenate([_slice_axis(x, a, n - k, n),
+                             _slice_axis(x, a, 0, n - k)], a)
+    return x
+
+
+def tile(x, reps):
+    """x repeated `reps` times along each axis (np.tile): a broadcast
+    between new axes, then a reshape."""
+    x = _weak_array(x)
+    reps = (reps,) if isinstance(reps, int) else tuple(int(r) for r in reps)
+    shape = _shape(x)
+    ndim = builtins.max(len(shape), len(reps))
+    shape = (1,) * (ndim - len(shape)) + shape
+    reps = (1,) * (ndim - len(reps)) + reps
+    if None in shape:
+        raise ValueError(f"tile needs static sizes, got shape {shape}")
+    interleaved = [d for r, n in zip(reps, shape) for d in (1, n)]
+    broadcast = [d for r, n in zip(reps, shape) for d in (r, n)]
+    x = broadcast_to(reshape(x, interleaved), broadcast)
+    return reshape(x, tuple(r * n for r, n in zip(reps, shape)))
+
+
+def repeat(x, repeats, axis=None):
+    """Each element repeated `repeats` times along `axis` (of the flattened
+    array if None); `repeats` an int, or one int per element (a gather)."""
+    x = _weak_array(x)
+    if axis is None:
+        x, axis = ravel(x), 0
+    axis = _axis_list(x, axis)[0]
+    n = _static_size(x, axis, "repeat")
+    if not isinstance(repeats, (int, np.integer)):
+        counts = np.asarray(repeats)
+        if counts.shape not in ((n,), (1,)) or counts.dtype.kind not in "iu":
+            raise ValueError(f"repeat: repeats must be an int or {n} ints, "
+                             f"got {repeats!r}")
+        if counts.shape == (1,):
+            repeats = int(counts[0])
+        else:
+            return take(x, np.repeat(np.arange(n), counts), axis)
+    repeats = int(repeats)
+    if repeats < 0:
+        raise ValueError("repeat: repeats must not be negative")
+    shape = _shape(x)
+    expanded = expand_dims(x, axis + 1)
+    wide = list(_shape(expanded))
+    wide[axis + 1] = repeats
+    out = list(shape)
+    out[axis] = n * repeats
+    return reshape(broadcast_to(expanded, wide), out)
+
+
+def split(x, indices_or_sections, axis=0):
+    """x cut along `axis` into equal sections (an int) or at indices."""
+    x = _weak_array(x)
+    axis = _axis_list(x, axis)[0]
+    n = _static_size(x, axis, "split")
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0 or n % sections:
+            raise ValueError("array split does not result in an equal "
+                             f"division ({n} into {sections})")
+        cuts = [n // sections * i for i in range(1, sections)]
+    else:
+        cuts = [int(i) for i in indices_or_sections]
+    bounds = [0] + [builtins.min(builtins.max(c if c >= 0 else c + n, 0), n)
+                    for c in cuts] + [n]
+    return [_slice_axis(x, axis, a, builtins.max(a, b))
+            for a, b in zip(bounds, bounds[1:])]
+
+
+def _scan(combine, identity, name):
+    def fn(x, axis=None):
+        # Hillis-Steele: log2(n) steps, each combining with the values k
+        # places before (identity before the start).
+        x = _weak_array(x)
+        if axis is None:
+            x, axis = ravel(x), 0
+        axis = _axis_list(x, axis)[0]
+        n = _static_size(x, axis, name)
+        if _is_bool(x) or (not isinstance(x, Value) and
+                           np.asarray(x).dtype == np.bool_):
+            x = astype(x, np.int32)
+        k = 1
+        while k < n:
+            widths = [(0, 0)] * len(_shape(x))
+            widths[axis] = (k, 0)
+            x = combine(x, pad(_slice_axis(x, axis, 0, n - k), widths,
+                               identity))
+            k *= 2
+        return x
+    fn.__name__ = name
+    fn.__doc__ = (f"The running {name[3:]} along `axis` (of the flattened "
+                  "array if None).")
+    return fn
+
+
+cumsum = _scan(add, 0.0, "cumsum")
+cumprod = _scan(multiply, 1.0, "cumprod")
+
+
+def any(x, axis=None, keepdims=False):
+    """Whether any element along `axis` is nonzero (all axes if None)."""
+    return greater(max(astype(_as_bool(_weak_array(x)), np.int32), axis,
+                       keepdims), 0)
+
+
+def all(x, axis=None, keepdims=False):
+    """Whether every element along `axis` is nonzero (all axes if None)."""
+    return greater(min(astype(_as_bool(_weak_array(x)), np.int32), axis,
+                       keepdims), 0)
+
+
+def isnan(x):
+    x = _weak_array(x)
+    return not_equal(x, x)  # unordered: true only for NaN
+
+
+def isinf(x):
+    return equal(abs(_weak_array(x)), np.inf)
+
+
+def isfinite(x):
+    return less(abs(_weak_array(x)), np.inf)  # ordered: false for NaN
+
+
+def _norm(x, ord=None, axis=None, keepdims=False):
+    """Vector norms (ord None/2, 1, inf, -inf, p) over `axis`, and the
+    Frobenius norm of a matrix (ord None or 'fro' over two axes)."""
+    x = _weak_array(x)
+    axes = _axis_list(x, axis)
+    if ord in (None, "fro", 2) and (ord != 2 or len(axes) == 1) and \
+            (ord != "fro" or len(axes) == 2):
+        return sqrt(sum(multiply(x, x), tuple(axes), keepdims))
+    if len(axes) != 1:
+        raise ValueError(f"norm: ord={ord!r} over {len(axes)} axes is not "
+                         "supported (vector norms, and 'fro' of matrices)")
+    if ord == np.inf:
+        return max(abs(x), tuple(axes), keepdims)
+    if ord == -np.inf:
+        return min(abs(x), tuple(axes), keepdims)
+    if ord == 1:
+        return sum(abs(x), tuple(axes), keepdims)
+    if isinstance(ord, (int, float)) and ord > 0:
+        return power(sum(power(abs(x), float(ord)), tuple(axes), keepdims),
+                     1.0 / ord)
+    raise ValueError(f"norm: ord={ord!r} is not supported")
+
+
+class _Linalg:
+    """tracec.numpy.linalg."""
+    norm = staticmethod(_norm)
+
+
+linalg = _Linalg()
+
+
+def einsum(subscripts, *operands):
+    """Einstein summation (np.einsum) without repeated indices in one
+    operand: each pair of operands becomes one batched matmul between
+    transposes and reshapes; indices of one operand only are summed
+    first. Explicit ('ij,jk->ik') and implicit ('ij,jk') forms, '...'
+    not supported."""
+    if "..." in subscripts:
+        raise ValueError("einsum: '...' is not supported")
+    subscripts = subscripts.replace(" ", "")
+    if "->" in subscripts:
+        inputs, output = subscripts.split("->")
+    else:
+        inputs = subscripts
+        letters = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(letters)
+                                if letters.count(c) == 1))
+    inputs = inputs.split(",")
+    if len(inputs) != len(operands):
+        raise ValueError(f"einsum: {len(inputs)} operand subscripts for "
+                         f"{len(operands)} operands")
+    operands = [_weak_array(o) for o in operands]
+    for spec, o in zip(inputs, operands):
+        if len(set(spec)) != len(spec):
+            raise ValueError(f"einsum: repeated index in {spec!r} (a "
+                             "diagonal) is not supported")
+        if len(spec) != len(_shape(o)):
+            raise ValueError(f"einsum: {spec!r} names {len(spec)} dims of "
+                             f"an operand with {len(_shape(o))}")
+    # Sum away indices that appear nowhere else, then contract left to
+    # right, keeping the indices later operands or the output need.
+    for i, spec in enumerate(inputs):
+        others = output + "".join(s for j, s in enumerate(inputs) if j != i)
+        lonely = [a for a, c in enumerate(spec) if c not in others]
+        if lonely:
+            operands[i] = sum(operands[i], tuple(lonely))
+            inputs[i] = "".join(c for c in spec if c in others)
+    result, spec = operands[0], inputs[0]
+    for k in range(1, len(operands)):
+        needed = output + "".join(inputs[k + 1:])
+        result, spec = _contract(result, spec, operands[k], inputs[k],
+                                 needed)
+    if sorted(spec) != sorted(output):
+        raise ValueError(f"einsum: output {output!r} names indices not in "
+                         "the operands")
+    if spec != output:
+        result = transpose(result, [spec.index(c) for c in output])
+    return result
+
+
+def _contract(a, sa, b, sb, needed):
+    """a (indices sa) times b (sb), summed over the shared indices that
+    `needed` does not name: (batch, free a, free b) indices."""
+    batch = [c for c in sa if c in sb and c in needed]
+    summed = [c for c in sa if c in sb and c not in needed]
+    free_a = [c for c in sa if c not in sb]
+    free_b = [c for c in sb if c not in sa]
+    size = {}
+    for spec, x in ((sa, a), (sb, b)):
+        for c, d in zip(spec, _shape(x)):
+            if d is None:
+                raise ValueError("einsum needs static sizes")
+            if size.setdefault(c, d) != d:
+                raise ValueError(f"einsum: index {c!r} has sizes "
+                                 f"{size[c]} and {d}")
+
+    def count(cs):
+        return int(np.prod([size[c] for c in cs]))
+
+    a = transpose(a, [sa.index(c) for c in batch + free_a + summed]) \
+        if batch + free_a + summed != list(sa) else a
+    b = transpose(b, [sb.index(c) for c in batch + summed + free_b]) \
+        if batch + summed + free_b != list(sb) else b
+    a = reshape(a, (count(batch), count(free_a), count(summed)))
+    b = reshape(b, (count(batch), count(summed), count(free_b)))
+    product = matmul(a, b)
+    spec = batch + free_a + free_b
+    return reshape(product, tuple(size[c] for c in spec)), "".join(spec)
+
+
+# ---------------------------------------------------------------------------
 # Sources
 # ---------------------------------------------------------------------------
 
@@ -728,8 +1021,8 @@ def arange(start, stop=None, step=None, dtype=None):
         raise ValueError("arange's step cannot be zero")
     requested = dtype
     if dtype is None:
-        integral = all(isinstance(v, (int, np.integer))
-                       for v in (start, stop, step))
+        integral = builtins.all(isinstance(v, (int, np.integer))
+                                for v in (start, stop, step))
         dtype = np.int32 if integral else np.float32
     n = builtins.max(0, int(np.ceil((stop - start) / step)))
     values = apply(_iota, (), (n,), _core.dtype_name(dtype), 0, name="iota")
@@ -912,7 +1205,10 @@ def _recorded_functions():
         np.squeeze: squeeze, np.expand_dims: expand_dims,
         np.concatenate: concatenate, np.stack: stack, np.where: _taped_where,
         np.clip: clip, np.dot: _taped_dot, np.matmul: matmul,
-        np.argmax: argmax, np.argmin: argmin, np.take: take}
+        np.argmax: argmax, np.argmin: argmin, np.take: take, np.flip: flip,
+        np.roll: roll, np.tile: tile, np.repeat: repeat, np.split: split,
+        np.cumsum: cumsum, np.cumprod: cumprod, np.einsum: einsum,
+        np.linalg.norm: _norm}
 
 
 def _install_taped_operators(cls):
@@ -949,7 +1245,9 @@ def _symbolic_ufuncs():
                    "logical_xor": logical_xor}
     return {**_recorded_ufuncs(),
             **{(name, "__call__"): fn for name, fn in comparisons.items()},
-            ("logical_not", "__call__"): logical_not}
+            ("logical_not", "__call__"): logical_not,
+            ("isnan", "__call__"): isnan, ("isinf", "__call__"): isinf,
+            ("isfinite", "__call__"): isfinite}
 
 
 def _symbolic_where(condition, *xy):
@@ -971,7 +1269,7 @@ def _symbolic_dot(a, b):
 def _install_numpy_dispatch(cls):
     ufuncs = _symbolic_ufuncs()
     functions = {**_recorded_functions(), np.where: _symbolic_where,
-                 np.dot: _symbolic_dot}
+                 np.dot: _symbolic_dot, np.any: any, np.all: all}
 
     def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
         record = ufuncs.get((ufunc.__name__, method))
