@@ -114,13 +114,28 @@ std::vector<Value> tracec::cond(const Value &pred, const Callable &trueFn,
   return wrapResults(op);
 }
 
-/// Checks that a loop body returned values of the carried types.
+/// Checks that a loop body returned values of the carried types; the
+/// first `hidden` are the loop's own (fori_loop's counter), not the user's.
 static void checkCarried(mlir::TypeRange carried, mlir::TypeRange returned,
-                         llvm::StringRef what) {
-  if (!llvm::equal(carried, returned))
-    fail(locationPrefix(location()) + ": error: " + what +
-         " must return the loop-carried types " + typeList(carried) +
-         ", got " + typeList(returned));
+                         llvm::StringRef what, size_t hidden = 0) {
+  if (llvm::equal(carried, returned))
+    return;
+  carried = carried.drop_front(hidden);
+  returned = returned.drop_front(std::min(hidden, returned.size()));
+  std::string which;
+  for (size_t i = 0; i < carried.size() && i < returned.size(); ++i)
+    if (carried[i] != returned[i]) {
+      std::string in, out;
+      llvm::raw_string_ostream(in) << carried[i];
+      llvm::raw_string_ostream(out) << returned[i];
+      which = " (value " + std::to_string(i) + " starts as " + in +
+              " and comes back as " + out +
+              ": give its initial value the type the body makes)";
+      break;
+    }
+  fail(locationPrefix(location()) + ": error: " + what +
+       " must return the loop-carried types " + typeList(carried) + ", got " +
+       typeList(returned) + which);
 }
 
 std::vector<Value> tracec::while_loop(const Callable &condFn,
@@ -245,7 +260,7 @@ static std::vector<Value> forLoop(mlir::Value lb, mlir::Value ub,
       },
       blockTypes, {}, "fori_loop's body");
   checkCarried(carried, mlir::ValueRange(body.results).getTypes(),
-               "fori_loop's body");
+               "fori_loop's body", /*hidden=*/1);
   terminate(*body.block, mlir::scf::YieldOp::getOperationName(), body.results);
   mlir::Operation *op =
       createOp(mlir::scf::ForOp::getOperationName(), operands, {},
