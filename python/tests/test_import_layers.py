@@ -15,7 +15,7 @@ The layers, bottom up (see each module's docstring):
   transforms  how grad, vjp, jvp, jacobians, tf.gradients and the seeds'
               gradients_function are traced
   api         the transforms' public wrappers (jax/_src/api.py)
-  user        GradientTape, Module and the optimizers
+  user        GradientTape, Module and the optimizers, checkpoints
   package     tracec/__init__.py
 """
 import ast
@@ -36,7 +36,7 @@ LAYERS = [
     ("transforms", ["reverse", "forward", "symbolic_gradients",
                     "backprop"]),
     ("api", ["api"]),
-    ("user", ["gradient_tape", "module"]),
+    ("user", ["gradient_tape", "module", "checkpoint"]),
     ("package", ["__init__"]),
 ]
 LAYER = {module: (i, name) for i, (name, modules) in enumerate(LAYERS)
