@@ -113,16 +113,17 @@ def _logical_and(x, y):
     return op("select", x, y, x)  # y where x is true, else false
 
 
-def _add(x, y):
-    if _both_bool(x, y):  # NumPy: logical or
-        return _logical_or(x, y)
-    return binary_kernel(_op_kernel("add"))(x, y)
+def _with_booleans(on_bools, op_name):
+    """trace.<op_name>'s kernel, but on two booleans NumPy's logical
+    meaning of it (+ and max: or; * and min: and)."""
+    numeric = binary_kernel(_op_kernel(op_name))
 
-
-def _multiply(x, y):
-    if _both_bool(x, y):  # NumPy: logical and
-        return _logical_and(x, y)
-    return binary_kernel(_op_kernel("mul"))(x, y)
+    def kernel(x, y):
+        if _both_bool(x, y):
+            return on_bools(x, y)
+        return numeric(x, y)
+    kernel.__name__ = op_name
+    return kernel
 
 
 def _subtract(x, y):
@@ -132,12 +133,12 @@ def _subtract(x, y):
     return binary_kernel(_op_kernel("sub"))(x, y)
 
 
-add = _binary_function(_add, "add")
+add = _binary_function(_with_booleans(_logical_or, "add"), "add")
 subtract = _binary_function(_subtract, "subtract")
-multiply = _binary_function(_multiply, "multiply")
+multiply = _binary_function(_with_booleans(_logical_and, "mul"), "multiply")
 power = _binary("pow", "power")
-maximum = _binary("max", "maximum")
-minimum = _binary("min", "minimum")
+maximum = _binary_function(_with_booleans(_logical_or, "max"), "maximum")
+minimum = _binary_function(_with_booleans(_logical_and, "min"), "minimum")
 
 
 def promote_types(a, b):
