@@ -36,7 +36,7 @@ LAYERS = [
     ("transforms", ["reverse", "forward", "symbolic_gradients",
                     "backprop"]),
     ("api", ["api"]),
-    ("user", ["gradient_tape", "module", "checkpoint"]),
+    ("user", ["gradient_tape", "module", "checkpoints"]),
     ("package", ["__init__"]),
 ]
 LAYER = {module: (i, name) for i, (name, modules) in enumerate(LAYERS)

@@ -2,6 +2,7 @@
 np.add.at, and gradients through take (gather), whose rule is now a
 scatter_add, against PyTorch's nn.Embedding."""
 import numpy as np
+import pytest
 import torch
 
 import tracec
@@ -13,17 +14,28 @@ def f32(*shape, seed=0):
 
 
 def add_at(a, indices, updates, axis=0):
+    """np.add.at on a copy, negative indices wrapped (as NumPy's) and
+    out-of-range ones clamped (what traced indices get)."""
     out = a.copy()
-    clamped = np.clip(indices, 0, a.shape[axis] - 1)
+    n = a.shape[axis]
+    clamped = np.clip(np.where(indices < 0, indices + n, indices), 0, n - 1)
     np.add.at(out, (slice(None),) * axis + (clamped,), updates)
     return out
 
 
 def test_scatter_add_eager_matches_np_add_at():
     a, u = f32(6, 4), f32(7, 4, seed=1)
-    ids = np.array([3, 0, 3, -2, 5, 9, 3], np.int32)
+    ids = np.array([3, 0, 3, -2, 5, 1, 3], np.int32)
     np.testing.assert_allclose(tnp.scatter_add(a, ids, u), add_at(a, ids, u),
                                rtol=1e-6)
+    # An index out of range is NumPy's IndexError when known; traced, it
+    # is clamped.
+    ids[5] = 9
+    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+        tnp.scatter_add(a, ids, u)
+    np.testing.assert_allclose(
+        tracec.function(tnp.scatter_add)(a, ids, u), add_at(a, ids, u),
+        rtol=1e-6)
     b, v = f32(3, 5), f32(3, 2, 2, seed=2)
     ids2 = np.array([[1, 1], [4, 0]], np.int32)
     np.testing.assert_allclose(tnp.scatter_add(b, ids2, v, axis=1),

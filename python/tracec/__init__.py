@@ -25,7 +25,7 @@ from . import _tree as tree_util  # noqa: F401
 from ._tree import register_dataclass, register_pytree_node  # noqa: F401
 from .gradient_tape import GradientTape  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
-from .checkpoint import Checkpoint  # noqa: F401
+from .checkpoints import Checkpoint  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from .saved import LoadedFunction, load, save  # noqa: F401

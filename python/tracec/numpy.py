@@ -596,6 +596,14 @@ def _shape(x):
     return tuple(np.shape(x))
 
 
+def _size(x, axis=None):
+    shape = _shape(x)
+    dims = shape if axis is None else [shape[axis]]
+    if None in dims:
+        raise TypeError("np.size of a dynamic dim is not known while tracing")
+    return int(np.prod(dims))
+
+
 def _is_mask(index):
     if isinstance(index, Value):
         return index.dtype == "i1"
@@ -1270,7 +1278,10 @@ def _symbolic_dot(a, b):
 def _install_numpy_dispatch(cls):
     ufuncs = _symbolic_ufuncs()
     functions = {**_recorded_functions(), np.where: _symbolic_where,
-                 np.dot: _symbolic_dot, np.any: any, np.all: all}
+                 np.dot: _symbolic_dot, np.any: any, np.all: all,
+                 np.shape: _shape, np.ndim: _ndim, np.size: _size,
+                 np.zeros_like: zeros_like, np.ones_like: ones_like,
+                 np.broadcast_to: broadcast_to}
 
     def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
         record = ufuncs.get((ufunc.__name__, method))
