@@ -139,7 +139,7 @@ TEST(DynamicOpGradients, BinaryWithBroadcasting) {
       {arg("tensor<?x3xf64>", {-1, 3}), arg("tensor<?x3xf64>", {-1, 3})},
       {arg("tensor<?x3xf64>", {-1, 3}), arg("tensor<3xf64>", {3})},
       {arg("tensor<?x1xf64>", {-1, 1}), arg("tensor<1x3xf64>", {1, 3})}};
-  for (const char *op : {"add", "sub", "mul", "div", "pow", "max", "min"}) {
+  for (const char *op : {"add", "sub", "mul", "div", "rem", "pow", "max", "min"}) {
     for (const auto &[lhs, rhs] : operands) {
       std::string body = std::string("  %y = trace.") + op +
                          " %arg0, %arg1 : (" + lhs.type + ", " + rhs.type +

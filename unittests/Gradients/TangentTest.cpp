@@ -155,7 +155,7 @@ TEST(Tangents, BinaryWithBroadcasting) {
       {arg("tensor<$0x1xf64>"), arg("tensor<1x3xf64>")},
       {arg("tensor<f64>"), arg("tensor<$0x3xf64>")}};
   std::vector<Case> cases;
-  for (const char *op : {"add", "sub", "mul", "div", "pow", "max", "min"})
+  for (const char *op : {"add", "sub", "mul", "div", "rem", "pow", "max", "min"})
     for (const auto &[lhs, rhs] : operands)
       cases.push_back({std::string("  %y = trace.") + op +
                            " %arg0, %arg1 : (" + lhs.type + ", " + rhs.type +

@@ -36,6 +36,8 @@ binary = {
     # Integer division truncates toward zero (C, TensorFlow's truncatediv).
     "div": lambda a, b: (np.trunc(a / b).astype(a.dtype)
                          if a.dtype.kind == "i" else a / b),
+    # rem: C's fmod, with the sign of the dividend.
+    "rem": np.fmod,
     "pow": np.power, "max": np.maximum, "min": np.minimum,
 }
 compare = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,

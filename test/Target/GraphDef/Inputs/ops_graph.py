@@ -74,6 +74,8 @@ for op, want in binary.items():
     out(op.lower(), op, ["a", rhs], want, T=F)
 out("pow", "Pow", ["p", "a"], P ** A, T=F)
 out("div", "Div", ["a", "p"], A / P, T=F)
+out("mod", "Mod", ["a", "p"], np.fmod(A, P), T=F)
+out("truncatemod", "TruncateMod", ["a", "p"], np.fmod(A, P), T=F)
 c("z", Z)
 out("divnonan", "DivNoNan", ["a", "z"],
     np.where(Z == 0, 0, A / np.where(Z == 0, 1, Z)).astype(np.float32), T=F)
