@@ -12,14 +12,15 @@ from ._tracec import __version__  # noqa: F401  (CMake's project version)
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
 from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import numpy, nn, random  # noqa: F401
-from .control_flow import cond, fori_loop, while_loop  # noqa: F401
-from .custom_gradients import checkpoint, custom_gradient  # noqa: F401
+from .control_flow import cond, fori_loop, scan, while_loop  # noqa: F401
+from .custom_gradients import (checkpoint, custom_gradient,  # noqa: F401
+                               custom_vjp)
 from .function import (ConcreteFunction, Function, TensorSpec,  # noqa: F401
                        defun, function, jit)
-from .api import (grad, gradients, gradients_function, hessian,  # noqa: F401
-                  hessians, hvp, implicit_grad, implicit_value_and_grad,
-                  jacfwd, jacrev, jvp, make_vjp, val_and_grad_function,
-                  value_and_grad, vjp)
+from .api import (eval_shape, grad, gradients,  # noqa: F401
+                  gradients_function, hessian, hessians, hvp, implicit_grad,
+                  implicit_value_and_grad, jacfwd, jacrev, jvp, linearize,
+                  make_vjp, val_and_grad_function, value_and_grad, vjp)
 from .symbolic_gradients import AggregationMethod  # noqa: F401
 from . import _tree as tree_util  # noqa: F401
 from ._tree import register_dataclass, register_pytree_node  # noqa: F401

@@ -19,11 +19,14 @@ from . import backprop as _backprop
 from . import forward as _forward
 from . import reverse as _reverse
 from . import symbolic_gradients as _symbolic_gradients
+from . import _core
+from ._tree import tree_flatten
+from .signatures import TensorSpec
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
            "hessian", "hvp", "gradients", "hessians", "implicit_grad",
            "implicit_value_and_grad", "gradients_function",
-           "val_and_grad_function", "make_vjp"]
+           "val_and_grad_function", "make_vjp", "linearize", "eval_shape"]
 
 
 # ---------------------------------------------------------------------------
@@ -104,6 +107,47 @@ def jvp(f, primals, tangents):
     array([2., 4.], dtype=float32)
     """
     return _forward.jvp(f, primals, tangents)
+
+
+def linearize(f, *primals):
+    """(f(*primals), f_jvp) with f_jvp(*tangents) the tangent of f's
+    output along them (jax.linearize). Each f_jvp call runs the compiled
+    jvp, which computes the primal again (JAX keeps its linearized
+    program instead)."""
+    primals = tuple(primals)
+    out, _ = _forward.jvp(f, primals, primals)
+
+    def f_jvp(*tangents):
+        return _forward.jvp(f, primals, tangents)[1]
+    return out, f_jvp
+
+
+def eval_shape(f, *args, **kwargs):
+    """The shapes and dtypes of f's outputs (tracec.TensorSpecs, in the
+    outputs' structure) for arguments that are arrays, TensorSpecs or
+    anything with `shape` and `dtype` (jax.eval_shape): f is traced, not
+    compiled or run."""
+    leaves, structure = tree_flatten((args, kwargs))
+    positions = [i for i, a in enumerate(leaves)
+                 if hasattr(a, "shape") and hasattr(a, "dtype")]
+    specs = [(_core.dtype_name(leaves[i].dtype),
+              [None if d is None else int(d) for d in leaves[i].shape])
+             for i in positions]
+    found = {}
+
+    def body(values):
+        filled = list(leaves)
+        for i, v in zip(positions, values):
+            filled[i] = v
+        args_, kwargs_ = structure.unflatten(filled)
+        out_leaves, found["structure"] = tree_flatten(f(*args_, **kwargs_))
+        out_values = [_core.to_value(o, "an output") for o in out_leaves]
+        found["specs"] = [TensorSpec(
+            tuple(v.shape), "bf16" if v.dtype == "bf16" else
+            _core.numpy_dtype(v.dtype)) for v in out_values]
+        return out_values
+    _core.trace("eval_shape", specs, body)
+    return found["structure"].unflatten(found["specs"])
 
 
 def jacfwd(f, argnums=0):

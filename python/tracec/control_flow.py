@@ -148,3 +148,85 @@ def fori_loop(lower, upper, body_fun, init_val):
                        _static_bound(lower, "lower"),
                        _static_bound(upper, "upper"), bf, name="fori_loop")
     return result if single or isinstance(result, tuple) else tuple(result)
+
+
+def scan(f, init, xs=None, length=None, reverse=False):
+    """jax.lax.scan: `carry, y = f(carry, x)` for each x of `xs` along
+    its first axis (in reverse order with `reverse`), returning the final
+    carry and the ys stacked. `init`, `xs` and the ys may be nested
+    structures of arrays; with `xs` None, f gets None `length` times.
+    Compiled as one fori_loop: the first step runs before it (it gives the
+    ys' shapes), the others in the loop, each writing its y at its
+    position (scatter_add into zeros), so gradients flow to init and xs."""
+    from . import numpy as tnp
+    from ._tree import tree_flatten, tree_leaves, tree_map
+    x_leaves, x_structure = tree_flatten(xs)
+    sizes = {tnp._shape(a)[0] if tnp._ndim(a) else None for a in x_leaves}
+    if None in sizes:
+        raise ValueError("scan: every array of xs needs a leading axis to "
+                         "scan over")
+    if length is not None:
+        sizes.add(int(length))
+    if len(sizes) != 1:
+        raise ValueError(f"scan: xs' leading sizes and length differ: "
+                         f"{sorted(sizes, key=str)}" if sizes else
+                         "scan needs xs or a length")
+    n = sizes.pop()
+    if n == 0:
+        raise ValueError("scan over zero steps: the ys' shapes would not be "
+                         "known (trace at least one step)")
+
+    def x_at(i):
+        return x_structure.unflatten(
+            [tnp.take(a, i, axis=0) for a in x_leaves])
+
+    def position(step):
+        return (n - 1 - step) if reverse else step
+
+    def call(carry, i):
+        result = f(carry, x_at(i))
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise TypeError("scan: f must return a pair (carry, y)")
+        new_carry, y = result
+        if tree_flatten(new_carry)[1] != carry_structure:
+            raise TypeError("scan: f's carry comes back with another "
+                            "structure than init's")
+        return new_carry, y
+
+    if _symbolic():
+        # Traced from the start, as JAX traces them: the first step computes
+        # with tracec's ops and dtypes, as the loop's steps do.
+        init = tree_map(_traced_leaf, init)
+    carry_structure = tree_flatten(init)[1]
+    first = position(0)
+    carry, y0 = call(init, np.asarray(first, np.int32))
+    y_leaves, y_structure = tree_flatten(y0)
+    ys = [tnp.scatter_add(tnp.zeros((n,) + tnp._shape(y), _dtype(y)),
+                          np.asarray([first], np.int32),
+                          tnp.expand_dims(y, 0)) for y in y_leaves]
+    carry_leaves = tree_leaves(carry)
+    k = len(carry_leaves)
+
+    def body(step, values):
+        i = position(step)
+        new_carry, y = call(carry_structure.unflatten(list(values[:k])), i)
+        index = tnp.reshape(i, (1,))
+        written = [tnp.scatter_add(buffer, index, tnp.expand_dims(v, 0))
+                   for buffer, v in zip(values[k:], tree_leaves(y))]
+        return tuple(tree_leaves(new_carry)) + tuple(written)
+
+    if n > 1:
+        out = fori_loop(1, n, body, tuple(carry_leaves) + tuple(ys))
+        carry_leaves, ys = list(out[:k]), list(out[k:])
+    return carry_structure.unflatten(carry_leaves), \
+        y_structure.unflatten(ys)
+
+
+def _traced_leaf(x):
+    if isinstance(x, (np.ndarray, np.generic, float, int)):
+        return _core.to_value(_core.number_as_array(x))
+    return x
+
+
+def _dtype(x):
+    return x.dtype if isinstance(x, Value) else np.asarray(x).dtype
