@@ -158,3 +158,73 @@ def test_refusals():
         input_signature=[tracec.TensorSpec([None], np.float32)])
     with pytest.raises(ValueError, match="static size along axis 0"):
         dynamic(np.ones(3, np.float32))
+
+
+def test_at_updates_match_numpy():
+    x = np.arange(12, dtype=np.float64).reshape(3, 4)
+    v = np.array([10.0, 20.0, 30.0])
+
+    def numpy_set(x, index, v):
+        y = x.copy()
+        y[index] = v
+        return y
+
+    def numpy_add(x, index, v):
+        y = x.copy()
+        np.add.at(y, index, v)
+        return y
+
+    cases = [(1, 5.0), ((slice(None), 2), v), ((0, slice(1, 3)), v[:2]),
+             (np.array([2, 0, 2]), 1.5), ((Ellipsis, -1), v),
+             ((np.array([0, 0]), np.array([1, 1])), np.array([7.0, 8.0]))]
+    for index, values in cases:
+        got = tracec.function(lambda x: (
+            x.at[index].set(values), x.at[index].add(values),
+            x.at[index].multiply(values), x.at[index].get(),
+            x.at[index].max(values)))(x)
+        np.testing.assert_array_equal(got[0], numpy_set(x, index, values))
+        np.testing.assert_array_equal(got[1], numpy_add(x, index, values))
+        want = x.copy()
+        np.multiply.at(want, index, values)
+        np.testing.assert_array_equal(got[2], want)
+        np.testing.assert_array_equal(got[3], x[index])
+        want = x.copy()
+        np.maximum.at(want, index, values)
+        np.testing.assert_array_equal(got[4], want)
+
+
+def test_at_with_traced_indices_and_gradients():
+    x = np.arange(12, dtype=np.float64).reshape(3, 4)
+    row = np.array([1.0, -1.0, 2.0, -2.0])
+    got = tracec.function(lambda x, i: (x.at[i].set(row), x.at[i].add(1.0)))(
+        x, np.int32(-1))
+    want = x.copy()
+    want[-1] = row
+    np.testing.assert_array_equal(got[0], want)
+    want = x.copy()
+    want[-1] += 1
+    np.testing.assert_array_equal(got[1], want)
+    ids = np.array([0, 2, 0], np.int32)
+    got = tracec.function(lambda x, i: x.at[i].add(row))(x, ids)
+    want = x.copy()
+    np.add.at(want, ids, row)
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(TypeError, match="traced array of indices"):
+        tracec.function(lambda x, i: x.at[i].set(row))(x, ids)
+
+    # Gradients: set cuts x's gradient where it writes; v gets it there.
+    w = np.random.default_rng(2).normal(size=(3, 4))
+
+    def f(x, v):
+        return tnp.sum(x.at[1, 1:3].set(v * v).at[0].multiply(v[0]) * w)
+
+    gx, gv = tracec.function(lambda x, v: tracec.grad(f, (0, 1))(x, v))(
+        x, np.array([2.0, 3.0]))
+    tx = torch.tensor(x, requires_grad=True)
+    tv = torch.tensor([2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    y = tx.clone()
+    y[1, 1:3] = tv * tv
+    y = torch.cat([y[:1] * tv[0], y[1:]])
+    torch.sum(y * torch.tensor(w)).backward()
+    np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(gv, tv.grad.numpy(), rtol=1e-12)

@@ -324,7 +324,8 @@ def _astype(x, dtype):
 
 
 def astype(x, dtype):
-    return apply(_astype, (x,), _core.dtype_name(dtype), name="cast")
+    return apply(_astype, (_weak_array(x),), _core.dtype_name(dtype),
+                 name="cast")
 
 
 # ---------------------------------------------------------------------------
@@ -464,7 +465,8 @@ def _broadcast_to(x, shape):
 
 
 def broadcast_to(x, shape):
-    return apply(_broadcast_to, (x,), tuple(shape), name="broadcast_to")
+    return apply(_broadcast_to, (_weak_array(x),), tuple(shape),
+                 name="broadcast_to")
 
 
 def _concat(*values_and_axis):
@@ -974,6 +976,165 @@ def _contract(a, sa, b, sb, needed):
 
 
 # ---------------------------------------------------------------------------
+# x.at[index].set(v) / .add(v) / ... : JAX's functional index updates
+# ---------------------------------------------------------------------------
+
+
+class _IndexUpdates:
+    """x.at: x.at[index] gives the updates of x at index (JAX's)."""
+
+    def __init__(self, x):
+        self._x = x
+
+    def __getitem__(self, index):
+        return _IndexUpdate(self._x, index)
+
+
+class _IndexUpdate:
+    """The functional updates of x at one index: new arrays, x unchanged.
+    A static index (ints, slices, None, ..., integer arrays: what x[index]
+    takes) is resolved to the flat positions it names, with NumPy, so
+    repeated positions are known: `set` keeps the last value for each (as
+    NumPy's assignment), `add` adds them all (as np.add.at), `multiply`
+    multiplies them all. A traced index is a scalar along the first axis
+    (every update), or an integer array along it (`add` and `get`)."""
+
+    def __init__(self, x, index):
+        self._x, self._index = x, index
+
+    def get(self):
+        positions = self._static_positions()
+        if positions is None:
+            return _getitem(self._x, self._index)
+        return reshape(take(ravel(self._x), positions.ravel(), axis=0),
+                       positions.shape)
+
+    def _static_positions(self):
+        """The flat positions a static index names (NumPy resolves it), or
+        None for a traced index."""
+        index = self._index
+        if builtins.any(isinstance(i, Value) for i in (
+                index if isinstance(index, tuple) else (index,))):
+            return None
+        shape = _shape(self._x)
+        if None in shape:
+            raise ValueError(f"x.at[...] needs a static shape, got {shape}")
+        return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(
+            shape)[index]
+
+    def set(self, values):
+        return self._update(values, "set")
+
+    def add(self, values):
+        return self._update(values, "add")
+
+    def subtract(self, values):
+        return self._update(negative(values), "add")
+
+    def multiply(self, values):
+        return self._update(values, "multiply")
+
+    def divide(self, values):
+        return self._update(divide(1.0, values), "multiply")
+
+    def min(self, values):
+        return self._update(values, "min")
+
+    def max(self, values):
+        return self._update(values, "max")
+
+    def _update(self, values, how):
+        x, index = self._x, self._index
+        positions = self._static_positions()
+        if positions is None:
+            return _traced_update(x, index, values, how)
+        shape = _shape(x)
+        values = broadcast_to(values, positions.shape)
+        flat_positions = positions.ravel()
+        if not flat_positions.size:
+            return x
+        flat_values = ravel(values)
+        flat = ravel(x)
+        if how == "add":
+            return reshape(scatter_add(flat, flat_positions,
+                                       astype(flat_values, _dtype_of(x))),
+                           shape)
+        # The last occurrence of each position (NumPy's assignment order).
+        reversed_positions = flat_positions[::-1]
+        unique, first = np.unique(reversed_positions, return_index=True)
+        last = len(flat_positions) - 1 - first
+        if how == "multiply" and len(unique) != len(flat_positions):
+            factors = _product_by_position(flat_values, flat_positions,
+                                           unique)
+        else:
+            factors = take(flat_values, last, axis=0)
+        mask = np.zeros(int(np.prod(shape)), bool)
+        mask[unique] = True
+        factors = astype(factors, _dtype_of(x))
+        current = take(flat, unique, axis=0)
+        combined = {"set": lambda: factors,
+                    "multiply": lambda: multiply(current, factors),
+                    "min": lambda: minimum(current, factors),
+                    "max": lambda: maximum(current, factors)}[how]()
+        spread = scatter_add(zeros_like(flat), unique, combined)
+        return reshape(where(mask, spread, flat), shape)
+
+
+def _product_by_position(values, positions, unique):
+    """For each unique position, the product of the values at it."""
+    product = None
+    slots = {int(p): [] for p in unique}
+    for k, p in enumerate(positions):
+        slots[int(p)].append(k)
+    depth = builtins.max(len(v) for v in slots.values())
+    for d in range(depth):
+        # The d-th value of each position, 1 where it has fewer.
+        picks = np.array([slots[int(p)][d] if d < len(slots[int(p)]) else -1
+                          for p in unique])
+        taken = take(values, np.maximum(picks, 0), axis=0)
+        taken = where(picks >= 0, taken, 1.0)
+        product = taken if product is None else multiply(product, taken)
+    return product
+
+
+def _dtype_of(x):
+    return x.dtype if isinstance(x, Value) else np.asarray(x).dtype
+
+
+def _traced_update(x, index, values, how):
+    if isinstance(index, tuple):
+        if len(index) != 1:
+            raise TypeError("x.at[...] with a traced index takes it alone "
+                            "(along the first axis)")
+        index = index[0]
+    if index.ndim == 0:
+        # One row, chosen at run time: a mask along the first axis.
+        n = _shape(x)[0]
+        rows = arange(n) if n is not None else None
+        if rows is None:
+            raise ValueError("x.at[i] with a traced i needs a static first "
+                             "dim")
+        wrapped = where(less(index, 0), add(index, n), index)
+        selected = reshape(equal(rows, astype(wrapped, np.int32)),
+                           (n,) + (1,) * (len(_shape(x)) - 1))
+        current = x
+        values = astype(values, _dtype_of(x))
+        new = {"set": lambda: values,
+               "add": lambda: add(current, values),
+               "multiply": lambda: multiply(current, values),
+               "min": lambda: minimum(current, values),
+               "max": lambda: maximum(current, values)}[how]()
+        return where(selected, broadcast_to(new, _shape(x)), x)
+    if how != "add":
+        raise TypeError(f"x.at[indices].{how} with a traced array of "
+                        "indices: repeated indices would need an order; "
+                        "use .add, or a static (NumPy) index")
+    rows = _shape(index) + _shape(x)[1:]
+    return scatter_add(x, index, astype(broadcast_to(values, rows),
+                                        _dtype_of(x)))
+
+
+# ---------------------------------------------------------------------------
 # Sources
 # ---------------------------------------------------------------------------
 
@@ -1090,6 +1251,7 @@ def _install_operators(cls):
     cls.__abs__ = abs
     cls.__getitem__ = _getitem
     cls.T = property(lambda self: transpose(self))
+    cls.at = property(_IndexUpdates)
     cls.reshape = lambda self, *shape: reshape(
         self, shape[0] if len(shape) == 1 else shape)
     cls.astype = astype
