@@ -316,7 +316,7 @@ def _where(c, x, y):
 
 def where(condition, x, y):
     """condition ? x : y elementwise, broadcasting all three."""
-    return apply(_where, (condition, x, y), name="where")
+    return apply(_where, (condition, *_binary_operands(x, y)), name="where")
 
 
 def _astype(x, dtype):
@@ -973,6 +973,444 @@ def _contract(a, sa, b, sb, needed):
     product = matmul(a, b)
     spec = batch + free_a + free_b
     return reshape(product, tuple(size[c] for c in spec)), "".join(spec)
+
+
+# ---------------------------------------------------------------------------
+# Elementwise functions and array builders composed of the ops above
+# ---------------------------------------------------------------------------
+
+_LOG2, _LOG10 = float(np.log(2.0)), float(np.log(10.0))
+
+
+def positive(x):
+    return _weak_array(x)
+
+
+def reciprocal(x):
+    return divide(1.0, _weak_array(x))
+
+
+def ceil(x):
+    return negative(floor(negative(_weak_array(x))))
+
+
+def trunc(x):
+    x = _weak_array(x)
+    return where(less(x, 0), ceil(x), floor(x))
+
+
+fix = trunc
+
+
+def exp2(x):
+    return exp(multiply(_weak_array(x), _LOG2))
+
+
+def expm1(x):
+    """exp(x) - 1, without losing small x's digits: x(1 + x/2 + x^2/6) where
+    |x| is under 1e-5 (the series' next term is below float64's epsilon
+    there)."""
+    x = _weak_array(x)
+    small = multiply(x, add(1.0, multiply(x, add(0.5, divide(x, 6.0)))))
+    return where(less(abs(x), 1e-5), small, subtract(exp(x), 1.0))
+
+
+def log2(x):
+    return divide(log(_weak_array(x)), _LOG2)
+
+
+def log10(x):
+    return divide(log(_weak_array(x)), _LOG10)
+
+
+def logaddexp(x, y):
+    """log(exp(x) + exp(y)) without overflow."""
+    x, y = _binary_operands(x, y)
+    big = maximum(x, y)
+    return add(big, log1p(exp(negative(abs(subtract(x, y))))))
+
+
+def sinh(x):
+    x = _weak_array(x)
+    return multiply(subtract(exp(x), exp(negative(x))), 0.5)
+
+
+def cosh(x):
+    x = _weak_array(x)
+    return multiply(add(exp(x), exp(negative(x))), 0.5)
+
+
+def tan(x):
+    x = _weak_array(x)
+    return divide(sin(x), cos(x))
+
+
+def cbrt(x):
+    x = _weak_array(x)
+    return multiply(sign(x), power(abs(x), 1.0 / 3.0))
+
+
+def hypot(x, y):
+    x, y = _binary_operands(x, y)
+    return sqrt(add(square(x), square(y)))
+
+
+def heaviside(x, h0):
+    x, h0 = _binary_operands(x, h0)
+    return where(less(x, 0), 0.0, where(greater(x, 0), 1.0, h0))
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    """NaN as `nan`, +-inf as the dtype's largest finite values (or the
+    given ones)."""
+    x = _weak_array(x)
+    dtype = _dtype_of(x)
+    if dtype in ("i1", "i32", "i64") or np.dtype(
+            _core.numpy_dtype(dtype) if isinstance(dtype, str)
+            else dtype).kind in "biu":
+        return x
+    finfo = np.finfo(_core.numpy_dtype(dtype) if isinstance(dtype, str)
+                     else dtype)
+    x = where(isnan(x), nan, x)
+    x = where(equal(x, np.inf), finfo.max if posinf is None else posinf, x)
+    return where(equal(x, -np.inf), finfo.min if neginf is None else neginf,
+                 x)
+
+
+def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
+    a, b = _binary_operands(a, b)
+    close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
+    close = logical_or(close, equal(a, b))  # infinities of one sign
+    if equal_nan:
+        close = logical_or(close, logical_and(isnan(a), isnan(b)))
+    return close
+
+
+def allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
+    return all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def array_equal(a, b):
+    if _shape(a) != _shape(b):
+        return np.asarray(False)
+    return all(equal(a, b))
+
+
+def count_nonzero(x, axis=None, keepdims=False):
+    return sum(astype(_as_bool(_weak_array(x)), np.int32), axis, keepdims)
+
+
+def ptp(x, axis=None, keepdims=False):
+    return subtract(max(x, axis, keepdims), min(x, axis, keepdims))
+
+
+def average(x, axis=None, weights=None):
+    if weights is None:
+        return mean(x, axis)
+    weights = broadcast_to(weights, _shape(x)) if _ndim(weights) == \
+        _ndim(x) or axis is None else reshape(
+            weights, tuple(-1 if a == _axis_list(x, axis)[0] else 1
+                           for a in range(_ndim(x))))
+    return divide(sum(multiply(x, weights), axis),
+                  sum(broadcast_to(weights, _shape(x)), axis))
+
+
+def _nan_as(identity, reduction):
+    def fn(x, axis=None, keepdims=False):
+        x = _weak_array(x)
+        return reduction(where(isnan(x), identity, x), axis, keepdims)
+    fn.__name__ = "nan" + reduction.__name__
+    fn.__doc__ = f"{reduction.__name__}, NaNs ignored."
+    return fn
+
+
+nansum = _nan_as(0.0, sum)
+nanprod = _nan_as(1.0, prod)
+nanmax = _nan_as(-np.inf, max)
+nanmin = _nan_as(np.inf, min)
+
+
+def nanmean(x, axis=None, keepdims=False):
+    x = _weak_array(x)
+    return divide(nansum(x, axis, keepdims),
+                  count_nonzero(logical_not(isnan(x)), axis, keepdims))
+
+
+def diff(x, n=1, axis=-1):
+    x = _weak_array(x)
+    axis = _axis_list(x, axis)[0]
+    for _ in range(n):
+        size = _static_size(x, axis, "diff")
+        x = subtract(_slice_axis(x, axis, 1, size),
+                     _slice_axis(x, axis, 0, size - 1))
+    return x
+
+
+def swapaxes(x, axis1, axis2):
+    x = _weak_array(x)
+    perm = list(range(_ndim(x)))
+    a, b = _axis_list(x, axis1)[0], _axis_list(x, axis2)[0]
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+def moveaxis(x, source, destination):
+    x = _weak_array(x)
+    sources = _axis_list(x, source)
+    ndim = _ndim(x)
+    destinations = [d % ndim for d in _axes(destination)]
+    if len(sources) != len(destinations):
+        raise ValueError("moveaxis: source and destination must have the "
+                         "same number of axes")
+    rest = [a for a in range(ndim) if a not in sources]
+    perm = [None] * ndim
+    for s_, d in zip(sources, destinations):
+        perm[d] = s_
+    it = iter(rest)
+    perm = [p if p is not None else next(it) for p in perm]
+    return transpose(x, perm)
+
+
+def atleast_1d(x):
+    x = _weak_array(x)
+    return reshape(x, (1,)) if _ndim(x) == 0 else x
+
+
+def atleast_2d(x):
+    x = atleast_1d(x)
+    return expand_dims(x, 0) if _ndim(x) == 1 else x
+
+
+def atleast_3d(x):
+    x = _weak_array(x)
+    if _ndim(x) == 0:
+        return reshape(x, (1, 1, 1))
+    if _ndim(x) == 1:
+        return reshape(x, (1, -1, 1))
+    return expand_dims(x, -1) if _ndim(x) == 2 else x
+
+
+def hstack(arrays):
+    arrays = [atleast_1d(a) for a in arrays]
+    return concatenate(arrays, 0 if _ndim(arrays[0]) == 1 else 1)
+
+
+def vstack(arrays):
+    return concatenate([atleast_2d(a) for a in arrays], 0)
+
+
+row_stack = vstack
+
+
+def dstack(arrays):
+    return concatenate([atleast_3d(a) for a in arrays], 2)
+
+
+def column_stack(arrays):
+    return concatenate([reshape(a, (-1, 1)) if _ndim(a) == 1 else a
+                        for a in arrays], 1)
+
+
+def outer(a, b):
+    return multiply(reshape(a, (-1, 1)), reshape(b, (1, -1)))
+
+
+def inner(a, b):
+    a, b = _weak_array(a), _weak_array(b)
+    if _ndim(a) == 0 or _ndim(b) == 0:
+        return multiply(a, b)
+    return tensordot(a, b, ([-1], [-1]))
+
+
+def vdot(a, b):
+    return sum(multiply(ravel(a), ravel(b)))
+
+
+def tensordot(a, b, axes=2):
+    """Sums products over `axes` (an int: a's last and b's first; or two
+    lists), as one matmul between transposes and reshapes (einsum's)."""
+    a, b = _weak_array(a), _weak_array(b)
+    na, nb = _ndim(a), _ndim(b)
+    if isinstance(axes, (int, np.integer)):
+        axes_a, axes_b = list(range(na - axes, na)), list(range(int(axes)))
+    else:
+        axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int)
+                          else list(axes[0]),
+                          [axes[1]] if isinstance(axes[1], int)
+                          else list(axes[1]))
+    axes_a = [x % na for x in axes_a]
+    axes_b = [x % nb for x in axes_b]
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    sa = list(letters[:na])
+    sb = list(letters[na:na + nb])
+    for i, j in zip(axes_a, axes_b):
+        sb[j] = sa[i]
+    out = [c for c in sa if c not in [sa[i] for i in axes_a]] + \
+        [c for k, c in enumerate(sb) if k not in axes_b]
+    return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
+
+
+def full_like(x, fill_value, dtype=None):
+    return full(_shape(x), fill_value,
+                dtype if dtype is not None else _dtype_of(x))
+
+
+def empty(shape, dtype=np.float32):
+    """zeros: tracec has no uninitialized arrays."""
+    return zeros(shape, dtype)
+
+
+def empty_like(x, dtype=None):
+    return full_like(x, 0, dtype)
+
+
+def eye(n, m=None, k=0, dtype=np.float32):
+    m = n if m is None else m
+    rows = reshape(arange(n), (n, 1))
+    cols = reshape(arange(m), (1, m))
+    return astype(equal(add(rows, k), cols), dtype)
+
+
+def identity(n, dtype=np.float32):
+    return eye(n, dtype=dtype)
+
+
+def tri(n, m=None, k=0, dtype=np.float32):
+    m = n if m is None else m
+    return astype(greater_equal(add(reshape(arange(n), (n, 1)), k),
+                                reshape(arange(m), (1, m))), dtype)
+
+
+def tril(x, k=0):
+    x = _weak_array(x)
+    n, m = _shape(x)[-2:]
+    return where(tri(n, m, k, np.bool_), x, zeros_like(x))
+
+
+def triu(x, k=0):
+    x = _weak_array(x)
+    n, m = _shape(x)[-2:]
+    return where(tri(n, m, k - 1, np.bool_), zeros_like(x), x)
+
+
+def diagonal(x, offset=0):
+    """The k-th diagonal of a matrix (a gather of its flat positions)."""
+    x = _weak_array(x)
+    n, m = _shape(x)
+    rows = np.arange(builtins.max(0, -offset), n)
+    rows = rows[rows + offset < m]
+    return take(ravel(x), rows * m + rows + offset, axis=0)
+
+
+def diag(v, k=0):
+    """The k-th diagonal of a matrix, or a matrix with vector v on it."""
+    v = _weak_array(v)
+    if _ndim(v) == 2:
+        return diagonal(v, k)
+    if _ndim(v) != 1:
+        raise ValueError("diag takes a 1-D or 2-D array")
+    length = _static_size(v, 0, "diag")
+    n = length + builtins.abs(k)
+    rows = np.arange(length) + builtins.max(0, -k)
+    cols = np.arange(length) + builtins.max(0, k)
+    flat = scatter_add(zeros((n * n,), _dtype_of(v)), rows * n + cols, v)
+    return reshape(flat, (n, n))
+
+
+def trace(x, offset=0):
+    return sum(diagonal(x, offset))
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None):
+    """num evenly spaced numbers from start to stop (float32 unless dtype
+    says otherwise)."""
+    num = int(num)
+    if num < 0:
+        raise ValueError(f"linspace: num must be non-negative, got {num}")
+    divisor = (num - 1) if endpoint else num
+    step = (stop - start) / divisor if divisor > 0 else 0.0
+    values = add(multiply(arange(num, dtype=np.float64), step), start)
+    if endpoint and num > 1:
+        values = where(equal(arange(num), num - 1), float(stop), values)
+    return astype(values, dtype if dtype is not None else np.float32)
+
+
+def meshgrid(*xs, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
+    xs = [ravel(x) for x in xs]
+    shape = [_static_size(x, 0, "meshgrid") for x in xs]
+    if indexing == "xy" and len(xs) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, x in enumerate(xs):
+        axis = i
+        if indexing == "xy" and len(xs) > 1 and i < 2:
+            axis = 1 - i
+        view = [1] * len(xs)
+        view[axis] = -1
+        out.append(broadcast_to(reshape(x, view), shape))
+    return out
+
+
+def select(condlist, choicelist, default=0):
+    """The first choice whose condition holds, elementwise (np.select)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("select: condlist and choicelist differ in length")
+    result = default
+    for c, v in reversed(list(zip(condlist, choicelist))):
+        result = where(c, v, result)
+    return result
+
+
+def fliplr(x):
+    return flip(x, 1)
+
+
+def flipud(x):
+    return flip(x, 0)
+
+
+def rot90(x, k=1, axes=(0, 1)):
+    x = _weak_array(x)
+    k %= 4
+    a, b = axes
+    for _ in range(k):
+        x = swapaxes(flip(x, b), a, b)
+    return x
+
+
+def shape(x):
+    return _shape(x)
+
+
+def ndim(x):
+    return _ndim(x)
+
+
+def size(x, axis=None):
+    return _size(x, axis)
+
+
+def result_type(*arrays_and_dtypes):
+    names = []
+    for a in arrays_and_dtypes:
+        if isinstance(a, Value):
+            names.append(a.dtype)
+        elif isinstance(a, (np.ndarray, np.generic)):
+            names.append(_core.dtype_name(a.dtype))
+        elif isinstance(a, bool):
+            names.append("i1")
+        elif isinstance(a, int):
+            names.append("i32")
+        elif isinstance(a, float):
+            names.append("f32")
+        else:
+            names.append(_core.dtype_name(a))
+    result = names[0]
+    for n in names[1:]:
+        result = _C.promote_types(result, n)
+    return "bf16" if result == "bf16" else _core.numpy_dtype(result)
 
 
 # ---------------------------------------------------------------------------
