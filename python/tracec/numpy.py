@@ -307,6 +307,10 @@ greater_equal = _binary("ge", "greater_equal")
 
 
 def _where(c, x, y):
+    # A Python bool beside a boolean Value stays a bool (scalar_operand
+    # would make it an int32, as for arithmetic).
+    if _both_bool(x, y):
+        x, y = _bool_value(x), _bool_value(y)
     if not isinstance(x, Value):
         x = _core.scalar_operand(x, y)
     if not isinstance(y, Value):
@@ -1411,6 +1415,273 @@ def result_type(*arrays_and_dtypes):
     for n in names[1:]:
         result = _C.promote_types(result, n)
     return "bf16" if result == "bf16" else _core.numpy_dtype(result)
+
+
+alltrue, sometrue = all, any
+product, cumproduct = prod, cumprod
+fabs = abs
+
+
+def array(x, dtype=None):
+    return asarray(x, dtype)
+
+
+def deg2rad(x):
+    return multiply(_weak_array(x), float(np.pi / 180))
+
+
+def rad2deg(x):
+    return multiply(_weak_array(x), float(180 / np.pi))
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def isposinf(x):
+    return equal(_weak_array(x), np.inf)
+
+
+def isneginf(x):
+    return equal(_weak_array(x), -np.inf)
+
+
+def logaddexp2(x, y):
+    return divide(logaddexp(multiply(x, _LOG2), multiply(y, _LOG2)), _LOG2)
+
+
+def float_power(x, y):
+    """x ** y in float64 (NumPy's float_power)."""
+    return power(astype(x, np.float64), astype(y, np.float64))
+
+
+def fmax(x, y):
+    """The maximum, a NaN losing to a number (NumPy's fmax)."""
+    x, y = _binary_operands(x, y)
+    return where(isnan(x), y, where(isnan(y), x, maximum(x, y)))
+
+
+def fmin(x, y):
+    x, y = _binary_operands(x, y)
+    return where(isnan(x), y, where(isnan(y), x, minimum(x, y)))
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0."""
+    x = _weak_array(x)
+    safe = where(equal(x, 0), 1.0, multiply(x, float(np.pi)))
+    return where(equal(x, 0), 1.0, divide(sin(safe), safe))
+
+
+def round(x, decimals=0):  # noqa: A001 (NumPy's name)
+    """Rounded to `decimals` places, halves to even (NumPy's round)."""
+    x = _weak_array(x)
+    scale = 10.0 ** decimals
+    y = multiply(x, scale) if decimals else x
+    low = floor(y)
+    fraction = subtract(y, low)
+    even = equal(remainder(low, 2.0), 0.0)
+    up = logical_or(greater(fraction, 0.5),
+                    logical_and(equal(fraction, 0.5), logical_not(even)))
+    rounded = where(up, add(low, 1.0), low)
+    return divide(rounded, scale) if decimals else rounded
+
+
+around = rint = round
+
+
+def array_split(x, sections, axis=0):
+    """x cut into `sections` nearly equal parts (the first ones one
+    longer), or at indices."""
+    x = _weak_array(x)
+    if not isinstance(sections, (int, np.integer)):
+        return split(x, sections, axis)
+    axis = _axis_list(x, axis)[0]
+    n = _static_size(x, axis, "array_split")
+    size, extra = builtins.divmod(n, int(sections))
+    cuts, at = [], 0
+    for k in range(int(sections) - 1):
+        at += size + (1 if k < extra else 0)
+        cuts.append(at)
+    return split(x, cuts, axis)
+
+
+def hsplit(x, sections):
+    return split(x, sections, 1 if _ndim(x) > 1 else 0)
+
+
+def vsplit(x, sections):
+    return split(x, sections, 0)
+
+
+def dsplit(x, sections):
+    return split(x, sections, 2)
+
+
+def broadcast_arrays(*arrays):
+    shape = np.broadcast_shapes(*[_shape(a) for a in arrays])
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def ediff1d(x):
+    return diff(ravel(x))
+
+
+def kron(a, b):
+    """The Kronecker product of two arrays of the same rank."""
+    a, b = _weak_array(a), _weak_array(b)
+    if _ndim(a) != _ndim(b):
+        raise ValueError("kron: tracec takes arrays of the same rank")
+    sa, sb = _shape(a), _shape(b)
+    interleaved_a = [d for n in sa for d in (n, 1)]
+    interleaved_b = [d for n in sb for d in (1, n)]
+    product = multiply(reshape(a, interleaved_a), reshape(b, interleaved_b))
+    return reshape(product, tuple(x * y for x, y in zip(sa, sb)))
+
+
+def cross(a, b, axis=-1):
+    """The cross product of 3-vectors along `axis`."""
+    a, b = broadcast_arrays(_weak_array(a), _weak_array(b))
+    axis = _axis_list(a, axis)[0]
+    if _shape(a)[axis] != 3:
+        raise ValueError("cross: tracec takes 3-vectors")
+    x = [_slice_axis(a, axis, i, i + 1) for i in range(3)]
+    y = [_slice_axis(b, axis, i, i + 1) for i in range(3)]
+    return concatenate([subtract(multiply(x[1], y[2]), multiply(x[2], y[1])),
+                        subtract(multiply(x[2], y[0]), multiply(x[0], y[2])),
+                        subtract(multiply(x[0], y[1]), multiply(x[1], y[0]))],
+                       axis)
+
+
+def nanvar(x, axis=None, keepdims=False):
+    x = _weak_array(x)
+    centered = subtract(x, nanmean(x, axis, keepdims=True))
+    return nanmean(multiply(centered, centered), axis, keepdims)
+
+
+def nanstd(x, axis=None, keepdims=False):
+    return sqrt(nanvar(x, axis, keepdims))
+
+
+def nancumsum(x, axis=None):
+    x = _weak_array(x)
+    return cumsum(where(isnan(x), 0.0, x), axis)
+
+
+def nancumprod(x, axis=None):
+    x = _weak_array(x)
+    return cumprod(where(isnan(x), 1.0, x), axis)
+
+
+def rollaxis(x, axis, start=0):
+    x = _weak_array(x)
+    ndim = _ndim(x)
+    axis = _axis_list(x, axis)[0]
+    start = start + ndim if start < 0 else start
+    if start > axis:
+        start -= 1
+    return moveaxis(x, axis, start)
+
+
+def take_along_axis(x, indices, axis):
+    """x's elements at `indices` along `axis`, the other axes matched
+    (np.take_along_axis): a gather of flat positions, computed from the
+    indices (wrapped where negative) and the other axes' positions."""
+    x = _weak_array(x)
+    axis = _axis_list(x, axis)[0]
+    shape = _shape(x)
+    if None in shape:
+        raise ValueError("take_along_axis needs a static shape")
+    if isinstance(indices, Value):
+        idx = where(less(indices, 0), add(indices, shape[axis]), indices)
+    else:
+        idx = _concrete_indices(indices, shape[axis], axis)
+    out_shape = np.broadcast_shapes(
+        tuple(d if i != axis else _shape(idx)[axis]
+              for i, d in enumerate(shape)), _shape(idx))
+    strides = np.cumprod((1,) + shape[::-1])[:-1][::-1]
+    flat = multiply(astype(broadcast_to(idx, out_shape), np.int64),
+                    int(strides[axis]))
+    for i, d in enumerate(out_shape):
+        if i != axis:
+            view = [1] * len(out_shape)
+            view[i] = d
+            flat = add(flat, np.arange(d, dtype=np.int64).reshape(view)
+                       * int(strides[i]))
+    return reshape(take(ravel(x), ravel(flat), axis=0), out_shape)
+
+
+def trapz(y, x=None, dx=1.0, axis=-1):
+    y = _weak_array(y)
+    axis = _axis_list(y, axis)[0]
+    n = _static_size(y, axis, "trapz")
+    pairs = add(_slice_axis(y, axis, 1, n), _slice_axis(y, axis, 0, n - 1))
+    widths = dx if x is None else diff(x, axis=-1 if _ndim(x) == 1 else axis)
+    if x is not None and _ndim(x) == 1 and _ndim(y) > 1:
+        view = [1] * _ndim(y)
+        view[axis] = -1
+        widths = reshape(widths, view)
+    return multiply(sum(multiply(pairs, widths), axis), 0.5)
+
+
+def polyval(p, x):
+    """p[0] x^(n-1) + ... + p[n-1], by Horner's rule."""
+    p = _weak_array(p)
+    n = _static_size(p, 0, "polyval")
+    result = zeros_like(x) if isinstance(x, Value) else \
+        np.zeros_like(np.asarray(x, np.result_type(x, 0.0)))
+    for i in range(n):
+        result = add(multiply(result, x), p[i])
+    return result
+
+
+def vander(x, n=None, increasing=False):
+    x = _weak_array(x)
+    n = _static_size(x, 0, "vander") if n is None else int(n)
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    return power(reshape(x, (-1, 1)), reshape(astype(powers, _dtype_of(x)),
+                                              (1, n)))
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None):
+    return astype(power(base, linspace(start, stop, num, endpoint,
+                                       np.float64)),
+                  dtype if dtype is not None else np.float32)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None):
+    if start == 0 or stop == 0 or (start < 0) != (stop < 0):
+        raise ValueError("geomspace: start and stop must be nonzero and of "
+                         "one sign")
+    sign_ = -1.0 if start < 0 else 1.0
+    values = logspace(np.log10(builtins.abs(start)),
+                      np.log10(builtins.abs(stop)), num, endpoint,
+                      dtype=np.float64)
+    values = multiply(values, sign_)
+    if num > 0:  # the ends exactly, as NumPy's
+        values = where(equal(arange(num), 0), float(start), values)
+        if endpoint:
+            values = where(equal(arange(num), num - 1), float(stop), values)
+    return astype(values, dtype if dtype is not None else np.float32)
+
+
+def tril_indices(n, k=0, m=None):
+    return np.tril_indices(n, k, m)  # static: NumPy's own
+
+
+def triu_indices(n, k=0, m=None):
+    return np.triu_indices(n, k, m)
+
+
+def diag_indices(n, ndim=2):
+    return np.diag_indices(n, ndim)
+
+
+def indices(dimensions, dtype=np.int32):
+    return np.indices(dimensions, dtype)
+
+
+def diagflat(v, k=0):
+    return diag(ravel(v), k)
 
 
 # ---------------------------------------------------------------------------
