@@ -462,3 +462,29 @@ def test_vjp_inside_f_for_its_grad_fn():
 
     np.testing.assert_allclose(g_vjp(np.ones((2, 4))),
                                2.0 * np.ones((2, 3)) @ w.T, rtol=1e-12)
+
+
+def test_higher_orders_keep_the_custom_rule_for_primal_values():
+    # The primal value of a custom-gradient function inside a gradient
+    # computation is differentiated by an outer gradient with the custom
+    # rule, as TensorFlow's nested tapes and JAX's custom_vjp do (it used
+    # to be differentiated through the forward function's body: -sin(2)).
+    @tracec.custom_gradient
+    def g(x):
+        return tnp.cos(2 * x) / 2.0, lambda dy: dy * 3.0
+
+    x = np.float64(1.0)
+    # The value output of value_and_grad: its derivative is the rule's, 3.
+    assert tracec.grad(lambda x: tracec.value_and_grad(g)(x)[0])(x) == 3.0
+    # d/dx [g'(x) x + g(x)] = 3 + 3 under the rule (g' = 3 constant).
+    assert tracec.grad(lambda x: tracec.grad(lambda x: g(x) * x)(x))(x) == 6.0
+    # Nested tapes, as TensorFlow's custom_gradient test does.
+    v = np.asarray(1.0)
+    with tracec.GradientTape() as outer:
+        outer.watch(v)
+        with tracec.GradientTape() as inner:
+            inner.watch(v)
+            y = tnp.multiply(g(v), v)
+        dy = inner.gradient(y, v)
+    assert float(dy) == 3.0 + float(np.cos(2.0) / 2)
+    assert float(outer.gradient(dy, v)) == 6.0

@@ -15,6 +15,7 @@
 
 #include "tracec/Transforms/Differentiation/Passes.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
 #include "tracec/Transforms/Differentiation/Differentiator.h"
@@ -348,6 +349,29 @@ void AutoDiffPass::runOnOperation() {
           call->getParentOfType<func::FuncOp>() != inference)
         call.setCalleeFromCallable(inferenceRef);
     });
+  }
+
+  // The calls of custom-VJP functions made for their results next to the
+  // calls of their forward rules (CallGradient::emitPrimal) compute the
+  // forward rules' leading results again: use those.
+  SmallVector<func::CallOp> primalCalls;
+  module.walk([&](func::CallOp call) {
+    if (call->removeAttr(kCustomVjpPrimalAttrName))
+      primalCalls.push_back(call);
+  });
+  for (func::CallOp call : primalCalls) {
+    func::FuncOp forward = getCustomVjp(calleeOf(call, symbols))->forward;
+    for (Operation *before = call->getPrevNode(); before;
+         before = before->getPrevNode()) {
+      auto candidate = dyn_cast<func::CallOp>(before);
+      if (!candidate || candidate.getCallee() != forward.getSymName() ||
+          candidate.getOperands() != call.getOperands())
+        continue;
+      call.replaceAllUsesWith(
+          candidate.getResults().take_front(call.getNumResults()));
+      call.erase();
+      break;
+    }
   }
 
   // trace.custom_vjp and trace.checkpoint have done their work: later

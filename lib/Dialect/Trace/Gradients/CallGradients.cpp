@@ -10,6 +10,8 @@
 
 #include "GradientModels.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
+
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -47,8 +49,18 @@ struct CallGradient
       args.push_back(state.primal(operand));
     auto forward =
         func::CallOp::create(builder, call.getLoc(), fns->forward, args);
-    for (auto [result, value] :
-         llvm::zip(call.getResults(), forward.getResults()))
+    ValueRange primals = forward.getResults();
+    // A function with a custom VJP: its results are those of a call of the
+    // function itself, so a derivative of this code (a higher order) uses
+    // the rule for them, as TensorFlow and JAX do; the forward rule's call
+    // gives the residuals. trace-autodiff makes that call the forward
+    // rule's results once every gradient is built.
+    if (getCustomVjp(callee)) {
+      auto primal = func::CallOp::create(builder, call.getLoc(), callee, args);
+      primal->setAttr(kCustomVjpPrimalAttrName, builder.getUnitAttr());
+      primals = primal.getResults();
+    }
+    for (auto [result, value] : llvm::zip(call.getResults(), primals))
       state.setPrimal(result, value);
     state.save(op, forward.getResults().drop_front(call.getNumResults()));
     return success();

@@ -50,6 +50,13 @@ struct CustomVjp {
   func::FuncOp forward;
   func::FuncOp backward;
 };
+/// Marks the call of a custom-VJP function that a generated forward
+/// function makes for the function's results (beside the call of its
+/// forward rule, which gives the residuals): trace-autodiff replaces it by
+/// the forward rule's results once every gradient is built.
+inline constexpr llvm::StringLiteral kCustomVjpPrimalAttrName =
+    "trace.custom_vjp_primal";
+
 /// The custom forward/backward functions of `f`, if it has them (assumes
 /// the attribute verified).
 std::optional<CustomVjp> getCustomVjp(func::FuncOp f);
