@@ -290,3 +290,19 @@ def test_promotion_grid(a, b):
     if expected == np.result_type(a, b) and not (a == b == np.bool_):
         np.testing.assert_array_equal(tnp.subtract(x, y),
                                       np.subtract(x, y))
+
+
+def test_equality_operators_are_elementwise():
+    x = np.array([0.0, 1.0, 2.0], np.float32)
+    eq, ne, reflected, none = traced(
+        lambda v: (v == 0, v != 1.0, np.array([0.0, 5.0, 2.0]) == v,
+                   np.asarray(v == None)))(x)  # noqa: E711
+    np.testing.assert_array_equal(eq, [True, False, False])
+    np.testing.assert_array_equal(ne, [True, False, True])
+    np.testing.assert_array_equal(reflected, [True, False, True])
+    assert not none  # compared as objects: not None
+    # A branch on `x == 0` of a static structure works as JAX's: the
+    # gradient at 0 of where(x == 0, 0, sqrt(x)) is 0, not NaN.
+    g = tracec.grad(lambda v: tnp.sum(tnp.where(v == 0, 0.0, tnp.sqrt(
+        tnp.where(v == 0, 1.0, v)))))(np.array([0.0, 4.0]))
+    np.testing.assert_allclose(g, [0.0, 0.25])

@@ -1956,6 +1956,9 @@ def _install_operators(cls):
     cls.__matmul__, cls.__rmatmul__ = matmul, _reflect(matmul)
     cls.__lt__, cls.__le__ = less, less_equal
     cls.__gt__, cls.__ge__ = greater, greater_equal
+    # Elementwise, as NumPy's and JAX's (identity made `x == 0` False and
+    # took the wrong branch silently); hashing stays by identity.
+    cls.__eq__, cls.__ne__ = _comparison(equal), _comparison(not_equal)
     cls.__neg__ = negative
     cls.__abs__ = abs
     cls.__getitem__ = _getitem
@@ -1971,6 +1974,19 @@ def _install_operators(cls):
     cls.__len__ = lambda self: self.shape[0]
     cls.__iter__ = _no_iter
     cls.__hash__ = object.__hash__
+
+
+def _comparison(fn):
+    """== or != with an array or a number: elementwise; with anything else
+    (None, a string) NotImplemented, so Python compares identities (JAX's
+    `x == None` is False too)."""
+    def operator(x, y):
+        if not isinstance(y, (Value, np.ndarray, np.generic, bool, int,
+                              float, _core.VariableBase)) and \
+                not _core.is_foreign_array(y):
+            return NotImplemented
+        return fn(x, y)
+    return operator
 
 
 def _bitwise(logical):

@@ -730,6 +730,33 @@ def test_custom_vjp_basic():
     assert_close(value_and_grad(f)(x), (np.sin(x), 2 * np.cos(x)))
 
 
+# api_test.py CustomVJPTest.test_invariance
+def test_custom_vjp_invariance():
+    @tracec.custom_vjp
+    def f(x):
+        return tnp.cos(2 * x) / 2.
+
+    def f_fwd(x):
+        return (f(x), x)
+
+    def f_rev(x, g):
+        return (g * 3,)
+    f.defvjp(f_fwd, f_rev)
+
+    def f2(x):
+        y, _ = tracec.value_and_grad(f)(x)
+        return y
+
+    def f3(x):
+        y, _ = tracec.value_and_grad(f2)(x)
+        return y
+
+    expected = 3.
+    np.testing.assert_allclose(tracec.grad(f)(1.), expected)
+    np.testing.assert_allclose(tracec.grad(f2)(1.), expected)
+    np.testing.assert_allclose(tracec.grad(f3)(1.), expected)
+
+
 # api_test.py CustomVJPTest.test_jit
 def test_custom_vjp_jit():
     @tracec.custom_vjp
