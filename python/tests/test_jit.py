@@ -81,6 +81,8 @@ def test_bad_static_specifications():
         tracec.jit(lambda x, y: x, static_argnames="z")
     with pytest.raises(TypeError, match="must be ints"):
         tracec.jit(lambda x: x, static_argnums="x")
+    with pytest.raises(TypeError, match="jit takes a callable, got a int"):
+        tracec.jit(3)
 
 
 def test_jit_methods_count_self():

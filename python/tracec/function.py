@@ -795,6 +795,9 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None,
     array(18., dtype=float32)
     """
     def make(f):
+        if not callable(f):
+            raise TypeError(f"jit takes a callable, got a "
+                            f"{type(f).__name__}")
         return Function(f, input_signature, name,
                         reduce_retracing=reduce_retracing,
                         traced_numbers=_StaticArguments(

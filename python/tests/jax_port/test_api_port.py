@@ -730,6 +730,12 @@ def test_custom_vjp_basic():
     assert_close(value_and_grad(f)(x), (np.sin(x), 2 * np.cos(x)))
 
 
+# api_test.py APITest.test_jit_of_noncallable
+def test_jit_of_noncallable():
+    with pytest.raises(TypeError, match="jit takes a callable"):
+        tracec.jit(3)
+
+
 # api_test.py CustomVJPTest.test_invariance
 def test_custom_vjp_invariance():
     @tracec.custom_vjp
