@@ -68,4 +68,30 @@ def DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
   ];
 }
 
+def BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
+  let cppNamespace = "::mlir::trace";
+  let description = [{
+    The batching rule of an op (JAX's `batching.primitive_batchers`), used
+    by `trace-vmap`. The pass clones a function's ops in order into its
+    batched form, where some values carry a leading batch dim (always the
+    leading one, of `state.batchSize()`). An op none of whose operands
+    (nor a value its regions capture) carries it is cloned as it is;
+    otherwise the pass calls `emitBatched`, which reads the operands'
+    batched-form values (`state.lookup`, `state.isBatched`,
+    `state.materialize`) and records each result's (`state.map`). Rules are
+    attached as external models (lib/Dialect/Trace/Batching), next to the
+    reverse and tangent rules; an op without one cannot be batched, and
+    trace-vmap says so.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Emits the op's batched form at `builder`'s insertion point; called
+        only when some operand is batched.
+      }],
+      "::llvm::LogicalResult", "emitBatched",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::trace::BatchState &":$state)>,
+  ];
+}
+
 #endif // TRACE_INTERFACES_TD

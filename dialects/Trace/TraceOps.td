@@ -4,7 +4,7 @@
 // NumPy broadcasting, comparisons, select, cast), linear algebra,
 // reductions, shape ops (with scatter_add, gather's adjoint), convolution
 // and pooling (with their backprop ops and max_pool2d_select),
-// differentiation, and state and ordering. This file includes them all, so
+// differentiation, batching (vmap), and state and ordering. This file includes them all, so
 // that the generated TraceOps.h.inc/.cpp.inc hold every op. Shape rules,
 // folders and canonicalizations are implemented in lib/Dialect/Trace/IR, one
 // file per family.
@@ -21,6 +21,7 @@ include "Trace/TraceReductionOps.td"
 include "Trace/TraceShapeOps.td"
 include "Trace/TraceConvPoolOps.td"
 include "Trace/TraceGradientOps.td"
+include "Trace/TraceBatchingOps.td"
 include "Trace/TraceStateOps.td"
 
 #endif // TRACE_OPS_TD

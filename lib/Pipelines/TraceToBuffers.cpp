@@ -17,6 +17,9 @@ void tracec::buildTraceToBuffersPipeline(
     OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors,
     llvm::function_ref<void(OpPassManager &)> onBuffers,
     llvm::function_ref<void(OpPassManager &)> onTrace) {
+  // Batch (vmap) first: what it generates is ordinary code to order and
+  // differentiate.
+  pm.addPass(trace::createTraceVmap());
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());

@@ -10,6 +10,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "tracec/Dialect/Trace/Batching/Batching.h"
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Parser/ParserHazards.h"
@@ -38,6 +39,7 @@ Compiler::Compiler() {
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::trace::TraceDialect>();
   mlir::trace::registerGradientRules(registry);
+  mlir::trace::registerBatchingRules(registry);
   mlir::trace::registerBufferizableOpInterfaceExternalModels(registry);
   context_ = std::make_unique<mlir::MLIRContext>(registry);
   // The JIT compiles from any thread; keep MLIR's own thread pool off so a

@@ -315,6 +315,15 @@ void tracec::python::bindTracer(py::module_ &m) {
       },
       py::arg("fn"), py::arg("primals"), py::arg("tangents"),
       py::arg("argnums"));
+  // vmap: f mapped over dim in_axes[i] of argument i (-1: not mapped).
+  m.def(
+      "vmap",
+      [](py::function fn, const std::vector<Value> &args, const I64s &inAxes,
+         const I64s &outAxes) {
+        return vmap(toCallable(std::move(fn)), args, inAxes, outAxes);
+      },
+      py::arg("fn"), py::arg("args"), py::arg("in_axes"),
+      py::arg("out_axes"));
   // jvp at several tangent sets, f traced once: a list of result lists.
   m.def(
       "jvps",

@@ -34,7 +34,7 @@ LAYERS = [
     ("functions", ["signatures", "concrete_function", "function",
                    "graphdef", "saved"]),
     ("transforms", ["reverse", "forward", "symbolic_gradients",
-                    "backprop"]),
+                    "backprop", "batching"]),
     ("api", ["api"]),
     ("user", ["gradient_tape", "module", "checkpoints"]),
     ("package", ["__init__"]),

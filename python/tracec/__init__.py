@@ -20,7 +20,8 @@ from .function import (ConcreteFunction, Function, TensorSpec,  # noqa: F401
 from .api import (eval_shape, grad, gradients,  # noqa: F401
                   gradients_function, hessian, hessians, hvp, implicit_grad,
                   implicit_value_and_grad, jacfwd, jacrev, jvp, linearize,
-                  make_vjp, val_and_grad_function, value_and_grad, vjp)
+                  make_vjp, val_and_grad_function, value_and_grad, vjp,
+                  vmap)
 from .symbolic_gradients import AggregationMethod  # noqa: F401
 from . import _tree as tree_util  # noqa: F401
 from ._tree import register_dataclass, register_pytree_node  # noqa: F401

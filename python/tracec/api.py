@@ -1,11 +1,11 @@
 """The function transforms of tracec's public API, as thin, documented
 wrappers (as jax/_src/api.py is): how each is traced lives in reverse.py
-(grad, value_and_grad, vjp), forward.py (jvp, jacfwd, jacrev, hvp) and
-symbolic_gradients.py (TensorFlow 1's gradients and hessians).
+(grad, value_and_grad, vjp), forward.py (jvp, jacfwd, jacrev, hvp),
+batching.py (vmap) and symbolic_gradients.py (TensorFlow 1's gradients and hessians).
 
-Nothing differentiates in Python: every transform records trace.grad,
-trace.vjp or trace.jvp ops that the compiler's trace-autodiff pass
-differentiates. Eagerly, a transformed function is traced and compiled once
+Nothing differentiates or batches in Python: every transform records
+trace.grad, trace.vjp, trace.jvp or trace.vmap ops that the compiler's
+trace-autodiff and trace-vmap passes rewrite. Eagerly, a transformed function is traced and compiled once
 per signature; inside a tracec.function, it records its op in place.
 
 >>> import numpy as np, tracec, tracec.numpy as tnp
@@ -16,6 +16,7 @@ per signature; inside a tracec.function, it records its op in place.
 from __future__ import annotations
 
 from . import backprop as _backprop
+from . import batching as _batching
 from . import forward as _forward
 from . import reverse as _reverse
 from . import symbolic_gradients as _symbolic_gradients
@@ -25,7 +26,7 @@ from .signatures import TensorSpec
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev",
            "hessian", "hvp", "gradients", "hessians", "implicit_grad",
-           "implicit_value_and_grad", "gradients_function",
+           "implicit_value_and_grad", "gradients_function", "vmap",
            "val_and_grad_function", "make_vjp", "linearize", "eval_shape"]
 
 
@@ -120,6 +121,30 @@ def linearize(f, *primals):
     def f_jvp(*tangents):
         return _forward.jvp(f, primals, tangents)[1]
     return out, f_jvp
+
+
+# ---------------------------------------------------------------------------
+# Batching (JAX's vmap)
+# ---------------------------------------------------------------------------
+
+
+def vmap(f, in_axes=0, out_axes=0):
+    """f mapped over a dim of its arguments (jax.vmap): vmap(f)(xs) is f(x)
+    for each x along xs's mapped dim, stacked along the outputs' out_axes,
+    computed by one batched function (the compiler's trace-vmap pass), not
+    a loop. in_axes: an int (negative from the end) or None (not mapped)
+    for every argument, or one entry per positional argument (an int, None
+    or a pytree prefix of it); out_axes likewise for the outputs (None is
+    not supported). Keyword arguments are mapped along their leading dim.
+    Composes with grad, jvp, jit and itself: vmap(grad(loss), in_axes=(None,
+    0))(w, xs) gives one gradient per example.
+
+    >>> xs = np.arange(6, dtype=np.float32).reshape(3, 2)
+    >>> tracec.vmap(lambda x, w: tnp.sum(x * w), in_axes=(0, None))(
+    ...     xs, np.float32(2.0))
+    array([ 2., 10., 18.], dtype=float32)
+    """
+    return _batching.vmap(f, in_axes, out_axes)
 
 
 def eval_shape(f, *args, **kwargs):

@@ -18,6 +18,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "tracec/Conversion/Passes.h"
+#include "tracec/Dialect/Trace/Batching/Batching.h"
 #include "tracec/Dialect/Trace/Gradients/Gradients.h"
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Parser/ParserHazards.h"
@@ -87,6 +88,7 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::trace::TraceDialect>();
   mlir::trace::registerGradientRules(registry);
+  mlir::trace::registerBatchingRules(registry);
   mlir::trace::registerBufferizableOpInterfaceExternalModels(registry);
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(

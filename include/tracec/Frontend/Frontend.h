@@ -17,5 +17,6 @@
 #include "tracec/Frontend/Trace.h"
 #include "tracec/Frontend/TraceError.h"
 #include "tracec/Frontend/Value.h"
+#include "tracec/Frontend/Vmap.h"
 
 #endif // TRACEC_FRONTEND_FRONTEND_H

@@ -61,4 +61,25 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def TraceVmap : Pass<"trace-vmap", "::mlir::ModuleOp"> {
+  let summary = "Batch functions: generate the batched function of each "
+                "trace.vmap and rewrite it into a call";
+  let description = [{
+    For each function `f` and set of batched arguments a trace.vmap
+    references, generates `__vmap_f_<args>_<size>`: f's ops cloned in order,
+    those with a batched operand by their batching rule
+    (BatchableOpInterface), with the batch dim leading every batched value;
+    every result is batched. The op becomes a transpose of each argument
+    whose mapped dim is not the first, the call, and a transpose of each
+    result whose batch dim goes elsewhere (out_axes). Calls and gradient
+    ops batch their callees the same way, so vmap of grad gives
+    per-example gradients and vmap nests. Runs before trace-autodiff, so
+    gradients of batched functions are ordinary gradients. An op with a
+    batched operand and no rule (control flow over batched values,
+    gathers, convolutions) is an error that names it.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TRACEC_TRANSFORMS_DIFFERENTIATION_PASSES

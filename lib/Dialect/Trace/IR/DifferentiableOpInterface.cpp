@@ -10,6 +10,13 @@ using namespace mlir;
 
 #include "tracec/Dialect/Trace/IR/TraceInterfaces.cpp.inc"
 
+RankedTensorType mlir::trace::withBatchDim(Type type, int64_t size) {
+  auto tensor = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape = {size};
+  llvm::append_range(shape, tensor.getShape());
+  return tensor.clone(shape);
+}
+
 Type mlir::trace::cotangentType(Type type) {
   if (auto resource = dyn_cast<ResourceType>(type))
     return resource.getValueType();

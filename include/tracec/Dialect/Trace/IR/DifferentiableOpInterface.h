@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
+#include "tracec/Dialect/Trace/IR/BatchState.h"
 
 namespace mlir::trace {
 

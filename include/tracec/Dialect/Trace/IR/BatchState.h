@@ -1,0 +1,45 @@
+//===- BatchState.h - What a batching rule sees of trace-vmap -------------===//
+
+#ifndef TRACEC_DIALECT_TRACE_IR_BATCHSTATE_H
+#define TRACEC_DIALECT_TRACE_IR_BATCHSTATE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::trace {
+
+/// What a batching rule (BatchableOpInterface) sees of the function being
+/// batched. Values passed in are the ORIGINAL function's; the state maps
+/// them to the batched function being built. A batched value has the
+/// original's type with a leading batch dim of `batchSize()`; an unbatched
+/// one is the same for every example and keeps the original type.
+class BatchState {
+public:
+  virtual ~BatchState() = default;
+
+  /// The size of the batch dim (static).
+  virtual int64_t batchSize() = 0;
+  /// The batched function's value for an original value.
+  virtual Value lookup(Value original) = 0;
+  /// Whether that value carries the batch dim.
+  virtual bool isBatched(Value original) = 0;
+  /// The value with the batch dim: an unbatched one broadcast along a new
+  /// leading dim.
+  virtual Value materialize(OpBuilder &builder, Value original) = 0;
+  /// Records the batched function's value for an original result.
+  virtual void map(Value original, Value value, bool batched) = 0;
+  /// The batched form of function `callee`, its arguments batched where
+  /// `batchedArgs` says: every result batched. Generated once per callee
+  /// and batching.
+  virtual FailureOr<func::FuncOp> batchedCallee(Location loc,
+                                                FlatSymbolRefAttr callee,
+                                                ArrayRef<bool> batchedArgs) = 0;
+};
+
+/// `type` (a ranked tensor) with a leading dim of `size`.
+RankedTensorType withBatchDim(Type type, int64_t size);
+
+} // namespace mlir::trace
+
+#endif // TRACEC_DIALECT_TRACE_IR_BATCHSTATE_H

@@ -1,0 +1,257 @@
+//===- Vmap.cpp - The trace-vmap pass -------------------------------------===//
+//
+// Rewrites each trace.vmap into a call of the batched form of its callee.
+// The batched form clones the callee's ops in order; an op with a batched
+// operand is built by its batching rule (BatchableOpInterface), the others
+// are cloned as they are and stay unbatched (computed once for the whole
+// batch). The batch dim always leads: the op's in_axes and out_axes become
+// transposes around the call. trace.vmap ops inside a callee are rewritten
+// before the callee is batched, so vmap nests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Transforms/Differentiation/Passes.h"
+
+#include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
+#include "tracec/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEVMAP
+#include "tracec/Transforms/Differentiation/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+/// Generates batched functions, once per callee, batched arguments and
+/// batch size.
+class Batcher {
+public:
+  Batcher(ModuleOp module) : module(module), symbols(module) {}
+
+  /// Rewrites the trace.vmap ops of `f` (and of the functions they batch).
+  LogicalResult rewriteVmapsIn(func::FuncOp f);
+  FailureOr<func::FuncOp> batched(Location loc, StringRef callee,
+                                  ArrayRef<bool> batchedArgs, int64_t size);
+
+private:
+  LogicalResult rewrite(VmapOp vmap);
+  FailureOr<func::FuncOp> generate(func::FuncOp f, ArrayRef<bool> batchedArgs,
+                                   int64_t size);
+
+  ModuleOp module;
+  SymbolTable symbols;
+  DenseSet<Operation *> rewritten;
+  llvm::StringMap<func::FuncOp> generated;
+};
+
+/// The state of one function being batched.
+class FunctionBatchState : public BatchState {
+public:
+  FunctionBatchState(Batcher &batcher, int64_t size)
+      : batcher(batcher), size(size) {}
+
+  int64_t batchSize() override { return size; }
+  Value lookup(Value original) override { return mapping.lookup(original); }
+  bool isBatched(Value original) override {
+    return batchedValues.contains(original);
+  }
+  Value materialize(OpBuilder &builder, Value original) override {
+    Value value = lookup(original);
+    if (isBatched(original))
+      return value;
+    auto type = cast<RankedTensorType>(value.getType());
+    return BroadcastToOp::create(builder, value.getLoc(), value,
+                                 withBatchDim(type, size).getShape());
+  }
+  void map(Value original, Value value, bool batched) override {
+    mapping.map(original, value);
+    if (batched)
+      batchedValues.insert(original);
+  }
+  FailureOr<func::FuncOp> batchedCallee(Location loc, FlatSymbolRefAttr callee,
+                                        ArrayRef<bool> batchedArgs) override {
+    return batcher.batched(loc, callee.getValue(), batchedArgs, size);
+  }
+
+  IRMapping mapping;
+
+private:
+  Batcher &batcher;
+  int64_t size;
+  DenseSet<Value> batchedValues;
+};
+
+/// Whether `op` has a batched operand, or its regions read a batched value
+/// from above.
+bool readsBatched(Operation *op, FunctionBatchState &state) {
+  return readsAnyOf(op, [&](Value v) { return state.isBatched(v); });
+}
+
+/// The permutation that moves dim `from` of a rank-`rank` tensor to `to`.
+SmallVector<int64_t> moveDim(int64_t rank, int64_t from, int64_t to) {
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != from)
+      perm.push_back(d);
+  perm.insert(perm.begin() + to, from);
+  return perm;
+}
+
+Value moved(OpBuilder &builder, Location loc, Value value, int64_t from,
+            int64_t to) {
+  if (from == to)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> perm = moveDim(type.getRank(), from, to);
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(type.getDimSize(d));
+  return TransposeOp::create(builder, loc, type.clone(shape), value,
+                             builder.getDenseI64ArrayAttr(perm));
+}
+
+} // namespace
+
+LogicalResult Batcher::rewriteVmapsIn(func::FuncOp f) {
+  if (!rewritten.insert(f).second)
+    return success();
+  SmallVector<VmapOp> vmaps;
+  f.walk([&](VmapOp vmap) { vmaps.push_back(vmap); });
+  for (VmapOp vmap : vmaps)
+    if (failed(rewrite(vmap)))
+      return failure();
+  return success();
+}
+
+LogicalResult Batcher::rewrite(VmapOp vmap) {
+  OpBuilder builder(vmap);
+  Location loc = vmap.getLoc();
+  SmallVector<bool> batchedArgs;
+  SmallVector<Value> args;
+  for (auto [arg, axis] : llvm::zip(vmap.getArgs(), vmap.getInAxes())) {
+    batchedArgs.push_back(axis >= 0);
+    args.push_back(axis >= 0 ? moved(builder, loc, arg, axis, 0) : arg);
+  }
+  FailureOr<func::FuncOp> callee = batched(
+      loc, vmap.getCallee(), batchedArgs, vmap.getBatchSize());
+  if (failed(callee))
+    return failure();
+  auto call = func::CallOp::create(builder, loc, *callee, args);
+  SmallVector<Value> results;
+  for (auto [result, axis] : llvm::zip(call.getResults(), vmap.getOutAxes()))
+    results.push_back(moved(builder, loc, result, 0, axis));
+  vmap.replaceAllUsesWith(results);
+  vmap.erase();
+  return success();
+}
+
+FailureOr<func::FuncOp> Batcher::batched(Location loc, StringRef callee,
+                                         ArrayRef<bool> batchedArgs,
+                                         int64_t size) {
+  std::string key = callee.str() + "_";
+  for (bool isBatched : batchedArgs)
+    key += isBatched ? 'b' : 'u';
+  key += "_" + std::to_string(size);
+  if (func::FuncOp f = generated.lookup(key))
+    return f;
+  auto f = symbols.lookup<func::FuncOp>(callee);
+  if (!f || f.isExternal())
+    return emitError(loc) << "vmap: @" << callee
+                          << " is not a function with a body";
+  if (f->hasAttr(kCustomVjpAttrName))
+    return emitError(loc) << "vmap: @" << callee
+                          << " has a custom gradient (trace.custom_vjp), "
+                             "which cannot be batched yet";
+  if (failed(rewriteVmapsIn(f)))
+    return failure();
+  FailureOr<func::FuncOp> batchedF = generate(f, batchedArgs, size);
+  if (failed(batchedF))
+    return failure();
+  generated[key] = *batchedF;
+  return *batchedF;
+}
+
+FailureOr<func::FuncOp> Batcher::generate(func::FuncOp f,
+                                          ArrayRef<bool> batchedArgs,
+                                          int64_t size) {
+  if (!f.getBody().hasOneBlock())
+    return f.emitOpError("cannot be batched (vmap): its body has several "
+                         "blocks");
+  SmallVector<Type> argTypes;
+  for (auto [type, isBatched] :
+       llvm::zip(f.getFunctionType().getInputs(), batchedArgs)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return f.emitOpError("cannot be batched (vmap): it takes a ")
+             << type << " (variables: pass their values)";
+    if (isBatched && !tensor.hasStaticShape())
+      return f.emitOpError("cannot be batched (vmap) at the dynamic type ")
+             << type << ": vmap maps static shapes";
+    argTypes.push_back(isBatched ? withBatchDim(type, size) : type);
+  }
+
+  std::string name = "__vmap_" + f.getSymName().str() + "_";
+  for (bool isBatched : batchedArgs)
+    name += isBatched ? 'b' : 'u';
+  name += "_" + std::to_string(size);
+  OpBuilder builder(f);
+  builder.setInsertionPointAfter(f);
+  auto batchedF = func::FuncOp::create(
+      builder, f.getLoc(), name, builder.getFunctionType(argTypes, {}));
+  batchedF.setPrivate();
+  symbols.insert(batchedF);
+
+  Block &body = f.getBody().front();
+  Block *entry = batchedF.addEntryBlock();
+  FunctionBatchState state(*this, size);
+  for (auto [original, arg, isBatched] :
+       llvm::zip(body.getArguments(), entry->getArguments(), batchedArgs))
+    state.map(original, arg, isBatched);
+
+  builder.setInsertionPointToStart(entry);
+  for (Operation &op : body.without_terminator()) {
+    if (!readsBatched(&op, state)) {
+      builder.clone(op, state.mapping);
+      continue;
+    }
+    auto rule = dyn_cast<BatchableOpInterface>(&op);
+    if (!rule) {
+      InFlightDiagnostic diag = op.emitOpError(
+          "has no batching rule: vmap cannot map it over a batched operand");
+      if (op.getNumRegions())
+        diag << " (control flow whose operands or captured values vary "
+                "across the batch)";
+      return failure();
+    }
+    if (failed(rule.emitBatched(builder, state)))
+      return failure();
+  }
+  SmallVector<Value> results;
+  for (Value result : body.getTerminator()->getOperands())
+    results.push_back(state.materialize(builder, result));
+  func::ReturnOp::create(builder, f.getLoc(), results);
+  batchedF.setFunctionType(builder.getFunctionType(
+      argTypes, ValueRange(results).getTypes()));
+  return batchedF;
+}
+
+namespace {
+
+struct VmapPass : mlir::trace::impl::TraceVmapBase<VmapPass> {
+  void runOnOperation() override {
+    Batcher batcher(getOperation());
+    SmallVector<func::FuncOp> functions(
+        getOperation().getOps<func::FuncOp>());
+    for (func::FuncOp f : functions)
+      if (failed(batcher.rewriteVmapsIn(f)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
