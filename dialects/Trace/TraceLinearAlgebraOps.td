@@ -25,6 +25,9 @@ def Trace_MatmulOp : Trace_Op<"matmul",
   let results = (outs Trace_NumericTensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  // Outer products (contraction dim 1) as multiplies; a batch of matrices
+  // times one matrix as one product.
+  let hasCanonicalizer = 1;
 }
 
 #endif // TRACE_LINEAR_ALGEBRA_OPS_TD

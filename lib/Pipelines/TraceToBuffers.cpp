@@ -17,13 +17,11 @@ void tracec::buildTraceToBuffersPipeline(
     OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors,
     llvm::function_ref<void(OpPassManager &)> onBuffers,
     llvm::function_ref<void(OpPassManager &)> onTrace) {
-  // Batch (vmap) first: what it generates is ordinary code to order and
-  // differentiate.
-  pm.addPass(trace::createTraceVmap());
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
-  // Differentiate (an ordered gradient op becomes a call that takes and
+  // Differentiate and batch (trace.vmap, innermost first with the
+  // gradient ops) (an ordered gradient op becomes a call that takes and
   // yields its tokens); inline the generated forward/backward functions
   // (and other calls) so values such as a loop's tape never cross a
   // function boundary and fusion sees across calls; clean up; leave the

@@ -31,12 +31,25 @@ def _name_of(f):
     return getattr(f, "__name__", type(f).__name__)
 
 
+def _check_axes(spec, what):
+    """A TypeError unless `spec` is an int, None, or tuples, lists and
+    dicts of them (JAX's rule)."""
+    if isinstance(spec, (list, tuple)):
+        for entry in spec:
+            _check_axes(entry, what)
+    elif isinstance(spec, dict):
+        for entry in spec.values():
+            _check_axes(entry, what)
+    elif isinstance(spec, bool) or not (spec is None or isinstance(spec, int)):
+        raise TypeError(f"vmap {what} must be an int, None, or (nested) "
+                        "tuples, lists and dicts of them, but got "
+                        f"{type(spec).__name__} {spec!r}")
+
+
 def _axes_of_leaves(prefix, tree, what):
     """One axis (int or None) per leaf of `tree`, from `prefix`, an int,
     None or a pytree prefix of `tree`."""
     if prefix is None or isinstance(prefix, int):
-        if isinstance(prefix, bool):
-            raise TypeError(f"vmap {what} must be an int or None, not bool")
         return [prefix] * len(tree_leaves(tree))
     if isinstance(prefix, (list, tuple)) and isinstance(tree, (list, tuple)) \
             and len(prefix) == len(tree):
@@ -81,6 +94,8 @@ def vmap(f, in_axes=0, out_axes=0):
     """
     if not callable(f):
         raise TypeError(f"vmap requires a callable, got {f!r}")
+    _check_axes(in_axes, "in_axes")
+    _check_axes(out_axes, "out_axes")
 
     def symbolic(*args_and_kwargs):
         *args, kwargs = args_and_kwargs

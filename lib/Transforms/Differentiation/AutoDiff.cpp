@@ -18,6 +18,7 @@
 #include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Dialect/Trace/IR/TraceTypeConstraints.h"
+#include "tracec/Transforms/Differentiation/Batcher.h"
 #include "tracec/Transforms/Differentiation/Differentiator.h"
 #include "tracec/Transforms/Differentiation/TangentGenerator.h"
 #include "tracec/Transforms/State/ControlTokens.h"
@@ -71,6 +72,8 @@ func::FuncOp calleeOf(Operation *op, SymbolTable &symbols) {
         dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()));
   else if (auto request = dyn_cast<GradientRequestOpInterface>(op))
     callee = request.getCalleeAttr();
+  else if (auto vmap = dyn_cast<VmapOp>(op))
+    callee = vmap.getCalleeAttr();
   if (!callee)
     return {};
   return symbols.lookup<func::FuncOp>(callee.getValue());
@@ -292,29 +295,41 @@ void AutoDiffPass::runOnOperation() {
   Differentiator differentiator(module, remat);
   TangentGenerator tangents(differentiator.symbolTable());
 
-  SmallVector<GradientRequestOpInterface> requests;
+  Batcher batcher(differentiator.symbolTable());
+
+  // The gradient ops and the trace.vmap ops (batched here, as trace-vmap
+  // does, once no gradient op is pending in their callees).
+  SmallVector<Operation *> requests;
   DenseSet<Operation *> pending;
-  module.walk([&](GradientRequestOpInterface request) {
-    requests.push_back(request);
-    pending.insert(request);
+  module.walk([&](Operation *op) {
+    if (isa<GradientRequestOpInterface, VmapOp>(op)) {
+      requests.push_back(op);
+      pending.insert(op);
+    }
   });
   // In order of first request, so generated names do not depend on
   // pointer values.
   llvm::SetVector<func::FuncOp> differentiated;
 
   // Innermost first: each round rewrites every request whose callee is
-  // free of pending gradient ops.
+  // free of pending gradient and vmap ops.
   while (!requests.empty()) {
-    SmallVector<GradientRequestOpInterface> blocked;
+    SmallVector<Operation *> blocked;
     bool progress = false;
-    for (GradientRequestOpInterface request : requests) {
-      func::FuncOp f = calleeOf(request, symbols);
+    for (Operation *op : requests) {
+      func::FuncOp f = calleeOf(op, symbols);
       if (!isReady(f, pending, symbols)) {
-        blocked.push_back(request);
+        blocked.push_back(op);
         continue;
       }
-      pending.erase(request);
+      pending.erase(op);
       progress = true;
+      if (auto vmap = dyn_cast<VmapOp>(op)) {
+        if (failed(batcher.rewrite(vmap)))
+          return signalPassFailure();
+        continue;
+      }
+      auto request = cast<GradientRequestOpInterface>(op);
       if (request.isForwardMode()) {
         if (failed(rewriteForward(request, tangents, symbols)))
           return signalPassFailure();
@@ -326,8 +341,8 @@ void AutoDiffPass::runOnOperation() {
     }
     if (!progress) {
       blocked.front()->emitOpError(
-          "cannot be differentiated: its callee reaches this gradient op "
-          "again (a cycle of gradient ops)");
+          "cannot be rewritten: its callee reaches this op again (a cycle "
+          "of gradient or vmap ops)");
       return signalPassFailure();
     }
     requests = std::move(blocked);

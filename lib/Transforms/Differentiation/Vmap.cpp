@@ -1,6 +1,7 @@
 //===- Vmap.cpp - The trace-vmap pass -------------------------------------===//
 //
-// Rewrites each trace.vmap into a call of the batched form of its callee.
+// Rewrites each trace.vmap into a call of the batched form of its callee
+// (the Batcher, which trace-autodiff uses too).
 // The batched form clones the callee's ops in order; an op with a batched
 // operand is built by its batching rule (BatchableOpInterface), the others
 // are cloned as they are and stay unbatched (computed once for the whole
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Transforms/Differentiation/Passes.h"
+#include "tracec/Transforms/Differentiation/Batcher.h"
 
 #include "tracec/Dialect/Trace/IR/DifferentiableOpInterface.h"
 #include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
@@ -27,28 +29,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// Generates batched functions, once per callee, batched arguments and
-/// batch size.
-class Batcher {
-public:
-  Batcher(ModuleOp module) : module(module), symbols(module) {}
-
-  /// Rewrites the trace.vmap ops of `f` (and of the functions they batch).
-  LogicalResult rewriteVmapsIn(func::FuncOp f);
-  FailureOr<func::FuncOp> batched(Location loc, StringRef callee,
-                                  ArrayRef<bool> batchedArgs, int64_t size);
-
-private:
-  LogicalResult rewrite(VmapOp vmap);
-  FailureOr<func::FuncOp> generate(func::FuncOp f, ArrayRef<bool> batchedArgs,
-                                   int64_t size);
-
-  ModuleOp module;
-  SymbolTable symbols;
-  DenseSet<Operation *> rewritten;
-  llvm::StringMap<func::FuncOp> generated;
-};
 
 /// The state of one function being batched.
 class FunctionBatchState : public BatchState {
@@ -74,9 +54,12 @@ public:
     if (batched)
       batchedValues.insert(original);
   }
-  FailureOr<func::FuncOp> batchedCallee(Location loc, FlatSymbolRefAttr callee,
-                                        ArrayRef<bool> batchedArgs) override {
-    return batcher.batched(loc, callee.getValue(), batchedArgs, size);
+  FailureOr<BatchedFunction> batchedCallee(Location loc,
+                                           FlatSymbolRefAttr callee,
+                                           ArrayRef<bool> batchedArgs,
+                                           bool batchAllResults) override {
+    return batcher.batched(loc, callee.getValue(), batchedArgs, size,
+                           batchAllResults);
   }
 
   IRMapping mapping;
@@ -138,28 +121,40 @@ LogicalResult Batcher::rewrite(VmapOp vmap) {
     batchedArgs.push_back(axis >= 0);
     args.push_back(axis >= 0 ? moved(builder, loc, arg, axis, 0) : arg);
   }
-  FailureOr<func::FuncOp> callee = batched(
-      loc, vmap.getCallee(), batchedArgs, vmap.getBatchSize());
+  int64_t size = vmap.getBatchSize();
+  FailureOr<BatchedFunction> callee =
+      batched(loc, vmap.getCallee(), batchedArgs, size,
+              /*batchAllResults=*/false);
   if (failed(callee))
     return failure();
-  auto call = func::CallOp::create(builder, loc, *callee, args);
+  auto call = func::CallOp::create(builder, loc, callee->func, args);
   SmallVector<Value> results;
-  for (auto [result, axis] : llvm::zip(call.getResults(), vmap.getOutAxes()))
-    results.push_back(moved(builder, loc, result, 0, axis));
+  for (auto [result, isBatched, axis] : llvm::zip(
+           call.getResults(), callee->batchedResults, vmap.getOutAxes())) {
+    // A result that is the same for every example, repeated.
+    Value value = result;
+    if (!isBatched)
+      value = BroadcastToOp::create(
+          builder, loc, value,
+          withBatchDim(value.getType(), size).getShape());
+    results.push_back(moved(builder, loc, value, 0, axis));
+  }
   vmap.replaceAllUsesWith(results);
   vmap.erase();
   return success();
 }
 
-FailureOr<func::FuncOp> Batcher::batched(Location loc, StringRef callee,
-                                         ArrayRef<bool> batchedArgs,
-                                         int64_t size) {
+FailureOr<BatchedFunction> Batcher::batched(Location loc, StringRef callee,
+                                            ArrayRef<bool> batchedArgs,
+                                            int64_t size,
+                                            bool batchAllResults) {
   std::string key = callee.str() + "_";
   for (bool isBatched : batchedArgs)
     key += isBatched ? 'b' : 'u';
-  key += "_" + std::to_string(size);
-  if (func::FuncOp f = generated.lookup(key))
-    return f;
+  key += "_" + std::to_string(size) + (batchAllResults ? "_all" : "");
+  auto found = generated.find(key);
+  if (found != generated.end())
+    return found->second;
   auto f = symbols.lookup<func::FuncOp>(callee);
   if (!f || f.isExternal())
     return emitError(loc) << "vmap: @" << callee
@@ -170,16 +165,18 @@ FailureOr<func::FuncOp> Batcher::batched(Location loc, StringRef callee,
                              "which cannot be batched yet";
   if (failed(rewriteVmapsIn(f)))
     return failure();
-  FailureOr<func::FuncOp> batchedF = generate(f, batchedArgs, size);
+  FailureOr<BatchedFunction> batchedF =
+      generate(f, batchedArgs, size, batchAllResults);
   if (failed(batchedF))
     return failure();
   generated[key] = *batchedF;
   return *batchedF;
 }
 
-FailureOr<func::FuncOp> Batcher::generate(func::FuncOp f,
-                                          ArrayRef<bool> batchedArgs,
-                                          int64_t size) {
+FailureOr<BatchedFunction> Batcher::generate(func::FuncOp f,
+                                             ArrayRef<bool> batchedArgs,
+                                             int64_t size,
+                                             bool batchAllResults) {
   if (!f.getBody().hasOneBlock())
     return f.emitOpError("cannot be batched (vmap): its body has several "
                          "blocks");
@@ -199,12 +196,15 @@ FailureOr<func::FuncOp> Batcher::generate(func::FuncOp f,
   std::string name = "__vmap_" + f.getSymName().str() + "_";
   for (bool isBatched : batchedArgs)
     name += isBatched ? 'b' : 'u';
-  name += "_" + std::to_string(size);
+  name += "_" + std::to_string(size) + (batchAllResults ? "_all" : "");
   OpBuilder builder(f);
   builder.setInsertionPointAfter(f);
   auto batchedF = func::FuncOp::create(
       builder, f.getLoc(), name, builder.getFunctionType(argTypes, {}));
   batchedF.setPrivate();
+  // A rematerialization policy holds for the batched function too.
+  if (Attribute policy = f->getAttr(kCheckpointAttrName))
+    batchedF->setAttr(kCheckpointAttrName, policy);
   symbols.insert(batchedF);
 
   Block &body = f.getBody().front();
@@ -232,20 +232,26 @@ FailureOr<func::FuncOp> Batcher::generate(func::FuncOp f,
     if (failed(rule.emitBatched(builder, state)))
       return failure();
   }
+  BatchedFunction generated{batchedF, {}};
   SmallVector<Value> results;
-  for (Value result : body.getTerminator()->getOperands())
-    results.push_back(state.materialize(builder, result));
+  for (Value result : body.getTerminator()->getOperands()) {
+    bool isBatched = batchAllResults || state.isBatched(result);
+    results.push_back(isBatched ? state.materialize(builder, result)
+                                : state.lookup(result));
+    generated.batchedResults.push_back(isBatched);
+  }
   func::ReturnOp::create(builder, f.getLoc(), results);
   batchedF.setFunctionType(builder.getFunctionType(
       argTypes, ValueRange(results).getTypes()));
-  return batchedF;
+  return generated;
 }
 
 namespace {
 
 struct VmapPass : mlir::trace::impl::TraceVmapBase<VmapPass> {
   void runOnOperation() override {
-    Batcher batcher(getOperation());
+    SymbolTable symbols(getOperation());
+    Batcher batcher(symbols);
     SmallVector<func::FuncOp> functions(
         getOperation().getOps<func::FuncOp>());
     for (func::FuncOp f : functions)

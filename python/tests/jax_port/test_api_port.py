@@ -7,7 +7,7 @@ The comment above each names the case it comes from. What is not ported,
 and why, is listed in README.md next to this file.
 
 The names map as: jnp -> tracec.numpy (tnp), jax.jit/grad/value_and_grad/
-vjp/jvp/linearize/eval_shape/jacfwd/jacrev/hessian -> tracec's, api.remat
+vjp/jvp/linearize/eval_shape/jacfwd/jacrev/hessian/vmap -> tracec's, api.remat
 -> tracec.checkpoint, lax.scan -> tracec.scan, lax.sin -> tnp.sin,
 jax.nn.relu -> tracec.nn.relu, tree_util -> tracec.tree_util. Expected
 values are JAX's (NumPy, hand-computed, or another transform, as its test
@@ -28,6 +28,7 @@ import tracec.numpy as tnp
 
 jit, grad, value_and_grad = tracec.jit, tracec.grad, tracec.value_and_grad
 jacfwd, jacrev, hessian = tracec.jacfwd, tracec.jacrev, tracec.hessian
+vmap = tracec.vmap
 remat = tracec.checkpoint
 
 
@@ -704,6 +705,144 @@ def test_arange_jit():
 
     r = jit(fun)(tnp.array([0, 1, 2], dtype=tnp.int32))  # doesn't crash
     np.testing.assert_array_equal(r, [0, 1, 2])  # not in JAX's case
+
+
+# api_test.py APITest.test_vmap_in_axes_list
+def test_vmap_in_axes_list():
+    dictionary = {'a': 5., 'b': tnp.ones(2)}
+    x = tnp.zeros(3)
+    y = tnp.arange(3.)
+
+    def f(dct, x, y):
+        return dct['a'] + dct['b'] + x + y
+
+    out1 = vmap(f, (None, 0, 0))(dictionary, x, y)
+    out2 = vmap(f, [None, 0, 0])(dictionary, x, y)
+    assert_close(out1, out2)
+    # not in JAX's case: the value.
+    assert_close(out1, 6. + np.arange(3.)[:, None] * np.ones(2))
+
+
+# api_test.py APITest.test_vmap_in_axes_tree_prefix_error
+def test_vmap_in_axes_tree_prefix_error():
+    with pytest.raises(ValueError, match="in_axes"):
+        vmap(lambda x: x, in_axes=(0, 0))(tnp.ones(3))
+
+
+# api_test.py APITest.test_vmap_in_axes_leaf_types
+def test_vmap_in_axes_leaf_types():
+    with pytest.raises(TypeError, match="vmap in_axes must be an int, None, or"):
+        vmap(lambda x: x, in_axes=(np.array([1., 2.]),))(np.array([1., 2.]))
+
+
+# api_test.py APITest.test_vmap_out_axes_leaf_types
+def test_vmap_out_axes_leaf_types():
+    with pytest.raises(TypeError,
+                       match="vmap out_axes must be an int, None, or"):
+        vmap(lambda x: x, out_axes=(np.array([1., 2.]),))(np.array([1., 2.]))
+
+
+# api_test.py APITest.test_vmap_unbatched_object_passthrough_issue_183
+def test_vmap_unbatched_object_passthrough_issue_183():
+    fun = lambda f, x: f(x)  # noqa: E731
+    vfun = vmap(fun, (None, 0))
+    ans = vfun(lambda x: x + 1, tnp.arange(3))
+    assert_close(ans, np.arange(1, 4))
+
+
+# api_test.py APITest.test_vmap_mismatched_axis_sizes_error_message_issue_705
+def test_vmap_mismatched_axis_sizes_error_message_issue_705():
+    def h(a, b):
+        return tnp.sum(a) + tnp.sum(b)
+
+    X = np.random.randn(10, 4)
+    U = np.random.randn(10, 2)
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        vmap(h, in_axes=(0, 1))(X, U)
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        vmap(lambda x, y, z: None, in_axes=(0, 1, 0))(X, U, X)
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        vmap(h, in_axes=(0, 1))(X, [U, U])
+    with pytest.raises(ValueError, match="rank should be at least 1"):
+        vmap(lambda x: x)(1.)
+    with pytest.raises(ValueError,
+                       match="vmap must have at least one non-None value "
+                             "in in_axes"):
+        vmap(lambda x: x, in_axes=None)(np.array([1., 2.]))
+    with pytest.raises(ValueError, match="rank should be at least 2"):
+        vmap(lambda x: x, in_axes=1)(np.array([1., 2.]))
+    with pytest.raises(ValueError, match="out_axes"):
+        vmap(lambda x: x, in_axes=0, out_axes=(2, 3))(np.array([1., 2.]))
+    with pytest.raises(ValueError, match="out_axes=None"):
+        vmap(lambda x: x, out_axes=None)(np.array([1., 2.]))
+
+
+# api_test.py APITest.test_vmap_structured_in_axes
+def test_vmap_structured_in_axes():
+    A, B, C, D = 2, 3, 4, 5
+    K = 6  # batch size
+    x = np.ones((K, A, B))  # batch axis in different locations
+    y = np.ones((B, K, C))
+    z = np.ones((C, D, K))
+
+    def foo(tree_arg):
+        x, (y, z) = tree_arg
+        return tnp.dot(x, tnp.dot(y, z))
+
+    tree = (x, (y, z))
+    vfoo = vmap(foo, in_axes=((0, (1, 2)),))
+    assert vfoo(tree).shape == (6, 2, 5)
+
+    Point = collections.namedtuple("Point", ["x", "y"])
+    tree = (x, Point(y, z))
+    vfoo = vmap(foo, in_axes=((0, Point(1, 2)),))
+    assert vfoo(tree).shape == (6, 2, 5)
+
+    def foo(tree_arg):
+        x, dct = tree_arg
+        y, z = dct['a'], dct['b']
+        return tnp.dot(x, tnp.dot(y, z))
+
+    tree = (x, {'a': y, 'b': z})
+    vfoo = vmap(foo, in_axes=((0, {'a': 1, 'b': 2}),))
+    assert vfoo(tree).shape == (6, 2, 5)
+
+    tree = (x, collections.OrderedDict([('a', y), ('b', z)]))
+    vfoo = vmap(
+        foo, in_axes=((0, collections.OrderedDict([('a', 1), ('b', 2)])),))
+    assert vfoo(tree).shape == (6, 2, 5)
+    # not in JAX's case: the value (products of ones: B * C each).
+    assert_close(vfoo(tree), np.full((6, 2, 5), B * C))
+
+
+# api_test.py APITest.test_remat_vmap
+def test_remat_vmap():
+    @remat
+    def g(x):
+        return tnp.sin(tnp.sin(x))
+
+    x = np.arange(3.)
+
+    ans = vmap(g)(x)
+    expected = np.sin(np.sin(x))
+    assert_close(ans, expected)
+
+    ans = jacfwd(g)(x)
+    expected = np.diag(np.cos(np.sin(x)) * np.cos(x))
+    assert_close(ans, expected)
+
+    ans = jacrev(g)(x)
+    expected = np.diag(np.cos(np.sin(x)) * np.cos(x))
+    assert_close(ans, expected)
+
+
+# api_test.py APITest.test_vmap_unmapped_last
+def test_vmap_unmapped_last():
+    @partial(vmap, out_axes=-1)
+    def f(x):
+        return np.zeros((2,))
+    # not in JAX's case: the value and its shape.
+    assert_close(f(np.zeros((5,))), np.zeros((2, 5)))
 
 
 # ---------------------------------------------------------------------------

@@ -151,7 +151,7 @@ func.func @drec(%x: tensor<f32>, %deep: i1) -> tensor<f32> {
 // A function that differentiates itself: its gradient op can never be
 // rewritten first.
 func.func @selfgrad(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @below {{'trace.grad' op cannot be differentiated: its callee reaches this gradient op again (a cycle of gradient ops)}}
+  // expected-error @below {{'trace.grad' op cannot be rewritten: its callee reaches this op again (a cycle of gradient or vmap ops)}}
   %g = trace.grad @selfgrad(%x) {wrt = array<i64: 0>} : (tensor<f32>) -> tensor<f32>
   return %g : tensor<f32>
 }

@@ -55,7 +55,7 @@ func.func private @per_example(%w: tensor<3xf32>, %x: tensor<3xf32>) -> tensor<3
   return %g : tensor<3xf32>
 }
 
-// CHECK-LABEL: func.func private @__vmap_loss_bb_5(
+// CHECK-LABEL: func.func private @__vmap_loss_bb_5_all(
 // CHECK-SAME: tensor<5x3xf32>, %{{.*}}: tensor<5x3xf32>) -> tensor<5xf32>
 // CHECK: trace.mul {{.*}} : (tensor<5x3xf32>, tensor<5x3xf32>) -> tensor<5x3xf32>
 // CHECK: trace.reduce_sum {{.*}} {axes = array<i64: 1>} : tensor<5x3xf32> -> tensor<5xf32>
@@ -64,7 +64,7 @@ func.func private @per_example(%w: tensor<3xf32>, %x: tensor<3xf32>) -> tensor<3
 // CHECK-SAME: %[[W:[a-z0-9_]+]]: tensor<3xf32>, %[[X:[a-z0-9_]+]]: tensor<5x3xf32>) -> tensor<5x3xf32>
 // CHECK: %[[WB:.*]] = trace.broadcast_to %[[W]] : tensor<3xf32> -> tensor<5x3xf32>
 // CHECK: %[[ONES:.*]] = trace.constant dense<1.000000e+00> : tensor<5xf32>
-// CHECK: %[[V:.*]]:2 = trace.vjp @__vmap_loss_bb_5(%[[WB]], %[[X]]) cotangents(%[[ONES]]) {wrt = array<i64: 0>}
+// CHECK: %[[V:.*]]:2 = trace.vjp @__vmap_loss_bb_5_all(%[[WB]], %[[X]]) cotangents(%[[ONES]]) {wrt = array<i64: 0>}
 // CHECK: return %[[V]]#1 : tensor<5x3xf32>
 
 func.func @grads(%w: tensor<3xf32>, %xs: tensor<5x3xf32>) -> tensor<5x3xf32> {

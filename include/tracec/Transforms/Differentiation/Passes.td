@@ -8,7 +8,8 @@ include "mlir/Pass/PassBase.td"
 def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
   let summary = "Differentiate functions: generate forward/backward functions "
                 "and rewrite trace.grad, trace.value_and_grad and trace.vjp; "
-                "generate __jvp functions and rewrite trace.jvp";
+                "generate __jvp functions and rewrite trace.jvp; batch "
+                "trace.vmap";
   let description = [{
     For each function `f` a gradient op references, generates `__forward_f`
     (f's results plus the residuals the backward function needs — only
@@ -24,6 +25,12 @@ def TraceAutoDiff : Pass<"trace-autodiff", "::mlir::ModuleOp"> {
     results and their tangents; one sweep, no residuals) and rewrites the op
     into a call of it. jvp and the reverse-mode ops nest either way
     (forward-over-reverse Hessian-vector products, reverse-over-forward).
+
+    trace.vmap ops are rewritten here too, as trace-vmap does, in the same
+    innermost-first order: a vmap once no gradient op is pending in its
+    callee (vmap of grad batches the generated forward and backward
+    functions), a gradient op once no vmap op is (grad of vmap
+    differentiates the batched function).
 
     A function with `trace.custom_vjp = {fwd = @f_fwd, bwd = @f_bwd}` is
     not swept: its forward and backward functions are the user's. With
@@ -69,12 +76,16 @@ def TraceVmap : Pass<"trace-vmap", "::mlir::ModuleOp"> {
     references, generates `__vmap_f_<args>_<size>`: f's ops cloned in order,
     those with a batched operand by their batching rule
     (BatchableOpInterface), with the batch dim leading every batched value;
-    every result is batched. The op becomes a transpose of each argument
+    results that do not vary across the batch stay unbatched (broadcast at
+    the op's call). The op becomes a transpose of each argument
     whose mapped dim is not the first, the call, and a transpose of each
     result whose batch dim goes elsewhere (out_axes). Calls and gradient
     ops batch their callees the same way, so vmap of grad gives
-    per-example gradients and vmap nests. Runs before trace-autodiff, so
-    gradients of batched functions are ordinary gradients. An op with a
+    per-example gradients and vmap nests. In the pipelines trace-autodiff
+    rewrites trace.vmap ops itself, interleaved with the gradient ops
+    (innermost first), so the gradient ops have been differentiated by the
+    time their function is batched; the gradient ops' rules serve this pass
+    run alone. An op with a
     batched operand and no rule (control flow over batched values,
     gathers, convolutions) is an error that names it.
   }];

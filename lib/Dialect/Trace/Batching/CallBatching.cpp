@@ -1,6 +1,7 @@
 //===- CallBatching.cpp - Rules of calls and gradient ops -----------------===//
 //
-// A call batches its callee (with the same arguments batched). A gradient
+// A call batches its callee (with the same arguments batched); results
+// that do not vary across the batch stay unbatched. A gradient
 // op of a batched function is the gradient op of the batched callee: the
 // examples are independent, so the vector-Jacobian product of the batched
 // function seeded with ones gives every example's gradient, once the
@@ -30,14 +31,17 @@ struct CallBatching
       batchedArgs.push_back(state.isBatched(operand));
       operands.push_back(state.lookup(operand));
     }
-    FailureOr<func::FuncOp> callee =
-        state.batchedCallee(op->getLoc(), call.getCalleeAttr(), batchedArgs);
+    FailureOr<BatchedFunction> callee =
+        state.batchedCallee(op->getLoc(), call.getCalleeAttr(), batchedArgs,
+                            /*batchAllResults=*/false);
     if (failed(callee))
       return failure();
-    auto batched = func::CallOp::create(builder, op->getLoc(), *callee, operands);
-    for (auto [original, value] :
-         llvm::zip(call.getResults(), batched.getResults()))
-      state.map(original, value, /*batched=*/true);
+    auto batched =
+        func::CallOp::create(builder, op->getLoc(), callee->func, operands);
+    for (auto [original, value, isBatched] :
+         llvm::zip(call.getResults(), batched.getResults(),
+                   callee->batchedResults))
+      state.map(original, value, isBatched);
     return success();
   }
 };
@@ -64,11 +68,14 @@ FailureOr<BatchedRequest> batchRequest(GradientRequestOpInterface request,
     batched.args.push_back(isBatched ? state.materialize(builder, arg)
                                      : state.lookup(arg));
   }
-  FailureOr<func::FuncOp> callee = state.batchedCallee(
-      op->getLoc(), request.getCalleeAttr(), batchedArgs);
+  // The differentiated function's results all batched: one cotangent
+  // (tangent) per example.
+  FailureOr<BatchedFunction> callee =
+      state.batchedCallee(op->getLoc(), request.getCalleeAttr(), batchedArgs,
+                          /*batchAllResults=*/true);
   if (failed(callee))
     return failure();
-  batched.callee = *callee;
+  batched.callee = callee->func;
   return batched;
 }
 

@@ -9,6 +9,13 @@
 
 namespace mlir::trace {
 
+/// A batched function and which of its results are batched (the others are
+/// the same for every example and keep their type).
+struct BatchedFunction {
+  func::FuncOp func;
+  SmallVector<bool> batchedResults;
+};
+
 /// What a batching rule (BatchableOpInterface) sees of the function being
 /// batched. Values passed in are the ORIGINAL function's; the state maps
 /// them to the batched function being built. A batched value has the
@@ -30,11 +37,12 @@ public:
   /// Records the batched function's value for an original result.
   virtual void map(Value original, Value value, bool batched) = 0;
   /// The batched form of function `callee`, its arguments batched where
-  /// `batchedArgs` says: every result batched. Generated once per callee
-  /// and batching.
-  virtual FailureOr<func::FuncOp> batchedCallee(Location loc,
-                                                FlatSymbolRefAttr callee,
-                                                ArrayRef<bool> batchedArgs) = 0;
+  /// `batchedArgs` says; with `batchAllResults`, its results are all
+  /// batched (unbatched ones broadcast). Generated once per callee and
+  /// batching.
+  virtual FailureOr<BatchedFunction>
+  batchedCallee(Location loc, FlatSymbolRefAttr callee,
+                ArrayRef<bool> batchedArgs, bool batchAllResults) = 0;
 };
 
 /// `type` (a ranked tensor) with a leading dim of `size`.
