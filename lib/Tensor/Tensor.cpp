@@ -3,6 +3,8 @@
 #include "tracec/Tensor/Tensor.h"
 #include "tracec/Tensor/ByteSize.h"
 
+#include "BlockCache.h"
+
 #include "tracec/ABI/tracec_format.h"
 #include "tracec/ABI/tracec_print.h"
 
@@ -105,7 +107,10 @@ Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
   // a compiled function (tensors are made for every result of every call).
   size_t rounded = std::max<size_t>(
       (bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
-  auto *base = static_cast<uint8_t *>(std::malloc(rounded + kAlignment - 1));
+  size_t allocated = rounded + kAlignment - 1;
+  uint8_t *base = detail::takeCachedBlock(allocated);
+  if (!base)
+    base = static_cast<uint8_t *>(std::malloc(allocated));
   if (!base)
     llvm::report_bad_alloc_error("tracec::Tensor: out of memory");
   auto *memory = reinterpret_cast<uint8_t *>(
@@ -114,7 +119,10 @@ Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
   std::memset(memory, 0, rounded);
   return Tensor(dtype, shape,
                 std::shared_ptr<uint8_t>(memory,
-                                         [base](uint8_t *) { std::free(base); }),
+                                         [base, allocated](uint8_t *) {
+                                           detail::releaseBlock(base,
+                                                                allocated);
+                                         }),
                 0);
 }
 
