@@ -22,6 +22,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "workloads"))
 import lstm  # noqa: E402
+import vmap  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -551,6 +552,77 @@ def _lstm_workloads():
 
 
 # ---------------------------------------------------------------------------
+# vmap (bench/workloads/vmap.py): per-example gradients of the MLP at batch
+# 256 against PyTorch's loop of per-example backward passes (torch.func is
+# not in PyTorch 1.13), and a Hessian as vmap of Hessian-vector products
+# against torch.autograd.functional.hessian (its rows in a loop, and
+# vectorized by PyTorch's own batching).
+
+
+def _per_example_inputs(rng):
+    params, x, labels = vmap.grads_inputs(rng)
+    return [params[k] for k in sorted(params)] + [x, labels]
+
+
+def _torch_per_example_loop(b0, b1, b2, w0, w1, w2, x, labels):
+    import torch
+    params = [torch.from_numpy(p).requires_grad_(True)
+              for p in (b0, b1, b2, w0, w1, w2)]
+    tx, tl = torch.from_numpy(x), torch.from_numpy(labels)
+    out = [None]
+
+    def call():
+        b0, b1, b2, w0, w1, w2 = params
+        grads = []
+        for k in range(tx.shape[0]):
+            h = torch.relu(tx[k] @ w0 + b0)
+            h = torch.relu(h @ w1 + b1)
+            loss = -(torch.log_softmax(h @ w2 + b2, -1) * tl[k]).sum()
+            grads.append(torch.autograd.grad(loss, params))
+        out[0] = grads
+    call()
+    return call, (lambda: [np.stack([g[i].numpy() for g in out[0]])
+                           for i in range(len(params))])
+
+
+def _torch_hessian(vectorize):
+    def peer(w, x, y, eye):
+        import torch
+        tw, tx, ty = (torch.from_numpy(a) for a in (w, x, y))
+
+        def loss(w):
+            w1 = w[:vmap.H_N1].reshape(vmap.H_IN, vmap.H_HIDDEN)
+            w2 = w[vmap.H_N1:].reshape(vmap.H_HIDDEN, vmap.H_OUT)
+            r = torch.tanh(tx @ w1) @ w2 - ty
+            return (r * r).mean()
+        out = [None]
+
+        def call():
+            out[0] = torch.autograd.functional.hessian(loss, tw,
+                                                       vectorize=vectorize)
+        call()
+        return call, (lambda: [out[0].numpy()])
+    return peer
+
+
+def _vmap_workloads():
+    return [
+        Workload("per-example gradients, MLP b256", "vmap.py", "",
+                 _per_example_inputs, {"torch loop": _torch_per_example_loop},
+                 "vmap(grad(loss), in_axes=(None, 0, 0)) of the MLP "
+                 "784-512-512-10 at batch 256: one gradient per example",
+                 rtol=1e-3, atol=1e-5, trace_args=("--what", "grads")),
+        Workload("Hessian 224, vmap of hvp", "vmap.py", "",
+                 lambda rng: list(vmap.hessian_inputs(rng)),
+                 {"torch": _torch_hessian(False),
+                  "torch vectorize": _torch_hessian(True)},
+                 "the Hessian of a 224-weight MLP loss (batch 32) as vmap "
+                 "of Hessian-vector products over the identity",
+                 rtol=1e-3, atol=1e-5, trace_args=("--what", "hessian")),
+    ]
+
+
+# ---------------------------------------------------------------------------
 # conv2d 3x3: 64 channels at 56x56, batch 1 (bench/workloads/conv2d.mlir,
 # conv2d_grad.mlir), and a CIFAR ResNet's channel counts at batch 64
 # (conv2d_channels.mlir): forward, backprop input and backprop filter, each
@@ -806,7 +878,7 @@ WORKLOADS = [
              {"torch": _torch_conv_shape("filter", 64, 64, 56, 2, batch=1)},
              "d filter of conv2d 3x3x64x64 on 1x56x56x64, strides 2, SAME",
              rtol=1e-4, atol=1e-3, flops=_conv3x3_flops(1, 56, 2, 64, 64)),
-] + _lstm_workloads() + _conv_channel_workloads() + [
+] + _lstm_workloads() + _vmap_workloads() + _conv_channel_workloads() + [
     # Dynamic shapes: one compile for every batch size, against the static
     # compile of the same module at the batch it runs.
     Workload("MLP train step, ? batch, 256", "mlp_dynamic.mlir", "train_step",

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -40,6 +41,25 @@ TEST(TensorTest, StorageIs64ByteAligned) {
     EXPECT_EQ(reinterpret_cast<uintptr_t>(t.rawData()) % 64, 0u) << n;
     EXPECT_EQ(t.sizeInBytes(), size_t(n) * 4);
   }
+}
+
+TEST(TensorTest, LargeBlocksAreReusedAndZeroed) {
+  // A freed block of 1 MiB or more is kept for the next tensor of its size
+  // (no fresh mapping to fault in), and that tensor still starts as zeros.
+  const float *first;
+  {
+    Tensor t = Tensor::zeros(DType::f32, {512, 1024});
+    first = t.data<float>();
+    std::fill_n(t.data<float>(), 512 * 1024, 3.0f);
+  }
+  Tensor again = Tensor::zeros(DType::f32, {1024, 512});
+  EXPECT_EQ(again.data<float>(), first);
+  const float *values = again.data<float>();
+  EXPECT_TRUE(std::all_of(values, values + 512 * 1024,
+                          [](float v) { return v == 0.0f; }));
+  // Another size gets another block, while the first is in use.
+  Tensor other = Tensor::zeros(DType::f32, {1024, 1024});
+  EXPECT_NE(other.data<float>(), again.data<float>());
 }
 
 TEST(TensorTest, FromAndToVector) {
