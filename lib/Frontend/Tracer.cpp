@@ -190,8 +190,9 @@ mlir::Value detail::variableArgument(Variable &variable) {
     if (f->hoistReads)
       fail(locationPrefix(location()) + ": error: @" + f->func.getSymName() +
            " is called with its variable reads hoisted to the caller "
-           "(CallOptions::hoistReads), but it assigns a variable or a "
-           "function it traces needs one as a resource");
+           "(CallOptions::hoistReads; every vmap), but it assigns a variable "
+           "or a function it traces needs one as a resource: pass the "
+           "variable's value in and return the new value instead");
     mlir::Value outer = f->parent ? get(f->parent) : mlir::Value();
     const Tensor &buffer = variable.buffer();
     auto type = mlir::trace::ResourceType::get(

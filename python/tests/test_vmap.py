@@ -194,3 +194,15 @@ def test_errors_are_clear():
     with pytest.raises((tracec.CompileError, tracec.TraceError),
                        match="no batching rule"):
         f(xs)
+
+
+def test_assigning_a_variable_under_vmap_is_refused():
+    v = tracec.Variable(np.zeros(3, np.float32))
+
+    def f(x):
+        v.assign_add(x)
+        return x * 2.0
+    with pytest.raises(tracec.TraceError,
+                       match="every vmap.*pass the variable's value in"):
+        tracec.vmap(f)(np.ones((4, 3), np.float32))
+    np.testing.assert_array_equal(v.numpy(), np.zeros(3))
