@@ -135,8 +135,8 @@ TEST(Call, HoistedReadsRejectAssignments) {
           });
   });
   EXPECT_NE(message.find("@bumps is called with its variable reads hoisted "
-                         "to the caller (CallOptions::hoistReads), but it "
-                         "assigns a variable"),
+                         "to the caller (CallOptions::hoistReads; every "
+                         "vmap), but it assigns a variable"),
             std::string::npos)
       << message;
 }
