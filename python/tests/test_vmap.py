@@ -188,12 +188,37 @@ def test_errors_are_clear():
         tracec.vmap(lambda x: x, out_axes=None)(xs)
     with pytest.raises(TypeError, match="callable"):
         tracec.vmap(3)
-    # Control flow over a batched value has no rule yet: named, not wrong.
-    f = tracec.vmap(lambda x: tracec.cond(tnp.sum(x) > 0, lambda: x,
-                                          lambda: -x))
+    # A loop over a batched value has no rule yet: named, not wrong.
+    f = tracec.vmap(lambda x: tracec.fori_loop(0, 3, lambda i, a: a * 2.0, x))
     with pytest.raises((tracec.CompileError, tracec.TraceError),
                        match="no batching rule"):
         f(xs)
+
+
+def test_cond_per_example_and_for_the_batch():
+    xs = rng.standard_normal((6, 3))
+
+    def f(x, flag):
+        return tracec.cond(tnp.sum(x) > 0, lambda: tnp.exp(x) * flag,
+                           lambda: -x)
+    got = tracec.vmap(f, in_axes=(0, None))(xs, 2.0)
+    expected = np.stack([np.exp(x) * 2.0 if x.sum() > 0 else -x
+                         for x in xs])
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    # One condition for the whole batch: the branch taken is the same.
+    def g(x, s):
+        return tracec.cond(s > 0, lambda: x * s, lambda: x - s)
+    for s in (2.0, -1.0):
+        got = tracec.vmap(g, in_axes=(0, None))(xs, np.float64(s))
+        np.testing.assert_allclose(got, xs * s if s > 0 else xs - s)
+    # Per-example gradients through a cond.
+    w = rng.standard_normal(3)
+    grads = tracec.vmap(tracec.grad(lambda w, x: tracec.cond(
+        tnp.sum(w * x) > 0, lambda: tnp.sum(tnp.sin(w * x)),
+        lambda: tnp.sum(w * w))), in_axes=(None, 0))(w, xs)
+    expected = np.stack([np.cos(w * x) * x if (w * x).sum() > 0 else 2 * w
+                         for x in xs])
+    np.testing.assert_allclose(grads, expected, rtol=1e-12)
 
 
 def test_assigning_a_variable_under_vmap_is_refused():

@@ -18,6 +18,7 @@
 #include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::trace {
@@ -45,7 +46,11 @@ public:
     Value value = lookup(original);
     if (isBatched(original))
       return value;
-    auto type = cast<RankedTensorType>(value.getType());
+    Type type = value.getType();
+    // A scalar (a cond's i1) as a rank-0 tensor first.
+    if (!isa<RankedTensorType>(type))
+      value = tensor::FromElementsOp::create(
+          builder, value.getLoc(), RankedTensorType::get({}, type), value);
     return BroadcastToOp::create(builder, value.getLoc(), value,
                                  withBatchDim(type, size).getShape());
   }
@@ -54,6 +59,7 @@ public:
     if (batched)
       batchedValues.insert(original);
   }
+  LogicalResult emitBlock(OpBuilder &builder, Block &block) override;
   FailureOr<BatchedFunction> batchedCallee(Location loc,
                                            FlatSymbolRefAttr callee,
                                            ArrayRef<bool> batchedArgs,
@@ -74,6 +80,27 @@ private:
 /// from above.
 bool readsBatched(Operation *op, FunctionBatchState &state) {
   return readsAnyOf(op, [&](Value v) { return state.isBatched(v); });
+}
+
+LogicalResult FunctionBatchState::emitBlock(OpBuilder &builder, Block &block) {
+  for (Operation &op : block.without_terminator()) {
+    if (!readsBatched(&op, *this)) {
+      builder.clone(op, mapping);
+      continue;
+    }
+    auto rule = dyn_cast<BatchableOpInterface>(&op);
+    if (!rule) {
+      InFlightDiagnostic diag = op.emitOpError(
+          "has no batching rule: vmap cannot map it over a batched operand");
+      if (op.getNumRegions())
+        diag << " (control flow whose operands or captured values vary "
+                "across the batch)";
+      return failure();
+    }
+    if (failed(rule.emitBatched(builder, *this)))
+      return failure();
+  }
+  return success();
 }
 
 /// The permutation that moves dim `from` of a rank-`rank` tensor to `to`.
@@ -183,14 +210,16 @@ FailureOr<BatchedFunction> Batcher::generate(func::FuncOp f,
   SmallVector<Type> argTypes;
   for (auto [type, isBatched] :
        llvm::zip(f.getFunctionType().getInputs(), batchedArgs)) {
+    if (isa<ResourceType>(type))
+      return f.emitOpError("cannot be batched (vmap): it takes a variable ")
+             << type << " (pass its value instead)";
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor)
-      return f.emitOpError("cannot be batched (vmap): it takes a ")
-             << type << " (variables: pass their values)";
-    if (isBatched && !tensor.hasStaticShape())
+    if (isBatched && !tensor && !type.isIntOrFloat())
+      return f.emitOpError("cannot be batched (vmap) over a ") << type;
+    if (isBatched && tensor && !tensor.hasStaticShape())
       return f.emitOpError("cannot be batched (vmap) at the dynamic type ")
              << type << ": vmap maps static shapes";
-    argTypes.push_back(isBatched ? withBatchDim(type, size) : type);
+    argTypes.push_back(isBatched ? Type(withBatchDim(type, size)) : type);
   }
 
   std::string name = "__vmap_" + f.getSymName().str() + "_";
@@ -215,23 +244,8 @@ FailureOr<BatchedFunction> Batcher::generate(func::FuncOp f,
     state.map(original, arg, isBatched);
 
   builder.setInsertionPointToStart(entry);
-  for (Operation &op : body.without_terminator()) {
-    if (!readsBatched(&op, state)) {
-      builder.clone(op, state.mapping);
-      continue;
-    }
-    auto rule = dyn_cast<BatchableOpInterface>(&op);
-    if (!rule) {
-      InFlightDiagnostic diag = op.emitOpError(
-          "has no batching rule: vmap cannot map it over a batched operand");
-      if (op.getNumRegions())
-        diag << " (control flow whose operands or captured values vary "
-                "across the batch)";
-      return failure();
-    }
-    if (failed(rule.emitBatched(builder, state)))
-      return failure();
-  }
+  if (failed(state.emitBlock(builder, body)))
+    return failure();
   BatchedFunction generated{batchedF, {}};
   SmallVector<Value> results;
   for (Value result : body.getTerminator()->getOperands()) {

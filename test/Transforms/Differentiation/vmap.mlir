@@ -99,3 +99,49 @@ func.func @gram(%as: tensor<2x4xf32>, %bs: tensor<3x4xf32>) -> tensor<2x3xf32> {
   %g = trace.vmap @row(%as, %bs) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>} : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
   return %g : tensor<2x3xf32>
 }
+
+// -----
+
+// cond: with a condition per example (tensor.extract of a batched rank-0
+// tensor stays the batch's tensor) both branches run and a select picks
+// per example; with one condition for the batch the scf.if stays, its
+// branches batched.
+
+func.func private @branch(%x: tensor<3xf32>, %c: tensor<i1>) -> tensor<3xf32> {
+  %b = tensor.extract %c[] : tensor<i1>
+  %r = scf.if %b -> (tensor<3xf32>) {
+    %e = trace.exp %x : tensor<3xf32>
+    scf.yield %e : tensor<3xf32>
+  } else {
+    %n = trace.neg %x : tensor<3xf32>
+    scf.yield %n : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func private @__vmap_branch_bu_4(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<4x3xf32>, %[[C:[a-z0-9_]+]]: tensor<i1>) -> tensor<4x3xf32>
+// CHECK: %[[B:.*]] = tensor.extract %[[C]][] : tensor<i1>
+// CHECK: scf.if %[[B]] -> (tensor<4x3xf32>) {
+// CHECK:   trace.exp %[[X]] : tensor<4x3xf32>
+// CHECK: } else {
+// CHECK:   trace.neg %[[X]] : tensor<4x3xf32>
+
+// CHECK-LABEL: func.func private @__vmap_branch_bb_4(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<4x3xf32>, %[[C:[a-z0-9_]+]]: tensor<4xi1>) -> tensor<4x3xf32>
+// CHECK-NOT: scf.if
+// CHECK-DAG: %[[E:.*]] = trace.exp %[[X]] : tensor<4x3xf32>
+// CHECK-DAG: %[[N:.*]] = trace.neg %[[X]] : tensor<4x3xf32>
+// CHECK: %[[CC:.*]] = trace.reshape %[[C]] : tensor<4xi1> -> tensor<4x1xi1>
+// CHECK: %[[S:.*]] = trace.select %[[CC]], %[[E]], %[[N]] : (tensor<4x1xi1>, tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: return %[[S]]
+
+func.func @per_example(%xs: tensor<4x3xf32>, %cs: tensor<4xi1>) -> tensor<4x3xf32> {
+  %r = trace.vmap @branch(%xs, %cs) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<4xi1>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+func.func @shared(%xs: tensor<4x3xf32>, %c: tensor<i1>) -> tensor<4x3xf32> {
+  %r = trace.vmap @branch(%xs, %c) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<i1>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}

@@ -86,11 +86,14 @@ def TraceVmap : Pass<"trace-vmap", "::mlir::ModuleOp"> {
     (innermost first), so the gradient ops have been differentiated by the
     time their function is batched; the gradient ops' rules serve this pass
     run alone. An op with a
-    batched operand and no rule (control flow over batched values,
-    gathers, convolutions) is an error that names it.
+    batched operand and no rule (loops over batched values,
+    convolutions, scatter_add) is an error that names it.
   }];
+  // Batched conds build scf and tensor ops.
   let dependentDialects = ["::mlir::trace::TraceDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // TRACEC_TRANSFORMS_DIFFERENTIATION_PASSES

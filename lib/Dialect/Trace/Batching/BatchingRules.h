@@ -24,6 +24,8 @@ Operation *rebuild(OpBuilder &builder, Operation *op, ValueRange operands,
 void registerShapeBatching(MLIRContext *context);
 void registerCallBatching(MLIRContext *context);
 void registerGradientRequestBatching(MLIRContext *context);
+void registerTensorBatching(MLIRContext *context);
+void registerControlFlowBatching(MLIRContext *context);
 
 } // namespace mlir::trace
 

@@ -13,6 +13,9 @@
 #include "tracec/Dialect/Trace/Batching/Batching.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -161,5 +164,11 @@ void mlir::trace::registerBatchingRules(DialectRegistry &registry) {
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
     registerCallBatching(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, scf::SCFDialect *) {
+    registerControlFlowBatching(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, tensor::TensorDialect *) {
+    registerTensorBatching(context);
   });
 }

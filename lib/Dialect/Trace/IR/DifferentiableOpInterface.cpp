@@ -11,7 +11,10 @@ using namespace mlir;
 #include "tracec/Dialect/Trace/IR/TraceInterfaces.cpp.inc"
 
 RankedTensorType mlir::trace::withBatchDim(Type type, int64_t size) {
-  auto tensor = cast<RankedTensorType>(type);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  // A batched scalar (an i1 a cond branches on) is a rank-1 tensor.
+  if (!tensor)
+    return RankedTensorType::get({size}, type);
   SmallVector<int64_t> shape = {size};
   llvm::append_range(shape, tensor.getShape());
   return tensor.clone(shape);

@@ -19,8 +19,10 @@ struct BatchedFunction {
 /// What a batching rule (BatchableOpInterface) sees of the function being
 /// batched. Values passed in are the ORIGINAL function's; the state maps
 /// them to the batched function being built. A batched value has the
-/// original's type with a leading batch dim of `batchSize()`; an unbatched
-/// one is the same for every example and keeps the original type.
+/// original's type with a leading batch dim of `batchSize()` (a batched
+/// scalar, as `tensor.extract` of a batched rank-0 tensor gives, is that
+/// rank-1 tensor); an unbatched one is the same for every example and keeps
+/// the original type.
 class BatchState {
 public:
   virtual ~BatchState() = default;
@@ -36,6 +38,10 @@ public:
   virtual Value materialize(OpBuilder &builder, Value original) = 0;
   /// Records the batched function's value for an original result.
   virtual void map(Value original, Value value, bool batched) = 0;
+  /// Emits the ops of `block` (not its terminator) at `builder`, batched as
+  /// the function's own ops are, and maps their results: for the rules of
+  /// region ops.
+  virtual LogicalResult emitBlock(OpBuilder &builder, Block &block) = 0;
   /// The batched form of function `callee`, its arguments batched where
   /// `batchedArgs` says; with `batchAllResults`, its results are all
   /// batched (unbatched ones broadcast). Generated once per callee and
@@ -45,7 +51,8 @@ public:
                 ArrayRef<bool> batchedArgs, bool batchAllResults) = 0;
 };
 
-/// `type` (a ranked tensor) with a leading dim of `size`.
+/// `type` (a ranked tensor) with a leading dim of `size`; a scalar type as
+/// a rank-1 tensor of `size`.
 RankedTensorType withBatchDim(Type type, int64_t size);
 
 } // namespace mlir::trace
