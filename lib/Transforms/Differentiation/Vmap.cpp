@@ -5,7 +5,9 @@
 // The batched form clones the callee's ops in order; an op with a batched
 // operand is built by its batching rule (BatchableOpInterface), the others
 // are cloned as they are and stay unbatched (computed once for the whole
-// batch). The batch dim always leads: the op's in_axes and out_axes become
+// batch). An op with a batched operand and no rule runs once per example in
+// a loop (as PyTorch's vmap falls back), so every op can be batched; rules
+// make it fast. The batch dim always leads: the op's in_axes and out_axes become
 // transposes around the call. trace.vmap ops inside a callee are rewritten
 // before the callee is batched, so vmap nests.
 //
@@ -18,6 +20,8 @@
 #include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -47,6 +51,12 @@ public:
     if (isBatched(original))
       return value;
     Type type = value.getType();
+    // Contents undefined (a tape before it is written): a bigger one.
+    if (auto empty = value.getDefiningOp<tensor::EmptyOp>()) {
+      RankedTensorType batched = withBatchDim(type, size);
+      return tensor::EmptyOp::create(builder, value.getLoc(), batched,
+                                     empty.getDynamicSizes());
+    }
     // A scalar (a cond's i1) as a rank-0 tensor first.
     if (!isa<RankedTensorType>(type))
       value = tensor::FromElementsOp::create(
@@ -60,6 +70,7 @@ public:
       batchedValues.insert(original);
   }
   LogicalResult emitBlock(OpBuilder &builder, Block &block) override;
+  LogicalResult emitLoop(OpBuilder &builder, Operation *op) override;
   FailureOr<BatchedFunction> batchedCallee(Location loc,
                                            FlatSymbolRefAttr callee,
                                            ArrayRef<bool> batchedArgs,
@@ -89,17 +100,91 @@ LogicalResult FunctionBatchState::emitBlock(OpBuilder &builder, Block &block) {
       continue;
     }
     auto rule = dyn_cast<BatchableOpInterface>(&op);
-    if (!rule) {
-      InFlightDiagnostic diag = op.emitOpError(
-          "has no batching rule: vmap cannot map it over a batched operand");
-      if (op.getNumRegions())
-        diag << " (control flow whose operands or captured values vary "
-                "across the batch)";
-      return failure();
-    }
-    if (failed(rule.emitBatched(builder, *this)))
+    if (failed(rule ? rule.emitBatched(builder, *this)
+                    : emitLoop(builder, &op)))
       return failure();
   }
+  return success();
+}
+
+LogicalResult FunctionBatchState::emitLoop(OpBuilder &builder,
+                                           Operation *op) {
+  Location loc = op->getLoc();
+  SmallVector<Value> stacks;
+  for (Type type : op->getResultTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (tensor ? !tensor.hasStaticShape() : !type.isIntOrIndexOrFloat())
+      return op->emitOpError("has no batching rule, and its result of type ")
+             << type << " cannot be stacked per example (vmap)";
+    RankedTensorType stacked = withBatchDim(type, size);
+    stacks.push_back(tensor::EmptyOp::create(
+        builder, loc, stacked.getShape(), stacked.getElementType()));
+  }
+  // The batched values the op reads, its regions' captures included.
+  llvm::SetVector<Value> reads;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (isBatched(operand))
+        reads.insert(operand);
+  });
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value count = arith::ConstantIndexOp::create(builder, loc, size);
+  auto loop = scf::ForOp::create(builder, loc, zero, count, one, stacks);
+  // (The builder gives the body a terminator only when there are no
+  // results.)
+  if (loop.getBody()->mightHaveTerminator())
+    loop.getBody()->getTerminator()->erase();
+  OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
+  Value example = loop.getInductionVar();
+  // The op reads its example's slice of each batched value: mapped for the
+  // clone only, then the batched values again.
+  SmallVector<Value> saved;
+  for (Value original : reads) {
+    Value batched = lookup(original);
+    saved.push_back(batched);
+    auto type = dyn_cast<RankedTensorType>(original.getType());
+    if (!type) {
+      mapping.map(original,
+                  tensor::ExtractOp::create(body, loc, batched, example));
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(type.getRank() + 1, body.getIndexAttr(0));
+    offsets[0] = example;
+    SmallVector<OpFoldResult> sizes{body.getIndexAttr(1)};
+    for (int64_t dim : type.getShape())
+      sizes.push_back(body.getIndexAttr(dim));
+    SmallVector<OpFoldResult> strides(type.getRank() + 1,
+                                      body.getIndexAttr(1));
+    mapping.map(original, tensor::ExtractSliceOp::create(
+                              body, loc, type, batched, offsets, sizes,
+                              strides));
+  }
+  Operation *perExample = body.clone(*op, mapping);
+  for (auto [original, batched] : llvm::zip(reads, saved))
+    mapping.map(original, batched);
+  SmallVector<Value> yields;
+  for (auto [result, stack] :
+       llvm::zip(perExample->getResults(), loop.getRegionIterArgs())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      yields.push_back(
+          tensor::InsertOp::create(body, loc, result, stack, example));
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(type.getRank() + 1, body.getIndexAttr(0));
+    offsets[0] = example;
+    SmallVector<OpFoldResult> sizes{body.getIndexAttr(1)};
+    for (int64_t dim : type.getShape())
+      sizes.push_back(body.getIndexAttr(dim));
+    SmallVector<OpFoldResult> strides(type.getRank() + 1,
+                                      body.getIndexAttr(1));
+    yields.push_back(tensor::InsertSliceOp::create(body, loc, result, stack,
+                                                   offsets, sizes, strides));
+  }
+  scf::YieldOp::create(body, loc, yields);
+  for (auto [original, stacked] : llvm::zip(op->getResults(), loop.getResults()))
+    map(original, stacked, /*batched=*/true);
   return success();
 }
 
@@ -145,6 +230,11 @@ LogicalResult Batcher::rewrite(VmapOp vmap) {
   SmallVector<bool> batchedArgs;
   SmallVector<Value> args;
   for (auto [arg, axis] : llvm::zip(vmap.getArgs(), vmap.getInAxes())) {
+    // (Functions batched for the vmap's callee may take dynamic shapes, as
+    // the tapes of a loop's gradient are; what the user maps is static.)
+    if (axis >= 0 && !cast<ShapedType>(arg.getType()).hasStaticShape())
+      return vmap.emitOpError("cannot map an argument of dynamic type ")
+             << arg.getType() << ": vmap maps static shapes";
     batchedArgs.push_back(axis >= 0);
     args.push_back(axis >= 0 ? moved(builder, loc, arg, axis, 0) : arg);
   }
@@ -216,9 +306,6 @@ FailureOr<BatchedFunction> Batcher::generate(func::FuncOp f,
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (isBatched && !tensor && !type.isIntOrFloat())
       return f.emitOpError("cannot be batched (vmap) over a ") << type;
-    if (isBatched && tensor && !tensor.hasStaticShape())
-      return f.emitOpError("cannot be batched (vmap) at the dynamic type ")
-             << type << ": vmap maps static shapes";
     argTypes.push_back(isBatched ? Type(withBatchDim(type, size)) : type);
   }
 

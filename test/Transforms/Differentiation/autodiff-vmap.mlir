@@ -62,3 +62,52 @@ func.func @dtotal(%xs: tensor<4x3xf32>) -> tensor<4x3xf32> {
   %g = trace.grad @total(%xs) {wrt = array<i64: 0>} : (tensor<4x3xf32>) -> tensor<4x3xf32>
   return %g : tensor<4x3xf32>
 }
+
+// -----
+
+// Per-example gradients through a loop: the loop's forward function tapes
+// into tensors of dynamic length, which get the batch dim in front; the
+// backward loop stays one loop over the iterations, reading every
+// example's slice of the tapes at once (no loop over the examples).
+
+func.func @loss(%w: tensor<3x3xf64>, %x: tensor<4x3xf64>) -> tensor<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %h0 = trace.constant dense<0.0> : tensor<3xf64>
+  %y = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %h0) -> (tensor<3xf64>) {
+    %r = trace.reshape %h : tensor<3xf64> -> tensor<3x1xf64>
+    %m = trace.matmul %w, %r : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
+    %m2 = trace.reshape %m : tensor<3x1xf64> -> tensor<3xf64>
+    %xi = tensor.extract_slice %x[%i, 0] [1, 3] [1, 1] : tensor<4x3xf64> to tensor<3xf64>
+    %a = trace.add %m2, %xi : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %t = trace.tanh %a : tensor<3xf64>
+    scf.yield %t : tensor<3xf64>
+  }
+  %s = trace.reduce_sum %y {axes = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+
+func.func private @g(%w: tensor<3x3xf64>, %x: tensor<4x3xf64>) -> tensor<3x3xf64> {
+  %g = trace.grad @loss(%w, %x) {wrt = array<i64: 0>} : (tensor<3x3xf64>, tensor<4x3xf64>) -> tensor<3x3xf64>
+  return %g : tensor<3x3xf64>
+}
+
+func.func @per_example(%w: tensor<3x3xf64>, %xs: tensor<5x4x3xf64>) -> tensor<5x3x3xf64> {
+  %g = trace.vmap @g(%w, %xs) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>} : (tensor<3x3xf64>, tensor<5x4x3xf64>) -> tensor<5x3x3xf64>
+  return %g : tensor<5x3x3xf64>
+}
+
+// CHECK-LABEL: func.func private @__vmap___forward_loss_wrt_0_ub_5
+// CHECK-SAME:    -> (tensor<5xf64>, index, tensor<5x?x3xf64>, tensor<5x?x3x1xf64>, tensor<5x4x3xf64>, tensor<3x3xf64>)
+// The tapes are allocated for the batch (not broadcast: nothing is in them).
+// CHECK:         tensor.empty(%{{.*}}) : tensor<5x?x3xf64>
+// CHECK:         scf.for {{.*}} -> (tensor<5x3xf64>, tensor<5x?x3xf64>, tensor<5x?x3x1xf64>)
+// CHECK:           tensor.insert_slice {{.*}} : tensor<5x3xf64> into tensor<5x?x3xf64>
+// CHECK:           tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [5, 1, 3] [1, 1, 1] : tensor<5x4x3xf64> to tensor<5x3xf64>
+// CHECK-LABEL: func.func private @__vmap___backward_loss_wrt_0_ubbbuu_5
+// CHECK:         scf.for {{.*}} -> (tensor<5x3xf64>, tensor<5x3x3xf64>)
+// CHECK:           tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [5, 1, 3] [1, 1, 1] : tensor<5x?x3xf64> to tensor<5x3xf64>
+// CHECK:           trace.matmul {{.*}} : (tensor<3x3xf64>, tensor<5x3x1xf64>) -> tensor<5x3x1xf64>
+// CHECK-NOT:     scf.for
+// CHECK-LABEL: func.func @per_example

@@ -13,6 +13,7 @@
 
 #include "BatchingRules.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
@@ -25,22 +26,28 @@ struct CallBatching
   LogicalResult emitBatched(Operation *op, OpBuilder &builder,
                             BatchState &state) const {
     auto call = cast<func::CallOp>(op);
+    // A function with a custom gradient is called once per example: its
+    // rule (trace.custom_vjp) holds for one example's arguments.
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, call.getCalleeAttr());
+    if (callee && callee->hasAttr(kCustomVjpAttrName))
+      return state.emitLoop(builder, op);
     SmallVector<bool> batchedArgs;
     SmallVector<Value> operands;
     for (Value operand : call.getOperands()) {
       batchedArgs.push_back(state.isBatched(operand));
       operands.push_back(state.lookup(operand));
     }
-    FailureOr<BatchedFunction> callee =
+    FailureOr<BatchedFunction> batchedCallee =
         state.batchedCallee(op->getLoc(), call.getCalleeAttr(), batchedArgs,
                             /*batchAllResults=*/false);
-    if (failed(callee))
+    if (failed(batchedCallee))
       return failure();
-    auto batched =
-        func::CallOp::create(builder, op->getLoc(), callee->func, operands);
+    auto batched = func::CallOp::create(builder, op->getLoc(),
+                                        batchedCallee->func, operands);
     for (auto [original, value, isBatched] :
          llvm::zip(call.getResults(), batched.getResults(),
-                   callee->batchedResults))
+                   batchedCallee->batchedResults))
       state.map(original, value, isBatched);
     return success();
   }

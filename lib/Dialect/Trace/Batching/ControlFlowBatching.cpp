@@ -1,12 +1,16 @@
-//===- ControlFlowBatching.cpp - Rules of scf.if and its condition --------===//
+//===- ControlFlowBatching.cpp - Rules of scf.if and scf.for --------------===//
 //
 // A traced cond is `tensor.extract` of a rank-0 i1 tensor and an scf.if on
 // it. Under vmap the extract of a batched condition stays a tensor (one
-// condition per example), and an scf.if on it runs both branches and
-// selects per example, as JAX's batching of cond does (the branches are
-// pure: vmap refuses state). An scf.if whose condition is the same for
+// condition per example: TensorBatching.cpp), and an scf.if on it runs both
+// branches and selects per example, as JAX's batching of cond does (the
+// branches are pure: vmap refuses state). An scf.if whose condition is the same for
 // every example but whose branches read batched values stays an scf.if,
-// its branches batched.
+// its branches batched. A loop whose trip count is the same for every
+// example (fori_loop, scan) stays one loop, its body batched; its carried
+// values batched where they vary (a fixed point: a carry that starts
+// unbatched and becomes batched in the body is batched throughout). A loop
+// with a trip count per example runs once per example (the fallback).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,23 +24,6 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
-
-/// tensor.extract of a batched rank-0 tensor: the batch's values, as a
-/// rank-1 tensor (how a batched scalar is represented).
-struct ExtractBatching
-    : BatchableOpInterface::ExternalModel<ExtractBatching, tensor::ExtractOp> {
-  LogicalResult emitBatched(Operation *op, OpBuilder &builder,
-                            BatchState &state) const {
-    auto extract = cast<tensor::ExtractOp>(op);
-    if (extract.getTensor().getType().getRank() != 0)
-      return op->emitOpError("has no batching rule for tensors of rank > 0: "
-                             "vmap maps only the extract of a scalar (a "
-                             "cond's condition)");
-    state.map(extract.getResult(), state.lookup(extract.getTensor()),
-              /*batched=*/true);
-    return success();
-  }
-};
 
 struct IfBatching : BatchableOpInterface::ExternalModel<IfBatching, scf::IfOp> {
   LogicalResult emitBatched(Operation *op, OpBuilder &builder,
@@ -102,12 +89,85 @@ struct IfBatching : BatchableOpInterface::ExternalModel<IfBatching, scf::IfOp> {
   }
 };
 
-} // namespace
+struct ForBatching
+    : BatchableOpInterface::ExternalModel<ForBatching, scf::ForOp> {
+  LogicalResult emitBatched(Operation *op, OpBuilder &builder,
+                            BatchState &state) const {
+    auto loop = cast<scf::ForOp>(op);
+    if (state.isBatched(loop.getLowerBound()) ||
+        state.isBatched(loop.getUpperBound()) ||
+        state.isBatched(loop.getStep()))
+      return state.emitLoop(builder, op);
+    SmallVector<bool> batched;
+    for (Value init : loop.getInitArgs()) {
+      if (!isa<RankedTensorType>(init.getType()))
+        return state.emitLoop(builder, op);
+      batched.push_back(state.isBatched(init));
+    }
+    // Each try batches the carries that became batched in the last one;
+    // the set only grows, so at most one try per carry.
+    for (;;) {
+      FailureOr<scf::ForOp> batchedLoop = emitTry(loop, batched, builder,
+                                                  state);
+      if (failed(batchedLoop))
+        return failure();
+      if (*batchedLoop) {
+        for (auto [original, value, isBatched] :
+             llvm::zip(loop.getResults(), batchedLoop->getResults(), batched))
+          state.map(original, value, isBatched);
+        return success();
+      }
+    }
+  }
 
-void mlir::trace::registerTensorBatching(MLIRContext *context) {
-  tensor::ExtractOp::attachInterface<ExtractBatching>(*context);
-}
+  /// The loop with the carries batched where `batched` says; null (and
+  /// `batched` updated) where the body makes another carry batched.
+  static FailureOr<scf::ForOp> emitTry(scf::ForOp loop,
+                                       SmallVector<bool> &batched,
+                                       OpBuilder &builder, BatchState &state) {
+    SmallVector<Value> inits;
+    for (auto [init, isBatched] : llvm::zip(loop.getInitArgs(), batched))
+      inits.push_back(isBatched ? state.materialize(builder, init)
+                                : state.lookup(init));
+    auto batchedLoop = scf::ForOp::create(
+        builder, loop.getLoc(), state.lookup(loop.getLowerBound()),
+        state.lookup(loop.getUpperBound()), state.lookup(loop.getStep()),
+        inits);
+    Block *body = batchedLoop.getBody();
+    if (body->mightHaveTerminator())
+      body->getTerminator()->erase();
+    state.map(loop.getInductionVar(), batchedLoop.getInductionVar(),
+              /*batched=*/false);
+    for (auto [original, value, isBatched] :
+         llvm::zip(loop.getRegionIterArgs(), batchedLoop.getRegionIterArgs(),
+                   batched))
+      state.map(original, value, isBatched);
+    OpBuilder inner = OpBuilder::atBlockEnd(body);
+    if (failed(state.emitBlock(inner, *loop.getBody())))
+      return failure();
+    bool grew = false;
+    SmallVector<Value> yields;
+    for (auto [i, value] : llvm::enumerate(
+             loop.getBody()->getTerminator()->getOperands())) {
+      if (state.isBatched(value) && !batched[i]) {
+        batched[i] = true;
+        grew = true;
+      }
+      yields.push_back(batched[i] ? state.materialize(inner, value)
+                                  : state.lookup(value));
+    }
+    if (grew) {
+      batchedLoop.erase();
+      return scf::ForOp();
+    }
+    scf::YieldOp::create(inner, loop.getLoc(), yields);
+    return batchedLoop;
+  }
+};
+
+} // namespace
 
 void mlir::trace::registerControlFlowBatching(MLIRContext *context) {
   scf::IfOp::attachInterface<IfBatching>(*context);
+  scf::ForOp::attachInterface<ForBatching>(*context);
 }

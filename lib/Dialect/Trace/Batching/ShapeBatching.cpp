@@ -178,10 +178,9 @@ struct GatherBatching
     auto gather = cast<GatherOp>(op);
     bool params = state.isBatched(gather.getParams());
     bool indices = state.isBatched(gather.getIndices());
+    // A table and indices per example: one gather per example.
     if (params && indices)
-      return op->emitOpError(
-          "cannot be batched (vmap) with both its params and its indices "
-          "varying across the batch");
+      return state.emitLoop(builder, op);
     int64_t rank = gather.getParams().getType().getRank();
     int64_t axis = gather.getAxis() < 0 ? gather.getAxis() + rank
                                         : gather.getAxis();

@@ -42,6 +42,13 @@ public:
   /// the function's own ops are, and maps their results: for the rules of
   /// region ops.
   virtual LogicalResult emitBlock(OpBuilder &builder, Block &block) = 0;
+  /// Emits `op` once per example, in a loop over the batch (each batched
+  /// value it reads sliced to its example, its results stacked), and maps
+  /// its results as batched: the fallback for ops without a batching rule,
+  /// and for the cases a rule does not cover. Correct for any op whose
+  /// results are static tensors or scalars, without the batch's
+  /// parallelism.
+  virtual LogicalResult emitLoop(OpBuilder &builder, Operation *op) = 0;
   /// The batched form of function `callee`, its arguments batched where
   /// `batchedArgs` says; with `batchAllResults`, its results are all
   /// batched (unbatched ones broadcast). Generated once per callee and
