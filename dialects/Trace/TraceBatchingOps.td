@@ -24,14 +24,15 @@ def Trace_VmapOp : Trace_Op<"vmap", [Pure,
         : (tensor<3x8xf32>, tensor<3xf32>) -> tensor<8x3xf32>
     ```
     `in_axes` gives, per argument, the dim that is mapped (-1: the argument
-    is not mapped, every example sees all of it); the mapped dims have one
+    is not mapped, every example sees all of it; an unmapped argument may be
+    any type, a loop bound's `index` too); the mapped dims have one
     static size, the batch size. `out_axes` gives, per result, where the
     batch dim goes; each result has the callee's result type with that dim
     inserted. The callee must not use variables (pass their values).
     `trace-vmap` rewrites the op into a call of the generated batched
     function, built by the ops' batching rules (BatchableOpInterface).
   }];
-  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<Trace_Tensor>:$args,
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
                        DenseI64ArrayAttr:$in_axes, DenseI64ArrayAttr:$out_axes);
   let results = (outs Variadic<Trace_Tensor>:$results);
   let assemblyFormat = "$callee `(` $args `)` attr-dict `:` "

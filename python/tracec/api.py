@@ -176,9 +176,10 @@ def eval_shape(f, *args, **kwargs):
 
 
 def jacfwd(f, argnums=0):
-    """The Jacobian of f (one array output) by forward mode (jax.jacfwd): one
-    jvp per input element, in a loop (one trace.jvp compiled). The result
-    has shape out.shape + in.shape (a tuple of them if argnums is a tuple).
+    """The Jacobian of f (one array output) by forward mode (jax.jacfwd): the
+    jvp at every basis tangent, as vmap of jvp (one batched forward sweep).
+    The result has shape out.shape + in.shape (a tuple of them if argnums is
+    a tuple).
 
     >>> tracec.jacfwd(lambda x: x * x)(np.array([1., 2.], np.float32))
     array([[2., 0.],
@@ -188,8 +189,9 @@ def jacfwd(f, argnums=0):
 
 
 def jacrev(f, argnums=0):
-    """The Jacobian of f (one array output) by reverse mode (jax.jacrev): one
-    trace.vjp per output element; shape out.shape + in.shape.
+    """The Jacobian of f (one array output) by reverse mode (jax.jacrev): the
+    vjp at every basis cotangent, as vmap of vjp (one batched backward
+    sweep); shape out.shape + in.shape.
 
     >>> tracec.jacrev(lambda x: x * x)(np.array([1., 2.], np.float32))
     array([[2., 0.],

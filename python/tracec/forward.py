@@ -18,9 +18,8 @@ from . import _core
 from . import _tracec as _C
 from . import numpy as tnp
 from ._core import Value
-from .control_flow import fori_loop
+from .batching import vmap as _vmap
 from .function import call_symbolic
-from .nn import one_hot
 
 
 def _name_of(f):
@@ -133,31 +132,23 @@ def jacobian(f, argnums, forward):
             in_shape = tuple(x.shape)
             n_in = int(np.prod(in_shape))
             if forward:
-                # One jvp per input element, the columns J e_k, in a loop
-                # (fori_loop) over k: the jvp is traced and compiled once,
-                # not once per column (which made a Hessian of a few
-                # hundred entries take minutes to compile).
-
-                # f's output shape (the ops traced for it are dead code).
-                outs, _ = _outputs(f(*values), f)
-                if len(outs) != 1:
-                    raise TypeError(f"jacfwd needs {_name_of(f)} to "
-                                    "return one array")
-                out = _core.to_value(outs[0])
-                out_shape = tuple(out.shape)
-                n_out = int(np.prod(out_shape))
-                dtype = _np_dtype(out.dtype)
-
-                def column(k, jac):
-                    e = tnp.reshape(one_hot(k, n_in, dtype=_np_dtype(x.dtype)),
-                                    in_shape)
-                    (_, touts), _ = _jvps_values(f, values, [[e]], [i])
-                    t = tnp.reshape(touts[0][0], (n_out, 1))
-                    return tnp.scatter_add(jac, tnp.reshape(k, (1,)), t, axis=1)
-                jac = fori_loop(0, n_in, column,
-                                tnp.zeros((n_out, n_in), dtype))
+                # The columns J e_k: the jvp at every basis tangent e_k at
+                # once, vmap of jvp (one batched forward sweep).
+                def column(t):
+                    (_, touts), _ = _jvps_values(f, values, [[t]], [i])
+                    if len(touts[0]) != 1:
+                        raise TypeError(f"jacfwd needs {_name_of(f)} to "
+                                        "return one array")
+                    return touts[0][0]
+                basis = np.eye(n_in, dtype=_np_dtype(x.dtype)).reshape(
+                    (n_in,) + in_shape)
+                columns = _vmap(column)(basis)
+                out_shape = tuple(columns.shape[1:])
+                jac = tnp.transpose(tnp.reshape(
+                    columns, (n_in, int(np.prod(out_shape)))))
             else:
-                # One vjp per output element: the rows e_j^T J.
+                # The rows e_j^T J: the vjp at every basis cotangent at
+                # once, vmap of vjp (one batched backward sweep).
                 def callee(vals):
                     outs, _ = _outputs(f(*vals), f)
                     if len(outs) != 1:
@@ -168,14 +159,12 @@ def jacobian(f, argnums, forward):
                 out = callee(values)[0]
                 out_shape = tuple(out.shape)
                 n_out = int(np.prod(out_shape))
-                rows = []
-                for j in range(n_out):
-                    basis = np.zeros(n_out, _np_dtype(out.dtype))
-                    basis[j] = 1
-                    ct = _core.to_value(basis.reshape(out_shape))
-                    g = _C.vjp(callee, values, [ct], [i], [], True)[1]
-                    rows.append(tnp.reshape(g, (1, -1)))
-                jac = tnp.concatenate(rows, 0)
+
+                def row(ct):
+                    return _C.vjp(callee, values, [ct], [i], [], True)[1]
+                basis = np.eye(n_out, dtype=_np_dtype(out.dtype)).reshape(
+                    (n_out,) + out_shape)
+                jac = _vmap(row)(basis)
             jacobians.append(tnp.reshape(jac, out_shape + in_shape))
         return jacobians[0] if single else tuple(jacobians)
     symbolic.__name__ = ("jacfwd_" if forward else "jacrev_") + _name_of(f)

@@ -71,6 +71,7 @@ public:
   }
   LogicalResult emitBlock(OpBuilder &builder, Block &block) override;
   LogicalResult emitLoop(OpBuilder &builder, Operation *op) override;
+  Value exampleOf(OpBuilder &builder, Value original, Value index);
   FailureOr<BatchedFunction> batchedCallee(Location loc,
                                            FlatSymbolRefAttr callee,
                                            ArrayRef<bool> batchedArgs,
@@ -107,6 +108,26 @@ LogicalResult FunctionBatchState::emitBlock(OpBuilder &builder, Block &block) {
   return success();
 }
 
+/// Example `index` of batched `original`'s value.
+Value FunctionBatchState::exampleOf(OpBuilder &builder, Value original,
+                                    Value index) {
+  Location loc = original.getLoc();
+  Value batched = lookup(original);
+  auto type = dyn_cast<RankedTensorType>(original.getType());
+  if (!type)
+    return tensor::ExtractOp::create(builder, loc, batched, index);
+  SmallVector<OpFoldResult> offsets(type.getRank() + 1,
+                                    builder.getIndexAttr(0));
+  offsets[0] = index;
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(builder, loc, batched);
+  sizes[0] = builder.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(type.getRank() + 1,
+                                    builder.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(builder, loc, type, batched, offsets,
+                                        sizes, strides);
+}
+
 LogicalResult FunctionBatchState::emitLoop(OpBuilder &builder,
                                            Operation *op) {
   Location loc = op->getLoc();
@@ -114,19 +135,14 @@ LogicalResult FunctionBatchState::emitLoop(OpBuilder &builder,
   for (Type type : op->getResultTypes()) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (tensor ? !tensor.hasStaticShape() : !type.isIntOrIndexOrFloat())
-      return op->emitOpError("has no batching rule, and its result of type ")
-             << type << " cannot be stacked per example (vmap)";
+      return op->emitOpError("cannot be batched (vmap): no batching rule "
+                             "covers it, and run once per example, its "
+                             "result of type ")
+             << type << " cannot be stacked";
     RankedTensorType stacked = withBatchDim(type, size);
     stacks.push_back(tensor::EmptyOp::create(
         builder, loc, stacked.getShape(), stacked.getElementType()));
   }
-  // The batched values the op reads, its regions' captures included.
-  llvm::SetVector<Value> reads;
-  op->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands())
-      if (isBatched(operand))
-        reads.insert(operand);
-  });
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value count = arith::ConstantIndexOp::create(builder, loc, size);
@@ -137,32 +153,20 @@ LogicalResult FunctionBatchState::emitLoop(OpBuilder &builder,
     loop.getBody()->getTerminator()->erase();
   OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
   Value example = loop.getInductionVar();
-  // The op reads its example's slice of each batched value: mapped for the
-  // clone only, then the batched values again.
-  SmallVector<Value> saved;
-  for (Value original : reads) {
-    Value batched = lookup(original);
-    saved.push_back(batched);
-    auto type = dyn_cast<RankedTensorType>(original.getType());
-    if (!type) {
-      mapping.map(original,
-                  tensor::ExtractOp::create(body, loc, batched, example));
-      continue;
+  // The values the op reads from outside (operands, its regions' captures):
+  // its example's slice of the batched ones, the others as they are.
+  IRMapping perExampleMapping;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands()) {
+      if (op->isAncestor(operand.getParentBlock()->getParentOp()) ||
+          perExampleMapping.contains(operand))
+        continue;
+      perExampleMapping.map(operand, isBatched(operand)
+                                         ? exampleOf(body, operand, example)
+                                         : lookup(operand));
     }
-    SmallVector<OpFoldResult> offsets(type.getRank() + 1, body.getIndexAttr(0));
-    offsets[0] = example;
-    SmallVector<OpFoldResult> sizes{body.getIndexAttr(1)};
-    for (int64_t dim : type.getShape())
-      sizes.push_back(body.getIndexAttr(dim));
-    SmallVector<OpFoldResult> strides(type.getRank() + 1,
-                                      body.getIndexAttr(1));
-    mapping.map(original, tensor::ExtractSliceOp::create(
-                              body, loc, type, batched, offsets, sizes,
-                              strides));
-  }
-  Operation *perExample = body.clone(*op, mapping);
-  for (auto [original, batched] : llvm::zip(reads, saved))
-    mapping.map(original, batched);
+  });
+  Operation *perExample = body.clone(*op, perExampleMapping);
   SmallVector<Value> yields;
   for (auto [result, stack] :
        llvm::zip(perExample->getResults(), loop.getRegionIterArgs())) {

@@ -52,3 +52,30 @@ func.func @result(%a: tensor<8x3xf32>) -> tensor<3x8xf32> {
   %r = trace.vmap @f(%a) {in_axes = array<i64: 0>, out_axes = array<i64: 0>} : (tensor<8x3xf32>) -> tensor<3x8xf32>
   return %r : tensor<3x8xf32>
 }
+
+// -----
+
+// Only tensors are mapped; an index (a loop bound a closure captures) is
+// passed to every example.
+
+func.func private @f(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+
+func.func @caller(%xs: tensor<8x3xf32>, %n: index) -> tensor<8x3xf32> {
+  // expected-error @below {{'trace.vmap' op maps argument 1 of type 'index': only tensors can be mapped (in_axes -1)}}
+  %r = trace.vmap @f(%xs, %n) {in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>} : (tensor<8x3xf32>, index) -> tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}
+
+// -----
+
+func.func private @f(%x: tensor<3xf32>, %n: index) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+
+func.func @caller(%xs: tensor<8x3xf32>, %n: i32) -> tensor<8x3xf32> {
+  // expected-error @below {{'trace.vmap' op argument 1 of type 'i32' is passed to @f, which takes 'index'}}
+  %r = trace.vmap @f(%xs, %n) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>} : (tensor<8x3xf32>, i32) -> tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}

@@ -4,7 +4,7 @@
 // results stacked: a result of dynamic shape cannot be.
 
 func.func private @f(%x: tensor<4xf32>) -> tensor<?xf32> {
-  // expected-error @below {{'tensor.cast' op has no batching rule, and its result of type 'tensor<?xf32>' cannot be stacked per example (vmap)}}
+  // expected-error @below {{'tensor.cast' op cannot be batched (vmap): no batching rule covers it, and run once per example, its result of type 'tensor<?xf32>' cannot be stacked}}
   %c = tensor.cast %x : tensor<4xf32> to tensor<?xf32>
   return %c : tensor<?xf32>
 }

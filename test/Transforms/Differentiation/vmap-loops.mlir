@@ -117,3 +117,56 @@ func.func @caller(%xs: tensor<8x4xf32>, %i: tensor<8x2xi32>) -> tensor<8x2xf32> 
 // CHECK:           %[[XB:.*]] = tensor.extract_slice {{.*}} : tensor<8x4xf32> to tensor<4xf32>
 // CHECK:           %[[IB:.*]] = tensor.extract_slice {{.*}} : tensor<8x2xi32> to tensor<2xi32>
 // CHECK:           trace.gather %[[XB]], %[[IB]] : (tensor<4xf32>, tensor<2xi32>) -> tensor<2xf32>
+
+// -----
+
+// A while loop whose condition is the same for every example (a counter)
+// stays one loop; one whose condition varies per example runs once per
+// example.
+
+func.func private @f(%x: tensor<3xf64>, %k: tensor<i64>) -> tensor<3xf64> {
+  %r:2 = scf.while (%v = %x, %i = %k) : (tensor<3xf64>, tensor<i64>) -> (tensor<3xf64>, tensor<i64>) {
+    %four = trace.constant dense<4> : tensor<i64>
+    %c = trace.lt %i, %four : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    %b = tensor.extract %c[] : tensor<i1>
+    scf.condition(%b) %v, %i : tensor<3xf64>, tensor<i64>
+  } do {
+  ^bb0(%w: tensor<3xf64>, %j: tensor<i64>):
+    %s = trace.sin %w : tensor<3xf64>
+    %one = trace.constant dense<1> : tensor<i64>
+    %n = trace.add %j, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    scf.yield %s, %n : tensor<3xf64>, tensor<i64>
+  }
+  return %r#0 : tensor<3xf64>
+}
+
+func.func private @g(%x: tensor<f64>) -> tensor<f64> {
+  %r = scf.while (%v = %x) : (tensor<f64>) -> tensor<f64> {
+    %one = trace.constant dense<1.0> : tensor<f64>
+    %c = trace.gt %v, %one : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    %b = tensor.extract %c[] : tensor<i1>
+    scf.condition(%b) %v : tensor<f64>
+  } do {
+  ^bb0(%w: tensor<f64>):
+    %two = trace.constant dense<2.0> : tensor<f64>
+    %h = trace.div %w, %two : (tensor<f64>, tensor<f64>) -> tensor<f64>
+    scf.yield %h : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+
+func.func @caller(%xs: tensor<8x3xf64>, %k: tensor<i64>, %ys: tensor<8xf64>) -> (tensor<8x3xf64>, tensor<8xf64>) {
+  %r = trace.vmap @f(%xs, %k) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>} : (tensor<8x3xf64>, tensor<i64>) -> tensor<8x3xf64>
+  %s = trace.vmap @g(%ys) {in_axes = array<i64: 0>, out_axes = array<i64: 0>} : (tensor<8xf64>) -> tensor<8xf64>
+  return %r, %s : tensor<8x3xf64>, tensor<8xf64>
+}
+
+// CHECK-LABEL: func.func private @__vmap_f_bu_8
+// CHECK:         scf.while ({{.*}}) : (tensor<8x3xf64>, tensor<i64>) -> (tensor<8x3xf64>, tensor<i64>)
+// CHECK:           trace.lt {{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i1>
+// CHECK:         } do {
+// CHECK:           trace.sin {{.*}} : tensor<8x3xf64>
+// CHECK-LABEL: func.func private @__vmap_g_b_8
+// CHECK:         scf.for %[[B:[a-z0-9_]+]] = {{.*}} -> (tensor<8xf64>)
+// CHECK:           %[[Y:.*]] = tensor.extract_slice %{{.*}}[%[[B]]] [1] [1] : tensor<8xf64> to tensor<f64>
+// CHECK:           scf.while ({{.*}} = %[[Y]]) : (tensor<f64>) -> tensor<f64>

@@ -1,4 +1,4 @@
-//===- ControlFlowBatching.cpp - Rules of scf.if and scf.for --------------===//
+//===- ControlFlowBatching.cpp - Rules of scf.if, scf.for, scf.while -----===//
 //
 // A traced cond is `tensor.extract` of a rank-0 i1 tensor and an scf.if on
 // it. Under vmap the extract of a batched condition stays a tensor (one
@@ -9,8 +9,11 @@
 // its branches batched. A loop whose trip count is the same for every
 // example (fori_loop, scan) stays one loop, its body batched; its carried
 // values batched where they vary (a fixed point: a carry that starts
-// unbatched and becomes batched in the body is batched throughout). A loop
-// with a trip count per example runs once per example (the fallback).
+// unbatched and becomes batched in the body is batched throughout). So
+// does a while loop whose condition is the same for every example (a
+// Hessian's columns through a while_loop: the tangents vary, the primal
+// does not). A loop with a trip count or condition per example runs once
+// per example (the fallback).
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,11 +102,8 @@ struct ForBatching
         state.isBatched(loop.getStep()))
       return state.emitLoop(builder, op);
     SmallVector<bool> batched;
-    for (Value init : loop.getInitArgs()) {
-      if (!isa<RankedTensorType>(init.getType()))
-        return state.emitLoop(builder, op);
+    for (Value init : loop.getInitArgs())
       batched.push_back(state.isBatched(init));
-    }
     // Each try batches the carries that became batched in the last one;
     // the set only grows, so at most one try per carry.
     for (;;) {
@@ -165,9 +165,109 @@ struct ForBatching
   }
 };
 
+/// The carried values of `from` mapped to `to` (batched where `batched`
+/// says).
+void mapCarried(ValueRange from, ValueRange to, ArrayRef<bool> batched,
+                BatchState &state) {
+  for (auto [original, value, isBatched] : llvm::zip(from, to, batched))
+    state.map(original, value, isBatched);
+}
+
+/// `values` as a region passes them on, batched where `batched` says;
+/// records in `batched` (and `grew`) those that became batched.
+SmallVector<Value> passedOn(ValueRange values, SmallVector<bool> &batched,
+                            bool &grew, OpBuilder &builder,
+                            BatchState &state) {
+  SmallVector<Value> passed;
+  for (auto [i, value] : llvm::enumerate(values)) {
+    if (state.isBatched(value) && !batched[i]) {
+      batched[i] = true;
+      grew = true;
+    }
+    passed.push_back(batched[i] ? state.materialize(builder, value)
+                                : state.lookup(value));
+  }
+  return passed;
+}
+
+SmallVector<Type> carriedTypes(TypeRange types, ArrayRef<bool> batched,
+                               int64_t size) {
+  SmallVector<Type> result;
+  for (auto [type, isBatched] : llvm::zip(types, batched))
+    result.push_back(isBatched ? Type(withBatchDim(type, size)) : type);
+  return result;
+}
+
+struct WhileBatching
+    : BatchableOpInterface::ExternalModel<WhileBatching, scf::WhileOp> {
+  LogicalResult emitBatched(Operation *op, OpBuilder &builder,
+                            BatchState &state) const {
+    auto loop = cast<scf::WhileOp>(op);
+    SmallVector<bool> batchedIn, batchedOut;
+    for (Value init : loop.getInits())
+      batchedIn.push_back(state.isBatched(init));
+    batchedOut.assign(loop.getNumResults(), false);
+    // As for scf.for: tries until no carried value becomes batched.
+    for (;;) {
+      SmallVector<Value> inits;
+      for (auto [init, isBatched] : llvm::zip(loop.getInits(), batchedIn))
+        inits.push_back(isBatched ? state.materialize(builder, init)
+                                  : state.lookup(init));
+      int64_t size = state.batchSize();
+      auto batched = scf::WhileOp::create(
+          builder, loop.getLoc(),
+          carriedTypes(loop.getResultTypes(), batchedOut, size), inits);
+      Location loc = loop.getLoc();
+      SmallVector<Location> inLocs(inits.size(), loc);
+      SmallVector<Location> outLocs(loop.getNumResults(), loc);
+      Block *before = builder.createBlock(
+          &batched.getBefore(), {},
+          carriedTypes(loop.getInits().getTypes(), batchedIn, size), inLocs);
+      Block *after = builder.createBlock(
+          &batched.getAfter(), {},
+          carriedTypes(loop.getResultTypes(), batchedOut, size), outLocs);
+      builder.setInsertionPointAfter(batched);
+
+      bool grew = false;
+      mapCarried(loop.getBeforeArguments(), before->getArguments(), batchedIn,
+                 state);
+      OpBuilder inner = OpBuilder::atBlockEnd(before);
+      if (failed(state.emitBlock(inner, *loop.getBeforeBody())))
+        return failure();
+      scf::ConditionOp condition = loop.getConditionOp();
+      if (state.isBatched(condition.getCondition())) {
+        // A condition per example: a trip count per example.
+        batched.erase();
+        return state.emitLoop(builder, op);
+      }
+      SmallVector<Value> forwarded = passedOn(
+          condition.getArgs(), batchedOut, grew, inner, state);
+      scf::ConditionOp::create(inner, loc,
+                               state.lookup(condition.getCondition()),
+                               forwarded);
+
+      mapCarried(loop.getAfterArguments(), after->getArguments(), batchedOut,
+                 state);
+      inner.setInsertionPointToEnd(after);
+      if (failed(state.emitBlock(inner, *loop.getAfterBody())))
+        return failure();
+      SmallVector<Value> next = passedOn(loop.getYieldOp().getOperands(),
+                                         batchedIn, grew, inner, state);
+      scf::YieldOp::create(inner, loc, next);
+      if (grew) {
+        batched.erase();
+        continue;
+      }
+      mapCarried(loop.getResults(), batched.getResults(), batchedOut, state);
+      return success();
+    }
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerControlFlowBatching(MLIRContext *context) {
   scf::IfOp::attachInterface<IfBatching>(*context);
   scf::ForOp::attachInterface<ForBatching>(*context);
+  scf::WhileOp::attachInterface<WhileBatching>(*context);
 }

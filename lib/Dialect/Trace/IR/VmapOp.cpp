@@ -24,7 +24,14 @@ LogicalResult VmapOp::verify() {
            << " out_axes";
   std::optional<int64_t> size;
   for (auto [i, arg, axis] : llvm::enumerate(getArgs(), getInAxes())) {
-    auto type = cast<RankedTensorType>(arg.getType());
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type) {
+      if (axis == -1)
+        continue;
+      return emitOpError("maps argument ")
+             << i << " of type " << arg.getType()
+             << ": only tensors can be mapped (in_axes -1)";
+    }
     if (axis < -1 || axis >= type.getRank())
       return emitOpError("in_axes[")
              << i << "] = " << axis << " is not a dim of argument " << i
@@ -60,7 +67,14 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                                   << type.getNumInputs();
   for (auto [i, arg, axis, expected] :
        llvm::enumerate(getArgs(), getInAxes(), type.getInputs())) {
-    auto tensor = cast<RankedTensorType>(arg.getType());
+    auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+    if (!tensor) {
+      if (arg.getType() != expected)
+        return emitOpError("argument ")
+               << i << " of type " << arg.getType() << " is passed to "
+               << getCalleeAttr() << ", which takes " << expected;
+      continue;
+    }
     SmallVector<int64_t> shape(tensor.getShape());
     if (axis >= 0)
       shape.erase(shape.begin() + axis);
