@@ -10,8 +10,9 @@ Python:
    is bench/run's row "per-example gradients, MLP b256", in a process of
    its own (here, beside tracec's threads and buffers, it ran 10x slower).
 2. The Hessian of a 224-weight MLP loss (batch 32) as `tracec.vmap` of
-   Hessian-vector products over the identity's rows, against
-   `tracec.hessian` (jacfwd of grad: its columns in a fori_loop).
+   Hessian-vector products over the identity's rows and as
+   `tracec.hessian` (jacfwd of grad, itself vmap of jvp), against the
+   columns in a fori_loop (how tracec.hessian ran before).
 
 Prints the median time per call of each and the ratios (above 1: vmap is
 faster); checks that the results agree first. Asserts nothing about time.
@@ -32,6 +33,7 @@ from timing import time_per_call  # noqa: E402
 import vmap as workloads  # noqa: E402
 
 import tracec  # noqa: E402
+import tracec.numpy as tnp  # noqa: E402
 
 
 def per_example_gradients(args, rng):
@@ -79,14 +81,29 @@ def hessian(args, rng):
             return tracec.hvp(lambda w: loss(w, x, y), (w,), (t,))[0]
         return tracec.vmap(row)(eye)
 
-    by_loop = tracec.jit(tracec.hessian(loss))
-    np.testing.assert_allclose(by_vmap(w, x, y, eye), by_loop(w, x, y),
-                               rtol=1e-4, atol=1e-5)
+    @tracec.jit
+    def by_loop(w, x, y, eye):
+        # The columns in a fori_loop (how tracec.hessian ran before it
+        # became vmap of jvp of grad).
+        def column(k, hess):
+            t = tnp.take(eye, k, axis=0)
+            col = tracec.hvp(lambda w: loss(w, x, y), (w,), (t,))[0]
+            return tnp.scatter_add(hess, tnp.reshape(k, (1,)),
+                                   tnp.reshape(col, (-1, 1)), axis=1)
+        return tracec.fori_loop(0, len(eye), column, tnp.zeros_like(eye))
+
+    by_hessian = tracec.jit(tracec.hessian(loss))
+    expected = by_vmap(w, x, y, eye)
+    for got in (by_loop(w, x, y, eye), by_hessian(w, x, y)):
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
     t_vmap = time_per_call(lambda: by_vmap(w, x, y, eye), 0.3, args.repeats)
-    t_loop = time_per_call(lambda: by_loop(w, x, y), 0.3, args.repeats)
+    t_hessian = time_per_call(lambda: by_hessian(w, x, y), 0.3, args.repeats)
+    t_loop = time_per_call(lambda: by_loop(w, x, y, eye), 0.3, args.repeats)
     print(f"Hessian, {len(w)} weights, batch {len(x)}:")
     print(f"  tracec vmap(hvp)       {t_vmap * 1e3:9.3f} ms")
-    print(f"  tracec.hessian (loop)  {t_loop * 1e3:9.3f} ms   "
+    print(f"  tracec.hessian         {t_hessian * 1e3:9.3f} ms   "
+          f"ratio {t_loop / t_hessian:5.2f}x the loop")
+    print(f"  fori_loop of hvp       {t_loop * 1e3:9.3f} ms   "
           f"ratio {t_loop / t_vmap:5.2f}x")
 
 

@@ -902,6 +902,69 @@ def test_custom_vjp_invariance():
     np.testing.assert_allclose(tracec.grad(f3)(1.), expected)
 
 
+# api_test.py CustomVJPTest.test_vmap
+def test_custom_vjp_vmap():
+    @tracec.custom_vjp
+    def f(x):
+        assert tnp.ndim(x) == 0
+        return tnp.sin(x)
+
+    def f_fwd(x):
+        assert tnp.ndim(x) == 0
+        return f(x), tnp.cos(x)
+
+    def f_rev(cos_x, g):
+        return (2 * cos_x * g,)
+    f.defvjp(f_fwd, f_rev)
+
+    x = tnp.arange(3.)
+    xx = tnp.arange(6.).reshape(2, 3)
+    vmap = tracec.vmap
+
+    # vmap of f
+    assert_close(vmap(f)(x), np.sin(x))
+    assert_close(vmap(vmap(f))(xx), np.sin(xx))
+
+    # vmap of grad of f
+    assert_close(vmap(grad(f))(x), 2 * np.cos(x))
+    assert_close(vmap(value_and_grad(f))(x), (np.sin(x), 2 * np.cos(x)))
+    assert_close(vmap(vmap(grad(f)))(xx), 2 * np.cos(xx))
+    assert_close(vmap(vmap(value_and_grad(f)))(xx),
+                 (np.sin(xx), 2 * np.cos(xx)))
+
+    # grad of vmap of f
+    assert_close(grad(lambda x: vmap(f)(x).sum())(x), 2 * np.cos(x))
+    assert_close(grad(lambda x: vmap(vmap(f))(x).sum())(xx), 2 * np.cos(xx))
+
+    # vmap of grad of vmap of f
+    assert_close(vmap(grad(lambda x: vmap(f)(x).sum()))(xx), 2 * np.cos(xx))
+
+
+# api_test.py CustomVJPTest.test_initial_style_vmap
+def test_custom_vjp_initial_style_vmap():
+    @tracec.custom_vjp
+    def f(x):
+        assert tnp.ndim(x) == 0
+        return 3 * x
+
+    def f_fwd(x):
+        return f(x), tnp.cos(x)
+
+    def f_rev(cos_x, g):
+        return (2 * cos_x * g,)
+    f.defvjp(f_fwd, f_rev)
+
+    def foo(x):
+        out, _ = tracec.scan(lambda c, _: (f(c), None), x, None, length=1)
+        return out
+
+    ans = tracec.vmap(foo)(tnp.arange(3.))
+    assert_close(ans, 3. * np.arange(3.))
+
+    ans = grad(lambda x: tracec.vmap(foo)(x).sum())(tnp.arange(3.))
+    assert_close(ans, 2. * np.cos(np.arange(3.)))
+
+
 # api_test.py CustomVJPTest.test_jit
 def test_custom_vjp_jit():
     @tracec.custom_vjp
