@@ -288,7 +288,7 @@ def test_ops_without_a_rule_run_per_example():
     xs = rng.standard_normal((3, 5))
     idx = np.array([[0, 4], [1, 1], [3, 2]])
     # A table and indices per example (gather), functional updates
-    # (scatter_add), a convolution.
+    # (scatter_add).
     got = tracec.vmap(lambda x, i: tnp.take(x, i))(xs, idx)
     np.testing.assert_allclose(got, np.take_along_axis(xs, idx, 1))
     got = tracec.vmap(lambda x: x.at[np.array([0, 0, 2])].add(1.0))(xs)
@@ -296,6 +296,11 @@ def test_ops_without_a_rule_run_per_example():
     expected[:, 0] += 2.0
     expected[:, 2] += 1.0
     np.testing.assert_allclose(got, expected)
+
+
+def test_convolutions_and_pooling_per_example():
+    """The examples' images fold into N (one convolution for the batch);
+    per-example filter gradients run per example."""
     images = rng.standard_normal((2, 1, 6, 6, 2))
     filters = rng.standard_normal((3, 3, 2, 4))
     got = tracec.vmap(lambda x: tracec.nn.conv2d(x, filters, padding=1))(
@@ -306,6 +311,13 @@ def test_ops_without_a_rule_run_per_example():
     np.testing.assert_allclose(
         got.reshape(2, 6, 6, 4), torch_out.permute(0, 2, 3, 1).numpy(),
         rtol=1e-10, atol=1e-12)
+    pooled = tracec.vmap(lambda x: tracec.nn.max_pool2d(
+        tracec.nn.avg_pool2d(x, 2, 1), 2, 2))(images)
+    t = torch.tensor(images.reshape(2, 6, 6, 2)).permute(0, 3, 1, 2)
+    t = torch.nn.functional.max_pool2d(
+        torch.nn.functional.avg_pool2d(t, 2, 1), 2, 2)
+    np.testing.assert_allclose(pooled.reshape(2, 2, 2, 2),
+                               t.permute(0, 2, 3, 1).numpy(), rtol=1e-12)
     # Per-example gradients of a loss through the convolution.
     grads = tracec.vmap(tracec.grad(lambda w, x: tnp.sum(
         tnp.tanh(tracec.nn.conv2d(x, w, padding=1)))), in_axes=(None, 0))(
@@ -317,6 +329,19 @@ def test_ops_without_a_rule_run_per_example():
         torch.tanh(out).sum().backward()
         np.testing.assert_allclose(grads[k], tw.grad.permute(2, 3, 1, 0),
                                    rtol=1e-10, atol=1e-12)
+    # Gradients with respect to the images, through pooling (their
+    # backprops fold into N too).
+    dx = tracec.vmap(tracec.grad(lambda x, w: tnp.sum(tnp.sin(
+        tracec.nn.max_pool2d(tracec.nn.conv2d(x, w, padding=1), 2)))),
+        in_axes=(0, None))(images, filters)
+    tx = torch.tensor(images.reshape(2, 6, 6, 2)).permute(0, 3, 1, 2)
+    tx.requires_grad_()
+    out = torch.nn.functional.max_pool2d(torch.nn.functional.conv2d(
+        tx, torch.tensor(filters).permute(3, 2, 0, 1), padding=1), 2)
+    torch.sin(out).sum().backward()
+    np.testing.assert_allclose(dx.reshape(2, 6, 6, 2),
+                               tx.grad.permute(0, 2, 3, 1).numpy(),
+                               rtol=1e-10, atol=1e-12)
 
 
 def test_custom_vjp_under_vmap_uses_its_rule_per_example():

@@ -22,6 +22,7 @@ Operation *rebuild(OpBuilder &builder, Operation *op, ValueRange operands,
                    ArrayRef<NamedAttribute> replaced = {});
 
 void registerShapeBatching(MLIRContext *context);
+void registerConvPoolBatching(MLIRContext *context);
 void registerCallBatching(MLIRContext *context);
 void registerGradientRequestBatching(MLIRContext *context);
 void registerTensorBatching(MLIRContext *context);

@@ -160,6 +160,7 @@ void mlir::trace::registerBatchingRules(DialectRegistry &registry) {
                ReduceProdOp, ReduceLogSumExpOp>(context);
     attachAxis<ArgmaxOp, SoftmaxOp, LogSoftmaxOp, ConcatOp, OneHotOp>(context);
     registerShapeBatching(context);
+    registerConvPoolBatching(context);
     registerGradientRequestBatching(context);
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
