@@ -34,10 +34,12 @@ struct ExtractBatching
   }
 };
 
-/// Whether any of `values` (a slice's offsets, sizes and strides) varies
-/// across the batch.
-bool anyBatched(ValueRange values, BatchState &state) {
-  return llvm::any_of(values, [&](Value v) { return state.isBatched(v); });
+/// Whether a slice's offsets, sizes or strides vary across the batch.
+bool variesPerExample(OffsetSizeAndStrideOpInterface slice,
+                      BatchState &state) {
+  return llvm::any_of(slice->getOperands().drop_front(
+                          slice.getOffsetSizeAndStrideStartOperandIndex()),
+                      [&](Value v) { return state.isBatched(v); });
 }
 
 /// A slice's offsets, sizes and strides with the batch dim's in front
@@ -70,9 +72,7 @@ struct ExtractSliceBatching
   LogicalResult emitBatched(Operation *op, OpBuilder &builder,
                             BatchState &state) const {
     auto slice = cast<tensor::ExtractSliceOp>(op);
-    if (anyBatched(slice.getOffsets(), state) ||
-        anyBatched(slice.getSizes(), state) ||
-        anyBatched(slice.getStrides(), state))
+    if (variesPerExample(slice, state))
       return state.emitLoop(builder, op);
     BatchedSlice batched = batchedSlice(slice, builder, state);
     Value result = tensor::ExtractSliceOp::create(
@@ -91,9 +91,7 @@ struct InsertSliceBatching
   LogicalResult emitBatched(Operation *op, OpBuilder &builder,
                             BatchState &state) const {
     auto slice = cast<tensor::InsertSliceOp>(op);
-    if (anyBatched(slice.getOffsets(), state) ||
-        anyBatched(slice.getSizes(), state) ||
-        anyBatched(slice.getStrides(), state))
+    if (variesPerExample(slice, state))
       return state.emitLoop(builder, op);
     BatchedSlice batched = batchedSlice(slice, builder, state);
     Value result = tensor::InsertSliceOp::create(
