@@ -7,8 +7,8 @@
 // are cloned as they are and stay unbatched (computed once for the whole
 // batch). An op with a batched operand and no rule runs once per example in
 // a loop (as PyTorch's vmap falls back), so every op can be batched; rules
-// make it fast. The batch dim always leads: the op's in_axes and out_axes become
-// transposes around the call. trace.vmap ops inside a callee are rewritten
+// make it fast. The batch dim always leads: the op's in_axes and out_axes
+// become transposes around the call. trace.vmap ops inside a callee are rewritten
 // before the callee is batched, so vmap nests.
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +68,8 @@ public:
     mapping.map(original, value);
     if (batched)
       batchedValues.insert(original);
+    else
+      batchedValues.erase(original);
   }
   LogicalResult emitBlock(OpBuilder &builder, Block &block) override;
   LogicalResult emitLoop(OpBuilder &builder, Operation *op) override;
@@ -97,6 +99,13 @@ bool readsBatched(Operation *op, FunctionBatchState &state) {
 LogicalResult FunctionBatchState::emitBlock(OpBuilder &builder, Block &block) {
   for (Operation &op : block.without_terminator()) {
     if (!readsBatched(&op, *this)) {
+      // A loop's body is emitted again when a carry turns out batched:
+      // the args of the blocks nested in `op` may still be mapped from the
+      // last time, and a clone maps only unmapped block args.
+      op.walk([&](Block *block) {
+        for (BlockArgument arg : block->getArguments())
+          mapping.erase(arg);
+      });
       builder.clone(op, mapping);
       continue;
     }
@@ -176,7 +185,8 @@ LogicalResult FunctionBatchState::emitLoop(OpBuilder &builder,
           tensor::InsertOp::create(body, loc, result, stack, example));
       continue;
     }
-    SmallVector<OpFoldResult> offsets(type.getRank() + 1, body.getIndexAttr(0));
+    SmallVector<OpFoldResult> offsets(type.getRank() + 1,
+                                      body.getIndexAttr(0));
     offsets[0] = example;
     SmallVector<OpFoldResult> sizes{body.getIndexAttr(1)};
     for (int64_t dim : type.getShape())
@@ -187,7 +197,8 @@ LogicalResult FunctionBatchState::emitLoop(OpBuilder &builder,
                                                    offsets, sizes, strides));
   }
   scf::YieldOp::create(body, loc, yields);
-  for (auto [original, stacked] : llvm::zip(op->getResults(), loop.getResults()))
+  for (auto [original, stacked] :
+       llvm::zip(op->getResults(), loop.getResults()))
     map(original, stacked, /*batched=*/true);
   return success();
 }

@@ -170,3 +170,38 @@ func.func @caller(%xs: tensor<8x3xf64>, %k: tensor<i64>, %ys: tensor<8xf64>) -> 
 // CHECK:         scf.for %[[B:[a-z0-9_]+]] = {{.*}} -> (tensor<8xf64>)
 // CHECK:           %[[Y:.*]] = tensor.extract_slice %{{.*}}[%[[B]]] [1] [1] : tensor<8xf64> to tensor<f64>
 // CHECK:           scf.while ({{.*}} = %[[Y]]) : (tensor<f64>) -> tensor<f64>
+
+// -----
+
+// A loop inside a loop's body that reads nothing batched stays as it is
+// when the outer body is emitted again (its carry turned out batched).
+
+func.func private @f(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = trace.constant dense<0.0> : tensor<4xf32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> (tensor<4xf32>) {
+    %t = scf.for %j = %c0 to %c3 step %c1 iter_args(%v = %w) -> (tensor<4xf32>) {
+      %s = trace.tanh %v : tensor<4xf32>
+      scf.yield %s : tensor<4xf32>
+    }
+    %a = trace.add %acc, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %b = trace.add %a, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %b : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+func.func @caller(%xs: tensor<8x4xf32>, %w: tensor<4xf32>) -> tensor<8x4xf32> {
+  %r = trace.vmap @f(%xs, %w) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>} : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// CHECK-LABEL: func.func private @__vmap_f_bu_8
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x4xf32>, %[[W:.*]]: tensor<4xf32>)
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<8x4xf32>)
+// CHECK:           %[[T:.*]] = scf.for {{.*}} iter_args(%[[V:.*]] = %[[W]]) -> (tensor<4xf32>)
+// CHECK:             trace.tanh %[[V]] : tensor<4xf32>
+// CHECK:           %[[A:.*]] = trace.add %[[ACC]], %[[X]]
+// CHECK:           trace.add %[[A]], %[[T]] : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
