@@ -6,8 +6,9 @@
 # ahead-of-time compiler, into the static library <name> and the header
 # <name>.h on its include path: tfcompile's tf_library, without Bazel. The
 # library needs only libc and libm, and TracecABI (C, static, no LLVM) where
-# the model uses trace.print. TARGET_CPU defaults to
-# TRACEC_AOT_TARGET_CPU, else "native" (the building machine's CPU).
+# the model uses trace.print. TARGET_CPU (tracec --target-cpu) defaults to
+# TRACEC_AOT_TARGET_CPU, else "portable": code for x86-64-v3 and
+# x86-64-v4, picked at run time; "native" is the building machine's CPU.
 # THREADS (tracec --threads) defaults to 1: serial code. Any other count
 # (0: OpenMP's default at run time) splits large loops across threads with
 # OpenMP, and the library then links LLVM's libomp.
@@ -23,7 +24,7 @@ function(tracec_add_aot_library name)
     set(ARG_TARGET_CPU "${TRACEC_AOT_TARGET_CPU}")
   endif()
   if(NOT ARG_TARGET_CPU)
-    set(ARG_TARGET_CPU native)
+    set(ARG_TARGET_CPU portable)
   endif()
   # The installed package imports the compiler as tracec::tracec; in
   # tracec's own build it is the tracec target.

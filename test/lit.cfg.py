@@ -45,6 +45,17 @@ try:
 except OSError:
     lit_config.note("no CUDA driver (libcuda.so.1): GPU execution tests are unsupported")
 
+# `REQUIRES: avx512`: the host has x86-64-v4's AVX-512 (the AOT CPU dispatch
+# picks it).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                      if line.startswith("flags")), [])
+    if {"avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"} <= set(flags):
+        config.available_features.add("avx512")
+except OSError:
+    pass
+
 # What AOT objects link against: the C ABI (tracec_print_tensor) and the
 # CUDA runtime shim; and the tests' fake driver.
 config.substitutions.append(

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "tracec/Codegen/CPU/CpuTarget.h"
 #include "tracec/Pipelines/LibraryNames.h"
 #include "tracec/Pipelines/Lowering.h"
 #include "llvm/ADT/StringSet.h"
@@ -65,4 +66,50 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   if (failed(setOpenMPWaitPolicy(module)))
     return failure();
   return addCEntryPoints(module, entries, renamed);
+}
+
+FailureOr<ObjectCode> tracec::aot::compileObjectCode(
+    ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
+    const TargetCpus &cpus, llvm::StringRef prefix,
+    llvm::LLVMContext &llvmContext, llvm::StringRef cudaChip, unsigned threads,
+    llvm::function_ref<void(ModuleOp, llvm::StringRef)> lowered) {
+  TargetCpus targets = cpus;
+  if (!cudaChip.empty())
+    targets = {{cpus.cpus.front()}, /*dispatch=*/false};
+  auto fail = [&](llvm::Error error) {
+    emitError(module.getLoc()) << llvm::toString(std::move(error));
+    return failure();
+  };
+
+  std::vector<std::unique_ptr<llvm::Module>> variants;
+  for (const std::string &cpu : targets.cpus) {
+    auto machine = createCpuTargetMachine(cpu);
+    if (!machine)
+      return fail(machine.takeError());
+    // Every CPU but the last lowers a copy.
+    OwningOpRef<ModuleOp> copy;
+    ModuleOp variant = module;
+    if (variants.size() + 1 < targets.cpus.size()) {
+      copy = module.clone();
+      variant = *copy;
+    }
+    if (failed(lowerToCEntryPoints(variant, entries, cudaChip, threads, cpu)))
+      return failure();
+    if (lowered)
+      lowered(variant, cpu);
+    auto llvmModule = translateToLLVMIR(variant, llvmContext, **machine);
+    if (!llvmModule)
+      return fail(llvmModule.takeError());
+    variants.push_back(std::move(*llvmModule));
+  }
+  auto linked = linkCpuVariants(std::move(variants), targets, prefix);
+  if (!linked)
+    return fail(linked.takeError());
+  // The dispatch runs on any x86-64 CPU; each variant's functions carry
+  // their own CPU.
+  auto machine =
+      createCpuTargetMachine(targets.dispatch ? "x86-64" : targets.cpus[0]);
+  if (!machine)
+    return fail(machine.takeError());
+  return ObjectCode{std::move(*machine), std::move(*linked)};
 }

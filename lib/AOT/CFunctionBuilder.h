@@ -21,7 +21,13 @@ namespace tracec::aot::detail {
 using namespace mlir;
 
 /// Return codes of the C functions (the header names them).
-enum Status { kOk = 0, kNullBuffer = 1, kBadDims = 2, kBadResultDims = 3 };
+enum Status {
+  kOk = 0,
+  kNullBuffer = 1,
+  kBadDims = 2,
+  kBadResultDims = 3,
+  kUnsupportedCpu = 4, // CpuDispatch.h
+};
 
 /// The builder of one C function's body, with the module-level helpers
 /// it needs (constants, strings, snprintf).

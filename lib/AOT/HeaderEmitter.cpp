@@ -180,6 +180,8 @@ constexpr const char *kStatusCodes = R"(#ifndef TRACEC_AOT_STATUS_CODES
 #define TRACEC_AOT_BAD_DIMS 2        /* the arguments' dims disagree */
 #define TRACEC_AOT_BAD_RESULT_DIMS 3 /* the results' dims are not those of
                                         the shape function */
+#define TRACEC_AOT_UNSUPPORTED_CPU 4 /* the CPU has none of the x86-64
+                                        levels the object is built for */
 #endif
 )";
 
@@ -307,16 +309,25 @@ public:
           "(the\n"
        << "// class below aligns its own to 64 bytes). A C function returns "
           "0,\n"
-       << "// or 1 if a buffer is null (TRACEC_AOT_* below); one with "
-          "dynamic\n"
-       << "// dims (?) also takes them. The object needs only libc and "
-          "libm\n"
-       << "// (and TracecABI where the model uses trace.print).\n\n"
+       << "// 1 if a buffer is null, 4 if the CPU is too old "
+          "(TRACEC_AOT_* below);\n"
+       << "// one with dynamic dims (?) also takes them. The object needs "
+          "only\n// libc and libm"
+       << " (and TracecABI where the model uses trace.print).\n\n"
        << "#ifndef " << guard << "\n#define " << guard << "\n\n"
        << "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
        << kStatusCodes << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
     for (const EntryPoint &entry : entries)
       writeCEntry(entry);
+    os << "\n/* The CPU whose code the calls run: of the x86-64 levels the "
+          "object is\n"
+          " * built for (--target-cpu), the highest this CPU has, at most "
+          "$TRACEC_MAX_CPU;\n"
+          " * NULL if it has none (every call returns "
+          "TRACEC_AOT_UNSUPPORTED_CPU).\n"
+          " * An object built for one named CPU returns its name and does "
+          "not check. */\n"
+       << "const char *" << options.prefix << "_target_cpu(void);\n";
     os << "\n#ifdef __cplusplus\n} // extern \"C\"\n";
     writeClass();
     os << "#endif // __cplusplus\n\n#endif // " << guard << "\n";

@@ -6,7 +6,6 @@
 #include "tracec/AOT/HeaderEmitter.h"
 #include "tracec/AOT/ModelParser.h"
 #include "tracec/AOT/Naming.h"
-#include "tracec/Codegen/CPU/CpuTarget.h"
 #include "tracec/Codegen/CPU/MachineCode.h"
 #include "tracec/Runtime/Compiler.h"
 
@@ -57,25 +56,23 @@ tracec::aot::compileModel(llvm::StringRef source,
     names[options.entryName] = names[entries[0]];
     entryNames = {options.entryName};
   }
-  auto machine = createCpuTargetMachine(options.targetCpu);
-  if (!machine)
-    return machine.takeError();
+  auto cpus = parseTargetCpus(options.targetCpu);
+  if (!cpus)
+    return cpus.takeError();
   std::string stem = toCIdentifier(options.modelName, "model_");
   std::string prefix = llvm::StringRef(stem).lower();
   auto points = collectEntryPoints(*module, entryNames, prefix, names);
-  if (mlir::failed(points) ||
-      mlir::failed(lowerToCEntryPoints(*module, *points, /*cudaChip=*/{},
-                                       options.threads, options.targetCpu)))
+  if (mlir::failed(points))
     return failed();
-
   CompiledModel model;
   llvm::LLVMContext llvmContext;
-  auto llvmModule = translateToLLVMIR(*module, llvmContext, **machine);
-  if (!llvmModule)
-    return llvmModule.takeError();
+  auto code = compileObjectCode(*module, *points, *cpus, prefix, llvmContext,
+                                /*cudaChip=*/{}, options.threads);
+  if (mlir::failed(code))
+    return failed();
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream objectStream(object);
-  if (auto error = emitMachineCode(**llvmModule, **machine,
+  if (auto error = emitMachineCode(*code->module, *code->machine,
                                    llvm::CodeGenFileType::ObjectFile,
                                    objectStream))
     return std::move(error);

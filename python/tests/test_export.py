@@ -68,6 +68,15 @@ def test_exported_step_runs_from_c_as_in_python(tmp_path):
     np.testing.assert_allclose(got[:2], losses, rtol=1e-6)
     np.testing.assert_allclose(got[2:], w.numpy().ravel(), rtol=1e-6)
 
+    # The object is portable: its x86-64-v3 code (no AVX-512), which it
+    # runs where the CPU has no more, gives the same numbers.
+    capped = subprocess.run([str(tmp_path / "main")], check=True,
+                            capture_output=True, text=True,
+                            env={**os.environ, "TRACEC_MAX_CPU": "x86-64-v3"})
+    np.testing.assert_allclose(np.array(capped.stdout.split(), np.float32),
+                               got, rtol=1e-6)
+    assert "const char *model_target_cpu(void);" in header
+
 
 def test_export_errors(tmp_path):
     f = tracec.function(lambda x: x * 2)

@@ -69,7 +69,7 @@ class ConcreteFunction:
     def ir(self, after_autodiff: bool = False) -> str:
         return self._c.ir(after_autodiff)
 
-    def export(self, path, *, name=None, target_cpu="native", threads=1):
+    def export(self, path, *, name=None, target_cpu="portable", threads=1):
         """Compiles this function ahead of time, as the `tracec` tool does:
         `<path>.o`, an object exporting `<model>_<name>(...)` (model: the
         file name of `path`; name: the Python function's), and `<path>.h`,
@@ -77,7 +77,9 @@ class ConcreteFunction:
         uses variables or closes over arrays also gets `<path>_data.c` and
         `<path>_data.h`: a C array `<model>_<argument>` per variable (its
         current value; pass it as the variable's argument, which the call
-        updates in place) and per captured array (const). Returns the paths
+        updates in place) and per captured array (const). `target_cpu` is
+        the tool's --target-cpu: by default the object carries code for
+        x86-64-v3 and x86-64-v4 and picks at run time. Returns the paths
         written."""
         stem = os.path.basename(os.fspath(path))
         name = name or re.sub(r"_\d+$", "", self._c.name)

@@ -3,7 +3,8 @@
 //   tracec model.mlir --entry step --entry predict -o model.o \
 //       --header model.h [--class Model] [--namespace ns] \
 //       [--graphdef-config config.pbtxt] \
-//       [--target-cpu native|x86-64-v3|...] [--cuda-chip sm_80|sm_90|...]
+//       [--target-cpu portable|x86-64-v2,x86-64-v3,...|native|...]
+//       [--cuda-chip sm_80|sm_90|...]
 //       [--emit=obj|asm|llvm|mlir] [--threads N]
 //
 // Compiles the entries with the CPU pipeline (autodiff included) and LLVM
@@ -14,7 +15,8 @@
 // lower-cased, else the model file's stem. With --graphdef-config, the
 // model is a TensorFlow GraphDef (.pb/.pbtxt) and the config tfcompile's
 // tf2xla.Config: its feeds, fetches and variables name the entry @main's
-// arguments and results.
+// arguments and results. By default the object carries the code twice,
+// for x86-64-v3 and x86-64-v4, and picks at run time (AOT/CpuDispatch.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,9 +74,12 @@ static cl::opt<std::string>
                   cl::value_desc("ns"), cl::cat(toolCategory));
 static cl::opt<std::string>
     targetCpu("target-cpu",
-              cl::desc("CPU to generate code for: native (default) or an "
-                       "LLVM CPU name such as x86-64-v3"),
-              cl::init("native"), cl::value_desc("cpu"), cl::cat(toolCategory));
+              cl::desc("CPUs to generate code for: portable (default: "
+                       "x86-64-v3 and x86-64-v4, picked at run time), a "
+                       "list of x86-64 levels to pick from "
+                       "(x86-64-v2,x86-64-v3,x86-64-v4), native, or one "
+                       "LLVM CPU name such as skylake-avx512"),
+              cl::init("portable"), cl::value_desc("cpu"), cl::cat(toolCategory));
 static cl::opt<std::string>
     cudaChip("cuda-chip",
              cl::desc("Compile for an NVIDIA GPU of this architecture "
@@ -211,33 +216,36 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
   // The CPU sizes the micro-kernels too: check its name before lowering.
-  auto machine = createCpuTargetMachine(targetCpu);
-  if (!machine)
-    return fail("--target-cpu: " + llvm::toString(machine.takeError()));
+  auto cpus = parseTargetCpus(targetCpu);
+  if (!cpus)
+    return fail("--target-cpu: " + llvm::toString(cpus.takeError()));
   auto entries = collectEntryPoints(*module, entryNames, prefix, names);
-  if (mlir::failed(entries) ||
-      mlir::failed(
-          lowerToCEntryPoints(*module, *entries, cudaChip, threads,
-                              targetCpu)))
+  if (mlir::failed(entries))
     return 1;
-
-  if (emitKind == EmitKind::mlir) {
-    module->print(output->os());
-  } else {
-    llvm::LLVMContext llvmContext;
-    auto llvmModule = translateToLLVMIR(*module, llvmContext, **machine);
-    if (!llvmModule)
-      return fail(llvm::toString(llvmModule.takeError()));
-    if (emitKind == EmitKind::llvm) {
-      (*llvmModule)->print(output->os(), nullptr);
-    } else if (auto error =
-                   emitMachineCode(**llvmModule, **machine,
-                                   emitKind == EmitKind::obj
-                                       ? llvm::CodeGenFileType::ObjectFile
-                                       : llvm::CodeGenFileType::AssemblyFile,
-                                   output->os())) {
+  llvm::LLVMContext llvmContext;
+  auto printLowered = [&](mlir::ModuleOp lowered, llvm::StringRef cpu) {
+    if (cpus->cpus.size() > 1)
+      output->os() << "// target-cpu " << cpu << "\n";
+    lowered.print(output->os());
+  };
+  auto code = compileObjectCode(
+      *module, *entries, *cpus, prefix, llvmContext, cudaChip, threads,
+      emitKind == EmitKind::mlir
+          ? llvm::function_ref<void(mlir::ModuleOp, llvm::StringRef)>(
+                printLowered)
+          : nullptr);
+  if (mlir::failed(code))
+    return 1;
+  if (emitKind == EmitKind::llvm) {
+    code->module->print(output->os(), nullptr);
+  } else if (emitKind != EmitKind::mlir) {
+    if (auto error =
+            emitMachineCode(*code->module, *code->machine,
+                            emitKind == EmitKind::obj
+                                ? llvm::CodeGenFileType::ObjectFile
+                                : llvm::CodeGenFileType::AssemblyFile,
+                            output->os()))
       return fail(llvm::toString(std::move(error)));
-    }
   }
 
   if (header)

@@ -3,8 +3,9 @@
 //   ArgumentNames names;
 //   auto module = parseModel(sourceMgr, &context, names);
 //   auto entries = collectEntryPoints(*module, {"step"}, "model", names);
-//   lowerToCEntryPoints(*module, *entries);        // LLVM dialect
-//   auto ir = translateToLLVMIR(*module, llvmContext, *machine);
+//   auto code = compileObjectCode(*module, *entries, cpus, "model",
+//                                 llvmContext);   // lowered, LLVM IR
+//   emitMachineCode(*code->module, *code->machine, ...);
 //   emitHeader(os, *entries, options);
 //
 //===----------------------------------------------------------------------===//
@@ -12,7 +13,10 @@
 #ifndef TRACEC_AOT_AOTCOMPILER_H
 #define TRACEC_AOT_AOTCOMPILER_H
 
+#include "tracec/AOT/CpuDispatch.h"
 #include "tracec/AOT/EntryPoints.h"
+
+#include "llvm/Target/TargetMachine.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -42,6 +46,27 @@ mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
                                         llvm::StringRef cudaChip = {},
                                         unsigned threads = 1,
                                         llvm::StringRef targetCpu = "native");
+
+/// An object's code in LLVM IR, and the target machine that writes it.
+struct ObjectCode {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> module;
+};
+
+/// Lowers what `entries` need of `module` (lowerToCEntryPoints) once per
+/// CPU of `cpus`, translates each to LLVM IR optimized for its CPU and
+/// links them into one module that picks among them at run time
+/// (linkCpuVariants, `prefix` naming its `<prefix>_target_cpu`). GPU host
+/// code is compiled once, for the first CPU. `lowered` sees each module in
+/// the LLVM dialect with its CPU (the tool's --emit=mlir). Errors go to the
+/// context's diagnostic handler.
+mlir::FailureOr<ObjectCode>
+compileObjectCode(mlir::ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
+                  const TargetCpus &cpus, llvm::StringRef prefix,
+                  llvm::LLVMContext &llvmContext, llvm::StringRef cudaChip = {},
+                  unsigned threads = 1,
+                  llvm::function_ref<void(mlir::ModuleOp, llvm::StringRef)>
+                      lowered = {});
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
 /// LLVM dialect: each checks its buffers for null (and, with dynamic dims,

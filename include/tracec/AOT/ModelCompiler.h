@@ -23,7 +23,8 @@ struct ModelOptions {
   /// With one entry: the name its C function gets (<prefix>_<entryName>),
   /// instead of the function's own.
   std::string entryName;
-  std::string targetCpu = "native";
+  /// As the tool's --target-cpu (parseTargetCpus).
+  std::string targetCpu = "portable";
   unsigned threads = 1;
 };
 

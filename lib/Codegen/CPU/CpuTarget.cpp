@@ -21,6 +21,8 @@ static void initializeNativeTarget() {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // Inline assembly (the AOT object's CPUID) is parsed when emitted.
+    llvm::InitializeNativeTargetAsmParser();
   });
 }
 
@@ -147,6 +149,15 @@ tracec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
     return llvm::createStringError("cannot translate the module to LLVM IR");
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
+  // Each function carries the CPU it is for: modules for different CPUs
+  // may be linked into one object (lib/AOT/CpuDispatch.h).
+  for (llvm::Function &function : *llvmModule) {
+    if (function.isDeclaration())
+      continue;
+    function.addFnAttr("target-cpu", machine.getTargetCPU());
+    if (!machine.getTargetFeatureString().empty())
+      function.addFnAttr("target-features", machine.getTargetFeatureString());
+  }
   if (llvm::Error error = optimizeCpuModule(*llvmModule, machine, optLevel))
     return std::move(error);
   return llvmModule;

@@ -17,9 +17,13 @@
 // LLVM: define{{.*}} i32 @m_f(ptr {{.*}}, ptr {{.*}})
 // LLVM-NOT: define {{.*}}@f(
 
-// AVX2 (x86-64-v3) vectors.
-// ASM: .globl m_f
+// AVX2 (x86-64-v3) vectors, in the variant that the exported m_f calls
+// where the CPU has them (cpu-dispatch.mlir).
+// ASM: "m_f.x86-64-v3":
 // ASM: ymm
+// ASM: .globl m_f
+// ASM: m_f:
+// ASM: callq __tracec_aot_select_variant
 func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
   %y = trace.mul %x, %x : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   return %y : tensor<64xf32>

@@ -46,7 +46,8 @@ llvm::Error optimizeCpuModule(llvm::Module &module,
                               unsigned optLevel);
 
 /// Translates `module` (in the LLVM dialect) to LLVM IR for `machine` and
-/// optimizes it with optimizeCpuModule, as the JIT does. Translation
+/// optimizes it with optimizeCpuModule, as the JIT does. Each function
+/// carries the machine's CPU and features as attributes. Translation
 /// errors are reported to the module's context as diagnostics.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
