@@ -155,3 +155,37 @@ def test_pip_installs_and_uninstalls_the_package(tmp_path):
                           capture_output=True, text=True, cwd=str(tmp_path))
     assert "No module named 'tracec'" in gone.stderr
     assert not list((venv / "lib").glob("python3*/site-packages/tracec*"))
+
+
+def test_debian_package(tmp_path):
+    """`cpack -G DEB` packs what `cmake --install` installs, with the
+    Debian packages its binaries load as dependencies; its tools run and
+    its Python package imports from the unpacked tree."""
+    subprocess.run(["cpack", "-G", "DEB", "-B", str(tmp_path / "out"),
+                    "--config", os.path.join(BUILD, "CPackConfig.cmake")],
+                   check=True, capture_output=True, cwd=str(tmp_path))
+    deb, = (tmp_path / "out").glob("tracec_*.deb")
+    info = subprocess.run(["dpkg-deb", "--field", str(deb), "Version",
+                           "Depends"], check=True, capture_output=True,
+                          text=True).stdout
+    assert f"Version: {tracec.__version__}" in info
+    for package in ("libllvm22", "libmlir-22", "libomp-22-dev",
+                    "libprotobuf32", "python3-numpy"):
+        assert package in info, info
+    root = tmp_path / "root"
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+    prefix = root / cache_value("CMAKE_INSTALL_PREFIX").lstrip("/")
+    for tool in TOOLS:
+        out = subprocess.run([str(prefix / "bin" / tool), "--version"],
+                             env=outside_env(), check=True,
+                             capture_output=True, text=True).stdout
+        assert out.startswith(tool), out
+    assert (prefix / "lib" / "cmake" / "tracec" / "tracecConfig.cmake").is_file()
+    site = prefix / cache_value("TRACEC_PYTHON_INSTALL_DIR")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import tracec; "
+            "assert tracec.__file__.startswith(sys.argv[1]); "
+            "print(tracec.__version__)")
+    out = subprocess.run([sys.executable, "-c", code, str(site)],
+                         env=outside_env(), check=True, capture_output=True,
+                         text=True, cwd=str(tmp_path))
+    assert out.stdout.strip() == tracec.__version__
