@@ -34,6 +34,34 @@ int main(void) {
 }
 """
 
+# The same steps through the header's C++ class, which owns the buffers:
+# the variable starts from the exported value.
+MAIN_CPP = r"""
+#include <cstdio>
+#include <cstring>
+#include "model.h"
+#include "model_data.h"
+
+int main() {
+  Model model;
+  std::memcpy(model.var_dense_kernel_data(), model_dense_kernel,
+              sizeof model_dense_kernel);
+  for (int i = 0; i < 12; ++i)
+    model.train.arg_x_data()[i] = -1.0f + 2.0f * i / 11.0f;
+  *model.train.arg_lr_data() = 0.1f;
+  model.train.set_arg_captured_0_data(model_captured_0);
+  for (int step = 0; step < 2; ++step) {
+    if (model.train.Run())
+      return 1;
+    std::printf("%.9g\n", *model.train.result_result0_data());
+  }
+  for (int i = 0; i < 6; ++i)
+    std::printf("%.9g\n", model.var_dense_kernel_data()[i]);
+  return 0;
+}
+"""
+CXX = shutil.which("/usr/lib/llvm-22/bin/clang++") or shutil.which("c++")
+
 
 @pytest.mark.skipif(CC is None, reason="no C compiler")
 def test_exported_step_runs_from_c_as_in_python(tmp_path):
@@ -76,6 +104,17 @@ def test_exported_step_runs_from_c_as_in_python(tmp_path):
     np.testing.assert_allclose(np.array(capped.stdout.split(), np.float32),
                                got, rtol=1e-6)
     assert "const char *model_target_cpu(void);" in header
+
+    if CXX:
+        (tmp_path / "main_cpp.cpp").write_text(MAIN_CPP)
+        subprocess.run([CC, "-c", "model_data.c", "-o", "model_data.o"],
+                       cwd=tmp_path, check=True)
+        subprocess.run([CXX, "-std=c++17", "main_cpp.cpp", "model.o",
+                        "model_data.o", "-lm", "-o", "main_cpp"],
+                       cwd=tmp_path, check=True)
+        out = subprocess.run([str(tmp_path / "main_cpp")], check=True,
+                             capture_output=True, text=True).stdout.split()
+        np.testing.assert_allclose(np.array(out, np.float32), got, rtol=1e-6)
 
 
 def test_export_errors(tmp_path):
