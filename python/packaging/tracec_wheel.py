@@ -6,7 +6,7 @@ nothing from PyPI.
 
 Config settings (`pip install . -C key=value`):
   build-dir   the CMake build directory (default build/wheel); an existing,
-              configured one (`-C build-dir=build`) is reused as it is
+              configured one (`--config-settings build-dir=build`) is reused as it is
   jobs        parallel build jobs (default: CMake's)
 
 A fresh build directory builds every library the extension links (most of

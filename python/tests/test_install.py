@@ -131,7 +131,7 @@ def test_cpp_programs_build_against_the_prefix(prefix, tmp_path):
 def test_pip_installs_and_uninstalls_the_package(tmp_path):
     """`pip install .` (pyproject.toml, the backend python/packaging/
     tracec_wheel.py) with no package index, into a venv that sees Debian's
-    NumPy, reusing this build (-C build-dir); `pip uninstall` removes it."""
+    NumPy, reusing this build (--config-settings build-dir); `pip uninstall` removes it."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages",
                     "--without-pip", str(venv)], check=True)
