@@ -98,11 +98,13 @@ def test_version_is_the_tools_version():
     assert out.splitlines()[0] == f"tracec-opt (tracec) {tracec.__version__}"
 
 
-def test_cpp_programs_build_against_the_prefix(prefix, tmp_path):
+@pytest.mark.parametrize("shared", [False, True])
+def test_cpp_programs_build_against_the_prefix(prefix, tmp_path, shared):
     """examples/cpp, a project of its own: the JIT example (tracec::
-    TracecRuntime) and the tracer example (tracec::TracecFrontend), found by
-    find_package in the prefix, built outside the tree; they print what the
-    same programs built in the tree print."""
+    TracecRuntime) and the tracer example (tracec::TracecFrontend), or both
+    on libtracec.so (tracec::TracecShared), found by find_package in the
+    prefix, built outside the tree; they print what the same programs built
+    in the tree print."""
     source = os.path.join(cache_value("CMAKE_HOME_DIRECTORY"), "examples",
                           "cpp")
     build = tmp_path / "build"
@@ -111,7 +113,8 @@ def test_cpp_programs_build_against_the_prefix(prefix, tmp_path):
     compiler = [f"-DCMAKE_CXX_COMPILER={clang}"] if os.path.exists(clang) \
         else []
     subprocess.run(["cmake", "-S", source, "-B", str(build), "-G", "Ninja",
-                    *compiler, f"-Dtracec_DIR={prefix}/lib/cmake/tracec"],
+                    *compiler, f"-Dtracec_DIR={prefix}/lib/cmake/tracec",
+                    f"-DTRACEC_EXAMPLES_SHARED={'ON' if shared else 'OFF'}"],
                    check=True, capture_output=True)
     subprocess.run(["cmake", "--build", str(build)], check=True,
                    capture_output=True)
@@ -126,6 +129,23 @@ def test_cpp_programs_build_against_the_prefix(prefix, tmp_path):
                                  text=True).stdout
         assert "final accuracy" in installed
         assert installed == in_tree
+    if shared:
+        needed = subprocess.run(["readelf", "-d", str(build / "train_mlp")],
+                                check=True, capture_output=True,
+                                text=True).stdout
+        assert "libtracec.so.0" in needed, needed
+        # The library says which version it is, against its headers'.
+        (tmp_path / "version.c").write_text(
+            '#include <stdio.h>\n#include "tracec/Version.h"\n'
+            'int main(void) { printf("%s %s\\n", TRACEC_VERSION, '
+            'tracec_shared_library_version()); return 0; }\n')
+        subprocess.run(["cc", "version.c", f"-I{prefix}/include",
+                        f"-L{prefix}/lib", "-ltracec",
+                        f"-Wl,-rpath,{prefix}/lib", "-o", "version"],
+                       check=True, cwd=str(tmp_path))
+        out = subprocess.run([str(tmp_path / "version")], check=True,
+                             capture_output=True, text=True).stdout.split()
+        assert out == [tracec.__version__] * 2
 
 
 def test_pip_installs_and_uninstalls_the_package(tmp_path):
