@@ -66,8 +66,14 @@ class Function:
 
     def __init__(self, python_function, input_signature=None, name=None,
                  jit_compile_opt_level: int = None,
-                 reduce_retracing: bool = False, traced_numbers=None):
+                 reduce_retracing: bool = False, traced_numbers=None,
+                 autograph: bool = False, autograph_unroll: int = None):
         functools.update_wrapper(self, python_function)
+        if autograph:
+            from . import autograph as _autograph
+            python_function = _autograph.convert(
+                python_function, _autograph.DEFAULT_UNROLL
+                if autograph_unroll is None else autograph_unroll)
         # tracec.jit: Python numbers among the arguments are traced, but for
         # the static ones (_StaticArguments); tracec.function: None.
         self._traced_numbers = traced_numbers
@@ -745,7 +751,8 @@ def call_symbolic(symbolic, args):
 
 
 def function(func=None, *, input_signature=None, name=None,
-             reduce_retracing=False):
+             reduce_retracing=False, autograph=False,
+             experimental_autograph=None, autograph_unroll=None):
     """Traces `func` once per input signature and compiles it (tf.function).
 
     The signature is the dtypes and shapes of the array arguments plus the
@@ -759,6 +766,10 @@ def function(func=None, *, input_signature=None, name=None,
     `reduce_retracing=True` (TensorFlow's option, off by default as there):
     once a dim of an argument has taken two sizes, the function is traced
     again with that dim dynamic, and later sizes reuse that trace.
+    `autograph=True` (`experimental_autograph`, the seeds' name): `if`,
+    `while` and `for` on traced values become tracec.cond, while_loop and
+    fori_loop (tracec.autograph); loops over Python ranges of more than
+    `autograph_unroll` (default 8) iterations compile to loops too.
 
     >>> @tracec.function(input_signature=[tracec.TensorSpec((None,), np.float32)])
     ... def double(x):
@@ -766,11 +777,14 @@ def function(func=None, *, input_signature=None, name=None,
     >>> double(np.array([1, 2], np.float32))
     array([2., 4.], dtype=float32)
     """
-    if func is None:
-        return lambda f: Function(f, input_signature, name,
-                                  reduce_retracing=reduce_retracing)
-    return Function(func, input_signature, name,
-                    reduce_retracing=reduce_retracing)
+    if experimental_autograph is not None:
+        autograph = experimental_autograph
+
+    def make(f):
+        return Function(f, input_signature, name,
+                        reduce_retracing=reduce_retracing,
+                        autograph=autograph, autograph_unroll=autograph_unroll)
+    return make if func is None else make(func)
 
 
 defun = function

@@ -1,0 +1,218 @@
+"""Autograph (tracec.function(autograph=True)): Python `if`, `while` and
+`for` on traced values compile to scf.if, scf.while and scf.for; each
+converted function equals the same Python function run on NumPy arrays,
+on inputs that take each branch and several trip counts, and its
+gradients equal finite differences (f64)."""
+import numpy as np
+import pytest
+
+import tracec
+import tracec.numpy as tnp
+from tracec import autograph
+
+
+def numeric_grad(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = eps
+        g[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return g
+
+
+def relu_or_square(x):
+    if tnp.sum(x) > 0:
+        y = x * x
+    elif tnp.sum(x) > -2:
+        y = tnp.sin(x)
+    else:
+        y = -3 * x
+    return tnp.sum(y)
+
+
+def relu_or_square_np(x):
+    if np.sum(x) > 0:
+        y = x * x
+    elif np.sum(x) > -2:
+        y = np.sin(x)
+    else:
+        y = -3 * x
+    return np.sum(y)
+
+
+@pytest.mark.parametrize("shift", [1.0, -0.5, -2.0])
+def test_if_elif_else_on_a_traced_condition(shift):
+    x = np.array([0.3, -0.2, 0.5], np.float64) * 2 + shift
+    f = tracec.function(relu_or_square, autograph=True)
+    np.testing.assert_allclose(f(x), relu_or_square_np(x), rtol=1e-12)
+    g = tracec.grad(autograph.convert(relu_or_square))(x)
+    np.testing.assert_allclose(g, numeric_grad(relu_or_square_np, x),
+                               rtol=1e-6, atol=1e-8)
+    ir = f.get_concrete_function(x).ir()
+    assert ir.count("scf.if") == 2
+
+
+def halve_until_small(x, limit):
+    steps = 0
+    while tnp.sum(x * x) > limit:
+        x = x * 0.5
+        steps = steps + 1
+    return x, steps
+
+
+@pytest.mark.parametrize("limit", [100.0, 1.0, 1e-3])
+def test_while_on_a_traced_condition(limit):
+    x = np.array([3.0, -4.0], np.float64)
+    f = tracec.function(halve_until_small, autograph=True)
+    y, steps = f(x, np.float64(limit))
+    expected_y, expected_steps = x.copy(), 0
+    while np.sum(expected_y ** 2) > limit:
+        expected_y, expected_steps = expected_y * 0.5, expected_steps + 1
+    np.testing.assert_allclose(y, expected_y)
+    assert int(steps) == expected_steps
+    assert "scf.while" in f.get_concrete_function(x, np.float64(limit)).ir()
+
+    converted = autograph.convert(halve_until_small)
+    g = tracec.grad(
+        lambda x: tnp.sum(converted(x, np.float64(limit))[0] ** 3))(x)
+    np.testing.assert_allclose(g, 3 * expected_y ** 2 * 0.5 ** expected_steps)
+
+
+def power_sum(x, n):
+    total = tnp.zeros_like(x)
+    term = tnp.ones_like(x)
+    for _ in range(n):
+        term = term * x
+        total = total + term
+    return total
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_for_over_a_traced_range(n):
+    x = np.array([0.5, -1.5, 2.0])
+    f = tracec.function(power_sum, autograph=True)
+    expected = sum(x ** k for k in range(1, n + 1)) + 0 * x
+    np.testing.assert_allclose(f(x, np.int32(n)), expected)
+    assert "scf.for" in f.get_concrete_function(x, np.int32(n)).ir()
+    converted = autograph.convert(power_sum)
+    g = tracec.grad(lambda x: tnp.sum(converted(x, np.int32(n))))(x)
+    np.testing.assert_allclose(
+        g, sum(k * x ** (k - 1) for k in range(1, n + 1)) + 0 * x)
+
+
+def test_python_ranges_unroll_up_to_the_limit_and_compile_above():
+    x = np.array([0.5, 0.25])
+    f = tracec.function(power_sum, autograph=True)
+    assert "scf.for" not in f.get_concrete_function(x, 3).ir()
+    np.testing.assert_allclose(f(x, 3), x + x ** 2 + x ** 3)
+    ir = f.get_concrete_function(x, 40).ir()
+    assert ir.count("scf.for") == 1 and ir.count("trace.mul") < 5
+    np.testing.assert_allclose(f(x, 40), sum(x ** k for k in range(1, 41)))
+    always = tracec.function(power_sum, autograph=True, autograph_unroll=0)
+    assert "scf.for" in always.get_concrete_function(x, 2).ir()
+
+
+def row_products(xs, h):
+    for row in xs:
+        h = tnp.tanh(row * h + 0.5)
+    return tnp.sum(h)
+
+
+def test_for_over_a_traced_arrays_rows():
+    rng = np.random.default_rng(0)
+    xs, h = rng.normal(size=(12, 3)) * 0.5, rng.normal(size=3)
+
+    def reference(h):
+        for row in xs:
+            h = np.tanh(row * h + 0.5)
+        return np.sum(h)
+    f = tracec.function(row_products, autograph=True)
+    np.testing.assert_allclose(f(xs, h), reference(h), rtol=1e-12)
+    assert "scf.for" in f.get_concrete_function(xs, h).ir()
+    converted = autograph.convert(row_products)
+    g = tracec.grad(lambda h: converted(xs, h))(h)
+    np.testing.assert_allclose(g, numeric_grad(reference, h), rtol=1e-5,
+                               atol=1e-9)
+
+
+def test_python_conditions_stay_python():
+    def f(x, scale):
+        items = []
+        if scale > 1:
+            x = x * scale
+        while len(items) < 3:
+            items.append(len(items))
+        for k in items:
+            x = x + k
+        return x
+    g = tracec.function(f, autograph=True)
+    np.testing.assert_allclose(g(np.ones(2), 2.0), np.full(2, 5.0))
+    ir = g.get_concrete_function(np.ones(2), 2.0).ir()
+    assert "scf." not in ir
+
+
+def test_body_temporaries_need_no_value_before_the_loop():
+    def f(x):
+        for k in range(10):
+            t = x * 0.5
+            x = t + k
+        return x
+    g = tracec.function(f, autograph=True)
+    expected = 1.0
+    for k in range(10):
+        expected = expected * 0.5 + k
+    np.testing.assert_allclose(g(np.float64(1.0)), expected)
+
+
+def test_a_variable_of_one_branch_only_is_an_error_naming_it_and_the_line():
+    def f(x):
+        if tnp.sum(x) > 0:
+            y = x
+        return y
+    g = tracec.function(f, autograph=True)
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(TypeError, match=rf"line {line}: 'y' gets a value in "
+                       "one branch"):
+        g(np.ones(2))
+
+
+def test_return_inside_a_traced_if_is_not_converted_and_says_so():
+    def f(x):
+        if tnp.sum(x) > 0:
+            return x
+        return -x
+    g = tracec.function(f, autograph=True)
+    with pytest.raises(TypeError, match="`return`.*not converted.*traced"):
+        g(np.ones(2))
+    # With a Python condition it runs as Python.
+    h = tracec.function(lambda x, flag: _early(x, flag), autograph=True)
+    np.testing.assert_allclose(h(np.ones(2), True), np.ones(2))
+
+
+def _early(x, flag):
+    if flag:
+        return x
+    return -x
+
+
+def test_experimental_autograph_is_the_seeds_name_and_off_by_default():
+    f = tracec.function(relu_or_square, experimental_autograph=True)
+    np.testing.assert_allclose(f(np.ones(3)), 3.0)
+    with pytest.raises(TypeError, match="tracec.cond"):
+        tracec.function(relu_or_square)(np.ones(3))
+
+
+def test_the_converted_source_can_be_printed():
+    source = autograph.to_source(halve_until_small)
+    assert "while_stmt" in source and "def halve_until_small" in source
+
+
+def test_closures_and_defaults_survive_conversion():
+    scale = 3.0
+
+    def f(x, offset=1.0):
+        if tnp.sum(x) > 0:
+            x = x * scale + offset
+        return x
+    g = tracec.function(f, autograph=True)
+    np.testing.assert_allclose(g(np.ones(2)), np.full(2, 4.0))

@@ -1,0 +1,301 @@
+"""Autograph: Python `if`, `while` and `for` on traced values become
+tracec.cond, tracec.while_loop and tracec.fori_loop (TensorFlow's
+AutoGraph; the seeds' `defun(experimental_autograph=True)`).
+
+`convert(f)` rewrites f's source (Python's `ast`) so that each such
+statement calls an operator of `autograph_operators` with its condition or
+iterable and its bodies as functions of the variables the statement assigns
+(found here, by analysis). The operators decide at run time: a Python
+condition runs as Python, a traced one as compiled control flow. The
+converted source is `to_source(f)`.
+
+Not converted (left as Python, which raises a clear error if the condition
+is traced): statements with `return`, `break` or `continue` inside, and
+loops with an `else`; functions f calls are not converted.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import textwrap
+
+from . import autograph_operators
+
+# Generated names start with this: the analysis leaves them out.
+_PREFIX = "__ag"
+
+
+def _own_scope_nodes(node):
+    """The nodes of `node`'s scope: nested functions, lambdas, classes and
+    comprehensions are their own scopes (only their names are bound
+    here)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in ast.iter_child_nodes(current):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                  ast.ClassDef)):
+                yield child  # binds its name; its body is its own
+                stack.extend(child.decorator_list)
+            elif isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp,
+                                    ast.DictComp, ast.GeneratorExp)):
+                continue
+            else:
+                stack.append(child)
+
+
+def _assigned(statements):
+    """Names the statements bind in their own scope, in first-seen order."""
+    names = {}
+    for statement in statements:
+        for node in _own_scope_nodes(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.setdefault(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                   ast.ClassDef)):
+                names.setdefault(node.name)
+    return [n for n in names if not n.startswith(_PREFIX)]
+
+
+def _jumps(statements):
+    """Whether a `return`, or a `break`/`continue` of the statements' own
+    loop level, is among the statements."""
+    def visit(node, in_loop):
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef, ast.Lambda)):
+            return False
+        nested = in_loop or isinstance(node, (ast.For, ast.While))
+        return any(visit(child, nested)
+                   for child in ast.iter_child_nodes(node))
+    return any(visit(s, False) for s in statements)
+
+
+def _name(identifier, store=False):
+    return ast.Name(id=identifier, ctx=ast.Store() if store else ast.Load())
+
+
+def _tuple(names, store=False):
+    return ast.Tuple(elts=[_name(n, store) for n in names],
+                     ctx=ast.Store() if store else ast.Load())
+
+
+def _strings(names):
+    return ast.Tuple(elts=[ast.Constant(n) for n in names], ctx=ast.Load())
+
+
+def _call(function, *args):
+    return ast.Call(func=ast.Attribute(value=_name(f"{_PREFIX}ops"),
+                                       attr=function, ctx=ast.Load()),
+                    args=list(args), keywords=[])
+
+
+def _function(name, params, body, returned):
+    """def name(*params): body; return (returned,)"""
+    arguments = ast.arguments(
+        posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return _function_def(name, arguments,
+                         list(body) + [ast.Return(value=_tuple(returned))])
+
+
+def _function_def(name, arguments, body):
+    node = ast.FunctionDef(name=name, args=arguments, body=body,
+                           decorator_list=[], returns=None)
+    if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
+        node.type_params = []
+    return node
+
+
+class _Converter(ast.NodeTransformer):
+    def __init__(self, loads, excluded, unroll):
+        # (name, line) of every name the function reads.
+        self.loads = loads
+        self.excluded = excluded  # global and nonlocal names
+        self.unroll = unroll
+        self.count = 0
+
+    def _fresh(self, kind):
+        self.count += 1
+        return f"{_PREFIX}_{kind}_{self.count}"
+
+    def _state(self, node, statements):
+        """The variables `node` assigns, and those of them no code outside
+        it reads (temporaries: dropped where they have no value)."""
+        names = [n for n in _assigned(statements) if n not in self.excluded]
+        first, last = node.lineno, node.end_lineno
+        local = [n for n in names
+                 if not any(name == n and not first <= line <= last
+                            for name, line in self.loads)]
+        return names, local
+
+    def _guarded(self, node, what):
+        """`node` left as Python; its test raises if it is traced."""
+        node.test = _call("python_condition", node.test,
+                          ast.Constant(what), ast.Constant(node.lineno))
+        return node
+
+    def _emit(self, node, functions, names, call):
+        """functions; names = Undefined where unbound; (names) = call"""
+        state = self._fresh("state")
+        statements = list(functions)
+        for n in names:
+            # try: n / except NameError: n = Undefined("n")
+            statements.append(ast.Try(
+                body=[ast.Expr(value=_name(n))],
+                handlers=[ast.ExceptHandler(
+                    type=_name("NameError"), name=None,
+                    body=[ast.Assign(targets=[_name(n, store=True)],
+                                     value=_call("Undefined",
+                                                 ast.Constant(n)))])],
+                orelse=[], finalbody=[]))
+        statements.append(ast.Assign(targets=[_name(state, store=True)],
+                                     value=call))
+        if names:
+            statements.append(ast.Assign(targets=[_tuple(names, store=True)],
+                                         value=_name(state)))
+        return [ast.fix_missing_locations(ast.copy_location(s, node))
+                for s in statements]
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        if _jumps(node.body + node.orelse):
+            return self._guarded(node, "an `if` with `return`, `break` or "
+                                       "`continue` inside")
+        names, local = self._state(node, node.body + node.orelse)
+        true_fn, false_fn = self._fresh("if_true"), self._fresh("if_false")
+        functions = [_function(true_fn, names, node.body, names),
+                     _function(false_fn, names, node.orelse or [ast.Pass()],
+                               names)]
+        both = [n for n in _assigned(node.body)
+                if n in _assigned(node.orelse)]
+        call = _call("if_stmt", node.test, _name(true_fn), _name(false_fn),
+                     _tuple(names), _strings(names), _strings(local),
+                     _strings(both), ast.Constant(node.lineno))
+        return self._emit(node, functions, names, call)
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        if node.orelse or _jumps(node.body):
+            return self._guarded(node, "a `while` loop with an `else`, "
+                                       "`return`, `break` or `continue`")
+        names, local = self._state(node, node.body)
+        test_fn, body_fn = self._fresh("while_test"), self._fresh("while_body")
+        test = _function(test_fn, names, [], [])
+        test.body = [ast.Return(value=node.test)]
+        functions = [test, _function(body_fn, names, node.body, names)]
+        call = _call("while_stmt", _name(test_fn), _name(body_fn),
+                     _tuple(names), _strings(names), _strings(local),
+                     ast.Constant(node.lineno))
+        return self._emit(node, functions, names, call)
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        if node.orelse or _jumps(node.body) or \
+                not isinstance(node.target, ast.Name):
+            return node  # Python iteration: a traced iterable raises
+        target = node.target.id
+        names, local = self._state(node, node.body)
+        names = [n for n in names if n != target]
+        local = [n for n in local if n != target]
+        body_fn = self._fresh("for_body")
+        functions = [_function(body_fn, [target] + names, node.body, names)]
+        common = (_name(body_fn), _tuple(names), _strings(names),
+                  _strings(local), ast.Constant(node.lineno),
+                  ast.Constant(self.unroll))
+        iterable = node.iter
+        if isinstance(iterable, ast.Call) and \
+                isinstance(iterable.func, ast.Name) and \
+                iterable.func.id == "range" and not iterable.keywords and \
+                1 <= len(iterable.args) <= 3 and \
+                not any(isinstance(a, ast.Starred) for a in iterable.args):
+            call = _call("for_range", iterable.func,
+                         ast.Tuple(elts=iterable.args, ctx=ast.Load()),
+                         *common)
+        else:
+            call = _call("for_stmt", iterable, *common)
+        return self._emit(node, functions, names, call)
+
+
+def _function_node(f):
+    source = textwrap.dedent(inspect.getsource(f))
+    module = ast.parse(source)
+    node = module.body[0]
+    if not isinstance(node, ast.FunctionDef):
+        raise TypeError(f"autograph converts functions defined with `def`, "
+                        f"not {type(node).__name__}")
+    first_line = f.__code__.co_firstlineno
+    ast.increment_lineno(module, first_line - node.lineno)
+    return module, node
+
+
+def _convert_tree(f, unroll):
+    module, node = _function_node(f)
+    node.decorator_list = []
+    excluded = set()
+    for child in _own_scope_nodes(node):
+        if isinstance(child, (ast.Global, ast.Nonlocal)):
+            excluded.update(child.names)
+    loads = [(n.id, n.lineno) for n in ast.walk(node)
+             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    converter = _Converter(loads, excluded, unroll)
+    node.body = [converted for statement in node.body
+                 for converted in _as_list(converter.visit(statement))]
+    # A factory of the function: its closure's variables and the operators
+    # are its parameters.
+    factory = _function_def(
+        f"{_PREFIX}_factory",
+        ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=a) for a in
+                  (f"{_PREFIX}ops", *f.__code__.co_freevars)],
+            vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[]),
+        [node, ast.Return(value=_name(node.name))])
+    module.body = [ast.copy_location(factory, node)]
+    return ast.fix_missing_locations(module)
+
+
+def _as_list(converted):
+    return converted if isinstance(converted, list) else [converted]
+
+
+# Loops over Python ranges (and traced arrays' rows) of at most this many
+# iterations unroll; longer ones compile to a loop.
+DEFAULT_UNROLL = 8
+
+
+def to_source(f, unroll=DEFAULT_UNROLL) -> str:
+    """The converted source of `f` (as `convert` compiles it)."""
+    return ast.unparse(
+        _convert_tree(inspect.unwrap(f), unroll).body[0].body[0])
+
+
+def convert(f, unroll=DEFAULT_UNROLL):
+    """`f` with its `if`, `while` and `for` statements converted (see the
+    module's docstring); `f` itself where it has no Python source (a
+    builtin, a lambda). A loop over a Python range, or over a traced
+    array's rows, of at most `unroll` iterations unrolls; a longer one is
+    a compiled loop where it carries traced values."""
+    f = inspect.unwrap(f)
+    if not inspect.isfunction(f) or f.__name__ == "<lambda>":
+        return f
+    try:
+        module = _convert_tree(f, unroll)
+    except (OSError, TypeError):
+        return f  # no source to convert (defined in a REPL, ...)
+    code = compile(module, inspect.getsourcefile(f) or "<autograph>", "exec")
+    namespace = {}
+    exec(code, f.__globals__, namespace)  # noqa: S102 (the user's own code)
+    cells = [c.cell_contents for c in (f.__closure__ or ())]
+    converted = namespace[f"{_PREFIX}_factory"](autograph_operators, *cells)
+    converted.__defaults__ = f.__defaults__
+    converted.__kwdefaults__ = f.__kwdefaults__
+    functools.update_wrapper(converted, f)
+    converted.__wrapped__ = f
+    return converted

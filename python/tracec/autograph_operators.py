@@ -1,0 +1,244 @@
+"""What autograph's converted code calls (autograph.py). Each statement
+runs as Python where its condition or iterable is a Python value, and as
+tracec.cond, tracec.while_loop or tracec.fori_loop where it is traced. A
+statement passes its variables (`names`, their values `state`) to its
+bodies, which return their new values; `local` are the variables that no
+code outside the statement reads (dropped where they have no value)."""
+from __future__ import annotations
+
+import builtins
+import numbers
+
+import numpy as np
+
+from . import _core
+from . import control_flow
+from ._core import Value
+
+
+class Undefined:
+    """The value of a variable that has none yet: using it raises."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Undefined({self.name!r})"
+
+    def _use(self, *args, **kwargs):
+        raise NameError(f"autograph: variable '{self.name}' is used before "
+                        "it has a value")
+
+    __getattr__ = _use
+
+
+for _method in ("__bool__", "__add__", "__radd__", "__sub__", "__rsub__",
+                "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+                "__floordiv__", "__mod__", "__pow__", "__neg__",
+                "__matmul__", "__rmatmul__", "__getitem__", "__iter__",
+                "__len__", "__lt__", "__le__", "__gt__", "__ge__",
+                "__array__", "__call__", "__index__", "__float__",
+                "__int__"):
+    setattr(Undefined, _method, Undefined._use)
+
+
+def _error(lineno, message):
+    return TypeError(f"autograph: line {lineno}: {message}")
+
+
+def python_condition(test, what, lineno):
+    """The test of a statement left as Python."""
+    if isinstance(test, Value):
+        raise _error(lineno, f"{what} is not converted, and its condition is "
+                             f"a traced {test.type_string()}: write it with "
+                             "tracec.cond / tracec.while_loop")
+    return test
+
+
+def _predicate(test, lineno, what):
+    """A traced condition as a scalar bool (Python's truth value)."""
+    from . import numpy as tnp
+    if test.shape != ():
+        raise _error(lineno, f"the condition of {what} is a traced "
+                             f"{test.type_string()}: it must be a scalar")
+    return test if str(test.dtype) in ("i1", "bool") else \
+        tnp.not_equal(test, 0)
+
+
+def _array(value, name, lineno, where):
+    """A variable's value as a result of compiled control flow."""
+    if isinstance(value, Undefined):
+        raise _error(lineno, f"'{name}' has no value {where}: give it one "
+                             "before the statement")
+    if isinstance(value, Value):
+        return value
+    if isinstance(value, (np.ndarray, np.generic, numbers.Number)):
+        return _core.to_value(value)
+    raise _error(lineno, f"'{name}' is a {type(value).__name__} {where}: "
+                         "only arrays and numbers can change in control flow "
+                         "on traced values")
+
+
+def if_stmt(test, true_fn, false_fn, state, names, local, both, lineno):
+    """if test: true_fn else: false_fn (each returns the new state).
+    `both`: the variables both branches assign."""
+    if not isinstance(test, Value):
+        return true_fn(*state) if test else false_fn(*state)
+    pred = _predicate(test, lineno, f"the `if` at line {lineno}")
+    keep = []
+    for i, (name, value) in enumerate(zip(names, state)):
+        if not isinstance(value, Undefined) or name in both:
+            keep.append(i)
+        elif name not in local:
+            raise _error(lineno, f"'{name}' gets a value in one branch of "
+                                 "this `if` on a traced condition only: "
+                                 "give it one before the `if` or in both "
+                                 "branches")
+
+    def branch(fn):
+        def run():
+            outputs = fn(*state)
+            return tuple(_array(outputs[i], names[i], lineno,
+                                "after a branch of the `if`") for i in keep)
+        return run
+    results = control_flow.cond(pred, branch(true_fn), branch(false_fn))
+    new = list(state)
+    for i, value in zip(keep, results):
+        new[i] = value
+    return tuple(new)
+
+
+def _carried(state, names, local, lineno, what):
+    """The indices of the loop variables a compiled loop carries: those
+    with a value (a temporary of the body without one is not carried)."""
+    keep = []
+    for i, (name, value) in enumerate(zip(names, state)):
+        if not isinstance(value, Undefined):
+            keep.append(i)
+        elif name not in local:
+            raise _error(lineno, f"'{name}' is assigned in {what} on a "
+                                 "traced value but has no value before it: "
+                                 "loop variables need one")
+    return keep
+
+
+def _compiled_body(body_fn, state, keep, names, lineno, *leading):
+    """body_fn on the carried values (others as they were before)."""
+    def body(*args):
+        *front, carried = args
+        full = list(state)
+        for i, value in zip(keep, carried):
+            full[i] = value
+        outputs = body_fn(*front, *full)
+        return tuple(_array(outputs[i], names[i], lineno,
+                            "after an iteration of the loop") for i in keep)
+    return body
+
+
+def _result(state, keep, carried):
+    new = list(state)
+    for i, value in zip(keep, carried):
+        new[i] = value
+    return tuple(new)
+
+
+def while_stmt(test_fn, body_fn, state, names, local, lineno):
+    """while test_fn(): body_fn(). Runs as Python while the condition is a
+    Python value; from the iteration where it is traced, as a
+    tracec.while_loop."""
+    state = tuple(state)
+    while True:
+        test = test_fn(*state)
+        if isinstance(test, Value):
+            break
+        if not test:
+            return state
+        state = tuple(body_fn(*state))
+    what = f"the `while` loop at line {lineno}"
+    keep = _carried(state, names, local, lineno, what)
+    if not keep:
+        raise _error(lineno, f"{what} has a traced condition but assigns no "
+                             "variable: it would never end")
+    body = _compiled_body(body_fn, state, keep, names, lineno)
+
+    def cond(carried):
+        full = _result(state, keep, carried)
+        return _predicate(test_fn(*full), lineno, what)
+    init = tuple(_array(state[i], names[i], lineno, "before the loop")
+                 for i in keep)
+    carried = control_flow.while_loop(cond, lambda c: body(c), init)
+    return _result(state, keep, carried)
+
+
+def _python_for(iterable, body_fn, state):
+    for item in iterable:
+        state = tuple(body_fn(item, *state))
+    return tuple(state)
+
+
+def _compiled(state, unroll, trip_count):
+    """Whether a loop of Python trip count runs as a compiled loop: when
+    tracing, with traced variables, above `unroll` iterations."""
+    return _core.is_tracing() and trip_count > unroll and \
+        any(isinstance(v, Value) for v in state)
+
+
+def _fori(lower, upper, index, body_fn, state, names, local, lineno, what):
+    keep = _carried(state, names, local, lineno, what)
+    body = _compiled_body(body_fn, state, keep, names, lineno)
+    init = tuple(_array(state[i], names[i], lineno, "before the loop")
+                 for i in keep)
+    carried = control_flow.fori_loop(
+        lower, upper, lambda k, c: body(index(k), c), init)
+    return _result(state, keep, carried)
+
+
+def for_range(range_fn, args, body_fn, state, names, local, lineno, unroll):
+    """for i in range(*args): body_fn(i). A traced bound makes it a
+    fori_loop; Python bounds do too above `unroll` iterations, when the
+    loop carries traced values; otherwise it runs as Python."""
+    state = tuple(state)
+    if range_fn is not builtins.range:
+        return _python_for(range_fn(*args), body_fn, state)
+    what = f"the `for` loop at line {lineno}"
+    if not any(isinstance(a, Value) for a in args):
+        steps = range(*args)
+        if not _compiled(state, unroll, len(steps)):
+            return _python_for(steps, body_fn, state)
+        index = (lambda k: k) if steps.start == 0 and steps.step == 1 else \
+            (lambda k: steps.start + k * steps.step)
+        return _fori(0, len(steps), index, body_fn, state, names, local,
+                     lineno, what)
+    from . import numpy as tnp
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else \
+        (args[0], args[1], args[2] if len(args) == 3 else 1)
+    if isinstance(step, Value) or not isinstance(step, numbers.Integral) \
+            or step == 0:
+        raise _error(lineno, f"{what} on a traced bound needs a nonzero "
+                             "Python int step")
+    start, stop = (tnp.asarray(b, tnp.int64) for b in (start, stop))
+    span = stop - start if step > 0 else start - stop
+    trips = tnp.maximum((span + (abs(step) - 1)) // abs(step), 0)
+    return _fori(0, trips, lambda k: start + k * step, body_fn, state,
+                 names, local, lineno, what)
+
+
+def for_stmt(iterable, body_fn, state, names, local, lineno, unroll):
+    """for item in iterable: body_fn(item). Over a traced array: its rows,
+    compiled as a fori_loop above `unroll` rows."""
+    state = tuple(state)
+    if not isinstance(iterable, Value):
+        return _python_for(iterable, body_fn, state)
+    what = f"the `for` loop at line {lineno}"
+    if iterable.shape == ():
+        raise _error(lineno, f"{what} iterates over a traced scalar")
+    rows = iterable.shape[0]
+    if rows is None or (isinstance(rows, int) and rows < 0):
+        raise _error(lineno, f"{what} iterates over a traced array whose "
+                             "first dim is dynamic: use a fori_loop over "
+                             "its size")
+    if rows <= unroll:
+        return _python_for((iterable[i] for i in range(rows)), body_fn,
+                           state)
+    return _fori(0, rows, lambda k: iterable[k], body_fn, state, names,
+                 local, lineno, what)
