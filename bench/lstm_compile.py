@@ -6,7 +6,7 @@ compile cache). Prints trace and compile seconds per step count, the
 growth from one size to the next (2.0 is linear) and where the compile
 went (MLIR pipeline, LLVM's optimizer, machine code); asserts nothing.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/lstm_compile.py [--steps 8,16,32,64] [--dump DIR]
+    PYTHONPATH=build/python /usr/bin/python3 bench/lstm_compile.py [--steps 8,16,32,64] [--form unrolled|autograph|loop] [--dump DIR]
 
 `--dump DIR` writes each traced module to DIR/lstm_<steps>.mlir, to time
 the pipeline's passes with `tracec-opt --mlir-timing`.
@@ -24,16 +24,21 @@ import tracec  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "workloads"))
-from lstm import inputs, loss_unrolled as lstm_loss  # noqa: E402
+from lstm import LOSSES, inputs  # noqa: E402
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", default="8,16,32,64")
     parser.add_argument("--dump", metavar="DIR")
+    parser.add_argument("--form", choices=sorted(LOSSES), default="unrolled",
+                        help="bench/workloads/lstm.py's form (default: "
+                             "unrolled; autograph: the same code converted)")
     args = parser.parse_args()
+    lstm_loss = LOSSES[args.form]
     rng = np.random.default_rng(0)
-    print("LSTM LM training step (hidden 256, batch 32), unrolled, cold:")
+    print(f"LSTM LM training step (hidden 256, batch 32), {args.form}, "
+          "cold:")
     print(f"{'steps':>6} {'trace s':>8} {'compile s':>10} {'growth':>7}"
           f" {'pipeline s':>10} {'LLVM opt s':>10} {'codegen s':>9}")
     previous = None

@@ -466,7 +466,7 @@ def _torch_transformer(x, wq, bq, wk, bk, wv, bv, wo, bo, g1, n1, w1, b1, w2,
 
 # ---------------------------------------------------------------------------
 # LSTM language model, hidden 256, batch 32, 64 steps (bench/workloads/
-# lstm.py, traced unrolled and as a fori_loop): against the same loop in
+# lstm.py, traced unrolled, as a fori_loop and through autograph): against the same loop in
 # PyTorch and against torch.nn.LSTM with the same weights.
 
 LSTM_STEPS = 64
@@ -548,7 +548,9 @@ def _lstm_workloads():
         flops=_lstm_flops(LSTM_STEPS))
         for name, form, how in (
             ("fori_loop", "loop", "tracec.fori_loop"),
-            ("unrolled", "unrolled", "a Python loop unrolled in the trace"))]
+            ("unrolled", "unrolled", "a Python loop unrolled in the trace"),
+            ("autograph", "autograph",
+             "the same Python loop compiled to a loop by tracec.autograph"))]
 
 
 # ---------------------------------------------------------------------------

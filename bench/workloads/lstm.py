@@ -5,8 +5,10 @@ cross entropy of the next token, averaged over the steps, and its gradients
 wrt the weights [w (input), u (recurrent), b, head]. Gates in the order
 i, f, g, o (torch.nn.LSTM's).
 
-Two forms of the same model: `unrolled` (a Python loop over the steps, one
-graph node per step) and `loop` (tracec.fori_loop: one scf.for).
+Three forms of the same model: `unrolled` (a Python loop over the steps, one
+graph node per step), `loop` (tracec.fori_loop: one scf.for) and
+`autograph` (the unrolled form's code converted by tracec.autograph: its
+Python loop becomes one scf.for).
 
 bench/run traces it with the tracec Python package:
 
@@ -78,7 +80,14 @@ def loss_loop(params, xs, labels):
     return loss / xs.shape[0]
 
 
-LOSSES = {"unrolled": loss_unrolled, "loop": loss_loop}
+def loss_autograph(params, xs, labels):
+    """loss_unrolled's code as autograph converts it."""
+    from tracec import autograph
+    return autograph.convert(loss_unrolled)(params, xs, labels)
+
+
+LOSSES = {"unrolled": loss_unrolled, "loop": loss_loop,
+          "autograph": loss_autograph}
 
 
 def trace(form, steps):
