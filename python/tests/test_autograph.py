@@ -216,3 +216,80 @@ def test_closures_and_defaults_survive_conversion():
         return x
     g = tracec.function(f, autograph=True)
     np.testing.assert_allclose(g(np.ones(2)), np.full(2, 4.0))
+
+
+def grow_until(x, limit):
+    i = 0
+    while i < 100:
+        x = x * 1.5
+        if tnp.sum(x) > limit:
+            break
+        i = i + 1
+    return x, i
+
+
+def grow_until_np(x, limit):
+    i = 0
+    while i < 100:
+        x = x * 1.5
+        if np.sum(x) > limit:
+            break
+        i = i + 1
+    return x, i
+
+
+@pytest.mark.parametrize("limit", [0.5, 10.0, 1e4])
+def test_break_ends_a_while_loop_on_a_traced_condition(limit):
+    x = np.array([0.25, 0.5])
+    f = tracec.function(grow_until, autograph=True)
+    y, i = f(x, np.float64(limit))
+    expected_y, expected_i = grow_until_np(x, limit)
+    np.testing.assert_allclose(y, expected_y)
+    assert int(i) == expected_i
+    converted = autograph.convert(grow_until)
+    g = tracec.grad(lambda x: tnp.sum(converted(x, np.float64(limit))[0]))(x)
+    np.testing.assert_allclose(
+        g, numeric_grad(lambda x: np.sum(grow_until_np(x, limit)[0]), x),
+        rtol=1e-6)
+
+
+def odd_terms(x, n):
+    total = tnp.zeros_like(x)
+    for k in range(n):
+        if k % 2 == 0:
+            continue
+        total = total + x ** k
+    return total
+
+
+@pytest.mark.parametrize("n", [0, 4, 9])
+def test_continue_skips_the_rest_of_an_iteration(n):
+    x = np.array([0.5, 2.0])
+    expected = sum(x ** k for k in range(1, n, 2)) + 0 * x
+    traced_n = tracec.function(odd_terms, autograph=True)
+    np.testing.assert_allclose(traced_n(x, np.int64(n)), expected)
+    # A Python n unrolls (up to 8) or compiles: the same numbers.
+    np.testing.assert_allclose(traced_n(x, n), expected)
+    converted = autograph.convert(odd_terms)
+    g = tracec.grad(lambda x: tnp.sum(converted(x, np.int64(n))))(x)
+    np.testing.assert_allclose(
+        g, sum(k * x ** (k - 1) for k in range(1, n, 2)) + 0 * x)
+
+
+def first_rows_until_negative(xs):
+    total = tnp.zeros_like(xs[0])
+    for row in xs:
+        if tnp.min(row) < 0:
+            break
+        total = total + row
+    return total
+
+
+@pytest.mark.parametrize("rows", [3, 12])
+def test_break_in_a_loop_over_rows_unrolled_or_compiled(rows):
+    rng = np.random.default_rng(rows)
+    xs = np.abs(rng.normal(size=(rows, 2)))
+    xs[rows // 2 + 1, 1] = -1.0
+    f = tracec.function(first_rows_until_negative, autograph=True)
+    np.testing.assert_allclose(f(xs), xs[:rows // 2 + 1].sum(axis=0))
+    assert "scf.while" in f.get_concrete_function(xs).ir()

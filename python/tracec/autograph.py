@@ -9,9 +9,11 @@ iterable and its bodies as functions of the variables the statement assigns
 condition runs as Python, a traced one as compiled control flow. The
 converted source is `to_source(f)`.
 
-Not converted (left as Python, which raises a clear error if the condition
-is traced): statements with `return`, `break` or `continue` inside, and
-loops with an `else`; functions f calls are not converted.
+`break` and `continue` become flags first (_Jumps, as AutoGraph
+canonicalizes them): `continue` guards the rest of the body, `break` also
+ends the loop. Not converted (left as Python, which raises a clear error if
+the condition is traced): statements with `return` inside, loops with an
+`else`, jumps inside `try`; functions f calls are not converted.
 """
 from __future__ import annotations
 
@@ -112,6 +114,109 @@ def _function_def(name, arguments, body):
     return node
 
 
+def _has(statements, kind):
+    """Whether a `kind` (ast.Break or ast.Continue) of the statements' own
+    loop level is among them."""
+    def visit(node):
+        if isinstance(node, kind):
+            return True
+        if isinstance(node, (ast.For, ast.While, ast.FunctionDef,
+                             ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        return any(visit(child) for child in ast.iter_child_nodes(node))
+    return any(visit(s) for s in statements)
+
+
+def _assign(name, value):
+    return ast.Assign(targets=[_name(name, store=True)], value=value)
+
+
+def _not(name):
+    return _call("not_", _name(name))
+
+
+def _guarded_after(statements, kind, flag):
+    """The statements with each `kind` of their level replaced by `flag =
+    True` and what would follow it run only while `not flag` (TensorFlow
+    AutoGraph's canonicalization of break and continue)."""
+    result = []
+    for i, statement in enumerate(statements):
+        if isinstance(statement, kind):
+            result.append(ast.copy_location(
+                _assign(flag, ast.Constant(True)), statement))
+            return result  # the rest of the block is unreachable
+        if not _has([statement], kind):
+            result.append(statement)
+            continue
+        if isinstance(statement, ast.If):
+            statement.body = _guarded_after(statement.body, kind, flag) or \
+                [ast.Pass()]
+            statement.orelse = _guarded_after(statement.orelse, kind, flag)
+        elif isinstance(statement, ast.With):
+            statement.body = _guarded_after(statement.body, kind, flag)
+        else:
+            raise _Unconvertible(statement)
+        result.append(statement)
+        rest = statements[i + 1:]
+        if rest:
+            result.append(ast.copy_location(ast.If(
+                test=_not(flag),
+                body=_guarded_after(rest, kind, flag) or [ast.Pass()],
+                orelse=[]), rest[0]))
+        return result
+    return result
+
+
+class _Unconvertible(Exception):
+    """A jump inside a statement (try, match) that is not rewritten."""
+
+
+class _Jumps(ast.NodeTransformer):
+    """Rewrites `break` and `continue` of loops without `else` into flags
+    (before _Converter): `continue` guards the rest of the body, `break`
+    also ends the loop (a while's test, a for's `extra_test`)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def _fresh(self, kind):
+        # A variable of the user's code to the analysis: not _PREFIX.
+        self.count += 1
+        return f"ag__{kind}_{self.count}"
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        if node.orelse:
+            return node
+        original = list(node.body)
+        try:
+            before = []
+            if _has(node.body, ast.Continue):
+                flag = self._fresh("continue")
+                node.body = [_assign(flag, ast.Constant(False))] + \
+                    _guarded_after(node.body, ast.Continue, flag)
+            if _has(node.body, ast.Break):
+                flag = self._fresh("break")
+                node.body = _guarded_after(node.body, ast.Break, flag)
+                before.append(ast.copy_location(
+                    _assign(flag, ast.Constant(False)), node))
+                node.ag_break = flag
+                if isinstance(node, ast.While):
+                    test = ast.Lambda(args=_no_arguments(), body=node.test)
+                    node.test = _call("and_", _not(flag), test)
+        except _Unconvertible:
+            node.body = original
+            return node
+        return [*before, node]
+
+    visit_For = visit_While = _loop
+
+
+def _no_arguments():
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
 class _Converter(ast.NodeTransformer):
     def __init__(self, loads, excluded, unroll):
         # (name, line) of every name the function reads.
@@ -205,9 +310,18 @@ class _Converter(ast.NodeTransformer):
         local = [n for n in local if n != target]
         body_fn = self._fresh("for_body")
         functions = [_function(body_fn, [target] + names, node.body, names)]
+        extra_test = ast.Constant(None)
+        flag = getattr(node, "ag_break", None)
+        if flag is not None:
+            # The loop goes on while the break flag is down.
+            test_fn = self._fresh("for_test")
+            test = _function(test_fn, names, [], [])
+            test.body = [ast.Return(value=_not(flag))]
+            functions.append(test)
+            extra_test = _name(test_fn)
         common = (_name(body_fn), _tuple(names), _strings(names),
                   _strings(local), ast.Constant(node.lineno),
-                  ast.Constant(self.unroll))
+                  ast.Constant(self.unroll), extra_test)
         iterable = node.iter
         if isinstance(iterable, ast.Call) and \
                 isinstance(iterable.func, ast.Name) and \
@@ -243,6 +357,9 @@ def _convert_tree(f, unroll):
             excluded.update(child.names)
     loads = [(n.id, n.lineno) for n in ast.walk(node)
              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    jumps = _Jumps()
+    node.body = [converted for statement in node.body
+                 for converted in _as_list(jumps.visit(statement))]
     converter = _Converter(loads, excluded, unroll)
     node.body = [converted for statement in node.body
                  for converted in _as_list(converter.visit(statement))]

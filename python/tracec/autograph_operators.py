@@ -55,6 +55,26 @@ def python_condition(test, what, lineno):
     return test
 
 
+def not_(x):
+    """`not x`, also of a traced value."""
+    if isinstance(x, Value):
+        from . import numpy as tnp
+        return tnp.logical_not(x if str(x.dtype) in ("i1", "bool")
+                               else tnp.not_equal(x, 0))
+    return not x
+
+
+def and_(x, y_fn):
+    """`x and y_fn()`, also of traced values (then both are evaluated)."""
+    if not isinstance(x, Value) and not x:
+        return x
+    y = y_fn()
+    if not isinstance(x, Value) and not isinstance(y, Value):
+        return y
+    from . import numpy as tnp
+    return tnp.logical_and(not_(not_(x)), not_(not_(y)))
+
+
 def _predicate(test, lineno, what):
     """A traced condition as a scalar bool (Python's truth value)."""
     from . import numpy as tnp
@@ -170,10 +190,19 @@ def while_stmt(test_fn, body_fn, state, names, local, lineno):
     return _result(state, keep, carried)
 
 
-def _python_for(iterable, body_fn, state):
-    for item in iterable:
+def _python_for(iterable, body_fn, state, extra_test=None):
+    """The loop as Python; with `extra_test` (a `break`'s flag down), until
+    it is false, or until it is traced: then the index of the next item
+    and the state are returned for a compiled loop to go on."""
+    for k, item in enumerate(iterable):
+        if extra_test is not None:
+            go_on = extra_test(*state)
+            if isinstance(go_on, Value):
+                return k, tuple(state)
+            if not go_on:
+                break
         state = tuple(body_fn(item, *state))
-    return tuple(state)
+    return None, tuple(state)
 
 
 def _compiled(state, unroll, trip_count):
@@ -183,32 +212,74 @@ def _compiled(state, unroll, trip_count):
         any(isinstance(v, Value) for v in state)
 
 
-def _fori(lower, upper, index, body_fn, state, names, local, lineno, what):
+def _fori(lower, upper, index, body_fn, state, names, local, lineno, what,
+          extra_test=None):
+    """for k in range(lower, upper): body_fn(index(k)) compiled: a
+    fori_loop, or with `extra_test` a while_loop that also stops when it
+    is false."""
     keep = _carried(state, names, local, lineno, what)
     body = _compiled_body(body_fn, state, keep, names, lineno)
     init = tuple(_array(state[i], names[i], lineno, "before the loop")
                  for i in keep)
-    carried = control_flow.fori_loop(
-        lower, upper, lambda k, c: body(index(k), c), init)
+    if extra_test is None:
+        carried = control_flow.fori_loop(
+            lower, upper, lambda k, c: body(index(k), c), init)
+        return _result(state, keep, carried)
+    from . import numpy as tnp
+
+    def cond(c):
+        k, *carried = c
+        go_on = extra_test(*_result(state, keep, carried))
+        return and_(k < upper, lambda: go_on)
+
+    def step(c):
+        k, *carried = c
+        return (k + 1, *body(index(k), carried))
+    _, *carried = control_flow.while_loop(
+        cond, step, (tnp.asarray(lower, tnp.int64), *init))
     return _result(state, keep, carried)
 
 
-def for_range(range_fn, args, body_fn, state, names, local, lineno, unroll):
-    """for i in range(*args): body_fn(i). A traced bound makes it a
-    fori_loop; Python bounds do too above `unroll` iterations, when the
-    loop carries traced values; otherwise it runs as Python."""
+def _python_then_compiled(items, index_of, count, body_fn, state, names,
+                          local, lineno, unroll, extra_test, what):
+    """A loop over `count` items (item k: items(k), Python or traced k),
+    as Python or compiled (see for_range)."""
+    if not _compiled(state, unroll, count) or count == 0:
+        stopped, state = _python_for((items(k) for k in range(count)),
+                                     body_fn, state, extra_test)
+        if stopped is None:
+            return state
+        # The break flag became traced: the rest compiles.
+        return _fori(stopped, count, items, body_fn, state, names, local,
+                     lineno, what, extra_test)
+    return _fori(0, count, index_of, body_fn, state, names, local, lineno,
+                 what, extra_test)
+
+
+def for_range(range_fn, args, body_fn, state, names, local, lineno, unroll,
+              extra_test=None):
+    """for i in range(*args): body_fn(i), while extra_test() (a `break`'s
+    flag down). A traced bound makes it a compiled loop; Python bounds do
+    too above `unroll` iterations, when the loop carries traced values;
+    otherwise it runs as Python (and compiles the rest where its break flag
+    becomes traced)."""
     state = tuple(state)
     if range_fn is not builtins.range:
-        return _python_for(range_fn(*args), body_fn, state)
+        stopped, state = _python_for(range_fn(*args), body_fn, state,
+                                     extra_test)
+        if stopped is not None:
+            raise _error(lineno, "a `break` on a traced condition in a loop "
+                                 "over a range other than Python's")
+        return state
     what = f"the `for` loop at line {lineno}"
     if not any(isinstance(a, Value) for a in args):
         steps = range(*args)
-        if not _compiled(state, unroll, len(steps)):
-            return _python_for(steps, body_fn, state)
         index = (lambda k: k) if steps.start == 0 and steps.step == 1 else \
             (lambda k: steps.start + k * steps.step)
-        return _fori(0, len(steps), index, body_fn, state, names, local,
-                     lineno, what)
+        return _python_then_compiled(
+            lambda k: steps[k] if isinstance(k, int) else index(k), index,
+            len(steps), body_fn, state, names, local, lineno, unroll,
+            extra_test, what)
     from . import numpy as tnp
     start, stop, step = (0, args[0], 1) if len(args) == 1 else \
         (args[0], args[1], args[2] if len(args) == 3 else 1)
@@ -220,15 +291,21 @@ def for_range(range_fn, args, body_fn, state, names, local, lineno, unroll):
     span = stop - start if step > 0 else start - stop
     trips = tnp.maximum((span + (abs(step) - 1)) // abs(step), 0)
     return _fori(0, trips, lambda k: start + k * step, body_fn, state,
-                 names, local, lineno, what)
+                 names, local, lineno, what, extra_test)
 
 
-def for_stmt(iterable, body_fn, state, names, local, lineno, unroll):
-    """for item in iterable: body_fn(item). Over a traced array: its rows,
-    compiled as a fori_loop above `unroll` rows."""
+def for_stmt(iterable, body_fn, state, names, local, lineno, unroll,
+             extra_test=None):
+    """for item in iterable: body_fn(item), while extra_test(). Over a
+    traced array: its rows, compiled above `unroll` rows."""
     state = tuple(state)
     if not isinstance(iterable, Value):
-        return _python_for(iterable, body_fn, state)
+        stopped, state = _python_for(iterable, body_fn, state, extra_test)
+        if stopped is not None:
+            raise _error(lineno, "a `break` on a traced condition in a loop "
+                                 "over a Python iterable: loop over a range "
+                                 "or an array")
+        return state
     what = f"the `for` loop at line {lineno}"
     if iterable.shape == ():
         raise _error(lineno, f"{what} iterates over a traced scalar")
@@ -237,8 +314,6 @@ def for_stmt(iterable, body_fn, state, names, local, lineno, unroll):
         raise _error(lineno, f"{what} iterates over a traced array whose "
                              "first dim is dynamic: use a fori_loop over "
                              "its size")
-    if rows <= unroll:
-        return _python_for((iterable[i] for i in range(rows)), body_fn,
-                           state)
-    return _fori(0, rows, lambda k: iterable[k], body_fn, state, names,
-                 local, lineno, what)
+    return _python_then_compiled(
+        lambda k: iterable[k], lambda k: iterable[k], rows, body_fn, state,
+        names, local, lineno, unroll, extra_test, what)
