@@ -176,10 +176,12 @@ def test_a_variable_of_one_branch_only_is_an_error_naming_it_and_the_line():
         g(np.ones(2))
 
 
-def test_return_inside_a_traced_if_is_not_converted_and_says_so():
+def test_return_inside_a_traced_loop_is_not_converted_and_says_so():
     def f(x):
-        if tnp.sum(x) > 0:
-            return x
+        while tnp.sum(x) > 0:
+            x = x - 1
+            if tnp.sum(x) < 3:
+                return x
         return -x
     g = tracec.function(f, autograph=True)
     with pytest.raises(TypeError, match="`return`.*not converted.*traced"):
@@ -293,3 +295,44 @@ def test_break_in_a_loop_over_rows_unrolled_or_compiled(rows):
     f = tracec.function(first_rows_until_negative, autograph=True)
     np.testing.assert_allclose(f(xs), xs[:rows // 2 + 1].sum(axis=0))
     assert "scf.while" in f.get_concrete_function(xs).ir()
+
+
+def sign_scaled(x):
+    if tnp.sum(x) > 0:
+        return x * 2, tnp.sum(x)
+    y = -x
+    if tnp.max(y) > 3:
+        return y / 3, tnp.max(y)
+    return y, tnp.min(y)
+
+
+def sign_scaled_np(x):
+    if np.sum(x) > 0:
+        return x * 2, np.sum(x)
+    y = -x
+    if np.max(y) > 3:
+        return y / 3, np.max(y)
+    return y, np.min(y)
+
+
+@pytest.mark.parametrize("x", [[1.0, 2.0], [-1.0, -0.5], [-4.0, 1.0]])
+def test_return_inside_ifs_on_traced_conditions(x):
+    x = np.array(x)
+    f = tracec.function(sign_scaled, autograph=True)
+    for got, expected in zip(f(x), sign_scaled_np(x)):
+        np.testing.assert_allclose(got, expected)
+    converted = autograph.convert(sign_scaled)
+    g = tracec.grad(lambda x: tnp.sum(converted(x)[0]) + converted(x)[1])(x)
+    np.testing.assert_allclose(
+        g, numeric_grad(lambda x: np.sum(sign_scaled_np(x)[0]) +
+                        sign_scaled_np(x)[1], x), rtol=1e-6, atol=1e-9)
+
+
+def test_branches_returning_other_structures_are_an_error():
+    def f(x):
+        if tnp.sum(x) > 0:
+            return x, x
+        return x
+    with pytest.raises(TypeError, match="the return value has another "
+                       "structure in each branch"):
+        tracec.function(f, autograph=True)(np.ones(2))

@@ -9,15 +9,18 @@ iterable and its bodies as functions of the variables the statement assigns
 condition runs as Python, a traced one as compiled control flow. The
 converted source is `to_source(f)`.
 
-`break` and `continue` become flags first (_Jumps, as AutoGraph
-canonicalizes them): `continue` guards the rest of the body, `break` also
-ends the loop. Not converted (left as Python, which raises a clear error if
-the condition is traced): statements with `return` inside, loops with an
-`else`, jumps inside `try`; functions f calls are not converted.
+Jumps are canonicalized first, as AutoGraph does: a `return` inside `if`s
+becomes an assignment of one return value (what follows an `if` whose
+branch returns moves into its other branch), `break` and `continue` flags
+(_Jumps): `continue` guards the rest of the body, `break` also ends the
+loop. Not converted (left as Python, which raises a clear error if the
+condition is traced): loops with a `return` inside or an `else`, jumps
+inside `try`; functions f calls are not converted.
 """
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import inspect
 import textwrap
@@ -212,6 +215,91 @@ class _Jumps(ast.NodeTransformer):
     visit_For = visit_While = _loop
 
 
+def _always_returns(statements):
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and _always_returns(last.body) and \
+        _always_returns(last.orelse)
+
+
+def _rest_into_branches(statements):
+    """After an `if` one of whose branches always returns, the statements
+    that follow it move into its other branch (AutoGraph does the same), so
+    that every `return` ends a path through the function."""
+    result = []
+    for i, statement in enumerate(statements):
+        result.append(statement)
+        if not isinstance(statement, ast.If):
+            continue
+        rest = statements[i + 1:]
+        body_returns = _always_returns(statement.body)
+        else_returns = _always_returns(statement.orelse)
+        if rest and body_returns != else_returns:
+            if body_returns:
+                statement.orelse = statement.orelse + rest
+            else:
+                statement.body = statement.body + rest
+            # Its lines now span the statements moved in (the analysis of
+            # what code outside a statement reads goes by lines).
+            statement.end_lineno = rest[-1].end_lineno
+            statement.end_col_offset = rest[-1].end_col_offset
+        statement.body = _rest_into_branches(statement.body)
+        statement.orelse = _rest_into_branches(statement.orelse)
+        if rest and (body_returns or else_returns):
+            return result
+    return result
+
+
+def _returns_assigned(statements):
+    """The statements with each `return e` ending a path replaced by
+    `ag__retval = e`; None if a `return` is anywhere else (in a loop)."""
+    if not statements:
+        return statements
+    *init, last = statements
+    if any(_contains_return(s) for s in init):
+        return None
+    if isinstance(last, ast.Return):
+        return init + [ast.copy_location(_assign(
+            autograph_operators.RETURN_VALUE,
+            last.value or ast.Constant(None)), last)]
+    if isinstance(last, ast.If):
+        body = _returns_assigned(last.body)
+        orelse = _returns_assigned(last.orelse)
+        if body is None or orelse is None:
+            return None
+        last.body, last.orelse = body or [ast.Pass()], orelse
+        return statements
+    return None if _contains_return(last) else statements
+
+
+def _contains_return(node):
+    if isinstance(node, ast.Return):
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                         ast.ClassDef, ast.Lambda)):
+        return False
+    return any(_contains_return(c) for c in ast.iter_child_nodes(node))
+
+
+def _canonical_returns(function):
+    """`function`'s body with its returns inside `if`s as one return of a
+    variable (autograph_operators.RETURN_VALUE) at the end; unchanged where
+    a return is in a loop."""
+    if not any(_contains_return(s) for s in function.body
+               if isinstance(s, ast.If)):
+        return function.body
+    body = _returns_assigned(
+        _rest_into_branches(copy.deepcopy(function.body)))
+    if body is None:
+        return function.body
+    retval = autograph_operators.RETURN_VALUE
+    return [_assign(retval, ast.Constant(None)), *body,
+            ast.Return(value=_name(retval))]
+
+
 def _no_arguments():
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
@@ -355,6 +443,8 @@ def _convert_tree(f, unroll):
     for child in _own_scope_nodes(node):
         if isinstance(child, (ast.Global, ast.Nonlocal)):
             excluded.update(child.names)
+    node.body = _canonical_returns(node)
+    ast.fix_missing_locations(node)
     loads = [(n.id, n.lineno) for n in ast.walk(node)
              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
     jumps = _Jumps()

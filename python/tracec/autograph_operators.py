@@ -14,6 +14,7 @@ import numpy as np
 from . import _core
 from . import control_flow
 from ._core import Value
+from ._tree import tree_flatten
 
 
 class Undefined:
@@ -85,18 +86,27 @@ def _predicate(test, lineno, what):
         tnp.not_equal(test, 0)
 
 
+# The variable autograph returns through (autograph.py).
+RETURN_VALUE = "ag__retval"
+
+
+def _describe(name):
+    return "the return value" if name == RETURN_VALUE else f"'{name}'"
+
+
 def _array(value, name, lineno, where):
     """A variable's value as a result of compiled control flow."""
     if isinstance(value, Undefined):
-        raise _error(lineno, f"'{name}' has no value {where}: give it one "
-                             "before the statement")
+        raise _error(lineno, f"{_describe(name)} has no value {where}: give "
+                             "it one before the statement")
     if isinstance(value, Value):
         return value
     if isinstance(value, (np.ndarray, np.generic, numbers.Number)):
         return _core.to_value(value)
-    raise _error(lineno, f"'{name}' is a {type(value).__name__} {where}: "
-                         "only arrays and numbers can change in control flow "
-                         "on traced values")
+    raise _error(lineno, f"{_describe(name)} is a {type(value).__name__} "
+                         f"{where}: only arrays and numbers (and structures "
+                         "of them, in an `if`) can change in control flow on "
+                         "traced values")
 
 
 def if_stmt(test, true_fn, false_fn, state, names, local, both, lineno):
@@ -115,16 +125,33 @@ def if_stmt(test, true_fn, false_fn, state, names, local, both, lineno):
                                  "give it one before the `if` or in both "
                                  "branches")
 
+    # Each variable may hold a structure of arrays (a tuple, a dict, ...):
+    # the branches return its leaves, and must agree on its structure.
+    structures = {}
+
     def branch(fn):
         def run():
             outputs = fn(*state)
-            return tuple(_array(outputs[i], names[i], lineno,
-                                "after a branch of the `if`") for i in keep)
+            leaves = []
+            for i in keep:
+                values, structure = tree_flatten(outputs[i])
+                if structures.setdefault(i, structure) != structure:
+                    raise _error(lineno, f"{_describe(names[i])} has another "
+                                         "structure in each branch of the "
+                                         f"`if`: {structures[i]} and "
+                                         f"{structure}")
+                leaves += [_array(v, names[i], lineno,
+                                  "after a branch of the `if`")
+                           for v in values]
+            return tuple(leaves)
         return run
-    results = control_flow.cond(pred, branch(true_fn), branch(false_fn))
+    results = list(control_flow.cond(pred, branch(true_fn),
+                                     branch(false_fn)))
     new = list(state)
-    for i, value in zip(keep, results):
-        new[i] = value
+    for i in keep:
+        count = structures[i].num_leaves
+        new[i] = structures[i].unflatten(results[:count])
+        results = results[count:]
     return tuple(new)
 
 
