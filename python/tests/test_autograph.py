@@ -336,3 +336,59 @@ def test_branches_returning_other_structures_are_an_error():
     with pytest.raises(TypeError, match="the return value has another "
                        "structure in each branch"):
         tracec.function(f, autograph=True)(np.ones(2))
+
+
+def _clipped(x):
+    # A function of the user's, called from a converted one: converted too.
+    if tnp.max(x) > 1:
+        x = x / tnp.max(x)
+    return x
+
+
+def test_functions_called_from_a_converted_function_are_converted():
+    def f(x):
+        return tnp.sum(_clipped(x) * 3)
+    g = tracec.function(f, autograph=True)
+    np.testing.assert_allclose(g(np.array([0.5, 0.25])), 2.25)
+    np.testing.assert_allclose(g(np.array([4.0, 2.0])), 4.5)
+    assert "scf.if" in g.get_concrete_function(np.ones(2)).ir()
+
+
+def test_generators_are_refused_with_their_location():
+    def gen(x):
+        yield x
+    with pytest.raises(TypeError, match=r"test_autograph.py:\d+: gen is a "
+                       "generator"):
+        tracec.function(gen, autograph=True)
+
+
+def test_jvp_and_vmap_through_converted_control_flow():
+    converted = autograph.convert(relu_or_square)
+    for x in (np.array([0.5, 0.2, 0.1]), np.array([-0.5, -0.2, -0.1]),
+              np.array([-2.0, -1.0, -0.5])):
+        v = np.array([0.3, -0.7, 0.2])
+        _, tangent = tracec.jvp(converted, (x,), (v,))
+        eps = 1e-6
+        np.testing.assert_allclose(
+            tangent, (relu_or_square_np(x + eps * v) -
+                      relu_or_square_np(x - eps * v)) / (2 * eps),
+            rtol=1e-6)
+    xs = np.array([[0.5, 0.2, 0.1], [-0.5, -0.2, -0.1], [-2.0, -1.0, -0.5]])
+    np.testing.assert_allclose(
+        tracec.vmap(converted)(xs), [relu_or_square_np(x) for x in xs])
+
+
+def test_variables_assigned_in_converted_branches():
+    v = tracec.Variable(np.zeros(2))
+
+    @tracec.function(autograph=True)
+    def f(x):
+        if tnp.sum(x) > 0:
+            v.assign(x)
+        else:
+            v.assign_add(-x)
+        return v.read_value() * 2
+    np.testing.assert_allclose(f(np.array([1.0, 2.0])), [2.0, 4.0])
+    np.testing.assert_allclose(v.numpy(), [1.0, 2.0])
+    np.testing.assert_allclose(f(np.array([-1.0, -1.0])), [4.0, 6.0])
+    np.testing.assert_allclose(v.numpy(), [2.0, 3.0])

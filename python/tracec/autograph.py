@@ -15,7 +15,8 @@ branch returns moves into its other branch), `break` and `continue` flags
 (_Jumps): `continue` guards the rest of the body, `break` also ends the
 loop. Not converted (left as Python, which raises a clear error if the
 condition is traced): loops with a `return` inside or an `else`, jumps
-inside `try`; functions f calls are not converted.
+inside `try`. Functions f calls are converted at the call
+(autograph_operators.converted_call), but for library code.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ import ast
 import copy
 import functools
 import inspect
+import os
+import sys
 import textwrap
 
 from . import autograph_operators
@@ -300,6 +303,28 @@ def _canonical_returns(function):
             ast.Return(value=_name(retval))]
 
 
+# Calls whose callee reads the caller's frame: left as they are.
+_FRAME_CALLS = {"super", "locals", "globals", "vars", "eval", "exec", "dir"}
+
+
+class _Calls(ast.NodeTransformer):
+    """`f(args)` -> `converted_call(f, unroll)(args)`: functions the
+    converted function calls are converted too (not library code)."""
+
+    def __init__(self, unroll):
+        self.unroll = unroll
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and \
+                (node.func.id in _FRAME_CALLS or node.func.id == "range"):
+            return node
+        node.func = ast.copy_location(
+            _call("converted_call", node.func, ast.Constant(self.unroll)),
+            node.func)
+        return node
+
+
 def _no_arguments():
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
@@ -447,6 +472,8 @@ def _convert_tree(f, unroll):
     ast.fix_missing_locations(node)
     loads = [(n.id, n.lineno) for n in ast.walk(node)
              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    calls = _Calls(unroll)
+    node.body = [calls.visit(statement) for statement in node.body]
     jumps = _Jumps()
     node.body = [converted for statement in node.body
                  for converted in _as_list(jumps.visit(statement))]
@@ -483,6 +510,30 @@ def to_source(f, unroll=DEFAULT_UNROLL) -> str:
         _convert_tree(inspect.unwrap(f), unroll).body[0].body[0])
 
 
+def _library_paths():
+    import site
+    import sysconfig
+    paths = {os.path.dirname(os.path.abspath(__file__))}
+    paths.update(sysconfig.get_paths()[k] for k in
+                 ("stdlib", "platstdlib", "purelib", "platlib"))
+    paths.update(site.getsitepackages())
+    paths.add(os.path.join(sys.base_prefix, "lib", "python3", "dist-packages"))
+    return tuple(os.path.join(os.path.abspath(p), "") for p in paths)
+
+
+@functools.lru_cache(maxsize=None)
+def _library_prefixes():
+    return _library_paths()
+
+
+def is_library_code(f) -> bool:
+    """Whether `f` is tracec's, the standard library's or an installed
+    package's (autograph converts the user's functions only)."""
+    path = getattr(getattr(f, "__code__", None), "co_filename", "")
+    return not path or path.startswith("<") or \
+        os.path.abspath(path).startswith(_library_prefixes())
+
+
 def convert(f, unroll=DEFAULT_UNROLL):
     """`f` with its `if`, `while` and `for` statements converted (see the
     module's docstring); `f` itself where it has no Python source (a
@@ -492,6 +543,11 @@ def convert(f, unroll=DEFAULT_UNROLL):
     f = inspect.unwrap(f)
     if not inspect.isfunction(f) or f.__name__ == "<lambda>":
         return f
+    if inspect.isgeneratorfunction(f) or inspect.iscoroutinefunction(f):
+        raise TypeError(
+            f"autograph: {f.__code__.co_filename}:{f.__code__.co_firstlineno}"
+            f": {f.__name__} is a generator or coroutine function, which "
+            "autograph does not convert")
     try:
         module = _convert_tree(f, unroll)
     except (OSError, TypeError):
