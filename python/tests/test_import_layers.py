@@ -7,7 +7,8 @@ The layers, bottom up (see each module's docstring):
   core        values and how an op runs (recorded or eager), nested
               structures, variable reads hoisted out of traced bodies
   ops         tracec.numpy, tracec.nn, random numbers, control flow,
-              custom gradients: ops through _core.apply
+              custom gradients: ops through _core.apply; autograph (Python
+              control flow converted to control flow ops)
   variables   tracec.Variable (its operators are tracec.numpy's)
   tape        tape recording, and gradients of what a tape recorded
   functions   tracec.function: tracing, signatures, caches, concrete
@@ -28,7 +29,8 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 LAYERS = [
     ("extension", ["_tracec"]),
     ("core", ["_tree", "_core", "hoisted_reads"]),
-    ("ops", ["numpy", "nn", "random", "control_flow", "custom_gradients"]),
+    ("ops", ["numpy", "nn", "random", "control_flow", "custom_gradients",
+             "autograph_operators", "autograph"]),
     ("variables", ["variables"]),
     ("tape", ["tape"]),
     ("functions", ["signatures", "concrete_function", "function",

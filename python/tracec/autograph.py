@@ -16,7 +16,7 @@ branch returns moves into its other branch), `break` and `continue` flags
 loop. Not converted (left as Python, which raises a clear error if the
 condition is traced): loops with a `return` inside or an `else`, jumps
 inside `try`. Functions f calls are converted at the call
-(autograph_operators.converted_call), but for library code.
+(converted_call), but for library code.
 """
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ import inspect
 import os
 import sys
 import textwrap
+import types
+import weakref
 
 from . import autograph_operators
 
@@ -308,8 +310,9 @@ _FRAME_CALLS = {"super", "locals", "globals", "vars", "eval", "exec", "dir"}
 
 
 class _Calls(ast.NodeTransformer):
-    """`f(args)` -> `converted_call(f, unroll)(args)`: functions the
-    converted function calls are converted too (not library code)."""
+    """`f(args)` -> `__agcall(f, unroll)(args)` (converted_call): the
+    functions the converted function calls are converted too (not library
+    code)."""
 
     def __init__(self, unroll):
         self.unroll = unroll
@@ -319,8 +322,9 @@ class _Calls(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and \
                 (node.func.id in _FRAME_CALLS or node.func.id == "range"):
             return node
-        node.func = ast.copy_location(
-            _call("converted_call", node.func, ast.Constant(self.unroll)),
+        node.func = ast.copy_location(ast.Call(
+            func=_name(f"{_PREFIX}call"),
+            args=[node.func, ast.Constant(self.unroll)], keywords=[]),
             node.func)
         return node
 
@@ -487,7 +491,8 @@ def _convert_tree(f, unroll):
         ast.arguments(
             posonlyargs=[],
             args=[ast.arg(arg=a) for a in
-                  (f"{_PREFIX}ops", *f.__code__.co_freevars)],
+                  (f"{_PREFIX}ops", f"{_PREFIX}call",
+                   *f.__code__.co_freevars)],
             vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
             defaults=[]),
         [node, ast.Return(value=_name(node.name))])
@@ -534,6 +539,33 @@ def is_library_code(f) -> bool:
         os.path.abspath(path).startswith(_library_prefixes())
 
 
+_converted = weakref.WeakKeyDictionary()  # function -> {unroll: converted}
+
+
+def converted_call(f, unroll):
+    """What a converted function calls instead of `f` (as `__agcall`): `f`
+    converted where it is the user's function (or method), else `f`."""
+    function = getattr(f, "__func__", f)
+    if not inspect.isfunction(function) or \
+            function.__name__ == "<lambda>" or \
+            inspect.isgeneratorfunction(function) or \
+            inspect.iscoroutinefunction(function) or \
+            is_library_code(function):
+        return f
+    try:
+        by_unroll = _converted.setdefault(function, {})
+    except TypeError:
+        return f
+    converted = by_unroll.get(unroll)
+    if converted is None:
+        # Before converting: a function that calls itself gets itself.
+        by_unroll[unroll] = function
+        converted = by_unroll[unroll] = convert(function, unroll)
+    if function is not f:  # a bound method
+        return types.MethodType(converted, f.__self__)
+    return converted
+
+
 def convert(f, unroll=DEFAULT_UNROLL):
     """`f` with its `if`, `while` and `for` statements converted (see the
     module's docstring); `f` itself where it has no Python source (a
@@ -556,7 +588,8 @@ def convert(f, unroll=DEFAULT_UNROLL):
     namespace = {}
     exec(code, f.__globals__, namespace)  # noqa: S102 (the user's own code)
     cells = [c.cell_contents for c in (f.__closure__ or ())]
-    converted = namespace[f"{_PREFIX}_factory"](autograph_operators, *cells)
+    converted = namespace[f"{_PREFIX}_factory"](autograph_operators,
+                                                converted_call, *cells)
     converted.__defaults__ = f.__defaults__
     converted.__kwdefaults__ = f.__kwdefaults__
     functools.update_wrapper(converted, f)

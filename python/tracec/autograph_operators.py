@@ -7,10 +7,7 @@ code outside the statement reads (dropped where they have no value)."""
 from __future__ import annotations
 
 import builtins
-import inspect
 import numbers
-import types
-import weakref
 
 import numpy as np
 
@@ -44,34 +41,6 @@ for _method in ("__bool__", "__add__", "__radd__", "__sub__", "__rsub__",
                 "__array__", "__call__", "__index__", "__float__",
                 "__int__"):
     setattr(Undefined, _method, Undefined._use)
-
-
-_converted = weakref.WeakKeyDictionary()  # function -> {unroll: converted}
-
-
-def converted_call(f, unroll):
-    """What a converted function calls instead of `f`: `f` converted where
-    it is the user's function (or method), else `f`."""
-    from . import autograph
-    function = getattr(f, "__func__", f)
-    if not inspect.isfunction(function) or \
-            function.__name__ == "<lambda>" or \
-            inspect.isgeneratorfunction(function) or \
-            inspect.iscoroutinefunction(function) or \
-            autograph.is_library_code(function):
-        return f
-    try:
-        by_unroll = _converted.setdefault(function, {})
-    except TypeError:
-        return f
-    converted = by_unroll.get(unroll)
-    if converted is None:
-        # Before converting: a function that calls itself gets itself.
-        by_unroll[unroll] = function
-        converted = by_unroll[unroll] = autograph.convert(function, unroll)
-    if function is not f:  # a bound method
-        return types.MethodType(converted, f.__self__)
-    return converted
 
 
 def _error(lineno, message):
