@@ -392,3 +392,27 @@ def test_variables_assigned_in_converted_branches():
     np.testing.assert_allclose(v.numpy(), [1.0, 2.0])
     np.testing.assert_allclose(f(np.array([-1.0, -1.0])), [4.0, 6.0])
     np.testing.assert_allclose(v.numpy(), [2.0, 3.0])
+
+
+def test_loops_carry_structures_of_arrays():
+    def f(x, n):
+        state = {"a": x, "sums": (tnp.zeros_like(x), 0.0)}
+        for _ in range(n):
+            a, (total, count) = state["a"], state["sums"]
+            state = {"a": a * 0.5, "sums": (total + a, count + 1.0)}
+        return state["sums"]
+    g = tracec.function(f, autograph=True)
+    x = np.array([1.0, -2.0])
+    total, count = g(x, 20)
+    np.testing.assert_allclose(total, x * (2 - 0.5 ** 19))
+    assert float(count) == 20.0
+    assert "scf.for" in g.get_concrete_function(x, 20).ir()
+
+    def changes(x, n):
+        state = (x,)
+        for _ in range(n):
+            state = (state[0], state[0])
+        return state
+    with pytest.raises(TypeError, match="'state' has another structure "
+                       "after an iteration than before the loop"):
+        tracec.function(changes, autograph=True)(x, 20)

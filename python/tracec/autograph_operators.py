@@ -105,8 +105,45 @@ def _array(value, name, lineno, where):
         return _core.to_value(value)
     raise _error(lineno, f"{_describe(name)} is a {type(value).__name__} "
                          f"{where}: only arrays and numbers (and structures "
-                         "of them, in an `if`) can change in control flow on "
-                         "traced values")
+                         "of them) can change in control flow on traced "
+                         "values")
+
+
+class _Carried:
+    """The variables (`keep` of `state`) that compiled control flow
+    carries, each a structure of arrays (a tuple, a dict, ...), as one flat
+    tuple of arrays; every flattening must give the first one's
+    structures."""
+
+    def __init__(self, state, names, keep, lineno, mismatch):
+        self.state, self.names, self.keep = tuple(state), names, keep
+        self.lineno, self.mismatch = lineno, mismatch
+        self.structures = None
+
+    def flatten(self, values, where):
+        leaves, structures = [], []
+        for i in self.keep:
+            items, structure = tree_flatten(values[i])
+            structures.append(structure)
+            leaves += [_array(v, self.names[i], self.lineno, where)
+                       for v in items]
+        if self.structures is None:
+            self.structures = structures
+        for i, first, structure in zip(self.keep, self.structures,
+                                       structures):
+            if first != structure:
+                raise _error(self.lineno,
+                             f"{_describe(self.names[i])} has another "
+                             f"structure {self.mismatch}: {first} and "
+                             f"{structure}")
+        return tuple(leaves)
+
+    def unflatten(self, leaves):
+        new, leaves = list(self.state), list(leaves)
+        for i, structure in zip(self.keep, self.structures):
+            new[i] = structure.unflatten(leaves[:structure.num_leaves])
+            leaves = leaves[structure.num_leaves:]
+        return tuple(new)
 
 
 def if_stmt(test, true_fn, false_fn, state, names, local, both, lineno):
@@ -124,40 +161,19 @@ def if_stmt(test, true_fn, false_fn, state, names, local, both, lineno):
                                  "this `if` on a traced condition only: "
                                  "give it one before the `if` or in both "
                                  "branches")
-
-    # Each variable may hold a structure of arrays (a tuple, a dict, ...):
-    # the branches return its leaves, and must agree on its structure.
-    structures = {}
+    carried = _Carried(state, names, keep, lineno,
+                       "in each branch of the `if`")
 
     def branch(fn):
-        def run():
-            outputs = fn(*state)
-            leaves = []
-            for i in keep:
-                values, structure = tree_flatten(outputs[i])
-                if structures.setdefault(i, structure) != structure:
-                    raise _error(lineno, f"{_describe(names[i])} has another "
-                                         "structure in each branch of the "
-                                         f"`if`: {structures[i]} and "
-                                         f"{structure}")
-                leaves += [_array(v, names[i], lineno,
-                                  "after a branch of the `if`")
-                           for v in values]
-            return tuple(leaves)
-        return run
-    results = list(control_flow.cond(pred, branch(true_fn),
-                                     branch(false_fn)))
-    new = list(state)
-    for i in keep:
-        count = structures[i].num_leaves
-        new[i] = structures[i].unflatten(results[:count])
-        results = results[count:]
-    return tuple(new)
+        return lambda: carried.flatten(fn(*state),
+                                       "after a branch of the `if`")
+    return carried.unflatten(
+        control_flow.cond(pred, branch(true_fn), branch(false_fn)))
 
 
 def _carried(state, names, local, lineno, what):
-    """The indices of the loop variables a compiled loop carries: those
-    with a value (a temporary of the body without one is not carried)."""
+    """What a compiled loop carries: the loop variables with a value (a
+    temporary of the body without one is not carried)."""
     keep = []
     for i, (name, value) in enumerate(zip(names, state)):
         if not isinstance(value, Undefined):
@@ -166,27 +182,17 @@ def _carried(state, names, local, lineno, what):
             raise _error(lineno, f"'{name}' is assigned in {what} on a "
                                  "traced value but has no value before it: "
                                  "loop variables need one")
-    return keep
+    return _Carried(state, names, keep, lineno,
+                    "after an iteration than before the loop")
 
 
-def _compiled_body(body_fn, state, keep, names, lineno, *leading):
-    """body_fn on the carried values (others as they were before)."""
+def _compiled_body(body_fn, carried):
+    """body_fn on the carried values (the others as they were before)."""
     def body(*args):
-        *front, carried = args
-        full = list(state)
-        for i, value in zip(keep, carried):
-            full[i] = value
-        outputs = body_fn(*front, *full)
-        return tuple(_array(outputs[i], names[i], lineno,
-                            "after an iteration of the loop") for i in keep)
+        *front, leaves = args
+        outputs = body_fn(*front, *carried.unflatten(leaves))
+        return carried.flatten(outputs, "after an iteration of the loop")
     return body
-
-
-def _result(state, keep, carried):
-    new = list(state)
-    for i, value in zip(keep, carried):
-        new[i] = value
-    return tuple(new)
 
 
 def while_stmt(test_fn, body_fn, state, names, local, lineno):
@@ -202,19 +208,17 @@ def while_stmt(test_fn, body_fn, state, names, local, lineno):
             return state
         state = tuple(body_fn(*state))
     what = f"the `while` loop at line {lineno}"
-    keep = _carried(state, names, local, lineno, what)
-    if not keep:
+    carried = _carried(state, names, local, lineno, what)
+    if not carried.keep:
         raise _error(lineno, f"{what} has a traced condition but assigns no "
                              "variable: it would never end")
-    body = _compiled_body(body_fn, state, keep, names, lineno)
+    init = carried.flatten(state, "before the loop")
+    body = _compiled_body(body_fn, carried)
 
-    def cond(carried):
-        full = _result(state, keep, carried)
-        return _predicate(test_fn(*full), lineno, what)
-    init = tuple(_array(state[i], names[i], lineno, "before the loop")
-                 for i in keep)
-    carried = control_flow.while_loop(cond, lambda c: body(c), init)
-    return _result(state, keep, carried)
+    def cond(leaves):
+        return _predicate(test_fn(*carried.unflatten(leaves)), lineno, what)
+    return carried.unflatten(
+        control_flow.while_loop(cond, lambda c: body(c), init))
 
 
 def _python_for(iterable, body_fn, state, extra_test=None):
@@ -236,7 +240,7 @@ def _compiled(state, unroll, trip_count):
     """Whether a loop of Python trip count runs as a compiled loop: when
     tracing, with traced variables, above `unroll` iterations."""
     return _core.is_tracing() and trip_count > unroll and \
-        any(isinstance(v, Value) for v in state)
+        any(isinstance(leaf, Value) for leaf in tree_flatten(state)[0])
 
 
 def _fori(lower, upper, index, body_fn, state, names, local, lineno, what,
@@ -244,27 +248,25 @@ def _fori(lower, upper, index, body_fn, state, names, local, lineno, what,
     """for k in range(lower, upper): body_fn(index(k)) compiled: a
     fori_loop, or with `extra_test` a while_loop that also stops when it
     is false."""
-    keep = _carried(state, names, local, lineno, what)
-    body = _compiled_body(body_fn, state, keep, names, lineno)
-    init = tuple(_array(state[i], names[i], lineno, "before the loop")
-                 for i in keep)
+    carried = _carried(state, names, local, lineno, what)
+    init = carried.flatten(state, "before the loop")
+    body = _compiled_body(body_fn, carried)
     if extra_test is None:
-        carried = control_flow.fori_loop(
-            lower, upper, lambda k, c: body(index(k), c), init)
-        return _result(state, keep, carried)
+        return carried.unflatten(control_flow.fori_loop(
+            lower, upper, lambda k, c: body(index(k), c), init))
     from . import numpy as tnp
 
     def cond(c):
-        k, *carried = c
-        go_on = extra_test(*_result(state, keep, carried))
+        k, *leaves = c
+        go_on = extra_test(*carried.unflatten(leaves))
         return and_(k < upper, lambda: go_on)
 
     def step(c):
-        k, *carried = c
-        return (k + 1, *body(index(k), carried))
-    _, *carried = control_flow.while_loop(
+        k, *leaves = c
+        return (k + 1, *body(index(k), leaves))
+    _, *leaves = control_flow.while_loop(
         cond, step, (tnp.asarray(lower, tnp.int64), *init))
-    return _result(state, keep, carried)
+    return carried.unflatten(leaves)
 
 
 def _python_then_compiled(items, index_of, count, body_fn, state, names,
