@@ -1,0 +1,203 @@
+"""Autograph's jumps (autograph.py), canonicalized before the conversion as
+TensorFlow's AutoGraph does: `break` and `continue` become flags
+(`continue` guards the rest of the body, `break` also ends the loop), and
+`return`s inside `if`s one return value (what follows an `if` one of whose
+branches returns moves into its other branch)."""
+from __future__ import annotations
+
+import ast
+import copy
+
+from . import _autograph_ast as A
+from . import autograph_operators
+
+def has_jump(statements):
+    """Whether a `return`, or a `break`/`continue` of the statements' own
+    loop level, is among the statements."""
+    def visit(node, in_loop):
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef, ast.Lambda)):
+            return False
+        nested = in_loop or isinstance(node, (ast.For, ast.While))
+        return any(visit(child, nested)
+                   for child in ast.iter_child_nodes(node))
+    return any(visit(s, False) for s in statements)
+
+
+def _has(statements, kind):
+    """Whether a `kind` (ast.Break or ast.Continue) of the statements' own
+    loop level is among them."""
+    def visit(node):
+        if isinstance(node, kind):
+            return True
+        if isinstance(node, (ast.For, ast.While, ast.FunctionDef,
+                             ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        return any(visit(child) for child in ast.iter_child_nodes(node))
+    return any(visit(s) for s in statements)
+
+
+def _guarded_after(statements, kind, flag):
+    """The statements with each `kind` of their level replaced by `flag =
+    True` and what would follow it run only while `not flag` (TensorFlow
+    AutoGraph's canonicalization of break and continue)."""
+    result = []
+    for i, statement in enumerate(statements):
+        if isinstance(statement, kind):
+            result.append(ast.copy_location(
+                A.assign(flag, ast.Constant(True)), statement))
+            return result  # the rest of the block is unreachable
+        if not _has([statement], kind):
+            result.append(statement)
+            continue
+        if isinstance(statement, ast.If):
+            statement.body = _guarded_after(statement.body, kind, flag) or \
+                [ast.Pass()]
+            statement.orelse = _guarded_after(statement.orelse, kind, flag)
+        elif isinstance(statement, ast.With):
+            statement.body = _guarded_after(statement.body, kind, flag)
+        else:
+            raise _Unconvertible(statement)
+        result.append(statement)
+        rest = statements[i + 1:]
+        if rest:
+            result.append(ast.copy_location(ast.If(
+                test=A.not_flag(flag),
+                body=_guarded_after(rest, kind, flag) or [ast.Pass()],
+                orelse=[]), rest[0]))
+        return result
+    return result
+
+
+class _Unconvertible(Exception):
+    """A jump inside a statement (try, match) that is not rewritten."""
+
+
+class Jumps(ast.NodeTransformer):
+    """Rewrites `break` and `continue` of loops without `else` into flags
+    (before _Converter): `continue` guards the rest of the body, `break`
+    also ends the loop (a while's test, a for's `extra_test`)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def _fresh(self, kind):
+        # A variable of the user's code to the analysis: not A.PREFIX.
+        self.count += 1
+        return f"ag__{kind}_{self.count}"
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        if node.orelse:
+            return node
+        original = list(node.body)
+        try:
+            before = []
+            if _has(node.body, ast.Continue):
+                flag = self._fresh("continue")
+                node.body = [A.assign(flag, ast.Constant(False))] + \
+                    _guarded_after(node.body, ast.Continue, flag)
+            if _has(node.body, ast.Break):
+                flag = self._fresh("break")
+                node.body = _guarded_after(node.body, ast.Break, flag)
+                before.append(ast.copy_location(
+                    A.assign(flag, ast.Constant(False)), node))
+                node.ag_break = flag
+                if isinstance(node, ast.While):
+                    test = ast.Lambda(args=A.no_arguments(), body=node.test)
+                    node.test = A.call("and_", A.not_flag(flag), test)
+        except _Unconvertible:
+            node.body = original
+            return node
+        return [*before, node]
+
+    visit_For = visit_While = _loop
+
+
+def _always_returns(statements):
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and _always_returns(last.body) and \
+        _always_returns(last.orelse)
+
+
+def _rest_into_branches(statements):
+    """After an `if` one of whose branches always returns, the statements
+    that follow it move into its other branch (AutoGraph does the same), so
+    that every `return` ends a path through the function."""
+    result = []
+    for i, statement in enumerate(statements):
+        result.append(statement)
+        if not isinstance(statement, ast.If):
+            continue
+        rest = statements[i + 1:]
+        body_returns = _always_returns(statement.body)
+        else_returns = _always_returns(statement.orelse)
+        if rest and body_returns != else_returns:
+            if body_returns:
+                statement.orelse = statement.orelse + rest
+            else:
+                statement.body = statement.body + rest
+            # Its lines now span the statements moved in (the analysis of
+            # what code outside a statement reads goes by lines).
+            statement.end_lineno = rest[-1].end_lineno
+            statement.end_col_offset = rest[-1].end_col_offset
+        statement.body = _rest_into_branches(statement.body)
+        statement.orelse = _rest_into_branches(statement.orelse)
+        if rest and (body_returns or else_returns):
+            return result
+    return result
+
+
+def _returns_assigned(statements):
+    """The statements with each `return e` ending a path replaced by
+    `ag__retval = e`; None if a `return` is anywhere else (in a loop)."""
+    if not statements:
+        return statements
+    *init, last = statements
+    if any(_contains_return(s) for s in init):
+        return None
+    if isinstance(last, ast.Return):
+        return init + [ast.copy_location(A.assign(
+            autograph_operators.RETURN_VALUE,
+            last.value or ast.Constant(None)), last)]
+    if isinstance(last, ast.If):
+        body = _returns_assigned(last.body)
+        orelse = _returns_assigned(last.orelse)
+        if body is None or orelse is None:
+            return None
+        last.body, last.orelse = body or [ast.Pass()], orelse
+        return statements
+    return None if _contains_return(last) else statements
+
+
+def _contains_return(node):
+    if isinstance(node, ast.Return):
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                         ast.ClassDef, ast.Lambda)):
+        return False
+    return any(_contains_return(c) for c in ast.iter_child_nodes(node))
+
+
+def canonical_returns(function):
+    """`function`'s body with its returns inside `if`s as one return of a
+    variable (autograph_operators.RETURN_VALUE) at the end; unchanged where
+    a return is in a loop."""
+    if not any(_contains_return(s) for s in function.body
+               if isinstance(s, ast.If)):
+        return function.body
+    body = _returns_assigned(
+        _rest_into_branches(copy.deepcopy(function.body)))
+    if body is None:
+        return function.body
+    retval = autograph_operators.RETURN_VALUE
+    return [A.assign(retval, ast.Constant(None)), *body,
+            ast.Return(value=A.name(retval))]
