@@ -416,3 +416,25 @@ def test_loops_carry_structures_of_arrays():
     with pytest.raises(TypeError, match="'state' has another structure "
                        "after an iteration than before the loop"):
         tracec.function(changes, autograph=True)(x, 20)
+
+
+@pytest.mark.parametrize("rows", [4, 16])
+def test_enumerate_and_zip_over_traced_arrays(rows):
+    rng = np.random.default_rng(rows)
+    xs, ys = rng.normal(size=(rows, 3)), rng.normal(size=(rows + 2, 3))
+
+    def f(xs, ys):
+        total = tnp.zeros_like(xs[0])
+        for i, x in enumerate(xs):
+            total = total + x * i
+        for x, y in zip(xs, ys):
+            total = total + x * y
+        return total
+    g = tracec.function(f, autograph=True)
+    expected = sum(x * i for i, x in enumerate(xs)) + \
+        sum(x * y for x, y in zip(xs, ys))
+    np.testing.assert_allclose(g(xs, ys), expected)
+    assert ("scf.for" in g.get_concrete_function(xs, ys).ir()) == (rows > 8)
+    # Python iterables stay Python.
+    np.testing.assert_allclose(
+        tracec.function(f, autograph=True)(list(xs), list(ys)), expected)

@@ -36,6 +36,8 @@ from . import autograph_operators
 
 # Calls whose callee reads the caller's frame: left as they are.
 _FRAME_CALLS = {"super", "locals", "globals", "vars", "eval", "exec", "dir"}
+# Builtins a `for` iterates that the operators see through.
+_LOOP_BUILTINS = {"range", "enumerate", "zip"}
 
 
 class _Calls(ast.NodeTransformer):
@@ -49,7 +51,7 @@ class _Calls(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and \
-                (node.func.id in _FRAME_CALLS or node.func.id == "range"):
+                node.func.id in _FRAME_CALLS | _LOOP_BUILTINS:
             return node
         node.func = ast.copy_location(ast.Call(
             func=A.name(f"{A.PREFIX}call"),
@@ -142,15 +144,28 @@ class _Converter(ast.NodeTransformer):
 
     def visit_For(self, node):
         self.generic_visit(node)
+        target = node.target
+        unpacked = isinstance(target, (ast.Tuple, ast.List)) and \
+            all(isinstance(t, ast.Name) for t in target.elts)
         if node.orelse or jumps.has_jump(node.body) or \
-                not isinstance(node.target, ast.Name):
+                not (isinstance(target, ast.Name) or unpacked):
             return node  # Python iteration: a traced iterable raises
-        target = node.target.id
         names, local = self._state(node, node.body)
-        names = [n for n in names if n != target]
-        local = [n for n in local if n != target]
+        targets = {t.id for t in (target.elts if unpacked else [target])}
+        names = [n for n in names if n not in targets]
+        local = [n for n in local if n not in targets]
         body_fn = self._fresh("for_body")
-        functions = [A.function(body_fn, [target] + names, node.body, names)]
+        body = node.body
+        if unpacked:
+            # for i, row in ...: the body unpacks the item.
+            item = self._fresh("item")
+            body = [ast.copy_location(ast.Assign(targets=[target],
+                                                 value=A.name(item)), node),
+                    *body]
+            parameter = item
+        else:
+            parameter = target.id
+        functions = [A.function(body_fn, [parameter] + names, body, names)]
         extra_test = ast.Constant(None)
         flag = getattr(node, "ag_break", None)
         if flag is not None:
@@ -164,17 +179,29 @@ class _Converter(ast.NodeTransformer):
                   A.strings(local), ast.Constant(node.lineno),
                   ast.Constant(self.unroll), extra_test)
         iterable = node.iter
-        if isinstance(iterable, ast.Call) and \
-                isinstance(iterable.func, ast.Name) and \
-                iterable.func.id == "range" and not iterable.keywords and \
-                1 <= len(iterable.args) <= 3 and \
-                not any(isinstance(a, ast.Starred) for a in iterable.args):
+        builtin = _builtin_call(iterable)
+        if builtin == "range" and 1 <= len(iterable.args) <= 3:
             call = A.call("for_range", iterable.func,
-                         ast.Tuple(elts=iterable.args, ctx=ast.Load()),
-                         *common)
+                          ast.Tuple(elts=iterable.args, ctx=ast.Load()),
+                          *common)
+        elif builtin in ("enumerate", "zip"):
+            call = A.call("for_call", iterable.func,
+                          ast.Tuple(elts=iterable.args, ctx=ast.Load()),
+                          *common)
         else:
             call = A.call("for_stmt", iterable, *common)
         return self._emit(node, functions, names, call)
+
+
+def _builtin_call(node):
+    """The name of the call `node` if it is range(...), enumerate(...) or
+    zip(...) with positional arguments (the operators check at run time
+    that the name is the builtin)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in _LOOP_BUILTINS and not node.keywords and \
+            not any(isinstance(a, ast.Starred) for a in node.args):
+        return node.func.id
+    return None
 
 
 def _function_node(f):

@@ -323,6 +323,18 @@ def for_range(range_fn, args, body_fn, state, names, local, lineno, unroll,
                  names, local, lineno, what, extra_test)
 
 
+def _rows(array, lineno, what):
+    """The static first dim of a traced array a loop iterates."""
+    if array.shape == ():
+        raise _error(lineno, f"{what} iterates over a traced scalar")
+    rows = array.shape[0]
+    if rows is None or (isinstance(rows, int) and rows < 0):
+        raise _error(lineno, f"{what} iterates over a traced array whose "
+                             "first dim is dynamic: use a fori_loop over "
+                             "its size")
+    return rows
+
+
 def for_stmt(iterable, body_fn, state, names, local, lineno, unroll,
              extra_test=None):
     """for item in iterable: body_fn(item), while extra_test(). Over a
@@ -336,13 +348,33 @@ def for_stmt(iterable, body_fn, state, names, local, lineno, unroll,
                                  "or an array")
         return state
     what = f"the `for` loop at line {lineno}"
-    if iterable.shape == ():
-        raise _error(lineno, f"{what} iterates over a traced scalar")
-    rows = iterable.shape[0]
-    if rows is None or (isinstance(rows, int) and rows < 0):
-        raise _error(lineno, f"{what} iterates over a traced array whose "
-                             "first dim is dynamic: use a fori_loop over "
-                             "its size")
+    rows = _rows(iterable, lineno, what)
     return _python_then_compiled(
         lambda k: iterable[k], lambda k: iterable[k], rows, body_fn, state,
         names, local, lineno, unroll, extra_test, what)
+
+
+def for_call(fn, args, body_fn, state, names, local, lineno, unroll,
+             extra_test=None):
+    """for item in fn(*args), where fn is enumerate or zip: over traced
+    arrays, their rows (with the index, or side by side), as for_stmt;
+    else as Python."""
+    state = tuple(state)
+    arrays = [a for a in args if isinstance(a, Value)]
+    what = f"the `for` loop at line {lineno}"
+    if fn is builtins.enumerate and len(args) == 1 and arrays:
+        rows, item = _rows(args[0], lineno, what), \
+            (lambda k: (k, args[0][k]))
+    elif fn is builtins.zip and arrays:
+        sizes = {_rows(a, lineno, what) if isinstance(a, Value) else len(a)
+                 for a in args}
+        rows, item = min(sizes), (lambda k: tuple(a[k] for a in args))
+    else:
+        stopped, state = _python_for(fn(*args), body_fn, state, extra_test)
+        if stopped is not None:
+            raise _error(lineno, "a `break` on a traced condition in a loop "
+                                 "over a Python iterable: loop over a range "
+                                 "or an array")
+        return state
+    return _python_then_compiled(item, item, rows, body_fn, state, names,
+                                 local, lineno, unroll, extra_test, what)
