@@ -176,7 +176,7 @@ def test_a_variable_of_one_branch_only_is_an_error_naming_it_and_the_line():
         g(np.ones(2))
 
 
-def test_return_inside_a_traced_loop_is_not_converted_and_says_so():
+def test_return_inside_loops_python_ones_run_traced_ones_say_why_not():
     def f(x):
         while tnp.sum(x) > 0:
             x = x - 1
@@ -184,8 +184,20 @@ def test_return_inside_a_traced_loop_is_not_converted_and_says_so():
                 return x
         return -x
     g = tracec.function(f, autograph=True)
-    with pytest.raises(TypeError, match="`return`.*not converted.*traced"):
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(TypeError, match=rf"line {line}: a `return` inside "
+                       "the `while` loop .* on a traced value is not "
+                       "supported"):
         g(np.ones(2))
+
+    def search(x, wanted):
+        for k in range(20):
+            if k == wanted:
+                return x * k
+        return -x
+    h = tracec.function(search, autograph=True)
+    np.testing.assert_allclose(h(np.ones(2), 3), [3.0, 3.0])
+    np.testing.assert_allclose(h(np.ones(2), 30), [-1.0, -1.0])
     # With a Python condition it runs as Python.
     h = tracec.function(lambda x, flag: _early(x, flag), autograph=True)
     np.testing.assert_allclose(h(np.ones(2), True), np.ones(2))

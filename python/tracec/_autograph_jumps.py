@@ -73,6 +73,10 @@ def _guarded_after(statements, kind, flag):
     return result
 
 
+def _as_list(converted):
+    return converted if isinstance(converted, list) else [converted]
+
+
 class _Unconvertible(Exception):
     """A jump inside a statement (try, match) that is not rewritten."""
 
@@ -188,16 +192,87 @@ def _contains_return(node):
 
 
 def canonical_returns(function):
-    """`function`'s body with its returns inside `if`s as one return of a
-    variable (autograph_operators.RETURN_VALUE) at the end; unchanged where
-    a return is in a loop."""
-    if not any(_contains_return(s) for s in function.body
+    """`function`'s body with its returns inside `if`s (and loops,
+    LoopReturns) as one return of a variable
+    (autograph_operators.RETURN_VALUE) at the end; unchanged where that
+    cannot be done."""
+    loops = LoopReturns()
+    statements = [converted for statement in copy.deepcopy(function.body)
+                  for converted in _as_list(loops.visit(statement))]
+    if not any(_contains_return(s) for s in statements
                if isinstance(s, ast.If)):
         return function.body
-    body = _returns_assigned(
-        _rest_into_branches(copy.deepcopy(function.body)))
+    body = _returns_assigned(_rest_into_branches(statements))
     if body is None:
         return function.body
     retval = autograph_operators.RETURN_VALUE
     return [A.assign(retval, ast.Constant(None)), *body,
             ast.Return(value=A.name(retval))]
+
+
+class LoopReturns(ast.NodeTransformer):
+    """`return e` inside a loop (without `else`) becomes `retval = e;
+    do_return = True; break`, and `if do_return: return retval` follows the
+    loop (canonical_returns then makes it one return value). Run before
+    Jumps, on the function's statements; nested functions are their own."""
+
+    def __init__(self):
+        self.count = 0
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        if node.orelse or not _returns_here(node.body):
+            return node
+        self.count += 1
+        flag = f"ag__do_return_{self.count}"
+        try:
+            node.body = _returns_replaced(node.body, flag)
+        except _Unconvertible:
+            return node
+        after = ast.If(test=A.name(flag), body=[ast.Return(
+            value=A.name(autograph_operators.RETURN_VALUE))], orelse=[])
+        return [ast.copy_location(A.assign(flag, ast.Constant(False)), node),
+                node, ast.copy_location(after, node)]
+
+    visit_For = visit_While = _loop
+
+    def _own(self, node):
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = \
+        visit_Lambda = _own
+
+
+def _returns_here(statements):
+    """Whether a `return` is among the statements, not inside nested
+    functions or loops."""
+    def visit(node):
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, (ast.For, ast.While, ast.FunctionDef,
+                             ast.AsyncFunctionDef, ast.ClassDef,
+                             ast.Lambda)):
+            return False
+        return any(visit(child) for child in ast.iter_child_nodes(node))
+    return any(visit(s) for s in statements)
+
+
+def _returns_replaced(statements, flag):
+    result = []
+    for statement in statements:
+        if isinstance(statement, ast.Return):
+            result += [ast.copy_location(node, statement) for node in (
+                A.assign(autograph_operators.RETURN_VALUE,
+                         statement.value or ast.Constant(None)),
+                A.assign(flag, ast.Constant(True)), ast.Break())]
+            return result  # the rest of the block is unreachable
+        if _returns_here([statement]):
+            if isinstance(statement, ast.If):
+                statement.body = _returns_replaced(statement.body, flag)
+                statement.orelse = _returns_replaced(statement.orelse, flag)
+            elif isinstance(statement, ast.With):
+                statement.body = _returns_replaced(statement.body, flag)
+            else:
+                raise _Unconvertible(statement)
+        result.append(statement)
+    return result

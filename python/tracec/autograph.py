@@ -13,9 +13,9 @@ Jumps are canonicalized first, as AutoGraph does: a `return` inside `if`s
 becomes an assignment of one return value (what follows an `if` whose
 branch returns moves into its other branch), `break` and `continue` flags
 (jumps.Jumps): `continue` guards the rest of the body, `break` also ends the
-loop. Not converted (left as Python, which raises a clear error if the
-condition is traced): loops with a `return` inside or an `else`, jumps
-inside `try`. Functions f calls are converted at the call
+loop; a `return` in a loop a flag, a `break` and a return after the loop.
+Not converted (left as Python, which raises a clear error if the condition
+is traced): loops with an `else`, jumps inside `try`. Functions f calls are converted at the call
 (converted_call), but for library code.
 """
 from __future__ import annotations

@@ -176,6 +176,12 @@ def _carried(state, names, local, lineno, what):
     temporary of the body without one is not carried)."""
     keep = []
     for i, (name, value) in enumerate(zip(names, state)):
+        if name == RETURN_VALUE:
+            raise _error(lineno, f"a `return` inside {what} on a traced "
+                                 "value is not supported (its value would "
+                                 "have to exist before the loop): assign "
+                                 "the result, `break`, and return it after "
+                                 "the loop")
         if not isinstance(value, Undefined):
             keep.append(i)
         elif name not in local:
