@@ -450,3 +450,20 @@ def test_enumerate_and_zip_over_traced_arrays(rows):
     # Python iterables stay Python.
     np.testing.assert_allclose(
         tracec.function(f, autograph=True)(list(xs), list(ys)), expected)
+
+
+def test_jumps_inside_try_leave_the_loop_python_and_say_so():
+    def f(x):
+        while tnp.sum(x) > 0:
+            try:
+                x = x - 1
+                if tnp.sum(x) < 1:
+                    break
+            finally:
+                pass
+        return x
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(TypeError, match=rf"line {line}: a `while` loop with "
+                       "an `else`, or a jump inside a `try`, is not "
+                       "converted, and its condition is a traced"):
+        tracec.function(f, autograph=True)(np.ones(2))

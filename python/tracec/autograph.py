@@ -113,8 +113,9 @@ class _Converter(ast.NodeTransformer):
     def visit_If(self, node):
         self.generic_visit(node)
         if jumps.has_jump(node.body + node.orelse):
-            return self._guarded(node, "an `if` with `return`, `break` or "
-                                       "`continue` inside")
+            return self._guarded(node, "an `if` with a `return`, `break` "
+                                       "or `continue` that autograph cannot "
+                                       "rewrite (inside a `try`)")
         names, local = self._state(node, node.body + node.orelse)
         true_fn, false_fn = self._fresh("if_true"), self._fresh("if_false")
         functions = [A.function(true_fn, names, node.body, names),
@@ -130,8 +131,8 @@ class _Converter(ast.NodeTransformer):
     def visit_While(self, node):
         self.generic_visit(node)
         if node.orelse or jumps.has_jump(node.body):
-            return self._guarded(node, "a `while` loop with an `else`, "
-                                       "`return`, `break` or `continue`")
+            return self._guarded(node, "a `while` loop with an `else`, or "
+                                       "a jump inside a `try`,")
         names, local = self._state(node, node.body)
         test_fn, body_fn = self._fresh("while_test"), self._fresh("while_body")
         test = A.function(test_fn, names, [], [])
