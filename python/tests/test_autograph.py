@@ -467,3 +467,30 @@ def test_jumps_inside_try_leave_the_loop_python_and_say_so():
                        "an `else`, or a jump inside a `try`, is not "
                        "converted, and its condition is a traced"):
         tracec.function(f, autograph=True)(np.ones(2))
+
+
+def test_variables_updated_in_a_compiled_loop_in_program_order():
+    v = tracec.Variable(np.zeros(2))
+
+    @tracec.function(autograph=True)
+    def f(x, n):
+        for k in range(n):
+            v.assign_add(x * k)
+        return v.read_value()
+    np.testing.assert_allclose(f(np.ones(2), np.int32(4)), [6.0, 6.0])
+    np.testing.assert_allclose(f(np.ones(2), np.int32(3)), [9.0, 9.0])
+    assert "scf.for" in f.get_concrete_function(np.ones(2),
+                                                np.int32(3)).ir()
+
+
+def test_a_while_loop_on_a_variable_alone():
+    v = tracec.Variable(np.float64(0.0))
+
+    @tracec.function(autograph=True)
+    def f(limit):
+        while v.read_value() < limit:
+            v.assign_add(1.5)
+        return v.read_value()
+    np.testing.assert_allclose(f(np.float64(4.0)), 4.5)
+    np.testing.assert_allclose(f(np.float64(4.0)), 4.5)
+    np.testing.assert_allclose(f(np.float64(7.0)), 7.5)

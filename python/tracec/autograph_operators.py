@@ -215,9 +215,6 @@ def while_stmt(test_fn, body_fn, state, names, local, lineno):
         state = tuple(body_fn(*state))
     what = f"the `while` loop at line {lineno}"
     carried = _carried(state, names, local, lineno, what)
-    if not carried.keep:
-        raise _error(lineno, f"{what} has a traced condition but assigns no "
-                             "variable: it would never end")
     init = carried.flatten(state, "before the loop")
     body = _compiled_body(body_fn, carried)
 
