@@ -267,7 +267,8 @@ def to_source(f, unroll=DEFAULT_UNROLL) -> str:
         _convert_tree(inspect.unwrap(f), unroll).body[0].body[0])
 
 
-def _library_paths():
+@functools.lru_cache(maxsize=None)
+def _library_prefixes():
     import site
     import sysconfig
     paths = {os.path.dirname(os.path.abspath(__file__))}
@@ -276,11 +277,6 @@ def _library_paths():
     paths.update(site.getsitepackages())
     paths.add(os.path.join(sys.base_prefix, "lib", "python3", "dist-packages"))
     return tuple(os.path.join(os.path.abspath(p), "") for p in paths)
-
-
-@functools.lru_cache(maxsize=None)
-def _library_prefixes():
-    return _library_paths()
 
 
 def is_library_code(f) -> bool:
