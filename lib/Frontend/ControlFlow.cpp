@@ -178,6 +178,22 @@ std::vector<Value> tracec::while_loop(const Callable &condFn,
   return wrapResults(op);
 }
 
+std::vector<TensorSpec> tracec::output_specs(const Callable &fn) {
+  TracedBlock trial = traceBlock(fn, {}, {}, "a trial trace");
+  std::vector<TensorSpec> specs;
+  for (mlir::Value result : trial.results) {
+    Value value = wrap(result);
+    TensorSpec spec;
+    spec.dtype = value.dtype();
+    for (int64_t dim : value.shape())
+      spec.shape.push_back(mlir::ShapedType::isDynamic(dim)
+                               ? TensorSpec::kDynamic
+                               : dim);
+    specs.push_back(std::move(spec));
+  }
+  return specs; // `trial.block` and all it holds go here
+}
+
 /// The scf.for of fori_loop from `lb` to `ub` (index values), `counter`
 /// (a rank-0 i64 tensor) starting at lb.
 static std::vector<Value> forLoop(mlir::Value lb, mlir::Value ub,

@@ -451,6 +451,9 @@ void tracec::python::bindTracer(py::module_ &m) {
                          const std::vector<Value> &init) {
     return while_loop(toCallable(std::move(c)), toCallable(std::move(b)), init);
   });
+  m.def("output_specs", [](py::function fn) {
+    return specList(output_specs(toCallable(std::move(fn))));
+  });
   m.def("fori_loop", [](int64_t lower, int64_t upper, py::function b,
                         const std::vector<Value> &init) {
     return fori_loop(lower, upper, toCallable(std::move(b)), init);

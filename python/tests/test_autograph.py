@@ -176,20 +176,151 @@ def test_a_variable_of_one_branch_only_is_an_error_naming_it_and_the_line():
         g(np.ones(2))
 
 
-def test_return_inside_loops_python_ones_run_traced_ones_say_why_not():
-    def f(x):
-        while tnp.sum(x) > 0:
-            x = x - 1
-            if tnp.sum(x) < 3:
-                return x
-        return -x
-    g = tracec.function(f, autograph=True)
-    line = f.__code__.co_firstlineno + 1
-    with pytest.raises(TypeError, match=rf"line {line}: a `return` inside "
-                       "the `while` loop .* on a traced value is not "
-                       "supported"):
-        g(np.ones(2))
+def first_above(x, limit):
+    total = x * 0
+    for k in range(20):
+        total = total + x
+        if tnp.sum(total) > limit:
+            return total * k, k
+    return -total, np.int64(-1)
 
+
+def first_negative_row(m):
+    for row in m:
+        if tnp.sum(row) < 0:
+            return row * 2
+    return tnp.zeros_like(m[0])
+
+
+def inner_return_ends_both_loops(m, limit):
+    acc = m[0] * 0
+    for i in range(10):
+        for row in m:
+            acc = acc + row
+            if tnp.sum(acc) > limit:
+                return acc, i
+    return acc, np.int64(-1)
+
+
+def traced_trip_count(x, n):
+    for k in range(n):
+        x = tnp.sin(x) + 1
+        if tnp.max(x) > 1.9:
+            return x * k
+    return x
+
+
+def while_return(x):
+    while tnp.sum(x) > 0:
+        x = x - 1
+        if tnp.sum(x) < 3:
+            return x * 10
+    return -x
+
+
+def loop_return_in_a_branch(m, flag):
+    if tnp.sum(flag) > 0:
+        for row in m:
+            if tnp.sum(row) > 2:
+                return row
+        return m[0] * 0 - 1
+    return m[1]
+
+
+_rows = np.arange(12.).reshape(12, 1)
+_pairs = np.arange(20.).reshape(10, 2) * 0.3
+
+
+@pytest.mark.parametrize("f, args, loop", [
+    (first_above, (np.array([1., 2.]), 10.), "scf.while"),
+    (first_above, (np.array([1., 2.]), 1000.), "scf.while"),
+    (first_above, (np.array([1., 2.]), -1.), "scf.while"),
+    (first_negative_row, (_rows - 5,), "scf.while"),
+    (first_negative_row, (_rows + 1,), "scf.while"),
+    (inner_return_ends_both_loops, (_rows - 5, 3.), "scf.while"),
+    (inner_return_ends_both_loops, (_rows - 5, 300.), "scf.while"),
+    (traced_trip_count, (np.array([0.1, 0.3]), np.int64(30)), "scf.while"),
+    (traced_trip_count, (np.array([0.1, 0.3]), np.int64(0)), "scf.while"),
+    (while_return, (np.array([5., 4.]),), "scf.while"),
+    (while_return, (np.array([1., 1.]),), "scf.while"),
+    (while_return, (np.array([-1., 0.5]),), "scf.while"),
+    (loop_return_in_a_branch, (_pairs, np.ones(1)), "scf.while"),
+    (loop_return_in_a_branch, (_pairs - 100, np.ones(1)), "scf.while"),
+    (loop_return_in_a_branch, (_pairs, -np.ones(1)), "scf.while"),
+])
+def test_return_inside_compiled_loops(f, args, loop):
+    # The loop is compiled (not unrolled), and the function returns what
+    # the same Python function returns eagerly.
+    g = tracec.function(f, autograph=True)
+    ir = g.get_concrete_function(*args).ir()
+    assert loop in ir
+    expected, got = f(*args), g(*args)
+    if isinstance(expected, tuple):
+        assert len(got) == len(expected)
+        for e, o in zip(expected, got):
+            np.testing.assert_allclose(o, e, rtol=1e-12)
+    else:
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("limit", [2.0, 8.5, 1e6])
+def test_gradient_through_a_return_inside_a_compiled_loop(limit):
+    def f(x):
+        total, k = first_above(x, limit)
+        return tnp.sum(tnp.sin(total))
+
+    def f_np(x):
+        total, k = first_above(x, limit)
+        return np.sum(np.sin(total))
+    x = np.array([0.3, 0.45], np.float64)  # no trip count at a limit
+    g = tracec.grad(autograph.convert(f))
+    np.testing.assert_allclose(tracec.function(g)(x),
+                               numeric_grad(f_np, x), rtol=1e-6, atol=1e-9)
+
+
+def test_return_inside_a_compiled_loop_must_match_the_other_paths():
+    def falls_off(x):
+        for k in range(20):
+            if tnp.sum(x) > k:
+                return x
+    line = falls_off.__code__.co_firstlineno + 1
+    with pytest.raises(TypeError, match=rf"line {line}: the function returns "
+                       r"values of another structure .*: \* and None \(a "
+                       "path that ends without `return` returns None"):
+        tracec.function(falls_off, autograph=True)(np.ones(2))
+
+    def other_structure(x):
+        for k in range(20):
+            if tnp.sum(x) > k:
+                return x
+        return x, x
+    with pytest.raises(TypeError, match="another structure"):
+        tracec.function(other_structure, autograph=True)(np.ones(2))
+
+    def other_shape(x):
+        for k in range(20):
+            if tnp.sum(x) > k:
+                return x[0]
+        return x
+    with pytest.raises(tracec.TraceError, match="different types"):
+        tracec.function(other_shape, autograph=True)(np.ones(2))
+
+
+def test_return_of_dynamic_shape_inside_a_compiled_loop_says_why_not():
+    def f(x):
+        for k in range(20):
+            if tnp.sum(x) > k:
+                return x * 2
+        return x
+    g = tracec.function(f, autograph=True, input_signature=[
+        tracec.TensorSpec((None,), np.float64)])
+    line = f.__code__.co_firstlineno + 2
+    with pytest.raises(TypeError, match=rf"line {line}: the return value has "
+                       "a dynamic shape .*only with a static one"):
+        g(np.ones(3))
+
+
+def test_return_inside_python_loops():
     def search(x, wanted):
         for k in range(20):
             if k == wanted:
@@ -345,8 +476,9 @@ def test_branches_returning_other_structures_are_an_error():
         if tnp.sum(x) > 0:
             return x, x
         return x
-    with pytest.raises(TypeError, match="the return value has another "
-                       "structure in each branch"):
+    with pytest.raises(TypeError, match="the function returns values of "
+                       r"another structure on the paths that meet here: "
+                       r"\(\*, \*\) and \*"):
         tracec.function(f, autograph=True)(np.ones(2))
 
 

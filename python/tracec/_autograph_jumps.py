@@ -160,11 +160,16 @@ def _rest_into_branches(statements):
     return result
 
 
-def _returns_assigned(statements):
-    """The statements with each `return e` ending a path replaced by
-    `ag__retval = e`; None if a `return` is anywhere else (in a loop)."""
+def _returns_assigned(statements, parent):
+    """The statements (of `parent`) with each `return e` ending a path
+    replaced by `ag__retval = e`, and a path that ends without one given
+    `ag__retval = None`; None if a `return` is anywhere else (in a
+    loop)."""
+    falls_off = ast.copy_location(A.assign(autograph_operators.RETURN_VALUE,
+                                           ast.Constant(None)),
+                                  statements[-1] if statements else parent)
     if not statements:
-        return statements
+        return [falls_off]
     *init, last = statements
     if any(_contains_return(s) for s in init):
         return None
@@ -172,14 +177,14 @@ def _returns_assigned(statements):
         return init + [ast.copy_location(A.assign(
             autograph_operators.RETURN_VALUE,
             last.value or ast.Constant(None)), last)]
-    if isinstance(last, ast.If):
-        body = _returns_assigned(last.body)
-        orelse = _returns_assigned(last.orelse)
+    if isinstance(last, ast.If) and _contains_return(last):
+        body = _returns_assigned(last.body, last)
+        orelse = _returns_assigned(last.orelse, last)
         if body is None or orelse is None:
             return None
-        last.body, last.orelse = body or [ast.Pass()], orelse
+        last.body, last.orelse = body, orelse
         return statements
-    return None if _contains_return(last) else statements
+    return None if _contains_return(last) else statements + [falls_off]
 
 
 def _contains_return(node):
@@ -202,7 +207,7 @@ def canonical_returns(function):
     if not any(_contains_return(s) for s in statements
                if isinstance(s, ast.If)):
         return function.body
-    body = _returns_assigned(_rest_into_branches(statements))
+    body = _returns_assigned(_rest_into_branches(statements), function)
     if body is None:
         return function.body
     retval = autograph_operators.RETURN_VALUE
@@ -213,8 +218,10 @@ def canonical_returns(function):
 class LoopReturns(ast.NodeTransformer):
     """`return e` inside a loop (without `else`) becomes `retval = e;
     do_return = True; break`, and `if do_return: return retval` follows the
-    loop (canonical_returns then makes it one return value). Run before
-    Jumps, on the function's statements; nested functions are their own."""
+    loop (canonical_returns then makes it one return value); before the
+    loop, retval is Pending (a compiled loop carries a placeholder of its
+    type). Run before Jumps, on the function's statements; nested functions
+    are their own."""
 
     def __init__(self):
         self.count = 0
@@ -231,8 +238,11 @@ class LoopReturns(ast.NodeTransformer):
             return node
         after = ast.If(test=A.name(flag), body=[ast.Return(
             value=A.name(autograph_operators.RETURN_VALUE))], orelse=[])
+        pending = A.assign(autograph_operators.RETURN_VALUE,
+                           A.call("Pending"))
         return [ast.copy_location(A.assign(flag, ast.Constant(False)), node),
-                node, ast.copy_location(after, node)]
+                ast.copy_location(pending, node), node,
+                ast.copy_location(after, node)]
 
     visit_For = visit_While = _loop
 

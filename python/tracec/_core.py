@@ -317,6 +317,19 @@ def collecting_body_uses():
             _body_uses[-1].update(uses)
 
 
+@contextlib.contextmanager
+def trial_body():
+    """The block traces a body that is then dropped (autograph's trial
+    iteration, _C.output_specs): no tape records it, and neither an
+    enclosing op nor the function keeps the values it makes."""
+    _body_uses.append({})
+    try:
+        with suspended_tapes():
+            yield
+    finally:
+        _body_uses.pop()
+
+
 # The functions being traced (tracec.function's, callees), innermost
 # last: ({id(array): (array, Value)}, len(_body_uses) at the function's
 # top level). An array used at its top level is captured once, so that

@@ -53,6 +53,10 @@ class _Calls(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and \
                 node.func.id in _FRAME_CALLS | _LOOP_BUILTINS:
             return node
+        if isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and \
+                node.func.value.id == f"{A.PREFIX}ops":
+            return node  # autograph's own (_autograph_jumps)
         node.func = ast.copy_location(ast.Call(
             func=A.name(f"{A.PREFIX}call"),
             args=[node.func, ast.Constant(self.unroll)], keywords=[]),

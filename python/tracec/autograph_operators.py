@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 
 from . import _core
+from . import _tracec as _C
 from . import control_flow
 from ._core import Value
 from ._tree import tree_flatten
@@ -41,6 +42,17 @@ for _method in ("__bool__", "__add__", "__radd__", "__sub__", "__rsub__",
                 "__array__", "__call__", "__index__", "__float__",
                 "__int__"):
     setattr(Undefined, _method, Undefined._use)
+
+
+class Pending(Undefined):
+    """The return value before a `return` inside a loop gives it one.
+    Compiled control flow that may give it one carries zeros of the type
+    it gets, found by tracing the body once more and dropping what that
+    traced (AutoGraph's trial iteration); it matters only on the paths
+    where the `return` ran."""
+
+    def __init__(self):
+        super().__init__(RETURN_VALUE)
 
 
 def _error(lineno, message):
@@ -109,6 +121,39 @@ def _array(value, name, lineno, where):
                          "values")
 
 
+def _placeholders(state, names, trials, lineno, where):
+    """`state` with each Pending value replaced by zeros of the value the
+    first of `trials` (functions returning a new state, traced and then
+    dropped) gives it; a Pending that no trial gives a value stays."""
+    state = list(state)
+    for i, value in enumerate(state):
+        if not isinstance(value, Pending):
+            continue
+        for trial in trials:
+            found = {}
+
+            def given(_):
+                items, found["structure"] = tree_flatten(trial()[i])
+                if any(isinstance(v, Pending) for v in items):
+                    return []
+                return [_array(v, names[i], lineno, where) for v in items]
+            with _core.trial_body():
+                specs = _C.output_specs(given)
+            if specs or found["structure"].num_leaves == 0:
+                break
+        else:
+            continue
+        for dtype, shape in specs:
+            if None in shape:
+                raise _error(lineno, f"{_describe(names[i])} has a dynamic "
+                                     f"shape {where}: a compiled loop or "
+                                     "`if` can carry it only with a "
+                                     "static one")
+        state[i] = found["structure"].unflatten(
+            [_C.full(list(shape), 0.0, dtype) for dtype, shape in specs])
+    return tuple(state)
+
+
 class _Carried:
     """The variables (`keep` of `state`) that compiled control flow
     carries, each a structure of arrays (a tuple, a dict, ...), as one flat
@@ -131,6 +176,14 @@ class _Carried:
             self.structures = structures
         for i, first, structure in zip(self.keep, self.structures,
                                        structures):
+            if first != structure and self.names[i] == RETURN_VALUE:
+                none = "None" in (str(first), str(structure))
+                raise _error(self.lineno,
+                             "the function returns values of another "
+                             "structure on the paths that meet here: "
+                             f"{first} and {structure}" +
+                             (" (a path that ends without `return` returns "
+                              "None)" if none else ""))
             if first != structure:
                 raise _error(self.lineno,
                              f"{_describe(self.names[i])} has another "
@@ -152,11 +205,14 @@ def if_stmt(test, true_fn, false_fn, state, names, local, both, lineno):
     if not isinstance(test, Value):
         return true_fn(*state) if test else false_fn(*state)
     pred = _predicate(test, lineno, f"the `if` at line {lineno}")
+    state = _placeholders(state, names, (lambda: true_fn(*state),
+                                         lambda: false_fn(*state)),
+                          lineno, "after a branch of the `if`")
     keep = []
     for i, (name, value) in enumerate(zip(names, state)):
         if not isinstance(value, Undefined) or name in both:
             keep.append(i)
-        elif name not in local:
+        elif name not in local and not isinstance(value, Pending):
             raise _error(lineno, f"'{name}' gets a value in one branch of "
                                  "this `if` on a traced condition only: "
                                  "give it one before the `if` or in both "
@@ -176,15 +232,9 @@ def _carried(state, names, local, lineno, what):
     temporary of the body without one is not carried)."""
     keep = []
     for i, (name, value) in enumerate(zip(names, state)):
-        if name == RETURN_VALUE:
-            raise _error(lineno, f"a `return` inside {what} on a traced "
-                                 "value is not supported (its value would "
-                                 "have to exist before the loop): assign "
-                                 "the result, `break`, and return it after "
-                                 "the loop")
         if not isinstance(value, Undefined):
             keep.append(i)
-        elif name not in local:
+        elif name not in local and not isinstance(value, Pending):
             raise _error(lineno, f"'{name}' is assigned in {what} on a "
                                  "traced value but has no value before it: "
                                  "loop variables need one")
@@ -214,6 +264,8 @@ def while_stmt(test_fn, body_fn, state, names, local, lineno):
             return state
         state = tuple(body_fn(*state))
     what = f"the `while` loop at line {lineno}"
+    state = _placeholders(state, names, [lambda: body_fn(*state)], lineno,
+                          "after an iteration of the loop")
     carried = _carried(state, names, local, lineno, what)
     init = carried.flatten(state, "before the loop")
     body = _compiled_body(body_fn, carried)
@@ -251,13 +303,17 @@ def _fori(lower, upper, index, body_fn, state, names, local, lineno, what,
     """for k in range(lower, upper): body_fn(index(k)) compiled: a
     fori_loop, or with `extra_test` a while_loop that also stops when it
     is false."""
+    from . import numpy as tnp
+    state = _placeholders(
+        state, names,
+        [lambda: body_fn(index(tnp.asarray(lower, tnp.int64)), *state)],
+        lineno, "after an iteration of the loop")
     carried = _carried(state, names, local, lineno, what)
     init = carried.flatten(state, "before the loop")
     body = _compiled_body(body_fn, carried)
     if extra_test is None:
         return carried.unflatten(control_flow.fori_loop(
             lower, upper, lambda k, c: body(index(k), c), init))
-    from . import numpy as tnp
 
     def cond(c):
         k, *leaves = c

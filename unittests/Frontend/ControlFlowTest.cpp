@@ -226,6 +226,40 @@ TEST(ControlFlow, GradientThroughCond) {
              {1, -2}, 1e-12);
 }
 
+TEST(ControlFlow, OutputSpecsTraceATrialThatLeavesNothing) {
+  std::vector<TensorSpec> specs;
+  Value leaked;
+  ConcreteFunction f = trace(
+      "trial", {spec(DType::f32, {2, 3})},
+      [&](llvm::ArrayRef<Value> a) -> Values {
+        specs = output_specs([&](llvm::ArrayRef<Value>) -> Values {
+          leaked = sum(exp(a[0]), {1});
+          return {leaked, cast(a[0], DType::i64)};
+        });
+        return {a[0] * 2};
+      });
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(specs[0].str(), "tensor<2xf32>");
+  EXPECT_EQ(specs[1].str(), "tensor<2x3xi64>");
+  // The trial's ops are gone; its Values cannot be used after it.
+  EXPECT_EQ(f.ir().find("exp"), std::string::npos) << f.ir();
+  EXPECT_EQ(f.ir().find("cast"), std::string::npos) << f.ir();
+  std::string message = traceError([] {
+    trace("bad", {spec(DType::f32, {2})},
+          [](llvm::ArrayRef<Value> a) -> Values {
+            Value inner;
+            output_specs([&](llvm::ArrayRef<Value>) -> Values {
+              inner = a[0] + 1;
+              return {inner};
+            });
+            return {inner};
+          });
+  });
+  EXPECT_NE(message.find("used outside the trace that created it"),
+            std::string::npos)
+      << message;
+}
+
 TEST(ControlFlow, Errors) {
   std::string message = traceError([] {
     trace("bad", {spec(DType::f32, {2}), spec(DType::i1, {})},

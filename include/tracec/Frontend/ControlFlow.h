@@ -38,6 +38,12 @@ std::vector<Value> fori_loop(const Value &lower, const Value &upper,
                              const Callable &bodyFn,
                              llvm::ArrayRef<Value> init);
 
+/// The dtypes and shapes of what fn() returns, traced into a block that is
+/// then dropped: nothing it records stays in the trace, and its Values
+/// cannot be used afterwards. AutoGraph's trial iteration: the type of a
+/// value a loop makes that has none before it.
+std::vector<TensorSpec> output_specs(const Callable &fn);
+
 } // namespace tracec
 
 #endif // TRACEC_FRONTEND_CONTROLFLOW_H
