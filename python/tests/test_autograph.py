@@ -596,9 +596,79 @@ def test_jumps_inside_try_leave_the_loop_python_and_say_so():
         return x
     line = f.__code__.co_firstlineno + 1
     with pytest.raises(TypeError, match=rf"line {line}: a `while` loop with "
-                       "an `else`, or a jump inside a `try`, is not "
-                       "converted, and its condition is a traced"):
+                       "a jump inside a `try` is not converted, and its "
+                       "condition is a traced"):
         tracec.function(f, autograph=True)(np.ones(2))
+
+
+def search_with_else(m, limit):
+    acc = m[0] * 0
+    found = acc
+    for row in m:
+        acc = acc + row
+        if tnp.sum(acc) > limit:
+            found = acc * 2
+            break
+    else:
+        found = -acc
+    return found
+
+
+def count_down_with_else(x):
+    steps = 0
+    y = x
+    while tnp.sum(x) > 0:
+        x = x - 1
+        steps = steps + 1
+    else:
+        y = x * 3
+    return y, steps
+
+
+def return_or_else(m, limit):
+    for row in m:
+        if tnp.sum(row) > limit:
+            return row
+    else:
+        z = m[0] * 5
+    return z + 1
+
+
+def python_loop_else(x, wanted):
+    for k in range(3):
+        if k == wanted:
+            x = x + 10
+            break
+    else:
+        x = x - 10
+    return x
+
+
+_halves = np.arange(24.).reshape(12, 2) * 0.5
+
+
+@pytest.mark.parametrize("f, args, compiled", [
+    (search_with_else, (_halves, 10.), True),
+    (search_with_else, (_halves, 1000.), True),
+    (count_down_with_else, (np.array([3., 2.]),), True),
+    (count_down_with_else, (np.array([-3., 2.]),), True),
+    (return_or_else, (_halves, 10.), True),
+    (return_or_else, (_halves, 1e4), True),
+    (python_loop_else, (np.ones(2), 1), False),
+    (python_loop_else, (np.ones(2), 5), False),
+])
+def test_loops_with_else(f, args, compiled):
+    # `else` runs when the loop ends without a break, in compiled loops
+    # too (where it is a traced `if` on the no-break flag).
+    g = tracec.function(f, autograph=True)
+    ir = g.get_concrete_function(*args).ir()
+    assert ("scf.while" in ir) == compiled
+    expected, got = f(*args), g(*args)
+    for e, o in zip(*(v if isinstance(v, tuple) else (v,)
+                      for v in (expected, got))):
+        np.testing.assert_allclose(o, e, rtol=1e-12)
+    if compiled and f is not count_down_with_else:
+        assert "scf.if" in ir
 
 
 def test_variables_updated_in_a_compiled_loop_in_program_order():

@@ -122,6 +122,59 @@ class Jumps(ast.NodeTransformer):
     visit_For = visit_While = _loop
 
 
+class LoopElse(ast.NodeTransformer):
+    """A loop's `else` runs when the loop ends without `break`: `for ...:
+    body else: rest` becomes `no_break = True; for ...: body (with
+    `no_break = False` before each of its breaks); if no_break: rest`
+    (AutoGraph does the same), so that the loop and its `else` convert as
+    any other loop and `if`. Run first, on the function's statements
+    (nested functions' too)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        if not node.orelse:
+            return node
+        rest, node.orelse = node.orelse, []
+        # The lines of each statement now (the analysis of what code
+        # outside a statement reads goes by lines).
+        node.end_lineno = node.body[-1].end_lineno
+        node.end_col_offset = node.body[-1].end_col_offset
+        if not _has(node.body, ast.Break):
+            return [node, *rest]
+        self.count += 1
+        flag = f"ag__no_break_{self.count}"
+        node.body = [_BreaksFlagged(flag).visit(s) for s in node.body]
+        after = ast.copy_location(
+            ast.If(test=A.name(flag), body=rest, orelse=[]), rest[0])
+        after.end_lineno = rest[-1].end_lineno
+        after.end_col_offset = rest[-1].end_col_offset
+        return [ast.copy_location(A.assign(flag, ast.Constant(True)), node),
+                node, after]
+
+    visit_For = visit_While = _loop
+
+
+class _BreaksFlagged(ast.NodeTransformer):
+    """`flag = False` before each `break` of the loop whose body it visits
+    (not of nested loops)."""
+
+    def __init__(self, flag):
+        self.flag = flag
+
+    def visit_Break(self, node):
+        return [ast.copy_location(A.assign(self.flag, ast.Constant(False)),
+                                  node), node]
+
+    def _own(self, node):
+        return node
+
+    visit_For = visit_While = visit_FunctionDef = visit_AsyncFunctionDef = \
+        visit_ClassDef = visit_Lambda = _own
+
+
 def _always_returns(statements):
     if not statements:
         return False

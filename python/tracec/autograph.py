@@ -134,9 +134,9 @@ class _Converter(ast.NodeTransformer):
 
     def visit_While(self, node):
         self.generic_visit(node)
-        if node.orelse or jumps.has_jump(node.body):
-            return self._guarded(node, "a `while` loop with an `else`, or "
-                                       "a jump inside a `try`,")
+        if jumps.has_jump(node.body):  # (LoopElse took the `else`)
+            return self._guarded(node, "a `while` loop with a jump inside "
+                                       "a `try`")
         names, local = self._state(node, node.body)
         test_fn, body_fn = self._fresh("while_test"), self._fresh("while_body")
         test = A.function(test_fn, names, [], [])
@@ -152,7 +152,7 @@ class _Converter(ast.NodeTransformer):
         target = node.target
         unpacked = isinstance(target, (ast.Tuple, ast.List)) and \
             all(isinstance(t, ast.Name) for t in target.elts)
-        if node.orelse or jumps.has_jump(node.body) or \
+        if jumps.has_jump(node.body) or \
                 not (isinstance(target, ast.Name) or unpacked):
             return node  # Python iteration: a traced iterable raises
         names, local = self._state(node, node.body)
@@ -228,6 +228,9 @@ def _convert_tree(f, unroll):
     for child in A.own_scope_nodes(node):
         if isinstance(child, (ast.Global, ast.Nonlocal)):
             excluded.update(child.names)
+    loop_else = jumps.LoopElse()
+    node.body = [converted for statement in node.body
+                 for converted in _as_list(loop_else.visit(statement))]
     node.body = jumps.canonical_returns(node)
     ast.fix_missing_locations(node)
     loads = [(n.id, n.lineno) for n in ast.walk(node)
