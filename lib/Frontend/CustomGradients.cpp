@@ -15,6 +15,8 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Frontend/Call.h"
 #include "tracec/Frontend/CustomGradients.h"
+#include "tracec/Frontend/Gradients.h"
+#include "tracec/Frontend/Ops.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -30,6 +32,7 @@ static std::string freshSymbol(llvm::StringRef base) {
        mlir::SymbolTable::lookupSymbolIn(*state->module, symbol) ||
        mlir::SymbolTable::lookupSymbolIn(*state->module, symbol + "_fwd") ||
        mlir::SymbolTable::lookupSymbolIn(*state->module, symbol + "_bwd") ||
+       mlir::SymbolTable::lookupSymbolIn(*state->module, symbol + "_jvp") ||
        state->called.count(symbol);
        ++n)
     symbol = (base + "_" + llvm::Twine(n)).str();
@@ -212,6 +215,158 @@ Callable tracec::customGradient(CustomGradientFn f, std::string name) {
       values.push_back(wrap(result));
     return values;
   };
+}
+
+/// jvpFn(inputs), checked against the function's output types `outputs`:
+/// its outputs, then one tangent per floating-point one (cast to its
+/// dtype).
+static std::vector<Value> callRule(const Callable &jvpFn,
+                                   llvm::ArrayRef<Value> inputs,
+                                   llvm::ArrayRef<mlir::Type> outputs) {
+  std::string what = locationPrefix(location()) + ": error: customJvp: ";
+  llvm::SmallVector<mlir::Type> expected(outputs);
+  for (mlir::Type output : outputs)
+    if (trace::carriesTangent(output))
+      expected.push_back(output);
+  std::vector<Value> out = jvpFn(inputs);
+  if (out.size() != expected.size())
+    fail(what + "the jvp rule returned " + llvm::Twine(out.size()) +
+         " values; the function has " + llvm::Twine(outputs.size()) +
+         " outputs and " + llvm::Twine(expected.size() - outputs.size()) +
+         " floating-point ones (their tangents follow the outputs)");
+  for (auto [i, value] : llvm::enumerate(out)) {
+    bool tangent = i >= outputs.size();
+    std::string which = (tangent ? "tangent of output " : "output ") +
+                        std::to_string(tangent ? i - outputs.size() : i);
+    if (!value)
+      fail(what + "the jvp rule returned a null tracec::Value as its " +
+           which);
+    auto want = llvm::cast<mlir::RankedTensorType>(expected[i]);
+    mlir::Type got = resolve(value).getType();
+    if (llvm::cast<mlir::RankedTensorType>(got).getShape() != want.getShape())
+      fail(what + "the jvp rule's " + which + " is a " + typeString(got) +
+           ", but the function's is a " + typeString(want));
+    out[i] = castTo(value, dtypeOf(want.getElementType()));
+  }
+  return out;
+}
+
+/// The cotangents of `primals` (null for non-float ones) given the
+/// cotangents `dys` of the float outputs: the vjp of the rule's tangent
+/// map, which is linear, at zero tangents (JAX's transposition of a JVP).
+static std::vector<Value>
+transposedRule(const Callable &jvpFn, const std::vector<Value> &primals,
+               llvm::ArrayRef<mlir::Type> outputs, llvm::ArrayRef<Value> dys) {
+  std::vector<Value> zeros;
+  std::vector<size_t> floats;
+  GradOptions options;
+  options.argnums.clear();
+  for (auto [i, primal] : llvm::enumerate(primals))
+    if (isFloat(primal.dtype())) {
+      options.argnums.push_back(zeros.size());
+      zeros.push_back(zeros_like(primal));
+      floats.push_back(i);
+    }
+  std::vector<Value> cotangents(primals.size());
+  if (zeros.empty() || dys.empty())
+    return cotangents;
+  Callable tangentMap = [&](llvm::ArrayRef<Value> tangents) {
+    std::vector<Value> inputs = primals;
+    inputs.insert(inputs.end(), tangents.begin(), tangents.end());
+    std::vector<Value> out = callRule(jvpFn, inputs, outputs);
+    return std::vector<Value>(out.begin() + outputs.size(), out.end());
+  };
+  std::vector<Value> out = vjp(tangentMap, zeros, dys, options);
+  for (auto [k, i] : llvm::enumerate(floats))
+    cotangents[i] = out[dys.size() + k];
+  return cotangents;
+}
+
+Callable tracec::customJvp(Callable f, Callable jvpFn, std::string name) {
+  return [f = std::move(f), jvpFn = std::move(jvpFn),
+          name](llvm::ArrayRef<Value> args) {
+    Callable withGradient = customGradient(
+        [&](llvm::ArrayRef<Value> inputs) {
+          std::vector<Value> primals(inputs.begin(), inputs.end());
+          CustomGradientResult result{f(inputs), {}};
+          std::vector<mlir::Type> outputs;
+          for (const Value &output : result.outputs)
+            outputs.push_back(output ? resolve(output).getType() : nullptr);
+          result.gradFn = [primals, jvpFn = jvpFn,
+                           outputs](llvm::ArrayRef<Value> dys) {
+            return transposedRule(jvpFn, primals, outputs, dys);
+          };
+          return result;
+        },
+        name.empty() ? "custom_jvp" : name);
+    std::vector<Value> results = withGradient(args);
+    setCustomJvp(results, args.size(), jvpFn);
+    return results;
+  };
+}
+
+void tracec::setCustomJvp(llvm::ArrayRef<Value> results, size_t numArgs,
+                          const Callable &jvpFn) {
+  std::string what = locationPrefix(location()) + ": error: customJvp: ";
+  if (results.empty())
+    fail(what + "the function returns nothing (a rule needs an output)");
+  auto call = resolve(results[0]).getDefiningOp<mlir::func::CallOp>();
+  mlir::ModuleOp module = *currentScope().function->trace->module;
+  auto primal =
+      call ? mlir::SymbolTable::lookupSymbolIn(module, call.getCalleeAttr())
+           : nullptr;
+  auto primalFunc = llvm::dyn_cast_or_null<mlir::func::FuncOp>(primal);
+  if (!primalFunc || !trace::getCustomVjp(primalFunc))
+    fail(what + "the values are not the results of a customGradient call");
+  // The primal takes the arguments, then what the function captured (the
+  // caller passes it): the rule gets the same, then the tangents.
+  mlir::FunctionType type = primalFunc.getFunctionType();
+  llvm::SmallVector<mlir::Type> inputs(type.getInputs());
+  llvm::SmallVector<size_t> argTangents;
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (trace::carriesTangent(input)) {
+      if (i < numArgs)
+        argTangents.push_back(inputs.size() - type.getNumInputs());
+      inputs.push_back(input);
+    }
+  auto body = [&](llvm::ArrayRef<Value> values) -> std::vector<Value> {
+    std::vector<Value> ruleInputs(values.begin(), values.begin() + numArgs);
+    for (size_t k : argTangents)
+      ruleInputs.push_back(values[type.getNumInputs() + k]);
+    return callRule(jvpFn, ruleInputs, type.getResults());
+  };
+  TracedCallee rule =
+      traceCallee(primalFunc.getSymName().str() + "_jvp", inputs, body, {},
+                  "the jvp rule");
+  // What the rule uses of the caller is an input of the primal (the
+  // transposed rule, traced in the forward function, used it too): the
+  // rule's argument for it replaces the extra one. A host array captured
+  // anew becomes a constant.
+  mlir::Block &entry = rule.func.getBody().front();
+  for (auto [k, extra] : llvm::enumerate(rule.extras)) {
+    mlir::BlockArgument argument = entry.getArgument(inputs.size() + k);
+    auto operands = call.getOperands();
+    auto found = llvm::find(operands, extra.outer);
+    if (extra.outer && found != operands.end()) {
+      argument.replaceAllUsesWith(
+          entry.getArgument(std::distance(operands.begin(), found)));
+    } else if (extra.captured) {
+      auto builder = mlir::OpBuilder::atBlockBegin(&entry);
+      argument.replaceAllUsesWith(trace::ConstantOp::create(
+          builder, rule.func.getLoc(), denseElements(*extra.captured)));
+    } else {
+      fail(what + "the jvp rule uses a value of the enclosing function (or "
+           "a variable) that the function and its gradient do not: pass it "
+           "as an argument");
+    }
+  }
+  entry.eraseArguments(inputs.size(), rule.extras.size());
+  rule.func.setType(mlir::FunctionType::get(
+      &context(), inputs,
+      entry.getTerminator()->getOperandTypes()));
+  primalFunc->setAttr(trace::kCustomJvpAttrName,
+                      mlir::FlatSymbolRefAttr::get(rule.func));
+  verifyOrFail(primalFunc);
 }
 
 Callable tracec::checkpoint(Callable f, std::string policy, std::string name) {

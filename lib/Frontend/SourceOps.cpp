@@ -59,6 +59,13 @@ Value tracec::scalarLike(Scalar scalar, const Value &other) {
 
 Value tracec::constant(const Tensor &tensor) {
   currentScope();
+  mlir::NamedAttribute named(mlir::StringAttr::get(&context(), "value"),
+                             denseElements(tensor));
+  return wrap(createOp(mlir::trace::ConstantOp::getOperationName(), {}, named)
+                  ->getResult(0));
+}
+
+mlir::DenseElementsAttr detail::denseElements(const Tensor &tensor) {
   mlir::RankedTensorType type = tensorType(tensor.shape(), tensor.dtype());
   int64_t n = tensor.numElements();
   mlir::DenseElementsAttr attr;
@@ -96,9 +103,7 @@ Value tracec::constant(const Tensor &tensor) {
     break;
   }
   }
-  mlir::NamedAttribute named(mlir::StringAttr::get(&context(), "value"), attr);
-  return wrap(createOp(mlir::trace::ConstantOp::getOperationName(), {}, named)
-                  ->getResult(0));
+  return attr;
 }
 
 Value tracec::full(llvm::ArrayRef<int64_t> shape, double value, DType dtype) {

@@ -149,6 +149,8 @@ void verifyOrFail(mlir::Operation *op, bool symbolUses = false);
 mlir::Value variableArgument(Variable &variable);
 /// The function argument standing for captured `tensor`.
 mlir::Value captureArgument(const Tensor &tensor);
+/// `tensor`'s elements as the attribute of a trace.constant.
+mlir::DenseElementsAttr denseElements(const Tensor &tensor);
 
 mlir::Type elementType(DType dtype);
 DType dtypeOf(mlir::Type elementType);

@@ -438,6 +438,13 @@ void tracec::python::bindTracer(py::module_ &m) {
     };
     return customGradient(f, name)(args);
   });
+  // jax.custom_jvp: the results of a custom_gradient call (whose gradient
+  // is the rule's transpose) get the forward-mode rule fn(list of the
+  // arguments, then tangents) -> list of outputs, then tangents.
+  m.def("set_custom_jvp", [](const std::vector<Value> &results,
+                             size_t numArgs, py::function fn) {
+    setCustomJvp(results, numArgs, toCallable(std::move(fn)));
+  });
   m.def("checkpoint", [](py::function fn, const std::vector<Value> &args,
                          const std::string &policy, const std::string &name) {
     return checkpoint(toCallable(std::move(fn)), policy, name)(args);

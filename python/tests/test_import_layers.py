@@ -30,6 +30,7 @@ LAYERS = [
     ("extension", ["_tracec"]),
     ("core", ["_tree", "_core", "hoisted_reads"]),
     ("ops", ["numpy", "nn", "random", "control_flow", "custom_gradients",
+             "custom_jvp",
              "autograph_operators", "_autograph_ast", "_autograph_jumps",
              "autograph"]),
     ("variables", ["variables"]),

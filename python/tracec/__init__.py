@@ -15,6 +15,7 @@ from . import autograph, numpy, nn, random  # noqa: F401
 from .control_flow import cond, fori_loop, scan, while_loop  # noqa: F401
 from .custom_gradients import (checkpoint, custom_gradient,  # noqa: F401
                                custom_vjp)
+from .custom_jvp import custom_jvp  # noqa: F401
 from .function import (ConcreteFunction, Function, TensorSpec,  # noqa: F401
                        defun, function, jit)
 from .api import (eval_shape, grad, gradients,  # noqa: F401

@@ -1,7 +1,8 @@
-//===- CustomGradientTest.cpp - customGradient and checkpoint -------------===//
+//===- CustomGradientTest.cpp - customGradient, customJvp, checkpoint -----===//
 //
-// Custom gradients (trace.custom_vjp) against analytic derivatives, where
-// the automatic gradient differs visibly; rematerialization (checkpoint)
+// Custom gradients (trace.custom_vjp) and forward-mode rules
+// (trace.custom_jvp) against analytic derivatives, where the automatic
+// gradient differs visibly; rematerialization (checkpoint)
 // against the saved version, bit for bit.
 //
 //===----------------------------------------------------------------------===//
@@ -253,6 +254,88 @@ TEST(CustomGradient, Errors) {
   message = traceError([] { checkpoint([](llvm::ArrayRef<Value> a) {
     return Values{a[0]}; }, "dots"); });
   EXPECT_NE(message.find("unknown policy 'dots'"), std::string::npos)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
+// customJvp
+//===----------------------------------------------------------------------===//
+
+/// sin(x) * y with a rule of twice its derivative in x: jvp must give the
+/// rule's tangent, grad its transpose, a second derivative the rule's
+/// derivative.
+Callable sinTimesWithRule() {
+  return customJvp(
+      [](llvm::ArrayRef<Value> a) -> Values { return {sin(a[0]) * a[1]}; },
+      [](llvm::ArrayRef<Value> a) -> Values {
+        Value x = a[0], y = a[1], tx = a[2], ty = a[3];
+        return {sin(x) * y, cos(x) * tx * y * 2 + sin(x) * ty};
+      },
+      "sin_times");
+}
+
+TEST(CustomJvp, ForwardModeCallsTheRuleAndReverseModeTransposesIt) {
+  Callable f = sinTimesWithRule();
+  ConcreteFunction both = trace(
+      "both", {spec(DType::f64, {3}), spec(DType::f64, {3})},
+      [&](llvm::ArrayRef<Value> a) {
+        Value ones = ones_like(a[0]);
+        Values forward = jvp(f, {a[0], a[1]}, {ones, zeros_like(a[1])});
+        GradOptions wrt;
+        wrt.argnums = {0, 1};
+        Values reverse = grad(
+            [&](llvm::ArrayRef<Value> b) -> Values { return {sum(f(b)[0])}; },
+            wrt)(a);
+        Values second = grad([&](llvm::ArrayRef<Value> b) -> Values {
+          return {sum(grad([&](llvm::ArrayRef<Value> c) -> Values {
+            return {sum(f(c)[0])};
+          })(b)[0])};
+        })(a);
+        return Values{forward[1], reverse[0], reverse[1], second[0]};
+      });
+  EXPECT_NE(both.ir().find("trace.custom_jvp"), std::string::npos)
+      << both.ir();
+  std::vector<double> x = {0.3, -1.2, 2.0}, y = {1.5, 0.5, -2.0};
+  std::vector<Tensor> out =
+      run(both, {tensor<double>(x, {3}), tensor<double>(y, {3})});
+  ASSERT_EQ(out.size(), 4u);
+  std::vector<double> tangent, gx, gy, second;
+  for (size_t i = 0; i < 3; ++i) {
+    tangent.push_back(2 * std::cos(x[i]) * y[i]);
+    gy.push_back(std::sin(x[i]));
+    second.push_back(-2 * std::sin(x[i]) * y[i]);
+  }
+  expectNear(out[0].toVector<double>(), tangent);
+  expectNear(out[1].toVector<double>(), tangent);
+  expectNear(out[2].toVector<double>(), gy);
+  expectNear(out[3].toVector<double>(), second);
+}
+
+TEST(CustomJvp, Errors) {
+  Callable wrongShape = customJvp(
+      [](llvm::ArrayRef<Value> a) -> Values { return {a[0] * 2}; },
+      [](llvm::ArrayRef<Value> a) -> Values {
+        return {a[0] * 2, sum(a[1])};
+      });
+  std::string message = traceError([&] {
+    trace("f", {spec(DType::f32, {2})},
+          [&](llvm::ArrayRef<Value> a) { return wrongShape(a); });
+  });
+  EXPECT_NE(message.find("customJvp: the jvp rule's tangent of output 0 is a "
+                         "tensor<f32>, but the function's is a "
+                         "tensor<2xf32>"),
+            std::string::npos)
+      << message;
+  Callable wrongCount = customJvp(
+      [](llvm::ArrayRef<Value> a) -> Values { return {a[0] * 2}; },
+      [](llvm::ArrayRef<Value> a) -> Values { return {a[0] * 2}; });
+  message = traceError([&] {
+    trace("f", {spec(DType::f32, {2})},
+          [&](llvm::ArrayRef<Value> a) { return wrongCount(a); });
+  });
+  EXPECT_NE(message.find("the jvp rule returned 1 values; the function has 1 "
+                         "outputs and 1 floating-point ones"),
+            std::string::npos)
       << message;
 }
 

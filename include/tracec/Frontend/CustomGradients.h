@@ -1,6 +1,6 @@
-//===- CustomGradients.h - custom_gradient and checkpoint -----------------===//
+//===- CustomGradients.h - custom_gradient, custom_jvp, checkpoint --------===//
 //
-// Two ways to change how a traced function is differentiated, as in
+// Ways to change how a traced function is differentiated, as in
 // TensorFlow and JAX:
 //
 //   // log(1 + e^x) with the stable gradient sigmoid(x) (TF's custom_gradient)
@@ -15,10 +15,10 @@
 //   // Recompute the layer's intermediates in the backward pass (jax.checkpoint)
 //   Callable layer = checkpoint(dense, "nothing");
 //
-// Both are Callables used inside a trace (called, or differentiated by
-// grad/vjp) and record a func.call of a private function carrying the
-// attribute trace-autodiff reads (trace.custom_vjp, trace.checkpoint; see
-// DifferentiationAttributes.h).
+// They are Callables used inside a trace (called, or differentiated by
+// grad/vjp/jvp) and record a func.call of a private function carrying the
+// attributes trace-autodiff reads (trace.custom_vjp, trace.custom_jvp,
+// trace.checkpoint; see DifferentiationAttributes.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +52,24 @@ using CustomGradientFn =
 /// with fresh names. Values of the enclosing function that `f` uses get no
 /// gradient through it.
 Callable customGradient(CustomGradientFn f, std::string name = "");
+
+/// jax.custom_jvp: a Callable that runs `f`, and that trace-autodiff
+/// differentiates with `jvpFn` instead of through f's ops. jvpFn is called
+/// with f's arguments, then one tangent per floating-point argument, and
+/// returns f's outputs, then one tangent per floating-point output, linear
+/// in the tangents (as JAX requires). Forward mode calls it
+/// (trace.custom_jvp); reverse mode runs f and transposes the rule (the vjp
+/// of its tangents, through customGradient), so second derivatives
+/// differentiate the rule. Values of the enclosing function (and host
+/// arrays) that f or jvpFn use get no tangent or gradient through it.
+Callable customJvp(Callable f, Callable jvpFn, std::string name = "");
+
+/// Gives the function that `results` come from, a call that customGradient
+/// recorded for `numArgs` arguments, the forward-mode rule `jvpFn` (as
+/// customJvp's; its transpose must be the custom gradient). The frontends'
+/// custom_jvp is built of the two.
+void setCustomJvp(llvm::ArrayRef<Value> results, size_t numArgs,
+                  const Callable &jvpFn);
 
 /// jax.checkpoint: a Callable that calls `f` as a function with the
 /// attribute trace.checkpoint = `policy` ("nothing", "contractions" or

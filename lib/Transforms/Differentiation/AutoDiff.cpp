@@ -173,6 +173,7 @@ bool AutoDiffPass::isReady(func::FuncOp f,
       worklist.push_back(custom->forward);
       worklist.push_back(custom->backward);
     }
+    worklist.push_back(getCustomJvp(current));
     bool blocked = false;
     current.walk([&](Operation *op) {
       if (pending.contains(op))
@@ -389,11 +390,12 @@ void AutoDiffPass::runOnOperation() {
     }
   }
 
-  // trace.custom_vjp and trace.checkpoint have done their work: later
-  // passes change the functions' types (bufferization), which the
-  // attributes' verifier would then reject.
+  // trace.custom_vjp, trace.custom_jvp and trace.checkpoint have done
+  // their work: later passes change the functions' types (bufferization),
+  // which the attributes' verifier would then reject.
   for (auto f : module.getOps<func::FuncOp>()) {
     f->removeAttr(kCustomVjpAttrName);
+    f->removeAttr(kCustomJvpAttrName);
     f->removeAttr(kCheckpointAttrName);
   }
 }

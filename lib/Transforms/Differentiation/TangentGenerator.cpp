@@ -2,6 +2,7 @@
 
 #include "tracec/Transforms/Differentiation/TangentGenerator.h"
 
+#include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -159,6 +160,64 @@ FailureOr<func::FuncOp> TangentGenerator::jvp(func::FuncOp f,
   return result;
 }
 
+FailureOr<func::FuncOp> TangentGenerator::customRule(func::FuncOp f,
+                                                     func::FuncOp rule,
+                                                     ArrayRef<int64_t> wrt) {
+  FunctionType type = f.getFunctionType();
+  SmallVector<int64_t> all;
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (carriesTangent(input))
+      all.push_back(i);
+  if (ArrayRef<int64_t>(all) == wrt)
+    return rule;
+  // Some arguments without tangents: a function that calls the rule with
+  // zero tangents for them.
+  for (int64_t index : wrt)
+    if (!carriesTangent(type.getInput(index)))
+      return f.emitError("cannot differentiate @")
+             << f.getSymName() << " with respect to argument " << index
+             << " of type " << type.getInput(index)
+             << " in forward mode: only floating-point tensors have tangents";
+  SmallVector<Type> inputs(type.getInputs());
+  for (int64_t index : wrt)
+    inputs.push_back(type.getInput(index));
+  std::string base = ("__jvp_" + f.getSymName() + "_wrt").str();
+  for (int64_t index : wrt)
+    base += "_" + std::to_string(index);
+  std::string name = base;
+  for (int i = 1; symbols_.lookup(name); ++i)
+    name = base + "_" + std::to_string(i);
+  Location loc = f.getLoc();
+  OpBuilder moduleBuilder(f);
+  moduleBuilder.setInsertionPointAfter(f);
+  auto wrapper = func::FuncOp::create(
+      moduleBuilder, loc, name,
+      moduleBuilder.getFunctionType(inputs, rule.getResultTypes()));
+  wrapper.setPrivate();
+  symbols_.insert(wrapper);
+  Block *entry = wrapper.addEntryBlock();
+  OpBuilder builder = OpBuilder::atBlockEnd(entry);
+  unsigned numArgs = type.getNumInputs();
+  SmallVector<Value> operands(entry->getArguments().take_front(numArgs));
+  for (int64_t index : all) {
+    const int64_t *found = llvm::find(wrt, index);
+    if (found != wrt.end()) {
+      operands.push_back(entry->getArgument(numArgs + (found - wrt.begin())));
+      continue;
+    }
+    FailureOr<Value> zeros = zerosLike(builder, loc, entry->getArgument(index));
+    if (failed(zeros)) {
+      symbols_.erase(wrapper);
+      wrapper.erase();
+      return failure();
+    }
+    operands.push_back(*zeros);
+  }
+  auto call = func::CallOp::create(builder, loc, rule, operands);
+  func::ReturnOp::create(builder, loc, call.getResults());
+  return wrapper;
+}
+
 FailureOr<func::FuncOp> TangentGenerator::generate(func::FuncOp f,
                                                    ArrayRef<int64_t> wrt) {
   Location loc = f.getLoc();
@@ -169,9 +228,11 @@ FailureOr<func::FuncOp> TangentGenerator::generate(func::FuncOp f,
     return f.emitError("cannot differentiate @")
            << f.getSymName()
            << ": it has several blocks (express control flow with scf ops)";
+  if (func::FuncOp rule = getCustomJvp(f))
+    return customRule(f, rule, wrt);
   // A custom gradient replaces the backward pass only; as in JAX (a
   // custom_vjp function has no JVP), forward mode does not guess one.
-  if (f->hasAttr("trace.custom_vjp"))
+  if (f->hasAttr(kCustomVjpAttrName))
     return f.emitError("cannot differentiate @")
            << f.getSymName()
            << " in forward mode: it has a custom gradient (trace.custom_vjp), "

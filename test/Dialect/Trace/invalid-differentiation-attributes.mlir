@@ -1,6 +1,6 @@
 // RUN: tracec-opt %s -split-input-file -verify-diagnostics
 
-// Every error of trace.custom_vjp and trace.checkpoint
+// Every error of trace.custom_vjp, trace.custom_jvp and trace.checkpoint
 // (DifferentiationAttributes.cpp), then the valid forms.
 
 // expected-error @below {{'trace.custom_vjp' must be a dictionary {fwd = @f_fwd, bwd = @f_bwd}, got @f_fwd}}
@@ -133,6 +133,36 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trace.checkpoint = 1 : 
 
 // -----
 
+// expected-error @below {{'trace.custom_jvp' must be a function symbol (like @f_jvp), got {jvp = @f_jvp}}}
+func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trace.custom_jvp = {jvp = @f_jvp}} {
+  return %x : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'trace.custom_jvp' @missing is not a function in the module}}
+func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trace.custom_jvp = @missing} {
+  return %x : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'trace.custom_jvp' @f is the function itself}}
+func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trace.custom_jvp = @f} {
+  return %x : tensor<f32>
+}
+
+// -----
+
+// The integer argument and result get no tangent.
+// expected-error @below {{'trace.custom_jvp' @f_jvp must have the type '(tensor<2xf32>, tensor<i32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<i32>, tensor<2xf32>)' (the arguments of @f, then one tangent per float argument, to its results, then one tangent per float result), but has '(tensor<2xf32>, tensor<i32>, tensor<2xf32>, tensor<i32>) -> (tensor<2xf32>, tensor<i32>, tensor<2xf32>)'}}
+func.func @f(%x: tensor<2xf32>, %n: tensor<i32>) -> (tensor<2xf32>, tensor<i32>) attributes {trace.custom_jvp = @f_jvp} {
+  return %x, %n : tensor<2xf32>, tensor<i32>
+}
+func.func private @f_jvp(%x: tensor<2xf32>, %n: tensor<i32>, %t: tensor<2xf32>, %tn: tensor<i32>) -> (tensor<2xf32>, tensor<i32>, tensor<2xf32>)
+
+// -----
+
 // The valid forms: a variable argument's cotangent is its value's type.
 func.func @f(%x: tensor<2xf32>, %v: !trace.resource<tensor<3xf32>>) -> tensor<2xf32>
     attributes {trace.custom_vjp = {fwd = @f_fwd, bwd = @f_bwd}, trace.checkpoint} {
@@ -143,3 +173,7 @@ func.func private @f_bwd(%r: tensor<i64>, %dy: tensor<2xf32>) -> (tensor<2xf32>,
 func.func @g(%x: tensor<f32>) -> tensor<f32> attributes {trace.checkpoint = "contractions"} {
   return %x : tensor<f32>
 }
+func.func @h(%x: tensor<2xf32>, %n: tensor<i32>) -> (tensor<2xf32>, tensor<i32>) attributes {trace.custom_jvp = @h_jvp} {
+  return %x, %n : tensor<2xf32>, tensor<i32>
+}
+func.func private @h_jvp(%x: tensor<2xf32>, %n: tensor<i32>, %t: tensor<2xf32>) -> (tensor<2xf32>, tensor<i32>, tensor<2xf32>)

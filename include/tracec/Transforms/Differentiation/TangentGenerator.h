@@ -6,7 +6,8 @@
 //       -> (results..., tangents of the floating-point results...)
 // in one sweep over f's body: each op is cloned, then (where some operand
 // has a tangent) its tangent rule from DifferentiableOpInterface runs right
-// after it. Tangent code no result needs is erased.
+// after it. Tangent code no result needs is erased. A function with its own
+// rule (trace.custom_jvp) uses the rule instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,11 @@ public:
 
 private:
   FailureOr<func::FuncOp> generate(func::FuncOp f, ArrayRef<int64_t> wrt);
+  /// `rule` (f's trace.custom_jvp) as the __jvp function: itself, or with
+  /// fewer `wrt` than f's float arguments a function calling it with zero
+  /// tangents for the others.
+  FailureOr<func::FuncOp> customRule(func::FuncOp f, func::FuncOp rule,
+                                     ArrayRef<int64_t> wrt);
 
   SymbolTable &symbols_;
   std::map<std::pair<std::string, std::vector<int64_t>>, func::FuncOp> cache_;

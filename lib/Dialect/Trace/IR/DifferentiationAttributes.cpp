@@ -1,4 +1,4 @@
-//===- DifferentiationAttributes.cpp - trace.custom_vjp, trace.checkpoint -===//
+//===- DifferentiationAttributes.cpp - custom_vjp, custom_jvp, checkpoint -===//
 
 #include "tracec/Dialect/Trace/IR/DifferentiationAttributes.h"
 
@@ -44,6 +44,13 @@ std::optional<CustomVjp> mlir::trace::getCustomVjp(func::FuncOp f) {
   if (!vjp.forward || !vjp.backward)
     return std::nullopt;
   return vjp;
+}
+
+func::FuncOp mlir::trace::getCustomJvp(func::FuncOp f) {
+  auto ref = f->getAttrOfType<FlatSymbolRefAttr>(kCustomJvpAttrName);
+  if (!ref)
+    return {};
+  return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(f, ref);
 }
 
 std::optional<RematPolicy> mlir::trace::getCheckpointPolicy(func::FuncOp f) {
@@ -191,6 +198,41 @@ static LogicalResult verifyCustomVjp(func::FuncOp f, Attribute attr) {
   return success();
 }
 
+static LogicalResult verifyCustomJvp(func::FuncOp f, Attribute attr) {
+  auto ref = dyn_cast<FlatSymbolRefAttr>(attr);
+  if (!ref)
+    return f.emitOpError("'") << kCustomJvpAttrName
+                              << "' must be a function symbol (like @f_jvp), "
+                                 "got "
+                              << attr;
+  auto rule = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(f, ref);
+  if (!rule)
+    return f.emitOpError("'") << kCustomJvpAttrName << "' " << ref
+                              << " is not a function in the module";
+  if (rule == f)
+    return f.emitOpError("'") << kCustomJvpAttrName << "' " << ref
+                              << " is the function itself";
+  // (f's arguments..., tangents of its float arguments) -> (f's results...,
+  // tangents of its float results)
+  FunctionType type = f.getFunctionType();
+  SmallVector<Type> inputs(type.getInputs()), results(type.getResults());
+  for (Type input : type.getInputs())
+    if (carriesTangent(input))
+      inputs.push_back(input);
+  for (Type result : type.getResults())
+    if (carriesTangent(result))
+      results.push_back(result);
+  FunctionType expected = FunctionType::get(f.getContext(), inputs, results);
+  if (rule.getFunctionType() != expected)
+    return f.emitOpError("'")
+           << kCustomJvpAttrName << "' " << ref << " must have the type "
+           << expected << " (the arguments of @" << f.getSymName()
+           << ", then one tangent per float argument, to its results, then "
+              "one tangent per float result), but has "
+           << rule.getFunctionType();
+  return success();
+}
+
 static LogicalResult verifyCheckpoint(func::FuncOp f, Attribute attr) {
   if (isa<UnitAttr>(attr))
     return success();
@@ -208,7 +250,8 @@ LogicalResult
 mlir::trace::verifyDifferentiationAttribute(Operation *op,
                                             NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
-  if (name != kCustomVjpAttrName && name != kCheckpointAttrName)
+  if (name != kCustomVjpAttrName && name != kCustomJvpAttrName &&
+      name != kCheckpointAttrName)
     return success();
   auto f = dyn_cast<func::FuncOp>(op);
   if (!f)
@@ -216,5 +259,7 @@ mlir::trace::verifyDifferentiationAttribute(Operation *op,
                               << op->getName() << "'";
   if (name == kCustomVjpAttrName)
     return verifyCustomVjp(f, attribute.getValue());
+  if (name == kCustomJvpAttrName)
+    return verifyCustomJvp(f, attribute.getValue());
   return verifyCheckpoint(f, attribute.getValue());
 }

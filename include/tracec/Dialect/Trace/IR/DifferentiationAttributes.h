@@ -1,6 +1,6 @@
 //===- DifferentiationAttributes.h - Function attributes of trace-autodiff ===//
 //
-// Two discardable attributes on func.func that change how trace-autodiff
+// Three discardable attributes on func.func that change how trace-autodiff
 // differentiates the function (verified by the dialect):
 //
 //   trace.custom_vjp = {fwd = @f_fwd, bwd = @f_bwd}
@@ -9,6 +9,13 @@
 //     @f_fwd(f's arguments) -> (f's results..., residuals...);
 //     @f_bwd(residuals..., one cotangent per float result of f)
 //       -> one cotangent per float argument of f.
+//
+//   trace.custom_jvp = @f_jvp
+//     JAX's custom_jvp: forward mode calls the user's rule instead of
+//     sweeping f's body. @f_jvp(f's arguments..., one tangent per float
+//     argument of f) -> (f's results..., one tangent per float result).
+//     (Reverse mode needs trace.custom_vjp beside it: the frontends give
+//     it the rule's transpose.)
 //
 //   trace.checkpoint [= "nothing" | "contractions" | "everything"]
 //     JAX's checkpoint (remat): which of f's intermediates its forward
@@ -28,6 +35,7 @@
 namespace mlir::trace {
 
 inline constexpr llvm::StringLiteral kCustomVjpAttrName = "trace.custom_vjp";
+inline constexpr llvm::StringLiteral kCustomJvpAttrName = "trace.custom_jvp";
 inline constexpr llvm::StringLiteral kCheckpointAttrName = "trace.checkpoint";
 
 /// What the forward function of a differentiated function saves for the
@@ -61,6 +69,10 @@ inline constexpr llvm::StringLiteral kCustomVjpPrimalAttrName =
 /// the attribute verified).
 std::optional<CustomVjp> getCustomVjp(func::FuncOp f);
 
+/// f's forward-mode rule (trace.custom_jvp), if it has one (assumes the
+/// attribute verified).
+func::FuncOp getCustomJvp(func::FuncOp f);
+
 /// f's own rematerialization policy (trace.checkpoint), if it has one.
 std::optional<RematPolicy> getCheckpointPolicy(func::FuncOp f);
 
@@ -68,7 +80,7 @@ std::optional<RematPolicy> getCheckpointPolicy(func::FuncOp f);
 /// can be, they are recomputed).
 bool savesResultsOf(Operation *op, RematPolicy policy);
 
-/// Verifies trace.custom_vjp and trace.checkpoint on `op` (the dialect's
+/// Verifies trace.custom_vjp, trace.custom_jvp and trace.checkpoint on `op` (the dialect's
 /// verifyOperationAttribute); other attributes pass.
 LogicalResult verifyDifferentiationAttribute(Operation *op,
                                              NamedAttribute attribute);

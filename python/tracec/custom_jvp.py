@@ -1,0 +1,210 @@
+"""tracec.custom_jvp (jax.custom_jvp): a function whose derivative is
+given by a forward-mode rule. Forward mode (jvp) calls the rule
+(trace.custom_jvp on the function a call records); reverse mode runs the
+function and transposes the rule (the vjp of its tangent outputs, which
+are linear in the tangents, at zero tangents), through custom_gradient,
+so grad, vjp, jit, vmap and higher orders all see the rule."""
+from __future__ import annotations
+
+import contextlib
+import functools
+
+from . import _core
+from . import _tracec as _C
+from ._core import Value
+from ._tree import tree_flatten, tree_map
+from .custom_gradients import custom_gradient
+
+
+def _name(f):
+    return getattr(f, "__name__", repr(f))
+
+
+def _is_float(value):
+    return isinstance(value, Value) and str(value.dtype) in (
+        "f16", "bf16", "f32", "f64")
+
+
+class custom_jvp:
+    """jax.custom_jvp: `f.defjvp(rule)` with `rule(primals, tangents)`
+    returning `(primal_out, tangent_out)`, tangent_out linear in the
+    tangents (tuples of the arguments and of their tangents, each of the
+    argument's structure); or `f.defjvps(*rules)`, one per argument,
+    `rule(tangent, primal_out, *primals)` (None: no dependence), whose
+    terms are summed. The arguments at `nondiff_argnums` are passed to the
+    rule first, as they are (and are part of the cache key: hashable).
+    Arguments and outputs may be nested structures of arrays. Integer
+    arguments get zero tangents of their dtype. Inside the rule a call of
+    the function is its primal.
+
+    >>> @tracec.custom_jvp
+    ... def log1pexp(x):
+    ...     return tnp.log1p(tnp.exp(x))
+    >>> @log1pexp.defjvp
+    ... def log1pexp_jvp(primals, tangents):
+    ...     x, = primals
+    ...     return log1pexp(x), tangents[0] * (1 - 1 / (1 + tnp.exp(x)))
+    """
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.jvp = None
+        self._wrappers = {}
+        self._in_rule = 0
+
+    def defjvp(self, jvp):
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *jvps):
+        """One rule per differentiable argument: jvp(tangent, primal_out,
+        *primals) is that argument's term of the output's tangent."""
+        def rule(*args):
+            *nondiff, primals, tangents = args
+            out = self.fun(*self._merged(nondiff, primals))
+            total = None
+            for term_rule, tangent in zip(jvps, tangents):
+                if term_rule is None:
+                    continue
+                term = term_rule(tangent, out, *primals)
+                total = term if total is None else \
+                    tree_map(lambda a, b: a + b, total, term)
+            if total is None:
+                total = tree_map(lambda o: o * 0, out)
+            return out, total
+        self.jvp = rule
+        return rule
+
+    def _merged(self, nondiff, diff):
+        """The arguments in order, from the nondiff and the diff ones."""
+        n = len(nondiff) + len(diff)
+        fixed = {i % n for i in self.nondiff_argnums}
+        nondiff, diff = iter(nondiff), iter(diff)
+        return [next(nondiff) if i in fixed else next(diff)
+                for i in range(n)]
+
+    @contextlib.contextmanager
+    def _rule(self):
+        self._in_rule += 1
+        try:
+            yield
+        finally:
+            self._in_rule -= 1
+
+    def __call__(self, *args):
+        if self._in_rule:
+            return self.fun(*args)
+        if self.jvp is None:
+            raise TypeError(f"no JVP defined for the custom_jvp function "
+                            f"{_name(self.fun)}: call defjvp(rule) first")
+        for i in self.nondiff_argnums:
+            if not -len(args) <= i < len(args):
+                raise ValueError(f"nondiff_argnums {i} is out of range for a "
+                                 f"call with {len(args)} arguments")
+        if not _C.is_tracing() and not _core._tapes:
+            return self.fun(*args)  # nothing differentiates the call
+        fixed = {i % len(args) for i in self.nondiff_argnums}
+        nondiff = tuple(args[i] for i in sorted(fixed))
+        diff = tuple(a for i, a in enumerate(args) if i not in fixed)
+        leaves, structure = tree_flatten(diff)
+        key = (structure, nondiff)
+        try:
+            wrapper = self._wrappers.get(key)
+        except TypeError:  # unhashable nondiff arguments: not cached
+            key, wrapper = None, None
+        if wrapper is None:
+            wrapper = _Wrapper(self, structure, nondiff)
+            if key is not None:
+                self._wrappers[key] = wrapper
+        return wrapper(leaves)
+
+
+class _Wrapper:
+    """custom_jvp's function for one structure of the differentiable
+    arguments (flat leaves in and out)."""
+
+    def __init__(self, owner, structure, nondiff):
+        self.owner, self.structure, self.nondiff = owner, structure, nondiff
+        self.out = None  # the output's structure
+
+        def inner(*primals):
+            return self._inner(*primals)
+        inner.__name__ = _name(owner.fun)
+        self.differentiable = custom_gradient(inner)
+
+    def _rule_leaves(self, primals, tangents):
+        """The rule at these leaves: output leaves, then tangent leaves of
+        the float outputs."""
+        owner = self.owner
+        with owner._rule():
+            result = owner.jvp(*self.nondiff,
+                               tuple(self.structure.unflatten(primals)),
+                               tuple(self.structure.unflatten(tangents)))
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise TypeError(f"custom_jvp: the rule of {_name(owner.fun)} "
+                            "must return a pair (primal_out, tangent_out)")
+        out_leaves, out_structure = tree_flatten(result[0])
+        tangent_leaves, tangent_structure = tree_flatten(result[1])
+        for what, found in (("primal output", out_structure),
+                            ("tangent output", tangent_structure)):
+            if found != self.out:
+                raise TypeError(f"custom_jvp: the rule of {_name(owner.fun)}"
+                                f" returned a {what} of structure {found}, "
+                                f"the function's output is {self.out}")
+        out_values = [_core.to_value(v, "an output of the rule")
+                      for v in out_leaves]
+        tangents = []
+        for i, (o, t) in enumerate(zip(out_values, tangent_leaves)):
+            if not _is_float(o):
+                continue
+            t = _core.to_value(t, "a tangent of the rule")
+            if tuple(t.shape) != tuple(o.shape):
+                raise TypeError(
+                    f"custom_jvp: the rule of {_name(owner.fun)} returned a "
+                    f"tangent of shape {tuple(t.shape)} for output {i} of "
+                    f"shape {tuple(o.shape)}")
+            tangents.append(t)
+        return out_values + tangents
+
+    def _inner(self, *primals):
+        with self.owner._rule():
+            output = self.owner.fun(*self.owner._merged(
+                self.nondiff, self.structure.unflatten(list(primals))))
+        out_leaves, self.out = tree_flatten(output)
+        out_values = [_core.to_value(v, "an output") for v in out_leaves]
+
+        def grad_fn(*dys):
+            # The rule's transpose: the vjp of its tangent map at zero.
+            floats = [i for i, p in enumerate(primals) if _is_float(p)]
+            zeros = [_C.zeros_like(p) for p in primals]
+
+            def tangent_map(tangents):
+                full = list(zeros)
+                for i, t in zip(floats, tangents):
+                    full[i] = t
+                return self._rule_leaves(list(primals),
+                                         full)[len(out_values):]
+            cts = _C.vjp(tangent_map, [zeros[i] for i in floats], list(dys),
+                         list(range(len(floats))), [], True)[len(dys):]
+            grads = [None] * len(primals)
+            for i, ct in zip(floats, cts):
+                grads[i] = ct
+            return grads
+        return (out_values[0] if len(out_values) == 1
+                else tuple(out_values)), grad_fn
+
+    def __call__(self, leaves):
+        result = self.differentiable(*leaves)
+        values = list(result) if isinstance(result, tuple) else [result]
+        if _C.is_tracing() and all(isinstance(v, Value) for v in values):
+            n = len(leaves)
+
+            def rule(inputs):
+                primals, float_tangents = inputs[:n], iter(inputs[n:])
+                tangents = [next(float_tangents) if _is_float(p)
+                            else _C.zeros_like(p) for p in primals]
+                return self._rule_leaves(primals, tangents)
+            _C.set_custom_jvp(values, n, rule)
+        return self.out.unflatten(values)
