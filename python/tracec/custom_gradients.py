@@ -286,6 +286,18 @@ def checkpoint(f, policy: str = "nothing"):
     return wrapper
 
 
+def split_nondiff(args, nondiff_argnums):
+    """(the positions of the arguments at `nondiff_argnums` (JAX's), those
+    arguments, the others) of a call, checked."""
+    for i in nondiff_argnums:
+        if not -len(args) <= i < len(args):
+            raise ValueError(f"nondiff_argnums {i} is out of range for a "
+                             f"call with {len(args)} arguments")
+    fixed = {i % len(args) for i in nondiff_argnums}
+    return (fixed, tuple(args[i] for i in sorted(fixed)),
+            tuple(a for i, a in enumerate(args) if i not in fixed))
+
+
 class custom_vjp:
     """jax.custom_vjp: a function whose reverse-mode derivative is given
     by a rule, `f.defvjp(fwd, bwd)`: `fwd(*args)` returns `(output,
@@ -324,13 +336,7 @@ class custom_vjp:
         if self.fwd is None:
             raise TypeError(f"no VJP defined for the custom_vjp function "
                             f"{_name(self.fun)}: call defvjp(fwd, bwd) first")
-        for i in self.nondiff_argnums:
-            if not -len(args) <= i < len(args):
-                raise ValueError(f"nondiff_argnums {i} is out of range for a "
-                                 f"call with {len(args)} arguments")
-        fixed = {i % len(args) for i in self.nondiff_argnums}
-        nondiff = tuple(args[i] for i in sorted(fixed))
-        diff = tuple(a for i, a in enumerate(args) if i not in fixed)
+        fixed, nondiff, diff = split_nondiff(args, self.nondiff_argnums)
         leaves, structure = tree_flatten(diff)
         key = (structure, len(args), nondiff)
         try:

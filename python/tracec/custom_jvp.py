@@ -13,7 +13,7 @@ from . import _core
 from . import _tracec as _C
 from ._core import Value
 from ._tree import tree_flatten, tree_map
-from .custom_gradients import custom_gradient
+from .custom_gradients import custom_gradient, split_nondiff
 
 
 def _name(f):
@@ -99,15 +99,9 @@ class custom_jvp:
         if self.jvp is None:
             raise TypeError(f"no JVP defined for the custom_jvp function "
                             f"{_name(self.fun)}: call defjvp(rule) first")
-        for i in self.nondiff_argnums:
-            if not -len(args) <= i < len(args):
-                raise ValueError(f"nondiff_argnums {i} is out of range for a "
-                                 f"call with {len(args)} arguments")
+        _, nondiff, diff = split_nondiff(args, self.nondiff_argnums)
         if not _C.is_tracing() and not _core._tapes:
             return self.fun(*args)  # nothing differentiates the call
-        fixed = {i % len(args) for i in self.nondiff_argnums}
-        nondiff = tuple(args[i] for i in sorted(fixed))
-        diff = tuple(a for i, a in enumerate(args) if i not in fixed)
         leaves, structure = tree_flatten(diff)
         key = (structure, nondiff)
         try:

@@ -172,12 +172,6 @@ FailureOr<func::FuncOp> TangentGenerator::customRule(func::FuncOp f,
     return rule;
   // Some arguments without tangents: a function that calls the rule with
   // zero tangents for them.
-  for (int64_t index : wrt)
-    if (!carriesTangent(type.getInput(index)))
-      return f.emitError("cannot differentiate @")
-             << f.getSymName() << " with respect to argument " << index
-             << " of type " << type.getInput(index)
-             << " in forward mode: only floating-point tensors have tangents";
   SmallVector<Type> inputs(type.getInputs());
   for (int64_t index : wrt)
     inputs.push_back(type.getInput(index));
@@ -228,6 +222,13 @@ FailureOr<func::FuncOp> TangentGenerator::generate(func::FuncOp f,
     return f.emitError("cannot differentiate @")
            << f.getSymName()
            << ": it has several blocks (express control flow with scf ops)";
+  FunctionType type = f.getFunctionType();
+  for (int64_t index : wrt)
+    if (!carriesTangent(type.getInput(index)))
+      return f.emitError("cannot differentiate @")
+             << f.getSymName() << " with respect to argument " << index
+             << " of type " << type.getInput(index)
+             << " in forward mode: only floating-point tensors have tangents";
   if (func::FuncOp rule = getCustomJvp(f))
     return customRule(f, rule, wrt);
   // A custom gradient replaces the backward pass only; as in JAX (a
@@ -237,13 +238,6 @@ FailureOr<func::FuncOp> TangentGenerator::generate(func::FuncOp f,
            << f.getSymName()
            << " in forward mode: it has a custom gradient (trace.custom_vjp), "
               "which defines its reverse mode only";
-  FunctionType type = f.getFunctionType();
-  for (int64_t index : wrt)
-    if (!carriesTangent(type.getInput(index)))
-      return f.emitError("cannot differentiate @")
-             << f.getSymName() << " with respect to argument " << index
-             << " of type " << type.getInput(index)
-             << " in forward mode: only floating-point tensors have tangents";
 
   // __jvp_f(args..., tangents of wrt...) -> (results..., result tangents...)
   SmallVector<Type> inputs(type.getInputs()), results(type.getResults());
