@@ -19,6 +19,7 @@
 #include "tracec/Frontend/Ops.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace tracec;
 using namespace tracec::detail;
@@ -217,6 +218,18 @@ Callable tracec::customGradient(CustomGradientFn f, std::string name) {
   };
 }
 
+namespace {
+/// A jvp rule being traced, for callRulesFunction: for forward mode, its
+/// function and the values the rule passes for that function's captured
+/// arguments (its own arguments for them); transposed, the Callable.
+struct RuleOf {
+  mlir::func::FuncOp function;
+  std::vector<Value> captured;
+  const Callable *f = nullptr;
+};
+thread_local std::vector<RuleOf> rulesBeingTraced;
+} // namespace
+
 /// jvpFn(inputs), checked against the function's output types `outputs`:
 /// its outputs, then one tangent per floating-point one (cast to its
 /// dtype).
@@ -255,7 +268,8 @@ static std::vector<Value> callRule(const Callable &jvpFn,
 /// cotangents `dys` of the float outputs: the vjp of the rule's tangent
 /// map, which is linear, at zero tangents (JAX's transposition of a JVP).
 static std::vector<Value>
-transposedRule(const Callable &jvpFn, const std::vector<Value> &primals,
+transposedRule(const Callable &f, const Callable &jvpFn,
+               const std::vector<Value> &primals,
                llvm::ArrayRef<mlir::Type> outputs, llvm::ArrayRef<Value> dys) {
   std::vector<Value> zeros;
   std::vector<size_t> floats;
@@ -273,6 +287,8 @@ transposedRule(const Callable &jvpFn, const std::vector<Value> &primals,
   Callable tangentMap = [&](llvm::ArrayRef<Value> tangents) {
     std::vector<Value> inputs = primals;
     inputs.insert(inputs.end(), tangents.begin(), tangents.end());
+    rulesBeingTraced.push_back({{}, {}, &f});
+    auto done = llvm::make_scope_exit([] { rulesBeingTraced.pop_back(); });
     std::vector<Value> out = callRule(jvpFn, inputs, outputs);
     return std::vector<Value>(out.begin() + outputs.size(), out.end());
   };
@@ -292,9 +308,9 @@ Callable tracec::customJvp(Callable f, Callable jvpFn, std::string name) {
           std::vector<mlir::Type> outputs;
           for (const Value &output : result.outputs)
             outputs.push_back(output ? resolve(output).getType() : nullptr);
-          result.gradFn = [primals, jvpFn = jvpFn,
+          result.gradFn = [primals, f = f, jvpFn = jvpFn,
                            outputs](llvm::ArrayRef<Value> dys) {
-            return transposedRule(jvpFn, primals, outputs, dys);
+            return transposedRule(f, jvpFn, primals, outputs, dys);
           };
           return result;
         },
@@ -303,6 +319,34 @@ Callable tracec::customJvp(Callable f, Callable jvpFn, std::string name) {
     setCustomJvp(results, args.size(), jvpFn);
     return results;
   };
+}
+
+std::vector<Value> tracec::callRulesFunction(llvm::ArrayRef<Value> args) {
+  if (rulesBeingTraced.empty())
+    fail("customJvp: callRulesFunction outside a jvp rule");
+  RuleOf rule = rulesBeingTraced.back();
+  if (rule.f)
+    return (*rule.f)(args);
+  std::string what = locationPrefix(location()) + ": error: customJvp: ";
+  mlir::FunctionType type = rule.function.getFunctionType();
+  llvm::SmallVector<mlir::Value> operands;
+  for (const Value &arg : args)
+    operands.push_back(resolve(arg));
+  for (const Value &captured : rule.captured)
+    operands.push_back(resolve(captured));
+  if (mlir::ValueRange(operands).getTypes() != type.getInputs())
+    fail(what + "the jvp rule calls its function with arguments of other "
+         "types than the call it is the rule of");
+  mlir::OpBuilder builder(&context());
+  mlir::NamedAttribute attrs[] = {builder.getNamedAttr(
+      "callee", mlir::FlatSymbolRefAttr::get(rule.function.getSymNameAttr()))};
+  mlir::Operation *op =
+      createOp(mlir::func::CallOp::getOperationName(), operands, attrs,
+               llvm::ArrayRef<mlir::Type>(type.getResults()));
+  std::vector<Value> values;
+  for (mlir::Value result : op->getResults())
+    values.push_back(wrap(result));
+  return values;
 }
 
 void tracec::setCustomJvp(llvm::ArrayRef<Value> results, size_t numArgs,
@@ -333,6 +377,12 @@ void tracec::setCustomJvp(llvm::ArrayRef<Value> results, size_t numArgs,
     std::vector<Value> ruleInputs(values.begin(), values.begin() + numArgs);
     for (size_t k : argTangents)
       ruleInputs.push_back(values[type.getNumInputs() + k]);
+    rulesBeingTraced.push_back(
+        {primalFunc,
+         std::vector<Value>(values.begin() + numArgs,
+                            values.begin() + type.getNumInputs()),
+         nullptr});
+    auto done = llvm::make_scope_exit([] { rulesBeingTraced.pop_back(); });
     return callRule(jvpFn, ruleInputs, type.getResults());
   };
   TracedCallee rule =

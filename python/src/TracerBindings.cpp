@@ -445,6 +445,9 @@ void tracec::python::bindTracer(py::module_ &m) {
                              size_t numArgs, py::function fn) {
     setCustomJvp(results, numArgs, toCallable(std::move(fn)));
   });
+  m.def("call_rules_function", [](const std::vector<Value> &args) {
+    return callRulesFunction(args);
+  });
   m.def("checkpoint", [](py::function fn, const std::vector<Value> &args,
                          const std::string &policy, const std::string &name) {
     return checkpoint(toCallable(std::move(fn)), policy, name)(args);

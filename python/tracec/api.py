@@ -99,8 +99,9 @@ def vjp(f, *primals, has_aux=False):
 def jvp(f, primals, tangents):
     """(f(*primals), the tangent of f's output along `tangents`) (jax.jvp):
     the Jacobian-vector product, by forward mode (trace.jvp). `primals` and
-    `tangents` are tuples, one tangent per primal, of its shape (converted to
-    its dtype). f returns an array or a tuple of floating-point arrays.
+    `tangents` are tuples, one tangent per primal, of its structure and
+    shapes (converted to its dtype); primals, tangents and f's output may
+    be nested structures (pytrees) of floating-point arrays.
 
     >>> x = np.array([1., 2.], np.float32)
     >>> y, t = tracec.jvp(lambda x: x * x, (x,), (np.ones(2, np.float32),))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 
 from . import _core
 from . import _tracec as _C
@@ -25,6 +26,18 @@ def _is_float(value):
         "f16", "bf16", "f32", "f64")
 
 
+def _positional(fun, args, kwargs):
+    """The arguments of a call of fun, keywords and defaults included, as
+    positional ones (JAX's resolve_kwargs): the rule gets them all."""
+    bound = inspect.signature(fun).bind(*args, **kwargs)
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(f"custom_jvp: the keyword arguments "
+                        f"{sorted(bound.kwargs)} of {_name(fun)} have no "
+                        "position")
+    return bound.args
+
+
 class custom_jvp:
     """jax.custom_jvp: `f.defjvp(rule)` with `rule(primals, tangents)`
     returning `(primal_out, tangent_out)`, tangent_out linear in the
@@ -33,9 +46,10 @@ class custom_jvp:
     `rule(tangent, primal_out, *primals)` (None: no dependence), whose
     terms are summed. The arguments at `nondiff_argnums` are passed to the
     rule first, as they are (and are part of the cache key: hashable).
-    Arguments and outputs may be nested structures of arrays. Integer
-    arguments get zero tangents of their dtype. Inside the rule a call of
-    the function is its primal.
+    Arguments and outputs may be nested structures of arrays; keyword
+    arguments and defaults become positional ones (the rule gets them
+    all). Integer arguments get zero tangents of their dtype. Inside the
+    rule a call of the function is its primal.
 
     >>> @tracec.custom_jvp
     ... def log1pexp(x):
@@ -53,6 +67,10 @@ class custom_jvp:
         self.jvp = None
         self._wrappers = {}
         self._in_rule = 0
+        # The wrappers whose rule is being traced for forward mode: there a
+        # call of the function is a call of the traced function, so that
+        # forward mode over the rule's output uses the rule again (JAX's).
+        self._rules_traced = []
 
     def defjvp(self, jvp):
         self.jvp = jvp
@@ -93,12 +111,19 @@ class custom_jvp:
         finally:
             self._in_rule -= 1
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if self.jvp is None:
+            raise AttributeError(f"no JVP defined for the custom_jvp function "
+                                 f"{_name(self.fun)}: call defjvp(rule) "
+                                 "first")
+        if kwargs or getattr(self.fun, "__defaults__", None):
+            args = _positional(self.fun, args, kwargs)
+        if self._rules_traced:
+            called = self._rules_traced[-1].call_in_rule(args)
+            if called is not None:
+                return called
         if self._in_rule:
             return self.fun(*args)
-        if self.jvp is None:
-            raise TypeError(f"no JVP defined for the custom_jvp function "
-                            f"{_name(self.fun)}: call defjvp(rule) first")
         _, nondiff, diff = split_nondiff(args, self.nondiff_argnums)
         if not _C.is_tracing() and not _core._tapes:
             return self.fun(*args)  # nothing differentiates the call
@@ -189,6 +214,21 @@ class _Wrapper:
         return (out_values[0] if len(out_values) == 1
                 else tuple(out_values)), grad_fn
 
+    def call_in_rule(self, args):
+        """The function at `args` as a call of what the rule being traced
+        belongs to; None if `args` differ from that call's in structure."""
+        _, nondiff, diff = split_nondiff(args, self.owner.nondiff_argnums)
+        leaves, structure = tree_flatten(diff)
+        try:
+            same = structure == self.structure and nondiff == self.nondiff
+        except (TypeError, ValueError):  # arrays among the nondiff ones
+            same = False
+        if not same:
+            return None
+        values = _C.call_rules_function(
+            [_core.to_value(v, "an argument") for v in leaves])
+        return self.out.unflatten(values)
+
     def __call__(self, leaves):
         result = self.differentiable(*leaves)
         values = list(result) if isinstance(result, tuple) else [result]
@@ -199,6 +239,10 @@ class _Wrapper:
                 primals, float_tangents = inputs[:n], iter(inputs[n:])
                 tangents = [next(float_tangents) if _is_float(p)
                             else _C.zeros_like(p) for p in primals]
-                return self._rule_leaves(primals, tangents)
+                self.owner._rules_traced.append(self)
+                try:
+                    return self._rule_leaves(primals, tangents)
+                finally:
+                    self.owner._rules_traced.pop()
             _C.set_custom_jvp(values, n, rule)
         return self.out.unflatten(values)

@@ -19,6 +19,7 @@ from . import _tracec as _C
 from . import numpy as tnp
 from ._core import Value
 from .batching import vmap as _vmap
+from ._tree import tree_flatten
 from .function import call_symbolic
 
 
@@ -88,6 +89,12 @@ def jvp(f, primals, tangents):
     if len(primals) != len(tangents):
         raise TypeError(f"jvp got {len(primals)} primals but "
                         f"{len(tangents)} tangents: one tangent per primal")
+    # Primals, tangents and f's output may be nested structures (pytrees).
+    primals, structure = tree_flatten(tuple(primals))
+    tangents, tangent_structure = tree_flatten(tuple(tangents))
+    if tangent_structure != structure:
+        raise TypeError(f"jvp got tangents of structure {tangent_structure} "
+                        f"for primals of structure {structure}")
     primals = [_as_array(p) for p in primals]
     tangents = [_as_array(t) for t in tangents]
     for i, (p, t) in enumerate(zip(primals, tangents)):
@@ -96,17 +103,21 @@ def jvp(f, primals, tangents):
             raise ValueError(f"tangent {i} has shape {tuple(np.shape(t))} but "
                              f"primal {i} has shape {tuple(np.shape(p))}")
     n = len(primals)
-    single = {}
+    out = {}
+
+    def flat(*leaves):
+        leaves, out["structure"] = tree_flatten(
+            f(*structure.unflatten(list(leaves))))
+        return tuple(leaves)
+    flat.__name__ = _name_of(f)
 
     def symbolic(*args):
-        outs, touts, single["value"] = _jvp_values(
-            f, args[:n], args[n:], range(n))
+        outs, touts, _ = _jvp_values(flat, args[:n], args[n:], range(n))
         return tuple(outs), tuple(touts)
     symbolic.__name__ = "jvp_" + _name_of(f)
     outs, touts = call_symbolic(symbolic, (*primals, *tangents))
-    if single.get("value", len(outs) == 1):
-        return outs[0], touts[0]
-    return tuple(outs), tuple(touts)
+    return (out["structure"].unflatten(list(outs)),
+            out["structure"].unflatten(list(touts)))
 
 
 def _normalize_argnums(argnums):

@@ -1867,12 +1867,17 @@ def ones(shape, dtype=np.float32):
     return full(shape, 1.0, dtype)
 
 
+def _array_operand(x):
+    """A Python number as NumPy's array of it (as np.zeros_like sees it)."""
+    return np.asarray(x) if isinstance(x, _core._SCALARS) else x
+
+
 def zeros_like(x):
-    return apply(_C.zeros_like, (x,), name="zeros_like")
+    return apply(_C.zeros_like, (_array_operand(x),), name="zeros_like")
 
 
 def ones_like(x):
-    return apply(_C.ones_like, (x,), name="ones_like")
+    return apply(_C.ones_like, (_array_operand(x),), name="ones_like")
 
 
 def _iota(shape, dtype, axis):

@@ -311,6 +311,28 @@ TEST(CustomJvp, ForwardModeCallsTheRuleAndReverseModeTransposesIt) {
   expectNear(out[3].toVector<double>(), second);
 }
 
+TEST(CustomJvp, TheRulesCallOfItsFunctionKeepsTheRuleUnderNestedJvp) {
+  // JAX's test_invariance: f(x) = cos(2x) / 2 with the rule 3 t; the jvp of
+  // f2(x) = (the primal of jvp(f) at x) is the rule's too.
+  Callable f = customJvp(
+      [](llvm::ArrayRef<Value> a) -> Values { return {cos(a[0] * 2) / 2}; },
+      [](llvm::ArrayRef<Value> a) -> Values {
+        return {callRulesFunction({a[0]})[0], a[1] * 3};
+      });
+  Callable f2 = [&](llvm::ArrayRef<Value> a) -> Values {
+    return {jvp(f, {a[0]}, {a[0]})[0]};
+  };
+  ConcreteFunction nested =
+      trace("nested", {spec(DType::f64, {})}, [&](llvm::ArrayRef<Value> a) {
+        return Values{jvp(f2, {a[0]}, {a[0]})[1]};
+      });
+  std::vector<Tensor> out = run(nested, {Tensor::scalar<double>(1.0)});
+  ASSERT_EQ(out.size(), 1u);
+  expectNear(out[0].toVector<double>(), {3.0});
+  EXPECT_NE(traceError([] { callRulesFunction({}); }).find("outside a jvp rule"),
+            std::string::npos);
+}
+
 TEST(CustomJvp, Errors) {
   Callable wrongShape = customJvp(
       [](llvm::ArrayRef<Value> a) -> Values { return {a[0] * 2}; },

@@ -70,6 +70,12 @@ Callable customJvp(Callable f, Callable jvpFn, std::string name = "");
 /// custom_jvp is built of the two.
 void setCustomJvp(llvm::ArrayRef<Value> results, size_t numArgs,
                   const Callable &jvpFn);
+/// Inside a jvp rule (of customJvp, or that setCustomJvp traces): the
+/// function the rule belongs to at `args` (JAX's rules compute the primal
+/// output as f(x)); for forward mode a call of it, so that forward mode
+/// over the rule's results uses the rule again. Throws TraceError outside
+/// a rule or for other argument types.
+std::vector<Value> callRulesFunction(llvm::ArrayRef<Value> args);
 
 /// jax.checkpoint: a Callable that calls `f` as a function with the
 /// attribute trace.checkpoint = `policy` ("nothing", "contractions" or

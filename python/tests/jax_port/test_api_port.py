@@ -1,14 +1,14 @@
 """JAX's tests of its function transforms (tests/api_test.py of
-jax-ml/jax, mid-2020: APITest, CustomVJPTest and one case of
-DeprecatedCustomTransformsTest), ported to tracec: one function per JAX
+jax-ml/jax, mid-2020: APITest, CustomJVPTest, CustomVJPTest and one case
+of DeprecatedCustomTransformsTest), ported to tracec: one function per JAX
 case that exercises an API tracec has, named after it (CustomVJPTest's
 cases, whose names repeat CustomJVPTest's, are prefixed `custom_vjp_`).
 The comment above each names the case it comes from. What is not ported,
 and why, is listed in README.md next to this file.
 
 The names map as: jnp -> tracec.numpy (tnp), jax.jit/grad/value_and_grad/
-vjp/jvp/linearize/eval_shape/jacfwd/jacrev/hessian/vmap -> tracec's, api.remat
--> tracec.checkpoint, lax.scan -> tracec.scan, lax.sin -> tnp.sin,
+vjp/jvp/linearize/eval_shape/jacfwd/jacrev/hessian/vmap/custom_jvp ->
+tracec's, api.remat -> tracec.checkpoint, lax.scan -> tracec.scan, lax.sin -> tnp.sin,
 jax.nn.relu -> tracec.nn.relu, tree_util -> tracec.tree_util. Expected
 values are JAX's (NumPy, hand-computed, or another transform, as its test
 states them); where JAX's case only checks that a call does not crash, the
@@ -843,6 +843,436 @@ def test_vmap_unmapped_last():
         return np.zeros((2,))
     # not in JAX's case: the value and its shape.
     assert_close(f(np.zeros((5,))), np.zeros((2, 5)))
+
+
+# ---------------------------------------------------------------------------
+# CustomJVPTest
+# ---------------------------------------------------------------------------
+
+
+def _sin_with_twice_its_jvp():
+    @tracec.custom_jvp
+    def f(x):
+        return tnp.sin(x)
+
+    def f_jvp(primals, tangents):
+        x, = primals
+        g, = tangents
+        return f(x), 2 * tnp.cos(x) * g
+    f.defjvp(f_jvp)
+    return f
+
+
+# api_test.py CustomJVPTest.test_basic
+def test_basic():
+    f = _sin_with_twice_its_jvp()
+    x = 3.
+    assert_close(f(x), np.sin(x))
+    assert_close(tracec.jvp(f, (x,), (1.,)), (np.sin(x), 2 * np.cos(x)))
+    assert_close(grad(f)(x), 2 * np.cos(x))
+
+
+# api_test.py CustomJVPTest.test_invariance
+def test_invariance():
+    @tracec.custom_jvp
+    def f(x):
+        return tnp.cos(2 * x) / 2.
+
+    def f_jvp(primals, tangents):
+        x, = primals
+        g, = tangents
+        return (f(x), 3 * g)
+    f.defjvp(f_jvp)
+
+    def f2(x):
+        y, _ = tracec.jvp(f, (x,), (x,))
+        return y
+
+    def f3(x):
+        y, _ = tracec.jvp(f2, (x,), (x,))
+        return y
+    x = 1.
+    assert_close(tracec.jvp(f, (x,), (x,)), tracec.jvp(f2, (x,), (x,)))
+    assert_close(tracec.jvp(f, (x,), (x,)), tracec.jvp(f3, (x,), (x,)))
+
+
+# api_test.py CustomJVPTest.test_vmap
+def test_vmap():
+    @tracec.custom_jvp
+    def f(x):
+        assert tnp.ndim(x) == 0
+        return tnp.sin(x)
+
+    def f_jvp(primals, tangents):
+        x, = primals
+        g, = tangents
+        assert tnp.ndim(x) == tnp.ndim(g) == 0
+        return f(x), 2 * tnp.cos(x) * g
+    f.defjvp(f_jvp)
+
+    x = np.arange(3.)
+    xx = np.arange(6.).reshape(2, 3)
+    # vmap of f
+    assert_close(vmap(f)(x), np.sin(x))
+    assert_close(vmap(vmap(f))(xx), np.sin(xx))
+    # vmap of jvp of f
+    assert_close(vmap(lambda x: tracec.jvp(f, (x,), (x,)))(x),
+                 (np.sin(x), 2 * np.cos(x) * x))
+    assert_close(vmap(vmap(lambda x: tracec.jvp(f, (x,), (x,))))(xx),
+                 (np.sin(xx), 2 * np.cos(xx) * xx))
+    # jvp of vmap of f
+    assert_close(tracec.jvp(vmap(f), (x,), (x,)),
+                 (np.sin(x), 2 * np.cos(x) * x))
+    assert_close(tracec.jvp(vmap(vmap(f)), (xx,), (xx,)),
+                 (np.sin(xx), 2 * np.cos(xx) * xx))
+    # vmap of jvp of vmap of f
+    assert_close(vmap(lambda x: tracec.jvp(vmap(f), (x,), (x,)))(xx),
+                 (np.sin(xx), 2 * np.cos(xx) * xx))
+
+
+# api_test.py CustomJVPTest.test_jit
+def test_jit():
+    f = _sin_with_twice_its_jvp()
+    x = 3.
+    assert_close(jit(f)(x), np.sin(x))
+    assert_close(jit(jit(f))(x), np.sin(x))
+    assert_close(jit(lambda x: tracec.jvp(f, (x,), (x,)))(x),
+                 (np.sin(x), 2 * np.cos(x) * x))
+    assert_close(tracec.jvp(jit(f), (x,), (x,)),
+                 (np.sin(x), 2 * np.cos(x) * x))
+
+
+# api_test.py CustomJVPTest.test_pytrees
+def test_pytrees():
+    @tracec.custom_jvp
+    def f(x):
+        return {'b': tnp.sin(x['a'])}
+
+    def f_jvp(primals, tangents):
+        x, = primals
+        g, = tangents
+        return f(x), {'b': 2 * tnp.cos(x['a']) * g['a']}
+    f.defjvp(f_jvp)
+    x = {'a': 3.}
+    assert_close(f(x)['b'], np.sin(x['a']))
+    assert_close(tracec.jvp(f, (x,), (x,)),
+                 ({'b': np.sin(x['a'])}, {'b': 2 * np.cos(x['a']) * x['a']}))
+
+
+# api_test.py CustomJVPTest.test_kwargs
+def test_kwargs():
+    @tracec.custom_jvp
+    def my_fun(x, y, c=1.):
+        return c * (x + y)
+
+    def my_jvp(primals, tangents):
+        x, y, c = primals
+        t_x, t_y, t_c = tangents
+        return my_fun(x, y, c), t_c
+    my_fun.defjvp(my_jvp)
+
+    def f(x, y):
+        return tnp.sum(tnp.square(my_fun(x, y, c=2.)))
+    # not in JAX's case: the values (t_c is zero: the tangent is zero).
+    assert_close(f(10., 5.), 900.)
+    assert_close(tracec.jvp(f, (10., 5.), (1., 1.)), (900., 0.))
+
+
+def _scan_once(f):
+    def foo(x):
+        out, _ = tracec.scan(lambda c, _: (f(c), None), x, None, length=1)
+        return out
+    return foo
+
+
+def _three_x_with_jvp_two():
+    @tracec.custom_jvp
+    def f(x):
+        return 3 * x
+
+    def f_jvp(primals, tangents):
+        x, = primals
+        g, = tangents
+        return f(x), 2 * g
+    f.defjvp(f_jvp)
+    return f
+
+
+# api_test.py CustomJVPTest.test_initial_style
+def test_initial_style():
+    foo = _scan_once(_three_x_with_jvp_two())
+    assert_close(grad(foo)(3.), 2.)
+    assert_close(grad(jit(foo))(3.), 2.)
+    assert_close(jit(grad(foo))(3.), 2.)
+    assert_close(grad(grad(foo))(3.), 0.)
+    assert_close(grad(grad(jit(foo)))(3.), 0.)
+    assert_close(grad(jit(grad(foo)))(3.), 0.)
+    assert_close(jit(grad(grad(foo)))(3.), 0.)
+
+
+# api_test.py CustomJVPTest.test_initial_style_vmap
+def test_initial_style_vmap():
+    foo = _scan_once(_three_x_with_jvp_two())
+    ones = np.ones(3)
+    assert_close(vmap(foo)(ones), 3. * ones)
+    assert_close(vmap(jit(foo))(ones), 3. * ones)
+    assert_close(jit(vmap(foo))(ones), 3. * ones)
+    assert_close(grad(lambda x: tnp.sum(vmap(foo)(x)))(ones), 2. * ones)
+    assert_close(grad(lambda x: tnp.sum(vmap(jit(foo))(x)))(ones), 2. * ones)
+    assert_close(grad(lambda x: tnp.sum(jit(vmap(foo))(x)))(ones), 2. * ones)
+    assert_close(grad(jit(lambda x: tnp.sum(vmap(foo)(x))))(ones), 2. * ones)
+    assert_close(jit(grad(lambda x: tnp.sum(vmap(foo)(x))))(ones), 2. * ones)
+
+
+# api_test.py CustomJVPTest.test_nondiff_arg
+def test_nondiff_arg():
+    @partial(tracec.custom_jvp, nondiff_argnums=(0,))
+    def app(f, x):
+        return f(x)
+
+    def app_jvp(f, primals, tangents):
+        (x,), (t,) = primals, tangents
+        return app(f, x), 3 * t
+    app.defjvp(app_jvp)
+
+    assert_close(app(lambda x: 2 * x, 1), 2)
+    assert_close(tracec.jvp(lambda x: app(lambda y: 2 * y, x), (1.,), (1.,)),
+                 (2., 3.))
+
+
+# api_test.py CustomJVPTest.test_nondiff_arg_tracer
+def test_nondiff_arg_tracer():
+    @partial(tracec.custom_jvp, nondiff_argnums=(0,))
+    def f(x, y):
+        return x * y
+
+    def f_jvp(x, primals, tangents):
+        (y,), (t_y,) = primals, tangents
+        return f(x, y), 5 * t_y
+    f.defjvp(f_jvp)
+
+    @jit
+    def g(x, y):
+        return f(x, y)
+    assert_close(tracec.jvp(lambda y: g(2., y), (3.,), (1.,)), (6., 5.))
+
+
+# api_test.py CustomJVPTest.test_missing_jvp_rule_error_message
+def test_missing_jvp_rule_error_message():
+    @tracec.custom_jvp
+    def foo(x):
+        return x ** 2
+
+    for call in (lambda: foo(2), lambda: tracec.jvp(foo, (2.,), (1.,)),
+                 lambda: grad(foo)(2.)):
+        with pytest.raises(AttributeError, match="no JVP defined for the "
+                           "custom_jvp function foo"):
+            call()
+
+
+# api_test.py CustomJVPTest.test_jvp_rule_inconsistent_pytree_structures_error_message
+def test_jvp_rule_inconsistent_pytree_structures_error_message():
+    @tracec.custom_jvp
+    def f(x):
+        return (x ** 2,)
+
+    @f.defjvp
+    def foo_jvp(primals, tangents):
+        x, = primals
+        t, = tangents
+        return f(x), [2 * x * t, x]
+
+    f(2.)  # doesn't crash
+    with pytest.raises(TypeError, match="returned a tangent output of "
+                       "structure"):
+        tracec.jvp(f, (2.,), (1.,))
+
+
+# api_test.py CustomJVPTest.test_primal_tangent_aval_disagreement_error_message
+def test_primal_tangent_aval_disagreement_error_message():
+    @tracec.custom_jvp
+    def f(x):
+        return x ** 2
+
+    @f.defjvp
+    def foo_jvp(primals, tangents):
+        x, = primals
+        t, = tangents
+        return f(x), tnp.reshape(t, (1,))
+
+    f(2.)  # doesn't crash
+    with pytest.raises(TypeError, match=r"tangent of shape \(1,\) for "
+                       r"output 0 of shape \(\)"):
+        tracec.jvp(f, (np.float32(2.),), (np.float32(1.),))
+
+
+# api_test.py CustomJVPTest.test_jvp_rule_doesnt_return_pair_error_message
+def test_jvp_rule_doesnt_return_pair_error_message():
+    @tracec.custom_jvp
+    def f(x):
+        return x ** 2
+
+    @f.defjvp
+    def foo_jvp(primals, tangents):
+        x, = primals
+        t, = tangents
+        return t
+
+    f(2.)  # doesn't crash
+    with pytest.raises(TypeError, match=r"must return a pair \(primal_out, "
+                       r"tangent_out\)"):
+        tracec.jvp(f, (2.,), (1.,))
+
+
+def _expit():
+    @tracec.custom_jvp
+    def expit(x):
+        return 1 / (1 + tnp.exp(-x))
+
+    @expit.defjvp
+    def _expit_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        ans = expit(x)
+        t_out = t * ans * (1 - ans)
+        return ans, t_out
+    return expit
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+# api_test.py CustomJVPTest.test_multiple_rule_invocations
+def test_multiple_rule_invocations():
+    expit = _expit()
+
+    def scanned_fun(c, _):
+        return [expit(c[0])] + [c[i - 1] + c[i] for i in range(1, len(c))], \
+            None
+
+    def foo(x):
+        zero = tnp.zeros_like(x)
+        c, _ = tracec.scan(scanned_fun, [x, zero, zero, zero, zero], None,
+                           length=10)
+        return c[-1]
+
+    def foo_np(x):
+        c = [x, 0., 0., 0., 0.]
+        for _ in range(10):
+            c = [_sigmoid(c[0])] + [c[i - 1] + c[i] for i in range(1, 5)]
+        return c[-1]
+    # JAX's case checks that these do not crash; the port checks the values
+    # (finite differences for the gradients).
+    assert_close(foo(3.), foo_np(3.))
+    eps = 1e-6
+    assert_close(grad(foo)(3.), (foo_np(3. + eps) - foo_np(3. - eps)) /
+                 (2 * eps), rtol=1e-5)
+    xs = np.arange(3.)
+    assert_close(grad(lambda x: tnp.sum(vmap(foo)(x)))(xs),
+                 np.array([(foo_np(x + eps) - foo_np(x - eps)) / (2 * eps)
+                           for x in xs]), rtol=1e-5)
+
+
+# api_test.py CustomJVPTest.test_hard_stuff3
+def test_hard_stuff3():
+    @tracec.custom_jvp
+    def relu(x):
+        return tnp.maximum(x, 0)
+
+    @relu.defjvp
+    def _relu_jvp(primals, tangents):
+        x, = primals
+        t, = tangents
+        return relu(x), tnp.where(x > 0, t, tnp.zeros_like(t))
+
+    def scanned_fun(c, _):
+        return [relu(c[0])] + [c[i - 1] + c[i] for i in range(1, len(c))], \
+            None
+
+    def f(x):
+        zero = tnp.zeros_like(x)
+        c, _ = tracec.scan(scanned_fun, [x, zero, zero, zero, zero], None,
+                           length=10)
+        return c[-1]
+
+    def f_and_derivative_np(x):
+        # Forward mode by hand, with the rule's relu'(0) = 0.
+        c, d = [x, 0., 0., 0., 0.], [1., 0., 0., 0., 0.]
+        for _ in range(10):
+            c, d = ([max(c[0], 0.)] + [c[i - 1] + c[i] for i in range(1, 5)],
+                    [d[0] if c[0] > 0 else 0.] +
+                    [d[i - 1] + d[i] for i in range(1, 5)])
+        return c[-1], d[-1]
+
+    # JAX's case checks that these do not crash; the port checks the values.
+    xs = np.arange(3.)
+    values = np.array([f_and_derivative_np(x)[0] for x in xs])
+    derivatives = np.array([f_and_derivative_np(x)[1] for x in xs])
+    assert_close(jit(vmap(f))(xs), values)
+    assert_close(jit(vmap(grad(f)))(xs), derivatives)
+    assert_close(jit(grad(lambda x: tnp.sum(vmap(f)(x))))(xs), derivatives)
+    assert_close(grad(lambda x: tnp.sum(vmap(f)(x)))(xs), derivatives)
+    assert_close(tracec.jvp(jit(vmap(f)), (xs,), (np.ones(3),)),
+                 (values, derivatives))
+
+
+# api_test.py CustomJVPTest.test_eval_shape
+def test_custom_jvp_eval_shape():
+    expit = _expit()
+    # JAX's case checks that these do not crash; the port checks the shapes.
+    assert tracec.eval_shape(expit, np.ones((2, 3))).shape == (2, 3)
+    assert tracec.eval_shape(grad(lambda x: tnp.sum(expit(x))),
+                             np.ones((2, 3))).shape == (2, 3)
+
+
+# api_test.py CustomJVPTest.test_jaxpr_zeros
+def test_jaxpr_zeros():
+    @tracec.custom_jvp
+    def f(A, b):
+        return A @ b
+
+    def f_jvp(primals, tangents):
+        A, b = primals
+        dA, db = tangents
+        z = f(A, b)
+        dz = A @ db + dA @ b
+        return z, dz
+    f.defjvp(f_jvp)
+
+    def experiment(theta):
+        def step(q, _):
+            z = f(tnp.eye(3), tnp.ones(3) * theta)
+            q += z[0]
+            return q, q
+        q = 0.
+        q, _ = tracec.scan(step, q, None, 4)
+        return q
+    # not in JAX's case: the value (q = 4 theta).
+    assert_close(grad(experiment)(1.), 4.)
+
+
+# api_test.py CustomJVPTest.test_linear_in_scan
+def test_linear_in_scan():
+    @tracec.custom_jvp
+    def f(x):
+        return -x
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        x, = primals
+        x_dot, = tangents
+        return f(x), f(x_dot)
+    assert_close(grad(_scan_once(f))(3.), -1.)
+
+
+# api_test.py CustomJVPTest.test_custom_jvps_first_rule_is_none
+def test_custom_jvps_first_rule_is_none():
+    @tracec.custom_jvp
+    def f(x, y):
+        return x ** 2 * y
+
+    f.defjvps(None, lambda x_dot, primal_out, x, y: 2 * x * y * x_dot)
+    assert_close(grad(f, 1)(2., 3.), 12.)
 
 
 # ---------------------------------------------------------------------------
