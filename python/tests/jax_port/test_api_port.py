@@ -1142,12 +1142,12 @@ def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
-# api_test.py CustomJVPTest.test_multiple_rule_invocations
-def test_multiple_rule_invocations():
-    expit = _expit()
-
+def _scanned_sums(first):
+    """The scan of CustomJVPTest's test_multiple_rule_invocations and
+    test_hard_stuff3: 10 steps of c[0] -> first(c[0]), c[i] -> c[i - 1] +
+    c[i] on 5 values from x, 0, 0, 0, 0; returns the last."""
     def scanned_fun(c, _):
-        return [expit(c[0])] + [c[i - 1] + c[i] for i in range(1, len(c))], \
+        return [first(c[0])] + [c[i - 1] + c[i] for i in range(1, len(c))], \
             None
 
     def foo(x):
@@ -1155,6 +1155,14 @@ def test_multiple_rule_invocations():
         c, _ = tracec.scan(scanned_fun, [x, zero, zero, zero, zero], None,
                            length=10)
         return c[-1]
+    return foo
+
+
+# api_test.py CustomJVPTest.test_multiple_rule_invocations
+def test_multiple_rule_invocations():
+    expit = _expit()
+
+    foo = _scanned_sums(expit)
 
     def foo_np(x):
         c = [x, 0., 0., 0., 0.]
@@ -1185,15 +1193,7 @@ def test_hard_stuff3():
         t, = tangents
         return relu(x), tnp.where(x > 0, t, tnp.zeros_like(t))
 
-    def scanned_fun(c, _):
-        return [relu(c[0])] + [c[i - 1] + c[i] for i in range(1, len(c))], \
-            None
-
-    def f(x):
-        zero = tnp.zeros_like(x)
-        c, _ = tracec.scan(scanned_fun, [x, zero, zero, zero, zero], None,
-                           length=10)
-        return c[-1]
+    f = _scanned_sums(relu)
 
     def f_and_derivative_np(x):
         # Forward mode by hand, with the rule's relu'(0) = 0.
