@@ -81,7 +81,7 @@ class custom_jvp:
         *primals) is that argument's term of the output's tangent."""
         def rule(*args):
             *nondiff, primals, tangents = args
-            out = self.fun(*self._merged(nondiff, primals))
+            out = self(*self._merged(nondiff, primals))
             total = None
             for term_rule, tangent in zip(jvps, tangents):
                 if term_rule is None:
