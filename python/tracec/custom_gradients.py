@@ -298,7 +298,29 @@ def split_nondiff(args, nondiff_argnums):
             tuple(a for i, a in enumerate(args) if i not in fixed))
 
 
-class custom_vjp:
+class RuleFunction:
+    """What custom_vjp and custom_jvp share: the function, its
+    nondiff_argnums, its wrappers by call structure, and whether one of
+    its rules runs (then a call of the function is its primal, as JAX's
+    rules call it)."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self._wrappers = {}
+        self._in_rule = 0
+
+    @contextlib.contextmanager
+    def _rule(self):
+        self._in_rule += 1
+        try:
+            yield
+        finally:
+            self._in_rule -= 1
+
+
+class custom_vjp(RuleFunction):
     """jax.custom_vjp: a function whose reverse-mode derivative is given
     by a rule, `f.defvjp(fwd, bwd)`: `fwd(*args)` returns `(output,
     residuals)`, `bwd(*nondiff_args, residuals, output_cotangent)` a tuple
@@ -317,14 +339,8 @@ class custom_vjp:
     """
 
     def __init__(self, fun, nondiff_argnums=()):
-        functools.update_wrapper(self, fun)
-        self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        super().__init__(fun, nondiff_argnums)
         self.fwd = self.bwd = None
-        self._wrappers = {}
-        # While its rules run, a call of the function is its primal (fwd
-        # may call it, as in JAX's examples).
-        self._in_rule = 0
 
     def defvjp(self, fwd, bwd):
         self.fwd, self.bwd = fwd, bwd
@@ -349,14 +365,6 @@ class custom_vjp:
             if key is not None:
                 self._wrappers[key] = wrapper
         return wrapper(*leaves)
-
-    @contextlib.contextmanager
-    def _rule(self):
-        self._in_rule += 1
-        try:
-            yield
-        finally:
-            self._in_rule -= 1
 
     def _wrapper(self, structure, n, fixed, nondiff, arg_structures):
         out = {}

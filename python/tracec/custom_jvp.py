@@ -6,19 +6,14 @@ are linear in the tangents, at zero tangents), through custom_gradient,
 so grad, vjp, jit, vmap and higher orders all see the rule."""
 from __future__ import annotations
 
-import contextlib
-import functools
 import inspect
 
 from . import _core
 from . import _tracec as _C
 from ._core import Value
 from ._tree import tree_flatten, tree_map
-from .custom_gradients import custom_gradient, split_nondiff
-
-
-def _name(f):
-    return getattr(f, "__name__", repr(f))
+from .custom_gradients import (RuleFunction, _name, custom_gradient,
+                               split_nondiff)
 
 
 def _is_float(value):
@@ -38,7 +33,7 @@ def _positional(fun, args, kwargs):
     return bound.args
 
 
-class custom_jvp:
+class custom_jvp(RuleFunction):
     """jax.custom_jvp: `f.defjvp(rule)` with `rule(primals, tangents)`
     returning `(primal_out, tangent_out)`, tangent_out linear in the
     tangents (tuples of the arguments and of their tangents, each of the
@@ -61,12 +56,8 @@ class custom_jvp:
     """
 
     def __init__(self, fun, nondiff_argnums=()):
-        functools.update_wrapper(self, fun)
-        self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        super().__init__(fun, nondiff_argnums)
         self.jvp = None
-        self._wrappers = {}
-        self._in_rule = 0
         # The wrappers whose rule is being traced for forward mode: there a
         # call of the function is a call of the traced function, so that
         # forward mode over the rule's output uses the rule again (JAX's).
@@ -102,14 +93,6 @@ class custom_jvp:
         nondiff, diff = iter(nondiff), iter(diff)
         return [next(nondiff) if i in fixed else next(diff)
                 for i in range(n)]
-
-    @contextlib.contextmanager
-    def _rule(self):
-        self._in_rule += 1
-        try:
-            yield
-        finally:
-            self._in_rule -= 1
 
     def __call__(self, *args, **kwargs):
         if self.jvp is None:
