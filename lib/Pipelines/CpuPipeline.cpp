@@ -16,9 +16,9 @@
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
-#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -72,6 +72,11 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         pack.cpu = options.targetCpu;
         onTensors.addPass(trace::createTracePackContractions(pack));
         onTensors.addPass(createCanonicalizerPass());
+        // Softmax and layer-norm rows (linalg on tensors), before a
+        // repeated op moves out of reach of its neighbours.
+        onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
+        if (options.dedupKernels)
+          onTensors.addPass(trace::createTraceDedupKernels());
         trace::TraceTileContractionsOptions tile;
         tile.cpu = options.targetCpu;
         tile.ukernels = options.ukernels;
@@ -82,8 +87,7 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         onTensors.addPass(createCSEPass());
         // The accumulator tile becomes a vector carried by the k loop.
         onTensors.addPass(createLoopInvariantSubsetHoistingPass());
-        // Everything else: rows, then vectors.
-        onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
+        // Everything else: vectors.
         trace::TraceCpuVectorizeOptions vectorize;
         vectorize.targetCpu = options.targetCpu;
         onTensors.addNestedPass<func::FuncOp>(

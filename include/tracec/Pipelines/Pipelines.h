@@ -55,6 +55,13 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "bytes (less memory to zero at load and to touch per "
                      "call); off: one global per buffer"),
       llvm::cl::init(true)};
+  Option<bool> dedupKernels{
+      *this, "dedup-kernels",
+      llvm::cl::desc("Ops a function repeats (a graph unrolled over steps) "
+                     "become one function each on tensors, compiled once "
+                     "(trace-cpu-dedup-kernels): compile time grows with "
+                     "the distinct code"),
+      llvm::cl::init(true)};
   Option<bool> outlineKernels{
       *this, "outline-kernels",
       llvm::cl::desc("Move each top-level loop nest into a noinline kernel "

@@ -9,6 +9,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -31,6 +32,31 @@ llvm::Error tracec::emitMachineCode(llvm::Module &module,
 }
 
 using Clock = std::chrono::steady_clock;
+
+/// Kernels take memref descriptors whose fields are the same constants at
+/// every call (static shapes): SROA and CSE fold the callers' descriptor
+/// plumbing, IPSCCP moves the constants into the kernels and dead-argument
+/// elimination drops them, so a kernel called thousands of times (a graph
+/// unrolled over steps) takes its pointers only. Whole-module work, so
+/// before the split: a partition sees only one side of most calls.
+static llvm::Error shrinkKernelArguments(llvm::Module &module) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes;
+  if (llvm::Error error = builder.parsePassPipeline(
+          passes, "function(sroa,early-cse),ipsccp,deadargelim"))
+    return error;
+  passes.run(module, modules);
+  return llvm::Error::success();
+}
 
 /// Optimizes `module` and compiles it to an object file in memory;
 /// `optimized` is when the optimizer was done.
@@ -128,6 +154,8 @@ tracec::compileCpuObjects(llvm::Module &module, llvm::StringRef cpu,
     return objects;
   }
 
+  if (llvm::Error error = shrinkKernelArguments(module))
+    return std::move(error);
   // Identical kernels are merged only within a module: before the split.
   llvm::MergeFunctionsPass::runOnModule(module);
   // Each partition defines its own functions and declares the others':

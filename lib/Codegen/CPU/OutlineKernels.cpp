@@ -10,6 +10,8 @@
 
 #include "tracec/Codegen/CPU/CpuTarget.h"
 
+#include "KernelEquivalence.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -32,9 +34,8 @@ static bool isLoopNest(Operation *op) {
     return false;
   if (isa<LoopLikeOpInterface>(op))
     return true;
-  WalkResult found = op->walk([&](LoopLikeOpInterface) {
-    return WalkResult::interrupt();
-  });
+  WalkResult found =
+      op->walk([&](LoopLikeOpInterface) { return WalkResult::interrupt(); });
   return found.wasInterrupted();
 }
 
@@ -60,48 +61,15 @@ static bool holdsVectors(Operation *op) {
   return found.wasInterrupted();
 }
 
-/// Kernels equal in all but their name: the same type, attributes and body.
-/// A graph unrolled over steps outlines each step's kernels again; calling
-/// the first of each instead means it is lowered and compiled once.
-struct KernelEquivalence : llvm::DenseMapInfo<func::FuncOp> {
-  static unsigned getHashValue(func::FuncOp kernel) {
-    llvm::hash_code hash = hash_value(kernel.getFunctionType());
-    kernel.getBody().walk([&](Operation *op) {
-      hash = llvm::hash_combine(
-          hash, OperationEquivalence::computeHash(
-                    op, OperationEquivalence::ignoreHashValue,
-                    OperationEquivalence::ignoreHashValue,
-                    OperationEquivalence::IgnoreLocations));
-    });
-    return hash;
-  }
-  static bool isEqual(func::FuncOp lhs, func::FuncOp rhs) {
-    if (lhs == rhs)
-      return true;
-    if (lhs == getEmptyKey() || lhs == getTombstoneKey() ||
-        rhs == getEmptyKey() || rhs == getTombstoneKey())
-      return false;
-    auto withoutName = [](func::FuncOp kernel) {
-      NamedAttrList attributes(kernel->getAttrDictionary());
-      attributes.erase(kernel.getSymNameAttrName());
-      return attributes.getDictionary(kernel.getContext());
-    };
-    return withoutName(lhs) == withoutName(rhs) &&
-           OperationEquivalence::isRegionEquivalentTo(
-               &lhs.getBody(), &rhs.getBody(),
-               OperationEquivalence::IgnoreLocations);
-  }
-};
-using KernelSet = llvm::DenseSet<func::FuncOp, KernelEquivalence>;
+using trace::KernelSet;
 
 /// Moves `nest` into a new function after `lastKernel` (after `parent`
 /// for its first) and calls it in its place, or calls an equal kernel of
 /// `kernels` if there is one. Constants it uses are cloned
 /// in; other values it uses from above become arguments. Leaves it in place
 /// if one of them cannot be passed.
-static void outline(Operation *nest, func::FuncOp parent,
-                    SymbolTable &symbols, KernelSet &kernels,
-                    Operation *&lastKernel) {
+static void outline(Operation *nest, func::FuncOp parent, SymbolTable &symbols,
+                    KernelSet &kernels, Operation *&lastKernel) {
   SetVector<Value> used;
   for (Value operand : nest->getOperands())
     used.insert(operand);
@@ -130,8 +98,8 @@ static void outline(Operation *nest, func::FuncOp parent,
   kernel.setPrivate();
   // Internal in LLVM too, so identical kernels (the same op in a forward
   // function and a training step) can be merged into one.
-  kernel->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
-                                      context, LLVM::Linkage::Internal));
+  kernel->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
   kernel->setAttr(
       "passthrough",
       builder.getArrayAttr(
@@ -184,8 +152,9 @@ struct OutlineKernelsPass
         if (isLoopNest(&op))
           nests.push_back(&op);
       // One nest gains nothing from a function of its own (a single eager
-      // op: a second function only costs code generation time).
-      if (nests.size() < 2)
+      // op: a second function only costs code generation time), but in a
+      // kernel on tensors it is the kernel LLVM must know as one.
+      if (nests.size() < 2 && !function->hasAttr(tracec::kTensorKernelAttrName))
         continue;
       Operation *lastKernel = nullptr;
       for (Operation *nest : nests)

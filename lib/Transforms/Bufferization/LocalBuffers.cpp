@@ -2,10 +2,23 @@
 
 #include "LocalBuffers.h"
 
+#include "tracec/Transforms/Bufferization/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
 using namespace mlir;
+
+/// A call of a function that only borrows its arguments.
+static bool borrowsArguments(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return false;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  return callee && callee->hasAttr(trace::kBorrowsArgumentsAttrName);
+}
 
 FailureOr<memref::DeallocOp>
 trace::findLocalDealloc(memref::AllocOp alloc,
@@ -22,10 +35,11 @@ trace::findLocalDealloc(memref::AllocOp alloc,
         found = dealloc;
         continue;
       }
-      if (isa<CallOpInterface, RegionBranchOpInterface,
-              RegionBranchTerminatorOpInterface>(user) ||
-          user->hasTrait<OpTrait::ReturnLike>() ||
-          user->hasTrait<OpTrait::IsTerminator>())
+      bool mayLeave = isa<CallOpInterface, RegionBranchOpInterface,
+                          RegionBranchTerminatorOpInterface>(user) ||
+                      user->hasTrait<OpTrait::ReturnLike>() ||
+                      user->hasTrait<OpTrait::IsTerminator>();
+      if (mayLeave && !borrowsArguments(user))
         return failure();
       // Whatever returns a memref may alias its memref operands (views,
       // casts, reshapes).

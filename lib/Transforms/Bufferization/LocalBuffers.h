@@ -16,8 +16,8 @@ namespace mlir::trace {
 /// The one dealloc of `alloc`, in `alloc`'s block, calling `onUse` for
 /// every other op that uses the buffer or a view of it; fails if the
 /// buffer may outlive that block or be freed elsewhere: it (or a view of
-/// it) goes to a call, a return, a region's successor (scf.for's
-/// iter_args, scf.yield) or a second dealloc.
+/// it) goes to a call (but of a function that borrows its arguments), a return,
+/// a region's successor (scf.for's iter_args, scf.yield) or a second dealloc.
 FailureOr<memref::DeallocOp>
 findLocalDealloc(memref::AllocOp alloc,
                  function_ref<void(Operation *)> onUse = {});

@@ -98,6 +98,27 @@ func.func @kept(%n: index, %cond: i1) {
 
 // -----
 
+// A call of a function that only borrows its arguments (a kernel of
+// trace-cpu-dedup-kernels) keeps the buffer the caller's: it moves into
+// the workspace like any other.
+// OWN:       memref.global "private" @__trace_workspace_borrowed : memref<8xf32>
+// CHECK-LABEL: func.func @borrowed
+// CHECK:         memref.view
+// CHECK:         call @kernel
+// OWN-LABEL: func.func @borrowed
+// OWN:         %[[K:.*]] = scf.if
+// OWN:           memref.get_global @__trace_workspace_borrowed
+// OWN:         call @kernel(%[[K]])
+func.func private @kernel(memref<8xf32>) attributes {trace.borrows_arguments}
+func.func @borrowed() {
+  %k = memref.alloc() : memref<8xf32>
+  func.call @kernel(%k) : (memref<8xf32>) -> ()
+  memref.dealloc %k : memref<8xf32>
+  return
+}
+
+// -----
+
 // Buffers allocated in a loop body stay there: each iteration allocates.
 // CHECK-LABEL: func.func @in_loop
 // CHECK:         scf.for

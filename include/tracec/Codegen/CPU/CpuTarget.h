@@ -33,6 +33,11 @@ inline constexpr const char kKernelAttrName[] = "tracec-kernel";
 inline constexpr const char kVectorKernel[] = "vector";
 inline constexpr const char kScalarKernel[] = "scalar";
 
+/// Marks the functions trace-cpu-dedup-kernels outlines on tensors:
+/// trace-cpu-outline-kernels makes a kernel of even one loop nest in them.
+inline constexpr llvm::StringLiteral kTensorKernelAttrName =
+    "trace.tensor_kernel";
+
 /// LLVM's optimizer for CPU code at `optLevel` (0-3), as the JIT and the
 /// ahead-of-time compiler run it. Identical internal functions (kernels)
 /// are merged first. Vector kernels get a scalar cleanup

@@ -365,6 +365,28 @@ def TraceAdaptiveParallel
   let dependentDialects = ["LLVM::LLVMDialect"];
 }
 
+def TraceDedupKernels : Pass<"trace-cpu-dedup-kernels", "ModuleOp"> {
+  let summary = "Outline the ops a function repeats, on tensors, into one "
+                "function each";
+  let description = [{
+    A graph unrolled over steps (a Python loop traced 64 times) repeats
+    every step's ops, and each copy was tiled, vectorized, bufferized and
+    lowered on its own: compile time grew with the copies, not with the
+    distinct code. This pass runs on tensors, after packing and fused
+    rows, before tiling: each op at the top level of a function body that
+    computes on tensors (a linalg op, a pack, a loop of fused rows; static
+    shapes only) and that has an equal twin somewhere in the module (the
+    same op, attributes and operand types, the same constants and empty
+    tensors, which are cloned in) moves into a private function
+    (`<function>_<op>`) that every copy calls. An op without a twin stays
+    where it is. Each such function is `noinline`, marked
+    `trace.tensor_kernel` (trace-cpu-outline-kernels then makes a kernel of
+    its loop nest even when it has one) and `trace.borrows_arguments` (the
+    buffers its calls take stay the caller's, for the workspace plan).
+  }];
+  let dependentDialects = ["func::FuncDialect", "LLVM::LLVMDialect"];
+}
+
 def TraceOutlineKernels : Pass<"trace-cpu-outline-kernels", "ModuleOp"> {
   let summary = "Outline each top-level loop nest of a function into a "
                 "kernel function of its own";

@@ -15,6 +15,13 @@
 
 namespace mlir::trace {
 
+/// Marks a function that only borrows its memref arguments: it neither
+/// keeps, frees nor returns them (the kernels trace-cpu-dedup-kernels
+/// outlines). A buffer passed to a call of it stays the caller's own, which
+/// trace-plan-workspace may place in the workspace.
+inline constexpr llvm::StringLiteral kBorrowsArgumentsAttrName =
+    "trace.borrows_arguments";
+
 #define GEN_PASS_DECL
 #include "tracec/Transforms/Bufferization/Passes.h.inc"
 
