@@ -293,6 +293,7 @@ static void buildPipeline(mlir::PassManager &pm,
     lowering.cpu.workspace = options.workspace;
     lowering.cpu.workspaceShareBytes = options.workspaceShareBytes;
     lowering.cpu.outlineKernels = options.outlineKernels;
+    lowering.cpu.dedupKernels = options.dedupKernels;
     lowering.cpu.ukernels = options.ukernels;
     lowering.cpu.ukernelRelayouts = options.ukernelRelayouts;
   }

@@ -1,25 +1,22 @@
 // RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1" | FileCheck %s
 
 // The same computation on two inputs (as a graph unrolled over steps has
-// it) has the same loop nests twice: trace-cpu-outline-kernels makes one
-// kernel of each, which both steps call, so each is lowered and compiled
-// once.
+// it): trace-cpu-dedup-kernels makes one function of each op the steps
+// repeat (the packing of the step's input, the contraction, the unpack,
+// the tanh), which both steps call, so each is lowered and compiled once.
+// The packing of the shared %w occurs once and stays in @twice.
 // CHECK-LABEL: llvm.func @twice(
-// The first step: its kernels, the packing of the shared %w among them.
-// CHECK:         llvm.call @[[A:twice_kernel]](
-// CHECK:         llvm.call @twice_kernel_0(
-// CHECK:         llvm.call @twice_kernel_1(
-// CHECK:         llvm.call @[[B:twice_kernel_2]](
-// CHECK:         llvm.call @[[C:twice_kernel_3]](
-// CHECK:         llvm.call @[[D:twice_kernel_4]](
-// The second calls the first one's kernels again.
-// CHECK:         llvm.call @[[A]](
-// CHECK:         llvm.call @[[B]](
-// CHECK:         llvm.call @[[C]](
-// CHECK:         llvm.call @[[D]](
+// CHECK:         llvm.call @[[PACK:twice_linalg_pack]](
+// CHECK:         llvm.call @[[CONTRACT:twice_linalg_contract]](
+// CHECK:         llvm.call @[[UNPACK:twice_linalg_unpack]](
+// CHECK:         llvm.call @[[TANH:twice_linalg_generic]](
+// CHECK:         llvm.call @[[PACK]](
+// CHECK:         llvm.call @[[CONTRACT]](
+// CHECK:         llvm.call @[[UNPACK]](
+// CHECK:         llvm.call @[[TANH]](
 // CHECK:         llvm.return
-// CHECK-COUNT-6: llvm.func internal @twice_kernel
-// CHECK-NOT:     llvm.func internal @twice_kernel
+// Each defined once, its loop nest a kernel of its own.
+// CHECK-NOT:     @twice_linalg_{{[a-z]+}}_{{[0-9]+}}(
 func.func @twice(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %0 = trace.matmul %a, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   %1 = trace.tanh %0 : tensor<64x64xf32>

@@ -84,6 +84,12 @@ static cl::opt<bool> outlineKernels(
              "its own, vectorized ones with a lean LLVM pipeline (default "
              "on; off: one function, LLVM's full pipeline)"),
     cl::init(true), cl::cat(toolCategory));
+static cl::opt<bool> dedupKernels(
+    "dedup-kernels",
+    cl::desc("--target=cpu: compile each op the module repeats (a graph "
+             "unrolled over steps) once, as a function every copy calls "
+             "(default on; off: every copy is compiled)"),
+    cl::init(CompileOptions().dedupKernels), cl::cat(toolCategory));
 static cl::opt<bool> workspaceShareBytes(
     "workspace-share-bytes",
     cl::desc("--target=cpu: intermediates never live together share the "
@@ -165,6 +171,7 @@ int main(int argc, char **argv) {
   options.parallelMinWork = parallelMinWork;
   options.adaptiveParallel = adaptiveParallel;
   options.outlineKernels = outlineKernels;
+  options.dedupKernels = dedupKernels;
   options.workspaceShareBytes = workspaceShareBytes;
   options.ukernels = ukernels;
   options.ukernelRelayouts = ukernelRelayouts;

@@ -134,3 +134,25 @@ func.func @equal_nests(%a: memref<64xf32>, %b: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// In a kernel on tensors of trace-cpu-dedup-kernels, one nest is a kernel:
+// LLVM must know whether its code is vectorized.
+// CHECK-LABEL: func.func private @tensor_kernel(
+// CHECK-NOT:     scf.for
+// CHECK:         call @tensor_kernel_kernel(%{{.*}}) : (memref<8xf32>) -> ()
+// CHECK-NEXT:    return
+// CHECK:       func.func private @tensor_kernel_kernel
+// CHECK-SAME:    passthrough = ["noinline", ["tracec-kernel", "scalar"]]
+// CHECK:         scf.for
+func.func private @tensor_kernel(%a: memref<8xf32>) attributes {trace.tensor_kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.store %zero, %a[%i] : memref<8xf32>
+  }
+  return
+}
