@@ -23,6 +23,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <deque>
@@ -54,22 +55,33 @@ static bool isWork(Operation *op) {
 }
 
 namespace {
-/// `op` outlined into `kernel` (not yet in the module), which takes
-/// `arguments`.
+/// A chain of work (`ops`, in block order; the last one's results are the
+/// only ones used outside it) outlined into `kernel` (not yet in the
+/// module), which takes `arguments`.
 struct Candidate {
-  Operation *op;
+  SmallVector<Operation *> ops;
   func::FuncOp kernel;
   SmallVector<Value> arguments;
+
+  Operation *root() const { return ops.back(); }
 };
 } // namespace
 
-/// `op` as a function of the values it uses (each once); empty tensors and
-/// constants are cloned in, so their values are part of the kernel's body
-/// (and of its equality with others). Fails if a value cannot be passed.
-static FailureOr<Candidate> makeCandidate(Operation *op, StringRef parent) {
-  SetVector<Value> used(op->operand_begin(), op->operand_end());
-  getUsedValuesDefinedAbove(op->getRegions(), used);
-  Candidate candidate{op, nullptr, {}};
+/// `ops` as a function of the values they use from outside (each once);
+/// empty tensors and constants are cloned in, so their values are part of
+/// the kernel's body (and of its equality with others). Fails if a value
+/// cannot be passed.
+static FailureOr<Candidate> makeCandidate(ArrayRef<Operation *> ops,
+                                          StringRef parent) {
+  DenseSet<Operation *> members(ops.begin(), ops.end());
+  SetVector<Value> used;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      if (!members.contains(operand.getDefiningOp()))
+        used.insert(operand);
+    getUsedValuesDefinedAbove(op->getRegions(), used);
+  }
+  Candidate candidate{llvm::to_vector(ops), nullptr, {}};
   SmallVector<Operation *> cloned;
   for (Value value : used) {
     Operation *def = value.getDefiningOp();
@@ -83,23 +95,54 @@ static FailureOr<Candidate> makeCandidate(Operation *op, StringRef parent) {
     candidate.arguments.push_back(value);
   }
 
-  MLIRContext *context = op->getContext();
+  Operation *root = candidate.root();
+  MLIRContext *context = root->getContext();
   OpBuilder builder(context);
-  std::string name = (parent + "_" + op->getName().getStringRef()).str();
+  std::string name = (parent + "_" + root->getName().getStringRef()).str();
   llvm::replace(name, '.', '_');
   auto type =
       FunctionType::get(context, ValueRange(candidate.arguments).getTypes(),
-                        op->getResultTypes());
-  candidate.kernel = func::FuncOp::create(builder, op->getLoc(), name, type);
+                        root->getResultTypes());
+  candidate.kernel = func::FuncOp::create(builder, root->getLoc(), name, type);
   Block *entry = candidate.kernel.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   IRMapping mapping;
   mapping.map(candidate.arguments, entry->getArguments());
   for (Operation *def : cloned)
     builder.clone(*def, mapping);
-  Operation *moved = builder.clone(*op, mapping);
-  func::ReturnOp::create(builder, op->getLoc(), moved->getResults());
+  for (Operation *op : ops)
+    builder.clone(*op, mapping);
+  func::ReturnOp::create(builder, root->getLoc(),
+                         mapping.lookup(root)->getResults());
   return candidate;
+}
+
+/// The chains of work in `block`: an op joins the chain of its one user
+/// when that user is work too (a fill into its contraction, a pack into it,
+/// an unpack after it, the elementwise op after that), so what the
+/// contraction passes fuse stays in one function. Each chain in block
+/// order; its last op's results are its only ones used outside it.
+static SmallVector<SmallVector<Operation *>> findChains(Block &block) {
+  llvm::EquivalenceClasses<Operation *> chains;
+  SmallVector<Operation *> work;
+  for (Operation &op : block) {
+    if (!isWork(&op))
+      continue;
+    work.push_back(&op);
+    chains.insert(&op);
+    if (!op.hasOneUse())
+      continue;
+    Operation *user = *op.getUsers().begin();
+    if (user->getBlock() == &block && isWork(user))
+      chains.unionSets(&op, user);
+  }
+  llvm::MapVector<Operation *, SmallVector<Operation *>> byLeader;
+  for (Operation *op : work)
+    byLeader[chains.getLeaderValue(op)].push_back(op);
+  SmallVector<SmallVector<Operation *>> result;
+  for (auto &[leader, ops] : byLeader)
+    result.push_back(std::move(ops));
+  return result;
 }
 
 namespace {
@@ -118,11 +161,10 @@ struct DedupKernelsPass
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal() || !function.getBody().hasOneBlock())
         continue;
-      for (Operation &op : function.getBody().front()) {
-        if (!isWork(&op))
-          continue;
+      for (ArrayRef<Operation *> chain :
+           findChains(function.getBody().front())) {
         FailureOr<Candidate> candidate =
-            makeCandidate(&op, function.getSymName());
+            makeCandidate(chain, function.getSymName());
         if (failed(candidate))
           continue;
         candidates.push_back(*candidate);
@@ -135,8 +177,8 @@ struct DedupKernelsPass
     // Results of the ops already replaced, which later copies may take.
     DenseMap<Value, Value> replaced;
     for (auto &[kernel, copies] : groups) {
-      // An op that occurs once keeps its place: fusion across it (fused
-      // rows, the workspace plan) is worth more than a function.
+      // A chain that occurs once keeps its place: in-place reuse of its
+      // inputs' buffers is worth more than a function.
       if (copies.size() < 2)
         continue;
       kernel.setPrivate();
@@ -151,18 +193,19 @@ struct DedupKernelsPass
       // Inserting makes the name unique.
       symbols.insert(kernel);
       for (Candidate *copy : copies) {
-        builder.setInsertionPoint(copy->op);
+        Operation *root = copy->root();
+        builder.setInsertionPoint(root);
         SmallVector<Value> arguments =
             llvm::map_to_vector(copy->arguments, [&](Value value) {
               return replaced.lookup_or(value, value);
             });
-        auto call = func::CallOp::create(builder, copy->op->getLoc(), kernel,
-                                         arguments);
-        for (auto [from, to] :
-             llvm::zip(copy->op->getResults(), call.getResults()))
+        auto call =
+            func::CallOp::create(builder, root->getLoc(), kernel, arguments);
+        for (auto [from, to] : llvm::zip(root->getResults(), call.getResults()))
           replaced[from] = to;
-        copy->op->replaceAllUsesWith(call.getResults());
-        copy->op->erase();
+        root->replaceAllUsesWith(call.getResults());
+        for (Operation *op : llvm::reverse(copy->ops))
+          op->erase();
       }
     }
     for (Candidate &candidate : candidates)

@@ -1,41 +1,54 @@
 // RUN: tracec-opt %s --trace-cpu-dedup-kernels -split-input-file | FileCheck %s
 
-// Two steps of the same cell: each op that occurs twice (the same op,
-// attributes, operand types and empty tensors) becomes one private,
-// internal, noinline function that both steps call; the second step takes
-// the first one's results. The matmul occurs once and stays.
+// Two steps of the same cell: the chain each repeats (a tanh into a
+// matmul whose accumulator is filled: ops used once each, by the next)
+// becomes one private, internal, noinline function that both steps call,
+// with the empty tensor and the constant cloned in; the second step takes
+// the first one's result. The exp occurs once and stays.
 // CHECK-LABEL: func.func @steps
 // CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8x8xf32>)
-// CHECK:         %[[H1:.*]] = call @steps_linalg_generic(%[[X]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK:         %[[H2:.*]] = call @steps_linalg_generic(%[[H1]])
-// CHECK:         %[[M:.*]] = linalg.matmul ins(%[[H2]], %[[W]]
-// CHECK:         return %[[M]]
-// CHECK:       func.func private @steps_linalg_generic(%[[A:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[M1:.*]] = call @[[CELL:steps_linalg_matmul]](%[[X]], %[[W]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[M2:.*]] = call @[[CELL]](%[[M1]], %[[W]])
+// CHECK:         %[[U:.*]] = linalg.generic
+// CHECK:           math.exp
+// CHECK:         return %[[M1]], %[[M2]], %[[U]]
+// CHECK:       func.func private @[[CELL]](%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x8xf32>) -> tensor<4x8xf32>
 // CHECK-SAME:    attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"], trace.borrows_arguments, trace.tensor_kernel}
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.0
 // CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x8xf32>) outs(%[[E]] : tensor<4x8xf32>)
 // CHECK:           math.tanh
-// CHECK:         return %[[T]]
+// CHECK:         %[[I:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<4x8xf32>)
+// CHECK:         %[[M:.*]] = linalg.matmul ins(%[[T]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<4x8xf32>)
+// CHECK:         return %[[M]]
 // CHECK-NOT:   func.func
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @steps(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+func.func @steps(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
   %e = tensor.empty() : tensor<4x8xf32>
-  %h1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+  %zero = arith.constant 0.0 : f32
+  %t1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
     %t = math.tanh %in : f32
     linalg.yield %t : f32
   } -> tensor<4x8xf32>
-  %h2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%h1 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  %i1 = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m1 = linalg.matmul ins(%t1, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%i1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m1 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
     %t = math.tanh %in : f32
     linalg.yield %t : f32
   } -> tensor<4x8xf32>
-  %zero = arith.constant 0.0 : f32
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %m = linalg.matmul ins(%h2, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %m : tensor<4x8xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m2 = linalg.matmul ins(%t2, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%i2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.exp %in : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  return %m1, %m2, %u : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
 
 // -----
