@@ -72,9 +72,8 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         pack.cpu = options.targetCpu;
         onTensors.addPass(trace::createTracePackContractions(pack));
         onTensors.addPass(createCanonicalizerPass());
-        // Softmax and layer-norm rows (linalg on tensors), before a
-        // repeated op moves out of reach of its neighbours.
-        onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
+        // Chains a graph repeats become one function each, before the
+        // work that grows with their copies.
         if (options.dedupKernels)
           onTensors.addPass(trace::createTraceDedupKernels());
         trace::TraceTileContractionsOptions tile;
@@ -87,7 +86,8 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         onTensors.addPass(createCSEPass());
         // The accumulator tile becomes a vector carried by the k loop.
         onTensors.addPass(createLoopInvariantSubsetHoistingPass());
-        // Everything else: vectors.
+        // Everything else: rows, then vectors.
+        onTensors.addNestedPass<func::FuncOp>(trace::createTraceCpuFuseRows());
         trace::TraceCpuVectorizeOptions vectorize;
         vectorize.targetCpu = options.targetCpu;
         onTensors.addNestedPass<func::FuncOp>(

@@ -23,19 +23,19 @@
 // CPU-NEXT:   cse,
 // CPU-NEXT:   trace-shape-functions,
 // CPU-NEXT:   trace-fuse-elementwise,
-// Contractions packed, rows fused, repeated ops outlined, then contractions
-// tiled and vectorized, then vectors, on tensors (lib/Codegen/CPU).
+// Contractions packed, repeated chains outlined, contractions tiled and
+// vectorized; then rows, then vectors, on tensors (lib/Codegen/CPU).
 // CPU-NEXT:   trace-cpu-pack-contractions{cpu=native min-work=4096},
 // CPU-NEXT:   canonicalize{
-// CPU-NEXT:   func.func(
-// CPU-NEXT:     trace-cpu-fuse-rows
-// CPU-NEXT:   ),
 // CPU-NEXT:   trace-cpu-dedup-kernels,
 // CPU-NEXT:   trace-cpu-tile-contractions{cpu=native ukernel-relayouts=false ukernels=false},
 // CPU-NEXT:   trace-cpu-vectorize-contractions,
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
 // CPU-NEXT:   loop-invariant-subset-hoisting,
+// CPU-NEXT:   func.func(
+// CPU-NEXT:     trace-cpu-fuse-rows
+// CPU-NEXT:   ),
 // CPU-NEXT:   func.func(
 // CPU-NEXT:     trace-cpu-vectorize{dynamic-inner=false target-cpu=native}
 // CPU-NEXT:   ),

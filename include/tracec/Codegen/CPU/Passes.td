@@ -372,17 +372,23 @@ def TraceDedupKernels : Pass<"trace-cpu-dedup-kernels", "ModuleOp"> {
     A graph unrolled over steps (a Python loop traced 64 times) repeats
     every step's ops, and each copy was tiled, vectorized, bufferized and
     lowered on its own: compile time grew with the copies, not with the
-    distinct code. This pass runs on tensors, after packing and fused
-    rows, before tiling: each op at the top level of a function body that
-    computes on tensors (a linalg op, a pack, a loop of fused rows; static
-    shapes only) and that has an equal twin somewhere in the module (the
-    same op, attributes and operand types, the same constants and empty
-    tensors, which are cloned in) moves into a private function
-    (`<function>_<op>`) that every copy calls. An op without a twin stays
-    where it is. Each such function is `noinline`, marked
+    distinct code. This pass runs on tensors, after packing, before
+    tiling. The unit is a chain of work at the top level of a
+    function body: ops that compute on tensors (linalg ops, packs, loops
+    of them; static shapes only), each op joined to the chain of its
+    one user when that user is work too (a fill and the packs into their
+    contraction, its unpack, the elementwise op after it), so what the
+    contraction passes fuse stays together. A chain with an equal twin
+    somewhere in the module (the same ops, attributes and operand types,
+    the same constants and empty tensors, which are cloned in) moves into
+    a private function (`<function>_<last op>`) that every copy calls; a
+    chain without one stays where it is, so graphs without repeats compile
+    as before. Each such function is `noinline`, internal in LLVM, marked
     `trace.tensor_kernel` (trace-cpu-outline-kernels then makes a kernel of
     its loop nest even when it has one) and `trace.borrows_arguments` (the
-    buffers its calls take stay the caller's, for the workspace plan).
+    buffers its calls take stay the caller's, for the workspace plan). A
+    slice passed to it is copied to a buffer of its own (function
+    boundaries have identity layouts).
   }];
   let dependentDialects = ["func::FuncDialect", "LLVM::LLVMDialect"];
 }
