@@ -44,8 +44,8 @@ static bool isPassable(Type type) {
 }
 
 /// Work worth a function: a linalg op (a contraction, a pack, an
-/// elementwise op, a reduction) or a loop of them (fused rows), computing
-/// on tensors only.
+/// elementwise op, a reduction) or an scf loop or branch over them,
+/// computing on tensors only.
 static bool isWork(Operation *op) {
   if (!isa<linalg::LinalgDialect, scf::SCFDialect>(op->getDialect()) ||
       op->getNumResults() == 0 || !isMemoryEffectFree(op))
