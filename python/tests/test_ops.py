@@ -131,6 +131,26 @@ def test_nn_ops_against_torch():
     np.testing.assert_array_equal(tracec.nn.one_hot([2, 0], 3), np.eye(3)[[2, 0]])
 
 
+def test_pooling_windows_against_torch():
+    """Windows compiled as strided taps (the CPU pipeline's small-window
+    route): odd sizes, channels that fill no vector, strides that skip
+    rows, windows that overlap, a NaN, and a window too big for taps."""
+    for (n, h, w, c), window, strides in [((3, 9, 11, 19), (3, 3), (2, 2)),
+                                          ((2, 7, 8, 5), (2, 3), (1, 2)),
+                                          ((1, 10, 10, 33), (4, 4), (3, 3)),
+                                          ((2, 9, 9, 17), (9, 9), (1, 1))]:
+        x = f32(n, h, w, c, seed=h)
+        x[0, 1, 2, 3 % c] = np.nan
+        t = torch.from_numpy(x).permute(0, 3, 1, 2)
+        got_max = tracec.nn.max_pool2d(x, window, strides=strides)
+        got_avg = tracec.nn.avg_pool2d(x, window, strides=strides)
+        want_max = torch.nn.functional.max_pool2d(t, window, strides)
+        want_avg = torch.nn.functional.avg_pool2d(t, window, strides)
+        np.testing.assert_allclose(got_max, want_max.permute(0, 2, 3, 1), rtol=1e-6)
+        np.testing.assert_allclose(got_avg, want_avg.permute(0, 2, 3, 1), rtol=1e-5,
+                                   atol=1e-6)
+
+
 def test_random_is_seeded():
     @tracec.function
     def draw():

@@ -14,6 +14,8 @@
 
 #include "tracec/Codegen/CPU/Passes.h"
 
+#include "PoolingTaps.h"
+
 #include "tracec/Codegen/CPU/CpuTarget.h"
 #include "tracec/Codegen/CPU/Ukernels.h"
 
@@ -311,12 +313,13 @@ struct CpuVectorizePass
     }
     unsigned vectorBits = info->vectorBits;
 
+    IRRewriter rewriter(&getContext());
+    tracec::rewritePoolingsAsTaps(func, rewriter);
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
       if (isCandidate(op, dynamicInner))
         candidates.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates) {
       // Tiling may fail on an op we misjudged: it then stays whole and is
       // lowered to loops later, correct but slower.

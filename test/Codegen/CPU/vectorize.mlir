@@ -98,15 +98,41 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {
 
 // -----
 
-// A pooling is not the contraction passes': its -inf fill is vectorized
-// here (left a scalar loop, LLVM's loop vectorizer took 60 ms on each).
+// A pooling is its window's taps (strided slices of the input) combined
+// elementwise, vectorized along the channels, and so is its -inf fill (as
+// scalar loops, LLVM's loop vectorizer took 60 ms on each).
 // AVX512-LABEL: func.func @max_pool
 // AVX512: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : vector<1x1x1x16xf32>
 // AVX512: vector.transfer_write %[[NEG_INF]]
-// AVX512: linalg.pooling_nhwc_max
+// AVX512: %[[T00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [2, 4, 4, 16] [1, 2, 2, 1]
+// AVX512: %[[T01:.*]] = tensor.extract_slice %arg0[0, 0, 1, 0] [2, 4, 4, 16] [1, 2, 2, 1]
+// AVX512: %[[T10:.*]] = tensor.extract_slice %arg0[0, 1, 0, 0] [2, 4, 4, 16] [1, 2, 2, 1]
+// AVX512: %[[T11:.*]] = tensor.extract_slice %arg0[0, 1, 1, 0] [2, 4, 4, 16] [1, 2, 2, 1]
+// AVX512: scf.forall
+// AVX512: %[[V00:.*]] = vector.transfer_read %[[T00]]
+// AVX512: %[[V01:.*]] = vector.transfer_read %[[T01]]
+// AVX512: %[[V10:.*]] = vector.transfer_read %[[T10]]
+// AVX512: %[[V11:.*]] = vector.transfer_read %[[T11]]
+// AVX512: %[[ACC:.*]] = vector.transfer_read
+// AVX512: %[[M0:.*]] = arith.maximumf %[[ACC]], %[[V00]] : vector<1x1x1x16xf32>
+// AVX512: %[[M1:.*]] = arith.maximumf %[[M0]], %[[V01]]
+// AVX512: %[[M2:.*]] = arith.maximumf %[[M1]], %[[V10]]
+// AVX512: %[[M3:.*]] = arith.maximumf %[[M2]], %[[V11]]
+// AVX512: vector.transfer_write %[[M3]]
+// AVX512-NOT: linalg.pooling_nhwc_max
 func.func @max_pool(%x: tensor<2x8x8x16xf32>) -> tensor<2x4x4x16xf32> {
   %0 = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x8x8x16xf32> -> tensor<2x4x4x16xf32>
   return %0 : tensor<2x4x4x16xf32>
+}
+
+// -----
+
+// A window of more than 16 taps (global pooling) stays a pooling.
+// AVX512-LABEL: func.func @global_avg_pool
+// AVX512: linalg.pooling_nhwc_sum
+func.func @global_avg_pool(%x: tensor<2x7x7x16xf32>) -> tensor<2x1x1x16xf32> {
+  %0 = trace.avg_pool2d %x {window = array<i64: 7, 7>, strides = array<i64: 1, 1>} : tensor<2x7x7x16xf32> -> tensor<2x1x1x16xf32>
+  return %0 : tensor<2x1x1x16xf32>
 }
 
 // -----
