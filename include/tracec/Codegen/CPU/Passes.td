@@ -243,6 +243,11 @@ def TraceCpuVectorize : Pass<"trace-cpu-vectorize", "func::FuncOp"> {
     reduction: a vector of lane accumulators, reduced across lanes once
     after the loop. The vector width comes from the target CPU's features
     (AVX-512: 16 f32 lanes, AVX2: 8, SSE/NEON: 4), never from a constant.
+    First, each static NHWC pooling (max, min, sum) with unit dilations and
+    at most 16 window taps becomes one elementwise linalg.generic that
+    combines its accumulator with one strided slice of the input per tap, in
+    the pooling's own body: vectorized along the channels like any
+    elementwise op (linalg's poolings loop over the window innermost).
   }];
   let options = [
     Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"native\"",
