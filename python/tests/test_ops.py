@@ -151,6 +151,48 @@ def test_pooling_windows_against_torch():
                                    atol=1e-6)
 
 
+@pytest.mark.parametrize("pool", ["max", "avg"])
+def test_pooling_gradients_against_torch(pool):
+    """Pooling gradients at f64 (compiled as strided taps where the window
+    is small): odd sizes, overlapping and skipping strides, SAME padding,
+    ties inside a window (the first maximum in row-major window order takes
+    the gradient, as PyTorch's)."""
+    cases = [((2, 9, 11, 19), (3, 3), (2, 2), "VALID"),
+             ((2, 7, 8, 5), (2, 3), (1, 2), "VALID"),
+             ((1, 7, 7, 17), (3, 3), (2, 2), "SAME"),
+             ((2, 8, 8, 16), (2, 2), (2, 2), "VALID")]
+    for shape, window, strides, padding in cases:
+        x = np.random.default_rng(shape[1]).standard_normal(shape)
+        x[:, ::2, ::3, :] = 0.5  # ties
+        weights = np.random.default_rng(1).standard_normal(
+            tracec.function(lambda a: getattr(tracec.nn, pool + "_pool2d")(
+                a, window, strides=strides, padding=padding))(x).shape)
+
+        def loss(a):
+            pooled = getattr(tracec.nn, pool + "_pool2d")(
+                a, window, strides=strides, padding=padding)
+            return tnp.sum(pooled * weights)
+
+        got = tracec.grad(loss)(x)
+        t = torch.from_numpy(x).permute(0, 3, 1, 2).requires_grad_()
+        pad = [(k - 1) // 2 for k in window] if padding == "SAME" else [0, 0]
+        if pool == "max":
+            padded = torch.nn.functional.pad(
+                t, (pad[1], pad[1], pad[0], pad[0]), value=-float("inf"))
+            out = torch.nn.functional.max_pool2d(padded, window, strides)
+        else:
+            ones = torch.nn.functional.pad(torch.ones_like(t),
+                                           (pad[1], pad[1], pad[0], pad[0]))
+            padded = torch.nn.functional.pad(t, (pad[1], pad[1], pad[0], pad[0]))
+            # Padding counts for nothing (TensorFlow's SAME average).
+            out = (torch.nn.functional.avg_pool2d(padded, window, strides)
+                   / torch.nn.functional.avg_pool2d(ones, window, strides))
+        (out.permute(0, 2, 3, 1) * torch.from_numpy(weights)).sum().backward()
+        np.testing.assert_allclose(got, t.grad.permute(0, 2, 3, 1), rtol=1e-12,
+                                   atol=1e-12, err_msg=str((shape, window, strides,
+                                                            padding)))
+
+
 def test_random_is_seeded():
     @tracec.function
     def draw():

@@ -14,7 +14,7 @@
 
 #include "tracec/Codegen/CPU/Passes.h"
 
-#include "PoolingTaps.h"
+#include "WindowTaps.h"
 
 #include "tracec/Codegen/CPU/CpuTarget.h"
 #include "tracec/Codegen/CPU/Ukernels.h"
@@ -55,13 +55,6 @@ bool isByteElement(Type type) {
          element.getIntOrFloatBitWidth() >= 8;
 }
 
-/// Whether `op` is a pooling: a convolution whose window operand only
-/// shapes the loops (the body never reads it).
-bool isPooling(linalg::LinalgOp op) {
-  return linalg::isaConvolutionOpInterface(op) && op.getNumDpsInputs() == 2 &&
-         op.getMatchingBlockArgument(op.getDpsInputOperand(1)).use_empty();
-}
-
 /// Whether `op` is an elementwise op or a reduction this pass vectorizes:
 /// not a contraction or convolution (the contraction passes own those),
 /// and walking every operand contiguously along its innermost loop (or not
@@ -83,7 +76,7 @@ bool isCandidate(linalg::LinalgOp op, bool dynamicInner) {
     if (!linalgOp)
       return false;
     if (linalg::isaConvolutionOpInterface(linalgOp))
-      return !isPooling(linalgOp);
+      return !tracec::isPooling(linalgOp);
     if (!linalg::isaContractionOpInterface(linalgOp))
       return false;
     FailureOr<linalg::ContractionDimensions> dims =
@@ -314,7 +307,7 @@ struct CpuVectorizePass
     unsigned vectorBits = info->vectorBits;
 
     IRRewriter rewriter(&getContext());
-    tracec::rewritePoolingsAsTaps(func, rewriter);
+    tracec::rewriteWindowsAsTaps(func, rewriter);
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
       if (isCandidate(op, dynamicInner))

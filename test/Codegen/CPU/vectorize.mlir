@@ -100,7 +100,8 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {
 
 // A pooling is its window's taps (strided slices of the input) combined
 // elementwise, vectorized along the channels, and so is its -inf fill (as
-// scalar loops, LLVM's loop vectorizer took 60 ms on each).
+// scalar loops, LLVM's loop vectorizer took 60 ms on each). The ops of
+// pooling gradients that reduce over a window are taps too (below).
 // AVX512-LABEL: func.func @max_pool
 // AVX512: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : vector<1x1x1x16xf32>
 // AVX512: vector.transfer_write %[[NEG_INF]]
@@ -123,6 +124,22 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {
 func.func @max_pool(%x: tensor<2x8x8x16xf32>) -> tensor<2x4x4x16xf32> {
   %0 = trace.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x8x8x16xf32> -> tensor<2x4x4x16xf32>
   return %0 : tensor<2x4x4x16xf32>
+}
+
+// -----
+
+// max_pool2d_grad's window argmax (value and index carried per tap, the
+// first maximum in window order winning) and its gather of dy, as taps:
+// no reduction loop is left, and the index selects are vectors (8 lanes:
+// the indices are i64).
+// AVX512-LABEL: func.func @max_pool_grad
+// AVX512-NOT: reduction
+// AVX512: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<1x1x1x8xi1>, vector<1x1x1x8xi64>
+// AVX512-NOT: reduction
+// AVX512: return
+func.func @max_pool_grad(%x: tensor<2x9x9x32xf32>, %dy: tensor<2x4x4x32xf32>) -> tensor<2x9x9x32xf32> {
+  %0 = trace.max_pool2d_grad %x, %dy {window = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : (tensor<2x9x9x32xf32>, tensor<2x4x4x32xf32>) -> tensor<2x9x9x32xf32>
+  return %0 : tensor<2x9x9x32xf32>
 }
 
 // -----

@@ -243,11 +243,14 @@ def TraceCpuVectorize : Pass<"trace-cpu-vectorize", "func::FuncOp"> {
     reduction: a vector of lane accumulators, reduced across lanes once
     after the loop. The vector width comes from the target CPU's features
     (AVX-512: 16 f32 lanes, AVX2: 8, SSE/NEON: 4), never from a constant.
-    First, each static NHWC pooling (max, min, sum) with unit dilations and
-    at most 16 window taps becomes one elementwise linalg.generic that
-    combines its accumulator with one strided slice of the input per tap, in
-    the pooling's own body: vectorized along the channels like any
-    elementwise op (linalg's poolings loop over the window innermost).
+    First, each static op that reduces over a window of at most 16 taps (a
+    pooling, the window argmax and the gathers of pooling gradients: loops
+    parallel then reduction, every input read at `stride * d + offset` once
+    the window is fixed) becomes one elementwise linalg.generic that folds
+    its accumulators with one strided slice of each input per tap, applying
+    the op's own body in the window's order: vectorized along the channels
+    like any elementwise op (the window loops innermost, no operand was
+    contiguous along the innermost loop).
   }];
   let options = [
     Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"native\"",
