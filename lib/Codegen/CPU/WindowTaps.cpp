@@ -39,24 +39,26 @@ struct StridedDim {
   int64_t offset;
 };
 
+/// Splits `expr` = `rest <kind> constant` into `rest` and the constant;
+/// leaves both alone (and succeeds) if `expr` is not of `kind`, fails if
+/// its right-hand side is not a constant.
+bool peelConstant(AffineExpr &expr, AffineExprKind kind, int64_t &constant) {
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary || binary.getKind() != kind)
+    return true;
+  auto rhs = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  if (!rhs)
+    return false;
+  constant = rhs.getValue();
+  expr = binary.getLHS();
+  return true;
+}
+
 std::optional<StridedDim> matchStridedDim(AffineExpr expr) {
   int64_t offset = 0, stride = 1;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (binary && binary.getKind() == AffineExprKind::Add) {
-    auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (!constant)
-      return std::nullopt;
-    offset = constant.getValue();
-    expr = binary.getLHS();
-    binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  }
-  if (binary && binary.getKind() == AffineExprKind::Mul) {
-    auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (!constant)
-      return std::nullopt;
-    stride = constant.getValue();
-    expr = binary.getLHS();
-  }
+  if (!peelConstant(expr, AffineExprKind::Add, offset) ||
+      !peelConstant(expr, AffineExprKind::Mul, stride))
+    return std::nullopt;
   auto dim = dyn_cast<AffineDimExpr>(expr);
   if (!dim || stride < 1 || offset < 0)
     return std::nullopt;
