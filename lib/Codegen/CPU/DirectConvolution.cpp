@@ -312,9 +312,34 @@ struct FilterGradientBuilder {
   DirectConvolutionBuilder &b;
   Value dy;
   int64_t outH, outW, rows;
+  /// The input's height and width and the zeros the forward pass read
+  /// above and left of it. The padding is never written: a tap that falls
+  /// on it adds zero, so rows that read it are skipped and columns that
+  /// read it are loaded under a guard.
+  int64_t inH, inW, padTop, padLeft;
+  bool padRows, padColumns;
 
   Value addf(Value lhs, Value rhs) {
     return arith::AddFOp::create(b.rewriter, b.loc, lhs, rhs);
+  }
+  Value sub(Value a, int64_t c) {
+    return c == 0 ? a : arith::SubIOp::create(b.rewriter, b.loc, a, b.index(c));
+  }
+  /// Whether 0 <= i < size (i signed).
+  Value inRange(Value i, int64_t size) {
+    RewriterBase &rewriter = b.rewriter;
+    Value low = arith::CmpIOp::create(rewriter, b.loc,
+                                      arith::CmpIPredicate::sge, i, b.index(0));
+    Value high = arith::CmpIOp::create(
+        rewriter, b.loc, arith::CmpIPredicate::slt, i, b.index(size));
+    return arith::AndIOp::create(rewriter, b.loc, low, high);
+  }
+  /// ceil(max(a, 0) / divisor) for a signed `a`.
+  Value ceilDivOfNonNegative(Value a, int64_t divisor) {
+    Value clamped = arith::MaxSIOp::create(b.rewriter, b.loc, a, b.index(0));
+    return arith::DivUIOp::create(b.rewriter, b.loc,
+                                  b.add(clamped, b.index(divisor - 1)),
+                                  b.index(divisor));
   }
 
   /// Adds the tile of `count` rows from `row0` and channels from `f0`,
@@ -330,7 +355,8 @@ struct FilterGradientBuilder {
                                            rewriter.getZeroAttr(b.element));
     Value zeros = arith::ConstantOp::create(rewriter, loc, accType,
                                             rewriter.getZeroAttr(accType));
-    // Where row r of the tile reads: window column kw and channel c.
+    // Where row r of the tile reads: column kw * dw - padLeft (relative to
+    // ow * sw) and channel c.
     SmallVector<Value> columnOffsets, channels;
     for (int64_t r = 0; r < count; ++r) {
       Value row = b.add(row0, b.index(r));
@@ -338,32 +364,91 @@ struct FilterGradientBuilder {
           arith::DivUIOp::create(rewriter, loc, row, b.index(b.inChannels));
       channels.push_back(
           arith::RemUIOp::create(rewriter, loc, row, b.index(b.inChannels)));
-      columnOffsets.push_back(b.mul(kw, b.dilations[1]));
+      columnOffsets.push_back(sub(b.mul(kw, b.dilations[1]), padLeft));
     }
-    Value rowOffset = b.mul(kh, b.dilations[0]);
+    // One output pixel: dy's row of n0 channels times the R inputs.
+    auto step = [&](Value n, Value oh, Value ih, Value ow, Value acc,
+                    bool guarded) {
+      Value iw0 = b.mul(ow, b.strides[1]);
+      auto rowType = VectorType::get({b.tile.channels}, b.element);
+      Value grads = vector::TransferReadOp::create(
+          rewriter, loc, rowType, dy, ValueRange{n, oh, ow, f0}, zero,
+          ArrayRef<bool>{wholeChannels});
+      SmallVector<Value> inputs;
+      for (int64_t r = 0; r < count; ++r) {
+        Value iw = b.add(iw0, columnOffsets[r]);
+        if (!guarded) {
+          inputs.push_back(tensor::ExtractOp::create(
+              rewriter, loc, b.input, ValueRange{n, ih, iw, channels[r]}));
+          continue;
+        }
+        Value valid = inRange(iw, inW);
+        Value at =
+            arith::SelectOp::create(rewriter, loc, valid, iw, b.index(0));
+        Value x = tensor::ExtractOp::create(rewriter, loc, b.input,
+                                            ValueRange{n, ih, at, channels[r]});
+        inputs.push_back(
+            arith::SelectOp::create(rewriter, loc, valid, x, zero));
+      }
+      Value column = vector::FromElementsOp::create(
+          rewriter, loc, VectorType::get({count}, b.element), inputs);
+      return vector::OuterProductOp::create(rewriter, loc, accType, column,
+                                            grads, acc,
+                                            vector::CombiningKind::ADD)
+          .getResult();
+    };
+    // The output columns whose taps all read the input: ow * sw +
+    // columnOffsets[r] in [0, inW) for every r (the offsets grow with r).
+    Value interiorFirst, interiorLast;
+    if (padColumns) {
+      Value outWidth = b.index(outW);
+      interiorFirst = arith::MinSIOp::create(
+          rewriter, loc,
+          ceilDivOfNonNegative(arith::SubIOp::create(rewriter, loc, b.index(0),
+                                                     columnOffsets[0]),
+                               b.strides[1]),
+          outWidth);
+      Value beyond = arith::SubIOp::create(rewriter, loc, b.index(inW),
+                                           columnOffsets[count - 1]);
+      interiorLast = arith::MaxSIOp::create(
+          rewriter, loc,
+          arith::MinSIOp::create(rewriter, loc,
+                                 ceilDivOfNonNegative(beyond, b.strides[1]),
+                                 outWidth),
+          interiorFirst);
+    }
+    Value rowOffset = sub(b.mul(kh, b.dilations[0]), padTop);
     Value block = b.forRange(first, last, zeros, [&](Value p, Value block) {
       Value n = arith::DivUIOp::create(rewriter, loc, p, b.index(outH));
       Value oh = arith::RemUIOp::create(rewriter, loc, p, b.index(outH));
       Value ih = b.add(b.mul(oh, b.strides[0]), rowOffset);
-      Value pixels = b.forRange(outW, zeros, [&](Value ow, Value acc) {
-        Value iw0 = b.mul(ow, b.strides[1]);
-        auto rowType = VectorType::get({b.tile.channels}, b.element);
-        Value grads = vector::TransferReadOp::create(
-            rewriter, loc, rowType, dy, ValueRange{n, oh, ow, f0}, zero,
-            ArrayRef<bool>{wholeChannels});
-        SmallVector<Value> inputs;
-        for (int64_t r = 0; r < count; ++r)
-          inputs.push_back(tensor::ExtractOp::create(
-              rewriter, loc, b.input,
-              ValueRange{n, ih, b.add(iw0, columnOffsets[r]), channels[r]}));
-        Value column = vector::FromElementsOp::create(
-            rewriter, loc, VectorType::get({count}, b.element), inputs);
-        return vector::OuterProductOp::create(rewriter, loc, accType, column,
-                                              grads, acc,
-                                              vector::CombiningKind::ADD)
-            .getResult();
-      });
-      return addf(block, pixels);
+      auto sumRow = [&]() {
+        auto columns = [&](Value from, Value to, Value acc, bool guarded) {
+          return b.forRange(from, to, acc, [&](Value ow, Value acc) {
+            return step(n, oh, ih, ow, acc, guarded);
+          });
+        };
+        Value pixels = zeros;
+        if (padColumns) {
+          pixels = columns(b.index(0), interiorFirst, pixels, true);
+          pixels = columns(interiorFirst, interiorLast, pixels, false);
+          pixels = columns(interiorLast, b.index(outW), pixels, true);
+        } else {
+          pixels = columns(b.index(0), b.index(outW), pixels, false);
+        }
+        return addf(block, pixels);
+      };
+      if (!padRows)
+        return sumRow();
+      // A row of padding adds nothing.
+      auto ifValid = scf::IfOp::create(rewriter, loc, TypeRange{accType},
+                                       inRange(ih, inH), true, true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifValid.thenBlock());
+      scf::YieldOp::create(rewriter, loc, sumRow());
+      rewriter.setInsertionPointToStart(ifValid.elseBlock());
+      scf::YieldOp::create(rewriter, loc, block);
+      return ifValid.getResult(0);
     });
     SmallVector<bool> inBounds = {true, wholeChannels};
     Value sum = vector::TransferReadOp::create(rewriter, loc, accType, partial,
@@ -395,26 +480,11 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
   int64_t rows = filterShape[1] * filterShape[2];
   int64_t channels = filterShape[3];
 
-  // x padded as the forward pass read it.
+  // x read in place: its padding is never written (FilterGradientBuilder).
   Value input = op.getInput();
   ArrayRef<int64_t> padding = op.getPadding();
   Value zero =
       arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-  if (llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
-    SmallVector<int64_t> shape = llvm::to_vector(inputType.getShape());
-    shape[1] += padding[0] + padding[1];
-    shape[2] += padding[2] + padding[3];
-    SmallVector<OpFoldResult> low = {
-        rewriter.getIndexAttr(0), rewriter.getIndexAttr(padding[0]),
-        rewriter.getIndexAttr(padding[2]), rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> high = {
-        rewriter.getIndexAttr(0), rewriter.getIndexAttr(padding[1]),
-        rewriter.getIndexAttr(padding[3]), rewriter.getIndexAttr(0)};
-    input = tensor::PadOp::create(rewriter, loc,
-                                  RankedTensorType::get(shape, element), input,
-                                  low, high, zero)
-                .getResult();
-  }
 
   DirectConvolutionBuilder conv{
       rewriter,
@@ -430,7 +500,17 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
       llvm::to_vector(op.getDilations()),
       chooseConvTile(cpu, element.getIntOrFloatBitWidth(), rows, channels),
       /*fillValue=*/nullptr};
-  FilterGradientBuilder grad{conv, op.getDy(), dyShape[1], dyShape[2], rows};
+  FilterGradientBuilder grad{conv,
+                             op.getDy(),
+                             dyShape[1],
+                             dyShape[2],
+                             rows,
+                             inputType.getShape()[1],
+                             inputType.getShape()[2],
+                             padding[0],
+                             padding[2],
+                             padding[0] != 0 || padding[1] != 0,
+                             padding[2] != 0 || padding[3] != 0};
   const ConvTile &tile = conv.tile;
 
   // Output rows (n, oh): split into tasks, walked in blocks.

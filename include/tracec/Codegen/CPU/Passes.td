@@ -57,7 +57,11 @@ def TraceCpuDirectFilterGradients
     split the output rows (n, oh) and walk them in blocks of about 512
     pixels, all tiles per block, so x and dy stay in cache; the partials
     are summed at the end. Sums are blocked (a row of pixels, a block, a
-    task, the tasks): f32 error within 2x of PyTorch's. Runs on the trace
+    task, the tasks): f32 error within 2x of PyTorch's. x is read in
+    place, never padded (a padded copy cost 10% of a strided gradient):
+    output rows whose tap row falls on the padding are skipped, and only
+    the output columns outside the interior, where some row of the tile
+    reads padding, load x under a guard. Runs on the trace
     op, before trace-to-linalg's per-tap matmuls (which the GPU keeps), so
     it needs no pattern matching of their loops.
   }];
