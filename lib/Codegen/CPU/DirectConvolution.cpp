@@ -77,6 +77,15 @@ Value splatInit(linalg::Conv2DNhwcHwcfOp conv) {
   return fill.getDpsInputs()[0];
 }
 
+/// The zeros a convolution reads around its input's rows and columns
+/// without their being written: a tap that falls on them adds nothing, so
+/// tap rows there are skipped and columns there are loaded under a guard.
+struct ZeroPadding {
+  int64_t height = 0, width = 0; // the input's, without the padding
+  int64_t top = 0, left = 0;
+  bool rows = false, columns = false; // any padding above/below, left/right
+};
+
 struct DirectConvolutionBuilder {
   RewriterBase &rewriter;
   Location loc;
@@ -86,6 +95,7 @@ struct DirectConvolutionBuilder {
   SmallVector<int64_t> strides, dilations;
   ConvTile tile;
   Value fillValue; // the splat the accumulator starts from, or null
+  ZeroPadding padding = {};
 
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
@@ -95,6 +105,40 @@ struct DirectConvolutionBuilder {
   }
   Value add(Value a, Value b) {
     return arith::AddIOp::create(rewriter, loc, a, b);
+  }
+  Value sub(Value a, int64_t b) {
+    return b == 0 ? a : arith::SubIOp::create(rewriter, loc, a, index(b));
+  }
+  Value sub(int64_t a, Value b) {
+    return arith::SubIOp::create(rewriter, loc, index(a), b);
+  }
+  /// Whether 0 <= i < size (i signed).
+  Value inRange(Value i, int64_t size) {
+    Value low = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                      i, index(0));
+    Value high = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                       i, index(size));
+    return arith::AndIOp::create(rewriter, loc, low, high);
+  }
+  /// ceil(max(a, 0) / divisor), at most `limit`, for a signed `a`.
+  Value ceilDivOfNonNegative(Value a, int64_t divisor, int64_t limit) {
+    Value clamped = arith::MaxSIOp::create(rewriter, loc, a, index(0));
+    Value quotient = arith::DivUIOp::create(
+        rewriter, loc, add(clamped, index(divisor - 1)), index(divisor));
+    return arith::MinSIOp::create(rewriter, loc, quotient, index(limit));
+  }
+  /// input[n, ih, iw, c]; with `guarded`, zero where iw is on the padding.
+  Value loadInput(Value n, Value ih, Value iw, Value c, bool guarded) {
+    if (!guarded)
+      return tensor::ExtractOp::create(rewriter, loc, input,
+                                       ValueRange{n, ih, iw, c});
+    Value valid = inRange(iw, padding.width);
+    Value at = arith::SelectOp::create(rewriter, loc, valid, iw, index(0));
+    Value x = tensor::ExtractOp::create(rewriter, loc, input,
+                                        ValueRange{n, ih, at, c});
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    return arith::SelectOp::create(rewriter, loc, valid, x, zero);
   }
   /// An scf.for over [lower, upper) carrying one value: `body(iv, value)`
   /// returns the next.
@@ -113,9 +157,10 @@ struct DirectConvolutionBuilder {
   }
 
   /// One register tile: `pixels` outputs of `row` from column `ow0`,
-  /// channels from `f0`; returns `row` with the tile written.
+  /// channels from `f0`; returns `row` with the tile written. `guarded`:
+  /// some of the tile's taps fall on the padding's columns.
   Value computeTile(Value row, Value n, Value oh, Value ow0, Value f0,
-                    int64_t pixels) {
+                    int64_t pixels, bool guarded) {
     auto accType = VectorType::get({pixels, tile.channels}, element);
     // Channels past the last real one (a partial channel tile) are masked.
     bool wholeChannels = outChannels % tile.channels == 0;
@@ -129,9 +174,17 @@ struct DirectConvolutionBuilder {
       acc = vector::TransferReadOp::create(rewriter, loc, accType, row,
                                            ValueRange{ow0, f0}, zero, inBounds);
     }
-    Value ih0 = mul(oh, strides[0]);
-    Value iw0 = mul(ow0, strides[1]);
-    acc = forRange(kernelH, acc, [&](Value kh, Value acc) {
+    Value ih0 = sub(mul(oh, strides[0]), padding.top);
+    Value iw0 = sub(mul(ow0, strides[1]), padding.left);
+    // Tap rows on the padding add nothing: kh runs over those on x,
+    // 0 <= ih0 + kh * dh < height.
+    Value khFirst = index(0), khLast = index(kernelH);
+    if (padding.rows) {
+      khFirst = ceilDivOfNonNegative(sub(0, ih0), dilations[0], kernelH);
+      khLast =
+          ceilDivOfNonNegative(sub(padding.height, ih0), dilations[0], kernelH);
+    }
+    acc = forRange(khFirst, khLast, acc, [&](Value kh, Value acc) {
       Value ih = add(ih0, mul(kh, dilations[0]));
       return forRange(kernelW, acc, [&](Value kw, Value acc) {
         Value iw = add(iw0, mul(kw, dilations[1]));
@@ -143,11 +196,9 @@ struct DirectConvolutionBuilder {
               rewriter, loc, rowType, filter, ValueRange{kh, kw, c, f0},
               padding, ArrayRef<bool>{true});
           SmallVector<Value> pixelsAtC;
-          for (int64_t r = 0; r < pixels; ++r) {
-            Value w = add(iw, index(r * strides[1]));
-            pixelsAtC.push_back(tensor::ExtractOp::create(
-                rewriter, loc, input, ValueRange{n, ih, w, c}));
-          }
+          for (int64_t r = 0; r < pixels; ++r)
+            pixelsAtC.push_back(
+                loadInput(n, ih, add(iw, index(r * strides[1])), c, guarded));
           Value column = vector::FromElementsOp::create(
               rewriter, loc, VectorType::get({pixels}, element), pixelsAtC);
           return vector::OuterProductOp::create(rewriter, loc, accType, column,
@@ -162,6 +213,67 @@ struct DirectConvolutionBuilder {
         .getResult();
   }
 };
+
+/// `input` without the zeros that a tensor.pad put around its rows and
+/// columns, read directly or through a unit-stride slice (the phases of a
+/// strided convolution's input gradient), with the zeros in `padding`;
+/// `input` itself, and no padding, otherwise.
+Value stripZeroPadding(RewriterBase &rewriter, Location loc, Value input,
+                       ZeroPadding &padding) {
+  auto type = cast<RankedTensorType>(input.getType());
+  padding = {type.getDimSize(1), type.getDimSize(2), 0, 0, false, false};
+  // The window [offset, offset + size) of the padded tensor that is read.
+  SmallVector<int64_t> offsets(4, 0);
+  ArrayRef<int64_t> sizes = type.getShape();
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (auto slice = input.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (!slice.hasUnitStride() ||
+        llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
+      return input;
+    offsets = llvm::to_vector(slice.getStaticOffsets());
+    pad = slice.getSource().getDefiningOp<tensor::PadOp>();
+  }
+  Value value = pad ? pad.getConstantPaddingValue() : nullptr;
+  if (!value || !matchPattern(value, m_AnyZeroFloat()) ||
+      !pad.getSourceType().hasStaticShape() ||
+      pad.getResultType().getRank() != 4 ||
+      pad.getResultType().getDimSize(0) != sizes[0] ||
+      pad.getResultType().getDimSize(3) != sizes[3])
+    return input;
+  SmallVector<int64_t> low = llvm::to_vector(pad.getStaticLow());
+  if (llvm::any_of(low, ShapedType::isDynamic) || low[0] != 0 || low[3] != 0)
+    return input;
+  // Per spatial dim: the source's part in the window, where it starts
+  // there.
+  ArrayRef<int64_t> sourceShape = pad.getSourceType().getShape();
+  SmallVector<int64_t> first(4, 0), count = llvm::to_vector(sourceShape);
+  ZeroPadding stripped;
+  for (int64_t d : {1, 2}) {
+    int64_t begin = std::clamp<int64_t>(offsets[d] - low[d], 0, sourceShape[d]);
+    int64_t end =
+        std::clamp<int64_t>(offsets[d] + sizes[d] - low[d], 0, sourceShape[d]);
+    if (end <= begin)
+      return input; // the window reads only padding
+    first[d] = begin;
+    count[d] = end - begin;
+    int64_t before = begin + low[d] - offsets[d];
+    bool padded = before > 0 || before + count[d] < sizes[d];
+    (d == 1 ? stripped.top : stripped.left) = before;
+    (d == 1 ? stripped.rows : stripped.columns) = padded;
+  }
+  stripped.height = count[1];
+  stripped.width = count[2];
+  padding = stripped;
+  Value source = pad.getSource();
+  if (ArrayRef<int64_t>(count) == sourceShape)
+    return source;
+  return tensor::ExtractSliceOp::create(
+      rewriter, loc, source,
+      SmallVector<OpFoldResult>(
+          getAsIndexOpFoldResult(rewriter.getContext(), first)),
+      getAsIndexOpFoldResult(rewriter.getContext(), count),
+      SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+}
 
 } // namespace
 
@@ -199,6 +311,9 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
                      outShape[3]),
       splatInit(conv)};
   const ConvTile &tile = builder.tile;
+  // x is read in place: the zeros padded around it are never copied.
+  builder.input = stripZeroPadding(rewriter, loc, input, builder.padding);
+  const ZeroPadding &padding = builder.padding;
 
   // The filter padded with zero channels to a whole number of tiles, so
   // every step loads a full row.
@@ -226,6 +341,20 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
   int64_t width = outShape[2];
   int64_t wholeTiles = width / tile.pixels;
   int64_t lastPixels = width % tile.pixels;
+  // The whole tiles [interiorFirst, interiorLast) of a row read no padded
+  // column: tile t's taps read columns t * R * sw - left + [0, (R - 1) *
+  // sw + (KW - 1) * dw]. The others load under a guard.
+  int64_t interiorFirst = 0, interiorLast = wholeTiles;
+  if (padding.columns) {
+    int64_t tileStride = tile.pixels * builder.strides[1];
+    int64_t lastStart = padding.width - 1 + padding.left -
+                        (tile.pixels - 1) * builder.strides[1] -
+                        (builder.kernelW - 1) * builder.dilations[1];
+    interiorFirst = std::min<int64_t>(
+        llvm::divideCeil(padding.left, tileStride), wholeTiles);
+    interiorLast = lastStart < 0 ? 0 : lastStart / tileStride + 1;
+    interiorLast = std::clamp(interiorLast, interiorFirst, wholeTiles);
+  }
   SmallVector<OpFoldResult> rows = {rewriter.getIndexAttr(outShape[0]),
                                     rewriter.getIndexAttr(outShape[1])};
   auto forall = scf::ForallOp::create(rewriter, loc, rows, ValueRange{shared},
@@ -249,22 +378,28 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
         builder.index(tile.channels), ValueRange{row},
         [&](OpBuilder &, Location, Value f0, ValueRange rowArgs) {
           Value row = rowArgs[0];
-          if (wholeTiles > 0) {
+          auto tiles = [&](int64_t first, int64_t last, bool guarded) {
+            if (first >= last)
+              return;
             auto pixelLoop = scf::ForOp::create(
-                rewriter, loc, builder.index(0),
-                builder.index(wholeTiles * tile.pixels),
-                builder.index(tile.pixels), ValueRange{row},
+                rewriter, loc, builder.index(first * tile.pixels),
+                builder.index(last * tile.pixels), builder.index(tile.pixels),
+                ValueRange{row},
                 [&](OpBuilder &, Location, Value ow0, ValueRange args) {
                   scf::YieldOp::create(rewriter, loc,
                                        builder.computeTile(args[0], n, oh, ow0,
-                                                           f0, tile.pixels));
+                                                           f0, tile.pixels,
+                                                           guarded));
                 });
             row = pixelLoop.getResult(0);
-          }
+          };
+          tiles(0, interiorFirst, /*guarded=*/true);
+          tiles(interiorFirst, interiorLast, /*guarded=*/false);
+          tiles(interiorLast, wholeTiles, /*guarded=*/true);
           if (lastPixels > 0)
             row = builder.computeTile(row, n, oh,
                                       builder.index(wholeTiles * tile.pixels),
-                                      f0, lastPixels);
+                                      f0, lastPixels, padding.columns);
           scf::YieldOp::create(rewriter, loc, row);
         });
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
@@ -312,34 +447,9 @@ struct FilterGradientBuilder {
   DirectConvolutionBuilder &b;
   Value dy;
   int64_t outH, outW, rows;
-  /// The input's height and width and the zeros the forward pass read
-  /// above and left of it. The padding is never written: a tap that falls
-  /// on it adds zero, so rows that read it are skipped and columns that
-  /// read it are loaded under a guard.
-  int64_t inH, inW, padTop, padLeft;
-  bool padRows, padColumns;
 
   Value addf(Value lhs, Value rhs) {
     return arith::AddFOp::create(b.rewriter, b.loc, lhs, rhs);
-  }
-  Value sub(Value a, int64_t c) {
-    return c == 0 ? a : arith::SubIOp::create(b.rewriter, b.loc, a, b.index(c));
-  }
-  /// Whether 0 <= i < size (i signed).
-  Value inRange(Value i, int64_t size) {
-    RewriterBase &rewriter = b.rewriter;
-    Value low = arith::CmpIOp::create(rewriter, b.loc,
-                                      arith::CmpIPredicate::sge, i, b.index(0));
-    Value high = arith::CmpIOp::create(
-        rewriter, b.loc, arith::CmpIPredicate::slt, i, b.index(size));
-    return arith::AndIOp::create(rewriter, b.loc, low, high);
-  }
-  /// ceil(max(a, 0) / divisor) for a signed `a`.
-  Value ceilDivOfNonNegative(Value a, int64_t divisor) {
-    Value clamped = arith::MaxSIOp::create(b.rewriter, b.loc, a, b.index(0));
-    return arith::DivUIOp::create(b.rewriter, b.loc,
-                                  b.add(clamped, b.index(divisor - 1)),
-                                  b.index(divisor));
   }
 
   /// Adds the tile of `count` rows from `row0` and channels from `f0`,
@@ -364,7 +474,7 @@ struct FilterGradientBuilder {
           arith::DivUIOp::create(rewriter, loc, row, b.index(b.inChannels));
       channels.push_back(
           arith::RemUIOp::create(rewriter, loc, row, b.index(b.inChannels)));
-      columnOffsets.push_back(sub(b.mul(kw, b.dilations[1]), padLeft));
+      columnOffsets.push_back(b.sub(b.mul(kw, b.dilations[1]), b.padding.left));
     }
     // One output pixel: dy's row of n0 channels times the R inputs.
     auto step = [&](Value n, Value oh, Value ih, Value ow, Value acc,
@@ -375,21 +485,9 @@ struct FilterGradientBuilder {
           rewriter, loc, rowType, dy, ValueRange{n, oh, ow, f0}, zero,
           ArrayRef<bool>{wholeChannels});
       SmallVector<Value> inputs;
-      for (int64_t r = 0; r < count; ++r) {
-        Value iw = b.add(iw0, columnOffsets[r]);
-        if (!guarded) {
-          inputs.push_back(tensor::ExtractOp::create(
-              rewriter, loc, b.input, ValueRange{n, ih, iw, channels[r]}));
-          continue;
-        }
-        Value valid = inRange(iw, inW);
-        Value at =
-            arith::SelectOp::create(rewriter, loc, valid, iw, b.index(0));
-        Value x = tensor::ExtractOp::create(rewriter, loc, b.input,
-                                            ValueRange{n, ih, at, channels[r]});
-        inputs.push_back(
-            arith::SelectOp::create(rewriter, loc, valid, x, zero));
-      }
+      for (int64_t r = 0; r < count; ++r)
+        inputs.push_back(b.loadInput(n, ih, b.add(iw0, columnOffsets[r]),
+                                     channels[r], guarded));
       Value column = vector::FromElementsOp::create(
           rewriter, loc, VectorType::get({count}, b.element), inputs);
       return vector::OuterProductOp::create(rewriter, loc, accType, column,
@@ -398,26 +496,19 @@ struct FilterGradientBuilder {
           .getResult();
     };
     // The output columns whose taps all read the input: ow * sw +
-    // columnOffsets[r] in [0, inW) for every r (the offsets grow with r).
+    // columnOffsets[r] in [0, width) for every r (the offsets grow with r).
+    const ZeroPadding &padding = b.padding;
     Value interiorFirst, interiorLast;
-    if (padColumns) {
-      Value outWidth = b.index(outW);
-      interiorFirst = arith::MinSIOp::create(
-          rewriter, loc,
-          ceilDivOfNonNegative(arith::SubIOp::create(rewriter, loc, b.index(0),
-                                                     columnOffsets[0]),
-                               b.strides[1]),
-          outWidth);
-      Value beyond = arith::SubIOp::create(rewriter, loc, b.index(inW),
-                                           columnOffsets[count - 1]);
+    if (padding.columns) {
+      interiorFirst = b.ceilDivOfNonNegative(b.sub(0, columnOffsets[0]),
+                                             b.strides[1], outW);
       interiorLast = arith::MaxSIOp::create(
           rewriter, loc,
-          arith::MinSIOp::create(rewriter, loc,
-                                 ceilDivOfNonNegative(beyond, b.strides[1]),
-                                 outWidth),
+          b.ceilDivOfNonNegative(b.sub(padding.width, columnOffsets[count - 1]),
+                                 b.strides[1], outW),
           interiorFirst);
     }
-    Value rowOffset = sub(b.mul(kh, b.dilations[0]), padTop);
+    Value rowOffset = b.sub(b.mul(kh, b.dilations[0]), padding.top);
     Value block = b.forRange(first, last, zeros, [&](Value p, Value block) {
       Value n = arith::DivUIOp::create(rewriter, loc, p, b.index(outH));
       Value oh = arith::RemUIOp::create(rewriter, loc, p, b.index(outH));
@@ -429,7 +520,7 @@ struct FilterGradientBuilder {
           });
         };
         Value pixels = zeros;
-        if (padColumns) {
+        if (padding.columns) {
           pixels = columns(b.index(0), interiorFirst, pixels, true);
           pixels = columns(interiorFirst, interiorLast, pixels, false);
           pixels = columns(interiorLast, b.index(outW), pixels, true);
@@ -438,11 +529,12 @@ struct FilterGradientBuilder {
         }
         return addf(block, pixels);
       };
-      if (!padRows)
+      if (!padding.rows)
         return sumRow();
       // A row of padding adds nothing.
-      auto ifValid = scf::IfOp::create(rewriter, loc, TypeRange{accType},
-                                       inRange(ih, inH), true, true);
+      auto ifValid =
+          scf::IfOp::create(rewriter, loc, TypeRange{accType},
+                            b.inRange(ih, padding.height), true, true);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifValid.thenBlock());
       scf::YieldOp::create(rewriter, loc, sumRow());
@@ -500,17 +592,13 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
       llvm::to_vector(op.getDilations()),
       chooseConvTile(cpu, element.getIntOrFloatBitWidth(), rows, channels),
       /*fillValue=*/nullptr};
-  FilterGradientBuilder grad{conv,
-                             op.getDy(),
-                             dyShape[1],
-                             dyShape[2],
-                             rows,
-                             inputType.getShape()[1],
-                             inputType.getShape()[2],
-                             padding[0],
-                             padding[2],
-                             padding[0] != 0 || padding[1] != 0,
-                             padding[2] != 0 || padding[3] != 0};
+  conv.padding = {inputType.getDimSize(1),
+                  inputType.getDimSize(2),
+                  padding[0],
+                  padding[2],
+                  padding[0] != 0 || padding[1] != 0,
+                  padding[2] != 0 || padding[3] != 0};
+  FilterGradientBuilder grad{conv, op.getDy(), dyShape[1], dyShape[2], rows};
   const ConvTile &tile = conv.tile;
 
   // Output rows (n, oh): split into tasks, walked in blocks.

@@ -78,6 +78,35 @@ func.func @conv(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x20xf32>) -> tensor<1
 
 // -----
 
+// The zeros of padding 1 are never copied: x is read in place. kh runs over
+// the tap rows on x (bounds clamped to [0, 3)), and of the four tiles of
+// 10 pixels a row, the first and last, whose taps reach a padded column,
+// load under a guard (select); the two between load plainly.
+// CHECK-LABEL: func.func @conv_padded
+// AVX512-NOT: tensor.pad %arg0
+// AVX512: scf.forall (%{{.*}}) in (8)
+// AVX512: %[[KH0:.*]] = arith.minsi %{{.*}}, %c3 : index
+// AVX512: %[[KH1:.*]] = arith.minsi %{{.*}}, %c3 : index
+// AVX512: scf.for %{{.*}} = %[[KH0]] to %[[KH1]] step %c1 {{.*}} -> (vector<10x16xf32>)
+// AVX512: %[[AT:.*]] = arith.select %[[OK:.*]], %{{.*}}, %c0 : index
+// AVX512: %[[X:.*]] = tensor.extract %arg0[%c0, %{{.*}}, %[[AT]], %{{.*}}] : tensor<1x8x40x8xf32>
+// AVX512: arith.select %[[OK]], %[[X]], %{{.*}} : f32
+// AVX512: vector.outerproduct {{.*}} : vector<10xf32>, vector<16xf32>
+// AVX512: scf.for %{{.*}} = %c10 to %c30 step %c10
+// AVX512-NOT: arith.select
+// AVX512-COUNT-10: tensor.extract %arg0[
+// AVX512-NOT: arith.select
+// AVX512: vector.outerproduct {{.*}} : vector<10xf32>, vector<16xf32>
+// AVX512: arith.select
+// AVX512: vector.outerproduct {{.*}} : vector<10xf32>, vector<16xf32>
+// AVX512: tensor.parallel_insert_slice
+func.func @conv_padded(%x: tensor<1x8x40x8xf32>, %w: tensor<3x3x8x16xf32>) -> tensor<1x8x40x16xf32> {
+  %0 = trace.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x40x8xf32>, tensor<3x3x8x16xf32>) -> tensor<1x8x40x16xf32>
+  return %0 : tensor<1x8x40x16xf32>
+}
+
+// -----
+
 // With strides, dilations and a bias as the accumulator: the tile starts
 // from the accumulator's values, and the input is read at
 // (ow + r) * sw + kw * dw. 7 output pixels a row of at most 16 (one vector

@@ -96,7 +96,12 @@ def TracePackContractions : Pass<"trace-cpu-pack-contractions"> {
     output rows (n, oh) whose register tiles of R pixels by n0 channels
     (one vector of channels when F is at most one, else two) are
     vector.outerproduct steps over (kh, kw, c), reading the input in place:
-    no im2col matrix and no packed copy.
+    no im2col matrix and no packed copy. Nor a padded copy: where the input
+    is a tensor.pad with zeros around its rows and columns (directly or
+    through a unit-stride slice, as the phases of a strided input gradient
+    read it), the convolution reads the pad's source; tap rows on the
+    padding are skipped, and only the tiles whose taps reach a padded
+    column load under a guard.
   }];
   let options = [
     CpuOption,
