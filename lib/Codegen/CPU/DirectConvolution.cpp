@@ -615,12 +615,13 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
       RankedTensorType::get({filterShape[0], rows, channels}, element);
   SmallVector<int64_t> partialsShape = {tasks, filterShape[0], rows, channels};
   Value partials =
-      linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                             ValueRange{tensor::EmptyOp::create(
-                                 rewriter, loc, partialsShape, element)})
-          .getResult(0);
+      tensor::EmptyOp::create(rewriter, loc, partialsShape, element);
   // An empty batch or output sums nothing: the result is the zeros.
-  if (outputRows > 0 && dyShape[2] > 0) {
+  if (outputRows == 0 || dyShape[2] == 0) {
+    partials = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                      ValueRange{partials})
+                   .getResult(0);
+  } else {
     SmallVector<OpFoldResult> taskCount = {rewriter.getIndexAttr(tasks)};
     auto forall = scf::ForallOp::create(rewriter, loc, taskCount,
                                         ValueRange{partials}, std::nullopt);
@@ -635,8 +636,13 @@ tracec::rewriteFilterGradientDirectly(RewriterBase &rewriter,
         rewriter.getIndexAttr(1), rewriter.getIndexAttr(filterShape[0]),
         rewriter.getIndexAttr(rows), rewriter.getIndexAttr(channels)};
     SmallVector<OpFoldResult> unitStrides(4, rewriter.getIndexAttr(1));
-    Value partial = tensor::ExtractSliceOp::create(
-        rewriter, loc, partialType, shared, offsets, sizes, unitStrides);
+    // Each task zeroes its own partial: in parallel, and into its cache.
+    Value partial =
+        linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                               ValueRange{tensor::ExtractSliceOp::create(
+                                   rewriter, loc, partialType, shared, offsets,
+                                   sizes, unitStrides)})
+            .getResult(0);
     Value taskFirst = conv.mul(task, rowsPerTask);
     Value taskLast = arith::MinUIOp::create(
         rewriter, loc, conv.add(taskFirst, conv.index(rowsPerTask)),

@@ -2,7 +2,7 @@
 
 // conv2d_backprop_filter of static shape becomes register tiles of the
 // gradient: per tap row kh, rows (kw, c) by channels. Four tasks split the
-// 8 x 10 output rows (n, oh), each summing a partial gradient
+// 8 x 10 output rows (n, oh), each zeroing and summing a partial gradient
 // [KH, KW * C, F] in blocks of rows (here one block of 20 rows); per block
 // and tile, a row of pixels is summed from zero in registers by one outer
 // product per pixel (the R input values the rows read there with dy's
@@ -13,10 +13,11 @@
 // interior ones (where every row of the tile reads x) load under a guard.
 // CHECK-LABEL: func.func @filter_gradient
 // CHECK-NOT: tensor.pad
-// CHECK: %[[ZEROS:.*]] = linalg.fill {{.*}} -> tensor<4x3x48x16xf32>
-// CHECK: %[[PARTIALS:.*]] = scf.forall (%[[T:[a-z0-9_]+]]) in (4) shared_outs(%[[OUT:[a-z0-9_]+]] = %[[ZEROS]])
-// CHECK: tensor.extract_slice %[[OUT]][%[[T]], 0, 0, 0] [1, 3, 48, 16]
-// CHECK: scf.for %[[FIRST:[a-z0-9_]+]] = {{.*}} step %c20 {{.*}} -> (tensor<3x48x16xf32>)
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4x3x48x16xf32>
+// CHECK: %[[PARTIALS:.*]] = scf.forall (%[[T:[a-z0-9_]+]]) in (4) shared_outs(%[[OUT:[a-z0-9_]+]] = %[[EMPTY]])
+// CHECK: %[[MINE:.*]] = tensor.extract_slice %[[OUT]][%[[T]], 0, 0, 0] [1, 3, 48, 16]
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[MINE]] : tensor<3x48x16xf32>)
+// CHECK: scf.for %[[FIRST:[a-z0-9_]+]] = {{.*}} step %c20 iter_args(%{{.*}} = %[[ZEROS]]) -> (tensor<3x48x16xf32>)
 // CHECK: scf.for %[[KH:[a-z0-9_]+]] = %c0 to %c3 {{.*}} -> (tensor<3x48x16xf32>)
 // CHECK: scf.for %[[TILE:[a-z0-9_]+]] = %c0 to %c3 {{.*}} -> (tensor<3x48x16xf32>)
 // CHECK: %[[LO:.*]] = arith.minsi %{{.*}}, %c10 : index
