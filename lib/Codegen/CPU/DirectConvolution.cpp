@@ -155,6 +155,21 @@ struct DirectConvolutionBuilder {
                  function_ref<Value(Value, Value)> body) {
     return forRange(index(0), index(size), init, body);
   }
+  /// forRange over [0, size) but for [gapFirst, gapLast): one loop whose
+  /// index jumps the gap, so the body's code is emitted once.
+  Value forRangeAround(Value gapFirst, Value gapLast, Value size, Value init,
+                       function_ref<Value(Value, Value)> body) {
+    Value gap = arith::SubIOp::create(rewriter, loc, gapLast, gapFirst);
+    Value trips =
+        add(gapFirst, arith::SubIOp::create(rewriter, loc, size, gapLast));
+    return forRange(index(0), trips, init, [&](Value i, Value value) {
+      Value after = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::uge, i, gapFirst);
+      Value shift =
+          arith::SelectOp::create(rewriter, loc, after, gap, index(0));
+      return body(add(i, shift), value);
+    });
+  }
 
   /// One register tile: `pixels` outputs of `row` from column `ow0`,
   /// channels from `f0`; returns `row` with the tile written. `guarded`:
@@ -521,9 +536,13 @@ struct FilterGradientBuilder {
         };
         Value pixels = zeros;
         if (padding.columns) {
-          pixels = columns(b.index(0), interiorFirst, pixels, true);
           pixels = columns(interiorFirst, interiorLast, pixels, false);
-          pixels = columns(interiorLast, b.index(outW), pixels, true);
+          // The columns before and after, in one loop.
+          pixels = b.forRangeAround(interiorFirst, interiorLast, b.index(outW),
+                                    pixels, [&](Value ow, Value acc) {
+                                      return step(n, oh, ih, ow, acc,
+                                                  /*guarded=*/true);
+                                    });
         } else {
           pixels = columns(b.index(0), b.index(outW), pixels, false);
         }
