@@ -348,10 +348,12 @@ LogicalResult tracec::rewriteAsDirectConvolution(RewriterBase &rewriter,
                          .getResult();
   }
 
-  // A fill's result is not read: the tiles start from its value.
+  // A fill's result is not read: the tiles start from its value, in the
+  // fill's destination (a slice of a larger tensor where the result is
+  // inserted, as the phases of an input gradient's are).
   Value shared = output;
   if (builder.fillValue)
-    shared = tensor::EmptyOp::create(rewriter, loc, outShape, element);
+    shared = output.getDefiningOp<linalg::FillOp>().getDpsInits()[0];
 
   int64_t width = outShape[2];
   int64_t wholeTiles = width / tile.pixels;
