@@ -21,13 +21,25 @@ struct EmptyTensorPerUsePass
         shared.push_back(empty);
     });
     for (tensor::EmptyOp empty : shared) {
-      SmallVector<OpOperand *> uses = llvm::map_to_vector(
-          empty->getUses(), [](OpOperand &use) { return &use; });
+      // Slices taken from the tensor and inserted back into it stay on
+      // the original (else its first use): one buffer, each slice written
+      // in place. Apart, every insert would be a copy.
+      SmallVector<OpOperand *> others;
+      bool slices = false;
+      for (OpOperand &use : empty->getUses()) {
+        if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(use.getOwner()))
+          slices = true;
+        else
+          others.push_back(&use);
+      }
+      ArrayRef<OpOperand *> moved = others;
+      if (!slices)
+        moved = moved.drop_front();
       // The clones go right after the original: its size operands dominate
       // them, and they dominate every use the original did.
       OpBuilder builder(empty->getContext());
       builder.setInsertionPointAfter(empty);
-      for (OpOperand *use : llvm::drop_begin(uses))
+      for (OpOperand *use : moved)
         use->set(builder.clone(*empty)->getResult(0));
     }
   }

@@ -1,5 +1,5 @@
 // RUN: tracec-opt %s --trace-empty-tensor-per-use --split-input-file | FileCheck %s
-// RUN: tracec-opt %s --trace-empty-tensor-per-use --one-shot-bufferize="bufferize-function-boundaries allow-return-allocs-from-loops" --split-input-file | FileCheck %s --check-prefix=BUF
+// RUN: tracec-opt %s --trace-empty-tensor-per-use --one-shot-bufferize="bufferize-function-boundaries allow-return-allocs-from-loops" --cse --canonicalize --split-input-file | FileCheck %s --check-prefix=BUF
 
 // One tensor.empty that CSE shared between two kernels becomes one per
 // kernel; each still bufferizes to one allocation of its own.
@@ -55,4 +55,28 @@ func.func @single(%a: f32) -> tensor<4xf32> {
   %unused = tensor.empty() : tensor<8xf32>
   %0 = linalg.fill ins(%a : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Slices taken from an empty tensor and inserted back into it (the phases
+// of a strided input gradient) keep the one tensor: each slice is written
+// in place (the copy back of a slice onto itself folds away), no copy.
+// Other uses still get their own.
+// CHECK-LABEL: func @slices_in_place
+//       CHECK:   %[[E:.*]] = tensor.empty() : tensor<8xf32>
+//       CHECK:   %[[OTHER:.*]] = tensor.empty() : tensor<8xf32>
+//       CHECK:   tensor.extract_slice %[[E]][0] [4] [2]
+//       CHECK:   tensor.insert_slice %{{.*}} into %[[E]][0] [4] [2]
+//       CHECK:   linalg.fill ins(%{{.*}}) outs(%[[OTHER]]
+// BUF-LABEL: func @slices_in_place
+// BUF-COUNT-2: memref.alloc() {{.*}} : memref<8xf32>
+// BUF-NOT: memref.copy
+func.func @slices_in_place(%a: f32) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %s = tensor.extract_slice %e[0] [4] [2] : tensor<8xf32> to tensor<4xf32>
+  %f = linalg.fill ins(%a : f32) outs(%s : tensor<4xf32>) -> tensor<4xf32>
+  %i = tensor.insert_slice %f into %e[0] [4] [2] : tensor<4xf32> into tensor<8xf32>
+  %g = linalg.fill ins(%a : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %i, %g : tensor<8xf32>, tensor<8xf32>
 }
