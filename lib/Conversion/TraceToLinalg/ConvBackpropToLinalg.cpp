@@ -48,8 +48,8 @@ void multiplyAdd(OpBuilder &b, Location l, Value x, Value y, Value acc) {
     y = arith::ExtFOp::create(b, l, type, y);
   }
   Value product = arith::MulFOp::create(b, l, x, y);
-  linalg::YieldOp::create(
-      b, l, arith::AddFOp::create(b, l, acc, product).getResult());
+  linalg::YieldOp::create(b, l,
+                          arith::AddFOp::create(b, l, acc, product).getResult());
 }
 
 /// Replaces `op` with `sums`, rounded once to its element type if they
@@ -168,8 +168,8 @@ struct Conv2DBackpropFilterToLinalg : OpRewritePattern<Conv2DBackpropFilterOp> {
                               rewriter.getZeroAttr(accumulatorType(element)));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{init.getType()},
-        ValueRange{padded, op.getDy()}, ValueRange{init}, maps, iterators(4, 3),
-        [](OpBuilder &b, Location l, ValueRange args) {
+        ValueRange{padded, op.getDy()}, ValueRange{init}, maps,
+        iterators(4, 3), [](OpBuilder &b, Location l, ValueRange args) {
           multiplyAdd(b, l, args[0], args[1], args[2]);
         });
     replaceRounded(rewriter, op, generic.getResult(0));
@@ -214,9 +214,9 @@ Value forEachTap(
 /// scf.forall: the taps are independent, so threads share them. One loop
 /// over the taps' linear index t = kh * kw_size + kw, so that the threads
 /// split all of them, not only the rows of the window.
-Value forallTaps(
-    OpBuilder &b, Location loc, int64_t khSize, int64_t kwSize, Value dest,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> part) {
+Value forallTaps(OpBuilder &b, Location loc, int64_t khSize, int64_t kwSize,
+                 Value dest,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> part) {
   auto forall = scf::ForallOp::create(b, loc, {b.getIndexAttr(khSize * kwSize)},
                                       ValueRange{dest}, std::nullopt);
   OpBuilder::InsertionGuard guard(b);
