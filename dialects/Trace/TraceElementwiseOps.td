@@ -50,6 +50,18 @@ def Trace_ErfOp : Trace_UnaryOp<"erf", Trace_FloatTensor,
     "the error function (gelu's gradient needs it)">;
 def Trace_SinOp : Trace_UnaryOp<"sin", Trace_FloatTensor, "sine">;
 def Trace_CosOp : Trace_UnaryOp<"cos", Trace_FloatTensor, "cosine">;
+def Trace_AsinOp : Trace_UnaryOp<"asin", Trace_FloatTensor,
+    "inverse sine, in [-pi/2, pi/2] (NaN outside [-1, 1])">;
+def Trace_AcosOp : Trace_UnaryOp<"acos", Trace_FloatTensor,
+    "inverse cosine, in [0, pi] (NaN outside [-1, 1])">;
+def Trace_AtanOp : Trace_UnaryOp<"atan", Trace_FloatTensor,
+    "inverse tangent, in (-pi/2, pi/2)">;
+def Trace_AsinhOp : Trace_UnaryOp<"asinh", Trace_FloatTensor,
+    "inverse hyperbolic sine">;
+def Trace_AcoshOp : Trace_UnaryOp<"acosh", Trace_FloatTensor,
+    "inverse hyperbolic cosine (NaN below 1)">;
+def Trace_AtanhOp : Trace_UnaryOp<"atanh", Trace_FloatTensor,
+    "inverse hyperbolic tangent (NaN outside [-1, 1], +-inf at +-1)">;
 def Trace_SignOp : Trace_UnaryOp<"sign", Trace_NumericTensor, "-1, 0 or 1">;
 def Trace_FloorOp : Trace_UnaryOp<"floor", Trace_FloatTensor, "round down">;
 
@@ -114,6 +126,10 @@ def Trace_MaxOp : Trace_BinaryOp<"max", "elementwise maximum (NaN wins)"> {
 def Trace_MinOp : Trace_BinaryOp<"min", "elementwise minimum (NaN wins)"> {
   let frontendName = "minimum";
 }
+
+def Trace_Atan2Op : Trace_BroadcastingOp<"atan2", Trace_FloatTensor,
+    Trace_FloatTensor, "the angle of the point (rhs, lhs): atan(lhs / rhs) "
+    "in the right quadrant, in [-pi, pi] (C's atan2(lhs, rhs))", 0>;
 
 def Trace_EqOp : Trace_CompareOp<"eq", "lhs == rhs"> {
   let frontendName = "equal";

@@ -271,6 +271,32 @@ def Trace_ScatterAddOp : Trace_Op<"scatter_add",
   let hasFolder = 1;
 }
 
+def Trace_SortOp : Trace_Op<"sort", [Pure, InferTypeOpAdaptor,
+                                      Trace_ReifiesShapes]> {
+  let summary = "sort along `axis` by the first operand, the others carried";
+  let description = [{
+    XLA's and `lax.sort`'s sort with one key: the slices of every operand
+    along `axis` are permuted by the stable order of the first operand's
+    (ascending, or with `descending` descending; NaN is above every number,
+    so it comes last ascending and first descending, as in NumPy and
+    `lax.top_k`; equal keys keep their order either way). The operands
+    share one shape; each result has its operand's type. NumPy's `argsort`
+    is the second result of sorting `(x, iota)`:
+    ```mlir
+    %v, %i = trace.sort %x, %iota {axis = 1} : tensor<4x?xf32>, tensor<4x?xi32>
+    ```
+    Gradient: each operand's cotangent is its result's, permuted back (a
+    sort of the permutation with the cotangent carried); tangents are
+    carried by the same sort.
+  }];
+  let arguments = (ins Variadic<Trace_Tensor>:$inputs,
+                       DefaultValuedAttr<Trace_I64Attr, "-1">:$axis,
+                       UnitAttr:$descending);
+  let results = (outs Variadic<Trace_Tensor>:$results);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
+}
+
 def Trace_OneHotOp : Trace_Op<"one_hot", [Pure, Trace_ReifiesShapes]> {
   let summary = "one-hot encode indices: a new dim of size `depth` at `axis`";
   let description = [{

@@ -130,4 +130,66 @@ def Trace_RandomNormalOp : Trace_RandomOp<"random_normal", "normal"> {
                        DefaultValuedAttr<F64Attr, "1.0">:$stddev);
 }
 
+//===----------------------------------------------------------------------===//
+// Keyed (stateless) random numbers: JAX's functional keys
+//===----------------------------------------------------------------------===//
+
+class Trace_StatelessRandomOp<string mnemonic, string what, dag params,
+                              Type resultType>
+    : Trace_Op<mnemonic, [Pure]> {
+  let summary = "random numbers of a key (" # what # ")";
+  let description = [{
+    A pure source: the numbers depend only on the key (a `tensor<2xi32>`,
+    the two 32-bit words of a Philox4x32-10 key) and the result's shape,
+    so the same key always gives the same numbers, in every run (JAX's
+    `jax.random`, TensorFlow's `stateless_random_*`). Element i (row-major)
+    comes from the Philox words of counter (lo(i), hi(i), 0, 0); the
+    uniform and normal numbers are drawn from them as `random_uniform` and
+    `random_normal` draw theirs. The result shape is static.
+    ```mlir
+    %u = trace.stateless_random_uniform %key {low = -1.0, high = 1.0} : tensor<2xi32> -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = !con((ins Trace_IndexTensor:$key), params);
+  let results = (outs resultType:$result);
+  let hasVerifier = 1;
+}
+
+def Trace_StatelessRandomUniformOp
+    : Trace_StatelessRandomOp<"stateless_random_uniform", "uniform",
+        (ins DefaultValuedAttr<F64Attr, "0.0">:$low,
+             DefaultValuedAttr<F64Attr, "1.0">:$high), Trace_FloatTensor> {
+  let assemblyFormat = "$key attr-dict `:` type($key) `->` type($result)";
+}
+
+def Trace_StatelessRandomNormalOp
+    : Trace_StatelessRandomOp<"stateless_random_normal", "normal",
+        (ins DefaultValuedAttr<F64Attr, "0.0">:$mean,
+             DefaultValuedAttr<F64Attr, "1.0">:$stddev), Trace_FloatTensor> {
+  let assemblyFormat = "$key attr-dict `:` type($key) `->` type($result)";
+}
+
+def Trace_StatelessRandomBitsOp
+    : Trace_StatelessRandomOp<"stateless_random_bits", "32-bit words",
+        (ins Trace_IndexTensor:$counter,
+             DefaultValuedAttr<Trace_I64Attr, "0">:$stream),
+        Trace_IndexTensor> {
+  let summary = "random 32-bit words of a key, a counter and a stream";
+  let description = [{
+    Element i (row-major) is word 0 of Philox4x32-10 under `key` at counter
+    (lo(i), hi(i), counter, stream), as an i32 (the bits of a uint32):
+    what deriving keys needs. `tracec.random.split` draws new keys with
+    stream 1 and counter 0, `fold_in(key, data)` with stream 2 and counter
+    `data`; the uniform and normal ops use stream 0, so the three never
+    share a counter. `counter` is a rank-0 i32 tensor.
+    ```mlir
+    %keys = trace.stateless_random_bits %key, %zero {stream = 1 : i64} : tensor<2xi32>, tensor<i32> -> tensor<4x2xi32>
+    ```
+  }];
+  let assemblyFormat = [{
+    $key `,` $counter attr-dict `:` type($key) `,` type($counter) `->`
+    type($result)
+  }];
+}
+
 #endif // TRACE_SOURCE_OPS_TD

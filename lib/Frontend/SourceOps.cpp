@@ -171,3 +171,48 @@ Value tracec::random_normal(llvm::ArrayRef<int64_t> shape, DType dtype,
   return random(mlir::trace::RandomNormalOp::getOperationName(), "mean",
                 "stddev", shape, dtype, seed, mean, stddev);
 }
+
+static Value statelessRandom(llvm::StringRef name, llvm::StringRef first,
+                             llvm::StringRef second, const Value &key,
+                             llvm::ArrayRef<int64_t> shape, DType dtype,
+                             double a, double b) {
+  checkShape(name, shape);
+  mlir::OpBuilder builder(&context());
+  mlir::Type types[] = {tensorType(shape, dtype)};
+  mlir::NamedAttribute attrs[] = {
+      builder.getNamedAttr(first, builder.getF64FloatAttr(a)),
+      builder.getNamedAttr(second, builder.getF64FloatAttr(b))};
+  return wrap(
+      createOp(name, {resolve(key)}, attrs, llvm::ArrayRef<mlir::Type>(types))
+          ->getResult(0));
+}
+
+Value tracec::stateless_random_uniform(const Value &key,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       DType dtype, double low, double high) {
+  return statelessRandom(
+      mlir::trace::StatelessRandomUniformOp::getOperationName(), "low", "high",
+      key, shape, dtype, low, high);
+}
+
+Value tracec::stateless_random_normal(const Value &key,
+                                      llvm::ArrayRef<int64_t> shape,
+                                      DType dtype, double mean, double stddev) {
+  return statelessRandom(
+      mlir::trace::StatelessRandomNormalOp::getOperationName(), "mean",
+      "stddev", key, shape, dtype, mean, stddev);
+}
+
+Value tracec::stateless_random_bits(const Value &key, const Value &counter,
+                                    llvm::ArrayRef<int64_t> shape,
+                                    int64_t stream) {
+  llvm::StringRef name = mlir::trace::StatelessRandomBitsOp::getOperationName();
+  checkShape(name, shape);
+  mlir::OpBuilder builder(&context());
+  mlir::Type types[] = {tensorType(shape, DType::i32)};
+  mlir::NamedAttribute attrs[] = {
+      builder.getNamedAttr("stream", builder.getI64IntegerAttr(stream))};
+  return wrap(createOp(name, {resolve(key), resolve(counter)}, attrs,
+                       llvm::ArrayRef<mlir::Type>(types))
+                  ->getResult(0));
+}

@@ -43,6 +43,19 @@ Value tracec::size(const Value &x, llvm::ArrayRef<int64_t> axes,
                   ->getResult(0));
 }
 
+std::vector<Value> tracec::sort(llvm::ArrayRef<Value> inputs, int64_t axis,
+                                bool descending) {
+  llvm::SmallVector<mlir::Value> values;
+  for (const Value &input : inputs)
+    values.push_back(resolve(input));
+  mlir::Operation *sorted = createWithBuilder<trace::SortOp>(
+      mlir::ValueRange(values), axis, descending);
+  std::vector<Value> results;
+  for (mlir::Value result : sorted->getResults())
+    results.push_back(wrap(result));
+  return results;
+}
+
 Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,
                       int64_t axis, double onValue, double offValue) {
   mlir::Value value = resolve(indices);

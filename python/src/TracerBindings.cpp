@@ -230,6 +230,22 @@ void tracec::python::bindTracer(py::module_ &m) {
                              int64_t seed, double low, double high) {
     return random_uniform(shape, parseDTypeOrThrow(dtype), seed, low, high);
   });
+  m.def("stateless_random_uniform",
+        [](const Value &key, const I64s &shape, const std::string &dtype,
+           double low, double high) {
+          return stateless_random_uniform(key, shape, parseDTypeOrThrow(dtype),
+                                          low, high);
+        });
+  m.def("stateless_random_normal",
+        [](const Value &key, const I64s &shape, const std::string &dtype,
+           double mean, double stddev) {
+          return stateless_random_normal(key, shape, parseDTypeOrThrow(dtype),
+                                         mean, stddev);
+        });
+  m.def("stateless_random_bits", [](const Value &key, const Value &counter,
+                                    const I64s &shape, int64_t stream) {
+    return stateless_random_bits(key, counter, shape, stream);
+  });
   m.def("random_normal", [](const I64s &shape, const std::string &dtype,
                             int64_t seed, double mean, double stddev) {
     return random_normal(shape, parseDTypeOrThrow(dtype), seed, mean, stddev);
@@ -266,6 +282,8 @@ void tracec::python::bindTracer(py::module_ &m) {
                       int64_t axis, double on, double off) {
     return one_hot(i, depth, parseDTypeOrThrow(dtype), axis, on, off);
   });
+  m.def("sort", [](const std::vector<Value> &inputs, int64_t axis,
+                   bool descending) { return sort(inputs, axis, descending); });
   m.def("zeros_like", [](const Value &x) { return zeros_like(x); });
   m.def("ones_like", [](const Value &x) { return ones_like(x); });
   m.def("print", [](const Value &x, const std::string &message) {

@@ -239,19 +239,46 @@ def _channel(v, channel, ndim):
     return tnp.reshape(v, (-1,) + (1,) * (ndim - 1 - channel))
 
 
-def dropout(x, rate, training=True, seed=0):
+def dropout(x, rate, training=True, seed=0, key=None):
     """Zeroes each element with probability `rate` and scales the others by
     1 / (1 - rate) (torch.nn.functional.dropout, tf.nn.dropout); the
     identity without `training`. The mask is new at every call (of the
-    compiled function, or eagerly), seeded as tracec.random.uniform."""
+    compiled function, or eagerly), seeded as tracec.random.uniform; with a
+    random `key` (tracec.random.PRNGKey), it is the key's, as in JAX."""
     if not 0.0 <= rate < 1.0:
         raise ValueError(f"dropout rate must be in [0, 1), got {rate}")
     if not training or rate == 0.0:
         return x
     dtype = _logits_dtype(x)
-    keep = tnp.greater_equal(
-        random.uniform(tnp._shape(x), dtype=dtype, seed=seed), rate)
+    u = random.uniform(key, tnp._shape(x), dtype) if key is not None else \
+        random.uniform(tnp._shape(x), dtype=dtype, seed=seed)
+    keep = tnp.greater_equal(u, rate)
     return tnp.where(keep, tnp.multiply(x, 1.0 / (1.0 - rate)), 0.0)
+
+
+def _top_k(x, k):
+    values, indices = _C.sort(
+        [x, _C.iota(list(tnp._shape(x)), "i32", len(tnp._shape(x)) - 1)],
+        -1, True)
+    start = [0] * len(tnp._shape(x))
+    limit = list(tnp._shape(x)[:-1]) + [k]
+    return (op("slice", values, start=start, limit=limit),
+            op("slice", indices, start=start, limit=limit))
+
+
+def top_k(x, k=1):
+    """The `k` largest entries of the last axis and their indices (int32),
+    largest first, the lower index first among equal ones
+    (tf.math.top_k, jax.lax.top_k); gradients flow to the chosen entries."""
+    shape = tnp._shape(x)
+    if not shape:
+        raise ValueError("top_k needs at least one axis")
+    if None in shape:
+        raise ValueError("top_k needs a static shape")
+    if not 0 <= int(k) <= shape[-1]:
+        raise ValueError(f"top_k: k = {k} is out of range for a last axis of "
+                         f"{shape[-1]}")
+    return apply(_top_k, (x,), int(k), name="top_k")
 
 
 def embedding(ids, table):

@@ -62,6 +62,12 @@ sin = _unary("sin", "sin")
 cos = _unary("cos", "cos")
 sign = _unary("sign", "sign")
 floor = _unary("floor", "floor")
+arcsin = asin = _unary("asin", "arcsin")
+arccos = acos = _unary("acos", "arccos")
+arctan = atan = _unary("atan", "arctan")
+arcsinh = asinh = _unary("asinh", "arcsinh")
+arccosh = acosh = _unary("acosh", "arccosh")
+arctanh = atanh = _unary("atanh", "arctanh")
 
 
 def square(x):
@@ -178,6 +184,26 @@ def _true_divide(x, y):
     if not _is_floating_operand(x) and not _is_floating_operand(y):
         x, y = _as_float64(x), _as_float64(y)
     return binary_kernel(_op_kernel("div"))(x, y)
+
+
+def _arctan2(y, x):
+    # Integers and bools as float64 (as NumPy's arctan2 takes them), or as
+    # the other operand's float dtype.
+    floats = [v.dtype for v in (y, x)
+              if isinstance(v, Value) and v.dtype in _core.FLOAT_DTYPES]
+    dtype = floats[0] if floats else "f64"
+
+    def as_float(v):
+        if isinstance(v, Value):
+            return v if v.dtype in _core.FLOAT_DTYPES else _C.cast(v, dtype)
+        return float(v)
+    y, x = as_float(y), as_float(x)
+    if not isinstance(y, Value) and not isinstance(x, Value):
+        y = _C.constant(np.asarray(y, np.float64))
+    return binary_kernel(_op_kernel("atan2"))(y, x)
+
+
+arctan2 = atan2 = _binary_function(_arctan2, "arctan2")
 
 
 def _integer_floor_divmod(x, y):
@@ -1610,6 +1636,110 @@ def take_along_axis(x, indices, axis):
     return reshape(take(ravel(x), ravel(flat), axis=0), out_shape)
 
 
+def _sort(x, axis, descending):
+    return _C.sort([x], axis, descending)[0]
+
+
+def _argsort(x, axis, descending, index_dtype):
+    shape = _shape(x)
+    if None in shape:
+        raise ValueError("argsort needs a static shape")
+    iota = _C.iota(list(shape), index_dtype, axis % len(shape))
+    return _C.sort([x, iota], axis, descending)[1]
+
+
+def _sort_operand(a, axis, what):
+    a = _weak_array(a)
+    if axis is None:
+        return ravel(a), 0
+    if _ndim(a) == 0:
+        raise ValueError(f"{what} of a scalar needs axis=None")
+    return a, _axis_list(a, axis)[0]
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+    """np.sort (stable, NaN last; axis=None sorts the flattened array);
+    `descending` as jax.numpy's. Gradients go back to where each element
+    came from."""
+    if order is not None:
+        raise NotImplementedError("sort: `order` (structured arrays) is not "
+                                  "supported")
+    a, axis = _sort_operand(a, axis, "sort")
+    return apply(_sort, (a,), axis, bool(descending), name="sort")
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=True,
+            descending=False):
+    """np.argsort: the (stable) indices that sort `a` along `axis`, int64 as
+    NumPy's."""
+    if order is not None:
+        raise NotImplementedError("argsort: `order` (structured arrays) is "
+                                  "not supported")
+    a, axis = _sort_operand(a, axis, "argsort")
+    return apply(_argsort, (a,), axis, bool(descending), "i64",
+                 name="argsort")
+
+
+def quantile(a, q, axis=None, keepdims=False):
+    """np.quantile with NumPy's default (linear) interpolation between the
+    sorted values; `q` a Python number or a sequence of them."""
+    a = _weak_array(a)
+    qs = np.asarray(q, np.float64)
+    if np.any((qs < 0) | (qs > 1)):
+        raise ValueError(f"quantiles must be in [0, 1], got {q}")
+    if axis is None:
+        data, axis_ = ravel(a), 0
+    else:
+        data, axis_ = a, _axis_list(a, axis)[0]
+    n = _shape(data)[axis_]
+    if n is None:
+        raise ValueError("quantile needs a static size along its axis")
+    if n == 0:
+        raise ValueError("quantile of an empty axis")
+    ordered = sort(data, axis=axis_)
+    results = []
+    for qv in qs.reshape(-1):
+        position = qv * (n - 1)
+        below = int(np.floor(position))
+        above = builtins.min(below + 1, n - 1)
+        fraction = position - below
+        low = take(ordered, below, axis=axis_)
+        value = low if fraction == 0 else add(
+            low, multiply(subtract(take(ordered, above, axis=axis_), low),
+                          fraction))
+        if keepdims:
+            value = expand_dims(value, axis_) if axis is not None else \
+                reshape(value, (1,) * _ndim(a))
+        results.append(value)
+    if qs.ndim == 0:
+        return results[0]
+    return reshape(stack(results), qs.shape + _shape(results[0]))
+
+
+def percentile(a, q, axis=None, keepdims=False):
+    """np.percentile: quantile at q / 100."""
+    return quantile(a, np.asarray(q, np.float64) / 100.0, axis=axis,
+                    keepdims=keepdims)
+
+
+def median(a, axis=None, keepdims=False):
+    """np.median: the mean of the middle sorted values."""
+    return quantile(a, 0.5, axis=axis, keepdims=keepdims)
+
+
+def searchsorted(a, v, side="left"):
+    """np.searchsorted of a sorted 1-D `a`: the count of elements below each
+    of `v` (at most `v` with side="right"), int64."""
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    a, v = _weak_array(a), _weak_array(v)
+    if _ndim(a) != 1:
+        raise ValueError("searchsorted needs a 1-D sorted array")
+    below = (less if side == "left" else less_equal)(
+        a, expand_dims(v, -1))
+    return sum(astype(below, np.int64), axis=-1)
+
+
 def trapz(y, x=None, dx=1.0, axis=-1):
     y = _weak_array(y)
     axis = _axis_list(y, axis)[0]
@@ -1977,7 +2107,7 @@ def _install_operators(cls):
     cls.__repr__ = lambda self: f"<tracec.Value {self.type_string()}>"
     cls.__bool__ = _no_bool
     cls.__len__ = lambda self: self.shape[0]
-    cls.__iter__ = _no_iter
+    cls.__iter__ = _iter
     cls.__hash__ = object.__hash__
 
 
@@ -2028,9 +2158,16 @@ def _no_bool(self):
         "pass the value as a non-array (static) argument")
 
 
-def _no_iter(self):
-    raise TypeError("iterating over a symbolic value is not supported; index "
-                    "it (x[i]) instead")
+def _iter(self):
+    # As JAX: the rows of a static first axis, one slice each (`k1, k2 =
+    # split(key)`); a loop over a traced length is autograph's or fori_loop's.
+    shape = self.shape
+    if not shape:
+        raise TypeError("iteration over a 0-d array")
+    if shape[0] is None:
+        raise TypeError("iterating over a `?` first axis is not supported "
+                        "while tracing; use tracec.fori_loop, or autograph")
+    return (self[i] for i in range(shape[0]))
 
 
 _install_operators(Value)
@@ -2085,11 +2222,13 @@ def _recorded_ufuncs():
               "true_divide": divide, "divide": divide, "power": power,
               "maximum": maximum, "minimum": minimum, "matmul": matmul,
               "floor_divide": floor_divide, "remainder": remainder,
-              "fmod": fmod, "divmod": divmod}
+              "fmod": fmod, "divmod": divmod, "arctan2": arctan2}
     unary = {"negative": negative, "positive": _identity, "absolute": abs,
              "exp": exp, "log": log, "log1p": log1p, "sqrt": sqrt,
              "tanh": tanh, "sin": sin, "cos": cos, "square": square,
-             "sign": sign, "floor": floor}
+             "sign": sign, "floor": floor, "arcsin": arcsin,
+             "arccos": arccos, "arctan": arctan, "arcsinh": arcsinh,
+             "arccosh": arccosh, "arctanh": arctanh}
     reductions = {"add": sum, "maximum": max, "minimum": min,
                   "multiply": prod}
     return {**{(name, "__call__"): fn for name, fn in binary.items()},

@@ -54,6 +54,19 @@ Value random_uniform(llvm::ArrayRef<int64_t> shape, DType dtype = DType::f32,
 Value random_normal(llvm::ArrayRef<int64_t> shape, DType dtype = DType::f32,
                     int64_t seed = 0, double mean = 0.0, double stddev = 1.0);
 
+/// Keyed random numbers (JAX's `jax.random`): pure functions of `key`, an
+/// i32 tensor of shape [2] (the words of a Philox key), and the shape.
+Value stateless_random_uniform(const Value &key, llvm::ArrayRef<int64_t> shape,
+                               DType dtype = DType::f32, double low = 0.0,
+                               double high = 1.0);
+Value stateless_random_normal(const Value &key, llvm::ArrayRef<int64_t> shape,
+                              DType dtype = DType::f32, double mean = 0.0,
+                              double stddev = 1.0);
+/// Philox's 32-bit words (as i32) under `key` at the rank-0 i32 `counter`
+/// in `stream`: what new keys are made of (trace.stateless_random_bits).
+Value stateless_random_bits(const Value &key, const Value &counter,
+                            llvm::ArrayRef<int64_t> shape, int64_t stream);
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
@@ -113,6 +126,10 @@ Value size(const Value &x, llvm::ArrayRef<int64_t> axes = {},
 /// A new dim of size `depth` at `axis`, `onValue` where the index matches.
 Value one_hot(const Value &indices, int64_t depth, DType dtype = DType::f32,
               int64_t axis = -1, double onValue = 1.0, double offValue = 0.0);
+/// `inputs` (one shape) sorted along `axis` by the first one's stable order
+/// (trace.sort); the others are carried: `sort({x, iota})[1]` is argsort.
+std::vector<Value> sort(llvm::ArrayRef<Value> inputs, int64_t axis = -1,
+                        bool descending = false);
 
 //===----------------------------------------------------------------------===//
 // Printing

@@ -83,6 +83,12 @@ TRACE_MATH_UNARY(ErfOp, math::ErfOp)
 TRACE_MATH_UNARY(SinOp, math::SinOp)
 TRACE_MATH_UNARY(CosOp, math::CosOp)
 TRACE_MATH_UNARY(FloorOp, math::FloorOp)
+TRACE_MATH_UNARY(AsinOp, math::AsinOp)
+TRACE_MATH_UNARY(AcosOp, math::AcosOp)
+TRACE_MATH_UNARY(AtanOp, math::AtanOp)
+TRACE_MATH_UNARY(AsinhOp, math::AsinhOp)
+TRACE_MATH_UNARY(AcoshOp, math::AcoshOp)
+TRACE_MATH_UNARY(AtanhOp, math::AtanhOp)
 #undef TRACE_MATH_UNARY
 
 Value buildScalar(Log1pOp, OpBuilder &b, Location loc, ValueRange args,
@@ -212,6 +218,10 @@ Value buildScalar(RemOp, OpBuilder &b, Location loc, ValueRange args, Type) {
   Value safe = arith::SelectOp::create(
       b, loc, arith::OrIOp::create(b, loc, byZero, byMinusOne), one, rhs);
   return arith::RemSIOp::create(b, loc, lhs, safe);
+}
+
+Value buildScalar(Atan2Op, OpBuilder &b, Location loc, ValueRange args, Type) {
+  return math::Atan2Op::create(b, loc, args[0], args[1]);
 }
 
 #define TRACE_BINARY(TraceOp, FloatOp, IntOp)                                  \
@@ -363,15 +373,17 @@ void mlir::trace::populateElementwiseToLinalgPatterns(
       ElementwiseToGeneric<RsqrtOp>, ElementwiseToGeneric<TanhOp>,
       ElementwiseToGeneric<SigmoidOp>, ElementwiseToGeneric<ReluOp>,
       ElementwiseToGeneric<GeluOp>, ElementwiseToGeneric<ErfOp>,
-      ElementwiseToGeneric<SinOp>,
+      ElementwiseToGeneric<AsinOp>, ElementwiseToGeneric<AcosOp>,
+      ElementwiseToGeneric<AtanOp>, ElementwiseToGeneric<AsinhOp>,
+      ElementwiseToGeneric<AcoshOp>, ElementwiseToGeneric<AtanhOp>,
+      ElementwiseToGeneric<Atan2Op>, ElementwiseToGeneric<SinOp>,
       ElementwiseToGeneric<CosOp>, ElementwiseToGeneric<SignOp>,
       ElementwiseToGeneric<FloorOp>, ElementwiseToGeneric<StopGradientOp>,
       // binary
       ElementwiseToGeneric<AddOp>, ElementwiseToGeneric<SubOp>,
       ElementwiseToGeneric<MulOp>, ElementwiseToGeneric<DivOp>,
-      ElementwiseToGeneric<RemOp>,
-      ElementwiseToGeneric<PowOp>, ElementwiseToGeneric<MaxOp>,
-      ElementwiseToGeneric<MinOp>,
+      ElementwiseToGeneric<RemOp>, ElementwiseToGeneric<PowOp>,
+      ElementwiseToGeneric<MaxOp>, ElementwiseToGeneric<MinOp>,
       // comparisons, select, cast
       ElementwiseToGeneric<EqOp>, ElementwiseToGeneric<NeOp>,
       ElementwiseToGeneric<LtOp>, ElementwiseToGeneric<LeOp>,

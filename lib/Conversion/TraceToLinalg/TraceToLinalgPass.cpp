@@ -79,6 +79,7 @@ struct TraceToLinalgPass
     populateShapeToLinalgPatterns(patterns);
     populateConcatSliceToTensorPatterns(patterns);
     populateIndexingToLinalgPatterns(patterns);
+    populateSortToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -1,4 +1,4 @@
-//===- LowerRandom.cpp - random_uniform/random_normal -> Philox numbers ---===//
+//===- LowerRandom.cpp - random ops -> Philox numbers ---------------------===//
 //
 // Element i (row-major) of the n-th run of an op with seed s is drawn from
 //   (x0, x1, x2, x3) = Philox4x32-10(counter = (lo(i), hi(i), lo(n), hi(n)),
@@ -12,6 +12,11 @@
 // (Box-Muller; u2 from x1, or from (x2, x3) for f64). f16 and bf16 are
 // computed in f32 and rounded. f32 log and cos are MLIR's polynomial
 // approximations (a few ulp), f64 ones libm's.
+//
+// The keyed ops (stateless_random_*) are pure, but draw their numbers the
+// same way, so they are lowered here too: key = the key tensor's words,
+// counter = (lo(i), hi(i), 0, 0), or (lo(i), hi(i), counter, stream) for
+// stateless_random_bits, whose element is x0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,21 +104,41 @@ Value largestBelow(OpBuilder &b, Location loc, FloatType type, double high) {
   return arith::ConstantOp::create(b, loc, FloatAttr::get(type, value));
 }
 
-/// One element of the op's result (in `compute`, f32 or f64) from the
-/// Philox words.
-Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
+/// What a random op draws: uniform in [first, second), normal with mean
+/// `first` and standard deviation `second`, or Philox's first word.
+struct Distribution {
+  enum Kind { Uniform, Normal, Bits } kind;
+  double first = 0, second = 0;
+};
+
+Distribution distributionOf(Operation *random) {
+  if (auto op = dyn_cast<RandomUniformOp>(random))
+    return {Distribution::Uniform, op.getLow().convertToDouble(),
+            op.getHigh().convertToDouble()};
+  if (auto op = dyn_cast<RandomNormalOp>(random))
+    return {Distribution::Normal, op.getMean().convertToDouble(),
+            op.getStddev().convertToDouble()};
+  if (auto op = dyn_cast<StatelessRandomUniformOp>(random))
+    return {Distribution::Uniform, op.getLow().convertToDouble(),
+            op.getHigh().convertToDouble()};
+  if (auto op = dyn_cast<StatelessRandomNormalOp>(random))
+    return {Distribution::Normal, op.getMean().convertToDouble(),
+            op.getStddev().convertToDouble()};
+  return {Distribution::Bits};
+}
+
+/// One element of the result (in `compute`, f32 or f64) from the Philox
+/// words.
+Value sample(OpBuilder &b, Location loc, Distribution d, Type compute,
              std::array<Value, 4> x) {
   bool wide = compute.isF64();
-  if (auto uniform = dyn_cast<RandomUniformOp>(random)) {
-    double low = uniform.getLow().convertToDouble();
-    double high = uniform.getHigh().convertToDouble();
+  if (d.kind == Distribution::Uniform) {
     Value u = uniform01(b, loc, compute, x[0], x[1]);
     Value scaled = arith::MulFOp::create(
-        b, loc, u, floatConstant(b, loc, compute, high - low));
-    return arith::AddFOp::create(b, loc, floatConstant(b, loc, compute, low),
-                                 scaled);
+        b, loc, u, floatConstant(b, loc, compute, d.second - d.first));
+    return arith::AddFOp::create(
+        b, loc, floatConstant(b, loc, compute, d.first), scaled);
   }
-  auto normal = cast<RandomNormalOp>(random);
   Value u1 = arith::SubFOp::create(b, loc, floatConstant(b, loc, compute, 1.0),
                                    uniform01(b, loc, compute, x[0], x[1]));
   Value u2 = wide ? uniform01(b, loc, compute, x[2], x[3])
@@ -127,33 +152,35 @@ Value sample(OpBuilder &b, Location loc, Operation *random, Type compute,
   Value z =
       arith::MulFOp::create(b, loc, radius, math::CosOp::create(b, loc, angle));
   Value scaled = arith::MulFOp::create(
-      b, loc,
-      floatConstant(b, loc, compute, normal.getStddev().convertToDouble()), z);
-  return arith::AddFOp::create(
-      b, loc,
-      floatConstant(b, loc, compute, normal.getMean().convertToDouble()),
-      scaled);
+      b, loc, floatConstant(b, loc, compute, d.second), z);
+  return arith::AddFOp::create(b, loc, floatConstant(b, loc, compute, d.first),
+                               scaled);
 }
 
 /// The generic drawing `random`'s numbers, built at `b`'s insertion point,
-/// of the op's sizes (`like`'s, read at run time where `?`).
+/// of the op's sizes (`like`'s, read at run time where `?`): element i
+/// from Philox under `key` at counter (lo(i), hi(i), high[0], high[1]).
 /// Fails, having built part of it, where the op has `?` dims and no `like`
 /// (checkRandomLowerable).
 FailureOr<linalg::GenericOp> buildRandom(OpBuilder &b, Operation *random,
-                                         SymbolTable &symbols) {
+                                         std::array<Value, 2> high,
+                                         std::array<Value, 2> key) {
   auto type = cast<RankedTensorType>(random->getResult(0).getType());
-  auto element = cast<FloatType>(type.getElementType());
-  Type compute = element.isF64() ? Type(element)
-                                 : Type(Float32Type::get(random->getContext()));
-  auto uniform = dyn_cast<RandomUniformOp>(random);
-  uint64_t seed =
-      uniform ? uniform.getSeed() : cast<RandomNormalOp>(random).getSeed();
+  Type element = type.getElementType();
+  Type compute = element.isF64() || element.isInteger(32)
+                     ? element
+                     : Type(Float32Type::get(random->getContext()));
+  Distribution distribution = distributionOf(random);
   Location loc = random->getLoc();
-  std::pair<Value, Value> run = splitWords(b, loc, nextRun(b, loc, symbols));
-  ReifiedRankedShapedTypeDims shapes;
-  if (failed(reifyResultShapes(b, random, shapes)))
-    return failure();
-  ArrayRef<OpFoldResult> sizes = shapes[0];
+  SmallVector<OpFoldResult> sizes;
+  if (type.hasStaticShape()) {
+    sizes = getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  } else {
+    ReifiedRankedShapedTypeDims shapes;
+    if (failed(reifyResultShapes(b, random, shapes)))
+      return failure();
+    sizes = shapes[0];
+  }
 
   // The row-major strides that number the elements as the static op of
   // those sizes does.
@@ -181,17 +208,35 @@ FailureOr<linalg::GenericOp> buildRandom(OpBuilder &b, Operation *random,
         auto [indexLow, indexHigh] = splitWords(
             nb, l, arith::IndexCastUIOp::create(nb, l, nb.getI64Type(), index));
         std::array<Value, 4> words = buildPhilox4x32(
-            nb, l, {indexLow, indexHigh, run.first, run.second}, seed);
-        Value value = sample(nb, l, random, compute, words);
+            nb, l, {indexLow, indexHigh, high[0], high[1]}, key);
+        if (distribution.kind == Distribution::Bits) {
+          linalg::YieldOp::create(nb, l, words[0]);
+          return;
+        }
+        Value value = sample(nb, l, distribution, compute, words);
         if (value.getType() != element)
           value = arith::TruncFOp::create(nb, l, element, value);
-        if (uniform)
+        if (distribution.kind == Distribution::Uniform)
           value = arith::MinimumFOp::create(
               nb, l, value,
-              largestBelow(nb, l, element,
-                           uniform.getHigh().convertToDouble()));
+              largestBelow(nb, l, cast<FloatType>(element),
+                           distribution.second));
         linalg::YieldOp::create(nb, l, value);
       });
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// The f32 log and cos of a normal generic become polynomials, which LLVM
+/// vectorizes with the rest of the generator; libm's scalar calls would
+/// take most of the time.
+void noteApproximation(Operation *random, linalg::GenericOp generic,
+                       SmallVectorImpl<Operation *> &approximate) {
+  Type element = getElementTypeOrSelf(random->getResult(0).getType());
+  if (distributionOf(random).kind == Distribution::Normal && !element.isF64())
+    approximate.push_back(generic);
 }
 
 template <typename RandomOp>
@@ -209,14 +254,17 @@ struct LowerRandom : OpConversionPattern<RandomOp> {
     if (!type.hasStaticShape() && adaptor.getLike().empty())
       return rewriter.notifyMatchFailure(random, "checkRandomLowerable fails");
     // (`like` is a tensor, which the conversion leaves as it is.)
+    Location loc = random.getLoc();
+    auto run = splitWords(rewriter, loc, nextRun(rewriter, loc, symbols));
+    uint64_t seed = random.getSeed();
+    std::array<Value, 2> key = {
+        i32Constant(rewriter, loc, static_cast<uint32_t>(seed)),
+        i32Constant(rewriter, loc, static_cast<uint32_t>(seed >> 32))};
     FailureOr<linalg::GenericOp> generic =
-        buildRandom(rewriter, random, symbols);
+        buildRandom(rewriter, random, {run.first, run.second}, key);
     if (failed(generic))
       return failure();
-    // f32 log and cos as polynomials, which LLVM vectorizes with the rest
-    // of the generator; libm's scalar calls would take most of the time.
-    if (isa<RandomNormalOp>(random) && !type.getElementType().isF64())
-      approximate.push_back(*generic);
+    noteApproximation(random, *generic, approximate);
     // The numbers, and no token.
     rewriter.replaceOpWithMultiple(
         random, SmallVector<SmallVector<Value>>{{generic->getResult(0)}, {}});
@@ -224,6 +272,44 @@ struct LowerRandom : OpConversionPattern<RandomOp> {
   }
 
   SymbolTable &symbols;
+  SmallVectorImpl<Operation *> &approximate;
+};
+
+/// The keyed ops: the key's words from the tensor, counter words (0, 0), or
+/// (counter, stream) for the bits.
+template <typename RandomOp>
+struct LowerStatelessRandom : OpConversionPattern<RandomOp> {
+  using Base = OpConversionPattern<RandomOp>;
+  LowerStatelessRandom(const TypeConverter &converter, MLIRContext *context,
+                       SmallVectorImpl<Operation *> &approximate)
+      : Base(converter, context), approximate(approximate) {}
+
+  LogicalResult
+  matchAndRewrite(RandomOp random, typename Base::OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = random.getLoc();
+    auto word = [&](Value tensor, int64_t i) -> Value {
+      return tensor::ExtractOp::create(
+          rewriter, loc, tensor,
+          ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)});
+    };
+    std::array<Value, 2> key = {word(adaptor.getKey(), 0),
+                                word(adaptor.getKey(), 1)};
+    std::array<Value, 2> high = {i32Constant(rewriter, loc, 0),
+                                 i32Constant(rewriter, loc, 0)};
+    if constexpr (std::is_same_v<RandomOp, StatelessRandomBitsOp>)
+      high = {tensor::ExtractOp::create(rewriter, loc, adaptor.getCounter(),
+                                        ValueRange{}),
+              i32Constant(rewriter, loc, random.getStream())};
+    FailureOr<linalg::GenericOp> generic =
+        buildRandom(rewriter, random, high, key);
+    if (failed(generic))
+      return failure();
+    noteApproximation(random, *generic, approximate);
+    rewriter.replaceOp(random, generic->getResult(0));
+    return success();
+  }
+
   SmallVectorImpl<Operation *> &approximate;
 };
 
@@ -248,6 +334,10 @@ void mlir::trace::populateRandomLoweringPatterns(
     SymbolTable &symbols, SmallVectorImpl<Operation *> &approximate) {
   patterns.add<LowerRandom<RandomUniformOp>, LowerRandom<RandomNormalOp>>(
       converter, patterns.getContext(), symbols, approximate);
+  patterns.add<LowerStatelessRandom<StatelessRandomUniformOp>,
+               LowerStatelessRandom<StatelessRandomNormalOp>,
+               LowerStatelessRandom<StatelessRandomBitsOp>>(
+      converter, patterns.getContext(), approximate);
 }
 
 LogicalResult

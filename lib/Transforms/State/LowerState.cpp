@@ -330,7 +330,9 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     });
     // Stateful ops never stay: one that cannot be lowered is an error.
     target.addIllegalOp<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp,
-                        PrintOp, RandomUniformOp, RandomNormalOp>();
+                        PrintOp, RandomUniformOp, RandomNormalOp,
+                        StatelessRandomUniformOp, StatelessRandomNormalOp,
+                        StatelessRandomBitsOp>();
 
     SymbolTable symbols(module);
     SmallVector<Operation *> approximate;

@@ -25,20 +25,30 @@ static Value constantU32(OpBuilder &b, Location loc, uint32_t value) {
 std::array<Value, 4> mlir::trace::buildPhilox4x32(OpBuilder &b, Location loc,
                                                   std::array<Value, 4> c,
                                                   uint64_t key) {
+  return buildPhilox4x32(
+      b, loc, c,
+      {constantU32(b, loc, static_cast<uint32_t>(key)),
+       constantU32(b, loc, static_cast<uint32_t>(key >> 32))});
+}
+
+std::array<Value, 4> mlir::trace::buildPhilox4x32(OpBuilder &b, Location loc,
+                                                  std::array<Value, 4> c,
+                                                  std::array<Value, 2> key) {
   Value m0 = constantU32(b, loc, kM0), m1 = constantU32(b, loc, kM1);
-  uint32_t k0 = static_cast<uint32_t>(key),
-           k1 = static_cast<uint32_t>(key >> 32);
+  Value w0 = constantU32(b, loc, kW0), w1 = constantU32(b, loc, kW1);
+  // (Constant keys fold to one constant per round.)
+  auto [k0, k1] = key;
   for (int round = 0; round < kRounds; ++round) {
     auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c[0]);
     auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c[2]);
     Value x0 = arith::XOrIOp::create(b, loc, p1.getHigh(), c[1]);
     Value x2 = arith::XOrIOp::create(b, loc, p0.getHigh(), c[3]);
-    c = {arith::XOrIOp::create(b, loc, x0, constantU32(b, loc, k0)),
-         p1.getLow(),
-         arith::XOrIOp::create(b, loc, x2, constantU32(b, loc, k1)),
-         p0.getLow()};
-    k0 += kW0;
-    k1 += kW1;
+    c = {arith::XOrIOp::create(b, loc, x0, k0), p1.getLow(),
+         arith::XOrIOp::create(b, loc, x2, k1), p0.getLow()};
+    if (round + 1 < kRounds) {
+      k0 = b.createOrFold<arith::AddIOp>(loc, k0, w0);
+      k1 = b.createOrFold<arith::AddIOp>(loc, k1, w1);
+    }
   }
   return c;
 }

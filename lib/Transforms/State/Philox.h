@@ -18,6 +18,11 @@ std::array<Value, 4> buildPhilox4x32(OpBuilder &b, Location loc,
                                      std::array<Value, 4> counter,
                                      uint64_t key);
 
+/// The same under a key known at run time: its two i32 words, low first.
+std::array<Value, 4> buildPhilox4x32(OpBuilder &b, Location loc,
+                                     std::array<Value, 4> counter,
+                                     std::array<Value, 2> key);
+
 } // namespace mlir::trace
 
 #endif // TRACEC_LIB_TRANSFORMS_PHILOX_H

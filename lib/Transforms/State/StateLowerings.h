@@ -40,7 +40,8 @@ void populatePrintLoweringPatterns(const TypeConverter &converter,
 /// random_uniform / random_normal: the op's run counter lives in a private
 /// i64 `memref.global` (0 in a fresh module) that `memref.atomic_rmw`
 /// advances on every run; a `linalg.generic` draws the numbers with Philox
-/// (LowerRandom.cpp). Each generic whose f32 log and cos should become
+/// (LowerRandom.cpp); the keyed stateless_random_* ops too, from their key.
+/// Each generic whose f32 log and cos should become
 /// polynomials is appended to `approximate`, for
 /// approximateRandomMath once the conversion is done (a pattern cannot run
 /// other patterns).

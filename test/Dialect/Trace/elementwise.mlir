@@ -498,3 +498,23 @@ func.func @cast(%f: tensor<4xf32>, %b: tensor<?x3xi1>, %i: tensor<i64>,
   %9 = trace.cast %h : tensor<2x2xf16> to tensor<2x2xi64>
   return
 }
+
+// The inverse trigonometric and hyperbolic functions, and atan2.
+// CHECK-LABEL: func.func @inverse_trigonometric
+// CHECK: trace.asin %arg0 : tensor<4xf32>
+// CHECK: trace.acos %arg0 : tensor<4xf32>
+// CHECK: trace.atan %arg1 : tensor<?x2xf64>
+// CHECK: trace.asinh %arg0 : tensor<4xf32>
+// CHECK: trace.acosh %arg1 : tensor<?x2xf64>
+// CHECK: trace.atanh %arg0 : tensor<4xf32>
+// CHECK: trace.atan2 %arg0, %arg2 : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+func.func @inverse_trigonometric(%a: tensor<4xf32>, %b: tensor<?x2xf64>, %c: tensor<f32>) {
+  %0 = trace.asin %a : tensor<4xf32>
+  %1 = trace.acos %a : tensor<4xf32>
+  %2 = trace.atan %b : tensor<?x2xf64>
+  %3 = trace.asinh %a : tensor<4xf32>
+  %4 = trace.acosh %b : tensor<?x2xf64>
+  %5 = trace.atanh %a : tensor<4xf32>
+  %6 = trace.atan2 %a, %c : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return
+}

@@ -597,3 +597,30 @@ func.func @rem() -> (tensor<5xf32>, tensor<5xi32>) {
   %i = trace.rem %ia, %ib : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi32>
   return %f, %i : tensor<5xf32>, tensor<5xi32>
 }
+
+// -----
+
+// The inverse functions fold through libm in double.
+// CHECK-LABEL: func.func @inverse_trigonometric
+// CHECK: trace.constant dense<[0.000000e+00, 0.52359877559829893]>
+// CHECK: trace.constant dense<[1.5707963267948966, 1.0471975511965979]>
+// CHECK: trace.constant dense<[0.78539816339744828, 1.1071487177940904]>
+// CHECK: trace.constant dense<[0.000000e+00, 0.48121182505960347]>
+// CHECK: trace.constant dense<[0.000000e+00, 1.3169578969248166]>
+// CHECK: trace.constant dense<[0.000000e+00, 0.54930614433405478]>
+// CHECK: trace.constant dense<[0.78539816339744828, -2.3561944901923448]>
+// CHECK-NOT: trace.{{asin|acos|atan|asinh|acosh|atanh|atan2}}
+// CHECK: return
+func.func @inverse_trigonometric() -> (tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>) {
+  %x = trace.constant dense<[0.0, 0.5]> : tensor<2xf64>
+  %y = trace.constant dense<[1.0, 2.0]> : tensor<2xf64>
+  %m = trace.constant dense<[1.0, -1.0]> : tensor<2xf64>
+  %0 = trace.asin %x : tensor<2xf64>
+  %1 = trace.acos %x : tensor<2xf64>
+  %2 = trace.atan %y : tensor<2xf64>
+  %3 = trace.asinh %x : tensor<2xf64>
+  %4 = trace.acosh %y : tensor<2xf64>
+  %5 = trace.atanh %x : tensor<2xf64>
+  %6 = trace.atan2 %m, %m : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xf64>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>
+}

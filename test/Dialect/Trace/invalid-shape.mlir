@@ -484,3 +484,27 @@ func.func @pad_overflow(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = trace.pad %x {low = array<i64: 9223372036854775807>, high = array<i64: 1>} : tensor<2xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+func.func @sort_scalar(%x: tensor<f32>) {
+  // expected-error @below {{'trace.sort' op operands must have rank >= 1, got a scalar}}
+  %0 = trace.sort %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @sort_axis(%x: tensor<3x4xf32>) {
+  // expected-error @below {{'trace.sort' op axis 2 is out of range for rank 2}}
+  %0 = trace.sort %x {axis = 2} : tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @sort_shapes(%x: tensor<3x4xf32>, %y: tensor<3x5xi32>) {
+  // expected-error @below {{'trace.sort' op operand #1 has shape 3x5, the keys 3x4}}
+  %0:2 = trace.sort %x, %y : tensor<3x4xf32>, tensor<3x5xi32>
+  return
+}

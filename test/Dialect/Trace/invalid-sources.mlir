@@ -247,3 +247,63 @@ func.func @random_normal_integer_result() {
   %r, %c = trace.random_normal : tensor<4xi64>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// stateless_random_uniform, stateless_random_normal, stateless_random_bits
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @stateless_key_shape(%key: tensor<3xi32>) {
+  // expected-error @below {{'trace.stateless_random_uniform' op key must be a tensor<2xi32> (a random key), got 'tensor<3xi32>'}}
+  %0 = trace.stateless_random_uniform %key : tensor<3xi32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @stateless_key_type(%key: tensor<2xi64>) {
+  // expected-error @below {{'trace.stateless_random_normal' op key must be a tensor<2xi32> (a random key), got 'tensor<2xi64>'}}
+  %0 = trace.stateless_random_normal %key : tensor<2xi64> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @stateless_dynamic_result(%key: tensor<2xi32>) {
+  // expected-error @below {{'trace.stateless_random_uniform' op result must have a static shape, got 'tensor<?xf32>'}}
+  %0 = trace.stateless_random_uniform %key : tensor<2xi32> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @stateless_uniform_range(%key: tensor<2xi32>) {
+  // expected-error @below {{'trace.stateless_random_uniform' op low (2.000000e+00) must be less than high (1.000000e+00)}}
+  %0 = trace.stateless_random_uniform %key {low = 2.0, high = 1.0} : tensor<2xi32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @stateless_normal_stddev(%key: tensor<2xi32>) {
+  // expected-error @below {{'trace.stateless_random_normal' op stddev must be positive and finite, got 0}}
+  %0 = trace.stateless_random_normal %key {stddev = 0.0} : tensor<2xi32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @stateless_bits_counter(%key: tensor<2xi32>, %c: tensor<2xi32>) {
+  // expected-error @below {{'trace.stateless_random_bits' op counter must be a tensor<i32>, got 'tensor<2xi32>'}}
+  %0 = trace.stateless_random_bits %key, %c : tensor<2xi32>, tensor<2xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @stateless_bits_result(%key: tensor<2xi32>, %c: tensor<i32>) {
+  // expected-error @below {{'trace.stateless_random_bits' op result must have i32 elements, got 'tensor<4xi64>'}}
+  %0 = trace.stateless_random_bits %key, %c : tensor<2xi32>, tensor<i32> -> tensor<4xi64>
+  return
+}

@@ -178,3 +178,12 @@ func.func @one_hot(%i: tensor<4xi32>, %j: tensor<2x3xi64>, %s: tensor<i32>, %d: 
   %5 = trace.one_hot %i {depth = 1} : tensor<4xi32> -> tensor<4x1xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<4x10xf32>, tensor<10x4xf32>, tensor<2x5x3xi32>, tensor<3xf16>, tensor<?x2xi1>, tensor<4x1xf32>
 }
+
+// CHECK-LABEL: func.func @sort
+// CHECK: trace.sort %arg0 : tensor<4x?xf32>
+// CHECK: trace.sort %arg0, %arg1 {axis = 0 : i64, descending} : tensor<4x?xf32>, tensor<4x?xi32>
+func.func @sort(%x: tensor<4x?xf32>, %i: tensor<4x?xi32>) {
+  %0 = trace.sort %x : tensor<4x?xf32>
+  %1:2 = trace.sort %x, %i {axis = 0, descending} : tensor<4x?xf32>, tensor<4x?xi32>
+  return
+}

@@ -104,3 +104,14 @@ func.func @random_normal() {
   %r3, %c3 = trace.random_normal : tensor<3xbf16>
   return
 }
+
+// CHECK-LABEL: func.func @stateless_random
+// CHECK: trace.stateless_random_uniform %arg0 {high = 2.000000e+00 : f64, low = -1.000000e+00 : f64} : tensor<2xi32> -> tensor<3x4xf32>
+// CHECK: trace.stateless_random_normal %arg0 : tensor<2xi32> -> tensor<5xf64>
+// CHECK: trace.stateless_random_bits %arg0, %arg1 {stream = 2 : i64} : tensor<2xi32>, tensor<i32> -> tensor<2xi32>
+func.func @stateless_random(%key: tensor<2xi32>, %counter: tensor<i32>) {
+  %0 = trace.stateless_random_uniform %key {low = -1.0, high = 2.0} : tensor<2xi32> -> tensor<3x4xf32>
+  %1 = trace.stateless_random_normal %key : tensor<2xi32> -> tensor<5xf64>
+  %2 = trace.stateless_random_bits %key, %counter {stream = 2} : tensor<2xi32>, tensor<i32> -> tensor<2xi32>
+  return
+}

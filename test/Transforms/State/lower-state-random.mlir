@@ -53,3 +53,30 @@ func.func @normal_f32() -> tensor<8xf32> {
   %n, %c = trace.random_normal {seed = 3} : tensor<8xf32>
   return %n : tensor<8xf32>
 }
+
+// -----
+
+// The keyed ops are pure: no counter global; the key's words are read from
+// the key tensor and are the Philox key, the counter's high words are 0 (or
+// the counter and stream of stateless_random_bits, whose element is x0).
+// CHECK-LABEL: func.func @keyed
+// CHECK-NOT: memref.global
+// CHECK-NOT: memref.atomic_rmw
+// CHECK-DAG: %[[K0:.+]] = tensor.extract %arg0[%c0{{.*}}] : tensor<2xi32>
+// CHECK-DAG: %[[K1:.+]] = tensor.extract %arg0[%c1{{.*}}] : tensor<2xi32>
+// CHECK: linalg.generic
+// CHECK-COUNT-10: arith.mului_extended
+// CHECK: arith.minimumf
+// CHECK: linalg.generic
+// CHECK: linalg.yield %{{.+}} : f32
+// CHECK: tensor.extract %arg1[] : tensor<i32>
+// CHECK: linalg.generic
+// CHECK-COUNT-10: arith.mului_extended
+// CHECK: linalg.yield %{{.+}} : i32
+// CHECK-NOT: trace.
+func.func @keyed(%key: tensor<2xi32>, %counter: tensor<i32>) -> (tensor<2x3xf32>, tensor<4xf32>, tensor<3x2xi32>) {
+  %u = trace.stateless_random_uniform %key {low = -1.0, high = 1.0} : tensor<2xi32> -> tensor<2x3xf32>
+  %n = trace.stateless_random_normal %key : tensor<2xi32> -> tensor<4xf32>
+  %b = trace.stateless_random_bits %key, %counter {stream = 1} : tensor<2xi32>, tensor<i32> -> tensor<3x2xi32>
+  return %u, %n, %b : tensor<2x3xf32>, tensor<4xf32>, tensor<3x2xi32>
+}

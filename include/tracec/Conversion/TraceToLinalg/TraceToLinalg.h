@@ -42,6 +42,8 @@ void populateConcatSliceToTensorPatterns(RewritePatternSet &patterns);
 /// gather, scatter_add, one_hot -> linalg.generic (scatter_add: an scf.for
 /// nest).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+/// sort -> a stable bottom-up merge sort per row, in scf loops.
+void populateSortToLoopsPatterns(RewritePatternSet &patterns);
 
 /// A linalg contraction one of whose operands is a splat (constant or fill)
 /// -> the sum of the other operand over the contracted dims, scaled and

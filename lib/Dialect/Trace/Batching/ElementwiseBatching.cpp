@@ -153,12 +153,15 @@ void mlir::trace::registerBatchingRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, TraceDialect *) {
     attachBroadcasting<NegOp, AbsOp, ExpOp, LogOp, Log1pOp, SqrtOp, RsqrtOp,
                        TanhOp, SigmoidOp, ReluOp, GeluOp, ErfOp, SinOp, CosOp,
-                       SignOp, FloorOp, AddOp, SubOp, MulOp, DivOp, RemOp,
-                       PowOp, MaxOp, MinOp, EqOp, NeOp, LtOp, LeOp, GtOp,
-                       GeOp, SelectOp, CastOp, StopGradientOp, MatmulOp>(context);
+                       SignOp, FloorOp, AsinOp, AcosOp, AtanOp, AsinhOp,
+                       AcoshOp, AtanhOp, Atan2Op, AddOp, SubOp, MulOp, DivOp,
+                       RemOp, PowOp, MaxOp, MinOp, EqOp, NeOp, LtOp, LeOp, GtOp,
+                       GeOp, SelectOp, CastOp, StopGradientOp, MatmulOp>(
+        context);
     attachAxes<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
                ReduceProdOp, ReduceLogSumExpOp>(context);
-    attachAxis<ArgmaxOp, SoftmaxOp, LogSoftmaxOp, ConcatOp, OneHotOp>(context);
+    attachAxis<ArgmaxOp, SoftmaxOp, LogSoftmaxOp, ConcatOp, OneHotOp, SortOp>(
+        context);
     registerShapeBatching(context);
     registerConvPoolBatching(context);
     registerGradientRequestBatching(context);

@@ -73,6 +73,33 @@ Value sinRule(GradientBuilder &g, Value x, Value, Value dy) {
 Value cosRule(GradientBuilder &g, Value x, Value, Value dy) {
   return g.neg(g.mul(dy, SinOp::create(g.builder, g.loc, x)));
 }
+// The inverse functions' derivatives. (1 - x)(1 + x) and (x - 1)(x + 1)
+// rather than 1 - x^2 and x^2 - 1: accurate where |x| is near 1.
+Value oneMinusSquare(GradientBuilder &g, Value x) {
+  Value one = g.constant(1, x);
+  return g.mul(g.sub(one, x), g.add(one, x));
+}
+Value asinRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.mul(dy, RsqrtOp::create(g.builder, g.loc, oneMinusSquare(g, x)));
+}
+Value acosRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.neg(asinRule(g, x, Value(), dy));
+}
+Value atanRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.div(dy, g.add(g.constant(1, x), g.mul(x, x)));
+}
+Value asinhRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.mul(dy, RsqrtOp::create(g.builder, g.loc,
+                                   g.add(g.mul(x, x), g.constant(1, x))));
+}
+Value acoshRule(GradientBuilder &g, Value x, Value, Value dy) {
+  Value one = g.constant(1, x);
+  return g.mul(dy, RsqrtOp::create(g.builder, g.loc,
+                                   g.mul(g.sub(x, one), g.add(x, one))));
+}
+Value atanhRule(GradientBuilder &g, Value x, Value, Value dy) {
+  return g.div(dy, oneMinusSquare(g, x));
+}
 Value castRule(GradientBuilder &g, Value x, Value, Value dy) {
   // Float-to-float only: the cotangent goes back to the input's precision.
   auto type = cast<RankedTensorType>(x.getType());
@@ -113,6 +140,11 @@ Cotangents divRule(GradientBuilder &g, Value, Value b, Value y, Value dy) {
 }
 /// rem: y = a - trunc(a/b) * b, so da = dy and db = -dy * trunc(a/b),
 /// where trunc(a/b) = (a - y) / b (exactly an integer up to rounding).
+/// atan2(a, b) = angle of (b, a): da = dy b / (a^2 + b^2), db = -dy a / (...).
+Cotangents atan2Rule(GradientBuilder &g, Value a, Value b, Value, Value dy) {
+  Value scale = g.div(dy, g.add(g.mul(a, a), g.mul(b, b)));
+  return {g.mul(scale, b), g.neg(g.mul(scale, a))};
+}
 Cotangents remRule(GradientBuilder &g, Value a, Value b, Value y, Value dy) {
   return {dy, g.neg(g.mul(dy, g.div(g.sub(a, y), b)))};
 }
@@ -220,7 +252,8 @@ struct StopGradientGradient
 };
 
 /// random_uniform/random_normal: sources whose `like` operand gives only a
-/// shape, so nothing flows back into it and their tangent is zero.
+/// shape, so nothing flows back into it and their tangent is zero; the
+/// keyed ones read only an integer key.
 template <typename OpTy>
 struct RandomGradient
     : DifferentiableOpInterface::ExternalModel<RandomGradient<OpTy>, OpTy> {
@@ -249,6 +282,12 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   ErfOp::attachInterface<UnaryGradient<ErfOp, erfRule>>(*context);
   SinOp::attachInterface<UnaryGradient<SinOp, sinRule>>(*context);
   CosOp::attachInterface<UnaryGradient<CosOp, cosRule>>(*context);
+  AsinOp::attachInterface<UnaryGradient<AsinOp, asinRule>>(*context);
+  AcosOp::attachInterface<UnaryGradient<AcosOp, acosRule>>(*context);
+  AtanOp::attachInterface<UnaryGradient<AtanOp, atanRule>>(*context);
+  AsinhOp::attachInterface<UnaryGradient<AsinhOp, asinhRule>>(*context);
+  AcoshOp::attachInterface<UnaryGradient<AcoshOp, acoshRule>>(*context);
+  AtanhOp::attachInterface<UnaryGradient<AtanhOp, atanhRule>>(*context);
   SignOp::attachInterface<UnaryGradient<SignOp, zeroRule>>(*context);
   FloorOp::attachInterface<UnaryGradient<FloorOp, zeroRule>>(*context);
   CastOp::attachInterface<UnaryGradient<CastOp, castRule, castTangentRule>>(
@@ -257,6 +296,12 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   StopGradientOp::attachInterface<StopGradientGradient>(*context);
   RandomUniformOp::attachInterface<RandomGradient<RandomUniformOp>>(*context);
   RandomNormalOp::attachInterface<RandomGradient<RandomNormalOp>>(*context);
+  StatelessRandomUniformOp::attachInterface<
+      RandomGradient<StatelessRandomUniformOp>>(*context);
+  StatelessRandomNormalOp::attachInterface<
+      RandomGradient<StatelessRandomNormalOp>>(*context);
+  StatelessRandomBitsOp::attachInterface<RandomGradient<StatelessRandomBitsOp>>(
+      *context);
   // size reads only its operand's shape.
   SizeOp::attachInterface<UnaryGradient<SizeOp, zeroRule>>(*context);
 
@@ -266,6 +311,7 @@ void mlir::trace::registerElementwiseGradients(MLIRContext *context) {
   DivOp::attachInterface<BinaryGradient<DivOp, divRule>>(*context);
   RemOp::attachInterface<BinaryGradient<RemOp, remRule>>(*context);
   PowOp::attachInterface<BinaryGradient<PowOp, powRule>>(*context);
+  Atan2Op::attachInterface<BinaryGradient<Atan2Op, atan2Rule>>(*context);
   MaxOp::attachInterface<BinaryGradient<MaxOp, maxRule>>(*context);
   MinOp::attachInterface<BinaryGradient<MinOp, minRule>>(*context);
   SelectOp::attachInterface<SelectGradient>(*context);

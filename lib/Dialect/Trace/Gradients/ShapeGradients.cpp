@@ -19,6 +19,7 @@
 #include "GradientModels.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 using namespace mlir;
@@ -474,6 +475,75 @@ struct ScatterAddGradient
   }
 };
 
+/// sort permutes each operand along the axis by the keys' order. The
+/// permutation is the second result of sorting (keys, iota); a cotangent
+/// goes back through its inverse (sorting (permutation, cotangent)
+/// ascending puts every element back where it came from), a tangent
+/// through the same sort of the keys. Integer and bool operands have none.
+struct SortGradient
+    : DifferentiableOpInterface::ExternalModel<SortGradient, SortOp> {
+  static bool isFloat(Value v) {
+    return isa<FloatType>(getElementTypeOrSelf(v.getType()));
+  }
+
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto sort = cast<SortOp>(op);
+    SmallVector<unsigned> operands;
+    SmallVector<Value> carried;
+    for (auto [i, result] : llvm::enumerate(sort.getResults())) {
+      Value dy = isFloat(result) ? state.cotangent(result) : Value();
+      if (!dy)
+        continue;
+      operands.push_back(i);
+      carried.push_back(dy);
+    }
+    if (carried.empty())
+      return success();
+    Location loc = op->getLoc();
+    Value keys = state.primal(sort.getInputs().front());
+    auto keysType = cast<RankedTensorType>(keys.getType());
+    int64_t axis = *normalizeAxis(sort.getAxis(), keysType.getRank());
+    auto iotaType = keysType.clone(builder.getI32Type());
+    Value iota =
+        keysType.hasStaticShape()
+            ? IotaOp::create(builder, loc, iotaType, axis).getResult()
+            : IotaOp::create(builder, loc, iotaType, keys, axis).getResult();
+    Value permutation = SortOp::create(builder, loc, ValueRange{keys, iota},
+                                       axis, sort.getDescending())
+                            .getResult(1);
+    carried.insert(carried.begin(), permutation);
+    auto back = SortOp::create(builder, loc, carried, axis,
+                               /*descending=*/false);
+    for (auto [k, i] : llvm::enumerate(operands))
+      if (failed(state.accumulate(sort.getInputs()[i], back.getResult(k + 1))))
+        return failure();
+    return success();
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto sort = cast<SortOp>(op);
+    SmallVector<unsigned> operands;
+    SmallVector<Value> carried = {state.primal(sort.getInputs().front())};
+    for (auto [i, input] : llvm::enumerate(sort.getInputs())) {
+      Value tangent = isFloat(input) ? state.tangent(input) : Value();
+      if (!tangent)
+        continue;
+      operands.push_back(i);
+      carried.push_back(tangent);
+    }
+    if (operands.empty())
+      return success();
+    auto sorted = SortOp::create(builder, op->getLoc(), carried, sort.getAxis(),
+                                 sort.getDescending());
+    for (auto [k, i] : llvm::enumerate(operands))
+      if (failed(state.setTangent(sort.getResult(i), sorted.getResult(k + 1))))
+        return failure();
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerTensorGradients(MLIRContext *context) {
@@ -488,6 +558,7 @@ void mlir::trace::registerShapeGradients(MLIRContext *context) {
   BroadcastToOp::attachInterface<BroadcastToGradient>(*context);
   FillOp::attachInterface<FillGradient>(*context);
   ConcatOp::attachInterface<ConcatGradient>(*context);
+  SortOp::attachInterface<SortGradient>(*context);
   SliceOp::attachInterface<SliceGradient>(*context);
   PadOp::attachInterface<PadGradient>(*context);
   SplitOp::attachInterface<SplitGradient>(*context);

@@ -80,6 +80,24 @@ OpFoldResult SinOp::fold(FoldAdaptor adaptor) {
 OpFoldResult CosOp::fold(FoldAdaptor adaptor) {
   return foldUnary(adaptor.getX(), getType(), viaDouble<std::cos>, nullptr);
 }
+OpFoldResult AsinOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::asin>, nullptr);
+}
+OpFoldResult AcosOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::acos>, nullptr);
+}
+OpFoldResult AtanOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::atan>, nullptr);
+}
+OpFoldResult AsinhOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::asinh>, nullptr);
+}
+OpFoldResult AcoshOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::acosh>, nullptr);
+}
+OpFoldResult AtanhOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(adaptor.getX(), getType(), viaDouble<std::atanh>, nullptr);
+}
 OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
   return foldUnary(adaptor.getX(), getType(), viaDouble<std::floor>, nullptr);
 }
@@ -207,6 +225,23 @@ OpFoldResult RemOp::fold(FoldAdaptor adaptor) {
           return APInt::getZero(a.getBitWidth());
         return a.srem(b);
       });
+}
+
+OpFoldResult Atan2Op::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat &a, const APFloat &b) -> OptFloat {
+        bool losesInfo = false;
+        APFloat wa = a, wb = b;
+        wa.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+        wb.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+        APFloat r(std::atan2(wa.convertToDouble(), wb.convertToDouble()));
+        r.convert(a.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+        return r;
+      },
+      nullptr);
 }
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {

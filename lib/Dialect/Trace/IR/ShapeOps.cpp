@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -440,4 +441,46 @@ OpFoldResult SizeOp::fold(FoldAdaptor) {
     return DenseElementsAttr::get(
         getType(), FloatAttr::get(element, static_cast<double>(count)));
   return DenseElementsAttr::get(getType(), IntegerAttr::get(element, count));
+}
+
+//===----------------------------------------------------------------------===//
+// sort
+//===----------------------------------------------------------------------===//
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  llvm::append_range(types, adaptor.getInputs().getTypes());
+  return success();
+}
+
+LogicalResult SortOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  for (Value input : getInputs()) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(tensor::getMixedSize(b, getLoc(), input, d));
+    shapes.push_back(sizes);
+  }
+  return success();
+}
+
+LogicalResult SortOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one operand (the keys)");
+  auto keys = cast<RankedTensorType>(getInputs().front().getType());
+  if (keys.getRank() == 0)
+    return emitOpError("operands must have rank >= 1, got a scalar");
+  if (!normalizeAxis(getAxis(), keys.getRank()))
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for rank " << keys.getRank();
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (failed(verifyCompatibleShape(type.getShape(), keys.getShape())))
+      return emitOpError("operand #")
+             << i << " has shape " << formatShape(type.getShape())
+             << ", the keys " << formatShape(keys.getShape());
+  }
+  return success();
 }

@@ -173,15 +173,36 @@ LogicalResult RandomUniformOp::reifyResultShapes(OpBuilder &b,
   return reifySourceShape(b, *this, getLike(), shapes);
 }
 
-LogicalResult RandomUniformOp::verify() {
-  double low = getLow().convertToDouble();
-  double high = getHigh().convertToDouble();
+/// A uniform distribution's [low, high): finite and not empty.
+static LogicalResult verifyUniformRange(Operation *op, APFloat lowValue,
+                                        APFloat highValue) {
+  double low = lowValue.convertToDouble();
+  double high = highValue.convertToDouble();
   if (!std::isfinite(low) || !std::isfinite(high))
-    return emitOpError("low and high must be finite, got low = ")
+    return op->emitOpError("low and high must be finite, got low = ")
            << low << " and high = " << high;
   if (!(low < high))
-    return emitOpError("low (") << low << ") must be less than high (" << high
-                                << ")";
+    return op->emitOpError("low (")
+           << low << ") must be less than high (" << high << ")";
+  return success();
+}
+
+/// A normal distribution's mean (finite) and stddev (positive, finite).
+static LogicalResult verifyNormalParameters(Operation *op, APFloat meanValue,
+                                            APFloat stddevValue) {
+  double mean = meanValue.convertToDouble();
+  double stddev = stddevValue.convertToDouble();
+  if (!std::isfinite(mean))
+    return op->emitOpError("mean must be finite, got ") << mean;
+  if (!std::isfinite(stddev) || !(stddev > 0))
+    return op->emitOpError("stddev must be positive and finite, got ")
+           << stddev;
+  return success();
+}
+
+LogicalResult RandomUniformOp::verify() {
+  if (failed(verifyUniformRange(*this, getLow(), getHigh())))
+    return failure();
   return verifySourceShape(*this, getLike(),
                            cast<RankedTensorType>(getResult().getType()));
 }
@@ -192,12 +213,46 @@ LogicalResult RandomNormalOp::reifyResultShapes(OpBuilder &b,
 }
 
 LogicalResult RandomNormalOp::verify() {
-  double mean = getMean().convertToDouble();
-  double stddev = getStddev().convertToDouble();
-  if (!std::isfinite(mean))
-    return emitOpError("mean must be finite, got ") << mean;
-  if (!std::isfinite(stddev) || !(stddev > 0))
-    return emitOpError("stddev must be positive and finite, got ") << stddev;
+  if (failed(verifyNormalParameters(*this, getMean(), getStddev())))
+    return failure();
   return verifySourceShape(*this, getLike(),
                            cast<RankedTensorType>(getResult().getType()));
+}
+
+//===----------------------------------------------------------------------===//
+// stateless_random_uniform, stateless_random_normal, stateless_random_bits
+//===----------------------------------------------------------------------===//
+
+/// The key is the two words of a Philox key; the result has a static shape.
+static LogicalResult verifyStatelessRandom(Operation *op, Value key,
+                                           Type result) {
+  auto keyType = cast<RankedTensorType>(key.getType());
+  if (keyType.getShape() != ArrayRef<int64_t>{2} ||
+      !keyType.getElementType().isInteger(32))
+    return op->emitOpError("key must be a tensor<2xi32> (a random key), got ")
+           << keyType;
+  if (!cast<RankedTensorType>(result).hasStaticShape())
+    return op->emitOpError("result must have a static shape, got ") << result;
+  return success();
+}
+
+LogicalResult StatelessRandomUniformOp::verify() {
+  if (failed(verifyUniformRange(*this, getLow(), getHigh())))
+    return failure();
+  return verifyStatelessRandom(*this, getKey(), getType());
+}
+
+LogicalResult StatelessRandomNormalOp::verify() {
+  if (failed(verifyNormalParameters(*this, getMean(), getStddev())))
+    return failure();
+  return verifyStatelessRandom(*this, getKey(), getType());
+}
+
+LogicalResult StatelessRandomBitsOp::verify() {
+  auto counter = cast<RankedTensorType>(getCounter().getType());
+  if (counter.getRank() != 0 || !counter.getElementType().isInteger(32))
+    return emitOpError("counter must be a tensor<i32>, got ") << counter;
+  if (!getType().getElementType().isInteger(32))
+    return emitOpError("result must have i32 elements, got ") << getType();
+  return verifyStatelessRandom(*this, getKey(), getType());
 }
