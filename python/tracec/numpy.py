@@ -69,10 +69,16 @@ def square(x):
     return apply(_square, (_weak_array(x),), name="square")
 
 
+def _is_number(x):
+    """A Python number (np.float64, a float too, is not one: its dtype is
+    its own, as in JAX)."""
+    return isinstance(x, _core._SCALARS) and not isinstance(x, np.generic)
+
+
 def _binary_operands(x, y):
     """Two Python numbers meet as arrays (one of them alone would take the
-    other operand's dtype)."""
-    if isinstance(x, _core._SCALARS) and isinstance(y, _core._SCALARS):
+    other operand's dtype; a NumPy scalar keeps its own)."""
+    if _is_number(x) and _is_number(y):
         return _weak_array(x), _weak_array(y)
     return x, y
 
@@ -373,22 +379,60 @@ def _axes(axis, ndim=None):
 def _reduction(op_name, name):
     def kernel(x, axes, keepdims):
         # No axes: NumPy's axis=None, every axis.
-        return op(op_name, x, axes=list(axes) or list(range(x.ndim)),
-                  keepdims=keepdims)
+        axes = list(axes) or list(range(x.ndim))
+        if x.dtype == "i1" and op_name in ("reduce_max", "reduce_min"):
+            # max/min of booleans: or/and, as NumPy's.
+            return _C.cast(op(op_name, _C.cast(x, "i32"), axes=axes,
+                              keepdims=keepdims), "i1")
+        if x.dtype == "i1":  # sum/prod/mean of booleans: of 0s and 1s
+            x = _C.cast(x, "i32")
+        return op(op_name, x, axes=axes, keepdims=keepdims)
     kernel.__name__ = name
 
     def fn(x, axis=None, keepdims=False):
-        return apply(kernel, (x,), _axes(axis), bool(keepdims), name=name)
+        return apply(kernel, (_weak_array(x),), _axes(axis), bool(keepdims),
+                     name=name)
     fn.__name__ = name
     fn.__doc__ = f"{name} over `axis` (all axes if None)."
     return fn
 
 
-sum = _reduction("reduce_sum", "sum")
-mean = _reduction("reduce_mean", "mean")
+def _with_dtype(reduction, name):
+    """reduction(x, axis, keepdims) with NumPy's `dtype=`: x cast to dtype
+    first (the accumulator and result type; booleans reduce as any/all)."""
+    def fn(x, axis=None, keepdims=False, *, dtype=None):
+        if dtype is None:
+            return reduction(x, axis, keepdims)
+        x = _weak_array(x)
+        if name in ("nansum", "nanprod") and _is_float(x):
+            # NaNs replaced before the cast (NumPy's).
+            x = where(isnan(x), 0.0 if name == "nansum" else 1.0, x)
+        if np.dtype(_core.numpy_dtype(_core.dtype_name(dtype))) == np.bool_:
+            if name in ("sum", "nansum"):
+                return any(x, axis, keepdims)
+            if name in ("prod", "nanprod"):
+                return all(x, axis, keepdims)
+        if name in ("mean", "nanmean") and \
+                _core.dtype_name(dtype) not in _core.FLOAT_DTYPES:
+            # NumPy: the sum in dtype, divided, cast back (truncated).
+            summed = (nansum if name == "nanmean" else sum)(
+                astype(x, dtype), axis, keepdims)
+            if name == "nanmean":
+                n = count_nonzero(logical_not(isnan(x)), axis, keepdims)
+            else:
+                n = _size(x) // builtins.max(1, _size(summed))
+            return astype(divide(summed, n), dtype)
+        return reduction(astype(x, dtype), axis, keepdims)
+    fn.__name__ = name
+    fn.__doc__ = reduction.__doc__
+    return fn
+
+
+sum = _with_dtype(_reduction("reduce_sum", "sum"), "sum")
+mean = _with_dtype(_reduction("reduce_mean", "mean"), "mean")
 max = amax = _reduction("reduce_max", "max")
 min = amin = _reduction("reduce_min", "min")
-prod = _reduction("reduce_prod", "prod")
+prod = _with_dtype(_reduction("reduce_prod", "prod"), "prod")
 
 
 def _argmax(x, axis):
@@ -401,11 +445,18 @@ def argmax(x, axis=None):
     x = _weak_array(x)
     if axis is None:
         x, axis = ravel(x), 0
+    if _is_bool(x) or np.asarray(x).dtype == np.bool_ \
+            if not isinstance(x, Value) else _is_bool(x):
+        x = astype(x, np.int32)
     return apply(_argmax, (x,), int(axis), name="argmax")
 
 
 def argmin(x, axis=None):
-    return argmax(negative(_weak_array(x)), axis)
+    x = _weak_array(x)
+    if isinstance(x, Value) and _is_bool(x) or \
+            not isinstance(x, Value) and np.asarray(x).dtype == np.bool_:
+        return argmax(logical_not(x), axis)
+    return argmax(negative(x), axis)
 
 
 def clip(x, a_min, a_max):
@@ -450,7 +501,7 @@ def reshape(x, newshape):
         newshape = (newshape,)
     # A None dim (a dynamic one, as a traced Value's shape gives it) is the
     # one inferred dim, -1.
-    return apply(_reshape, (x,),
+    return apply(_reshape, (_weak_array(x),),
                  tuple(-1 if d is None else int(d) for d in newshape),
                  name="reshape")
 
@@ -845,15 +896,17 @@ cumprod = _scan(multiply, 1.0, "cumprod")
 
 
 def any(x, axis=None, keepdims=False):
-    """Whether any element along `axis` is nonzero (all axes if None)."""
-    return greater(max(astype(_as_bool(_weak_array(x)), np.int32), axis,
+    """Whether any element along `axis` is nonzero (all axes if None;
+    False over none)."""
+    return greater(sum(astype(_as_bool(_weak_array(x)), np.int32), axis,
                        keepdims), 0)
 
 
 def all(x, axis=None, keepdims=False):
-    """Whether every element along `axis` is nonzero (all axes if None)."""
-    return greater(min(astype(_as_bool(_weak_array(x)), np.int32), axis,
-                       keepdims), 0)
+    """Whether every element along `axis` is nonzero (all axes if None;
+    True over none)."""
+    return equal(sum(astype(logical_not(_weak_array(x)), np.int32), axis,
+                     keepdims), 0)
 
 
 def isnan(x):
@@ -1031,7 +1084,10 @@ def logaddexp(x, y):
     """log(exp(x) + exp(y)) without overflow."""
     x, y = _binary_operands(x, y)
     big = maximum(x, y)
-    return add(big, log1p(exp(negative(abs(subtract(x, y))))))
+    # x == y: x + log(2) (NumPy's), also for infinities of one sign (whose
+    # difference is NaN).
+    return where(equal(x, y), add(x, float(np.log(2.0))),
+                 add(big, log1p(exp(negative(abs(subtract(x, y)))))))
 
 
 def sinh(x):
@@ -1083,6 +1139,9 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
 
 def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
     a, b = _binary_operands(a, b)
+    # Compared as floats (NumPy's: integers and bools too).
+    dtype = result_type(a, b, 1.0)
+    a, b = astype(a, dtype), astype(b, dtype)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     close = logical_or(close, equal(a, b))  # infinities of one sign
     if equal_nan:
@@ -1122,22 +1181,33 @@ def average(x, axis=None, weights=None):
 def _nan_as(identity, reduction):
     def fn(x, axis=None, keepdims=False):
         x = _weak_array(x)
+        if not _is_float(x):
+            return reduction(x, axis, keepdims)  # no NaN: keep the dtype
         return reduction(where(isnan(x), identity, x), axis, keepdims)
     fn.__name__ = "nan" + reduction.__name__
     fn.__doc__ = f"{reduction.__name__}, NaNs ignored."
     return fn
 
 
-nansum = _nan_as(0.0, sum)
-nanprod = _nan_as(1.0, prod)
+nansum = _with_dtype(_nan_as(0.0, sum), "nansum")
+nanprod = _with_dtype(_nan_as(1.0, prod), "nanprod")
 nanmax = _nan_as(-np.inf, max)
 nanmin = _nan_as(np.inf, min)
 
 
-def nanmean(x, axis=None, keepdims=False):
+def _is_float(x):
+    return _core.dtype_name(_dtype_of(x)) in _core.FLOAT_DTYPES
+
+
+def _nanmean(x, axis=None, keepdims=False):
     x = _weak_array(x)
+    if not _is_float(x):  # no NaN: mean's dtype
+        return mean(x, axis, keepdims)
     return divide(nansum(x, axis, keepdims),
                   count_nonzero(logical_not(isnan(x)), axis, keepdims))
+
+
+nanmean = _with_dtype(_nanmean, "nanmean")
 
 
 def diff(x, n=1, axis=-1):
@@ -1522,15 +1592,25 @@ def broadcast_arrays(*arrays):
     return [broadcast_to(a, shape) for a in arrays]
 
 
-def ediff1d(x):
-    return diff(ravel(x))
+def ediff1d(x, to_end=None, to_begin=None):
+    """The differences of the flattened x, `to_begin` before and `to_end`
+    after them (flattened, in x's dtype)."""
+    x = _weak_array(x)
+    parts = [diff(ravel(x))]
+    if to_begin is not None:
+        parts.insert(0, astype(ravel(to_begin), _dtype_of(x)))
+    if to_end is not None:
+        parts.append(astype(ravel(to_end), _dtype_of(x)))
+    return concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def kron(a, b):
-    """The Kronecker product of two arrays of the same rank."""
+    """The Kronecker product of two arrays."""
     a, b = _weak_array(a), _weak_array(b)
-    if _ndim(a) != _ndim(b):
-        raise ValueError("kron: tracec takes arrays of the same rank")
+    # The lower-rank operand gets leading dims of 1 (NumPy's).
+    rank = builtins.max(_ndim(a), _ndim(b))
+    a = reshape(a, (1,) * (rank - _ndim(a)) + _shape(a))
+    b = reshape(b, (1,) * (rank - _ndim(b)) + _shape(b))
     sa, sb = _shape(a), _shape(b)
     interleaved_a = [d for n in sa for d in (n, 1)]
     interleaved_b = [d for n in sb for d in (1, n)]
@@ -1554,6 +1634,8 @@ def cross(a, b, axis=-1):
 
 def nanvar(x, axis=None, keepdims=False):
     x = _weak_array(x)
+    if not _is_float(x):  # no NaN: var's dtype
+        return var(x, axis, keepdims)
     centered = subtract(x, nanmean(x, axis, keepdims=True))
     return nanmean(multiply(centered, centered), axis, keepdims)
 
