@@ -325,7 +325,11 @@ def _where(c, x, y):
 
 
 def where(condition, x, y):
-    """condition ? x : y elementwise, broadcasting all three."""
+    """condition ? x : y elementwise, broadcasting all three; a condition
+    not boolean is true where nonzero (NumPy's)."""
+    condition = _as_bool(condition)
+    if isinstance(condition, bool):
+        condition = np.asarray(condition)
     return apply(_where, (condition, *_binary_operands(x, y)), name="where")
 
 
@@ -365,7 +369,14 @@ def matmul(a, b):
     return result
 
 
-dot = matmul
+def dot(a, b):
+    """NumPy's dot: a product with a scalar, matmul of 1-D and 2-D
+    operands, else a sum over a's last axis and b's second-to-last."""
+    if _ndim(a) == 0 or _ndim(b) == 0:
+        return multiply(a, b)
+    if _ndim(a) <= 2 and _ndim(b) <= 2 or _ndim(b) == 1:
+        return matmul(a, b)
+    return tensordot(a, b, ([-1], [-2]))
 
 
 def _axes(axis, ndim=None):
@@ -459,8 +470,14 @@ def argmin(x, axis=None):
     return argmax(negative(x), axis)
 
 
-def clip(x, a_min, a_max):
-    return minimum(maximum(x, a_min), a_max)
+def clip(x, a_min=None, a_max=None):
+    """x limited to [a_min, a_max]; either bound may be None (not both)."""
+    if a_min is None and a_max is None:
+        raise ValueError("At most one of a_min and a_max may be None")
+    x = _weak_array(x)
+    if a_min is not None:
+        x = maximum(x, a_min)
+    return minimum(x, a_max) if a_max is not None else x
 
 
 def var(x, axis=None, keepdims=False):
@@ -866,10 +883,12 @@ def split(x, indices_or_sections, axis=0):
 
 
 def _scan(combine, identity, name):
-    def fn(x, axis=None):
+    def fn(x, axis=None, dtype=None):
         # Hillis-Steele: log2(n) steps, each combining with the values k
         # places before (identity before the start).
         x = _weak_array(x)
+        if dtype is not None:  # NumPy's: x cast to dtype first
+            x = astype(x, dtype)
         if axis is None:
             x, axis = ravel(x), 0
         axis = _axis_list(x, axis)[0]
@@ -1143,7 +1162,8 @@ def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
     dtype = result_type(a, b, 1.0)
     a, b = astype(a, dtype), astype(b, dtype)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
-    close = logical_or(close, equal(a, b))  # infinities of one sign
+    # An infinity is close only to itself (NumPy's).
+    close = where(logical_and(isfinite(a), isfinite(b)), close, equal(a, b))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))
     return close
@@ -1290,9 +1310,9 @@ def outer(a, b):
 
 
 def inner(a, b):
-    a, b = _weak_array(a), _weak_array(b)
     if _ndim(a) == 0 or _ndim(b) == 0:
-        return multiply(a, b)
+        return multiply(a, b)  # a Python number stays weak
+    a, b = _weak_array(a), _weak_array(b)
     return tensordot(a, b, ([-1], [-1]))
 
 
@@ -1349,8 +1369,8 @@ def identity(n, dtype=np.float32):
     return eye(n, dtype=dtype)
 
 
-def tri(n, m=None, k=0, dtype=np.float32):
-    m = n if m is None else m
+def tri(n, M=None, k=0, dtype=np.float32):
+    m = n if M is None else M
     return astype(greater_equal(add(reshape(arange(n), (n, 1)), k),
                                 reshape(arange(m), (1, m))), dtype)
 
@@ -1545,6 +1565,8 @@ def sinc(x):
 def round(x, decimals=0):  # noqa: A001 (NumPy's name)
     """Rounded to `decimals` places, halves to even (NumPy's round)."""
     x = _weak_array(x)
+    if not _is_float(x) and decimals >= 0:
+        return x  # integers are rounded already (NumPy keeps their dtype)
     scale = 10.0 ** decimals
     y = multiply(x, scale) if decimals else x
     low = floor(y)
@@ -1556,7 +1578,14 @@ def round(x, decimals=0):  # noqa: A001 (NumPy's name)
     return divide(rounded, scale) if decimals else rounded
 
 
-around = rint = round
+around = round
+
+
+def rint(x):
+    """Rounded to the nearest integer, halves to even; integers become
+    floats (NumPy's rint; tracec's default float, float32)."""
+    x = _weak_array(x)
+    return round(x) if _is_float(x) else astype(x, np.float32)
 
 
 def array_split(x, sections, axis=0):
@@ -1669,6 +1698,8 @@ def take_along_axis(x, indices, axis):
     (np.take_along_axis): a gather of flat positions, computed from the
     indices (wrapped where negative) and the other axes' positions."""
     x = _weak_array(x)
+    if axis is None:  # of the flattened array (NumPy's)
+        x, axis = ravel(x), 0
     axis = _axis_list(x, axis)[0]
     shape = _shape(x)
     if None in shape:
@@ -1680,6 +1711,10 @@ def take_along_axis(x, indices, axis):
     out_shape = np.broadcast_shapes(
         tuple(d if i != axis else _shape(idx)[axis]
               for i, d in enumerate(shape)), _shape(idx))
+    # x broadcast against the indices along the other axes (NumPy's).
+    wide = tuple(d if i == axis else out_shape[i] for i, d in enumerate(shape))
+    if wide != shape:
+        x, shape = broadcast_to(x, wide), wide
     strides = np.cumprod((1,) + shape[::-1])[:-1][::-1]
     flat = multiply(astype(broadcast_to(idx, out_shape), np.int64),
                     int(strides[axis]))
@@ -1716,9 +1751,9 @@ def polyval(p, x):
     return result
 
 
-def vander(x, n=None, increasing=False):
+def vander(x, N=None, increasing=False):
     x = _weak_array(x)
-    n = _static_size(x, 0, "vander") if n is None else int(n)
+    n = _static_size(x, 0, "vander") if N is None else int(N)
     powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
     return power(reshape(x, (-1, 1)), reshape(astype(powers, _dtype_of(x)),
                                               (1, n)))
@@ -1935,8 +1970,8 @@ def _full(shape, value, dtype):
 
 
 def full(shape, fill_value, dtype=np.float32):
-    if isinstance(shape, int):
-        shape = (shape,)
+    if np.ndim(shape) == 0:  # an int, or a 0-d integer array (NumPy's)
+        shape = (int(shape),)
     return apply(_full, (), tuple(shape), float(fill_value),
                  _core.dtype_name(dtype), name="full")
 
@@ -2046,7 +2081,7 @@ def _install_operators(cls):
     # Elementwise, as NumPy's and JAX's (identity made `x == 0` False and
     # took the wrong branch silently); hashing stays by identity.
     cls.__eq__, cls.__ne__ = _comparison(equal), _comparison(not_equal)
-    cls.__neg__ = negative
+    cls.__neg__, cls.__pos__ = negative, positive
     cls.__abs__ = abs
     cls.__getitem__ = _getitem
     cls.T = property(lambda self: transpose(self))
@@ -2091,9 +2126,12 @@ def _bitwise(logical):
 
 
 def _invert(x):
+    if isinstance(x, Value) and x.dtype in ("i32", "i64"):
+        # Two's complement: ~x is -x - 1 (NumPy's bitwise not).
+        return subtract(negative(x), 1)
     if not _is_bool(x):
-        raise TypeError(f"~ is defined on booleans here; got {_describe(x)} "
-                        "(tracec has no bitwise ops on integers)")
+        raise TypeError(f"~ is defined on booleans and integers here; got "
+                        f"{_describe(x)}")
     return logical_not(x)
 
 
