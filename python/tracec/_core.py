@@ -223,6 +223,8 @@ def _as_value(x, what):
         return x
     if _is_variable(x):
         return x.read_value()
+    if isinstance(x, np.generic):  # np.float64(1) is a float: not weak
+        return _C.constant(np.asarray(x))
     if isinstance(x, bool):
         return _C.constant(np.asarray(x))
     if isinstance(x, int):
@@ -506,7 +508,10 @@ def stop_gradient(x):
 def number_as_array(x):
     """A Python number alone as an array: float32, int32 (int64 beyond its
     range) or bool, the dtypes it takes beside an array (JAX's weak
-    typing; NumPy would give float64 and int64). Anything else as it is."""
+    typing; NumPy would give float64 and int64). A NumPy scalar (np.float64
+    is a float too) keeps its dtype. Anything else as it is."""
+    if isinstance(x, np.generic):
+        return np.asarray(x)
     if isinstance(x, bool):
         return np.asarray(x)
     if isinstance(x, int):

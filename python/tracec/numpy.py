@@ -75,10 +75,16 @@ def square(x):
     return apply(_square, (_weak_array(x),), name="square")
 
 
+def _is_number(x):
+    """A Python number (np.float64, a float too, is not one: its dtype is
+    its own, as in JAX)."""
+    return isinstance(x, _core._SCALARS) and not isinstance(x, np.generic)
+
+
 def _binary_operands(x, y):
     """Two Python numbers meet as arrays (one of them alone would take the
-    other operand's dtype)."""
-    if isinstance(x, _core._SCALARS) and isinstance(y, _core._SCALARS):
+    other operand's dtype; a NumPy scalar keeps its own)."""
+    if _is_number(x) and _is_number(y):
         return _weak_array(x), _weak_array(y)
     return x, y
 
@@ -345,7 +351,11 @@ def _where(c, x, y):
 
 
 def where(condition, x, y):
-    """condition ? x : y elementwise, broadcasting all three."""
+    """condition ? x : y elementwise, broadcasting all three; a condition
+    not boolean is true where nonzero (NumPy's)."""
+    condition = _as_bool(condition)
+    if isinstance(condition, bool):
+        condition = np.asarray(condition)
     return apply(_where, (condition, *_binary_operands(x, y)), name="where")
 
 
@@ -385,7 +395,14 @@ def matmul(a, b):
     return result
 
 
-dot = matmul
+def dot(a, b):
+    """NumPy's dot: a product with a scalar, matmul of 1-D and 2-D
+    operands, else a sum over a's last axis and b's second-to-last."""
+    if _ndim(a) == 0 or _ndim(b) == 0:
+        return multiply(a, b)
+    if _ndim(a) <= 2 and _ndim(b) <= 2 or _ndim(b) == 1:
+        return matmul(a, b)
+    return tensordot(a, b, ([-1], [-2]))
 
 
 def _axes(axis, ndim=None):
@@ -399,22 +416,60 @@ def _axes(axis, ndim=None):
 def _reduction(op_name, name):
     def kernel(x, axes, keepdims):
         # No axes: NumPy's axis=None, every axis.
-        return op(op_name, x, axes=list(axes) or list(range(x.ndim)),
-                  keepdims=keepdims)
+        axes = list(axes) or list(range(x.ndim))
+        if x.dtype == "i1" and op_name in ("reduce_max", "reduce_min"):
+            # max/min of booleans: or/and, as NumPy's.
+            return _C.cast(op(op_name, _C.cast(x, "i32"), axes=axes,
+                              keepdims=keepdims), "i1")
+        if x.dtype == "i1":  # sum/prod/mean of booleans: of 0s and 1s
+            x = _C.cast(x, "i32")
+        return op(op_name, x, axes=axes, keepdims=keepdims)
     kernel.__name__ = name
 
     def fn(x, axis=None, keepdims=False):
-        return apply(kernel, (x,), _axes(axis), bool(keepdims), name=name)
+        return apply(kernel, (_weak_array(x),), _axes(axis), bool(keepdims),
+                     name=name)
     fn.__name__ = name
     fn.__doc__ = f"{name} over `axis` (all axes if None)."
     return fn
 
 
-sum = _reduction("reduce_sum", "sum")
-mean = _reduction("reduce_mean", "mean")
+def _with_dtype(reduction, name):
+    """reduction(x, axis, keepdims) with NumPy's `dtype=`: x cast to dtype
+    first (the accumulator and result type; booleans reduce as any/all)."""
+    def fn(x, axis=None, keepdims=False, *, dtype=None):
+        if dtype is None:
+            return reduction(x, axis, keepdims)
+        x = _weak_array(x)
+        if name in ("nansum", "nanprod") and _is_float(x):
+            # NaNs replaced before the cast (NumPy's).
+            x = where(isnan(x), 0.0 if name == "nansum" else 1.0, x)
+        if np.dtype(_core.numpy_dtype(_core.dtype_name(dtype))) == np.bool_:
+            if name in ("sum", "nansum"):
+                return any(x, axis, keepdims)
+            if name in ("prod", "nanprod"):
+                return all(x, axis, keepdims)
+        if name in ("mean", "nanmean") and \
+                _core.dtype_name(dtype) not in _core.FLOAT_DTYPES:
+            # NumPy: the sum in dtype, divided, cast back (truncated).
+            summed = (nansum if name == "nanmean" else sum)(
+                astype(x, dtype), axis, keepdims)
+            if name == "nanmean":
+                n = count_nonzero(logical_not(isnan(x)), axis, keepdims)
+            else:
+                n = _size(x) // builtins.max(1, _size(summed))
+            return astype(divide(summed, n), dtype)
+        return reduction(astype(x, dtype), axis, keepdims)
+    fn.__name__ = name
+    fn.__doc__ = reduction.__doc__
+    return fn
+
+
+sum = _with_dtype(_reduction("reduce_sum", "sum"), "sum")
+mean = _with_dtype(_reduction("reduce_mean", "mean"), "mean")
 max = amax = _reduction("reduce_max", "max")
 min = amin = _reduction("reduce_min", "min")
-prod = _reduction("reduce_prod", "prod")
+prod = _with_dtype(_reduction("reduce_prod", "prod"), "prod")
 
 
 def _argmax(x, axis):
@@ -427,15 +482,28 @@ def argmax(x, axis=None):
     x = _weak_array(x)
     if axis is None:
         x, axis = ravel(x), 0
+    if _is_bool(x) or np.asarray(x).dtype == np.bool_ \
+            if not isinstance(x, Value) else _is_bool(x):
+        x = astype(x, np.int32)
     return apply(_argmax, (x,), int(axis), name="argmax")
 
 
 def argmin(x, axis=None):
-    return argmax(negative(_weak_array(x)), axis)
+    x = _weak_array(x)
+    if isinstance(x, Value) and _is_bool(x) or \
+            not isinstance(x, Value) and np.asarray(x).dtype == np.bool_:
+        return argmax(logical_not(x), axis)
+    return argmax(negative(x), axis)
 
 
-def clip(x, a_min, a_max):
-    return minimum(maximum(x, a_min), a_max)
+def clip(x, a_min=None, a_max=None):
+    """x limited to [a_min, a_max]; either bound may be None (not both)."""
+    if a_min is None and a_max is None:
+        raise ValueError("At most one of a_min and a_max may be None")
+    x = _weak_array(x)
+    if a_min is not None:
+        x = maximum(x, a_min)
+    return minimum(x, a_max) if a_max is not None else x
 
 
 def var(x, axis=None, keepdims=False):
@@ -476,7 +544,7 @@ def reshape(x, newshape):
         newshape = (newshape,)
     # A None dim (a dynamic one, as a traced Value's shape gives it) is the
     # one inferred dim, -1.
-    return apply(_reshape, (x,),
+    return apply(_reshape, (_weak_array(x),),
                  tuple(-1 if d is None else int(d) for d in newshape),
                  name="reshape")
 
@@ -841,10 +909,12 @@ def split(x, indices_or_sections, axis=0):
 
 
 def _scan(combine, identity, name):
-    def fn(x, axis=None):
+    def fn(x, axis=None, dtype=None):
         # Hillis-Steele: log2(n) steps, each combining with the values k
         # places before (identity before the start).
         x = _weak_array(x)
+        if dtype is not None:  # NumPy's: x cast to dtype first
+            x = astype(x, dtype)
         if axis is None:
             x, axis = ravel(x), 0
         axis = _axis_list(x, axis)[0]
@@ -871,15 +941,17 @@ cumprod = _scan(multiply, 1.0, "cumprod")
 
 
 def any(x, axis=None, keepdims=False):
-    """Whether any element along `axis` is nonzero (all axes if None)."""
-    return greater(max(astype(_as_bool(_weak_array(x)), np.int32), axis,
+    """Whether any element along `axis` is nonzero (all axes if None;
+    False over none)."""
+    return greater(sum(astype(_as_bool(_weak_array(x)), np.int32), axis,
                        keepdims), 0)
 
 
 def all(x, axis=None, keepdims=False):
-    """Whether every element along `axis` is nonzero (all axes if None)."""
-    return greater(min(astype(_as_bool(_weak_array(x)), np.int32), axis,
-                       keepdims), 0)
+    """Whether every element along `axis` is nonzero (all axes if None;
+    True over none)."""
+    return equal(sum(astype(logical_not(_weak_array(x)), np.int32), axis,
+                     keepdims), 0)
 
 
 def isnan(x):
@@ -1057,7 +1129,10 @@ def logaddexp(x, y):
     """log(exp(x) + exp(y)) without overflow."""
     x, y = _binary_operands(x, y)
     big = maximum(x, y)
-    return add(big, log1p(exp(negative(abs(subtract(x, y))))))
+    # x == y: x + log(2) (NumPy's), also for infinities of one sign (whose
+    # difference is NaN).
+    return where(equal(x, y), add(x, float(np.log(2.0))),
+                 add(big, log1p(exp(negative(abs(subtract(x, y)))))))
 
 
 def sinh(x):
@@ -1109,8 +1184,12 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
 
 def isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
     a, b = _binary_operands(a, b)
+    # Compared as floats (NumPy's: integers and bools too).
+    dtype = result_type(a, b, 1.0)
+    a, b = astype(a, dtype), astype(b, dtype)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
-    close = logical_or(close, equal(a, b))  # infinities of one sign
+    # An infinity is close only to itself (NumPy's).
+    close = where(logical_and(isfinite(a), isfinite(b)), close, equal(a, b))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))
     return close
@@ -1148,22 +1227,33 @@ def average(x, axis=None, weights=None):
 def _nan_as(identity, reduction):
     def fn(x, axis=None, keepdims=False):
         x = _weak_array(x)
+        if not _is_float(x):
+            return reduction(x, axis, keepdims)  # no NaN: keep the dtype
         return reduction(where(isnan(x), identity, x), axis, keepdims)
     fn.__name__ = "nan" + reduction.__name__
     fn.__doc__ = f"{reduction.__name__}, NaNs ignored."
     return fn
 
 
-nansum = _nan_as(0.0, sum)
-nanprod = _nan_as(1.0, prod)
+nansum = _with_dtype(_nan_as(0.0, sum), "nansum")
+nanprod = _with_dtype(_nan_as(1.0, prod), "nanprod")
 nanmax = _nan_as(-np.inf, max)
 nanmin = _nan_as(np.inf, min)
 
 
-def nanmean(x, axis=None, keepdims=False):
+def _is_float(x):
+    return _core.dtype_name(_dtype_of(x)) in _core.FLOAT_DTYPES
+
+
+def _nanmean(x, axis=None, keepdims=False):
     x = _weak_array(x)
+    if not _is_float(x):  # no NaN: mean's dtype
+        return mean(x, axis, keepdims)
     return divide(nansum(x, axis, keepdims),
                   count_nonzero(logical_not(isnan(x)), axis, keepdims))
+
+
+nanmean = _with_dtype(_nanmean, "nanmean")
 
 
 def diff(x, n=1, axis=-1):
@@ -1246,9 +1336,9 @@ def outer(a, b):
 
 
 def inner(a, b):
-    a, b = _weak_array(a), _weak_array(b)
     if _ndim(a) == 0 or _ndim(b) == 0:
-        return multiply(a, b)
+        return multiply(a, b)  # a Python number stays weak
+    a, b = _weak_array(a), _weak_array(b)
     return tensordot(a, b, ([-1], [-1]))
 
 
@@ -1305,8 +1395,8 @@ def identity(n, dtype=np.float32):
     return eye(n, dtype=dtype)
 
 
-def tri(n, m=None, k=0, dtype=np.float32):
-    m = n if m is None else m
+def tri(n, M=None, k=0, dtype=np.float32):
+    m = n if M is None else M
     return astype(greater_equal(add(reshape(arange(n), (n, 1)), k),
                                 reshape(arange(m), (1, m))), dtype)
 
@@ -1501,6 +1591,8 @@ def sinc(x):
 def round(x, decimals=0):  # noqa: A001 (NumPy's name)
     """Rounded to `decimals` places, halves to even (NumPy's round)."""
     x = _weak_array(x)
+    if not _is_float(x) and decimals >= 0:
+        return x  # integers are rounded already (NumPy keeps their dtype)
     scale = 10.0 ** decimals
     y = multiply(x, scale) if decimals else x
     low = floor(y)
@@ -1512,7 +1604,14 @@ def round(x, decimals=0):  # noqa: A001 (NumPy's name)
     return divide(rounded, scale) if decimals else rounded
 
 
-around = rint = round
+around = round
+
+
+def rint(x):
+    """Rounded to the nearest integer, halves to even; integers become
+    floats (NumPy's rint; tracec's default float, float32)."""
+    x = _weak_array(x)
+    return round(x) if _is_float(x) else astype(x, np.float32)
 
 
 def array_split(x, sections, axis=0):
@@ -1548,15 +1647,25 @@ def broadcast_arrays(*arrays):
     return [broadcast_to(a, shape) for a in arrays]
 
 
-def ediff1d(x):
-    return diff(ravel(x))
+def ediff1d(x, to_end=None, to_begin=None):
+    """The differences of the flattened x, `to_begin` before and `to_end`
+    after them (flattened, in x's dtype)."""
+    x = _weak_array(x)
+    parts = [diff(ravel(x))]
+    if to_begin is not None:
+        parts.insert(0, astype(ravel(to_begin), _dtype_of(x)))
+    if to_end is not None:
+        parts.append(astype(ravel(to_end), _dtype_of(x)))
+    return concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def kron(a, b):
-    """The Kronecker product of two arrays of the same rank."""
+    """The Kronecker product of two arrays."""
     a, b = _weak_array(a), _weak_array(b)
-    if _ndim(a) != _ndim(b):
-        raise ValueError("kron: tracec takes arrays of the same rank")
+    # The lower-rank operand gets leading dims of 1 (NumPy's).
+    rank = builtins.max(_ndim(a), _ndim(b))
+    a = reshape(a, (1,) * (rank - _ndim(a)) + _shape(a))
+    b = reshape(b, (1,) * (rank - _ndim(b)) + _shape(b))
     sa, sb = _shape(a), _shape(b)
     interleaved_a = [d for n in sa for d in (n, 1)]
     interleaved_b = [d for n in sb for d in (1, n)]
@@ -1580,6 +1689,8 @@ def cross(a, b, axis=-1):
 
 def nanvar(x, axis=None, keepdims=False):
     x = _weak_array(x)
+    if not _is_float(x):  # no NaN: var's dtype
+        return var(x, axis, keepdims)
     centered = subtract(x, nanmean(x, axis, keepdims=True))
     return nanmean(multiply(centered, centered), axis, keepdims)
 
@@ -1613,6 +1724,8 @@ def take_along_axis(x, indices, axis):
     (np.take_along_axis): a gather of flat positions, computed from the
     indices (wrapped where negative) and the other axes' positions."""
     x = _weak_array(x)
+    if axis is None:  # of the flattened array (NumPy's)
+        x, axis = ravel(x), 0
     axis = _axis_list(x, axis)[0]
     shape = _shape(x)
     if None in shape:
@@ -1624,6 +1737,10 @@ def take_along_axis(x, indices, axis):
     out_shape = np.broadcast_shapes(
         tuple(d if i != axis else _shape(idx)[axis]
               for i, d in enumerate(shape)), _shape(idx))
+    # x broadcast against the indices along the other axes (NumPy's).
+    wide = tuple(d if i == axis else out_shape[i] for i, d in enumerate(shape))
+    if wide != shape:
+        x, shape = broadcast_to(x, wide), wide
     strides = np.cumprod((1,) + shape[::-1])[:-1][::-1]
     flat = multiply(astype(broadcast_to(idx, out_shape), np.int64),
                     int(strides[axis]))
@@ -1764,9 +1881,9 @@ def polyval(p, x):
     return result
 
 
-def vander(x, n=None, increasing=False):
+def vander(x, N=None, increasing=False):
     x = _weak_array(x)
-    n = _static_size(x, 0, "vander") if n is None else int(n)
+    n = _static_size(x, 0, "vander") if N is None else int(N)
     powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
     return power(reshape(x, (-1, 1)), reshape(astype(powers, _dtype_of(x)),
                                               (1, n)))
@@ -1983,8 +2100,8 @@ def _full(shape, value, dtype):
 
 
 def full(shape, fill_value, dtype=np.float32):
-    if isinstance(shape, int):
-        shape = (shape,)
+    if np.ndim(shape) == 0:  # an int, or a 0-d integer array (NumPy's)
+        shape = (int(shape),)
     return apply(_full, (), tuple(shape), float(fill_value),
                  _core.dtype_name(dtype), name="full")
 
@@ -2094,7 +2211,7 @@ def _install_operators(cls):
     # Elementwise, as NumPy's and JAX's (identity made `x == 0` False and
     # took the wrong branch silently); hashing stays by identity.
     cls.__eq__, cls.__ne__ = _comparison(equal), _comparison(not_equal)
-    cls.__neg__ = negative
+    cls.__neg__, cls.__pos__ = negative, positive
     cls.__abs__ = abs
     cls.__getitem__ = _getitem
     cls.T = property(lambda self: transpose(self))
@@ -2139,9 +2256,12 @@ def _bitwise(logical):
 
 
 def _invert(x):
+    if isinstance(x, Value) and x.dtype in ("i32", "i64"):
+        # Two's complement: ~x is -x - 1 (NumPy's bitwise not).
+        return subtract(negative(x), 1)
     if not _is_bool(x):
-        raise TypeError(f"~ is defined on booleans here; got {_describe(x)} "
-                        "(tracec has no bitwise ops on integers)")
+        raise TypeError(f"~ is defined on booleans and integers here; got "
+                        f"{_describe(x)}")
     return logical_not(x)
 
 
