@@ -40,6 +40,31 @@ def test_python_numbers_are_traced_once():
     assert g.experimental_get_tracing_count() == 2
 
 
+def test_defaults_stay_python_values():
+    # JAX's jit never sees a parameter left to its default: it stays the
+    # Python value the function's body may branch on.
+    seen = []
+
+    @tracec.jit
+    def f(x, n=2, scale=0.5, name="sum"):
+        seen.append((type(n), type(scale)))
+        y = x ** n if n == 2 else x
+        return tnp.sum(y) * scale if name == "sum" else y
+
+    x = np.arange(3.0)
+    np.testing.assert_allclose(f(x), 2.5)
+    assert seen == [(int, float)]
+    np.testing.assert_allclose(f(x, scale=2.0), 10.0)
+    assert seen[-1][0] is int and seen[-1][1] is not float
+    # Passed, a number is traced as ever (and a Python branch on it fails).
+    with pytest.raises(TypeError, match="truth value"):
+        f(x, 3)
+    # NumPy's functions jit as they are.
+    np.testing.assert_array_equal(
+        tracec.jit(tnp.isclose)(x, x + 1e-12), [True] * 3)
+    np.testing.assert_array_equal(tracec.jit(tnp.sort)(x[::-1]), x)
+
+
 def test_static_argnums_and_argnames():
     @functools.partial(tracec.jit, static_argnums=1)
     def power(x, n):

@@ -271,12 +271,14 @@ class Function:
         return concrete
 
     def _call(self, args, kwargs):
+        defaulted = frozenset()
         if kwargs or self._keyword_call or len(args) < self._num_positional:
             # Keyword arguments and defaults are bound to positions: the
             # same call spelled two ways is one signature.
-            args = self._bind_kwargs(args, kwargs)
+            args, defaulted = self._bind_kwargs(args, kwargs)
         if self._traced_numbers is not None:
-            args = self._traced_numbers.convert(args, self._keyword_call)
+            args = self._traced_numbers.convert(args, self._keyword_call,
+                                                defaulted)
         # Called while tracing another function: a func.call of its own
         # func.func. Under a GradientTape, the variables it reads are read
         # by the caller and passed as values, for the tape to differentiate
@@ -410,10 +412,13 @@ class Function:
         import inspect
         signature = inspect.signature(self._python_function)
         bound = signature.bind(*args, **kwargs)
+        passed = set(bound.arguments)
         bound.apply_defaults()
+        # The parameters the call left to their defaults, by name.
+        defaulted = frozenset(bound.arguments) - passed
         if self._keyword_call:
-            return tuple(bound.args) + (dict(bound.kwargs),)
-        return tuple(bound.args)
+            return tuple(bound.args) + (dict(bound.kwargs),), defaulted
+        return tuple(bound.args), defaulted
 
     def get_concrete_function(self, *args) -> ConcreteFunction:
         """The concrete function for these arguments (arrays or TensorSpecs,
@@ -824,9 +829,10 @@ class _StaticArguments:
     by name (each given as either, as JAX maps them)."""
 
     def __init__(self, f, static_argnums, static_argnames, positions=None,
-                 names=None):
+                 names=None, parameters=None):
         if positions is not None:
             self.positions, self.names = positions, names
+            self.parameters = parameters
             return
         nums = () if static_argnums is None else \
             (static_argnums,) if isinstance(static_argnums, int) else \
@@ -840,6 +846,8 @@ class _StaticArguments:
             parameters = []
         positional = [p.name for p in parameters if p.kind in (
             p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        # The positional parameters' names (defaults are bound by name).
+        self.parameters = positional
         variadic = any(p.kind == p.VAR_POSITIONAL for p in parameters)
         self.positions = set()
         for num in nums:
@@ -868,15 +876,20 @@ class _StaticArguments:
         """The same for the method bound to an instance (position 0)."""
         return _StaticArguments(None, None, None,
                                 {p - 1 for p in self.positions if p > 0},
-                                self.names)
+                                self.names, self.parameters[1:])
 
-    def convert(self, args, keyword_call):
+    def convert(self, args, keyword_call, defaulted=frozenset()):
         """The arguments with the numbers of the non-static ones as arrays;
-        static ones checked to be hashable."""
+        static ones checked to be hashable. Parameters left to their
+        (hashable) defaults stay Python values, as under JAX's jit, which
+        never sees them."""
         n = len(args) - (1 if keyword_call else 0)
         converted = []
         for i, a in enumerate(args[:n]):
-            if i in self.positions:
+            if i < len(self.parameters) and \
+                    self.parameters[i] in defaulted and _is_hashable(a):
+                converted.append(a)
+            elif i in self.positions:
                 _check_hashable(a, f"static argument {i}")
                 converted.append(a)
             else:
@@ -884,13 +897,23 @@ class _StaticArguments:
         if keyword_call:
             keywords = {}
             for k, v in args[-1].items():
-                if k in self.names:
+                if k in defaulted and _is_hashable(v):
+                    keywords[k] = v
+                elif k in self.names:
                     _check_hashable(v, f"static argument {k!r}")
                     keywords[k] = v
                 else:
                     keywords[k] = tree_map(_core.number_as_array, v)
             converted.append(keywords)
         return tuple(converted)
+
+
+def _is_hashable(value):
+    try:
+        hash(value)
+        return True
+    except TypeError:
+        return False
 
 
 def _check_hashable(value, what):
