@@ -23,5 +23,6 @@ include "Trace/TraceConvPoolOps.td"
 include "Trace/TraceGradientOps.td"
 include "Trace/TraceBatchingOps.td"
 include "Trace/TraceStateOps.td"
+include "Trace/TraceCollectiveOps.td"
 
 #endif // TRACE_OPS_TD

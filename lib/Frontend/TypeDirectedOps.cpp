@@ -72,6 +72,17 @@ Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,
   return wrap(oneHot.getResult());
 }
 
+Value tracec::all_reduce(const Value &x, llvm::StringRef reduction) {
+  mlir::Value value = resolve(x);
+  mlir::OpBuilder b(&context());
+  mlir::NamedAttribute attrs[] = {
+      b.getNamedAttr("reduction", b.getStringAttr(reduction))};
+  mlir::Type types[] = {value.getType(), trace::ControlType::get(&context())};
+  return wrap(createOp(trace::AllReduceOp::getOperationName(), value, attrs,
+                       llvm::ArrayRef<mlir::Type>(types))
+                  ->getResult(0));
+}
+
 void tracec::print(const Value &x, llvm::StringRef message) {
   mlir::Value value = resolve(x);
   mlir::OpBuilder b(&context());

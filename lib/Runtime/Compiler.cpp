@@ -15,6 +15,7 @@
 #include "tracec/Dialect/Trace/IR/TraceDialect.h"
 #include "tracec/Parser/ParserHazards.h"
 #include "tracec/Transforms/Bufferization/BufferizableOpInterfaceImpl.h"
+#include "tracec/Transforms/State/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -41,6 +42,7 @@ Compiler::Compiler() {
   mlir::trace::registerGradientRules(registry);
   mlir::trace::registerBatchingRules(registry);
   mlir::trace::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::trace::registerMpiMemoryEffects(registry);
   context_ = std::make_unique<mlir::MLIRContext>(registry);
   // The JIT compiles from any thread; keep MLIR's own thread pool off so a
   // host program's threads are not multiplied.

@@ -286,6 +286,9 @@ void tracec::python::bindTracer(py::module_ &m) {
                    bool descending) { return sort(inputs, axis, descending); });
   m.def("zeros_like", [](const Value &x) { return zeros_like(x); });
   m.def("ones_like", [](const Value &x) { return ones_like(x); });
+  m.def("all_reduce", [](const Value &x, const std::string &reduction) {
+    return all_reduce(x, reduction);
+  });
   m.def("print", [](const Value &x, const std::string &message) {
     print(x, message);
   });

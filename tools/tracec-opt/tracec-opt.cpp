@@ -90,6 +90,7 @@ int main(int argc, char **argv) {
   mlir::trace::registerGradientRules(registry);
   mlir::trace::registerBatchingRules(registry);
   mlir::trace::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::trace::registerMpiMemoryEffects(registry);
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "tracec optimizer driver\n", registry);

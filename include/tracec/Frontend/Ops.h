@@ -135,6 +135,12 @@ std::vector<Value> sort(llvm::ArrayRef<Value> inputs, int64_t axis = -1,
 // Printing
 //===----------------------------------------------------------------------===//
 
+/// The elementwise `reduction` ("sum", "mean", "max", "min") of `x` over
+/// every process of MPI's world communicator (trace.all_reduce), in program
+/// order with the other stateful ops. The rank and the number of processes
+/// are comm_rank() and comm_size().
+Value all_reduce(const Value &x, llvm::StringRef reduction = "sum");
+
 /// Prints `x` (after `message`, if any) to stdout when the compiled function
 /// runs, in program order with the other stateful ops.
 void print(const Value &x, llvm::StringRef message = "");

@@ -79,9 +79,32 @@ static constexpr const char kVectorKernelPipeline[] =
     "loop-mssa(loop-rotate,licm<allowspeculation>),gvn,"
     "instcombine<no-verify-fixpoint>,simplifycfg";
 
+/// MLIR 22's mpi-to-llvm names OpenMPI's reduction operations
+/// `ompi_mpi_<op>` (ompi_mpi_sum, ...); OpenMPI's mpi.h defines MPI_SUM as
+/// &ompi_mpi_op_sum. The declarations are renamed to the symbols the
+/// library has (docs/upstream-bugs.md).
+static void fixOpenMpiOperationNames(llvm::Module &module) {
+  for (llvm::StringRef op :
+       {"max", "min", "sum", "prod", "land", "band", "lor", "bor", "lxor",
+        "bxor", "minloc", "maxloc", "replace", "null"}) {
+    llvm::GlobalVariable *wrong =
+        module.getGlobalVariable(("ompi_mpi_" + op).str());
+    if (!wrong || !wrong->isDeclaration())
+      continue;
+    std::string right = ("ompi_mpi_op_" + op).str();
+    if (llvm::GlobalVariable *existing = module.getGlobalVariable(right)) {
+      wrong->replaceAllUsesWith(existing);
+      wrong->eraseFromParent();
+    } else {
+      wrong->setName(right);
+    }
+  }
+}
+
 llvm::Error tracec::optimizeCpuModule(llvm::Module &module,
                                       llvm::TargetMachine &machine,
                                       unsigned optLevel) {
+  fixOpenMpiOperationNames(module);
   if (optLevel == 0)
     return llvm::Error::success();
   llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1

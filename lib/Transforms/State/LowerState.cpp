@@ -315,6 +315,7 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     if (failed(checkLowerable(module)))
       return signalPassFailure();
     markInPlaceUpdates(module);
+    markMpiImplementation(module);
 
     MLIRContext *context = &getContext();
     StateTypeConverter converter;
@@ -332,7 +333,8 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     target.addIllegalOp<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp,
                         PrintOp, RandomUniformOp, RandomNormalOp,
                         StatelessRandomUniformOp, StatelessRandomNormalOp,
-                        StatelessRandomBitsOp>();
+                        StatelessRandomBitsOp, AllReduceOp, CommRankOp,
+                        CommSizeOp>();
 
     SymbolTable symbols(module);
     SmallVector<Operation *> approximate;
@@ -340,6 +342,7 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     populateVariableLoweringPatterns(converter, patterns);
     populatePrintLoweringPatterns(converter, patterns, symbols);
     populateRandomLoweringPatterns(converter, patterns, symbols, approximate);
+    populateCollectiveLoweringPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -51,6 +51,16 @@ void populateRandomLoweringPatterns(const TypeConverter &converter,
                                     SmallVectorImpl<Operation *> &approximate);
 LogicalResult approximateRandomMath(ArrayRef<Operation *> generics);
 
+/// all_reduce: MPI_Allreduce through the `mpi` dialect on a contiguous copy
+/// of the operand into a new buffer (`mean`: the sum, then a trace.div by
+/// the number of processes); comm_rank and comm_size: the world
+/// communicator's (LowerCollectives.cpp).
+void populateCollectiveLoweringPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+/// Marks a module with collectives as calling OpenMPI (the dlti.map entry
+/// "MPI:Implementation" that the mpi dialect's lowering to LLVM reads).
+void markMpiImplementation(ModuleOp module);
+
 /// The checks the patterns rely on, with a diagnostic on `op` when it
 /// cannot be lowered (run before the conversion, so that a failure is one
 /// clear error, not a pattern that does not apply).

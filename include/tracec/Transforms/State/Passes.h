@@ -5,9 +5,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -22,6 +24,11 @@ namespace mlir::trace {
 
 #define GEN_PASS_REGISTRATION
 #include "tracec/Transforms/State/Passes.h.inc"
+
+/// The memory effects of mpi.allreduce (reads its send buffer, writes its
+/// receive buffer), which upstream does not declare and which buffer
+/// deallocation needs after trace-lower-state's collectives.
+void registerMpiMemoryEffects(DialectRegistry &registry);
 
 } // namespace mlir::trace
 

@@ -99,6 +99,9 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
       `linalg.generic` keyed by the op's seed.
     - `trace.print` becomes a call of `tracec_print_tensor`
       (tracec/ABI/tracec_print.h) on a contiguous copy of its tensor.
+    - `trace.all_reduce` becomes `mpi.allreduce` on a contiguous copy of
+      its tensor (the module is marked as calling OpenMPI), `comm_rank`
+      and `comm_size` the world communicator's.
     - `trace.identity ... after(...)` becomes its value; `trace.group`,
       a join of tokens, becomes nothing.
     Control tokens disappear: the program order, made consistent with the
@@ -109,11 +112,13 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::trace::TraceDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::DLTIDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::mpi::MPIDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -142,6 +142,7 @@ LogicalResult emitWhileTangent(scf::WhileOp op, OpBuilder &builder,
 
 void registerBarrierGradients(MLIRContext *context);
 void registerCallGradients(MLIRContext *context);
+void registerCollectiveGradients(MLIRContext *context);
 void registerControlFlowGradients(MLIRContext *context);
 void registerElementwiseGradients(MLIRContext *context);
 void registerMatmulGradients(MLIRContext *context);

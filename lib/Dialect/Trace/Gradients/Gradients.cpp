@@ -20,6 +20,7 @@ void mlir::trace::registerGradientRules(DialectRegistry &registry) {
     registerReductionGradients(context);
     registerShapeGradients(context);
     registerStateGradients(context);
+    registerCollectiveGradients(context);
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
     registerCallGradients(context);

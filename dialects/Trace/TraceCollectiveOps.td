@@ -1,0 +1,61 @@
+//===- TraceCollectiveOps.td - Collectives across processes -*- tablegen -*-===//
+//
+// The processes of MPI's world communicator: their rank and number, and
+// all_reduce, lowered to the `mpi` dialect (MPI_Allreduce).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_COLLECTIVE_OPS_TD
+#define TRACE_COLLECTIVE_OPS_TD
+
+include "Trace/TraceBase.td"
+include "Trace/TraceTypes.td"
+
+def Trace_AllReduceOp : Trace_Op<"all_reduce",
+    [MemoryEffects<[MemRead, MemWrite]>,
+     TypesMatchWith<"result has the operand's type", "x", "result",
+                    "$_self">]> {
+  let summary = "elementwise reduction of a tensor over every process";
+  let description = [{
+    MPI's `MPI_Allreduce` on the world communicator: every process passes
+    a tensor of the same type and gets the elementwise `sum`, `mean`, `max`
+    or `min` of all of them. A collective is stateful: it takes `after(...)`
+    tokens and yields one, so `trace-auto-control-deps` keeps the program
+    order, which every process must share (each calls the collectives in
+    the same order). f32, f64, i32 and i64 elements, static shapes; `mean`
+    floats only.
+    ```mlir
+    %g, %c = trace.all_reduce %grad after(%c0) {reduction = "mean"} : tensor<784x512xf32>
+    ```
+    Gradient: of `sum`, the all_reduce `sum` of the cotangent (each
+    process's operand reaches every process's result); of `mean`, the
+    `mean`. `max` and `min` have none.
+  }];
+  let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
+                       DefaultValuedStrAttr<StrAttr, "sum">:$reduction);
+  let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
+  let assemblyFormat = "$x (`after` `(` $after^ `)`)? attr-dict `:` type($x)";
+  let hasVerifier = 1;
+}
+
+class Trace_CommQueryOp<string mnemonic, string what>
+    : Trace_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = what # " in MPI's world communicator, a tensor<i32>";
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *context,
+        std::optional<::mlir::Location>, ::mlir::ValueRange,
+        ::mlir::DictionaryAttr, ::mlir::OpaqueProperties, ::mlir::RegionRange,
+        ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      types.push_back(::mlir::RankedTensorType::get(
+          {}, ::mlir::IntegerType::get(context, 32)));
+      return ::mlir::success();
+    }
+  }];
+}
+
+def Trace_CommRankOp : Trace_CommQueryOp<"comm_rank", "this process's rank">;
+def Trace_CommSizeOp : Trace_CommQueryOp<"comm_size", "the number of processes">;
+
+#endif // TRACE_COLLECTIVE_OPS_TD

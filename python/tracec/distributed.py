@@ -1,0 +1,142 @@
+"""Data-parallel training across processes on MPI (OpenMPI), as Horovod
+does: start one process per replica with `mpirun -np N python train.py`,
+call `init()`, broadcast the initial variables from rank 0, and average the
+gradients inside the compiled step with `all_reduce_gradients`.
+
+The collectives are `trace.all_reduce` ops: compiled with the rest of the
+step (to `mpi.allreduce`, MPI_Allreduce), ordered by automatic control
+dependencies (every process must call them in the same order), and
+differentiable (the gradient of a sum over processes is the sum of the
+cotangents). Outside a traced function they run eagerly.
+
+    tracec.distributed.init()
+    tracec.distributed.broadcast_variables(model.variables)
+
+    @tracec.jit
+    def step(w, x, y):
+        g = tracec.grad(loss)(w, x, y)
+        return w - lr * tracec.distributed.all_reduce_gradients(g)
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import ctypes.util
+import os
+
+from . import _core
+from . import _tracec as _C
+from ._core import apply
+from ._tree import tree_map
+
+_MPI_THREAD_SERIALIZED = 2  # OpenMPI's value (mpi.h)
+_REDUCTIONS = ("sum", "mean", "max", "min")
+
+_lib = None
+
+
+def _library():
+    if _lib is None:
+        raise RuntimeError("tracec.distributed.init() has not been called")
+    return _lib
+
+
+def init():
+    """Loads OpenMPI into the process (its symbols global: the compiled
+    code calls MPI_Allreduce and names OpenMPI's communicator) and
+    initializes it, once; without mpirun the process is a world of one.
+    Each process then runs on cores // (processes on its machine) threads,
+    so that the ranks of one machine do not oversubscribe its cores."""
+    global _lib
+    if _lib is not None:
+        return
+    name = ctypes.util.find_library("mpi") or "libmpi.so.40"
+    try:
+        lib = ctypes.CDLL(name, mode=os.RTLD_NOW | os.RTLD_GLOBAL)
+    except OSError as error:
+        raise RuntimeError(
+            f"tracec.distributed needs OpenMPI ({name}: {error}); on Debian: "
+            "apt install libopenmpi-dev openmpi-bin") from None
+    initialized = ctypes.c_int(0)
+    lib.MPI_Initialized(ctypes.byref(initialized))
+    if not initialized.value:
+        provided = ctypes.c_int(0)
+        if lib.MPI_Init_thread(None, None, _MPI_THREAD_SERIALIZED,
+                               ctypes.byref(provided)) != 0:
+            raise RuntimeError("MPI_Init_thread failed")
+        atexit.register(_finalize, lib)
+    _lib = lib
+    local = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE", "1"))
+    if local > 1:
+        _C.set_num_threads(max(1, (os.cpu_count() or 1) // local))
+
+
+def _finalize(lib):
+    finalized = ctypes.c_int(0)
+    lib.MPI_Finalized(ctypes.byref(finalized))
+    if not finalized.value:
+        lib.MPI_Finalize()
+
+
+def _world_query(function):
+    value = ctypes.c_int(0)
+    lib = _library()
+    # OpenMPI's MPI_COMM_WORLD is the address of this global.
+    comm = ctypes.addressof(ctypes.c_char.in_dll(lib, "ompi_mpi_comm_world"))
+    getattr(lib, function)(ctypes.c_void_p(comm), ctypes.byref(value))
+    return value.value
+
+
+def rank() -> int:
+    """This process's rank in MPI's world communicator (0 ... size() - 1)."""
+    return _world_query("MPI_Comm_rank")
+
+
+def size() -> int:
+    """The number of processes in MPI's world communicator."""
+    return _world_query("MPI_Comm_size")
+
+
+def _all_reduce(x, reduction):
+    return _C.all_reduce(x, reduction)
+
+
+def all_reduce(x, op="sum"):
+    """The elementwise `op` ("sum", "mean", "max", "min") of `x` over every
+    process (MPI_Allreduce): each process passes an array of the same shape
+    and dtype (float32, float64, int32, int64) and gets the result."""
+    if op not in _REDUCTIONS:
+        raise ValueError(f"all_reduce op must be one of {_REDUCTIONS}, "
+                         f"got {op!r}")
+    _library()
+    _core._effects += 1
+    x = _core.number_as_array(x)
+    return apply(_all_reduce, (x,), op, name="all_reduce")
+
+
+def all_reduce_gradients(gradients, op="mean"):
+    """Each gradient in a structure (as grad returns it) all-reduced:
+    averaged over the processes by default, as Horovod's
+    DistributedOptimizer does, so that equal shards of a batch give the
+    gradient of the whole batch's mean loss."""
+    return tree_map(lambda g: all_reduce(g, op), gradients)
+
+
+def broadcast(x, root=0):
+    """Rank `root`'s `x` on every process: the sum over processes of `x` on
+    `root` and zeros elsewhere (exact: every other term is 0)."""
+    if not 0 <= root < size():
+        raise ValueError(f"broadcast root {root} is not a rank of a world of "
+                         f"{size()}")
+    from . import numpy as tnp
+    x = _core.number_as_array(x)
+    return all_reduce(x if rank() == root else tnp.zeros_like(x), "sum")
+
+
+def broadcast_variables(variables, root=0):
+    """Assigns rank `root`'s value to each variable (tracec.Variable) on
+    every process, as Horovod's broadcast_variables: call it once after
+    creating the model, so that every replica starts from the same
+    weights."""
+    for variable in variables:
+        variable.assign(broadcast(variable.numpy(), root))

@@ -1,0 +1,42 @@
+// RUN: tracec-opt %s --trace-lower-state | FileCheck %s
+// RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1" | FileCheck %s --check-prefix=LLVM
+
+// all_reduce becomes mpi.allreduce from a contiguous copy into a new
+// buffer (as 1-D views: upstream counts only dim 0 of a buffer); mean divides the sum by the communicator's size. The module is
+// marked as calling OpenMPI, whose ABI the LLVM lowering uses (with the
+// reduction's symbol misnamed upstream: CpuTarget.cpp renames it to
+// ompi_mpi_op_sum in LLVM IR).
+// CHECK: module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">}
+// CHECK-LABEL: func.func @mean
+// CHECK: %[[SEND:.+]] = bufferization.alloc_tensor() copy(%arg0)
+// CHECK: %[[SENDBUF:.+]] = bufferization.to_buffer %[[SEND]] read_only
+// CHECK: %[[RECV:.+]] = memref.alloc() : memref<4x3xf32>
+// CHECK: %[[COMM:.+]] = mpi.comm_world : !mpi.comm
+// CHECK: %[[SEND1D:.+]] = memref.collapse_shape %[[SENDBUF]] {{\[\[}}0, 1]] : memref<4x3xf32> into memref<12xf32>
+// CHECK: %[[RECV1D:.+]] = memref.collapse_shape %[[RECV]] {{\[\[}}0, 1]]
+// CHECK: mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %[[COMM]])
+// CHECK: %[[SUM:.+]] = bufferization.to_tensor %[[RECV]] restrict writable
+// CHECK: memref.store %c1_i32
+// CHECK: mpi.allreduce
+// CHECK: trace.div %[[SUM]]
+// CHECK-NOT: trace.all_reduce
+// LLVM-DAG: llvm.func @MPI_Allreduce
+// LLVM-DAG: llvm.mlir.addressof @ompi_mpi_comm_world
+// LLVM-DAG: llvm.mlir.addressof @ompi_mpi_float
+// LLVM-DAG: llvm.mlir.addressof @ompi_mpi_sum
+// LLVM-NOT: unrealized_conversion_cast
+func.func @mean(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %0, %c = trace.all_reduce %x {reduction = "mean"} : tensor<4x3xf32>
+  %1 = trace.identity %0 after(%c) : tensor<4x3xf32>
+  return %1 : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func @max_and_rank
+// CHECK: mpi.allreduce({{.+}}, MPI_MAX,
+// CHECK: mpi.comm_rank
+// CHECK: tensor.from_elements
+func.func @max_and_rank(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<i32>) {
+  %0, %c = trace.all_reduce %x {reduction = "max"} : tensor<2xi64>
+  %r = trace.comm_rank : tensor<i32>
+  return %0, %r : tensor<2xi64>, tensor<i32>
+}
