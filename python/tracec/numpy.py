@@ -2290,6 +2290,9 @@ def _install_operators(cls):
     cls.astype = astype
     cls.sum = lambda self, axis=None, keepdims=False: sum(self, axis, keepdims)
     cls.mean = lambda self, axis=None, keepdims=False: mean(self, axis, keepdims)
+    cls.ravel = lambda self: ravel(self)
+    cls.flatten = lambda self: ravel(self)
+    cls.trace = lambda self, offset=0: trace(self, offset)
     cls.__repr__ = lambda self: f"<tracec.Value {self.type_string()}>"
     cls.__bool__ = _no_bool
     cls.__len__ = lambda self: self.shape[0]
