@@ -1882,6 +1882,9 @@ def check_grads(f, args, order, eps=1e-4, tol=1e-4):
 
     def scalar(*a):
         return tnp.sum(f(*a))
+    # The finite differences evaluate sum(f) compiled once (tracec.jit of
+    # it gives the eager values; each eager call would trace it again).
+    scalar_jit = jit(scalar)
     for i in range(len(args)):
         g = tracec.grad(scalar, argnums=i)(*args)
         fd = np.zeros_like(args[i])
@@ -1892,7 +1895,8 @@ def check_grads(f, args, order, eps=1e-4, tol=1e-4):
             down[i][idx] -= eps
             up = [u if np.ndim(u) else np.float64(u) for u in up]
             down = [d if np.ndim(d) else np.float64(d) for d in down]
-            fd[idx] = (float(scalar(*up)) - float(scalar(*down))) / (2 * eps)
+            fd[idx] = (float(scalar_jit(*up)) -
+                       float(scalar_jit(*down))) / (2 * eps)
         np.testing.assert_allclose(np.asarray(g), fd, atol=tol, rtol=tol)
     if order > 1:
         for i in range(len(args)):
