@@ -188,3 +188,19 @@ def test_gradients_match_pytorch():
     torch_loss(ta, tb).backward()
     np.testing.assert_allclose(ga, ta.grad.numpy(), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(gb, tb.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_tensordot_and_full_refuse_bad_arguments():
+    a, b = np.ones((3, 2, 2)), np.ones((2,))
+    with pytest.raises(ValueError, match="exceed the operands' ranks"):
+        tnp.tensordot(a, b, axes=2)
+    with pytest.raises(ValueError, match="differ in length"):
+        tnp.tensordot(a, b, axes=([0], [0, 1]))
+    with pytest.raises(TypeError, match="axes must be an int"):
+        tnp.tensordot(a, b, axes=("bad", "axes"))
+    with pytest.raises(TypeError, match="axes must be an int"):
+        tnp.tensordot(a, b, axes="badaxes")
+    with pytest.raises(TypeError, match="a shape must be integers"):
+        tnp.zeros(1.5)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        tnp.ones((-1, 1))

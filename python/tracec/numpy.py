@@ -8,6 +8,7 @@ array([3., 3.], dtype=float32)
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 
@@ -1352,12 +1353,31 @@ def tensordot(a, b, axes=2):
     a, b = _weak_array(a), _weak_array(b)
     na, nb = _ndim(a), _ndim(b)
     if isinstance(axes, (int, np.integer)):
-        axes_a, axes_b = list(range(na - axes, na)), list(range(int(axes)))
+        axes = int(axes)
+        if axes < 0 or axes > builtins.min(na, nb):
+            raise ValueError(f"tensordot: {axes} axes exceed the operands' "
+                             f"ranks {na} and {nb}")
+        axes_a, axes_b = list(range(na - axes, na)), list(range(axes))
     else:
-        axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int)
+        if isinstance(axes, str) or not isinstance(axes, (tuple, list)) \
+                or len(axes) != 2:
+            raise TypeError("tensordot: axes must be an int or a pair of "
+                            f"ints or of sequences of ints, got {axes!r}")
+        axes_a, axes_b = ([axes[0]] if isinstance(axes[0], (int, np.integer))
                           else list(axes[0]),
-                          [axes[1]] if isinstance(axes[1], int)
+                          [axes[1]] if isinstance(axes[1], (int, np.integer))
                           else list(axes[1]))
+        if not builtins.all(isinstance(x, (int, np.integer))
+                   for x in axes_a + axes_b):
+            raise TypeError("tensordot: axes must be an int or a pair of "
+                            f"ints or of sequences of ints, got {axes!r}")
+        if len(axes_a) != len(axes_b):
+            raise ValueError("tensordot: the two lists of axes differ in "
+                             f"length: {len(axes_a)} and {len(axes_b)}")
+        for x, n in [(x, na) for x in axes_a] + [(x, nb) for x in axes_b]:
+            if not -n <= x < n:
+                raise ValueError(f"tensordot: axis {x} is out of bounds "
+                                 f"for an operand of rank {n}")
     axes_a = [x % na for x in axes_a]
     axes_b = [x % nb for x in axes_b]
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -1785,6 +1805,11 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     return apply(_sort, (a,), axis, bool(descending), name="sort")
 
 
+def msort(a):
+    """np.msort: sort along the first axis (np.sort(a, axis=0))."""
+    return sort(a, axis=0)
+
+
 def argsort(a, axis=-1, kind=None, order=None, *, stable=True,
             descending=False):
     """np.argsort: the (stable) indices that sort `a` along `axis`, int64 as
@@ -1797,9 +1822,21 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=True,
                  name="argsort")
 
 
-def quantile(a, q, axis=None, keepdims=False):
-    """np.quantile with NumPy's default (linear) interpolation between the
-    sorted values; `q` a Python number or a sequence of them."""
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False,
+             method="linear", keepdims=False, *, interpolation=None):
+    """np.quantile between the sorted values by NumPy's `method` (linear,
+    lower, higher, nearest or midpoint; `interpolation=` its older name);
+    `q` a Python number or a sequence of them."""
+    if out is not None:
+        raise NotImplementedError("quantile: `out` is not supported")
+    if interpolation is not None:
+        method = interpolation
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"quantile: method must be one of "
+                         f"{_QUANTILE_METHODS}, got {method!r}")
     a = _weak_array(a)
     qs = np.asarray(q, np.float64)
     if np.any((qs < 0) | (qs > 1)):
@@ -1819,11 +1856,25 @@ def quantile(a, q, axis=None, keepdims=False):
         position = qv * (n - 1)
         below = int(np.floor(position))
         above = builtins.min(below + 1, n - 1)
-        fraction = position - below
+        fraction = float(position - below)  # a weak float (as JAX's)
+        if method == "lower":
+            fraction = 0.0
+        elif method == "higher":
+            below, fraction = (above, 0.0) if fraction > 0 else (below, 0.0)
+        elif method == "nearest":
+            # NumPy rounds the position half to even.
+            below, fraction = int(np.around(position)), 0.0
+        elif method == "midpoint" and fraction > 0:
+            fraction = 0.5
         low = take(ordered, below, axis=axis_)
-        value = low if fraction == 0 else add(
-            low, multiply(subtract(take(ordered, above, axis=axis_), low),
-                          fraction))
+        if method in ("linear", "midpoint"):
+            # Inexact as NumPy's (integers: tracec's default float); * 1.0
+            # keeps infinities and -0.0 where no interpolation is needed.
+            value = multiply(low, 1.0) if fraction == 0 else add(
+                low, multiply(subtract(take(ordered, above, axis=axis_),
+                                       low), fraction))
+        else:
+            value = low
         if keepdims:
             value = expand_dims(value, axis_) if axis is not None else \
                 reshape(value, (1,) * _ndim(a))
@@ -1833,15 +1884,17 @@ def quantile(a, q, axis=None, keepdims=False):
     return reshape(stack(results), qs.shape + _shape(results[0]))
 
 
-def percentile(a, q, axis=None, keepdims=False):
+def percentile(a, q, axis=None, out=None, overwrite_input=False,
+               method="linear", keepdims=False, *, interpolation=None):
     """np.percentile: quantile at q / 100."""
-    return quantile(a, np.asarray(q, np.float64) / 100.0, axis=axis,
-                    keepdims=keepdims)
+    return quantile(a, np.asarray(q, np.float64) / 100.0, axis, out,
+                    overwrite_input, method, keepdims,
+                    interpolation=interpolation)
 
 
-def median(a, axis=None, keepdims=False):
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """np.median: the mean of the middle sorted values."""
-    return quantile(a, 0.5, axis=axis, keepdims=keepdims)
+    return quantile(a, 0.5, axis, out, overwrite_input, keepdims=keepdims)
 
 
 def searchsorted(a, v, side="left"):
@@ -2099,9 +2152,25 @@ def _full(shape, value, dtype):
     return _C.full(list(shape), value, dtype)
 
 
+def _full_shape(shape):
+    """A shape as NumPy takes it: an integer or a sequence of integers (a
+    float is a TypeError, a negative size a ValueError)."""
+    try:
+        if isinstance(shape, Value):
+            raise TypeError
+        dims = (shape,) if np.ndim(shape) == 0 else tuple(shape)
+        dims = tuple(operator.index(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"a shape must be integers known while tracing, "
+                        f"got {shape!r}") from None
+    if builtins.any(d < 0 for d in dims):
+        raise ValueError(f"negative dimensions are not allowed: {dims}")
+    return dims
+
+
 def full(shape, fill_value, dtype=np.float32):
-    if np.ndim(shape) == 0:  # an int, or a 0-d integer array (NumPy's)
-        shape = (int(shape),)
+    # an int, a 0-d integer array or a sequence of them (NumPy's)
+    shape = _full_shape(shape)
     return apply(_full, (), tuple(shape), float(fill_value),
                  _core.dtype_name(dtype), name="full")
 
@@ -2221,6 +2290,9 @@ def _install_operators(cls):
     cls.astype = astype
     cls.sum = lambda self, axis=None, keepdims=False: sum(self, axis, keepdims)
     cls.mean = lambda self, axis=None, keepdims=False: mean(self, axis, keepdims)
+    cls.ravel = lambda self: ravel(self)
+    cls.flatten = lambda self: ravel(self)
+    cls.trace = lambda self, offset=0: trace(self, offset)
     cls.__repr__ = lambda self: f"<tracec.Value {self.type_string()}>"
     cls.__bool__ = _no_bool
     cls.__len__ = lambda self: self.shape[0]
