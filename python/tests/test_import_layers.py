@@ -29,7 +29,8 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 LAYERS = [
     ("extension", ["_tracec"]),
     ("core", ["_tree", "_core", "hoisted_reads"]),
-    ("ops", ["numpy", "nn", "random", "control_flow", "custom_gradients",
+    ("ops", ["numpy", "nn", "random", "distributed", "control_flow",
+             "custom_gradients",
              "custom_jvp",
              "autograph_operators", "_autograph_ast", "_autograph_jumps",
              "autograph"]),
