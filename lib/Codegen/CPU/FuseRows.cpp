@@ -154,14 +154,16 @@ struct CpuFuseRowsPass
       // Rows are independent: a forall, which threads may share.
       options.tilingOptions.setLoopType(
           scf::SCFTilingOptions::LoopType::ForallOp);
-      // Fuse the linalg ops of the chain; contractions stay whole.
+      // Fuse the linalg ops of the chain; contractions stay whole, and so
+      // does anything else (a call of a deduplicated kernel was cloned into
+      // every row, whole: a 256x512 relu per element of the row loop).
       options.setFusionControlFn(
           [](tensor::ExtractSliceOp, OpResult producer, bool)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             auto linalgOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
-            if (trace::isContractionOrConvolution(producer.getOwner()) ||
-                (linalgOp &&
-                 (hasEmptyLoop(linalgOp) || readsThroughWindows(linalgOp))))
+            if (!linalgOp ||
+                trace::isContractionOrConvolution(producer.getOwner()) ||
+                hasEmptyLoop(linalgOp) || readsThroughWindows(linalgOp))
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           });
