@@ -115,26 +115,67 @@ static mlir::Attribute toAttribute(const OpAttribute::Data &data) {
       data);
 }
 
+/// The dtype `operands` meet in: the strongly typed ones promote each other
+/// (JAX's lattice) and weakly typed ones take their dtype, unless a weak
+/// float meets only integers or bools (f32) or a weak integer is wider than
+/// the strong integers or bools (it widens them rather than wrap: JAX
+/// raises an overflow there). `weak`: whether the result is weakly typed,
+/// as JAX's is when the weak operands decide its dtype.
+DType tracec::commonDType(llvm::ArrayRef<Value> operands, bool &weak) {
+  std::optional<DType> strong, weakJoin;
+  for (const Value &operand : operands) {
+    std::optional<DType> &join = operand.isWeak() ? weakJoin : strong;
+    join = join ? promoteTypes(*join, operand.dtype()) : operand.dtype();
+  }
+  if (!strong) {
+    weak = true;
+    return *weakJoin;
+  }
+  DType common = *strong;
+  if (weakJoin && isFloat(*weakJoin) && !isFloat(common))
+    common = DType::f32;
+  else if (weakJoin && !isFloat(*weakJoin) && !isFloat(common))
+    common = promoteTypes(common, *weakJoin);
+  weak = common != *strong;
+  return common;
+}
+
+namespace {
+/// An op's operands after promotion, and whether its result is weakly
+/// typed if it has their dtype.
+struct PromotedOperands {
+  std::vector<Value> values;
+  bool weak = false;
+};
+} // namespace
+
 /// The operands converted as the op's traits ask.
-static std::vector<Value> promoteOperands(mlir::RegisteredOperationName name,
-                                          llvm::ArrayRef<Value> operands) {
-  std::vector<Value> promoted(operands.begin(), operands.end());
+static PromotedOperands promoteOperands(mlir::RegisteredOperationName name,
+                                        llvm::ArrayRef<Value> operands) {
+  PromotedOperands promoted;
+  promoted.values.assign(operands.begin(), operands.end());
   for (const Value &operand : operands)
     resolve(operand);
+  std::vector<Value> &values = promoted.values;
+  // Weak in, weak out: `sin` of a weak number, a sum of one.
+  promoted.weak =
+      !operands.empty() && llvm::all_of(operands, [](const Value &operand) {
+        return operand.isWeak();
+      });
   if (name.hasTrait<traits::PromotesIntegersToFloat>())
-    for (Value &operand : promoted)
+    for (Value &operand : values)
       if (!isFloat(operand.dtype()))
-        operand = castTo(operand, DType::f32);
+        operand = operand.isWeak() ? castTo(operand, DType::f32).asWeak()
+                                   : castTo(operand, DType::f32);
   size_t first = name.hasTrait<traits::PromotesOperands>()             ? 0
                  : name.hasTrait<traits::PromotesOperandsAfterFirst>() ? 1
                                                                        : ~0u;
-  if (first >= promoted.size())
+  if (first >= values.size())
     return promoted;
-  DType common = promoted[first].dtype();
-  for (size_t i = first + 1; i < promoted.size(); ++i)
-    common = promoteTypes(common, promoted[i].dtype());
-  for (size_t i = first; i < promoted.size(); ++i)
-    promoted[i] = castTo(promoted[i], common);
+  DType common = commonDType(llvm::ArrayRef<Value>(values).drop_front(first),
+                             promoted.weak);
+  for (size_t i = first; i < values.size(); ++i)
+    values[i] = castTo(values[i], common);
   return promoted;
 }
 
@@ -144,15 +185,20 @@ Value tracec::op(llvm::StringRef name, llvm::ArrayRef<Value> operands,
   std::optional<mlir::RegisteredOperationName> registered =
       mlir::RegisteredOperationName::lookup(name, &context());
   assert(registered && "a generated op is registered");
+  PromotedOperands promoted = promoteOperands(*registered, operands);
   llvm::SmallVector<mlir::Value> values;
-  for (const Value &operand : promoteOperands(*registered, operands))
+  for (const Value &operand : promoted.values)
     values.push_back(resolve(operand));
   llvm::SmallVector<mlir::NamedAttribute> named;
   for (const OpAttribute &attribute : attributes)
     if (mlir::Attribute attr = toAttribute(attribute.data))
       named.push_back(mlir::NamedAttribute(
           mlir::StringAttr::get(&context(), attribute.name), attr));
-  return wrap(createOp(name, values, named)->getResult(0));
+  Value result = wrap(createOp(name, values, named)->getResult(0));
+  // A result of another dtype (a comparison's, an argmax's) is strong.
+  bool sameDType = !promoted.values.empty() &&
+                   result.dtype() == promoted.values.back().dtype();
+  return promoted.weak && sameDType ? result.asWeak() : result;
 }
 
 #include "tracec/Frontend/OpFunctions.cpp.inc"

@@ -54,7 +54,7 @@ Value tracec::scalarLike(Scalar scalar, const Value &other) {
     else if (dtype == DType::i1)
       dtype = DType::i32;
   }
-  return splat(scalar.value, dtype, {});
+  return splat(scalar.value, dtype, {}).asWeak();
 }
 
 Value tracec::constant(const Tensor &tensor) {

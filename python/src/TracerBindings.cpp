@@ -210,7 +210,10 @@ void tracec::python::bindTracer(py::module_ &m) {
                                  return py::none();
                                return py::int_(n);
                              })
+      .def_property_readonly("weak_type", &Value::isWeak)
       .def("type_string", &Value::typeString);
+  // A Python number among a jit-ed function's arguments: weakly typed.
+  m.def("weak", [](const Value &v) { return v.asWeak(); });
 
   // Sources.
   m.def("constant", [](py::handle array) {
@@ -274,6 +277,10 @@ void tracec::python::bindTracer(py::module_ &m) {
     return dtypeName(
                promoteTypes(parseDTypeOrThrow(a), parseDTypeOrThrow(b)))
         .str();
+  });
+  m.def("common_dtype", [](const std::vector<Value> &values) {
+    bool weak = false;
+    return dtypeName(commonDType(values, weak)).str();
   });
   m.def("size", [](const Value &x, const I64s &axes, const std::string &dtype) {
     return size(x, axes, parseDTypeOrThrow(dtype));

@@ -522,6 +522,22 @@ def number_as_array(x):
     return x
 
 
+class WeakScalar(np.ndarray):
+    """A Python number among a jit-ed function's arguments, as the rank-0
+    array it is passed as. It is traced weakly typed (JAX's weak_type):
+    like the number itself it takes the dtype of the arrays it meets, so
+    `f(f16_array, 2.0)` computes in float16."""
+
+
+def traced_number(x):
+    """number_as_array for an argument jit traces: a Python int or float
+    as a WeakScalar (a bool, a NumPy scalar or an array keeps its type)."""
+    array = number_as_array(x)
+    if isinstance(x, (int, float)) and not isinstance(x, (bool, np.generic)):
+        return array.view(WeakScalar)
+    return array
+
+
 def scalar_operand(x, like):
     """A Python number meeting a Value: a constant of the Value's dtype
     (JAX's weak typing)."""

@@ -26,9 +26,9 @@ from . import _tracec as _C
 from ._core import Value
 from ._tree import leaves_with_paths, tree_flatten, tree_leaves, tree_map
 from .concrete_function import ConcreteFunction, record_call
-from .signatures import (Key, TensorSpec, argument_names, count_none, covers,
-                         describe, flatten_arguments, has_none, is_array,
-                         key_structure, leaf_label, native_leaves, relax,
+from .signatures import (Key, TensorSpec, argument_names, array_entry,
+                         count_none, covers, describe, flatten_arguments,
+                         has_none, is_array, is_weak, key_structure, leaf_label, native_leaves, relax,
                          shape_mismatch, static_key, unhashable_argument)
 from .hoisted_reads import trace_op
 from .tape import CallReadsNotHoisted, Tape, function_tapes
@@ -199,7 +199,7 @@ class Function:
         # Arrays' entries are as __call__'s fast path computes them; a
         # TensorSpec (get_concrete_function) stands for an array, None dims
         # included.
-        entries = tuple((a.shape, a.dtype) if isinstance(a, _SPEC_TYPES)
+        entries = tuple(array_entry(a) if isinstance(a, _SPEC_TYPES)
                         else static_key(a) for a in leaves)
         if None in entries:
             i = entries.index(None)
@@ -467,7 +467,8 @@ class Function:
                 entries.append((tuple(a.shape), a.dtype))
             elif isinstance(a, _ARRAY_TYPES):
                 positions.append(i)
-                entries.append((np.shape(a), _core.dtype_name(a.dtype)))
+                entries.append((np.shape(a), _core.dtype_name(a.dtype)) +
+                               array_entry(a)[2:])
             else:
                 entry = static_key(a)
                 if entry is None:
@@ -500,7 +501,8 @@ class Function:
         def body(inner):
             call_leaves = list(leaves)
             for i, v in zip(positions, inner):
-                call_leaves[i] = v
+                call_leaves[i] = _C.weak(v) if \
+                    type(leaves[i]) is _core.WeakScalar else v
             effects = _core._effects
             hoists = hoisting or self._hoists_call_reads
             _core._hoisting += hoists
@@ -600,7 +602,7 @@ class Function:
         def body(values):
             call_leaves = list(leaves)
             for i, v in zip(positions, values):
-                call_leaves[i] = v
+                call_leaves[i] = _C.weak(v) if is_weak(key.entries[i]) else v
             _core._hoisting += self._hoists_call_reads
             try:
                 result, tape = _run_recorded(
@@ -803,9 +805,10 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None,
     unless their parameter is static: `static_argnums` (positions) and
     `static_argnames` (names), whose values are part of the cache key (each
     new one traces again) and must be hashable. Other non-array arguments
-    are static, as with tracec.function. Where JAX keeps a traced Python
-    number weakly typed (an f16 array times it stays f16), tracec's is
-    float32, and promotes such an array to float32.
+    are static, as with tracec.function. A traced Python number is weakly
+    typed, as in JAX: it takes the dtype of the arrays it meets (an f16
+    array times it stays f16; an int32 array plus a float is float32),
+    while a NumPy scalar keeps its own dtype.
 
     >>> @functools.partial(tracec.jit, static_argnames="n")
     ... def f(x, scale, n):
@@ -893,7 +896,7 @@ class _StaticArguments:
                 _check_hashable(a, f"static argument {i}")
                 converted.append(a)
             else:
-                converted.append(tree_map(_core.number_as_array, a))
+                converted.append(tree_map(_core.traced_number, a))
         if keyword_call:
             keywords = {}
             for k, v in args[-1].items():
@@ -903,7 +906,7 @@ class _StaticArguments:
                     _check_hashable(v, f"static argument {k!r}")
                     keywords[k] = v
                 else:
-                    keywords[k] = tree_map(_core.number_as_array, v)
+                    keywords[k] = tree_map(_core.traced_number, v)
             converted.append(keywords)
         return tuple(converted)
 

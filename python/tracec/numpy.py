@@ -172,7 +172,7 @@ def _common_values(x, y):
         x = _core.scalar_operand(x, y)
     elif not isinstance(y, Value):
         y = _core.scalar_operand(y, x)
-    dtype = _C.promote_types(x.dtype, y.dtype)
+    dtype = _C.common_dtype([x, y])  # a weakly typed Value follows
     return _C.cast(x, dtype), _C.cast(y, dtype)
 
 

@@ -137,6 +137,19 @@ def unhashable_argument(label, arg):
         "arguments")
 
 
+def array_entry(a):
+    """The key entry of an array argument: (shape, dtype), and "weak" for
+    a Python number that jit traces weakly typed (it traces differently
+    from a NumPy scalar of its dtype)."""
+    if type(a) is _core.WeakScalar:
+        return (a.shape, a.dtype, "weak")
+    return (a.shape, a.dtype)
+
+
+def is_weak(entry):
+    return entry[2:] == ("weak",)
+
+
 def is_array(entry):
     """Whether a cache key's entry is an array's (shape, dtype); a static
     argument's is (type, value)."""
@@ -146,14 +159,14 @@ def is_array(entry):
 def key_structure(key):
     """What must agree for one trace to serve two keys, sizes aside."""
     return (key.structure,
-            tuple(("array", len(e[0]), e[1]) if is_array(e) else e
+            tuple(("array", len(e[0])) + e[1:] if is_array(e) else e
                   for e in key.entries))
 
 
 def relax(seen, key):
     """The most specific key serving both: the dims that differ are None."""
     return Key(key.structure, tuple(
-        (tuple(a if a == b else None for a, b in zip(s[0], k[0])), k[1])
+        (tuple(a if a == b else None for a, b in zip(s[0], k[0])),) + k[1:]
         if is_array(k) else k for s, k in zip(seen.entries, key.entries)))
 
 
@@ -168,7 +181,7 @@ def covers(general, key):
         if not is_array(g):
             if g != k:
                 return False
-        elif g[1] != k[1] or shape_mismatch(k[0], g[0]) is not None:
+        elif g[1:] != k[1:] or shape_mismatch(k[0], g[0]) is not None:
             return False
     return True
 

@@ -57,6 +57,45 @@ TEST(Op, TraitsPromoteOperands) {
   expectNear(out[2].toVector<double>(), {1, 0.5, 0.5}, 1e-12);
 }
 
+TEST(Op, WeakOperandsTakeTheStrongDType) {
+  ConcreteFunction f =
+      trace("weak",
+            {spec(DType::f32, {2}), spec(DType::i32, {2}), spec(DType::f32, {}),
+             spec(DType::i64, {})},
+            [](llvm::ArrayRef<Value> v) -> Values {
+              Value s = v[2].asWeak(), big = v[3].asWeak();
+              EXPECT_TRUE(s.isWeak());
+              // Weak in, weak out: the sine of a weak number stays weak, and
+              // computes in f16 beside an f16 array.
+              Value sinS = sin(s);
+              EXPECT_TRUE(sinS.isWeak());
+              Value half = mul(cast(v[0], DType::f16), sinS);
+              EXPECT_EQ(half.dtype(), DType::f16);
+              EXPECT_FALSE(half.isWeak());
+              // A weak float meeting integers makes f32, weakly typed.
+              Value mixed = add(v[1], s);
+              EXPECT_EQ(mixed.dtype(), DType::f32);
+              EXPECT_TRUE(mixed.isWeak());
+              // A weak integer past i32's range widens rather than wraps.
+              Value wide = add(v[1], big);
+              EXPECT_EQ(wide.dtype(), DType::i64);
+              // A comparison's result is strong; strong operands promote each
+              // other as before.
+              EXPECT_FALSE(less(s, 1.0).isWeak());
+              EXPECT_EQ(add(cast(v[0], DType::f16), v[2]).dtype(), DType::f32);
+              return {cast(half, DType::f32), mixed, wide};
+            });
+  std::vector<Tensor> out = run(
+      f, {tensor<float>({1, 2}, {2}), tensor<int32_t>({1, 2}, {2}),
+          tensor<float>({0.5f}, {}), tensor<int64_t>({int64_t(1) << 40}, {})});
+  expectNear(out[0].toVector<double>(), {std::sin(0.5), 2 * std::sin(0.5)},
+             1e-3);
+  expectNear(out[1].toVector<double>(), {1.5, 2.5}, 0);
+  EXPECT_EQ(
+      out[2].toVector<int64_t>(),
+      (std::vector<int64_t>{(int64_t(1) << 40) + 1, (int64_t(1) << 40) + 2}));
+}
+
 TEST(Op, BadRequestsThrowWithTheReason) {
   auto traced = [](std::function<Value(const Value &)> fn) {
     return traceError([&] {

@@ -67,6 +67,18 @@ public:
   /// The identity of the region that defined this Value.
   uint64_t scope() const { return scope_; }
 
+  /// Whether this is weakly typed, as JAX's Python numbers are: a number
+  /// given as an argument (a scalar constant, too), or what ops made of
+  /// weak values alone. Meeting strongly typed operands it takes their
+  /// dtype (`f16_array * weak_f32` is f16) instead of promoting them.
+  bool isWeak() const { return weak_; }
+  /// This Value, weakly typed.
+  Value asWeak() const {
+    Value weak = *this;
+    weak.weak_ = true;
+    return weak;
+  }
+
   /// Used by the tracer: wraps `value` defined in region `scope`.
   Value(mlir::Value value, uint64_t scope);
 
@@ -74,6 +86,7 @@ private:
   mlir::Value value_;
   mlir::RankedTensorType type_;
   uint64_t scope_ = 0;
+  bool weak_ = false;
 };
 
 /// A C++ number mixed with a Value: it becomes a constant of the Value's
@@ -124,6 +137,10 @@ Value op(llvm::StringRef name, llvm::ArrayRef<Value> operands,
 /// The dtype two operands are promoted to (JAX's lattice, described
 /// above): bool < i32 < i64 < f16/bf16 < f32 < f64; f16 with bf16 gives f32.
 DType promoteTypes(DType a, DType b);
+/// The dtype `operands` meet in: strongly typed ones promote each other,
+/// weakly typed ones take theirs (see Value::isWeak); `weak` is set to
+/// whether a result of that dtype is weakly typed.
+DType commonDType(llvm::ArrayRef<Value> operands, bool &weak);
 
 } // namespace tracec
 
