@@ -56,8 +56,9 @@ def main():
     # Data parallel SGD on a linear model: each rank a shard of the batch,
     # the gradients averaged in the compiled step, gives full-batch SGD.
     rng = np.random.default_rng(0)  # the same data on every rank
-    X = rng.normal(size=(64, 5))
-    Y = X @ rng.normal(size=(5, 1)) + 0.1 * rng.normal(size=(64, 1))
+    n = 60  # equal shards for 2, 3, 4, 5 and 6 processes
+    X = rng.normal(size=(n, 5))
+    Y = X @ rng.normal(size=(5, 1)) + 0.1 * rng.normal(size=(n, 1))
     w0 = rng.normal(size=(5, 1))
 
     def loss(w, x, y):
@@ -68,11 +69,11 @@ def main():
         g = dist.all_reduce_gradients(tracec.grad(loss)(w, x, y))
         return w - 0.1 * g
 
-    shard = slice(rank * 64 // size, (rank + 1) * 64 // size)
+    shard = slice(rank * n // size, (rank + 1) * n // size)
     w, full = w0, w0
     for _ in range(5):
         w = step(w, X[shard], Y[shard])
-        full = full - 0.1 * 2 * X.T @ (X @ full - Y) / 64
+        full = full - 0.1 * 2 * X.T @ (X @ full - Y) / n
     np.testing.assert_allclose(w, full, rtol=1e-12)
     ok("data parallel sgd")
     print(f"rank {rank} of {size} done {len(checks)}", flush=True)
