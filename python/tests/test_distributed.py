@@ -1,7 +1,8 @@
 """tracec.distributed: the collectives in a world of one (this process) and,
-under `mpirun -np 2`, across two processes (distributed_worker.py checks
-eager and compiled all_reduce, its gradient, broadcasts and data-parallel
-SGD against NumPy on every rank)."""
+under `mpirun -np 2` and `-np 3` (distributed_worker.py checks eager and
+compiled all_reduce, its gradient, broadcasts and data-parallel SGD
+against NumPy on every rank); an exported object with a collective, linked
+by mpicc, under mpirun."""
 import os
 import shutil
 import subprocess
@@ -40,17 +41,64 @@ def test_bad_arguments():
         dist.broadcast(np.ones(2), root=3)
 
 
+def mpi_env():
+    """mpirun as root on one machine (a CI container): allowed, shared
+    memory between the ranks, more ranks than cores."""
+    return dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_btl="self,vader",
+                OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+MAIN_C = r"""
+#include <mpi.h>
+#include <stdio.h>
+#include "model.h"
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  float x[4] = {1.0f + rank, 2, 3, 4}, y[4];
+  int status = model_allsum(x, y);
+  printf("rank %d: %d %g %g %g %g\n", rank, status, y[0], y[1], y[2], y[3]);
+  MPI_Finalize();
+  return status;
+}
+"""
+
+
+def test_exported_object_with_collectives_runs_under_mpirun(tmp_path):
+    """An AOT object that all-reduces needs only libmpi beside libc and
+    libm: linked by mpicc, it runs under mpirun and sums across ranks."""
+    mpicc = shutil.which("mpicc")
+    assert mpicc, "mpicc (libopenmpi-dev) is not installed: run scripts/install-deps"
+    dist.init()
+
+    @tracec.function
+    def allsum(x):
+        return dist.all_reduce(x * 2.0)
+
+    allsum.get_concrete_function(np.zeros(4, np.float32)).export(
+        str(tmp_path / "model"))
+    (tmp_path / "main.c").write_text(MAIN_C)
+    subprocess.run([mpicc, "main.c", "model.o", "-lm", "-o", "main"],
+                   check=True, cwd=str(tmp_path), env=mpi_env())
+    run = subprocess.run([shutil.which("mpirun"), "-np", "2", "./main"],
+                         cwd=str(tmp_path), env=mpi_env(),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # 2 * (x on rank 0 + x on rank 1): x[0] is 1 and 2.
+    for rank in (0, 1):
+        assert f"rank {rank}: 0 6 8 12 16" in run.stdout, run.stdout
+
+
 @pytest.mark.parametrize("processes", [2, 3])
 def test_processes(processes):
     """The worker's checks on every rank; 3 processes on 2 cores need
     OpenMPI's oversubscription (set below, as for a root test machine)."""
     mpirun = shutil.which("mpirun")
     assert mpirun, "mpirun (openmpi-bin) is not installed: run scripts/install-deps"
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
-               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_btl="self,vader",
-               OMPI_MCA_rmaps_base_oversubscribe="1")
     run = subprocess.run([mpirun, "-np", str(processes), sys.executable,
-                          WORKER], env=env, capture_output=True, text=True,
+                          WORKER], env=mpi_env(), capture_output=True, text=True,
                          timeout=300)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
