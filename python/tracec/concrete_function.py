@@ -73,8 +73,7 @@ class ConcreteFunction:
         """Compiles this function ahead of time, as the `tracec` tool does:
         `<path>.o`, an object exporting `<model>_<name>(...)` (model: the
         file name of `path`; name: the Python function's), and `<path>.h`,
-        its C/C++ header, the arguments named as in Python (the directory
-        of `path` is made if missing). A function that
+        its C/C++ header, the arguments named as in Python. A function that
         uses variables or closes over arrays also gets `<path>_data.c` and
         `<path>_data.h`: a C array `<model>_<argument>` per variable (its
         current value; pass it as the variable's argument, which the call
@@ -87,8 +86,6 @@ class ConcreteFunction:
         obj, header, prefix, arg_names = _C.compile_model(
             self.ir(), [self._c.name], stem, name, target_cpu, threads)
         written = [f"{path}.o", f"{path}.h"]
-        # As the docs' export("out/model"): the directory is made.
-        os.makedirs(os.path.dirname(os.fspath(path)) or ".", exist_ok=True)
         with open(written[0], "wb") as f:
             f.write(obj)
         with open(written[1], "w") as f:
