@@ -27,6 +27,26 @@ def test_a_world_of_one():
         tracec.jit(lambda x: dist.all_reduce(x, "min"))(x), x)
 
 
+def test_operands_read_in_place_whatever_their_layout():
+    """The all-reduce reads its operand's buffer where it lies, whatever
+    its layout (a strided slice, a transpose), and the operand stays
+    intact for its other uses."""
+    dist.init()
+    x = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(
+        tracec.jit(lambda x: dist.all_reduce(x[:, 1:3]) + 1)(x), x[:, 1:3] + 1)
+    np.testing.assert_array_equal(
+        tracec.jit(lambda x: dist.all_reduce(tracec.numpy.transpose(x)))(x),
+        x.T)
+
+    def reduce_and_reuse(x):
+        y = x * 2
+        return dist.all_reduce(y), y + 1
+    reduced, reused = tracec.jit(reduce_and_reuse)(x)
+    np.testing.assert_array_equal(reduced, 2 * x)
+    np.testing.assert_array_equal(reused, 2 * x + 1)
+
+
 def test_bad_arguments():
     dist.init()
     with pytest.raises(ValueError, match="must be one of"):

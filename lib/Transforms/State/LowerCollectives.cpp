@@ -1,8 +1,7 @@
 //===- LowerCollectives.cpp - all_reduce, comm_rank, comm_size -> mpi -----===//
 //
 //   %r, %c = trace.all_reduce %x {reduction = "sum"} : tensor<4xf32>
-//     -> %send = bufferization.alloc_tensor() copy(%x)     (contiguous)
-//        %sendbuf = bufferization.to_buffer %send read_only
+//     -> %sendbuf = bufferization.to_buffer %x read_only   (identity layout)
 //        %recvbuf = memref.alloc() : memref<4xf32>
 //        %comm = mpi.comm_world
 //        mpi.allreduce(%sendbuf, %recvbuf, MPI_SUM, %comm)  (as 1-D views)
@@ -113,10 +112,10 @@ struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
     Location loc = reduce.getLoc();
     RankedTensorType type = reduce.getX().getType();
     auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    Value send = bufferization::AllocTensorOp::create(
-        rewriter, loc, type, ValueRange{}, adaptor.getX().front());
+    // The operand's own buffer, read in place (bufferization copies it
+    // only if its layout is not the identity this type asks for).
     Value sendBuffer = bufferization::ToBufferOp::create(
-        rewriter, loc, memrefType, send, /*read_only=*/true);
+        rewriter, loc, memrefType, adaptor.getX().front(), /*read_only=*/true);
     Value recvBuffer = memref::AllocOp::create(rewriter, loc, memrefType);
     Value comm = mpi::CommWorldOp::create(rewriter, loc,
                                           mpi::CommType::get(getContext()));

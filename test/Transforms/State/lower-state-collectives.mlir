@@ -8,8 +8,7 @@
 // ompi_mpi_op_sum in LLVM IR).
 // CHECK: module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">}
 // CHECK-LABEL: func.func @mean
-// CHECK: %[[SEND:.+]] = bufferization.alloc_tensor() copy(%arg0)
-// CHECK: %[[SENDBUF:.+]] = bufferization.to_buffer %[[SEND]] read_only
+// CHECK: %[[SENDBUF:.+]] = bufferization.to_buffer %arg0 read_only
 // CHECK: %[[RECV:.+]] = memref.alloc() : memref<4x3xf32>
 // CHECK: %[[COMM:.+]] = mpi.comm_world : !mpi.comm
 // CHECK: %[[SEND1D:.+]] = memref.collapse_shape %[[SENDBUF]] {{\[\[}}0, 1]] : memref<4x3xf32> into memref<12xf32>
