@@ -7,10 +7,17 @@ time per training step of both, and saves the loss curves as a PNG.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/digits_cnn.py \
         [--epochs 15] [--batch 64] [--seed 0] [--threads N] [--png build/demo/digits_loss.png]
+        [--losses losses.npy] [--distributed]
 
 Both run on the same number of threads: all cores by default (as each
 library's own default), or --threads N (tracec.set_num_threads and
 torch.set_num_threads).
+
+Data parallel on MPI (docs/guides/distributed.md): under
+`mpirun -np R ... examples/digits_cnn.py --distributed`, each of the R
+processes trains on its 1/R of every batch, the gradients averaged by
+tracec.distributed.all_reduce_gradients inside the compiled step, so the
+weights follow the one-process training (PyTorch is then left out).
 """
 import argparse
 import os
@@ -91,7 +98,19 @@ def main():
     parser.add_argument("--no-torch", action="store_true")
     parser.add_argument("--threads", type=int, default=0,
                         help="threads for both tracec and PyTorch (default: one per core)")
+    parser.add_argument("--losses", help="save tracec's loss per step here (.npy)")
+    parser.add_argument("--distributed", action="store_true",
+                        help="data parallel across the processes of mpirun")
     args = parser.parse_args()
+    rank, ranks = 0, 1
+    if args.distributed:
+        from tracec import distributed
+        distributed.init()
+        rank, ranks = distributed.rank(), distributed.size()
+        if args.batch % ranks:
+            raise SystemExit(f"--batch {args.batch} does not split over {ranks} processes")
+        args.no_torch = True
+    say = print if rank == 0 else (lambda *a, **k: None)
     if args.threads:
         tracec.set_num_threads(args.threads)
     threads = tracec.get_num_threads()
@@ -109,6 +128,9 @@ def main():
             logits = model(x)
             loss = tnp.mean(tracec.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
         grads = tape.gradient(loss, model.trainable_variables)
+        if args.distributed:  # each process's shard: the batch's mean
+            grads = distributed.all_reduce_gradients(grads)
+            loss = distributed.all_reduce(loss, "mean")
         optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
@@ -116,13 +138,16 @@ def main():
     def predict(x):
         return tnp.argmax(model(x), axis=-1)
 
+    if args.distributed:  # every process starts from rank 0's weights
+        distributed.broadcast_variables(model.trainable_variables)
+    shard = args.batch // ranks
     n = len(x_train) // args.batch * args.batch
-    print(f"digits: {len(x_train)} training images (8x8), {len(x_test)} held out; "
+    say(f"digits: {len(x_train)} training images (8x8), {len(x_test)} held out; "
           f"CNN {sum(v.numpy().size for v in model.trainable_variables)} parameters, "
           f"batch {args.batch}, Adam lr {args.lr}")
     t0 = time.perf_counter()
-    concrete = train_step.get_concrete_function(x_train[:args.batch], y_train[:args.batch])
-    print(f"traced and compiled the training step in {time.perf_counter() - t0:.2f} s "
+    concrete = train_step.get_concrete_function(x_train[:shard], y_train[:shard])
+    say(f"traced and compiled the training step in {time.perf_counter() - t0:.2f} s "
           f"({len(concrete.variables)} variables updated in place)")
 
     losses, step_times, order_seed = [], [], np.random.default_rng(args.seed + 1)
@@ -130,8 +155,10 @@ def main():
     for epoch in range(args.epochs):
         perm = order_seed.permutation(len(x_train))[:n].reshape(-1, args.batch)
         batches.extend(perm)
-    bar = tqdm(batches, desc="tracec", unit="step", ncols=90, mininterval=0.5)
+    bar = tqdm(batches, desc="tracec", unit="step", ncols=90, mininterval=0.5,
+               disable=rank != 0)
     for idx in bar:
+        idx = idx[rank * shard:(rank + 1) * shard]
         xb, yb = x_train[idx], y_train[idx]
         t = time.perf_counter()
         loss = train_step(xb, yb)
@@ -161,14 +188,20 @@ def main():
             torch_accuracy = float((net(torch.from_numpy(x_test)).argmax(-1).numpy()
                                     == y_test).mean())
 
-    print(f"tracec: test accuracy {accuracy:.4f}, median step "
-          f"{np.median(step_times) * 1e6:.0f} us ({threads} threads)")
+    say(f"tracec: test accuracy {accuracy:.4f}, median step "
+        f"{np.median(step_times) * 1e6:.0f} us ({threads} threads"
+        f"{f' x {ranks} processes' if args.distributed else ''}), "
+        f"last loss {losses[-1]:.6f}")
     if net is not None:
-        print(f"torch:  test accuracy {torch_accuracy:.4f}, median step "
+        say(f"torch:  test accuracy {torch_accuracy:.4f}, median step "
               f"{np.median(torch_times) * 1e6:.0f} us ({threads} threads); tracec/torch step time "
               f"{np.median(step_times) / np.median(torch_times):.2f}x; largest loss "
               f"difference {np.max(np.abs(np.array(losses) - torch_losses)):.2e}")
 
+    if rank != 0:
+        return
+    if args.losses:
+        np.save(args.losses, np.array(losses))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -184,7 +217,7 @@ def main():
     plt.legend()
     plt.tight_layout()
     plt.savefig(args.png, dpi=100)
-    print(f"loss curves: {args.png}")
+    say(f"loss curves: {args.png}")
     if accuracy < 0.97:
         raise SystemExit(f"test accuracy {accuracy:.4f} is below 0.97")
 
