@@ -1,7 +1,7 @@
 //===- TraceCollectiveOps.td - Collectives across processes -*- tablegen -*-===//
 //
-// The processes of MPI's world communicator: their rank and number, and
-// all_reduce, lowered to the `mpi` dialect (MPI_Allreduce).
+// The processes of MPI's world communicator: their rank and number,
+// all_reduce and broadcast, lowered to the `mpi` dialect (MPI_Allreduce).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,38 @@ def Trace_AllReduceOp : Trace_Op<"all_reduce",
   let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = "$x (`after` `(` $after^ `)`)? attr-dict `:` type($x)";
   let hasVerifier = 1;
+}
+
+def Trace_BroadcastOp : Trace_Op<"broadcast",
+    [MemoryEffects<[MemRead, MemWrite]>,
+     TypesMatchWith<"result has the operand's type", "x", "result",
+                    "$_self">]> {
+  let summary = "a tensor from one process to every process";
+  let description = [{
+    MPI's `MPI_Bcast` on the world communicator (not NumPy's broadcasting:
+    that is `trace.broadcast_to`): every process passes a tensor of the
+    same type and gets process `root`'s. Stateful and ordered as
+    `trace.all_reduce` is; f32, f64, i32 and i64 elements, static shapes.
+    ```mlir
+    %w, %c = trace.broadcast %w0 after(%c0) {root = 0} : tensor<784x512xf32>
+    ```
+    Gradient: every process's result came from the root's operand, so the
+    root's cotangent is the all_reduce `sum` of the results' cotangents,
+    and the other processes' is zero (their operand reaches nothing);
+    tangent: the root's tangent, broadcast.
+  }];
+  let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
+                       DefaultValuedAttr<I64Attr, "0">:$root);
+  let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
+  let assemblyFormat = "$x (`after` `(` $after^ `)`)? attr-dict `:` type($x)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `value` on process `root`, zeros on the others: what a broadcast
+    /// sums over processes, and where its gradient goes.
+    static ::mlir::Value onRootOnly(::mlir::OpBuilder &builder,
+                                    ::mlir::Location loc, ::mlir::Value value,
+                                    int64_t root);
+  }];
 }
 
 class Trace_CommQueryOp<string mnemonic, string what>

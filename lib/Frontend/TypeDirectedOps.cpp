@@ -83,6 +83,17 @@ Value tracec::all_reduce(const Value &x, llvm::StringRef reduction) {
                   ->getResult(0));
 }
 
+Value tracec::broadcast(const Value &x, int64_t root) {
+  mlir::Value value = resolve(x);
+  mlir::OpBuilder b(&context());
+  mlir::NamedAttribute attrs[] = {
+      b.getNamedAttr("root", b.getI64IntegerAttr(root))};
+  mlir::Type types[] = {value.getType(), trace::ControlType::get(&context())};
+  return wrap(createOp(trace::BroadcastOp::getOperationName(), value, attrs,
+                       llvm::ArrayRef<mlir::Type>(types))
+                  ->getResult(0));
+}
+
 void tracec::print(const Value &x, llvm::StringRef message) {
   mlir::Value value = resolve(x);
   mlir::OpBuilder b(&context());

@@ -296,6 +296,8 @@ void tracec::python::bindTracer(py::module_ &m) {
   m.def("all_reduce", [](const Value &x, const std::string &reduction) {
     return all_reduce(x, reduction);
   });
+  m.def("broadcast",
+        [](const Value &x, int64_t root) { return broadcast(x, root); });
   m.def("print", [](const Value &x, const std::string &message) {
     print(x, message);
   });

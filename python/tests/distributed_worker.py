@@ -48,6 +48,19 @@ def main():
 
     # Broadcast from rank 0 and of variables.
     np.testing.assert_array_equal(dist.broadcast(x, root=0), every[0])
+    last = size - 1
+    np.testing.assert_array_equal(
+        tracec.jit(lambda x: dist.broadcast(x * 2, root=last))(x),
+        2 * every[last])
+    # d/dx_r of sum_q <broadcast(x)_q, c_q>: on the root sum_q c_q, else 0;
+    # the tangent of a broadcast is the root's tangent.
+    g = tracec.grad(lambda x: tnp.sum(dist.broadcast(x, root=last) * c))(
+        x.astype(np.float64))
+    np.testing.assert_allclose(
+        g, np.full((2, 3), size * (size + 1) / 2 if rank == last else 0.0))
+    _, tangent = tracec.jvp(lambda x: dist.broadcast(x, root=last),
+                            (x.astype(np.float64),), (c,))
+    np.testing.assert_allclose(tangent, np.full((2, 3), float(size)))
     v = tracec.Variable(np.full(3, float(rank), np.float32))
     dist.broadcast_variables([v], root=size - 1)
     np.testing.assert_array_equal(v.numpy(), np.full(3, size - 1.0))

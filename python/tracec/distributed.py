@@ -122,15 +122,22 @@ def all_reduce_gradients(gradients, op="mean"):
     return tree_map(lambda g: all_reduce(g, op), gradients)
 
 
+def _broadcast(x, root):
+    return _C.broadcast(x, root)
+
+
 def broadcast(x, root=0):
-    """Rank `root`'s `x` on every process: the sum over processes of `x` on
-    `root` and zeros elsewhere (exact: every other term is 0)."""
-    if not 0 <= root < size():
+    """Rank `root`'s `x` on every process (MPI_Bcast, the op
+    trace.broadcast): each process passes an array of the same shape and
+    dtype (float32, float64, int32, int64). Its gradient goes to the
+    root: the sum over processes of the results' cotangents."""
+    if not isinstance(root, int) or not 0 <= root < size():
         raise ValueError(f"broadcast root {root} is not a rank of a world of "
                          f"{size()}")
-    from . import numpy as tnp
+    _library()
+    _core._effects += 1
     x = _core.number_as_array(x)
-    return all_reduce(x if rank() == root else tnp.zeros_like(x), "sum")
+    return apply(_broadcast, (x,), root, name="broadcast")
 
 
 def broadcast_variables(variables, root=0):

@@ -141,6 +141,11 @@ std::vector<Value> sort(llvm::ArrayRef<Value> inputs, int64_t axis = -1,
 /// are comm_rank() and comm_size().
 Value all_reduce(const Value &x, llvm::StringRef reduction = "sum");
 
+/// Process `root`'s `x` on every process (trace.broadcast, MPI's bcast),
+/// ordered as all_reduce. `root` must be a rank of the world: another
+/// gives zeros.
+Value broadcast(const Value &x, int64_t root = 0);
+
 /// Prints `x` (after `message`, if any) to stdout when the compiled function
 /// runs, in program order with the other stateful ops.
 void print(const Value &x, llvm::StringRef message = "");

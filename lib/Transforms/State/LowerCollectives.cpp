@@ -1,4 +1,4 @@
-//===- LowerCollectives.cpp - all_reduce, comm_rank, comm_size -> mpi -----===//
+//===- LowerCollectives.cpp - Collectives and rank queries -> mpi ---------===//
 //
 //   %r, %c = trace.all_reduce %x {reduction = "sum"} : tensor<4xf32>
 //     -> %sendbuf = bufferization.to_buffer %x read_only   (identity layout)
@@ -102,6 +102,25 @@ mpi::MPI_ReductionOpEnum reductionOf(StringRef reduction) {
   return mpi::MPI_ReductionOpEnum::MPI_SUM; // sum, and mean's sum
 }
 
+/// MPI_Allreduce of tensor `x` into a new tensor.
+Value allReduceTensor(OpBuilder &b, Location loc, Value x,
+                      mpi::MPI_ReductionOpEnum reduction) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  // The operand's own buffer, read in place (bufferization copies it only
+  // if its layout is not the identity this type asks for).
+  Value sendBuffer = bufferization::ToBufferOp::create(b, loc, memrefType, x,
+                                                       /*read_only=*/true);
+  Value recvBuffer = memref::AllocOp::create(b, loc, memrefType);
+  Value comm =
+      mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
+  mpi::AllReduceOp::create(b, loc, TypeRange{}, asVector(b, loc, sendBuffer),
+                           asVector(b, loc, recvBuffer), reduction, comm);
+  return bufferization::ToTensorOp::create(b, loc, type, recvBuffer,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
+}
+
 struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -111,21 +130,8 @@ struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = reduce.getLoc();
     RankedTensorType type = reduce.getX().getType();
-    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    // The operand's own buffer, read in place (bufferization copies it
-    // only if its layout is not the identity this type asks for).
-    Value sendBuffer = bufferization::ToBufferOp::create(
-        rewriter, loc, memrefType, adaptor.getX().front(), /*read_only=*/true);
-    Value recvBuffer = memref::AllocOp::create(rewriter, loc, memrefType);
-    Value comm = mpi::CommWorldOp::create(rewriter, loc,
-                                          mpi::CommType::get(getContext()));
-    mpi::AllReduceOp::create(rewriter, loc, TypeRange{},
-                             asVector(rewriter, loc, sendBuffer),
-                             asVector(rewriter, loc, recvBuffer),
-                             reductionOf(reduce.getReduction()), comm);
-    Value result = bufferization::ToTensorOp::create(
-        rewriter, loc, type, recvBuffer, /*restrict=*/true,
-        /*writable=*/true);
+    Value result = allReduceTensor(rewriter, loc, adaptor.getX().front(),
+                                   reductionOf(reduce.getReduction()));
     if (reduce.getReduction() == "mean") {
       Value size = worldSize(rewriter, loc);
       Value count = CastOp::create(rewriter, loc, size, type.getElementType());
@@ -134,6 +140,27 @@ struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
     // The reduced tensor, and no token.
     rewriter.replaceOpWithMultiple(
         reduce, SmallVector<SmallVector<Value>>{{result}, {}});
+    return success();
+  }
+};
+
+/// A broadcast is the all-reduce sum of the root's operand and zeros from
+/// every other process (exact: each other term is a zero; MLIR 22's `mpi`
+/// dialect has no bcast). A root that is not a rank of the world gives
+/// zeros; tracec.distributed.broadcast checks it first.
+struct LowerBroadcast : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BroadcastOp broadcast, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = broadcast.getLoc();
+    Value sent = BroadcastOp::onRootOnly(rewriter, loc, adaptor.getX().front(),
+                                         broadcast.getRoot());
+    Value result =
+        allReduceTensor(rewriter, loc, sent, mpi::MPI_ReductionOpEnum::MPI_SUM);
+    rewriter.replaceOpWithMultiple(
+        broadcast, SmallVector<SmallVector<Value>>{{result}, {}});
     return success();
   }
 };
@@ -167,7 +194,8 @@ void mlir::trace::registerMpiMemoryEffects(DialectRegistry &registry) {
 
 void mlir::trace::populateCollectiveLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerAllReduce, LowerCommQuery<CommRankOp, worldRank>,
+  patterns.add<LowerAllReduce, LowerBroadcast,
+               LowerCommQuery<CommRankOp, worldRank>,
                LowerCommQuery<CommSizeOp, worldSize>>(converter,
                                                       patterns.getContext());
 }
@@ -175,7 +203,7 @@ void mlir::trace::populateCollectiveLoweringPatterns(
 void mlir::trace::markMpiImplementation(ModuleOp module) {
   bool usesMpi = false;
   module.walk([&](Operation *op) {
-    if (isa<AllReduceOp, CommRankOp, CommSizeOp>(op))
+    if (isa<AllReduceOp, BroadcastOp, CommRankOp, CommSizeOp>(op))
       usesMpi = true;
   });
   if (!usesMpi || module->hasAttr(DLTIDialect::kMapAttrName))

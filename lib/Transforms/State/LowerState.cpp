@@ -333,8 +333,8 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     target.addIllegalOp<VarReadOp, VarAssignOp, VarAssignAddOp, VarAssignSubOp,
                         PrintOp, RandomUniformOp, RandomNormalOp,
                         StatelessRandomUniformOp, StatelessRandomNormalOp,
-                        StatelessRandomBitsOp, AllReduceOp, CommRankOp,
-                        CommSizeOp>();
+                        StatelessRandomBitsOp, AllReduceOp, BroadcastOp,
+                        CommRankOp, CommSizeOp>();
 
     SymbolTable symbols(module);
     SmallVector<Operation *> approximate;

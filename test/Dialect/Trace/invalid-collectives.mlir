@@ -29,3 +29,19 @@ func.func @dynamic(%x: tensor<?xf32>) {
   %0, %c = trace.all_reduce %x : tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @negative_root(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.broadcast' op root must be a rank (>= 0), got -1}}
+  %0, %c = trace.broadcast %x {root = -1} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @half_broadcast(%x: tensor<4xf16>) {
+  // expected-error @below {{'trace.broadcast' op elements must be f32, f64, i32 or i64, got 'f16'}}
+  %0, %c = trace.broadcast %x : tensor<4xf16>
+  return
+}

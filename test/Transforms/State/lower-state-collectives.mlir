@@ -1,8 +1,10 @@
 // RUN: tracec-opt %s --trace-lower-state | FileCheck %s
 // RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1" | FileCheck %s --check-prefix=LLVM
 
-// all_reduce becomes mpi.allreduce from a contiguous copy into a new
-// buffer (as 1-D views: upstream counts only dim 0 of a buffer); mean divides the sum by the communicator's size. The module is
+// all_reduce becomes mpi.allreduce from the operand's buffer into a new
+// buffer (as 1-D views: upstream counts only dim 0 of a buffer); mean
+// divides the sum by the communicator's size; broadcast sums the root's
+// operand and every other process's zeros. The module is
 // marked as calling OpenMPI, whose ABI the LLVM lowering uses (with the
 // reduction's symbol misnamed upstream: CpuTarget.cpp renames it to
 // ompi_mpi_op_sum in LLVM IR).
@@ -38,4 +40,18 @@ func.func @max_and_rank(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<i32>) {
   %0, %c = trace.all_reduce %x {reduction = "max"} : tensor<2xi64>
   %r = trace.comm_rank : tensor<i32>
   return %0, %r : tensor<2xi64>, tensor<i32>
+}
+
+// CHECK-LABEL: func.func @broadcast
+// CHECK: %[[RANK:.+]] = tensor.from_elements
+// CHECK: %[[ROOT:.+]] = trace.constant dense<2> : tensor<i32>
+// CHECK: %[[ZEROS:.+]] = trace.constant dense<0.000000e+00> : tensor<3xf64>
+// CHECK: %[[IS_ROOT:.+]] = trace.eq %[[RANK]], %[[ROOT]]
+// CHECK: %[[SENT:.+]] = trace.select %[[IS_ROOT]], %arg0, %[[ZEROS]]
+// CHECK: %[[BUF:.+]] = bufferization.to_buffer %[[SENT]] read_only
+// CHECK: mpi.allreduce(%[[BUF]], %{{.+}}, MPI_SUM,
+// CHECK-NOT: trace.broadcast
+func.func @broadcast(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %0, %c = trace.broadcast %x {root = 2} : tensor<3xf64>
+  return %0 : tensor<3xf64>
 }
