@@ -72,26 +72,27 @@ Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,
   return wrap(oneHot.getResult());
 }
 
-Value tracec::all_reduce(const Value &x, llvm::StringRef reduction) {
-  mlir::Value value = resolve(x);
-  mlir::OpBuilder b(&context());
-  mlir::NamedAttribute attrs[] = {
-      b.getNamedAttr("reduction", b.getStringAttr(reduction))};
-  mlir::Type types[] = {value.getType(), trace::ControlType::get(&context())};
-  return wrap(createOp(trace::AllReduceOp::getOperationName(), value, attrs,
-                       llvm::ArrayRef<mlir::Type>(types))
+/// A collective op: `x` in; a tensor of its type and a control token out
+/// (the token orders it with the other stateful ops).
+static Value collective(llvm::StringRef name, const Value &x,
+                        llvm::StringRef attribute, mlir::Attribute value) {
+  mlir::Value operand = resolve(x);
+  mlir::NamedAttribute attrs[] = {mlir::NamedAttribute(
+      mlir::StringAttr::get(&context(), attribute), value)};
+  mlir::Type types[] = {operand.getType(), trace::ControlType::get(&context())};
+  return wrap(createOp(name, operand, attrs, llvm::ArrayRef<mlir::Type>(types))
                   ->getResult(0));
 }
 
+Value tracec::all_reduce(const Value &x, llvm::StringRef reduction) {
+  return collective(trace::AllReduceOp::getOperationName(), x, "reduction",
+                    mlir::StringAttr::get(&context(), reduction));
+}
+
 Value tracec::broadcast(const Value &x, int64_t root) {
-  mlir::Value value = resolve(x);
   mlir::OpBuilder b(&context());
-  mlir::NamedAttribute attrs[] = {
-      b.getNamedAttr("root", b.getI64IntegerAttr(root))};
-  mlir::Type types[] = {value.getType(), trace::ControlType::get(&context())};
-  return wrap(createOp(trace::BroadcastOp::getOperationName(), value, attrs,
-                       llvm::ArrayRef<mlir::Type>(types))
-                  ->getResult(0));
+  return collective(trace::BroadcastOp::getOperationName(), x, "root",
+                    b.getI64IntegerAttr(root));
 }
 
 void tracec::print(const Value &x, llvm::StringRef message) {
