@@ -101,6 +101,15 @@ def _all_reduce(x, reduction):
     return _C.all_reduce(x, reduction)
 
 
+def _collective(kernel, x, attribute, name):
+    """kernel(x, attribute), recorded or run eagerly, counted as an effect
+    (a function that has one is inlined at its call under a tape, as for
+    prints and random numbers)."""
+    _library()
+    _core._effects += 1
+    return apply(kernel, (_core.number_as_array(x),), attribute, name=name)
+
+
 def all_reduce(x, op="sum"):
     """The elementwise `op` ("sum", "mean", "max", "min") of `x` over every
     process (MPI_Allreduce): each process passes an array of the same shape
@@ -108,10 +117,7 @@ def all_reduce(x, op="sum"):
     if op not in _REDUCTIONS:
         raise ValueError(f"all_reduce op must be one of {_REDUCTIONS}, "
                          f"got {op!r}")
-    _library()
-    _core._effects += 1
-    x = _core.number_as_array(x)
-    return apply(_all_reduce, (x,), op, name="all_reduce")
+    return _collective(_all_reduce, x, op, "all_reduce")
 
 
 def all_reduce_gradients(gradients, op="mean"):
@@ -134,10 +140,7 @@ def broadcast(x, root=0):
     if not isinstance(root, int) or not 0 <= root < size():
         raise ValueError(f"broadcast root {root} is not a rank of a world of "
                          f"{size()}")
-    _library()
-    _core._effects += 1
-    x = _core.number_as_array(x)
-    return apply(_broadcast, (x,), root, name="broadcast")
+    return _collective(_broadcast, x, root, "broadcast")
 
 
 def broadcast_variables(variables, root=0):

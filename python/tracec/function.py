@@ -28,8 +28,9 @@ from ._tree import leaves_with_paths, tree_flatten, tree_leaves, tree_map
 from .concrete_function import ConcreteFunction, record_call
 from .signatures import (Key, TensorSpec, argument_names, array_entry,
                          count_none, covers, describe, flatten_arguments,
-                         has_none, is_array, is_weak, key_structure, leaf_label, native_leaves, relax,
-                         shape_mismatch, static_key, unhashable_argument)
+                         has_none, is_array, is_weak, key_structure,
+                         leaf_label, native_leaves, relax, shape_mismatch,
+                         static_key, unhashable_argument)
 from .hoisted_reads import trace_op
 from .tape import CallReadsNotHoisted, Tape, function_tapes
 from .variables import Variable
