@@ -1,7 +1,8 @@
 //===- TraceCollectiveOps.td - Collectives across processes -*- tablegen -*-===//
 //
 // The processes of MPI's world communicator: their rank and number,
-// all_reduce and broadcast, lowered to the `mpi` dialect (MPI_Allreduce).
+// all_reduce, broadcast, all_gather and reduce_scatter, lowered to the
+// `mpi` dialect (MPI_Allreduce).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,15 @@ def Trace_AllReduceOp : Trace_Op<"all_reduce",
   let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = "$x (`after` `(` $after^ `)`)? attr-dict `:` type($x)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// A constant of `type` that a sum leaves alone bit for bit: -0.0
+    /// (x + -0.0 is x, +0.0 and -0.0 included), or 0 for integers. What
+    /// a process contributes where a sum over processes must give another
+    /// process's value (broadcast, all_gather).
+    static ::mlir::Value sumIdentity(::mlir::OpBuilder &builder,
+                                     ::mlir::Location loc,
+                                     ::mlir::RankedTensorType type);
+  }];
 }
 
 def Trace_BroadcastOp : Trace_Op<"broadcast",
@@ -68,6 +78,64 @@ def Trace_BroadcastOp : Trace_Op<"broadcast",
                                     ::mlir::Location loc, ::mlir::Value value,
                                     int64_t root);
   }];
+}
+
+def Trace_AllGatherOp : Trace_Op<"all_gather",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "every process's tensor, concatenated along an axis";
+  let description = [{
+    MPI's `MPI_Allgather` on the world communicator, tiled as
+    `torch.distributed.all_gather_into_tensor` and JAX's
+    `all_gather(..., tiled=True)`: every process passes a tensor of the same
+    type and gets all of them concatenated along `axis` in rank order.
+    The op is traced for a world of `world_size` processes (the result's
+    shape depends on it); running in another world is an error at run
+    time. Stateful and ordered as `trace.all_reduce` is; f32, f64, i32 and
+    i64 elements, static shapes.
+    ```mlir
+    %all, %c = trace.all_gather %x {axis = 0, world_size = 2} : tensor<3x4xf32> -> tensor<6x4xf32>
+    ```
+    Gradient: process r's operand is slice r of every process's result,
+    so its cotangent is slice r of the sum of the results' cotangents, a
+    `trace.reduce_scatter` sum; tangent: the tangents, gathered.
+  }];
+  let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
+                       I64Attr:$axis, I64Attr:$world_size);
+  let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
+  let assemblyFormat = [{
+    $x (`after` `(` $after^ `)`)? attr-dict `:` type($x) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Trace_ReduceScatterOp : Trace_Op<"reduce_scatter",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "an all_reduce of which each process keeps one slice";
+  let description = [{
+    MPI's `MPI_Reduce_scatter_block` on the world communicator: every
+    process passes a tensor of the same type, whose `axis` splits into
+    `world_size` equal slices; process r gets slice r of the elementwise
+    `sum`, `mean`, `max` or `min` over processes (as
+    `torch.distributed.reduce_scatter_tensor` and JAX's
+    `psum_scatter(..., tiled=True)`). Traced for `world_size` processes,
+    as `trace.all_gather` is; stateful, ordered; f32, f64, i32 and i64
+    elements, static shapes; `mean` floats only.
+    ```mlir
+    %part, %c = trace.reduce_scatter %g {axis = 0, world_size = 2} : tensor<6x4xf32> -> tensor<3x4xf32>
+    ```
+    Gradient: slice r of every process's operand reaches process r's
+    result, so the operand's cotangent is the results' cotangents
+    gathered (`trace.all_gather`; of `mean`, divided by `world_size`).
+    `max` and `min` have none.
+  }];
+  let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
+                       DefaultValuedStrAttr<StrAttr, "sum">:$reduction,
+                       I64Attr:$axis, I64Attr:$world_size);
+  let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
+  let assemblyFormat = [{
+    $x (`after` `(` $after^ `)`)? attr-dict `:` type($x) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 class Trace_CommQueryOp<string mnemonic, string what>

@@ -95,6 +95,64 @@ Value tracec::broadcast(const Value &x, int64_t root) {
                     b.getI64IntegerAttr(root));
 }
 
+/// A collective that tiles `x` along `axis` over `worldSize` processes into
+/// a result of `shape`.
+static Value tilingCollective(llvm::StringRef name, const Value &x,
+                              llvm::ArrayRef<mlir::NamedAttribute> attributes,
+                              llvm::ArrayRef<int64_t> shape) {
+  mlir::Value operand = resolve(x);
+  auto type = llvm::cast<mlir::RankedTensorType>(operand.getType());
+  mlir::Type types[] = {
+      mlir::RankedTensorType::get(shape, type.getElementType()),
+      trace::ControlType::get(&context())};
+  return wrap(
+      createOp(name, operand, attributes, llvm::ArrayRef<mlir::Type>(types))
+          ->getResult(0));
+}
+
+/// `axis` of `x` (negative counts from the end), checked, and `x`'s shape.
+static int64_t tiledAxis(llvm::StringRef name, const Value &x, int64_t axis,
+                         int64_t worldSize) {
+  int64_t rank = x.rank();
+  if (axis < -rank || axis >= rank)
+    fail(locationPrefix(location()) + ": error: '" + name.str() + "' axis " +
+         std::to_string(axis) + " is out of range for " + x.typeString());
+  if (worldSize < 1)
+    fail(locationPrefix(location()) + ": error: '" + name.str() +
+         "' world size must be at least 1, got " + std::to_string(worldSize));
+  return axis < 0 ? axis + rank : axis;
+}
+
+Value tracec::all_gather(const Value &x, int64_t axis, int64_t worldSize) {
+  llvm::StringRef name = trace::AllGatherOp::getOperationName();
+  axis = tiledAxis(name, x, axis, worldSize);
+  mlir::OpBuilder b(&context());
+  llvm::SmallVector<int64_t> shape(x.shape());
+  shape[axis] *= worldSize;
+  mlir::NamedAttribute attributes[] = {
+      b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
+      b.getNamedAttr("world_size", b.getI64IntegerAttr(worldSize))};
+  return tilingCollective(name, x, attributes, shape);
+}
+
+Value tracec::reduce_scatter(const Value &x, llvm::StringRef reduction,
+                             int64_t axis, int64_t worldSize) {
+  llvm::StringRef name = trace::ReduceScatterOp::getOperationName();
+  axis = tiledAxis(name, x, axis, worldSize);
+  llvm::SmallVector<int64_t> shape(x.shape());
+  if (shape[axis] % worldSize != 0)
+    fail(locationPrefix(location()) + ": error: '" + name.str() + "' axis " +
+         std::to_string(axis) + " of " + x.typeString() +
+         " does not split into " + std::to_string(worldSize) + " equal slices");
+  shape[axis] /= worldSize;
+  mlir::OpBuilder b(&context());
+  mlir::NamedAttribute attributes[] = {
+      b.getNamedAttr("reduction", b.getStringAttr(reduction)),
+      b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
+      b.getNamedAttr("world_size", b.getI64IntegerAttr(worldSize))};
+  return tilingCollective(name, x, attributes, shape);
+}
+
 void tracec::print(const Value &x, llvm::StringRef message) {
   mlir::Value value = resolve(x);
   mlir::OpBuilder b(&context());

@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "tracec/ABI/CudaRuntime.h"
+#include "tracec/ABI/tracec_collectives.h"
 #include "tracec/ABI/tracec_openmp.h"
 #include "tracec/ABI/tracec_print.h"
 #include "tracec/ABI/tracec_ukernels.h"
@@ -122,13 +123,24 @@ static std::string formatDiagnostic(mlir::Diagnostic &diagnostic) {
 }
 
 /// What compiled code calls back into: trace.print's formatter, the
-/// micro-kernels.
+/// collectives' guard, the micro-kernels.
 static llvm::orc::SymbolMap
 runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
       llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
       llvm::JITSymbolFlags::Exported};
+  // Collectives call their agreement check and watchdog.
+  std::pair<const char *, void *> collectives[] = {
+      {TRACEC_COLLECTIVE_BEGIN_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_begin)},
+      {TRACEC_COLLECTIVE_CHECK_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_check)},
+      {TRACEC_COLLECTIVE_END_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_end)}};
+  for (auto [name, address] : collectives)
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                               llvm::JITSymbolFlags::Exported};
   // Contractions call the micro-kernels (trace-cpu-lower-to-ukernels).
   for (const tracec_ukernel_symbol *kernel = tracec_ukernel_symbols();
        kernel->name; ++kernel)

@@ -298,6 +298,13 @@ void tracec::python::bindTracer(py::module_ &m) {
   });
   m.def("broadcast",
         [](const Value &x, int64_t root) { return broadcast(x, root); });
+  m.def("all_gather", [](const Value &x, int64_t axis, int64_t worldSize) {
+    return all_gather(x, axis, worldSize);
+  });
+  m.def("reduce_scatter", [](const Value &x, const std::string &reduction,
+                             int64_t axis, int64_t worldSize) {
+    return reduce_scatter(x, reduction, axis, worldSize);
+  });
   m.def("print", [](const Value &x, const std::string &message) {
     print(x, message);
   });

@@ -1,5 +1,6 @@
-"""Run by test_distributed.py under `mpirun -np 2`: every rank checks the
-collectives against NumPy and prints "rank R ok <check>" per check."""
+"""Run by test_distributed.py under `mpirun -np 2` and `-np 3`: every rank
+checks the collectives against NumPy (their gradients against central
+differences) and prints "rank R ok <check>" per check."""
 import sys
 
 import numpy as np
@@ -65,6 +66,65 @@ def main():
     dist.broadcast_variables([v], root=size - 1)
     np.testing.assert_array_equal(v.numpy(), np.full(3, size - 1.0))
     ok("broadcast")
+
+    # all_gather concatenates in rank order; reduce_scatter keeps this
+    # rank's slice of the reduction.
+    np.testing.assert_array_equal(dist.all_gather(x),
+                                  np.concatenate(every, axis=0))
+    np.testing.assert_array_equal(
+        tracec.jit(lambda x: dist.all_gather(x, axis=-1))(x),
+        np.concatenate(every, axis=1))
+    tall = np.arange(6 * size, dtype=np.float64).reshape(2 * size, 3) * (
+        rank + 1)
+    tall_every = [tall / (rank + 1) * (r + 1) for r in range(size)]
+    mine = slice(2 * rank, 2 * rank + 2)
+    for op, reduce in [("sum", sum), ("mean", lambda t: sum(t) / size),
+                       ("max", lambda t: np.max(t, axis=0))]:
+        np.testing.assert_allclose(
+            tracec.jit(lambda t: dist.reduce_scatter(t, op))(tall),
+            reduce(tall_every)[mine], rtol=1e-15)
+    np.testing.assert_array_equal(
+        dist.reduce_scatter(np.ones((3, size), np.int32), axis=1),
+        np.full((3, 1), size))
+    ok("gather and scatter")
+
+    # Their gradients against central differences of the loss summed over
+    # ranks, one rank's operand perturbed at a time (f64).
+    weights = np.random.default_rng(rank).normal(size=(2, 3 * size))
+
+    def gathered(x):
+        return tnp.sum(tnp.tanh(dist.all_gather(x, axis=1)) * weights)
+
+    def scattered(op):
+        return lambda t: tnp.sum(
+            tnp.tanh(dist.reduce_scatter(tnp.sin(t), op)) * weights[:, :3])
+
+    total = tracec.jit(lambda f, x: dist.all_reduce(f(x)),
+                       static_argnums=0)
+    for f, x0 in [(gathered, x.astype(np.float64) / 6),
+                  (scattered("sum"), tall / tall.size),
+                  (scattered("mean"), tall / tall.size)]:
+        gradient = tracec.grad(f)(x0)
+        for owner in range(size):
+            for i in range(x0.size):
+                step = np.zeros(x0.size)
+                if rank == owner:
+                    step[i] = 1e-6
+                step = step.reshape(x0.shape)
+                difference = (total(f, x0 + step) - total(f, x0 - step)) / 2e-6
+                if rank == owner:
+                    np.testing.assert_allclose(gradient.flat[i], difference,
+                                               rtol=1e-6, atol=1e-9)
+    # Tangents: gathered, and reduced then scattered.
+    _, tangent = tracec.jvp(lambda x: dist.all_gather(x),
+                            (x.astype(np.float64),), (c,))
+    np.testing.assert_array_equal(
+        tangent, np.concatenate([np.full((2, 3), r + 1.0)
+                                 for r in range(size)]))
+    _, tangent = tracec.jvp(lambda t: dist.reduce_scatter(t, "mean"),
+                            (tall,), (np.full(tall.shape, rank + 1.0),))
+    np.testing.assert_allclose(tangent, np.full((2, 3), (size + 1) / 2))
+    ok("gather and scatter gradients")
 
     # Data parallel SGD on a linear model: each rank a shard of the batch,
     # the gradients averaged in the compiled step, gives full-batch SGD.

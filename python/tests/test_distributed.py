@@ -1,8 +1,9 @@
 """tracec.distributed: the collectives in a world of one (this process) and,
 under `mpirun -np 2` and `-np 3` (distributed_worker.py checks eager and
-compiled all_reduce, its gradient, broadcasts and data-parallel SGD
-against NumPy on every rank); an exported object with a collective, linked
-by mpicc, under mpirun."""
+compiled collectives, their gradients, broadcasts and data-parallel SGD
+against NumPy and central differences on every rank); an exported object
+with a collective, linked by mpicc, under mpirun; faults that end the job
+with an error naming the collective (distributed_faults.py)."""
 import os
 import shutil
 import subprocess
@@ -25,6 +26,11 @@ def test_a_world_of_one():
     np.testing.assert_array_equal(dist.all_reduce(x, "mean"), x)
     np.testing.assert_array_equal(
         tracec.jit(lambda x: dist.all_reduce(x, "min"))(x), x)
+    # A gather of one process's tensor is it, -0.0 included, bit for bit.
+    z = np.array([-0.0, np.inf, -np.inf, 1e-45], np.float32)
+    assert dist.all_gather(z).tobytes() == z.tobytes()
+    assert dist.broadcast(z).tobytes() == z.tobytes()
+    np.testing.assert_array_equal(dist.reduce_scatter(x, "mean"), x)
 
 
 def test_operands_read_in_place_whatever_their_layout():
@@ -59,6 +65,17 @@ def test_bad_arguments():
             np.ones(2))
     with pytest.raises(ValueError, match="not a rank"):
         dist.broadcast(np.ones(2), root=3)
+    with pytest.raises(Exception, match="'trace.all_gather' axis 1 is out of "
+                                        "range for tensor<2xf64>"):
+        dist.all_gather(np.ones(2), axis=1)
+    with pytest.raises(Exception, match="'trace.all_gather' op elements must "
+                                        "be f32, f64, i32 or i64"):
+        dist.all_gather(np.ones(2, np.float16))
+    with pytest.raises(ValueError, match="must be one of"):
+        dist.reduce_scatter(np.ones(2), "prod")
+    with pytest.raises(Exception, match="no gradient for reduction 'min'"):
+        tracec.grad(lambda x: tracec.numpy.sum(
+            dist.reduce_scatter(x, "min")))(np.ones(2))
 
 
 def mpi_env():
@@ -86,29 +103,79 @@ int main(int argc, char **argv) {
 """
 
 
-def test_exported_object_with_collectives_runs_under_mpirun(tmp_path):
-    """An AOT object that all-reduces needs only libmpi beside libc and
-    libm: linked by mpicc, it runs under mpirun and sums across ranks."""
+def run_exported(tmp_path, allsum):
+    """Exports `allsum` (traced here, in a world of one), links it with
+    MAIN_C by mpicc and runs it under `mpirun -np 2`."""
     mpicc = shutil.which("mpicc")
     assert mpicc, "mpicc (libopenmpi-dev) is not installed: run scripts/install-deps"
+    allsum.get_concrete_function(np.zeros(4, np.float32)).export(
+        str(tmp_path / "model"))
+    (tmp_path / "main.c").write_text(MAIN_C)
+    subprocess.run([mpicc, "main.c", "model.o", tracec.abi_library(), "-lm",
+                    "-lpthread", "-o", "main"],
+                   check=True, cwd=str(tmp_path), env=mpi_env())
+    return subprocess.run([shutil.which("mpirun"), "-np", "2", "./main"],
+                          cwd=str(tmp_path), env=mpi_env(),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_exported_object_with_collectives_runs_under_mpirun(tmp_path):
+    """An AOT object that all-reduces needs libmpi and TracecABI (the
+    collectives' guard) beside libc and libm: linked by mpicc, it runs
+    under mpirun and sums across ranks."""
     dist.init()
 
     @tracec.function
     def allsum(x):
         return dist.all_reduce(x * 2.0)
 
-    allsum.get_concrete_function(np.zeros(4, np.float32)).export(
-        str(tmp_path / "model"))
-    (tmp_path / "main.c").write_text(MAIN_C)
-    subprocess.run([mpicc, "main.c", "model.o", "-lm", "-o", "main"],
-                   check=True, cwd=str(tmp_path), env=mpi_env())
-    run = subprocess.run([shutil.which("mpirun"), "-np", "2", "./main"],
-                         cwd=str(tmp_path), env=mpi_env(),
-                         capture_output=True, text=True, timeout=120)
+    run = run_exported(tmp_path, allsum)
     assert run.returncode == 0, run.stdout + run.stderr
     # 2 * (x on rank 0 + x on rank 1): x[0] is 1 and 2.
     for rank in (0, 1):
         assert f"rank {rank}: 0 6 8 12 16" in run.stdout, run.stdout
+
+
+def test_an_object_traced_for_another_world_size_fails(tmp_path):
+    """all_gather's result has the world's size in its shape: an object
+    traced for one process, run by two, ends with an error naming it."""
+    dist.init()
+
+    @tracec.function
+    def allsum(x):
+        return dist.all_gather(x * 2.0)
+
+    run = run_exported(tmp_path, allsum)
+    assert run.returncode != 0, run.stdout
+    assert ("'trace.all_gather' {axis = 0 : i64, world_size = 1 : i64} of "
+            "tensor<4xf32>: traced for a world of 1 processes, run in a world "
+            "of 2") in run.stderr, run.stderr
+    assert "rank 0:" not in run.stdout, run.stdout
+
+
+FAULTS = os.path.join(os.path.dirname(__file__), "distributed_faults.py")
+
+
+@pytest.mark.parametrize("fault, message", [
+    ("disagree", "'trace.all_reduce' {reduction = \"sum\"} of tensor<5xf64>: "
+                 "the processes disagree on this collective"),
+    ("late", "'trace.all_reduce' {reduction = \"sum\"} of tensor<4xf64>: "
+             "process 0 waited 2 s for the other processes"),
+    ("dies", "exited with non-zero status"),
+])
+def test_a_fault_ends_the_job_naming_the_collective(fault, message):
+    """Processes that disagree on a collective, one that never reaches it
+    (a 2 s TRACEC_COLLECTIVE_TIMEOUT here), one that dies: the job ends
+    with an error, never a hang (distributed_faults.py)."""
+    env = dict(mpi_env(), TRACEC_COLLECTIVE_TIMEOUT="2")
+    run = subprocess.run([shutil.which("mpirun"), "-np", "2", sys.executable,
+                          FAULTS, fault], env=env, capture_output=True,
+                         text=True, timeout=50)
+    output = run.stdout + run.stderr
+    assert run.returncode != 0, output
+    assert "rank 0 agreed" in output and "rank 1 agreed" in output, output
+    assert message in output, output
+    assert "went on" not in output, output
 
 
 @pytest.mark.parametrize("processes", [2, 3])
@@ -123,7 +190,7 @@ def test_processes(processes):
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     for rank in range(processes):
-        assert f"rank {rank} of {processes} done 5" in output, output
+        assert f"rank {rank} of {processes} done 7" in output, output
 
 
 def test_digits_cnn_on_two_processes_trains_as_one(tmp_path):

@@ -12,6 +12,7 @@ from ._tracec import __version__  # noqa: F401  (CMake's project version)
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
 from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import autograph, distributed, numpy, nn, random  # noqa: F401
+from .concrete_function import abi_library  # noqa: F401
 from .control_flow import cond, fori_loop, scan, while_loop  # noqa: F401
 from .custom_gradients import (checkpoint, custom_gradient,  # noqa: F401
                                custom_vjp)

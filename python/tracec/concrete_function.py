@@ -16,6 +16,14 @@ from .signatures import TensorSpec, native_leaves
 from .variables import Variable
 
 
+
+def abi_library():
+    """The static C library an exported object calls when it prints
+    (tracec_print_tensor) or uses collectives (their agreement check and
+    watchdog): link it after the object."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "libTracecABI.a")
+
 class ConcreteFunction:
     """One trace of a tracec.function: for one input signature.
 
@@ -79,8 +87,10 @@ class ConcreteFunction:
         current value; pass it as the variable's argument, which the call
         updates in place) and per captured array (const). `target_cpu` is
         the tool's --target-cpu: by default the object carries code for
-        x86-64-v3 and x86-64-v4 and picks at run time. Returns the paths
-        written."""
+        x86-64-v3 and x86-64-v4 and picks at run time. An object that
+        prints or uses collectives calls TracecABI: link
+        tracec.abi_library() and -lpthread too (collectives: with mpicc).
+        Returns the paths written."""
         stem = os.path.basename(os.fspath(path))
         name = name or re.sub(r"_\d+$", "", self._c.name)
         obj, header, prefix, arg_names = _C.compile_model(

@@ -101,13 +101,13 @@ def _all_reduce(x, reduction):
     return _C.all_reduce(x, reduction)
 
 
-def _collective(kernel, x, attribute, name):
-    """kernel(x, attribute), recorded or run eagerly, counted as an effect
+def _collective(kernel, x, *attributes, name):
+    """kernel(x, *attributes), recorded or run eagerly, counted as an effect
     (a function that has one is inlined at its call under a tape, as for
     prints and random numbers)."""
     _library()
     _core._effects += 1
-    return apply(kernel, (_core.number_as_array(x),), attribute, name=name)
+    return apply(kernel, (_core.number_as_array(x),), *attributes, name=name)
 
 
 def all_reduce(x, op="sum"):
@@ -117,7 +117,7 @@ def all_reduce(x, op="sum"):
     if op not in _REDUCTIONS:
         raise ValueError(f"all_reduce op must be one of {_REDUCTIONS}, "
                          f"got {op!r}")
-    return _collective(_all_reduce, x, op, "all_reduce")
+    return _collective(_all_reduce, x, op, name="all_reduce")
 
 
 def all_reduce_gradients(gradients, op="mean"):
@@ -140,7 +140,37 @@ def broadcast(x, root=0):
     if not isinstance(root, int) or not 0 <= root < size():
         raise ValueError(f"broadcast root {root} is not a rank of a world of "
                          f"{size()}")
-    return _collective(_broadcast, x, root, "broadcast")
+    return _collective(_broadcast, x, root, name="broadcast")
+
+
+def _all_gather(x, axis, world_size):
+    return _C.all_gather(x, axis, world_size)
+
+
+def all_gather(x, axis=0):
+    """Every process's `x` concatenated along `axis` in rank order
+    (MPI_Allgather; torch.distributed.all_gather_into_tensor, JAX's
+    all_gather with tiled=True): each process passes an array of the same
+    shape and dtype (float32, float64, int32, int64). Its gradient is the
+    reduce_scatter sum of the result's cotangent."""
+    return _collective(_all_gather, x, axis, size(), name="all_gather")
+
+
+def _reduce_scatter(x, op, axis, world_size):
+    return _C.reduce_scatter(x, op, axis, world_size)
+
+
+def reduce_scatter(x, op="sum", axis=0):
+    """Process r's slice of the elementwise `op` ("sum", "mean", "max",
+    "min") of `x` over every process, `axis` split into size() equal
+    slices (MPI_Reduce_scatter_block; torch.distributed.
+    reduce_scatter_tensor, JAX's psum_scatter with tiled=True). Its
+    gradient gathers the result's cotangent."""
+    if op not in _REDUCTIONS:
+        raise ValueError(f"reduce_scatter op must be one of {_REDUCTIONS}, "
+                         f"got {op!r}")
+    return _collective(_reduce_scatter, x, op, axis, size(),
+                       name="reduce_scatter")
 
 
 def broadcast_variables(variables, root=0):

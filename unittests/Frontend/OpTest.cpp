@@ -121,4 +121,40 @@ TEST(Op, BadRequestsThrowWithTheReason) {
   EXPECT_NE(message.find("'trace.add'"), std::string::npos) << message;
 }
 
+// all_gather and reduce_scatter tile an axis over the world size they are
+// traced for: the result types say so (running them needs MPI: the Python
+// tests do, under mpirun).
+TEST(Op, CollectivesTileTheirAxisOverTheWorldSize) {
+  ConcreteFunction f =
+      trace("tiles", {spec(DType::f32, {4, 3})},
+            [](llvm::ArrayRef<Value> v) -> Values {
+              Value gathered = all_gather(v[0], /*axis=*/-1, /*worldSize=*/2);
+              EXPECT_EQ(gathered.typeString(), "tensor<4x6xf32>");
+              Value scattered = reduce_scatter(v[0], "mean", 0, 2);
+              EXPECT_EQ(scattered.typeString(), "tensor<2x3xf32>");
+              return {gathered, scattered};
+            });
+  EXPECT_NE(f.ir().find("trace.all_gather"), std::string::npos) << f.ir();
+  auto traced = [](std::function<Value(const Value &)> fn) {
+    return traceError([&] {
+      trace("bad", {spec(DType::f32, {5, 3})},
+            [&](llvm::ArrayRef<Value> v) -> Values { return {fn(v[0])}; });
+    });
+  };
+  std::string message =
+      traced([](const Value &x) { return reduce_scatter(x, "sum", 0, 2); });
+  EXPECT_NE(message.find("'trace.reduce_scatter' axis 0 of tensor<5x3xf32> "
+                         "does not split into 2 equal slices"),
+            std::string::npos)
+      << message;
+  message = traced([](const Value &x) { return all_gather(x, 2, 2); });
+  EXPECT_NE(message.find("'trace.all_gather' axis 2 is out of range"),
+            std::string::npos)
+      << message;
+  message = traced([](const Value &x) { return all_gather(x, 0, 0); });
+  EXPECT_NE(message.find("world size must be at least 1, got 0"),
+            std::string::npos)
+      << message;
+}
+
 } // namespace

@@ -146,6 +146,18 @@ Value all_reduce(const Value &x, llvm::StringRef reduction = "sum");
 /// gives zeros.
 Value broadcast(const Value &x, int64_t root = 0);
 
+/// Every process's `x`, concatenated along `axis` in rank order
+/// (trace.all_gather, MPI's allgather), ordered as all_reduce. Traced for
+/// a world of `worldSize` processes (comm_size(), which the result's shape
+/// depends on); running in another is an error.
+Value all_gather(const Value &x, int64_t axis, int64_t worldSize);
+
+/// Slice `rank` of the elementwise `reduction` of `x` over every process,
+/// `axis` split into `worldSize` equal slices (trace.reduce_scatter, MPI's
+/// reduce_scatter_block), ordered as all_reduce and traced as all_gather.
+Value reduce_scatter(const Value &x, llvm::StringRef reduction, int64_t axis,
+                     int64_t worldSize);
+
 /// Prints `x` (after `message`, if any) to stdout when the compiled function
 /// runs, in program order with the other stateful ops.
 void print(const Value &x, llvm::StringRef message = "");

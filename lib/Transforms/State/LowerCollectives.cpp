@@ -1,18 +1,28 @@
 //===- LowerCollectives.cpp - Collectives and rank queries -> mpi ---------===//
 //
 //   %r, %c = trace.all_reduce %x {reduction = "sum"} : tensor<4xf32>
-//     -> %sendbuf = bufferization.to_buffer %x read_only   (identity layout)
+//     -> call @tracec_collective_begin(where)     (the watchdog's wait)
+//        mpi.allreduce({signature, -signature, rank + 1} -> agreed, MPI_MAX)
+//        call @tracec_collective_check(where, signature, agreed, ...)
+//        %sendbuf = bufferization.to_buffer %x read_only   (identity layout)
 //        %recvbuf = memref.alloc() : memref<4xf32>
-//        %comm = mpi.comm_world
-//        mpi.allreduce(%sendbuf, %recvbuf, MPI_SUM, %comm)  (as 1-D views)
+//        mpi.allreduce(%sendbuf, %recvbuf, MPI_SUM, mpi.comm_world)
+//                                                  (as 1-D views)
+//        call @tracec_collective_end()
 //        %r = bufferization.to_tensor %recvbuf restrict writable
 //
+// `where` names the op, its attributes, type and location (a constant C
+// string); the signature hashes all but the location, so processes that
+// disagree on a collective, or wait on it too long, end the job with an
+// error that names it, not a hang (tracec/ABI/tracec_collectives.h).
 // `mean` divides the sum by the number of processes (a trace.div, lowered
 // with the rest); that number is the all-reduce sum of a 1 from each (see
-// worldSize). The module is marked as calling OpenMPI (the dlti entry
-// "MPI:Implementation" that convert-to-llvm reads for the ABI: the
-// communicator, datatypes and operations are OpenMPI's global symbols,
-// which the process that runs the code must have loaded, MPI_Init called).
+// worldSize). broadcast, all_gather and reduce_scatter are all-reduces too
+// (MLIR 22's `mpi` dialect has no other collective). The module is marked
+// as calling OpenMPI (the dlti entry "MPI:Implementation" that
+// convert-to-llvm reads for the ABI: the communicator, datatypes and
+// operations are OpenMPI's global symbols, which the process that runs the
+// code must have loaded, MPI_Init called).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +32,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tracec/ABI/tracec_collectives.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -45,10 +59,10 @@ Value worldRank(OpBuilder &b, Location loc) {
       ValueRange{rank.getRank()});
 }
 
-/// The number of processes, as a rank-0 tensor<i32>: the all-reduce sum of
-/// a 1 from each (MLIR 22's mpi-to-llvm has no lowering of mpi.comm_size;
+/// The number of processes, an i32: the all-reduce sum of a 1 from each
+/// (MLIR 22's mpi-to-llvm has no lowering of mpi.comm_size;
 /// docs/upstream-bugs.md).
-Value worldSize(OpBuilder &b, Location loc) {
+Value worldSizeScalar(OpBuilder &b, Location loc) {
   auto type = MemRefType::get({1}, b.getI32Type());
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value send = memref::AllocaOp::create(b, loc, type);
@@ -60,10 +74,130 @@ Value worldSize(OpBuilder &b, Location loc) {
       mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
   mpi::AllReduceOp::create(b, loc, TypeRange{}, send, recv,
                            mpi::MPI_ReductionOpEnum::MPI_SUM, comm);
-  Value size = memref::LoadOp::create(b, loc, recv, ValueRange{zero});
-  return tensor::FromElementsOp::create(
-      b, loc, RankedTensorType::get({}, b.getI32Type()), ValueRange{size});
+  return memref::LoadOp::create(b, loc, recv, ValueRange{zero});
 }
+
+/// The number of processes, as a rank-0 tensor<i32>.
+Value worldSize(OpBuilder &b, Location loc) {
+  return tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({}, b.getI32Type()),
+      ValueRange{worldSizeScalar(b, loc)});
+}
+
+/// The C function `name` of tracec/ABI/tracec_collectives.h, declared once.
+func::CallOp callAbi(OpBuilder &b, Location loc, SymbolTable &symbols,
+                     StringRef name, ValueRange arguments) {
+  auto callee = symbols.lookup<func::FuncOp>(name);
+  if (!callee) {
+    callee = createModuleSymbol<func::FuncOp>(
+        b, symbols, loc, name,
+        b.getFunctionType(TypeRange(arguments), TypeRange{}));
+    callee.setPrivate();
+  }
+  return func::CallOp::create(b, loc, callee, arguments);
+}
+
+/// Wraps the all-reduces a collective lowers to: first a wait the
+/// watchdog times and a check that every process reached the same
+/// collective (the MPI_MAX of {signature, -signature, rank + 1} gives the
+/// largest and smallest signature and the world's size), then, once the
+/// collective's own all-reduces are built, the end of the wait.
+class GuardedCollective {
+public:
+  GuardedCollective(OpBuilder &b, Operation *op, SymbolTable &symbols,
+                    int64_t worldSize = 0, int64_t root = -1)
+      : b(b), loc(op->getLoc()), symbols(symbols) {
+    std::string description;
+    llvm::raw_string_ostream os(description);
+    os << "'" << op->getName() << "' " << op->getAttrDictionary() << " of "
+       << op->getOperand(0).getType();
+    // Not the location: processes may run the same program from
+    // different paths.
+    int64_t signature =
+        static_cast<int64_t>(llvm::xxh3_64bits(description) >> 1);
+    std::string where;
+    llvm::raw_string_ostream whereOs(where);
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      whereOs << file.getFilename().getValue() << ":" << file.getLine() << ":"
+              << file.getColumn() << ": ";
+    whereOs << description;
+    this->where =
+        constantString(b, loc, symbols, "__trace_collective_where", where);
+    callAbi(b, loc, symbols, TRACEC_COLLECTIVE_BEGIN_SYMBOL, this->where);
+
+    auto type = MemRefType::get({3}, b.getI64Type());
+    Value send = memref::AllocaOp::create(b, loc, type);
+    Value comm =
+        mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
+    Value rank = mpi::CommRankOp::create(b, loc, TypeRange{b.getI32Type()},
+                                         ValueRange{comm})
+                     .getRank();
+    Value entries[] = {
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), signature),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), -signature),
+        arith::AddIOp::create(
+            b, loc, arith::ExtSIOp::create(b, loc, b.getI64Type(), rank),
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1))};
+    for (auto [index, entry] : llvm::enumerate(entries))
+      memref::StoreOp::create(
+          b, loc, entry, send,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, index)});
+    Value agreed = memref::AllocaOp::create(b, loc, type);
+    mpi::AllReduceOp::create(b, loc, TypeRange{}, send, agreed,
+                             mpi::MPI_ReductionOpEnum::MPI_MAX, comm);
+    callAbi(b, loc, symbols, TRACEC_COLLECTIVE_CHECK_SYMBOL,
+            ValueRange{
+                this->where, entries[0], pointerTo(b, loc, agreed),
+                arith::ConstantIntOp::create(b, loc, b.getI64Type(), worldSize),
+                arith::ConstantIntOp::create(b, loc, b.getI64Type(), root)});
+  }
+  /// After the collective's own all-reduces.
+  void end() {
+    callAbi(b, loc, symbols, TRACEC_COLLECTIVE_END_SYMBOL, ValueRange{});
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  SymbolTable &symbols;
+  Value where;
+};
+
+/// A pattern of a collective: its guard's symbols go into `symbols`.
+template <typename Op> struct CollectivePattern : OpConversionPattern<Op> {
+  CollectivePattern(const TypeConverter &converter, MLIRContext *context,
+                    SymbolTable &symbols)
+      : OpConversionPattern<Op>(converter, context), symbols(symbols) {}
+  SymbolTable &symbols;
+};
+
+/// Where this process's slice of `size` elements along an axis begins:
+/// rank * size.
+OpFoldResult rankOffset(OpBuilder &b, Location loc, int64_t size) {
+  Value comm =
+      mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
+  Value rank = mpi::CommRankOp::create(b, loc, TypeRange{b.getI32Type()},
+                                       ValueRange{comm})
+                   .getRank();
+  rank = arith::IndexCastOp::create(b, loc, b.getIndexType(), rank);
+  return arith::MulIOp::create(b, loc, rank,
+                               arith::ConstantIndexOp::create(b, loc, size))
+      .getResult();
+}
+
+/// Offsets, sizes and strides of this process's slice of a tensor tiled
+/// along `axis` into slices of type `part`.
+struct RankSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  RankSlice(OpBuilder &b, Location loc, RankedTensorType part, int64_t axis) {
+    for (int64_t d = 0; d < part.getRank(); ++d) {
+      offsets.push_back(d == axis ? rankOffset(b, loc, part.getDimSize(d))
+                                  : b.getIndexAttr(0));
+      sizes.push_back(b.getIndexAttr(part.getDimSize(d)));
+      strides.push_back(b.getIndexAttr(1));
+    }
+  }
+};
 
 template <typename TraceOp, Value (*query)(OpBuilder &, Location)>
 struct LowerCommQuery : OpConversionPattern<TraceOp> {
@@ -121,8 +255,8 @@ Value allReduceTensor(OpBuilder &b, Location loc, Value x,
                                            /*writable=*/true);
 }
 
-struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LowerAllReduce : CollectivePattern<AllReduceOp> {
+  using CollectivePattern::CollectivePattern;
 
   // 1:N adaptor: the `after` tokens have become nothing.
   LogicalResult
@@ -130,8 +264,10 @@ struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = reduce.getLoc();
     RankedTensorType type = reduce.getX().getType();
+    GuardedCollective guard(rewriter, reduce, symbols);
     Value result = allReduceTensor(rewriter, loc, adaptor.getX().front(),
                                    reductionOf(reduce.getReduction()));
+    guard.end();
     if (reduce.getReduction() == "mean") {
       Value size = worldSize(rewriter, loc);
       Value count = CastOp::create(rewriter, loc, size, type.getElementType());
@@ -148,19 +284,84 @@ struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
 /// every other process (exact: each other term is a zero; MLIR 22's `mpi`
 /// dialect has no bcast). A root that is not a rank of the world gives
 /// zeros; tracec.distributed.broadcast checks it first.
-struct LowerBroadcast : OpConversionPattern<BroadcastOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LowerBroadcast : CollectivePattern<BroadcastOp> {
+  using CollectivePattern::CollectivePattern;
 
   LogicalResult
   matchAndRewrite(BroadcastOp broadcast, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = broadcast.getLoc();
-    Value sent = BroadcastOp::onRootOnly(rewriter, loc, adaptor.getX().front(),
-                                         broadcast.getRoot());
+    int64_t root = broadcast.getRootAttr().getInt();
+    GuardedCollective guard(rewriter, broadcast, symbols, /*worldSize=*/0,
+                            root);
+    Value sent =
+        BroadcastOp::onRootOnly(rewriter, loc, adaptor.getX().front(), root);
     Value result =
         allReduceTensor(rewriter, loc, sent, mpi::MPI_ReductionOpEnum::MPI_SUM);
+    guard.end();
     rewriter.replaceOpWithMultiple(
         broadcast, SmallVector<SmallVector<Value>>{{result}, {}});
+    return success();
+  }
+};
+
+/// An all_gather is the all-reduce sum of a tensor that holds this
+/// process's operand in its slice and -0.0 (or 0) elsewhere: exact, bit for
+/// bit (MLIR 22's `mpi` dialect has no allgather; this moves world_size
+/// times the data MPI_Allgather would).
+struct LowerAllGather : CollectivePattern<AllGatherOp> {
+  using CollectivePattern::CollectivePattern;
+
+  LogicalResult
+  matchAndRewrite(AllGatherOp gather, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = gather.getLoc();
+    GuardedCollective guard(rewriter, gather, symbols,
+                            gather.getWorldSizeAttr().getInt());
+    RankSlice slice(rewriter, loc, gather.getX().getType(),
+                    gather.getAxisAttr().getInt());
+    Value placed = tensor::InsertSliceOp::create(
+        rewriter, loc, adaptor.getX().front(),
+        AllReduceOp::sumIdentity(rewriter, loc, gather.getResult().getType()),
+        slice.offsets, slice.sizes, slice.strides);
+    Value result = allReduceTensor(rewriter, loc, placed,
+                                   mpi::MPI_ReductionOpEnum::MPI_SUM);
+    guard.end();
+    rewriter.replaceOpWithMultiple(
+        gather, SmallVector<SmallVector<Value>>{{result}, {}});
+    return success();
+  }
+};
+
+/// A reduce_scatter is an all-reduce of which this process keeps its slice
+/// (MLIR 22's `mpi` dialect has no reduce_scatter).
+struct LowerReduceScatter : CollectivePattern<ReduceScatterOp> {
+  using CollectivePattern::CollectivePattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceScatterOp scatter, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = scatter.getLoc();
+    int64_t worldSize = scatter.getWorldSizeAttr().getInt();
+    GuardedCollective guard(rewriter, scatter, symbols, worldSize);
+    Value reduced = allReduceTensor(rewriter, loc, adaptor.getX().front(),
+                                    reductionOf(scatter.getReduction()));
+    guard.end();
+    RankedTensorType type = scatter.getResult().getType();
+    RankSlice slice(rewriter, loc, type, scatter.getAxisAttr().getInt());
+    Value result = tensor::ExtractSliceOp::create(rewriter, loc, type, reduced,
+                                                  slice.offsets, slice.sizes,
+                                                  slice.strides);
+    if (scatter.getReduction() == "mean") {
+      auto scalar = RankedTensorType::get({}, type.getElementType());
+      Value count = ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              scalar, rewriter.getFloatAttr(type.getElementType(), worldSize)));
+      result = DivOp::create(rewriter, loc, result, count);
+    }
+    rewriter.replaceOpWithMultiple(
+        scatter, SmallVector<SmallVector<Value>>{{result}, {}});
     return success();
   }
 };
@@ -193,9 +394,12 @@ void mlir::trace::registerMpiMemoryEffects(DialectRegistry &registry) {
 }
 
 void mlir::trace::populateCollectiveLoweringPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerAllReduce, LowerBroadcast,
-               LowerCommQuery<CommRankOp, worldRank>,
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    SymbolTable &symbols) {
+  patterns
+      .add<LowerAllReduce, LowerBroadcast, LowerAllGather, LowerReduceScatter>(
+          converter, patterns.getContext(), symbols);
+  patterns.add<LowerCommQuery<CommRankOp, worldRank>,
                LowerCommQuery<CommSizeOp, worldSize>>(converter,
                                                       patterns.getContext());
 }
@@ -203,7 +407,8 @@ void mlir::trace::populateCollectiveLoweringPatterns(
 void mlir::trace::markMpiImplementation(ModuleOp module) {
   bool usesMpi = false;
   module.walk([&](Operation *op) {
-    if (isa<AllReduceOp, BroadcastOp, CommRankOp, CommSizeOp>(op))
+    if (isa<AllReduceOp, BroadcastOp, AllGatherOp, ReduceScatterOp, CommRankOp,
+            CommSizeOp>(op))
       usesMpi = true;
   });
   if (!usesMpi || module->hasAttr(DLTIDialect::kMapAttrName))

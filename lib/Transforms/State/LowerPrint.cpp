@@ -46,28 +46,6 @@ std::optional<int32_t> dtypeCode(Type element) {
   return std::nullopt;
 }
 
-/// The aligned pointer of a memref, as the callback's pointer type.
-Value pointerTo(OpBuilder &b, Location loc, Value memref) {
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value integer = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), integer);
-}
-
-/// A pointer to a private constant global holding `value`.
-Value constantGlobal(OpBuilder &b, Location loc, SymbolTable &symbols,
-                     StringRef name, DenseElementsAttr value) {
-  auto type = MemRefType::get(value.getType().getShape(),
-                              value.getType().getElementType());
-  auto global = createModuleSymbol<memref::GlobalOp>(
-      b, symbols, loc, uniqueSymbolName(symbols, name),
-      b.getStringAttr("private"), type, value, /*constant=*/true,
-      /*alignment=*/nullptr);
-  Value memref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
-  return pointerTo(b, loc, memref);
-}
-
 /// The callback's declaration, added once.
 func::FuncOp callback(OpBuilder &b, Location loc, SymbolTable &symbols) {
   if (auto existing = symbols.lookup<func::FuncOp>(TRACEC_PRINT_TENSOR_SYMBOL))
@@ -97,15 +75,8 @@ struct LowerPrint : OpConversionPattern<PrintOp> {
     Location loc = print.getLoc();
     MLIRContext *context = rewriter.getContext();
 
-    StringRef message = print.getMessage();
-    SmallVector<int8_t> text(message.begin(), message.end());
-    text.push_back(0);
-    Value messagePtr = constantGlobal(
-        rewriter, loc, symbols, "__trace_print_message",
-        DenseElementsAttr::get(
-            RankedTensorType::get({static_cast<int64_t>(text.size())},
-                                  rewriter.getI8Type()),
-            ArrayRef<int8_t>(text)));
+    Value messagePtr = constantString(
+        rewriter, loc, symbols, "__trace_print_message", print.getMessage());
     Value shapePtr =
         type.getRank() == 0
             ? Value(LLVM::ZeroOp::create(rewriter, loc,

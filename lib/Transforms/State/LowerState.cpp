@@ -75,6 +75,40 @@ StateTypeConverter::StateTypeConverter() {
   addConversion([](ControlType, SmallVectorImpl<Type> &) { return success(); });
 }
 
+Value mlir::trace::pointerTo(OpBuilder &b, Location loc, Value memref) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value integer = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), integer);
+}
+
+Value mlir::trace::constantGlobal(OpBuilder &b, Location loc,
+                                  SymbolTable &symbols, StringRef name,
+                                  DenseElementsAttr value) {
+  auto type = MemRefType::get(value.getType().getShape(),
+                              value.getType().getElementType());
+  auto global = createModuleSymbol<memref::GlobalOp>(
+      b, symbols, loc, uniqueSymbolName(symbols, name),
+      b.getStringAttr("private"), type, value, /*constant=*/true,
+      /*alignment=*/nullptr);
+  Value memref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  return pointerTo(b, loc, memref);
+}
+
+Value mlir::trace::constantString(OpBuilder &b, Location loc,
+                                  SymbolTable &symbols, StringRef name,
+                                  StringRef text) {
+  SmallVector<int8_t> bytes(text.begin(), text.end());
+  bytes.push_back(0);
+  return constantGlobal(
+      b, loc, symbols, name,
+      DenseElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(bytes.size())},
+                                b.getI8Type()),
+          ArrayRef<int8_t>(bytes)));
+}
+
 std::string mlir::trace::uniqueSymbolName(SymbolTable &symbols,
                                           StringRef base) {
   std::string name = base.str();
@@ -342,7 +376,7 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     populateVariableLoweringPatterns(converter, patterns);
     populatePrintLoweringPatterns(converter, patterns, symbols);
     populateRandomLoweringPatterns(converter, patterns, symbols, approximate);
-    populateCollectiveLoweringPatterns(converter, patterns);
+    populateCollectiveLoweringPatterns(converter, patterns, symbols);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

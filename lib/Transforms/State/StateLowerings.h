@@ -51,12 +51,16 @@ void populateRandomLoweringPatterns(const TypeConverter &converter,
                                     SmallVectorImpl<Operation *> &approximate);
 LogicalResult approximateRandomMath(ArrayRef<Operation *> generics);
 
-/// all_reduce: MPI_Allreduce through the `mpi` dialect on a contiguous copy
-/// of the operand into a new buffer (`mean`: the sum, then a trace.div by
-/// the number of processes); comm_rank and comm_size: the world
-/// communicator's (LowerCollectives.cpp).
+/// all_reduce: MPI_Allreduce through the `mpi` dialect from the operand's
+/// buffer into a new one (`mean`: the sum, then a trace.div by the number
+/// of processes); broadcast, all_gather, reduce_scatter: all-reduces too;
+/// each guarded by the agreement check and the watchdog of
+/// tracec/ABI/tracec_collectives.h, whose strings and declarations go into
+/// `symbols`; comm_rank and comm_size: the world communicator's
+/// (LowerCollectives.cpp).
 void populateCollectiveLoweringPatterns(const TypeConverter &converter,
-                                        RewritePatternSet &patterns);
+                                        RewritePatternSet &patterns,
+                                        SymbolTable &symbols);
 /// Marks a module with collectives as calling OpenMPI (the dlti.map entry
 /// "MPI:Implementation" that the mpi dialect's lowering to LLVM reads).
 void markMpiImplementation(ModuleOp module);
@@ -66,6 +70,18 @@ void markMpiImplementation(ModuleOp module);
 /// clear error, not a pattern that does not apply).
 LogicalResult checkPrintLowerable(PrintOp print);
 LogicalResult checkRandomLowerable(Operation *random);
+
+/// The aligned pointer of a memref, as an !llvm.ptr for a C callee.
+Value pointerTo(OpBuilder &b, Location loc, Value memref);
+
+/// A pointer to a private constant memref.global holding `value`.
+Value constantGlobal(OpBuilder &b, Location loc, SymbolTable &symbols,
+                     StringRef name, DenseElementsAttr value);
+
+/// A pointer to a private constant global holding `text` and a NUL: a C
+/// string.
+Value constantString(OpBuilder &b, Location loc, SymbolTable &symbols,
+                     StringRef name, StringRef text);
 
 /// A symbol name based on `base` that `symbols` does not hold yet.
 std::string uniqueSymbolName(SymbolTable &symbols, StringRef base);

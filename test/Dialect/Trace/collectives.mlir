@@ -5,6 +5,8 @@
 // CHECK: trace.all_reduce %arg1 after(%[[C]]) {reduction = "max"} : tensor<2xi64>
 // CHECK: trace.broadcast %arg0 after(%{{.*}}) {root = 1 : i64} : tensor<4x3xf32>
 // CHECK: trace.broadcast %arg1 : tensor<2xi64>
+// CHECK: trace.all_gather %arg0 {axis = 1 : i64, world_size = 2 : i64} : tensor<4x3xf32> -> tensor<4x6xf32>
+// CHECK: trace.reduce_scatter %arg0 {axis = 0 : i64, reduction = "mean", world_size = 2 : i64} : tensor<4x3xf32> -> tensor<2x3xf32>
 // CHECK: trace.comm_rank : tensor<i32>
 // CHECK: trace.comm_size : tensor<i32>
 func.func @collectives(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
@@ -12,6 +14,8 @@ func.func @collectives(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
   %1, %c1 = trace.all_reduce %i after(%c0) {reduction = "max"} : tensor<2xi64>
   %2, %c2 = trace.broadcast %x after(%c1) {root = 1} : tensor<4x3xf32>
   %3, %c3 = trace.broadcast %i : tensor<2xi64>
+  %4, %c4 = trace.all_gather %x {axis = 1, world_size = 2} : tensor<4x3xf32> -> tensor<4x6xf32>
+  %5, %c5 = trace.reduce_scatter %x {axis = 0, world_size = 2, reduction = "mean"} : tensor<4x3xf32> -> tensor<2x3xf32>
   %r = trace.comm_rank : tensor<i32>
   %s = trace.comm_size : tensor<i32>
   return

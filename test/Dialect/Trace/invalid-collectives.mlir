@@ -45,3 +45,51 @@ func.func @half_broadcast(%x: tensor<4xf16>) {
   %0, %c = trace.broadcast %x : tensor<4xf16>
   return
 }
+
+// -----
+
+func.func @gather_axis(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_gather' op axis 1 is out of range for 1-d tensors}}
+  %0, %c = trace.all_gather %x {axis = 1, world_size = 2} : tensor<4xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_world(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_gather' op world_size must be at least 1, got 0}}
+  %0, %c = trace.all_gather %x {axis = 0, world_size = 0} : tensor<4xf32> -> tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @gather_shape(%x: tensor<4x2xf32>) {
+  // expected-error @below {{'trace.all_gather' op tiles 'tensor<4x2xf32>' over 3 processes along axis 1 into 'tensor<12x2xf32>'; expected 'tensor<4x6xf32>'}}
+  %0, %c = trace.all_gather %x {axis = 1, world_size = 3} : tensor<4x2xf32> -> tensor<12x2xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_split(%x: tensor<5x2xf64>) {
+  // expected-error @below {{'trace.reduce_scatter' op axis 0 of 'tensor<5x2xf64>' does not split into 2 equal slices}}
+  %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 2} : tensor<5x2xf64> -> tensor<2x2xf64>
+  return
+}
+
+// -----
+
+func.func @scatter_mean(%x: tensor<4xi32>) {
+  // expected-error @below {{'trace.reduce_scatter' op mean needs float elements, got 'i32'}}
+  %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 2, reduction = "mean"} : tensor<4xi32> -> tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_dynamic(%x: tensor<?xf32>) {
+  // expected-error @below {{'trace.reduce_scatter' op needs a static shape, got 'tensor<?xf32>'}}
+  %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 2} : tensor<?xf32> -> tensor<?xf32>
+  return
+}

@@ -2,14 +2,30 @@
 // RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1" | FileCheck %s --check-prefix=LLVM
 
 // all_reduce becomes mpi.allreduce from the operand's buffer into a new
-// buffer (as 1-D views: upstream counts only dim 0 of a buffer); mean
-// divides the sum by the communicator's size; broadcast sums the root's
-// operand and every other process's zeros. The module is
-// marked as calling OpenMPI, whose ABI the LLVM lowering uses (with the
+// buffer (as 1-D views: upstream counts only dim 0 of a buffer), guarded:
+// tracec_collective_begin (the watchdog's wait), the MPI_MAX of
+// {signature, -signature, rank + 1} checked by tracec_collective_check
+// (the processes must agree on the collective), then after it
+// tracec_collective_end. mean divides the sum by the communicator's size;
+// broadcast sums the root's operand and every other process's -0.0s;
+// all_gather sums tensors that hold each process's operand in its slice;
+// reduce_scatter keeps this process's slice of the all-reduce. The module
+// is marked as calling OpenMPI, whose ABI the LLVM lowering uses (with the
 // reduction's symbol misnamed upstream: CpuTarget.cpp renames it to
 // ompi_mpi_op_sum in LLVM IR).
 // CHECK: module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">}
+// CHECK-DAG: func.func private @tracec_collective_begin(!llvm.ptr)
+// CHECK-DAG: func.func private @tracec_collective_check(!llvm.ptr, i64, !llvm.ptr, i64, i64)
+// CHECK-DAG: func.func private @tracec_collective_end()
 // CHECK-LABEL: func.func @mean
+// CHECK: memref.get_global @__trace_collective_where
+// CHECK: %[[WHERE:.+]] = llvm.inttoptr
+// CHECK: call @tracec_collective_begin(%[[WHERE]])
+// CHECK: %[[MINE:.+]] = memref.alloca() : memref<3xi64>
+// CHECK: mpi.comm_rank
+// CHECK: %[[AGREED:.+]] = memref.alloca() : memref<3xi64>
+// CHECK: mpi.allreduce(%[[MINE]], %[[AGREED]], MPI_MAX,
+// CHECK: call @tracec_collective_check(%[[WHERE]], %{{.+}}, %{{.+}}, %c0_i64, %c-1_i64)
 // CHECK: %[[SENDBUF:.+]] = bufferization.to_buffer %arg0 read_only
 // CHECK: %[[RECV:.+]] = memref.alloc() : memref<4x3xf32>
 // CHECK: %[[COMM:.+]] = mpi.comm_world : !mpi.comm
@@ -17,6 +33,7 @@
 // CHECK: %[[RECV1D:.+]] = memref.collapse_shape %[[RECV]] {{\[\[}}0, 1]]
 // CHECK: mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %[[COMM]])
 // CHECK: %[[SUM:.+]] = bufferization.to_tensor %[[RECV]] restrict writable
+// CHECK: call @tracec_collective_end()
 // CHECK: memref.store %c1_i32
 // CHECK: mpi.allreduce
 // CHECK: trace.div %[[SUM]]
@@ -25,6 +42,8 @@
 // LLVM-DAG: llvm.mlir.addressof @ompi_mpi_comm_world
 // LLVM-DAG: llvm.mlir.addressof @ompi_mpi_float
 // LLVM-DAG: llvm.mlir.addressof @ompi_mpi_sum
+// LLVM-DAG: llvm.mlir.addressof @ompi_mpi_max
+// LLVM-DAG: llvm.call @tracec_collective_check
 // LLVM-NOT: unrealized_conversion_cast
 func.func @mean(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
   %0, %c = trace.all_reduce %x {reduction = "mean"} : tensor<4x3xf32>
@@ -43,15 +62,46 @@ func.func @max_and_rank(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<i32>) {
 }
 
 // CHECK-LABEL: func.func @broadcast
+// CHECK: call @tracec_collective_check({{.+}}, %c0_i64, %c2_i64)
 // CHECK: %[[RANK:.+]] = tensor.from_elements
 // CHECK: %[[ROOT:.+]] = trace.constant dense<2> : tensor<i32>
-// CHECK: %[[ZEROS:.+]] = trace.constant dense<0.000000e+00> : tensor<3xf64>
+// CHECK: %[[ZEROS:.+]] = trace.constant dense<-0.000000e+00> : tensor<3xf64>
 // CHECK: %[[IS_ROOT:.+]] = trace.eq %[[RANK]], %[[ROOT]]
 // CHECK: %[[SENT:.+]] = trace.select %[[IS_ROOT]], %arg0, %[[ZEROS]]
 // CHECK: %[[BUF:.+]] = bufferization.to_buffer %[[SENT]] read_only
 // CHECK: mpi.allreduce(%[[BUF]], %{{.+}}, MPI_SUM,
+// CHECK: call @tracec_collective_end()
 // CHECK-NOT: trace.broadcast
 func.func @broadcast(%x: tensor<3xf64>) -> tensor<3xf64> {
   %0, %c = trace.broadcast %x {root = 2} : tensor<3xf64>
   return %0 : tensor<3xf64>
+}
+
+// CHECK-LABEL: func.func @all_gather
+// CHECK: call @tracec_collective_check({{.+}}, %c2_i64, %c-1_i64)
+// CHECK: %[[RANK:.+]] = mpi.comm_rank
+// CHECK: %[[INDEX:.+]] = arith.index_cast %[[RANK]] : i32 to index
+// CHECK: %[[OFFSET:.+]] = arith.muli %[[INDEX]], %c3
+// CHECK: %[[FILL:.+]] = trace.constant dense<0> : tensor<4x6xi32>
+// CHECK: %[[PLACED:.+]] = tensor.insert_slice %arg0 into %[[FILL]][0, %[[OFFSET]]] [4, 3] [1, 1]
+// CHECK: %[[BUF:.+]] = bufferization.to_buffer %[[PLACED]] read_only
+// CHECK: mpi.allreduce({{.+}}, MPI_SUM,
+// CHECK: call @tracec_collective_end()
+func.func @all_gather(%x: tensor<4x3xi32>) -> tensor<4x6xi32> {
+  %0, %c = trace.all_gather %x {axis = 1, world_size = 2} : tensor<4x3xi32> -> tensor<4x6xi32>
+  return %0 : tensor<4x6xi32>
+}
+
+// CHECK-LABEL: func.func @reduce_scatter
+// CHECK: call @tracec_collective_check({{.+}}, %c3_i64, %c-1_i64)
+// CHECK: mpi.allreduce({{.+}}, MPI_MIN,
+// CHECK: %[[ALL:.+]] = bufferization.to_tensor
+// CHECK: call @tracec_collective_end()
+// CHECK: %[[RANK:.+]] = mpi.comm_rank
+// CHECK: %[[INDEX:.+]] = arith.index_cast %[[RANK]] : i32 to index
+// CHECK: %[[OFFSET:.+]] = arith.muli %[[INDEX]], %c2
+// CHECK: tensor.extract_slice %[[ALL]][%[[OFFSET]]] [2] [1] : tensor<6xf32> to tensor<2xf32>
+func.func @reduce_scatter(%x: tensor<6xf32>) -> tensor<2xf32> {
+  %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 3, reduction = "min"} : tensor<6xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
 }

@@ -99,9 +99,14 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
       `linalg.generic` keyed by the op's seed.
     - `trace.print` becomes a call of `tracec_print_tensor`
       (tracec/ABI/tracec_print.h) on a contiguous copy of its tensor.
-    - `trace.all_reduce` becomes `mpi.allreduce` on a contiguous copy of
-      its tensor (the module is marked as calling OpenMPI), `comm_rank`
-      and `comm_size` the world communicator's.
+    - `trace.all_reduce` becomes `mpi.allreduce` from its tensor's buffer
+      (the module is marked as calling OpenMPI); `broadcast`, `all_gather`
+      and `reduce_scatter` become `mpi.allreduce`s too (the `mpi` dialect
+      has no other collective); each is guarded by calls of
+      tracec/ABI/tracec_collectives.h (an agreement check and a watchdog:
+      an error naming it, not a hang, when the processes disagree on it
+      or one never reaches it); `comm_rank` and `comm_size` are the world
+      communicator's.
     - `trace.identity ... after(...)` becomes its value; `trace.group`,
       a join of tokens, becomes nothing.
     Control tokens disappear: the program order, made consistent with the

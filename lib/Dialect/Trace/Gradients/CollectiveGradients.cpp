@@ -1,14 +1,17 @@
-//===- CollectiveGradients.cpp - all_reduce's and broadcast's rules -------===//
+//===- CollectiveGradients.cpp - The collectives' gradient rules ---------===//
 //
 // A sum over processes is linear, and every process's operand reaches every
 // process's result: the cotangent of each operand is the sum over processes
 // of the results' cotangents (Horovod's and JAX's psum transpose), the
 // tangent the sum of the tangents. A mean is the sum scaled by 1 / size,
 // so the same with mean. max and min have no rule. A broadcast's
-// cotangent is that sum too, on the root only.
+// cotangent is that sum too, on the root only. all_gather and
+// reduce_scatter are each other's transpose (JAX's all_gather and
+// psum_scatter).
 //
 //===----------------------------------------------------------------------===//
 
+#include "GradientBuilder.h"
 #include "GradientModels.h"
 
 using namespace mlir;
@@ -24,11 +27,11 @@ Value allReduce(OpBuilder &builder, Location loc, Value x,
       .getResult();
 }
 
-LogicalResult checkLinear(AllReduceOp op) {
-  if (op.getReduction() == "sum" || op.getReduction() == "mean")
+LogicalResult checkLinear(Operation *op, StringRef reduction) {
+  if (reduction == "sum" || reduction == "mean")
     return success();
-  return op.emitOpError("has no gradient for reduction '")
-         << op.getReduction() << "' (only sum and mean are differentiable)";
+  return op->emitOpError("has no gradient for reduction '")
+         << reduction << "' (only sum and mean are differentiable)";
 }
 
 struct AllReduceGradient
@@ -39,7 +42,7 @@ struct AllReduceGradient
     Value dy = state.cotangent(reduce.getResult());
     if (!dy)
       return success();
-    if (failed(checkLinear(reduce)))
+    if (failed(checkLinear(op, reduce.getReduction())))
       return failure();
     return state.accumulate(reduce.getX(), allReduce(builder, op->getLoc(), dy,
                                                      reduce.getReduction()));
@@ -51,7 +54,7 @@ struct AllReduceGradient
     Value tangent = state.tangent(reduce.getX());
     if (!tangent)
       return success();
-    if (failed(checkLinear(reduce)))
+    if (failed(checkLinear(op, reduce.getReduction())))
       return failure();
     return state.setTangent(
         reduce.getResult(),
@@ -92,10 +95,105 @@ struct BroadcastGradient
   }
 };
 
+Value allGather(OpBuilder &builder, Location loc, Value x, int64_t axis,
+                int64_t worldSize) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] *= worldSize;
+  return AllGatherOp::create(
+             builder, loc, RankedTensorType::get(shape, type.getElementType()),
+             ControlType::get(builder.getContext()), x, ValueRange{}, axis,
+             worldSize)
+      .getResult();
+}
+
+Value reduceScatter(OpBuilder &builder, Location loc, Value x,
+                    StringRef reduction, int64_t axis, int64_t worldSize) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] /= worldSize;
+  return ReduceScatterOp::create(
+             builder, loc, RankedTensorType::get(shape, type.getElementType()),
+             ControlType::get(builder.getContext()), x, ValueRange{}, reduction,
+             axis, worldSize)
+      .getResult();
+}
+
+/// Process r's operand is slice r of every result: its cotangent is slice
+/// r of the sum over processes of the results' cotangents.
+struct AllGatherGradient
+    : DifferentiableOpInterface::ExternalModel<AllGatherGradient, AllGatherOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto gather = cast<AllGatherOp>(op);
+    Value dy = state.cotangent(gather.getResult());
+    if (!dy)
+      return success();
+    return state.accumulate(gather.getX(),
+                            reduceScatter(builder, op->getLoc(), dy, "sum",
+                                          gather.getAxisAttr().getInt(),
+                                          gather.getWorldSizeAttr().getInt()));
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto gather = cast<AllGatherOp>(op);
+    Value tangent = state.tangent(gather.getX());
+    if (!tangent)
+      return success();
+    return state.setTangent(gather.getResult(),
+                            allGather(builder, op->getLoc(), tangent,
+                                      gather.getAxisAttr().getInt(),
+                                      gather.getWorldSizeAttr().getInt()));
+  }
+};
+
+/// Slice r of every process's operand reaches process r's result (a sum,
+/// or a mean: the sum over world_size): the operand's cotangent is the
+/// results' cotangents gathered, over world_size for a mean.
+struct ReduceScatterGradient
+    : DifferentiableOpInterface::ExternalModel<ReduceScatterGradient,
+                                               ReduceScatterOp> {
+  LogicalResult emitAdjoint(Operation *op, OpBuilder &builder,
+                            AdjointState &state) const {
+    auto scatter = cast<ReduceScatterOp>(op);
+    Value dy = state.cotangent(scatter.getResult());
+    if (!dy)
+      return success();
+    if (failed(checkLinear(op, scatter.getReduction())))
+      return failure();
+    Location loc = op->getLoc();
+    int64_t worldSize = scatter.getWorldSizeAttr().getInt();
+    Value dx =
+        allGather(builder, loc, dy, scatter.getAxisAttr().getInt(), worldSize);
+    if (scatter.getReduction() == "mean")
+      dx = DivOp::create(builder, loc, dx,
+                         GradientBuilder(builder, loc).constant(worldSize, dx));
+    return state.accumulate(scatter.getX(), dx);
+  }
+
+  LogicalResult emitTangent(Operation *op, OpBuilder &builder,
+                            TangentState &state) const {
+    auto scatter = cast<ReduceScatterOp>(op);
+    Value tangent = state.tangent(scatter.getX());
+    if (!tangent)
+      return success();
+    if (failed(checkLinear(op, scatter.getReduction())))
+      return failure();
+    return state.setTangent(scatter.getResult(),
+                            reduceScatter(builder, op->getLoc(), tangent,
+                                          scatter.getReduction(),
+                                          scatter.getAxisAttr().getInt(),
+                                          scatter.getWorldSizeAttr().getInt()));
+  }
+};
+
 } // namespace
 
 void mlir::trace::registerCollectiveGradients(MLIRContext *context) {
   AllReduceOp::attachInterface<AllReduceGradient>(*context);
   BroadcastOp::attachInterface<BroadcastGradient>(*context);
+  AllGatherOp::attachInterface<AllGatherGradient>(*context);
+  ReduceScatterOp::attachInterface<ReduceScatterGradient>(*context);
   // The rank and the size are integers: nothing flows through them.
 }

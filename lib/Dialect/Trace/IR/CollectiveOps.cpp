@@ -1,4 +1,4 @@
-//===- CollectiveOps.cpp - all_reduce and broadcast -----------------------===//
+//===- CollectiveOps.cpp - Verifiers of the collectives ------------------===//
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
@@ -18,18 +18,67 @@ static LogicalResult verifyCollectiveOperand(Operation *op,
   return success();
 }
 
-LogicalResult AllReduceOp::verify() {
-  StringRef reduction = getReduction();
+/// A reduction a collective can apply to `type`'s elements.
+static LogicalResult verifyReduction(Operation *op, StringRef reduction,
+                                     RankedTensorType type) {
   if (!llvm::is_contained({"sum", "mean", "max", "min"}, reduction))
-    return emitOpError("reduction must be sum, mean, max or min, got '")
+    return op->emitOpError("reduction must be sum, mean, max or min, got '")
            << reduction << "'";
-  RankedTensorType type = getX().getType();
-  if (failed(verifyCollectiveOperand(*this, type)))
-    return failure();
   if (reduction == "mean" && !isa<FloatType>(type.getElementType()))
-    return emitOpError("mean needs float elements, got ")
+    return op->emitOpError("mean needs float elements, got ")
            << type.getElementType();
   return success();
+}
+
+/// `whole` is `part` with `axis` `worldSize` times as long: what
+/// all_gather makes of its operand and reduce_scatter of its result.
+static LogicalResult verifyTiling(Operation *op, RankedTensorType part,
+                                  RankedTensorType whole, int64_t axis,
+                                  int64_t worldSize) {
+  if (failed(verifyCollectiveOperand(op, part)) ||
+      failed(verifyCollectiveOperand(op, whole)))
+    return failure();
+  if (worldSize < 1)
+    return op->emitOpError("world_size must be at least 1, got ") << worldSize;
+  if (axis < 0 || axis >= part.getRank())
+    return op->emitOpError("axis ")
+           << axis << " is out of range for " << part.getRank() << "-d tensors";
+  SmallVector<int64_t> shape(part.getShape());
+  shape[axis] *= worldSize;
+  if (whole.getShape() != ArrayRef<int64_t>(shape) ||
+      whole.getElementType() != part.getElementType())
+    return op->emitOpError("tiles ")
+           << part << " over " << worldSize << " processes along axis " << axis
+           << " into " << whole << "; expected "
+           << RankedTensorType::get(shape, part.getElementType());
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (failed(verifyReduction(*this, getReduction(), getX().getType())))
+    return failure();
+  return verifyCollectiveOperand(*this, getX().getType());
+}
+
+LogicalResult AllGatherOp::verify() {
+  return verifyTiling(*this, getX().getType(), getResult().getType(),
+                      getAxisAttr().getInt(), getWorldSizeAttr().getInt());
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  RankedTensorType type = getX().getType();
+  if (failed(verifyReduction(*this, getReduction(), type)))
+    return failure();
+  if (failed(verifyCollectiveOperand(*this, type)))
+    return failure();
+  int64_t axis = getAxisAttr().getInt();
+  int64_t worldSize = getWorldSizeAttr().getInt();
+  if (worldSize >= 1 && axis >= 0 && axis < type.getRank() &&
+      type.getDimSize(axis) % worldSize != 0)
+    return emitOpError("axis ")
+           << axis << " of " << type << " does not split into " << worldSize
+           << " equal slices";
+  return verifyTiling(*this, getResult().getType(), type, axis, worldSize);
 }
 
 LogicalResult BroadcastOp::verify() {
@@ -40,6 +89,16 @@ LogicalResult BroadcastOp::verify() {
   return verifyCollectiveOperand(*this, getX().getType());
 }
 
+Value AllReduceOp::sumIdentity(OpBuilder &builder, Location loc,
+                               RankedTensorType type) {
+  TypedAttr zero = builder.getZeroAttr(type.getElementType());
+  if (auto floatType = dyn_cast<FloatType>(type.getElementType()))
+    zero = FloatAttr::get(floatType,
+                          APFloat::getZero(floatType.getFloatSemantics(),
+                                           /*Negative=*/true));
+  return ConstantOp::create(builder, loc, DenseElementsAttr::get(type, zero));
+}
+
 Value BroadcastOp::onRootOnly(OpBuilder &builder, Location loc, Value value,
                               int64_t root) {
   auto rankType = RankedTensorType::get({}, builder.getI32Type());
@@ -47,10 +106,8 @@ Value BroadcastOp::onRootOnly(OpBuilder &builder, Location loc, Value value,
   Value rootRank = ConstantOp::create(
       builder, loc,
       DenseElementsAttr::get(rankType, builder.getI32IntegerAttr(root)));
-  auto type = cast<RankedTensorType>(value.getType());
-  Value zeros = ConstantOp::create(
-      builder, loc,
-      DenseElementsAttr::get(type, builder.getZeroAttr(type.getElementType())));
+  Value zeros = AllReduceOp::sumIdentity(
+      builder, loc, cast<RankedTensorType>(value.getType()));
   // A select, not a product with a 0/1 mask: a non-root's inf or NaN
   // stays out of the sum.
   return SelectOp::create(

@@ -1,0 +1,52 @@
+/*===- tracec_collectives.h - What compiled collectives call --------------===*\
+|*                                                                            *|
+|* Every collective (trace.all_reduce, broadcast, all_gather, reduce_scatter) *|
+|* lowers, in trace-lower-state, to                                           *|
+|*   tracec_collective_begin(where);                                          *|
+|*   MPI_Allreduce(MAX) of {signature, -signature, rank + 1} into agreed;     *|
+|*   tracec_collective_check(where, signature, agreed, world_size, root);     *|
+|*   the collective's own MPI_Allreduce;                                      *|
+|*   tracec_collective_end();                                                 *|
+|* so that processes that disagree on a collective (its op, attributes,       *|
+|* shape or dtype: the signature), or wait on one longer than                 *|
+|* TRACEC_COLLECTIVE_TIMEOUT seconds (600 by default; 0 waits forever),       *|
+|* end the job with an error naming it instead of hanging. TracecABI          *|
+|* implements them in C, with no LLVM and no link to MPI (MPI_Abort is looked *|
+|* up in the process).                                                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TRACEC_ABI_TRACEC_COLLECTIVES_H
+#define TRACEC_ABI_TRACEC_COLLECTIVES_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRACEC_COLLECTIVE_BEGIN_SYMBOL "tracec_collective_begin"
+#define TRACEC_COLLECTIVE_CHECK_SYMBOL "tracec_collective_check"
+#define TRACEC_COLLECTIVE_END_SYMBOL "tracec_collective_end"
+
+/* This process starts waiting on the collective `where` describes (its
+   location, op, attributes and type): a watchdog ends the job if it has
+   not ended after the timeout. */
+void tracec_collective_begin(const char *where);
+
+/* Ends the job with an error naming `where` unless every process passed
+   this `signature` (agreed[0] is the largest signature, -agreed[1] the
+   smallest), the world (agreed[2] processes) has `world_size` of them
+   (0: any) and `root` is one of its ranks (-1: no root). */
+void tracec_collective_check(const char *where, int64_t signature,
+                             const int64_t *agreed, int64_t world_size,
+                             int64_t root);
+
+/* This process's wait on the collective is over. */
+void tracec_collective_end(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACEC_ABI_TRACEC_COLLECTIVES_H */
