@@ -1,6 +1,7 @@
 """Run by test_distributed.py under `mpirun -np 2` and `-np 3`: every rank
 checks the collectives against NumPy (their gradients against central
 differences) and prints "rank R ok <check>" per check."""
+import os
 import sys
 
 import numpy as np
@@ -14,6 +15,9 @@ def main():
     dist.init()
     rank, size = dist.rank(), dist.size()
     checks = []
+    # The processes of this machine share its cores, threads included.
+    assert tracec.get_num_threads() * size <= max(os.cpu_count(), size), \
+        (tracec.get_num_threads(), size)
 
     def ok(name):
         checks.append(name)

@@ -29,7 +29,8 @@ from . import _tracec as _C
 from ._core import apply
 from ._tree import tree_map
 
-_MPI_THREAD_SERIALIZED = 2  # OpenMPI's value (mpi.h)
+_MPI_THREAD_SERIALIZED = 2  # OpenMPI's values (mpi.h)
+_MPI_COMM_TYPE_SHARED = 0
 _REDUCTIONS = ("sum", "mean", "max", "min")
 
 _lib = None
@@ -45,8 +46,10 @@ def init():
     """Loads OpenMPI into the process (its symbols global: the compiled
     code calls MPI_Allreduce and names OpenMPI's communicator) and
     initializes it, once; without mpirun the process is a world of one.
-    Each process then runs on cores // (processes on its machine) threads,
-    so that the ranks of one machine do not oversubscribe its cores."""
+    Each process then runs on as many threads as it has cores: those it is
+    bound to, else the machine's // the processes on it, so that the ranks
+    of one machine do not oversubscribe its cores (OMP_NUM_THREADS, where
+    set, wins)."""
     global _lib
     if _lib is not None:
         return
@@ -66,9 +69,36 @@ def init():
             raise RuntimeError("MPI_Init_thread failed")
         atexit.register(_finalize, lib)
     _lib = lib
-    local = int(os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE", "1"))
-    if local > 1:
-        _C.set_num_threads(max(1, (os.cpu_count() or 1) // local))
+    if "OMP_NUM_THREADS" not in os.environ:
+        _C.set_num_threads(_threads_per_process(lib))
+
+
+def _threads_per_process(lib):
+    """The cores this process may run on: all of them where a launcher
+    bound it (mpirun --bind-to, srun --cpu-bind share them out), else the
+    machine's divided among its processes (MPI's shared-memory split of
+    the world, whatever started them)."""
+    cores = len(os.sched_getaffinity(0))
+    if cores < (os.cpu_count() or cores):
+        return cores
+    comm = ctypes.c_void_p()
+    lib.MPI_Comm_split_type(_world(lib), _MPI_COMM_TYPE_SHARED, 0,
+                            _predefined(lib, "ompi_mpi_info_null"),
+                            ctypes.byref(comm))
+    local = ctypes.c_int(1)
+    lib.MPI_Comm_size(comm, ctypes.byref(local))
+    lib.MPI_Comm_free(ctypes.byref(comm))
+    return max(1, cores // local.value)
+
+
+def _predefined(lib, name):
+    """OpenMPI's predefined handles (MPI_COMM_WORLD, MPI_INFO_NULL) are the
+    addresses of these globals."""
+    return ctypes.c_void_p(ctypes.addressof(ctypes.c_char.in_dll(lib, name)))
+
+
+def _world(lib):
+    return _predefined(lib, "ompi_mpi_comm_world")
 
 
 def _finalize(lib):
@@ -81,9 +111,7 @@ def _finalize(lib):
 def _world_query(function):
     value = ctypes.c_int(0)
     lib = _library()
-    # OpenMPI's MPI_COMM_WORLD is the address of this global.
-    comm = ctypes.addressof(ctypes.c_char.in_dll(lib, "ompi_mpi_comm_world"))
-    getattr(lib, function)(ctypes.c_void_p(comm), ctypes.byref(value))
+    getattr(lib, function)(_world(lib), ctypes.byref(value))
     return value.value
 
 
