@@ -1,4 +1,4 @@
-/*===- tracec_cuda.h - CUDA errors of ahead-of-time compiled code -----------===
+/*===- tracec_cuda.h - CUDA errors and buffers of compiled code ------------===
  *
  * For C and C++ programs that link an object compiled with
  * `tracec --cuda-chip` and TracecCudaRuntime. The C entry points return
@@ -14,6 +14,8 @@
 #ifndef TRACEC_ABI_TRACEC_CUDA_H
 #define TRACEC_ABI_TRACEC_CUDA_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +24,12 @@ extern "C" {
  * kernels at start-up included), and forgets it; NULL if there was none.
  * The text stays valid until this thread's next call. */
 const char *tracec_cuda_take_error(void);
+
+/* Frees the device buffers that calls have freed and that are kept for
+ * the next calls to reuse (a steady loop of calls then allocates nothing
+ * from the driver); returns the bytes freed. The cache is also emptied
+ * when the driver runs out of memory. */
+size_t tracec_cuda_empty_cache(void);
 
 #ifdef __cplusplus
 }

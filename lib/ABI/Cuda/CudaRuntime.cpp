@@ -8,12 +8,14 @@
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_cuda.h"
 
+#include "BlockCache.h"
 #include "CudaDriver.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 
 using namespace tracec::cuda;
 
@@ -94,6 +96,15 @@ const char *tracec_cuda_take_error(void) {
   return taken.empty() ? nullptr : taken.c_str();
 }
 
+size_t tracec_cuda_empty_cache(void) {
+  size_t bytes = blockCache().idleBytes();
+  std::vector<void *> blocks = blockCache().release();
+  if (!blocks.empty() && cleanupPossible())
+    for (void *block : blocks)
+      api().cuMemFree(reinterpret_cast<CUdeviceptr>(block));
+  return bytes;
+}
+
 bool tracec::cuda::driverAvailable(std::string *why) {
   const Driver &loaded = driver();
   if (why)
@@ -112,6 +123,7 @@ static constexpr CUjit_option kJitOptimizationLevel = 7;
 static constexpr unsigned kStreamNonBlocking = 1;
 static constexpr unsigned kMemAttachGlobal = 1;
 static constexpr unsigned kEventDisableTiming = 2;
+static constexpr CUresult kErrorOutOfMemory = 2;
 
 static CUmodule loadModule(const void *data, int optLevel, bool jit) {
   if (!usable())
@@ -228,21 +240,32 @@ void mgpuEventRecord(CUevent event, CUstream stream) {
 }
 
 /// Managed memory for `isHostShared` (what the GPU pipeline allocates),
-/// device memory otherwise. After a failure: host memory, so that the host
-/// code that goes on touching the buffer stays memory-safe.
+/// device memory otherwise: a block the cache kept, else a new one of the
+/// request's size class (emptying the cache first if the driver is out of
+/// memory). After a failure: host memory, so that the host code that goes
+/// on touching the buffer stays memory-safe.
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
                    bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
   if (usable()) {
+    if (void *cached = blockCache().take(sizeBytes, isHostShared))
+      return cached;
+    size_t size = BlockCache::sizeClass(sizeBytes);
+    auto allocate = [&](CUdeviceptr *pointer) {
+      return isHostShared
+                 ? api().cuMemAllocManaged(pointer, size, kMemAttachGlobal)
+                 : api().cuMemAlloc(pointer, size);
+    };
     CUdeviceptr pointer = 0;
-    bool ok = isHostShared
-                  ? check("cuMemAllocManaged",
-                          api().cuMemAllocManaged(&pointer, sizeBytes,
-                                                  kMemAttachGlobal))
-                  : check("cuMemAlloc", api().cuMemAlloc(&pointer, sizeBytes));
-    if (ok)
+    CUresult result = allocate(&pointer);
+    if (result == kErrorOutOfMemory && tracec_cuda_empty_cache())
+      result = allocate(&pointer);
+    if (check(isHostShared ? "cuMemAllocManaged" : "cuMemAlloc", result)) {
+      blockCache().adopt(reinterpret_cast<void *>(pointer), sizeBytes,
+                         isHostShared);
       return reinterpret_cast<void *>(pointer);
+    }
   }
   size_t rounded = (sizeBytes + 255) / 256 * 256;
   void *fallback = std::aligned_alloc(256, rounded);
@@ -252,7 +275,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
   return fallback;
 }
 
-/// Frees also after a failure: the call is cleaning up.
+/// Frees also after a failure: the call is cleaning up. A block of the
+/// cache's goes back to it, idle.
 void mgpuMemFree(void *pointer, CUstream /*stream*/) {
   if (!pointer)
     return;
@@ -260,6 +284,8 @@ void mgpuMemFree(void *pointer, CUstream /*stream*/) {
     std::free(pointer);
     return;
   }
+  if (blockCache().give(pointer))
+    return;
   if (cleanupPossible())
     api().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
 }

@@ -8,8 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockCache.h"
 #include "FakeCudaDriver.h"
 
+#include "tracec/ABI/tracec_cuda.h"
 #include "tracec/Runtime/Executable.h"
 
 #include <gtest/gtest.h>
@@ -41,8 +43,9 @@ protected:
     void *library = dlopen(TRACEC_FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(library, nullptr) << dlerror();
     stats = reinterpret_cast<decltype(stats)>(dlsym(library, "fakeCudaStats"));
-    reset = reinterpret_cast<decltype(reset)>(dlsym(library, "fakeCudaReset"));
-    ASSERT_TRUE(stats && reset);
+    fakeReset =
+        reinterpret_cast<decltype(fakeReset)>(dlsym(library, "fakeCudaReset"));
+    ASSERT_TRUE(stats && fakeReset);
     reset(0);
     auto module = compiler.parseString(source(), "f.mlir");
     ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
@@ -55,14 +58,29 @@ protected:
 
   virtual const char *source() const { return kModule; }
 
+  /// The driver's counts since the last reset, the cache's idle blocks
+  /// freed first: every buffer a call freed counts as freed.
   FakeCudaStats seen() {
+    tracec_cuda_empty_cache();
+    return counted();
+  }
+
+  /// The driver's counts as they are (cached blocks not freed).
+  FakeCudaStats counted() {
     FakeCudaStats result;
     stats(&result);
     return result;
   }
 
+  /// Forgets the counts (and the cache, whose blocks count as freed before)
+  /// and makes every driver call return `error` from now on.
+  void reset(int error) {
+    tracec_cuda_empty_cache();
+    fakeReset(error);
+  }
+
   void (*stats)(FakeCudaStats *) = nullptr;
-  void (*reset)(int) = nullptr;
+  void (*fakeReset)(int) = nullptr;
   Compiler compiler;
   std::unique_ptr<Executable> exe;
 };
@@ -99,6 +117,65 @@ TEST_F(CudaFakeDriverTest, CallLaunchesEachKernelAndFreesEverything) {
   EXPECT_EQ(s.launches[2].block, (std::array<unsigned, 3>{256, 1, 1}));
   EXPECT_GT(s.allocations, 0);
   EXPECT_EQ(s.allocations, s.frees);
+}
+
+/// Buffers a call frees stay in the cache for the next call: a steady loop
+/// of calls allocates nothing from the driver, and emptying the cache frees
+/// what it holds.
+TEST_F(CudaFakeDriverTest, LaterCallsReuseTheFirstCallsBuffers) {
+  auto f = exe->function("f");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  Tensor x = Tensor::zeros(DType::f32, {64, 1024});
+  reset(0);
+  ASSERT_TRUE(bool((*f)({x})));
+  FakeCudaStats first = counted();
+  EXPECT_GT(first.allocations, 0);
+  EXPECT_EQ(first.frees, 0);
+  for (int call = 0; call < 3; ++call)
+    ASSERT_TRUE(bool((*f)({x})));
+  FakeCudaStats later = counted();
+  EXPECT_EQ(later.launches.size(), 12u);
+  EXPECT_EQ(later.allocations, first.allocations);
+  EXPECT_EQ(later.frees, 0);
+  EXPECT_GT(tracec_cuda_empty_cache(), 0u);
+  EXPECT_EQ(counted().frees, first.allocations);
+  EXPECT_EQ(tracec_cuda_empty_cache(), 0u);
+}
+
+TEST(BlockCache, SizeClassesWasteAtMostAQuarter) {
+  EXPECT_EQ(cuda::BlockCache::sizeClass(1), 512u);
+  EXPECT_EQ(cuda::BlockCache::sizeClass(512), 512u);
+  EXPECT_EQ(cuda::BlockCache::sizeClass(513), 640u);
+  EXPECT_EQ(cuda::BlockCache::sizeClass(1024), 1024u);
+  EXPECT_EQ(cuda::BlockCache::sizeClass(1025), 1280u);
+  EXPECT_EQ(cuda::BlockCache::sizeClass(3 << 20), 3u << 20);
+  for (size_t size = 1; size < (size_t(1) << 30); size = size * 3 / 2 + 7) {
+    size_t rounded = cuda::BlockCache::sizeClass(size);
+    EXPECT_GE(rounded, size);
+    EXPECT_LE(rounded, std::max<size_t>(512, size + size / 4)) << size;
+  }
+}
+
+TEST(BlockCache, BlocksAreReusedByClassAndKind) {
+  cuda::BlockCache cache;
+  int device, managed;
+  EXPECT_EQ(cache.take(1000, false), nullptr);
+  cache.adopt(&device, 1000, false);
+  cache.adopt(&managed, 1000, true);
+  EXPECT_FALSE(cache.give(&cache)); // not one of its blocks
+  EXPECT_TRUE(cache.give(&device));
+  EXPECT_FALSE(cache.give(&device)); // idle already
+  EXPECT_EQ(cache.idleBytes(), 1024u);
+  EXPECT_EQ(cache.take(1000, true), nullptr);  // managed: in use
+  EXPECT_EQ(cache.take(2000, false), nullptr); // another class
+  EXPECT_EQ(cache.take(900, false), &device);  // 900 and 1000: 1024 bytes
+  EXPECT_EQ(cache.idleBytes(), 0u);
+  EXPECT_TRUE(cache.give(&device));
+  EXPECT_TRUE(cache.give(&managed));
+  std::vector<void *> released = cache.release();
+  EXPECT_EQ(released.size(), 2u);
+  EXPECT_EQ(cache.take(1000, false), nullptr);
+  EXPECT_FALSE(cache.give(&device)); // released: no longer the cache's
 }
 
 /// A failed launch is the call's error; nothing is launched after it, every
