@@ -78,6 +78,14 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
   // kernels' modules.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKernelOutliningPass());
+  // Launches, copies and frees go on one stream per function, in order,
+  // without a synchronization each: a wait only before the host touches
+  // memory, and at the end.
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(createGpuAsyncRegionPass());
+    func.addPass(trace::createTraceGpuSyncManagedAllocs());
+  }
   trace::TraceNvvmAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

@@ -129,6 +129,10 @@
 // GPU-NEXT:   trace-gpu-grid-stride
 // GPU-NEXT: ),
 // GPU:      gpu-kernel-outlining
+// GPU-NEXT: func.func(
+// GPU-NEXT:   gpu-async-region,
+// GPU-NEXT:   trace-gpu-sync-managed-allocs
+// GPU-NEXT: ),
 // GPU-NEXT: trace-nvvm-attach-target{O=2 chip=sm_90 features=},
 // GPU:      gpu.module(
 // GPU-NEXT:   trace-gpu-expand-math,

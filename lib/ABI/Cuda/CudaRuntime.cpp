@@ -276,14 +276,17 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
 }
 
 /// Frees also after a failure: the call is cleaning up. A block of the
-/// cache's goes back to it, idle.
-void mgpuMemFree(void *pointer, CUstream /*stream*/) {
+/// cache's goes back to it, idle once the work queued on `stream` (which
+/// may still read it) is done, as cuMemFree would wait.
+void mgpuMemFree(void *pointer, CUstream stream) {
   if (!pointer)
     return;
   if (state.fallbackBuffers.erase(pointer)) {
     std::free(pointer);
     return;
   }
+  if (stream && usable())
+    check("cuStreamSynchronize", api().cuStreamSynchronize(stream));
   if (blockCache().give(pointer))
     return;
   if (cleanupPossible())

@@ -6,7 +6,7 @@
 // CHECK-LABEL: llvm.func @chain(
 // CHECK: %[[MANAGED:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[SHARED:.*]]) : (i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK: "llvm.intr.memcpy"(%[[MANAGED]],
-// CHECK: gpu.launch_func @chain_kernel::@chain_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
+// CHECK: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel::@chain_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(
 // CHECK: "llvm.intr.memcpy"(%{{.*}}, %{{.*}},
 // CHECK: llvm.call @mgpuMemFree(
 // CHECK: llvm.return

@@ -33,7 +33,7 @@
 // HOST-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : index) : i64
 // HOST-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : index) : i64
 // HOST-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
-// HOST: gpu.launch_func @mm_kernel_0::@mm_kernel blocks in (%[[C4]], %[[C7]], %[[ONE]]) threads in (%[[C16]], %[[C16]], %[[ONE]])
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_kernel_0::@mm_kernel blocks in (%[[C4]], %[[C7]], %[[ONE]]) threads in (%[[C16]], %[[C16]], %[[ONE]])
 
 // BAD: error: trace-gpu-tiled-matmul: tile must be 1 to 32 (tile * tile threads per block), got 64
 func.func @mm(%a: tensor<100x70xf32>, %b: tensor<70x50xf32>) -> tensor<100x50xf32> {

@@ -31,12 +31,12 @@
 // HOST-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : index) : i64
 // HOST-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // HOST-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
-// HOST: gpu.launch_func @rows_kernel::@rows_kernel
-// HOST: gpu.launch_func @rows_kernel_0::@rows_kernel blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @rows_kernel::@rows_kernel
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @rows_kernel_0::@rows_kernel blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
 // HOST-LABEL: llvm.func @all_max(
 // HOST-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // HOST-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
-// HOST: gpu.launch_func @all_max_kernel::@all_max_kernel blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @all_max_kernel::@all_max_kernel blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
 
 // BAD: error: trace-gpu-block-reductions: threads must be a power of two from 32 to 1024, got 48
 func.func @rows(%x: tensor<64x1000xf32>) -> tensor<64xf32> {

@@ -142,6 +142,25 @@ TEST_F(CudaFakeDriverTest, LaterCallsReuseTheFirstCallsBuffers) {
   EXPECT_EQ(tracec_cuda_empty_cache(), 0u);
 }
 
+/// The kernels of a call go on one stream, back to back: the host waits
+/// for the device once after them, not after each.
+TEST_F(CudaFakeDriverTest, LaunchesShareAStreamWithoutAWaitBetween) {
+  auto f = exe->function("f");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  Tensor x = Tensor::zeros(DType::f32, {64, 1024});
+  reset(0);
+  ASSERT_TRUE(bool((*f)({x})));
+  FakeCudaStats s = counted();
+  ASSERT_EQ(s.launches.size(), 3u);
+  for (const FakeLaunch &launch : s.launches) {
+    EXPECT_EQ(launch.stream, s.launches[0].stream) << launch.kernel;
+    EXPECT_EQ(launch.synchronizationsBefore,
+              s.launches[0].synchronizationsBefore)
+        << launch.kernel;
+  }
+  EXPECT_GT(s.synchronizations, s.launches.back().synchronizationsBefore);
+}
+
 TEST(BlockCache, SizeClassesWasteAtMostAQuarter) {
   EXPECT_EQ(cuda::BlockCache::sizeClass(1), 512u);
   EXPECT_EQ(cuda::BlockCache::sizeClass(512), 512u);

@@ -77,20 +77,28 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *name) {
 }
 CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                         unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned, CUstream, void **, void **) {
+                        unsigned, CUstream stream, void **, void **) {
   std::lock_guard<std::mutex> lock(mutex);
   if (failLaunchesWith)
     return failLaunchesWith;
   stats.launches.push_back({reinterpret_cast<const char *>(function),
                             {gx, gy, gz},
-                            {bx, by, bz}});
+                            {bx, by, bz},
+                            stream,
+                            stats.synchronizations});
   return 0;
 }
 CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++stats.streams;
   *stream = reinterpret_cast<CUstream>(new char);
   return 0;
 }
-CUresult cuStreamSynchronize(CUstream) { return 0; }
+CUresult cuStreamSynchronize(CUstream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++stats.synchronizations;
+  return 0;
+}
 CUresult cuStreamDestroy_v2(CUstream stream) {
   delete reinterpret_cast<char *>(stream);
   return 0;
@@ -134,7 +142,11 @@ CUresult cuEventDestroy_v2(CUevent event) {
   delete reinterpret_cast<char *>(event);
   return 0;
 }
-CUresult cuEventSynchronize(CUevent) { return 0; }
+CUresult cuEventSynchronize(CUevent) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++stats.synchronizations;
+  return 0;
+}
 CUresult cuEventRecord(CUevent, CUstream) { return 0; }
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned) { return 0; }
 

@@ -10,6 +10,9 @@
 struct FakeLaunch {
   std::string kernel;
   std::array<unsigned, 3> grid, block;
+  const void *stream = nullptr;
+  /// The host's waits for the device before this launch.
+  int synchronizationsBefore = 0;
 };
 
 struct FakeCudaStats {
@@ -17,6 +20,9 @@ struct FakeCudaStats {
   std::string lastModule; // its PTX
   std::vector<FakeLaunch> launches;
   int allocations = 0, frees = 0;
+  /// Streams created, and waits of the host for the device (stream and
+  /// event synchronizations).
+  int streams = 0, synchronizations = 0;
 };
 
 extern "C" {

@@ -30,6 +30,23 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TraceGpuSyncManagedAllocs
+    : Pass<"trace-gpu-sync-managed-allocs", "::mlir::func::FuncOp"> {
+  let summary = "Take managed allocations out of gpu-async-region's chain";
+  let description = [{
+    Runs after upstream's `gpu-async-region`, which puts the launches,
+    copies and frees of a function on one stream, in order, and the host's
+    waits only where host code touches memory. It makes `gpu.alloc
+    host_shared` (CUDA managed memory) asynchronous too, which
+    `gpu-to-llvm` cannot lower (MLIR 22: no stream-ordered managed
+    allocation). Each such allocation becomes synchronous again, at its
+    place (cuMemAllocManaged blocks the host anyway, and the memory it
+    returns is idle), and the ops that waited on its token wait on its
+    dependencies instead.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TraceGpuBlockReductions
     : Pass<"trace-gpu-block-reductions", "::mlir::func::FuncOp"> {
   let summary = "Reduce with a block of threads per output element, "
