@@ -11,6 +11,7 @@
 #include "Errors.h"
 #include "NumpyTensor.h"
 
+#include "tracec/ABI/CudaRuntime.h"
 #include "tracec/Frontend/Frontend.h"
 #include "tracec/Frontend/GradientSlice.h"
 
@@ -48,6 +49,23 @@ template <typename F> auto withoutGil(F &&f) {
   return f();
 }
 
+/// The options of a compile at `optLevel` for `device` ("cpu", or "gpu":
+/// CUDA, the default chip; a RuntimeError where the driver is missing).
+CompileOptions compileOptions(unsigned optLevel, const std::string &device) {
+  CompileOptions options;
+  options.optLevel = optLevel;
+  if (device == "gpu") {
+    options.target = Target::cuda;
+    // No driver (no GPU here) is the machine's state, not bad input.
+    std::string why;
+    if (!cuda::driverAvailable(&why))
+      throw std::runtime_error(why);
+  } else if (device != "cpu")
+    throw py::value_error("device must be 'cpu' or 'gpu', got '" + device +
+                          "'");
+  return options;
+}
+
 /// A concrete function and the Python-owned variables it updates, with its
 /// compiled function and extra arguments looked up once for fast calls.
 class PyConcreteFunction {
@@ -65,11 +83,10 @@ public:
 
   ConcreteFunction &get() { return function_; }
 
-  void compile(unsigned optLevel) {
+  void compile(unsigned optLevel, const std::string &device) {
     if (compiled_)
       return;
-    CompileOptions options;
-    options.optLevel = optLevel;
+    CompileOptions options = compileOptions(optLevel, device);
     unwrap(withoutGil([&] { return function_.compile(options); }));
     // Another thread may have compiled it meanwhile.
     if (compiled_)
@@ -85,7 +102,7 @@ public:
 
   py::tuple call(const py::args &args) {
     if (!compiled_)
-      compile(3);
+      compile(3, "cpu");
     return callWithArrays(*compiled_, args, 0, extras_);
   }
 
@@ -96,7 +113,7 @@ public:
   /// place through them), each with its VariableHandle or None.
   py::list extras() {
     if (!compiled_)
-      compile(3);
+      compile(3, "cpu");
     py::list list;
     size_t i = 0;
     for (const ArgumentInfo &argument : function_.arguments()) {
@@ -112,9 +129,9 @@ public:
 
   /// The compiled forward/backward pair for `wrt` (indices into the
   /// arguments: inputs, then captured inputs and variables).
-  py::tuple forwardBackward(const I64s &wrt, unsigned optLevel) {
-    CompileOptions options;
-    options.optLevel = optLevel;
+  py::tuple forwardBackward(const I64s &wrt, unsigned optLevel,
+                            const std::string &device) {
+    CompileOptions options = compileOptions(optLevel, device);
     ForwardBackward pair = unwrap(
         withoutGil([&] { return function_.forwardBackward(wrt, options); }));
     return py::make_tuple(pair.forward, pair.backward, pair.numResults,
@@ -511,13 +528,14 @@ void tracec::python::bindTracer(py::module_ &m) {
   });
 
   py::class_<PyConcreteFunction>(m, "ConcreteFunction")
-      .def_property_readonly("name",
-                             [](PyConcreteFunction &f) { return f.get().name(); })
-      .def("ir",
-           [](PyConcreteFunction &f, bool afterAutodiff) {
-             return withoutGil([&] { return f.get().ir(afterAutodiff); });
-           },
-           py::arg("after_autodiff") = false)
+      .def_property_readonly(
+          "name", [](PyConcreteFunction &f) { return f.get().name(); })
+      .def(
+          "ir",
+          [](PyConcreteFunction &f, bool afterAutodiff) {
+            return withoutGil([&] { return f.get().ir(afterAutodiff); });
+          },
+          py::arg("after_autodiff") = false)
       .def("argument_kinds",
            [](PyConcreteFunction &f) {
              // "input", "captured" or "variable", per func.func argument.
@@ -537,7 +555,8 @@ void tracec::python::bindTracer(py::module_ &m) {
            [](PyConcreteFunction &f, const std::vector<std::string> &names) {
              f.get().setArgumentNames(names);
            })
-      .def("inputs", [](PyConcreteFunction &f) { return specList(f.get().inputs()); })
+      .def("inputs",
+           [](PyConcreteFunction &f) { return specList(f.get().inputs()); })
       .def("outputs",
            [](PyConcreteFunction &f) { return specList(f.get().outputs()); })
       .def("captured_inputs",
@@ -550,8 +569,9 @@ void tracec::python::bindTracer(py::module_ &m) {
       .def("variables", &PyConcreteFunction::variables)
       .def("extras", &PyConcreteFunction::extras)
       .def("forward_backward", &PyConcreteFunction::forwardBackward,
-           py::arg("wrt"), py::arg("opt_level") = 3)
-      .def("compile", &PyConcreteFunction::compile, py::arg("opt_level") = 3)
+           py::arg("wrt"), py::arg("opt_level") = 3, py::arg("device") = "cpu")
+      .def("compile", &PyConcreteFunction::compile, py::arg("opt_level") = 3,
+           py::arg("device") = "cpu")
       .def("compile_stats",
            [](PyConcreteFunction &f) -> py::object {
              const CompileStats *stats = f.get().compileStats();

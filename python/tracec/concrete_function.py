@@ -33,6 +33,8 @@ class ConcreteFunction:
     in place); `ir()` the MLIR text, `ir(after_autodiff=True)` after
     automatic control dependencies and differentiation."""
 
+    _device = "cpu"  # where it was compiled for (tracec.function's device)
+
     def __init__(self, c_function, template, array_positions, structure,
                  name):
         self._c = c_function
@@ -233,7 +235,8 @@ def _forward_backward(concrete):
                if dtype in ("f16", "bf16", "f32", "f64")]
         _, variable_args = _float_variables(concrete)
         pair = concrete._c.forward_backward(wrt + variable_args,
-                                            concrete._opt_level)
+                                            concrete._opt_level,
+                                            concrete._device)
         cached = (pair, [a for a, _ in concrete._c.extras()])
         concrete._forward_backward = cached
     return cached

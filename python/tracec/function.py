@@ -68,8 +68,10 @@ class Function:
     def __init__(self, python_function, input_signature=None, name=None,
                  jit_compile_opt_level: int = None,
                  reduce_retracing: bool = False, traced_numbers=None,
-                 autograph: bool = False, autograph_unroll: int = None):
+                 autograph: bool = False, autograph_unroll: int = None,
+                 device: str = "cpu"):
         functools.update_wrapper(self, python_function)
+        self._device = _check_device(device)
         if autograph:
             from . import autograph as _autograph
             python_function = _autograph.convert(
@@ -147,7 +149,8 @@ class Function:
                          self._input_signature, self._name, self._opt_level,
                          self._reduce_retracing,
                          self._traced_numbers and
-                         self._traced_numbers.after_self())
+                         self._traced_numbers.after_self(),
+                         device=self._device)
         functools.update_wrapper(bound, self._python_function)
         try:
             self._bound[instance] = bound
@@ -628,11 +631,12 @@ class Function:
                              positions)
         self.trace_count += 1
         traced = time.perf_counter()
-        c_function.compile(self._opt_level)
+        c_function.compile(self._opt_level, self._device)
         self.compile_count += 1
         concrete = ConcreteFunction(c_function, holder["template"], positions,
                                     key.structure, name)
         concrete._opt_level = self._opt_level
+        concrete._device = self._device
         concrete._closed_over = holder["closed_over"]
         concrete._created_variables = created
         concrete.trace_seconds = traced - start
@@ -760,7 +764,8 @@ def call_symbolic(symbolic, args):
 
 def function(func=None, *, input_signature=None, name=None,
              reduce_retracing=False, autograph=False,
-             experimental_autograph=None, autograph_unroll=None):
+             experimental_autograph=None, autograph_unroll=None,
+             device="cpu"):
     """Traces `func` once per input signature and compiles it (tf.function).
 
     The signature is the dtypes and shapes of the array arguments plus the
@@ -778,6 +783,9 @@ def function(func=None, *, input_signature=None, name=None,
     `while` and `for` on traced values become tracec.cond, while_loop and
     fori_loop (tracec.autograph); loops over Python ranges of more than
     `autograph_unroll` (default 8) iterations compile to loops too.
+    `device="gpu"` compiles for an NVIDIA GPU (CUDA, docs/guides/gpu.md):
+    calls take and return NumPy arrays as on the CPU, copied to and from
+    the device; without a CUDA driver a call raises RuntimeError.
 
     >>> @tracec.function(input_signature=[tracec.TensorSpec((None,), np.float32)])
     ... def double(x):
@@ -791,7 +799,8 @@ def function(func=None, *, input_signature=None, name=None,
     def make(f):
         return Function(f, input_signature, name,
                         reduce_retracing=reduce_retracing,
-                        autograph=autograph, autograph_unroll=autograph_unroll)
+                        autograph=autograph, autograph_unroll=autograph_unroll,
+                        device=device)
     return make if func is None else make(func)
 
 
@@ -799,7 +808,8 @@ defun = function
 
 
 def jit(fun=None, *, static_argnums=None, static_argnames=None,
-        input_signature=None, name=None, reduce_retracing=False):
+        input_signature=None, name=None, reduce_retracing=False,
+        device="cpu"):
     """tracec.function with JAX's habits (jax.jit): Python numbers among
     the arguments (also inside lists, dicts, ...) are traced, as float32,
     int32 or bool scalars, so a new value reuses the compiled function,
@@ -809,7 +819,8 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None,
     are static, as with tracec.function. A traced Python number is weakly
     typed, as in JAX: it takes the dtype of the arrays it meets (an f16
     array times it stays f16; an int32 array plus a float is float32),
-    while a NumPy scalar keeps its own dtype.
+    while a NumPy scalar keeps its own dtype. `device` as for
+    tracec.function.
 
     >>> @functools.partial(tracec.jit, static_argnames="n")
     ... def f(x, scale, n):
@@ -824,8 +835,18 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None,
         return Function(f, input_signature, name,
                         reduce_retracing=reduce_retracing,
                         traced_numbers=_StaticArguments(
-                            f, static_argnums, static_argnames))
+                            f, static_argnums, static_argnames),
+                        device=device)
     return make if fun is None else make(fun)
+
+
+_DEVICES = ("cpu", "gpu")
+
+
+def _check_device(device):
+    if device not in _DEVICES:
+        raise ValueError(f"device must be one of {_DEVICES}, got {device!r}")
+    return device
 
 
 class _StaticArguments:

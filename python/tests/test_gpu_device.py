@@ -1,0 +1,66 @@
+"""tracec.function(..., device="gpu") and tracec.jit(..., device="gpu"):
+compiled for CUDA (docs/guides/gpu.md). This machine has no GPU: each
+case runs in a fresh process (the driver is loaded once per process) with
+TRACEC_CUDA_DRIVER naming no library (the error a machine without CUDA
+gives) or the fake driver of the C++ tests, which launches nothing (the
+results' values are not checked: only that the GPU path ran, with the
+shapes and dtypes of the CPU's)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tracec
+
+FAKE_DRIVER = os.path.join(os.path.dirname(tracec.__file__), "..", "..",
+                           "lib", "libFakeCudaDriver.so")
+
+
+def run(code, driver):
+    env = dict(os.environ, TRACEC_CUDA_DRIVER=driver)
+    return subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_bad_device_is_a_value_error():
+    with pytest.raises(ValueError, match="device must be one of"):
+        tracec.function(lambda x: x, device="tpu")
+    with pytest.raises(ValueError, match="device must be one of"):
+        tracec.jit(lambda x: x, device="cuda:0")
+
+
+def test_without_a_driver_a_call_raises_naming_it():
+    code = """
+import numpy as np, tracec
+f = tracec.jit(lambda x: tracec.numpy.exp(x) * 2, device="gpu")
+try:
+    f(np.ones(4, np.float32))
+except RuntimeError as error:
+    print("raised:", error)
+print("cpu", tracec.jit(lambda x: x * 2)(np.ones(2, np.float32)))
+"""
+    out = run(code, "/nonexistent/libcuda.so.1")
+    assert out.returncode == 0, out.stderr
+    assert "raised:" in out.stdout and "CUDA driver not found" in out.stdout, \
+        out.stdout
+    assert "cpu [2. 2.]" in out.stdout, out.stdout
+
+
+def test_gpu_functions_and_their_gradients_run_on_the_driver():
+    if not os.path.exists(FAKE_DRIVER):
+        pytest.skip(f"no fake CUDA driver at {FAKE_DRIVER} (a build tree's)")
+    code = """
+import numpy as np, tracec
+f = tracec.jit(lambda w, x: tracec.numpy.sum(tracec.numpy.tanh(x @ w)),
+               device="gpu")
+w, x = np.ones((8, 4), np.float32), np.ones((16, 8), np.float32)
+y = f(w, x)
+g = tracec.jit(tracec.grad(lambda w, x: tracec.numpy.sum(
+    tracec.numpy.tanh(x @ w))), device="gpu")(w, x)
+print("shapes", np.shape(y), np.asarray(y).dtype, g.shape, g.dtype)
+"""
+    out = run(code, os.path.abspath(FAKE_DRIVER))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "shapes () float32 (8, 4) float32" in out.stdout, out.stdout
