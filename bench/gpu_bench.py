@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""The GPU bench of issue 37, one command for a machine with a GPU:
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/gpu_bench.py [--quick]
+
+times each workload compiled for the CPU (all its cores) and for the GPU
+(tracec.jit(..., device="gpu")) on the same machine, as medians, and
+prints their ratio and each one's share of a peak: the GPU's from
+--gpu-peak-tflops (dense, of the workload's dtype) and --gpu-bandwidth,
+H200 defaults (989 TFLOP/s BF16 and 67 FP32 without tensor cores,
+4.8 TB/s). Workloads: sgemm 4096 (f32, bf16), GELU over 256M floats, and
+the MLP and CNN training steps of bench/distributed_scaling.py. A call
+takes and returns NumPy arrays, so a GPU time includes the copies in
+and out that the current GPU path makes per call. --quick shrinks every
+size (a dry run; --devices cpu runs without a GPU; under the C++ tests'
+fake driver, TRACEC_CUDA_DRIVER=build/lib/libFakeCudaDriver.so, the
+script runs through but the kernels do not: its GPU times mean nothing).
+Not yet here: the attention and transformer steps, TF32.
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import distributed_scaling  # noqa: E402  (the models)
+
+
+def median_seconds(call, rounds, repeats):
+    call()  # compile and warm up
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(repeats):
+            call()
+        times.append((time.perf_counter() - start) / repeats)
+    return float(np.median(times))
+
+
+def workloads(quick):
+    """(name, make(device) -> call, flops, bytes, peak dtype)."""
+    import tracec
+    import tracec.numpy as tnp
+    n = 256 if quick else 4096
+    rng = np.random.default_rng(0)
+
+    def sgemm(dtype):
+        a = rng.standard_normal((n, n)).astype(np.float32)
+        b = rng.standard_normal((n, n)).astype(np.float32)
+
+        def make(device):
+            f = tracec.jit(lambda a, b: tnp.dot(tnp.astype(a, dtype),
+                                                tnp.astype(b, dtype)),
+                           device=device)
+            return lambda: f(a, b)
+        return (f"sgemm {n} {dtype}", make, 2 * n ** 3, 0, dtype)
+
+    count = (1 << 20) if quick else (256 << 20)
+    x = rng.standard_normal(count).astype(np.float32)
+
+    def gelu(device):
+        f = tracec.jit(tracec.nn.gelu, device=device)
+        return lambda: f(x)
+
+    def step(model):
+        make_model, batch = distributed_scaling.MODELS[model]
+        params, logits, data = make_model(np.random.default_rng(0))
+        inputs, labels = data(np.random.default_rng(1), batch)
+
+        def loss(params, x, y):
+            return tnp.mean(tracec.nn.softmax_cross_entropy_with_logits(
+                y, logits(params, x)))
+
+        def make(device):
+            @tracec.jit(device=device)
+            def train(params, x, y):
+                grads = tracec.grad(loss)(params, x, y)
+                return [p - 0.01 * g for p, g in zip(params, grads)]
+            return lambda: train(params, inputs, labels)
+        return (f"{model} step, batch {batch}", make, 0, 0, "f32")
+
+    return [sgemm("f32"), sgemm("bf16"),
+            (f"GELU {count >> 20}M f32", gelu, 0, 2 * 4 * count, "f32"),
+            step("MLP 784-512-512-10"), step("CNN 32x32x3")]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--devices", default="cpu,gpu")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--gpu-peak-tflops", default="bf16=989,f32=67")
+    parser.add_argument("--gpu-bandwidth", type=float, default=4.8,
+                        help="TB/s")
+    args = parser.parse_args()
+    import tracec
+    peaks = dict((k, float(v) * 1e12) for k, v in
+                 (p.split("=") for p in args.gpu_peak_tflops.split(",")))
+    devices = args.devices.split(",")
+    print(f"tracec {tracec.__version__}, CPU threads "
+          f"{tracec.get_num_threads()}, devices {devices}\n")
+    print("| workload | " + " | ".join(f"{d} ms" for d in devices)
+          + " | gpu vs cpu | gpu share of peak |")
+    print("|---|" + "---|" * len(devices) + "---|---|")
+    for name, make, flops, nbytes, dtype in workloads(args.quick):
+        seconds = {}
+        for device in devices:
+            try:
+                seconds[device] = median_seconds(make(device), args.rounds,
+                                                 1 if not args.quick else 3)
+            except RuntimeError as error:  # no CUDA driver
+                print(f"{name}: {device}: {error}", file=sys.stderr)
+        row = [f"{seconds[d] * 1e3:.3f}" if d in seconds else "-"
+               for d in devices]
+        ratio = share = "-"
+        if "gpu" in seconds and "cpu" in seconds:
+            ratio = f"{seconds['cpu'] / seconds['gpu']:.2f}x"
+        if "gpu" in seconds and flops and dtype in peaks:
+            share = f"{flops / seconds['gpu'] / peaks[dtype]:.1%}"
+        elif "gpu" in seconds and nbytes:
+            bandwidth = nbytes / seconds["gpu"] / (args.gpu_bandwidth * 1e12)
+            share = f"{bandwidth:.1%} of bandwidth"
+        print(f"| {name} | " + " | ".join(row) + f" | {ratio} | {share} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
