@@ -110,7 +110,8 @@ static Value tilingCollective(llvm::StringRef name, const Value &x,
           ->getResult(0));
 }
 
-/// `axis` of `x` (negative counts from the end), checked, and `x`'s shape.
+/// `axis` of `x` (negative counts from the end) as an index, checked with
+/// the world size.
 static int64_t tiledAxis(llvm::StringRef name, const Value &x, int64_t axis,
                          int64_t worldSize) {
   int64_t rank = x.rank();

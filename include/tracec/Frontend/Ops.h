@@ -143,7 +143,7 @@ Value all_reduce(const Value &x, llvm::StringRef reduction = "sum");
 
 /// Process `root`'s `x` on every process (trace.broadcast, MPI's bcast),
 /// ordered as all_reduce. `root` must be a rank of the world: another
-/// gives zeros.
+/// ends the job with an error naming the op.
 Value broadcast(const Value &x, int64_t root = 0);
 
 /// Every process's `x`, concatenated along `axis` in rank order

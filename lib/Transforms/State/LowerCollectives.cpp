@@ -280,10 +280,10 @@ struct LowerAllReduce : CollectivePattern<AllReduceOp> {
   }
 };
 
-/// A broadcast is the all-reduce sum of the root's operand and zeros from
-/// every other process (exact: each other term is a zero; MLIR 22's `mpi`
-/// dialect has no bcast). A root that is not a rank of the world gives
-/// zeros; tracec.distributed.broadcast checks it first.
+/// A broadcast is the all-reduce sum of the root's operand and -0.0s (or
+/// 0s) from every other process (exact, bit for bit; MLIR 22's `mpi`
+/// dialect has no bcast). A root that is not a rank of the world fails
+/// the guard's check.
 struct LowerBroadcast : CollectivePattern<BroadcastOp> {
   using CollectivePattern::CollectivePattern;
 
