@@ -16,13 +16,13 @@
 // disagree on a collective, or wait on it too long, end the job with an
 // error that names it, not a hang (tracec/ABI/tracec_collectives.h).
 // `mean` divides the sum by the number of processes (a trace.div, lowered
-// with the rest); that number is the all-reduce sum of a 1 from each (see
-// worldSize). broadcast, all_gather and reduce_scatter are all-reduces too
-// (MLIR 22's `mpi` dialect has no other collective). The module is marked
-// as calling OpenMPI (the dlti entry "MPI:Implementation" that
-// convert-to-llvm reads for the ABI: the communicator, datatypes and
-// operations are OpenMPI's global symbols, which the process that runs the
-// code must have loaded, MPI_Init called).
+// with the rest), which the check's all-reduce gives (comm_size is the
+// all-reduce sum of a 1 from each: see worldSize). broadcast, all_gather and
+// reduce_scatter are all-reduces too (MLIR 22's `mpi` dialect has no other
+// collective). The module is marked as calling OpenMPI (the dlti entry
+// "MPI:Implementation" that convert-to-llvm reads for the ABI: the
+// communicator, datatypes and operations are OpenMPI's global symbols, which
+// the process that runs the code must have loaded, MPI_Init called).
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,7 +142,7 @@ public:
       memref::StoreOp::create(
           b, loc, entry, send,
           ValueRange{arith::ConstantIndexOp::create(b, loc, index)});
-    Value agreed = memref::AllocaOp::create(b, loc, type);
+    agreed = memref::AllocaOp::create(b, loc, type);
     mpi::AllReduceOp::create(b, loc, TypeRange{}, send, agreed,
                              mpi::MPI_ReductionOpEnum::MPI_MAX, comm);
     callAbi(b, loc, symbols, TRACEC_COLLECTIVE_CHECK_SYMBOL,
@@ -156,11 +156,21 @@ public:
     callAbi(b, loc, symbols, TRACEC_COLLECTIVE_END_SYMBOL, ValueRange{});
   }
 
+  /// The number of processes, as a rank-0 tensor<i32>: the check's largest
+  /// rank + 1 (no all-reduce of its own).
+  Value worldSize() {
+    Value size = memref::LoadOp::create(
+        b, loc, agreed, ValueRange{arith::ConstantIndexOp::create(b, loc, 2)});
+    return tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({}, b.getI32Type()),
+        ValueRange{arith::TruncIOp::create(b, loc, b.getI32Type(), size)});
+  }
+
 private:
   OpBuilder &b;
   Location loc;
   SymbolTable &symbols;
-  Value where;
+  Value where, agreed;
 };
 
 /// A pattern of a collective: its guard's symbols go into `symbols`.
@@ -269,7 +279,7 @@ struct LowerAllReduce : CollectivePattern<AllReduceOp> {
                                    reductionOf(reduce.getReduction()));
     guard.end();
     if (reduce.getReduction() == "mean") {
-      Value size = worldSize(rewriter, loc);
+      Value size = guard.worldSize();
       Value count = CastOp::create(rewriter, loc, size, type.getElementType());
       result = DivOp::create(rewriter, loc, result, count);
     }

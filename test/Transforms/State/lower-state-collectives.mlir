@@ -6,7 +6,8 @@
 // tracec_collective_begin (the watchdog's wait), the MPI_MAX of
 // {signature, -signature, rank + 1} checked by tracec_collective_check
 // (the processes must agree on the collective), then after it
-// tracec_collective_end. mean divides the sum by the communicator's size;
+// tracec_collective_end. mean divides the sum by the world's size (the
+// check's largest rank + 1);
 // broadcast sums the root's operand and every other process's -0.0s;
 // all_gather sums tensors that hold each process's operand in its slice;
 // reduce_scatter keeps this process's slice of the all-reduce. The module
@@ -34,8 +35,10 @@
 // CHECK: mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %[[COMM]])
 // CHECK: %[[SUM:.+]] = bufferization.to_tensor %[[RECV]] restrict writable
 // CHECK: call @tracec_collective_end()
-// CHECK: memref.store %c1_i32
-// CHECK: mpi.allreduce
+// CHECK: %[[SIZE:.+]] = memref.load %[[AGREED]][%{{.+}}] : memref<3xi64>
+// CHECK: %[[SIZE32:.+]] = arith.trunci %[[SIZE]] : i64 to i32
+// CHECK: %[[COUNT:.+]] = tensor.from_elements %[[SIZE32]]
+// CHECK-NOT: mpi.allreduce
 // CHECK: trace.div %[[SUM]]
 // CHECK-NOT: trace.all_reduce
 // LLVM-DAG: llvm.func @MPI_Allreduce
