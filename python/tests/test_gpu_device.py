@@ -1,5 +1,5 @@
-"""tracec.function(..., device="gpu") and tracec.jit(..., device="gpu"):
-compiled for CUDA (docs/guides/gpu.md). This machine has no GPU: each
+"""tracec.function(..., device="gpu"), tracec.jit(..., device="gpu") and
+`with tracec.device("gpu")`: compiled for CUDA (docs/guides/gpu.md). This machine has no GPU: each
 case runs in a fresh process (the driver is loaded once per process) with
 TRACEC_CUDA_DRIVER naming no library (the error a machine without CUDA
 gives) or the fake driver of the C++ tests, which launches nothing (the
@@ -64,3 +64,29 @@ print("shapes", np.shape(y), np.asarray(y).dtype, g.shape, g.dtype)
     out = run(code, os.path.abspath(FAKE_DRIVER))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "shapes () float32 (8, 4) float32" in out.stdout, out.stdout
+
+
+def test_a_device_scope_places_calls_without_a_device_of_their_own():
+    code = """
+import numpy as np, tracec
+f = tracec.jit(lambda x: x * 2)
+on_cpu = tracec.jit(lambda x: x * 3, device="cpu")
+x = np.ones(2, np.float32)
+with tracec.device("gpu"):
+    try:
+        f(x)
+    except RuntimeError as error:
+        print("gpu raised:", error)
+    print("pinned", on_cpu(x))
+    with tracec.device("cpu"):
+        print("inner", f(x))
+print("after", f(x))
+"""
+    out = run(code, "/nonexistent/libcuda.so.1")
+    assert out.returncode == 0, out.stderr
+    assert "gpu raised: CUDA driver not found" in out.stdout, out.stdout
+    for line in ("pinned [3. 3.]", "inner [2. 2.]", "after [2. 2.]"):
+        assert line in out.stdout, out.stdout
+    with pytest.raises(ValueError, match="device must be one of"):
+        with tracec.device("tpu"):
+            pass

@@ -18,7 +18,7 @@ from .custom_gradients import (checkpoint, custom_gradient,  # noqa: F401
                                custom_vjp)
 from .custom_jvp import custom_jvp  # noqa: F401
 from .function import (ConcreteFunction, Function, TensorSpec,  # noqa: F401
-                       defun, function, jit)
+                       defun, device, function, jit)
 from .api import (eval_shape, grad, gradients,  # noqa: F401
                   gradients_function, hessian, hessians, hvp, implicit_grad,
                   implicit_value_and_grad, jacfwd, jacrev, jvp, linearize,

@@ -10,11 +10,13 @@ arrays.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import itertools
 import os
 import re
+import threading
 import time
 import warnings
 import weakref
@@ -69,9 +71,13 @@ class Function:
                  jit_compile_opt_level: int = None,
                  reduce_retracing: bool = False, traced_numbers=None,
                  autograph: bool = False, autograph_unroll: int = None,
-                 device: str = "cpu"):
+                 device: str = None):
         functools.update_wrapper(self, python_function)
-        self._device = _check_device(device)
+        # Not given: the device of the innermost `with tracec.device(...)`
+        # around a call, else the CPU.
+        self._device_given = device is not None
+        self._device = _check_device(device or "cpu")
+        self._on_devices = {}
         if autograph:
             from . import autograph as _autograph
             python_function = _autograph.convert(
@@ -137,6 +143,17 @@ class Function:
                 seen.setdefault(id(v), v)
         return list(seen.values())
 
+    def _on_device(self, device):
+        """This function for `device`: its traces and compiles of its own."""
+        function = self._on_devices.get(device)
+        if function is None:
+            function = self._on_devices[device] = Function(
+                self._python_function, self._input_signature, self._name,
+                self._opt_level, self._reduce_retracing,
+                self._traced_numbers, device=device)
+            functools.update_wrapper(function, self._python_function)
+        return function
+
     # Methods: `self` becomes a static argument of a per-instance Function.
     def __get__(self, instance, owner):
         if instance is None:
@@ -150,7 +167,7 @@ class Function:
                          self._reduce_retracing,
                          self._traced_numbers and
                          self._traced_numbers.after_self(),
-                         device=self._device)
+                         device=self._device if self._device_given else None)
         functools.update_wrapper(bound, self._python_function)
         try:
             self._bound[instance] = bound
@@ -243,6 +260,10 @@ class Function:
                     f"{shape} and dtype {dtype}{why}")
 
     def __call__(self, *args, **kwargs):
+        scope = _device_scope.name
+        if scope is not None and scope != self._device and \
+                not self._device_given:
+            return self._on_device(scope)(*args, **kwargs)
         # The fast path: every argument an array, a cached trace, no tape,
         # not tracing. Its key is _key's for arrays; `_fast` holds what the
         # call needs, to spare attribute lookups (this is most of a call of
@@ -765,7 +786,7 @@ def call_symbolic(symbolic, args):
 def function(func=None, *, input_signature=None, name=None,
              reduce_retracing=False, autograph=False,
              experimental_autograph=None, autograph_unroll=None,
-             device="cpu"):
+             device=None):
     """Traces `func` once per input signature and compiles it (tf.function).
 
     The signature is the dtypes and shapes of the array arguments plus the
@@ -785,7 +806,9 @@ def function(func=None, *, input_signature=None, name=None,
     `autograph_unroll` (default 8) iterations compile to loops too.
     `device="gpu"` compiles for an NVIDIA GPU (CUDA, docs/guides/gpu.md):
     calls take and return NumPy arrays as on the CPU, copied to and from
-    the device; without a CUDA driver a call raises RuntimeError.
+    the device; without a CUDA driver a call raises RuntimeError. Without
+    `device`, a call inside `with tracec.device("gpu"):` runs on the GPU
+    (the innermost scope decides), else on the CPU.
 
     >>> @tracec.function(input_signature=[tracec.TensorSpec((None,), np.float32)])
     ... def double(x):
@@ -809,7 +832,7 @@ defun = function
 
 def jit(fun=None, *, static_argnums=None, static_argnames=None,
         input_signature=None, name=None, reduce_retracing=False,
-        device="cpu"):
+        device=None):
     """tracec.function with JAX's habits (jax.jit): Python numbers among
     the arguments (also inside lists, dicts, ...) are traced, as float32,
     int32 or bool scalars, so a new value reuses the compiled function,
@@ -847,6 +870,28 @@ def _check_device(device):
     if device not in _DEVICES:
         raise ValueError(f"device must be one of {_DEVICES}, got {device!r}")
     return device
+
+
+class _DeviceScope(threading.local):
+    """The innermost `with tracec.device(...)` of each thread (as
+    TensorFlow's device stacks are per thread)."""
+    name = None
+
+
+_device_scope = _DeviceScope()
+
+
+@contextlib.contextmanager
+def device(name):
+    """Calls of tracec functions inside run on `name` ("cpu" or "gpu")
+    unless the function was given its own `device` (TensorFlow's
+    `with tf.device(...)`): each device traces and compiles its own."""
+    _check_device(name)
+    outer, _device_scope.name = _device_scope.name, name
+    try:
+        yield
+    finally:
+        _device_scope.name = outer
 
 
 class _StaticArguments:
