@@ -8,14 +8,15 @@ times each workload compiled for the CPU (all its cores) and for the GPU
 prints their ratio and each one's share of a peak: the GPU's from
 --gpu-peak-tflops (dense, of the workload's dtype) and --gpu-bandwidth,
 H200 defaults (989 TFLOP/s BF16 and 67 FP32 without tensor cores,
-4.8 TB/s). Workloads: sgemm 4096 (f32, bf16), GELU over 256M floats, and
-the MLP and CNN training steps of bench/distributed_scaling.py. A call
+4.8 TB/s). Workloads: sgemm 4096 (f32, bf16), GELU over 256M floats, the
+MLP and CNN training steps of bench/distributed_scaling.py, and an
+attention and a 2-layer transformer training step. A call
 takes and returns NumPy arrays, so a GPU time includes the copies in
 and out that the current GPU path makes per call. --quick shrinks every
 size (a dry run; --devices cpu runs without a GPU; under the C++ tests'
 fake driver, TRACEC_CUDA_DRIVER=build/lib/libFakeCudaDriver.so, the
 script runs through but the kernels do not: its GPU times mean nothing).
-Not yet here: the attention and transformer steps, TF32.
+Not yet here: TF32.
 """
 import argparse
 import os
@@ -81,9 +82,59 @@ def workloads(quick):
             return lambda: train(params, inputs, labels)
         return (f"{model} step, batch {batch}", make, 0, 0, "f32")
 
+    def transformer(layers):
+        """A causal self-attention block (one head of width d) and its
+        MLP, with layer norms and residuals, `layers` deep, trained on
+        next-token prediction over a vocabulary of `vocabulary`: attention
+        alone at layers=0 (no MLP, one attention)."""
+        batch, length, d, vocabulary = (2, 16, 32, 64) if quick else \
+            (16, 256, 256, 1024)
+        init = np.random.default_rng(2)
+
+        def weight(*shape):
+            return (init.standard_normal(shape) / np.sqrt(shape[0])).astype(
+                np.float32)
+        blocks = max(layers, 1)
+        params = [weight(vocabulary, d), weight(d, vocabulary)] + [
+            weight(d, d) for _ in range(4 * blocks)] + (
+            [weight(d, 4 * d), weight(4 * d, d)] * layers)
+        tokens = init.integers(0, vocabulary, (batch, length + 1))
+        mask = np.tril(np.ones((length, length), np.float32))
+        onehot = np.eye(vocabulary, dtype=np.float32)
+
+        def loss(params, tokens):
+            nn = tracec.nn
+            h = tnp.take(params[0], tokens[:, :-1], axis=0)
+            for b in range(blocks):
+                q, k, v, o = params[2 + 4 * b:6 + 4 * b]
+                x = nn.layer_norm(h)
+                scores = tnp.matmul(x @ q, tnp.swapaxes(x @ k, 1, 2)) / \
+                    np.float32(np.sqrt(d))
+                scores = tnp.where(mask > 0, scores, np.float32(-1e9))
+                h = h + tnp.matmul(nn.softmax(scores), x @ v) @ o
+                if layers:
+                    up, down = params[2 + 4 * blocks + 2 * b:
+                                      4 + 4 * blocks + 2 * b]
+                    h = h + nn.gelu(nn.layer_norm(h) @ up) @ down
+            logits = nn.layer_norm(h) @ params[1]
+            labels = tnp.take(onehot, tokens[:, 1:], axis=0)
+            return tnp.mean(nn.softmax_cross_entropy_with_logits(
+                labels, logits))
+
+        def make(device):
+            @tracec.jit(device=device)
+            def train(params, tokens):
+                grads = tracec.grad(loss)(params, tokens)
+                return [p - 0.01 * g for p, g in zip(params, grads)]
+            return lambda: train(params, tokens)
+        name = (f"transformer {layers} layers" if layers else "attention") \
+            + f" step, batch {batch}x{length}, d {d}"
+        return (name, make, 0, 0, "f32")
+
     return [sgemm("f32"), sgemm("bf16"),
             (f"GELU {count >> 20}M f32", gelu, 0, 2 * 4 * count, "f32"),
-            step("MLP 784-512-512-10"), step("CNN 32x32x3")]
+            step("MLP 784-512-512-10"), step("CNN 32x32x3"),
+            transformer(0), transformer(2)]
 
 
 def main():
