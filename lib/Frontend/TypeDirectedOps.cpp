@@ -11,6 +11,8 @@
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 #include "tracec/Frontend/Ops.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace tracec;
 using namespace tracec::detail;
 namespace trace = mlir::trace;
@@ -129,7 +131,12 @@ Value tracec::all_gather(const Value &x, int64_t axis, int64_t worldSize) {
   axis = tiledAxis(name, x, axis, worldSize);
   mlir::OpBuilder b(&context());
   llvm::SmallVector<int64_t> shape(x.shape());
-  shape[axis] *= worldSize;
+  std::optional<int64_t> tiled = llvm::checkedMul(shape[axis], worldSize);
+  if (!tiled)
+    fail(locationPrefix(location()) + ": error: '" + name.str() + "' dim " +
+         std::to_string(axis) + " of " + x.typeString() + " times world size " +
+         std::to_string(worldSize) + " overflows");
+  shape[axis] = *tiled;
   mlir::NamedAttribute attributes[] = {
       b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
       b.getNamedAttr("world_size", b.getI64IntegerAttr(worldSize))};

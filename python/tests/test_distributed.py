@@ -71,6 +71,10 @@ def test_bad_arguments():
     with pytest.raises(Exception, match="'trace.all_gather' op elements must "
                                         "be f32, f64, i32 or i64"):
         dist.all_gather(np.ones(2, np.float16))
+    with pytest.raises(Exception, match="times world size 4611686018427387904 "
+                                        "overflows"):
+        tracec.jit(lambda x: tracec._tracec.all_gather(x, 0, 1 << 62))(
+            np.ones(4, np.float32))
     with pytest.raises(ValueError, match="must be one of"):
         dist.reduce_scatter(np.ones(2), "prod")
     with pytest.raises(Exception, match="no gradient for reduction 'min'"):

@@ -93,3 +93,11 @@ func.func @scatter_dynamic(%x: tensor<?xf32>) {
   %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 2} : tensor<?xf32> -> tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @gather_overflow(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_gather' op dim 0 of 'tensor<4xf32>' times world_size 4611686018427387904 overflows}}
+  %0, %c = trace.all_gather %x {axis = 0, world_size = 4611686018427387904} : tensor<4xf32> -> tensor<0xf32>
+  return
+}

@@ -2,6 +2,8 @@
 
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::trace;
 
@@ -44,7 +46,12 @@ static LogicalResult verifyTiling(Operation *op, RankedTensorType part,
     return op->emitOpError("axis ")
            << axis << " is out of range for " << part.getRank() << "-d tensors";
   SmallVector<int64_t> shape(part.getShape());
-  shape[axis] *= worldSize;
+  std::optional<int64_t> tiled = llvm::checkedMul(shape[axis], worldSize);
+  if (!tiled)
+    return op->emitOpError("dim ")
+           << axis << " of " << part << " times world_size " << worldSize
+           << " overflows";
+  shape[axis] = *tiled;
   if (whole.getShape() != ArrayRef<int64_t>(shape) ||
       whole.getElementType() != part.getElementType())
     return op->emitOpError("tiles ")
