@@ -136,3 +136,61 @@ void tracec_collective_end(void) {
   if (timeout_seconds != 0)
     atomic_store(&waiting_on, (const char *)NULL);
 }
+
+/* The non-blocking all-reduce: OpenMPI's handles are the addresses of its
+   predefined globals, MPI_Request a pointer (the module is compiled for
+   OpenMPI's ABI, as its mpi.allreduce ops are). */
+typedef int (*iallreduce_function)(const void *send, void *recv, int count,
+                                   void *datatype, void *op, void *comm,
+                                   void **request);
+typedef int (*wait_function)(void **request, void *status);
+
+static _Noreturn void fail(const char *where, const char *why) {
+  fprintf(stderr, "tracec: error: %s: %s; this is process %d\n", where, why,
+          world_rank());
+  end_job();
+}
+
+static void *mpi_symbol(const char *where, const char *name) {
+  void *symbol = dlsym(RTLD_DEFAULT, name);
+  if (!symbol) {
+    char why[160];
+    snprintf(why, sizeof why,
+             "%s is not loaded (the process must load OpenMPI and call "
+             "MPI_Init first)",
+             name);
+    fail(where, why);
+  }
+  return symbol;
+}
+
+void *tracec_collective_start(const char *where, const void *send, void *recv,
+                              int64_t count, int32_t element,
+                              int32_t reduction) {
+  static const char *const datatypes[] = {"ompi_mpi_float", "ompi_mpi_double",
+                                          "ompi_mpi_int32_t",
+                                          "ompi_mpi_int64_t"};
+  static const char *const ops[] = {"ompi_mpi_op_sum", "ompi_mpi_op_max",
+                                    "ompi_mpi_op_min"};
+  if (element < 0 || element > 3 || reduction < 0 || reduction > 2)
+    fail(where, "unknown element type or reduction");
+  if (count < 0 || count > INT32_MAX)
+    fail(where, "more elements than one MPI call can take (2^31 - 1)");
+  iallreduce_function iallreduce =
+      (iallreduce_function)mpi_symbol(where, "MPI_Iallreduce");
+  void *request = NULL;
+  if (iallreduce(send, recv, (int)count, mpi_symbol(where, datatypes[element]),
+                 mpi_symbol(where, ops[reduction]),
+                 mpi_symbol(where, "ompi_mpi_comm_world"), &request) != 0)
+    fail(where, "MPI_Iallreduce failed");
+  return request;
+}
+
+void tracec_collective_wait(const char *where, void *request) {
+  wait_function wait = (wait_function)mpi_symbol(where, "MPI_Wait");
+  tracec_collective_begin(where);
+  /* MPI_STATUS_IGNORE is OpenMPI's null status. */
+  if (wait(&request, NULL) != 0)
+    fail(where, "MPI_Wait failed");
+  tracec_collective_end();
+}

@@ -120,7 +120,8 @@ void tracec::buildCpuPipeline(OpPassManager &pm,
         filterGradients.cpu = options.targetCpu;
         onTrace.addPass(
             trace::createTraceCpuDirectFilterGradients(filterGradients));
-      });
+      },
+      options.overlapCollectives);
 
   // Loops, then LLVM.
   pm.addPass(trace::createTraceContractionLoopOrder());

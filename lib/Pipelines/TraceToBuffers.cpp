@@ -16,7 +16,8 @@ using namespace mlir;
 void tracec::buildTraceToBuffersPipeline(
     OpPassManager &pm, llvm::function_ref<void(OpPassManager &)> onTensors,
     llvm::function_ref<void(OpPassManager &)> onBuffers,
-    llvm::function_ref<void(OpPassManager &)> onTrace) {
+    llvm::function_ref<void(OpPassManager &)> onTrace,
+    bool overlapCollectives) {
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());
@@ -30,8 +31,13 @@ void tracec::buildTraceToBuffersPipeline(
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Gradient all-reduces move up into the backward pass, to overlap it.
+  if (overlapCollectives)
+    pm.addNestedPass<func::FuncOp>(trace::createTraceScheduleCollectives());
   // Variables become the caller's buffers, read and written in place.
-  pm.addPass(trace::createTraceLowerState());
+  trace::TraceLowerStateOptions state;
+  state.overlapCollectives = overlapCollectives;
+  pm.addPass(trace::createTraceLowerState(state));
   if (onTrace)
     onTrace(pm);
   pm.addPass(trace::createTraceToLinalg());

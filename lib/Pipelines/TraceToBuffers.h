@@ -15,12 +15,15 @@ namespace tracec {
 /// fusion) with `onTensors`, right after bufferization, before results
 /// become out-parameters, with `onBuffers`, and on trace ops of the
 /// differentiated, stateless program, before trace-to-linalg, with
-/// `onTrace` (ops a target lowers its own way).
+/// `onTrace` (ops a target lowers its own way). `overlapCollectives`:
+/// all-reduces start as early as their operands exist and without
+/// blocking (trace-schedule-collectives, trace-lower-state's option).
 void buildTraceToBuffersPipeline(
     mlir::OpPassManager &pm,
     llvm::function_ref<void(mlir::OpPassManager &)> onTensors = nullptr,
     llvm::function_ref<void(mlir::OpPassManager &)> onBuffers = nullptr,
-    llvm::function_ref<void(mlir::OpPassManager &)> onTrace = nullptr);
+    llvm::function_ref<void(mlir::OpPassManager &)> onTrace = nullptr,
+    bool overlapCollectives = false);
 
 } // namespace tracec
 

@@ -130,14 +130,19 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   symbols[interner(TRACEC_PRINT_TENSOR_SYMBOL)] = {
       llvm::orc::ExecutorAddr::fromPtr(&tracec_print_tensor),
       llvm::JITSymbolFlags::Exported};
-  // Collectives call their agreement check and watchdog.
+  // Collectives call their agreement check, watchdog and non-blocking
+  // all-reduce.
   std::pair<const char *, void *> collectives[] = {
       {TRACEC_COLLECTIVE_BEGIN_SYMBOL,
        reinterpret_cast<void *>(&tracec_collective_begin)},
       {TRACEC_COLLECTIVE_CHECK_SYMBOL,
        reinterpret_cast<void *>(&tracec_collective_check)},
       {TRACEC_COLLECTIVE_END_SYMBOL,
-       reinterpret_cast<void *>(&tracec_collective_end)}};
+       reinterpret_cast<void *>(&tracec_collective_end)},
+      {TRACEC_COLLECTIVE_START_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_start)},
+      {TRACEC_COLLECTIVE_WAIT_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_wait)}};
   for (auto [name, address] : collectives)
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                llvm::JITSymbolFlags::Exported};
@@ -308,6 +313,7 @@ static void buildPipeline(mlir::PassManager &pm,
     lowering.cpu.dedupKernels = options.dedupKernels;
     lowering.cpu.ukernels = options.ukernels;
     lowering.cpu.ukernelRelayouts = options.ukernelRelayouts;
+    lowering.cpu.overlapCollectives = options.overlapCollectives;
   }
   buildLoweringPipeline(pm, lowering);
 }

@@ -28,6 +28,8 @@ extern "C" {
 #define TRACEC_COLLECTIVE_BEGIN_SYMBOL "tracec_collective_begin"
 #define TRACEC_COLLECTIVE_CHECK_SYMBOL "tracec_collective_check"
 #define TRACEC_COLLECTIVE_END_SYMBOL "tracec_collective_end"
+#define TRACEC_COLLECTIVE_START_SYMBOL "tracec_collective_start"
+#define TRACEC_COLLECTIVE_WAIT_SYMBOL "tracec_collective_wait"
 
 /* This process starts waiting on the collective `where` describes (its
    location, op, attributes and type): a watchdog ends the job if it has
@@ -44,6 +46,33 @@ void tracec_collective_check(const char *where, int64_t signature,
 
 /* This process's wait on the collective is over. */
 void tracec_collective_end(void);
+
+/* An all-reduce whose result is needed only later (trace-lower-state's
+   overlap-collectives) is started, between check and end, by
+     request = tracec_collective_start(where, send, recv, count, element,
+                                       reduction);
+   and finished, right before the result's first use, by
+     tracec_collective_wait(where, request);
+   (OpenMPI's MPI_Iallreduce and MPI_Wait on the world, looked up in the
+   process; computation runs between the two). `element` is one of
+   TRACEC_COLLECTIVE_F32 ..., `reduction` one of TRACEC_COLLECTIVE_SUM ....
+   Neither buffer may be touched in between. The wait is watched as a
+   begin ... end is. An MPI error ends the job naming `where`. */
+enum {
+  TRACEC_COLLECTIVE_F32 = 0,
+  TRACEC_COLLECTIVE_F64 = 1,
+  TRACEC_COLLECTIVE_I32 = 2,
+  TRACEC_COLLECTIVE_I64 = 3
+};
+enum {
+  TRACEC_COLLECTIVE_SUM = 0,
+  TRACEC_COLLECTIVE_MAX = 1,
+  TRACEC_COLLECTIVE_MIN = 2
+};
+void *tracec_collective_start(const char *where, const void *send, void *recv,
+                              int64_t count, int32_t element,
+                              int32_t reduction);
+void tracec_collective_wait(const char *where, void *request);
 
 #ifdef __cplusplus
 }

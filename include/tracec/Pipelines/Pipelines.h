@@ -87,6 +87,14 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "The code then needs TracecUkernels' symbols (the JIT "
                      "provides them and turns this on)"),
       llvm::cl::init(false)};
+  Option<bool> overlapCollectives{
+      *this, "overlap-collectives",
+      llvm::cl::desc("All-reduces move up to where their operands are "
+                     "computed (trace-schedule-collectives) and start "
+                     "without blocking, waited for where their results are "
+                     "used: a data-parallel step's gradient all-reduces "
+                     "overlap the rest of its backward pass"),
+      llvm::cl::init(true)};
 };
 
 /// Adds trace (on tensors) -> LLVM dialect for the CPU `targetCpu` to `pm`,

@@ -93,6 +93,12 @@ struct CompileOptions {
   /// steps at 1 and 2 threads), and a training step compiles 1.3-1.7x
   /// faster (docs/performance.md, "Compile time").
   bool ukernelRelayouts = true;
+  /// Target::cpu: a data-parallel step's gradient all-reduces start as
+  /// soon as their gradients exist, without blocking, and are waited for
+  /// where the results are used: they overlap the rest of the backward
+  /// pass (trace-schedule-collectives). Off: each all-reduce blocks where
+  /// the program lists it. Results are the same either way.
+  bool overlapCollectives = true;
   /// The functions to compile (with what they call); the module's other
   /// public functions are dropped before lowering. Empty, the default:
   /// every public function. tracec-run compiles its --entry only.

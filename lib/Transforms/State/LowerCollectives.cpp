@@ -36,6 +36,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tracec/ABI/tracec_collectives.h"
@@ -86,12 +87,13 @@ Value worldSize(OpBuilder &b, Location loc) {
 
 /// The C function `name` of tracec/ABI/tracec_collectives.h, declared once.
 func::CallOp callAbi(OpBuilder &b, Location loc, SymbolTable &symbols,
-                     StringRef name, ValueRange arguments) {
+                     StringRef name, ValueRange arguments,
+                     TypeRange results = {}) {
   auto callee = symbols.lookup<func::FuncOp>(name);
   if (!callee) {
     callee = createModuleSymbol<func::FuncOp>(
         b, symbols, loc, name,
-        b.getFunctionType(TypeRange(arguments), TypeRange{}));
+        b.getFunctionType(TypeRange(arguments), results));
     callee.setPrivate();
   }
   return func::CallOp::create(b, loc, callee, arguments);
@@ -151,6 +153,9 @@ public:
                 arith::ConstantIntOp::create(b, loc, b.getI64Type(), worldSize),
                 arith::ConstantIntOp::create(b, loc, b.getI64Type(), root)});
   }
+  /// The constant C string that names the collective.
+  Value description() const { return where; }
+
   /// After the collective's own all-reduces.
   void end() {
     callAbi(b, loc, symbols, TRACEC_COLLECTIVE_END_SYMBOL, ValueRange{});
@@ -173,12 +178,16 @@ private:
   Value where, agreed;
 };
 
-/// A pattern of a collective: its guard's symbols go into `symbols`.
+/// A pattern of a collective: its guard's symbols go into `symbols`;
+/// `overlap`: an all-reduce whose result is needed only later starts
+/// without blocking (see LowerAllReduce).
 template <typename Op> struct CollectivePattern : OpConversionPattern<Op> {
   CollectivePattern(const TypeConverter &converter, MLIRContext *context,
-                    SymbolTable &symbols)
-      : OpConversionPattern<Op>(converter, context), symbols(symbols) {}
+                    SymbolTable &symbols, bool overlap)
+      : OpConversionPattern<Op>(converter, context), symbols(symbols),
+        overlap(overlap) {}
   SymbolTable &symbols;
+  bool overlap;
 };
 
 /// Where this process's slice of `size` elements along an axis begins:
@@ -265,6 +274,113 @@ Value allReduceTensor(OpBuilder &b, Location loc, Value x,
                                            /*writable=*/true);
 }
 
+/// Where a non-blocking all-reduce must be waited for: before the first
+/// op after it in its block that uses its result, its operand, or a value
+/// computed from the operand before it (a view or an in-place update of
+/// the buffer MPI reads), else before the block's terminator. Null where
+/// such a use lies outside the block (the all-reduce then blocks).
+Operation *waitPoint(AllReduceOp reduce) {
+  Block *block = reduce->getBlock();
+  Operation *first = block->getTerminator();
+  SmallVector<Value> derived = {reduce.getX(), reduce.getResult()};
+  DenseSet<Value> seen(derived.begin(), derived.end());
+  while (!derived.empty()) {
+    Value value = derived.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (!inBlock)
+        return nullptr;
+      if (inBlock == reduce)
+        continue;
+      if (reduce->isBeforeInBlock(inBlock)) {
+        if (inBlock->isBeforeInBlock(first))
+          first = inBlock;
+        continue;
+      }
+      for (Value result : inBlock->getResults())
+        if (seen.insert(result).second)
+          derived.push_back(result);
+    }
+  }
+  return first;
+}
+
+MemRefType bufferTypeOf(RankedTensorType type) {
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+int32_t elementCode(Type element) {
+  if (element.isF64())
+    return TRACEC_COLLECTIVE_F64;
+  if (element.isInteger(32))
+    return TRACEC_COLLECTIVE_I32;
+  if (element.isInteger(64))
+    return TRACEC_COLLECTIVE_I64;
+  return TRACEC_COLLECTIVE_F32; // the verifier allows no other
+}
+
+int32_t reductionCode(StringRef reduction) {
+  if (reduction == "max")
+    return TRACEC_COLLECTIVE_MAX;
+  if (reduction == "min")
+    return TRACEC_COLLECTIVE_MIN;
+  return TRACEC_COLLECTIVE_SUM; // sum, and mean's sum
+}
+
+/// An all-reduce of `x` started here (MPI_Iallreduce, after the guard's
+/// check) and waited for before `wait`: the computation between overlaps
+/// the communication. Both buffers are given to the wait again, which
+/// keeps them live there: no later buffer takes their bytes while MPI
+/// reads or writes them (trace-plan-workspace shares the bytes of buffers
+/// that are not live together). The start's pointers are taken in a
+/// region of their own (`no_inline`), which CSE cannot merge the wait's
+/// into. Returns the result, as a tensor defined before `wait`.
+Value startAllReduce(ConversionPatternRewriter &b, Location loc,
+                     SymbolTable &symbols, GuardedCollective &guard, Value x,
+                     StringRef reduction, Operation *wait) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value send = bufferization::ToBufferOp::create(b, loc, bufferTypeOf(type), x,
+                                                 /*read_only=*/true);
+  Value recv = memref::AllocOp::create(b, loc, bufferTypeOf(type));
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+  auto start = scf::ExecuteRegionOp::create(b, loc, TypeRange{pointer});
+  start.setNoInline(true);
+  {
+    OpBuilder::InsertionGuard inRegion(b);
+    b.createBlock(&start.getRegion());
+    Value request =
+        callAbi(
+            b, loc, symbols, TRACEC_COLLECTIVE_START_SYMBOL,
+            ValueRange{
+                guard.description(), pointerTo(b, loc, send),
+                pointerTo(b, loc, recv),
+                arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                             type.getNumElements()),
+                arith::ConstantIntOp::create(
+                    b, loc, b.getI32Type(), elementCode(type.getElementType())),
+                arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                             reductionCode(reduction))},
+            TypeRange{pointer})
+            .getResult(0);
+    scf::YieldOp::create(b, loc, request);
+  }
+  Value request = start.getResult(0);
+  guard.end();
+  OpBuilder::InsertionGuard here(b);
+  b.setInsertionPoint(wait);
+  callAbi(b, loc, symbols, TRACEC_COLLECTIVE_WAIT_SYMBOL,
+          ValueRange{guard.description(), request, pointerTo(b, loc, send),
+                     pointerTo(b, loc, recv)});
+  return bufferization::ToTensorOp::create(b, loc, type, recv,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
+}
+
+/// With `overlap`, an all-reduce whose result (and operand) the next op
+/// does not use starts without blocking and is waited for where they are
+/// first used (waitPoint): computation in between, such as the rest of a
+/// backward pass after trace-schedule-collectives, overlaps it, as in
+/// DDP's and Horovod's bucketed all-reduces.
 struct LowerAllReduce : CollectivePattern<AllReduceOp> {
   using CollectivePattern::CollectivePattern;
 
@@ -274,10 +390,21 @@ struct LowerAllReduce : CollectivePattern<AllReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = reduce.getLoc();
     RankedTensorType type = reduce.getX().getType();
+    Operation *wait = overlap ? waitPoint(reduce) : nullptr;
+    if (wait == reduce->getNextNode())
+      wait = nullptr; // nothing to overlap
     GuardedCollective guard(rewriter, reduce, symbols);
-    Value result = allReduceTensor(rewriter, loc, adaptor.getX().front(),
-                                   reductionOf(reduce.getReduction()));
-    guard.end();
+    Value result;
+    if (wait) {
+      result =
+          startAllReduce(rewriter, loc, symbols, guard, adaptor.getX().front(),
+                         reduce.getReduction(), wait);
+      rewriter.setInsertionPoint(wait);
+    } else {
+      result = allReduceTensor(rewriter, loc, adaptor.getX().front(),
+                               reductionOf(reduce.getReduction()));
+      guard.end();
+    }
     if (reduce.getReduction() == "mean") {
       Value size = guard.worldSize();
       Value count = CastOp::create(rewriter, loc, size, type.getElementType());
@@ -405,10 +532,10 @@ void mlir::trace::registerMpiMemoryEffects(DialectRegistry &registry) {
 
 void mlir::trace::populateCollectiveLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
-    SymbolTable &symbols) {
+    SymbolTable &symbols, bool overlap) {
   patterns
       .add<LowerAllReduce, LowerBroadcast, LowerAllGather, LowerReduceScatter>(
-          converter, patterns.getContext(), symbols);
+          converter, patterns.getContext(), symbols, overlap);
   patterns.add<LowerCommQuery<CommRankOp, worldRank>,
                LowerCommQuery<CommSizeOp, worldSize>>(converter,
                                                       patterns.getContext());

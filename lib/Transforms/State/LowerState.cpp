@@ -344,6 +344,8 @@ void markInPlaceUpdates(ModuleOp module) {
 }
 
 struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
+  using TraceLowerStateBase::TraceLowerStateBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkLowerable(module)))
@@ -376,7 +378,8 @@ struct LowerStatePass : mlir::trace::impl::TraceLowerStateBase<LowerStatePass> {
     populateVariableLoweringPatterns(converter, patterns);
     populatePrintLoweringPatterns(converter, patterns, symbols);
     populateRandomLoweringPatterns(converter, patterns, symbols, approximate);
-    populateCollectiveLoweringPatterns(converter, patterns, symbols);
+    populateCollectiveLoweringPatterns(converter, patterns, symbols,
+                                       overlapCollectives);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -57,10 +57,11 @@ LogicalResult approximateRandomMath(ArrayRef<Operation *> generics);
 /// each guarded by the agreement check and the watchdog of
 /// tracec/ABI/tracec_collectives.h, whose strings and declarations go into
 /// `symbols`; comm_rank and comm_size: the world communicator's
-/// (LowerCollectives.cpp).
+/// (LowerCollectives.cpp). `overlap`: an all-reduce whose result is used
+/// only later starts without blocking and is waited for there.
 void populateCollectiveLoweringPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
-                                        SymbolTable &symbols);
+                                        SymbolTable &symbols, bool overlap);
 /// Marks a module with collectives as calling OpenMPI (the dlti.map entry
 /// "MPI:Implementation" that the mpi dialect's lowering to LLVM reads).
 void markMpiImplementation(ModuleOp module);

@@ -106,7 +106,12 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
       tracec/ABI/tracec_collectives.h (an agreement check and a watchdog:
       an error naming it, not a hang, when the processes disagree on it
       or one never reaches it); `comm_rank` and `comm_size` are the world
-      communicator's.
+      communicator's. With `overlap-collectives`, an all-reduce whose
+      result, operand (or a value computed from it) the next op does not
+      use is started without blocking (`tracec_collective_start`,
+      MPI_Iallreduce) and waited for (`tracec_collective_wait`) right
+      before the first op that does: the ops between run while it
+      communicates.
     - `trace.identity ... after(...)` becomes its value; `trace.group`,
       a join of tokens, becomes nothing.
     Control tokens disappear: the program order, made consistent with the
@@ -124,7 +129,38 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::mpi::MPIDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"overlapCollectives", "overlap-collectives", "bool",
+           /*default=*/"false",
+           "start an all-reduce without blocking where its result is used "
+           "only later, and wait for it there">
+  ];
+}
+
+def TraceScheduleCollectives
+    : Pass<"trace-schedule-collectives", "::mlir::func::FuncOp"> {
+  let summary = "Move all-reduces up to where their operands are computed";
+  let description = [{
+    A data-parallel step all-reduces its gradients after the whole backward
+    pass, in the order the program lists them. This pass moves each
+    `trace.all_reduce` of a chain (all-reduces joined only by their
+    tokens: each takes the previous one's token and nothing else does) up
+    to right after the op that computes its operand, and relinks the
+    chain's tokens in the new order: the order the backward pass produces
+    the gradients, the last layer's first. Lowered with trace-lower-state's
+    `overlap-collectives`, each then starts as soon as its gradient exists
+    and the rest of the backward pass runs while it communicates (as DDP's
+    buckets and Horovod's tensor queue do).
+
+    Every process compiles the same program, so every process issues the
+    all-reduces in the same new order, as MPI requires. Their results do
+    not change: all-reduces of different tensors commute. Tokens from
+    other stateful ops stay where they were: an all-reduce never moves
+    above an op whose token it takes. Only chains within one block move.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
 }
 
 #endif // TRACEC_TRANSFORMS_STATE_PASSES
