@@ -7,8 +7,12 @@ over N ranks of one thread each, against one rank of one thread.
 launches itself under `mpirun -np N` for each N and prints, per model
 (the bench's MLP 784-512-512-10 and a CNN on 32x32x3 images, global
 batch 256 and 64), the median step time, the throughput against one rank,
-and the share of the step in the gradient all-reduce (the step timed with
-and without it: same data, same compiled code but for the collectives).
+the share of the step in the gradient all-reduce (the step timed with
+and without it: same data, same compiled code but for the collectives),
+and the share of the all-reduces' time that overlapping them with the
+backward pass hides (the step compiled with TRACEC_OVERLAP_COLLECTIVES=1
+against the default, each all-reduce blocking where the program lists
+it; negative: the overlap costs more than it hides).
 Every rank checks that its weights equal rank 0's after the steps.
 
 With --model it also fits and checks bench/scaling_model.py's step-time
@@ -130,9 +134,15 @@ def worker(args):
             return step
 
         timings = {}
-        for reduce in (True, False):
+        # The step with its all-reduces overlapping the backward pass,
+        # blocking where the program lists them (the default), and without.
+        for label, reduce, overlap in (("overlap", True, "1"),
+                                       ("blocking", True, "0"),
+                                       ("none", False, "0")):
+            # (Read when the step compiles, at its first call.)
+            os.environ["TRACEC_OVERLAP_COLLECTIVES"] = overlap
             step = make_step(reduce)
-            timings[reduce], p = median_time(
+            timings[label], p = median_time(
                 lambda p: step(p, x, y), params, args.steps)
             if reduce:
                 reference = dist.broadcast(np.concatenate(
@@ -142,8 +152,9 @@ def worker(args):
                     raise SystemExit(f"rank {rank}: weights differ from "
                                      "rank 0's after the steps")
         if rank == 0:
-            print(f"RESULT {name}|{global_batch}|{size}|{timings[True]}|"
-                  f"{timings[False]}", flush=True)
+            print(f"RESULT {name}|{global_batch}|{size}|"
+                  f"{timings['overlap']}|{timings['none']}|"
+                  f"{timings['blocking']}", flush=True)
         if args.model and size == 1:
             # The compute at a second batch size: its fixed part.
             small = max(1, global_batch // 16)
@@ -203,7 +214,7 @@ def launch(args):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_btl="self,vader",
                OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1")
-    rows, compute, messages = {}, {}, []
+    rows, blocking, compute, messages = {}, {}, {}, []
     for n in [int(r) for r in args.ranks.split(",")]:
         # More ranks than cores: two share a core (OpenMPI refuses to bind
         # them unless told the overload is meant).
@@ -218,24 +229,31 @@ def launch(args):
             kind, _, fields = line.partition(" ")
             fields = fields.split("|")
             if kind == "RESULT":
-                name, batch, size, with_reduce, without = fields
+                name, batch, size, with_reduce, without, blocked = fields
                 rows.setdefault((name, int(batch)), []).append(
                     (int(size), float(with_reduce), float(without)))
+                blocking[(name, int(batch), int(size))] = float(blocked)
             elif kind == "COMPUTE":
                 compute[fields[0]] = (int(fields[1]), float(fields[2]))
             elif kind == "ALLREDUCE":
                 messages.append((int(fields[0]), int(fields[1]),
                                  float(fields[2])))
     print("| model | global batch | ranks | step | throughput vs 1 rank "
-          "| step without the all-reduce | all-reduce share |")
-    print("|---|---|---|---|---|---|---|")
+          "| step without the all-reduce | all-reduce share "
+          "| step, all-reduces blocking | hidden by the overlap |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for (name, batch), results in rows.items():
         base = results[0][1]
         for size, with_reduce, without in results:
             share = max(0.0, 1 - without / with_reduce)
+            blocked = blocking[(name, batch, size)]
+            # The share of the blocking all-reduces' time that the overlap
+            # takes off the step (none at one rank: nothing to send).
+            hidden = (f"{(blocked - with_reduce) / (blocked - without):+.0%}"
+                      if size > 1 and blocked > without else "-")
             print(f"| {name} | {batch} | {size} | {with_reduce * 1e3:.2f} ms "
                   f"| {base / with_reduce:.2f}x | {without * 1e3:.2f} ms "
-                  f"| {share:.0%} |")
+                  f"| {share:.0%} | {blocked * 1e3:.2f} ms | {hidden} |")
     if args.model:
         model(args, rows, compute, messages)
 

@@ -56,10 +56,10 @@ template <typename F> auto withoutGil(F &&f) {
 CompileOptions compileOptions(unsigned optLevel, const std::string &device) {
   CompileOptions options;
   options.optLevel = optLevel;
-  // TRACEC_OVERLAP_COLLECTIVES=0: every all-reduce blocks where the
-  // program lists it (to measure what the overlap hides).
+  // TRACEC_OVERLAP_COLLECTIVES=1: gradient all-reduces overlap the
+  // backward pass (CompileOptions::overlapCollectives).
   if (const char *overlap = std::getenv("TRACEC_OVERLAP_COLLECTIVES"))
-    options.overlapCollectives = std::string(overlap) != "0";
+    options.overlapCollectives = std::string(overlap) == "1";
   if (device == "gpu") {
     options.target = Target::cuda;
     // No driver (no GPU here) is the machine's state, not bad input.

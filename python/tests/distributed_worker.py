@@ -153,6 +153,35 @@ def main():
         full = full - 0.1 * 2 * X.T @ (X @ full - Y) / n
     np.testing.assert_allclose(w, full, rtol=1e-12)
     ok("data parallel sgd")
+
+    # The same with a hidden layer, its gradient all-reduces overlapping
+    # the backward pass (TRACEC_OVERLAP_COLLECTIVES=1: started as each
+    # gradient is computed, waited for at the update) and blocking: the
+    # same weights, and the same on every rank.
+    hidden = [rng.normal(size=(5, 8)) / 3, np.zeros(8),
+              rng.normal(size=(8, 1)) / 3, np.zeros(1)]
+
+    def mlp_loss(p, x, y):
+        h = tnp.tanh(x @ p[0] + p[1])
+        return tnp.mean((h @ p[2] + p[3] - y) ** 2)
+
+    trained = {}
+    for overlap in ("1", "0"):
+        os.environ["TRACEC_OVERLAP_COLLECTIVES"] = overlap  # at compile
+
+        @tracec.jit
+        def mlp_step(p, x, y):
+            g = dist.all_reduce_gradients(tracec.grad(mlp_loss)(p, x, y))
+            return [a - 0.1 * b for a, b in zip(p, g)]
+        p = hidden
+        for _ in range(3):
+            p = mlp_step(p, X[shard], Y[shard])
+        trained[overlap] = np.concatenate([np.ravel(a) for a in p])
+    del os.environ["TRACEC_OVERLAP_COLLECTIVES"]
+    np.testing.assert_allclose(trained["1"], trained["0"], rtol=1e-13)
+    np.testing.assert_array_equal(dist.broadcast(trained["1"], root=0),
+                                  trained["1"])
+    ok("overlapped all-reduces")
     print(f"rank {rank} of {size} done {len(checks)}", flush=True)
 
 

@@ -194,7 +194,7 @@ def test_processes(processes):
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     for rank in range(processes):
-        assert f"rank {rank} of {processes} done 7" in output, output
+        assert f"rank {rank} of {processes} done 8" in output, output
 
 
 def test_digits_cnn_on_two_processes_trains_as_one(tmp_path):

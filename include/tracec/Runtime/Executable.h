@@ -96,9 +96,14 @@ struct CompileOptions {
   /// Target::cpu: a data-parallel step's gradient all-reduces start as
   /// soon as their gradients exist, without blocking, and are waited for
   /// where the results are used: they overlap the rest of the backward
-  /// pass (trace-schedule-collectives). Off: each all-reduce blocks where
-  /// the program lists it. Results are the same either way.
-  bool overlapCollectives = true;
+  /// pass (trace-schedule-collectives). Off, the default: each all-reduce
+  /// blocks where the program lists it. Off because it did not pay where
+  /// it was measured: with every core computing (2 ranks on 2 cores) the
+  /// MLP and CNN steps ran 3% slower with it (bench/distributed_scaling.py;
+  /// OpenMPI progresses a non-blocking collective only inside MPI calls,
+  /// and each start's agreement check is a synchronization). Results are
+  /// the same either way.
+  bool overlapCollectives = false;
   /// The functions to compile (with what they call); the module's other
   /// public functions are dropped before lowering. Empty, the default:
   /// every public function. tracec-run compiles its --entry only.

@@ -1,6 +1,6 @@
 // RUN: tracec-opt %s --trace-lower-state=overlap-collectives | FileCheck %s
 // RUN: tracec-opt %s --trace-lower-state | FileCheck %s --check-prefix=BLOCKING
-// RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1" | FileCheck %s --check-prefix=LLVM
+// RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1 overlap-collectives=true" | FileCheck %s --check-prefix=LLVM
 
 // With overlap-collectives, an all-reduce whose result the next op does
 // not use starts after its guard's check (tracec_collective_start:
