@@ -1,0 +1,193 @@
+//===- DistributedTest.cpp - tracec::distributed under mpiexec -n 2 -------===//
+//
+// Run by ctest as `mpiexec -n 2 DistributedTests`: every process runs
+// every test, and the job fails if any process fails one. A data-parallel
+// step (each process a shard of the batch, gradients all-reduced inside the
+// compiled step) against the one-process step on the whole batch, at f64.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tracec/Distributed/Distributed.h"
+
+#include "tracec/Frontend/Frontend.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <memory>
+#include <random>
+
+using namespace tracec;
+
+namespace {
+
+/// The value, or the job ends with the error (the other process would
+/// wait for this one in its next collective).
+template <typename T> T expect(llvm::Expected<T> value) {
+  if (!value) {
+    fprintf(stderr, "%s\n", llvm::toString(value.takeError()).c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return std::move(*value);
+}
+
+TEST(Distributed, RankAndSizeAreTheWorlds) {
+  int rank = expect(distributed::rank()), size = expect(distributed::size());
+  EXPECT_EQ(size, 2);
+  EXPECT_GE(rank, 0);
+  EXPECT_LT(rank, size);
+  // Two processes on this machine share its cores.
+  unsigned threads = expect(distributed::threadsPerProcess());
+  EXPECT_GE(threads, 1u);
+  EXPECT_LE(threads * size,
+            std::max<long>(sysconf(_SC_NPROCESSORS_ONLN), size));
+}
+
+TEST(Distributed, BroadcastVariablesGivesEveryProcessTheRootsValues) {
+  int rank = expect(distributed::rank()), size = expect(distributed::size());
+  Variable weights(expect(Tensor::fromVector<float>(
+      {float(rank), float(rank) + 0.5f, -float(rank)}, {3})));
+  Variable steps(expect(Tensor::fromVector<int64_t>({rank}, {})));
+  ASSERT_FALSE(bool(distributed::broadcastVariables({&weights, &steps},
+                                                    /*root=*/size - 1)));
+  float last = float(size - 1);
+  EXPECT_EQ(weights.value().toVector<float>(),
+            (std::vector<float>{last, last + 0.5f, -last}));
+  EXPECT_EQ(steps.value().toVector<int64_t>(),
+            (std::vector<int64_t>{size - 1}));
+  llvm::Error error = distributed::broadcastVariables({&weights}, size);
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("root 2 is not a rank"),
+            std::string::npos);
+}
+
+/// A tanh MLP 4-6-1 with a mean squared error, its weights variables.
+struct Model {
+  explicit Model(uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    std::normal_distribution<double> normal(0, 0.5);
+    auto random = [&](std::vector<int64_t> shape) {
+      int64_t n = 1;
+      for (int64_t d : shape)
+        n *= d;
+      std::vector<double> values(n);
+      for (double &v : values)
+        v = normal(engine);
+      return std::make_unique<Variable>(
+          expect(Tensor::fromVector<double>(values, shape)));
+    };
+    weights.push_back(random({4, 6}));
+    weights.push_back(random({6}));
+    weights.push_back(random({6, 1}));
+  }
+  std::vector<Variable *> variables() {
+    return {weights[0].get(), weights[1].get(), weights[2].get()};
+  }
+  std::vector<std::unique_ptr<Variable>> weights;
+};
+
+constexpr int64_t kBatch = 12;
+
+/// A step on `rows` of the global batch: the loss is the shard's part of
+/// the global batch's mean, so the sum over processes of their gradients
+/// is the global batch's gradient (allReduceGradients "sum").
+ConcreteFunction traceStep(Model &model, int64_t rows, bool reduce) {
+  std::vector<TensorSpec> specs = {{DType::f64, {rows, 4}, false},
+                                   {DType::f64, {rows, 1}, false}};
+  return trace("step", specs, [&, reduce](llvm::ArrayRef<Value> a) {
+    GradOptions wrtWeights;
+    wrtWeights.argnums = {};
+    wrtWeights.variables = model.variables();
+    std::vector<Value> grads = grad(
+        [&](llvm::ArrayRef<Value> b) -> std::vector<Value> {
+          std::vector<Variable *> w = model.variables();
+          Value h = tanh(matmul(b[0], read(*w[0])) + read(*w[1]));
+          Value error = matmul(h, read(*w[2])) - b[1];
+          return {sum(error * error) / double(kBatch)};
+        },
+        wrtWeights)({a[0], a[1]});
+    if (reduce)
+      grads = distributed::allReduceGradients(grads, "sum");
+    std::vector<Variable *> w = model.variables();
+    for (size_t i = 0; i < w.size(); ++i)
+      assign_sub(*w[i], grads[i] * 0.1);
+    return std::vector<Value>{};
+  });
+}
+
+std::vector<double> flat(Model &model) {
+  std::vector<double> all;
+  for (Variable *v : model.variables())
+    for (double x : v->value().toVector<double>())
+      all.push_back(x);
+  return all;
+}
+
+class DataParallel : public ::testing::TestWithParam<bool> {};
+
+TEST_P(DataParallel, StepOnShardsEqualsTheStepOnTheWholeBatch) {
+  int rank = expect(distributed::rank()), size = expect(distributed::size());
+  std::mt19937_64 engine(7); // the same data on every process
+  std::normal_distribution<double> normal;
+  std::vector<double> x(kBatch * 4), y(kBatch);
+  for (double &v : x)
+    v = normal(engine);
+  for (double &v : y)
+    v = normal(engine);
+  int64_t rows = kBatch / size;
+  auto shard = [&](const std::vector<double> &all, int64_t columns) {
+    return std::vector<double>(all.begin() + rank * rows * columns,
+                               all.begin() + (rank + 1) * rows * columns);
+  };
+  Model parallel(rank + 1), whole(1); // different until the broadcast
+  ASSERT_FALSE(bool(distributed::broadcastVariables(parallel.variables())));
+  CompileOptions options;
+  options.threads = expect(distributed::threadsPerProcess());
+  options.overlapCollectives = GetParam();
+  ConcreteFunction step = traceStep(parallel, rows, /*reduce=*/true);
+  ConcreteFunction reference = traceStep(whole, kBatch, /*reduce=*/false);
+  EXPECT_NE(step.ir().find("trace.all_reduce"), std::string::npos);
+  ASSERT_FALSE(bool(step.compile(options)));
+  ASSERT_FALSE(bool(reference.compile(options)));
+  Tensor xs = expect(Tensor::fromVector(shard(x, 4), {rows, 4}));
+  Tensor ys = expect(Tensor::fromVector(shard(y, 1), {rows, 1}));
+  Tensor xAll = expect(Tensor::fromVector(x, {kBatch, 4}));
+  Tensor yAll = expect(Tensor::fromVector(y, {kBatch, 1}));
+  for (int i = 0; i < 3; ++i) {
+    expect(step({xs, ys}));
+    expect(reference({xAll, yAll}));
+  }
+  std::vector<double> mine = flat(parallel), expected = flat(whole);
+  ASSERT_EQ(mine.size(), expected.size());
+  for (size_t i = 0; i < mine.size(); ++i)
+    EXPECT_NEAR(mine[i], expected[i], 1e-12 * std::abs(expected[i]) + 1e-15)
+        << i;
+  // Every process holds the same weights, bit for bit.
+  std::vector<double> root = mine;
+  MPI_Bcast(root.data(), int(root.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(mine, root);
+}
+
+INSTANTIATE_TEST_SUITE_P(Blocking, DataParallel, ::testing::Values(false));
+INSTANTIATE_TEST_SUITE_P(Overlapped, DataParallel, ::testing::Values(true));
+
+} // namespace
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (llvm::Error error = distributed::init()) {
+    fprintf(stderr, "%s\n", llvm::toString(std::move(error)).c_str());
+    return 1;
+  }
+  // Only rank 0 prints gtest's report; every process's result counts.
+  int rank = expect(distributed::rank());
+  if (rank != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()
+            ->listeners()
+            .default_result_printer());
+  int failed = RUN_ALL_TESTS();
+  int anyFailed = 0;
+  MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return anyFailed;
+}
