@@ -94,8 +94,8 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
                      "without blocking, waited for where their results are "
                      "used: a data-parallel step's gradient all-reduces "
                      "overlap the rest of its backward pass. Off by "
-                     "default: it only pays with cores to spare (on 2 "
-                     "cores, 2 ranks' steps run 3% slower with it)"),
+                     "default: it pays only with cores to spare (on 2 "
+                     "cores, 2 ranks' steps ran 1-6% slower with it)"),
       llvm::cl::init(false)};
 };
 

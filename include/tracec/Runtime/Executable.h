@@ -99,7 +99,7 @@ struct CompileOptions {
   /// pass (trace-schedule-collectives). Off, the default: each all-reduce
   /// blocks where the program lists it. Off because it did not pay where
   /// it was measured: with every core computing (2 ranks on 2 cores) the
-  /// MLP and CNN steps ran 3% slower with it (bench/distributed_scaling.py;
+  /// MLP and CNN steps ran 1-6% slower with it (docs/guides/distributed.md;
   /// OpenMPI progresses a non-blocking collective only inside MPI calls,
   /// and each start's agreement check is a synchronization). Results are
   /// the same either way.
