@@ -7,8 +7,17 @@
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=workspace=false" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWS
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernels=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UK
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernel-relayouts=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UKR
+// RUN: tracec-opt %s "--tracec-cpu-pipeline=overlap-collectives=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
+
+// All-reduces move up into the backward pass, then start without
+// blocking where their results are used only later.
+// OVERLAP:      cse,
+// OVERLAP-NEXT: func.func(
+// OVERLAP-NEXT:   trace-schedule-collectives
+// OVERLAP-NEXT: ),
+// OVERLAP-NEXT: trace-lower-state{overlap-collectives=true},
 
 // CPU:      builtin.module(
 // CPU-NEXT:   trace-auto-control-deps,
@@ -16,7 +25,7 @@
 // CPU-NEXT:   inline{default-pipeline=canonicalize
 // CPU-NEXT:   canonicalize{
 // CPU-NEXT:   cse,
-// CPU-NEXT:   trace-lower-state,
+// CPU-NEXT:   trace-lower-state{overlap-collectives=false},
 // CPU-NEXT:   trace-cpu-direct-filter-gradients{cpu=native},
 // CPU-NEXT:   trace-to-linalg,
 // CPU-NEXT:   canonicalize{

@@ -71,3 +71,24 @@ func.func @operand_used_later(%x: tensor<4xf64>, %y: tensor<4xf64>)
   %neg = trace.neg %view : tensor<2xf64>
   return %r, %busy, %neg : tensor<4xf64>, tensor<4xf64>, tensor<2xf64>
 }
+
+// In a loop body: the wait stays in the iteration (before the first use
+// of the result, at the latest before the yield).
+// CHECK-LABEL: func.func @in_a_loop
+// CHECK: scf.for
+// CHECK: call @tracec_collective_start
+// CHECK: trace.mul
+// CHECK: call @tracec_collective_wait
+// CHECK: trace.add
+// CHECK: scf.yield
+func.func @in_a_loop(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %out = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<4xf32> {
+    %r, %c = trace.all_reduce %acc : tensor<4xf32>
+    %busy = trace.mul %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %next = trace.add %r, %busy : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %next : tensor<4xf32>
+  }
+  return %out : tensor<4xf32>
+}
