@@ -186,11 +186,22 @@ void *tracec_collective_start(const char *where, const void *send, void *recv,
   return request;
 }
 
-void tracec_collective_wait(const char *where, void *request) {
+void tracec_collective_wait(const char *where, void *request, const void *send,
+                            void *recv) {
+  (void)send, (void)recv; /* only kept live by the caller */
   wait_function wait = (wait_function)mpi_symbol(where, "MPI_Wait");
   tracec_collective_begin(where);
   /* MPI_STATUS_IGNORE is OpenMPI's null status. */
   if (wait(&request, NULL) != 0)
     fail(where, "MPI_Wait failed");
   tracec_collective_end();
+}
+
+int32_t tracec_collective_world_size(void) {
+  const char *where = "'trace.comm_size'";
+  comm_function size_of = (comm_function)mpi_symbol(where, "MPI_Comm_size");
+  int size = 0;
+  if (size_of(mpi_symbol(where, "ompi_mpi_comm_world"), &size) != 0)
+    fail(where, "MPI_Comm_size failed");
+  return size;
 }

@@ -142,7 +142,9 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
       {TRACEC_COLLECTIVE_START_SYMBOL,
        reinterpret_cast<void *>(&tracec_collective_start)},
       {TRACEC_COLLECTIVE_WAIT_SYMBOL,
-       reinterpret_cast<void *>(&tracec_collective_wait)}};
+       reinterpret_cast<void *>(&tracec_collective_wait)},
+      {TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_world_size)}};
   for (auto [name, address] : collectives)
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                llvm::JITSymbolFlags::Exported};

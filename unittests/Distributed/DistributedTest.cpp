@@ -43,6 +43,17 @@ TEST(Distributed, RankAndSizeAreTheWorlds) {
             std::max<long>(sysconf(_SC_NPROCESSORS_ONLN), size));
 }
 
+TEST(Distributed, CompiledRankAndSizeAreTheWorlds) {
+  int rank = expect(distributed::rank()), size = expect(distributed::size());
+  ConcreteFunction f = trace("world", {}, [](llvm::ArrayRef<Value>) {
+    return std::vector<Value>{comm_rank(), comm_size()};
+  });
+  ASSERT_FALSE(bool(f.compile()));
+  std::vector<Tensor> results = expect(f({}));
+  EXPECT_EQ(results[0].toVector<int64_t>(), (std::vector<int64_t>{rank}));
+  EXPECT_EQ(results[1].toVector<int64_t>(), (std::vector<int64_t>{size}));
+}
+
 TEST(Distributed, BroadcastVariablesGivesEveryProcessTheRootsValues) {
   int rank = expect(distributed::rank()), size = expect(distributed::size());
   Variable weights(expect(Tensor::fromVector<float>(

@@ -30,6 +30,7 @@ extern "C" {
 #define TRACEC_COLLECTIVE_END_SYMBOL "tracec_collective_end"
 #define TRACEC_COLLECTIVE_START_SYMBOL "tracec_collective_start"
 #define TRACEC_COLLECTIVE_WAIT_SYMBOL "tracec_collective_wait"
+#define TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL "tracec_collective_world_size"
 
 /* This process starts waiting on the collective `where` describes (its
    location, op, attributes and type): a watchdog ends the job if it has
@@ -52,12 +53,14 @@ void tracec_collective_end(void);
      request = tracec_collective_start(where, send, recv, count, element,
                                        reduction);
    and finished, right before the result's first use, by
-     tracec_collective_wait(where, request);
+     tracec_collective_wait(where, request, send, recv);
    (OpenMPI's MPI_Iallreduce and MPI_Wait on the world, looked up in the
    process; computation runs between the two). `element` is one of
    TRACEC_COLLECTIVE_F32 ..., `reduction` one of TRACEC_COLLECTIVE_SUM ....
-   Neither buffer may be touched in between. The wait is watched as a
-   begin ... end is. An MPI error ends the job naming `where`. */
+   Neither buffer may be touched in between: the wait takes them again so
+   that compiled code keeps them live until then (it does not read them).
+   The wait is watched as a begin ... end is. An MPI error ends the job
+   naming `where`. */
 enum {
   TRACEC_COLLECTIVE_F32 = 0,
   TRACEC_COLLECTIVE_F64 = 1,
@@ -72,7 +75,13 @@ enum {
 void *tracec_collective_start(const char *where, const void *send, void *recv,
                               int64_t count, int32_t element,
                               int32_t reduction);
-void tracec_collective_wait(const char *where, void *request);
+void tracec_collective_wait(const char *where, void *request, const void *send,
+                            void *recv);
+
+/* The number of processes of MPI's world (trace.comm_size): MPI_Comm_size,
+   looked up in the process (MLIR 22's mpi-to-llvm cannot lower
+   mpi.comm_size). Ends the job with an error when MPI is not loaded. */
+int32_t tracec_collective_world_size(void);
 
 #ifdef __cplusplus
 }

@@ -16,8 +16,7 @@
 // disagree on a collective, or wait on it too long, end the job with an
 // error that names it, not a hang (tracec/ABI/tracec_collectives.h).
 // `mean` divides the sum by the number of processes (a trace.div, lowered
-// with the rest), which the check's all-reduce gives (comm_size is the
-// all-reduce sum of a 1 from each: see worldSize). broadcast, all_gather and
+// with the rest), which the check's all-reduce gives. broadcast, all_gather and
 // reduce_scatter are all-reduces too (MLIR 22's `mpi` dialect has no other
 // collective). The module is marked as calling OpenMPI (the dlti entry
 // "MPI:Implementation" that convert-to-llvm reads for the ABI: the
@@ -58,31 +57,6 @@ Value worldRank(OpBuilder &b, Location loc) {
   return tensor::FromElementsOp::create(
       b, loc, RankedTensorType::get({}, b.getI32Type()),
       ValueRange{rank.getRank()});
-}
-
-/// The number of processes, an i32: the all-reduce sum of a 1 from each
-/// (MLIR 22's mpi-to-llvm has no lowering of mpi.comm_size;
-/// docs/upstream-bugs.md).
-Value worldSizeScalar(OpBuilder &b, Location loc) {
-  auto type = MemRefType::get({1}, b.getI32Type());
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value send = memref::AllocaOp::create(b, loc, type);
-  memref::StoreOp::create(
-      b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1), send,
-      ValueRange{zero});
-  Value recv = memref::AllocaOp::create(b, loc, type);
-  Value comm =
-      mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
-  mpi::AllReduceOp::create(b, loc, TypeRange{}, send, recv,
-                           mpi::MPI_ReductionOpEnum::MPI_SUM, comm);
-  return memref::LoadOp::create(b, loc, recv, ValueRange{zero});
-}
-
-/// The number of processes, as a rank-0 tensor<i32>.
-Value worldSize(OpBuilder &b, Location loc) {
-  return tensor::FromElementsOp::create(
-      b, loc, RankedTensorType::get({}, b.getI32Type()),
-      ValueRange{worldSizeScalar(b, loc)});
 }
 
 /// The C function `name` of tracec/ABI/tracec_collectives.h, declared once.
@@ -227,6 +201,28 @@ struct LowerCommQuery : OpConversionPattern<TraceOp> {
     rewriter.replaceOp(op, query(rewriter, op.getLoc()));
     return success();
   }
+};
+
+/// comm_size asks MPI through TracecABI (tracec_collective_world_size):
+/// MLIR 22's mpi-to-llvm has no lowering of mpi.comm_size
+/// (docs/upstream-bugs.md).
+struct LowerCommSize : OpConversionPattern<CommSizeOp> {
+  LowerCommSize(const TypeConverter &converter, MLIRContext *context,
+                SymbolTable &symbols)
+      : OpConversionPattern(converter, context), symbols(symbols) {}
+
+  LogicalResult
+  matchAndRewrite(CommSizeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value size = callAbi(rewriter, op.getLoc(), symbols,
+                         TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL, ValueRange{},
+                         TypeRange{rewriter.getI32Type()})
+                     .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(
+        op, RankedTensorType::get({}, rewriter.getI32Type()), ValueRange{size});
+    return success();
+  }
+  SymbolTable &symbols;
 };
 
 /// `buffer` (contiguous) as a 1-D memref of all its elements: MLIR 22's
@@ -536,9 +532,9 @@ void mlir::trace::populateCollectiveLoweringPatterns(
   patterns
       .add<LowerAllReduce, LowerBroadcast, LowerAllGather, LowerReduceScatter>(
           converter, patterns.getContext(), symbols, overlap);
-  patterns.add<LowerCommQuery<CommRankOp, worldRank>,
-               LowerCommQuery<CommSizeOp, worldSize>>(converter,
+  patterns.add<LowerCommQuery<CommRankOp, worldRank>>(converter,
                                                       patterns.getContext());
+  patterns.add<LowerCommSize>(converter, patterns.getContext(), symbols);
 }
 
 void mlir::trace::markMpiImplementation(ModuleOp module) {

@@ -64,6 +64,18 @@ func.func @max_and_rank(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<i32>) {
   return %0, %r : tensor<2xi64>, tensor<i32>
 }
 
+// comm_size asks MPI (MLIR 22's mpi-to-llvm has no comm_size lowering):
+// a local query, no collective.
+// CHECK-LABEL: func.func @size
+// CHECK: %[[SIZE:.+]] = call @tracec_collective_world_size() : () -> i32
+// CHECK: tensor.from_elements %[[SIZE]] : tensor<i32>
+// CHECK-NOT: mpi.allreduce
+// LLVM-DAG: llvm.call @tracec_collective_world_size
+func.func @size() -> tensor<i32> {
+  %n = trace.comm_size : tensor<i32>
+  return %n : tensor<i32>
+}
+
 // CHECK-LABEL: func.func @broadcast
 // CHECK: call @tracec_collective_check({{.+}}, %c0_i64, %c2_i64)
 // CHECK: %[[RANK:.+]] = tensor.from_elements
