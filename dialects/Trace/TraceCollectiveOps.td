@@ -28,12 +28,22 @@ def Trace_AllReduceOp : Trace_Op<"all_reduce",
     ```mlir
     %g, %c = trace.all_reduce %grad after(%c0) {reduction = "mean"} : tensor<784x512xf32>
     ```
+    With `groups`, a 2-d array of ranks whose rows partition a world of
+    N processes (its N entries are 0 ... N-1, each once; XLA's
+    replica_groups), each process reduces with the processes of its row
+    only, on a communicator made once per process (MPI_Comm_split) and
+    kept; `mean` divides by the row's length. Running in a world of
+    another size is an error at run time.
+    ```mlir
+    %g, %c = trace.all_reduce %x {groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<4xf32>
+    ```
     Gradient: of `sum`, the all_reduce `sum` of the cotangent (each
-    process's operand reaches every process's result); of `mean`, the
-    `mean`. `max` and `min` have none.
+    process's operand reaches every process's result of its group); of
+    `mean`, the `mean`; in the same groups. `max` and `min` have none.
   }];
   let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
-                       DefaultValuedStrAttr<StrAttr, "sum">:$reduction);
+                       DefaultValuedStrAttr<StrAttr, "sum">:$reduction,
+                       OptionalAttr<I64ElementsAttr>:$groups);
   let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = "$x (`after` `(` $after^ `)`)? attr-dict `:` type($x)";
   let hasVerifier = 1;
@@ -45,6 +55,12 @@ def Trace_AllReduceOp : Trace_Op<"all_reduce",
     static ::mlir::Value sumIdentity(::mlir::OpBuilder &builder,
                                      ::mlir::Location loc,
                                      ::mlir::RankedTensorType type);
+    /// The processes each reduces with: the length of a row of `groups`,
+    /// 0 (the world's, known at run time) without groups.
+    int64_t getGroupSize();
+    /// The world's size `groups` asks for (their number of entries), 0
+    /// without groups.
+    int64_t getGroupsWorldSize();
   }];
 }
 

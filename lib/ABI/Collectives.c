@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -165,8 +166,8 @@ static void *mpi_symbol(const char *where, const char *name) {
 }
 
 void *tracec_collective_start(const char *where, const void *send, void *recv,
-                              int64_t count, int32_t element,
-                              int32_t reduction) {
+                              int64_t count, int32_t element, int32_t reduction,
+                              int64_t communicator) {
   static const char *const datatypes[] = {"ompi_mpi_float", "ompi_mpi_double",
                                           "ompi_mpi_int32_t",
                                           "ompi_mpi_int64_t"};
@@ -181,7 +182,9 @@ void *tracec_collective_start(const char *where, const void *send, void *recv,
   void *request = NULL;
   if (iallreduce(send, recv, (int)count, mpi_symbol(where, datatypes[element]),
                  mpi_symbol(where, ops[reduction]),
-                 mpi_symbol(where, "ompi_mpi_comm_world"), &request) != 0)
+                 communicator ? (void *)(intptr_t)communicator
+                              : mpi_symbol(where, "ompi_mpi_comm_world"),
+                 &request) != 0)
     fail(where, "MPI_Iallreduce failed");
   return request;
 }
@@ -204,4 +207,56 @@ int32_t tracec_collective_world_size(void) {
   if (size_of(mpi_symbol(where, "ompi_mpi_comm_world"), &size) != 0)
     fail(where, "MPI_Comm_size failed");
   return size;
+}
+
+/* The groups met so far and their communicators: a few per program
+   (one per distinct `groups`), kept for the process's life. */
+struct group {
+  int64_t *ranks; /* count * size */
+  int64_t count, size;
+  int64_t communicator;
+  struct group *next;
+};
+static struct group *groups_met;
+static pthread_mutex_t groups_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef int (*split_function)(void *comm, int color, int key, void **out);
+
+int64_t tracec_collective_group(const char *where, const int64_t *groups,
+                                int64_t count, int64_t size) {
+  size_t bytes = (size_t)(count * size) * sizeof(int64_t);
+  pthread_mutex_lock(&groups_lock);
+  for (struct group *met = groups_met; met; met = met->next)
+    if (met->count == count && met->size == size &&
+        memcmp(met->ranks, groups, bytes) == 0) {
+      pthread_mutex_unlock(&groups_lock);
+      return met->communicator;
+    }
+  int rank = world_rank();
+  int64_t color = -1, key = 0;
+  for (int64_t i = 0; i < count * size; ++i)
+    if (groups[i] == rank) {
+      color = i / size;
+      key = i % size;
+    }
+  if (color < 0) {
+    pthread_mutex_unlock(&groups_lock);
+    fail(where, "this process's rank is in none of the groups");
+  }
+  split_function split = (split_function)mpi_symbol(where, "MPI_Comm_split");
+  void *communicator = NULL;
+  struct group *met = malloc(sizeof *met);
+  int64_t *ranks = malloc(bytes);
+  if (!met || !ranks ||
+      split(mpi_symbol(where, "ompi_mpi_comm_world"), (int)color, (int)key,
+            &communicator) != 0) {
+    pthread_mutex_unlock(&groups_lock);
+    fail(where, "MPI_Comm_split failed");
+  }
+  memcpy(ranks, groups, bytes);
+  *met = (struct group){ranks, count, size, (int64_t)(intptr_t)communicator,
+                        groups_met};
+  groups_met = met;
+  pthread_mutex_unlock(&groups_lock);
+  return met->communicator;
 }

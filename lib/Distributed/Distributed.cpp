@@ -118,11 +118,12 @@ llvm::Expected<unsigned> distributed::threadsPerProcess() {
 
 std::vector<Value>
 distributed::allReduceGradients(llvm::ArrayRef<Value> gradients,
-                                llvm::StringRef op) {
+                                llvm::StringRef op,
+                                llvm::ArrayRef<std::vector<int64_t>> groups) {
   std::vector<Value> reduced;
   reduced.reserve(gradients.size());
   for (const Value &gradient : gradients)
-    reduced.push_back(all_reduce(gradient, op));
+    reduced.push_back(all_reduce(gradient, op, groups));
   return reduced;
 }
 

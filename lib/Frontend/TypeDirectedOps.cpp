@@ -86,9 +86,32 @@ static Value collective(llvm::StringRef name, const Value &x,
                   ->getResult(0));
 }
 
-Value tracec::all_reduce(const Value &x, llvm::StringRef reduction) {
-  return collective(trace::AllReduceOp::getOperationName(), x, "reduction",
-                    mlir::StringAttr::get(&context(), reduction));
+Value tracec::all_reduce(const Value &x, llvm::StringRef reduction,
+                         llvm::ArrayRef<std::vector<int64_t>> groups) {
+  llvm::StringRef name = trace::AllReduceOp::getOperationName();
+  llvm::SmallVector<mlir::NamedAttribute, 2> attrs = {
+      mlir::NamedAttribute(mlir::StringAttr::get(&context(), "reduction"),
+                           mlir::StringAttr::get(&context(), reduction))};
+  if (!groups.empty()) {
+    std::vector<int64_t> ranks;
+    for (const std::vector<int64_t> &group : groups) {
+      if (group.size() != groups.front().size())
+        fail(locationPrefix(location()) + ": error: '" + name.str() +
+             "' groups must all have the same size");
+      ranks.insert(ranks.end(), group.begin(), group.end());
+    }
+    auto type = mlir::RankedTensorType::get(
+        {static_cast<int64_t>(groups.size()),
+         static_cast<int64_t>(groups.front().size())},
+        mlir::IntegerType::get(&context(), 64));
+    attrs.push_back(
+        mlir::NamedAttribute(mlir::StringAttr::get(&context(), "groups"),
+                             mlir::DenseIntElementsAttr::get(type, ranks)));
+  }
+  mlir::Value operand = resolve(x);
+  mlir::Type types[] = {operand.getType(), trace::ControlType::get(&context())};
+  return wrap(createOp(name, operand, attrs, llvm::ArrayRef<mlir::Type>(types))
+                  ->getResult(0));
 }
 
 Value tracec::broadcast(const Value &x, int64_t root) {

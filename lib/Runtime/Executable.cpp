@@ -144,7 +144,9 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
       {TRACEC_COLLECTIVE_WAIT_SYMBOL,
        reinterpret_cast<void *>(&tracec_collective_wait)},
       {TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL,
-       reinterpret_cast<void *>(&tracec_collective_world_size)}};
+       reinterpret_cast<void *>(&tracec_collective_world_size)},
+      {TRACEC_COLLECTIVE_GROUP_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_group)}};
   for (auto [name, address] : collectives)
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                llvm::JITSymbolFlags::Exported};

@@ -316,9 +316,14 @@ void tracec::python::bindTracer(py::module_ &m) {
                    bool descending) { return sort(inputs, axis, descending); });
   m.def("zeros_like", [](const Value &x) { return zeros_like(x); });
   m.def("ones_like", [](const Value &x) { return ones_like(x); });
-  m.def("all_reduce", [](const Value &x, const std::string &reduction) {
-    return all_reduce(x, reduction);
-  });
+  m.def(
+      "all_reduce",
+      [](const Value &x, const std::string &reduction,
+         const std::vector<std::vector<int64_t>> &groups) {
+        return all_reduce(x, reduction, groups);
+      },
+      py::arg("x"), py::arg("reduction"),
+      py::arg("groups") = std::vector<std::vector<int64_t>>{});
   m.def("broadcast",
         [](const Value &x, int64_t root) { return broadcast(x, root); });
   m.def("all_gather", [](const Value &x, int64_t axis, int64_t worldSize) {

@@ -197,6 +197,20 @@ def test_processes(processes):
         assert f"rank {rank} of {processes} done 8" in output, output
 
 
+def test_groups_on_four_processes():
+    """all_reduce within groups of processes (distributed_groups_worker.py)
+    under mpirun -np 4: two groups of two, in three layouts."""
+    worker = os.path.join(os.path.dirname(__file__),
+                          "distributed_groups_worker.py")
+    run = subprocess.run([shutil.which("mpirun"), "-np", "4", sys.executable,
+                          worker], env=mpi_env(), capture_output=True,
+                         text=True, timeout=300)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    for rank in range(4):
+        assert f"rank {rank} groups ok" in output, output
+
+
 def test_digits_cnn_on_two_processes_trains_as_one(tmp_path):
     """examples/digits_cnn.py --distributed under mpirun -np 2 (each
     process half of every batch, the gradients averaged in the step)

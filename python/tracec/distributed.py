@@ -125,8 +125,8 @@ def size() -> int:
     return _world_query("MPI_Comm_size")
 
 
-def _all_reduce(x, reduction):
-    return _C.all_reduce(x, reduction)
+def _all_reduce(x, reduction, groups=()):
+    return _C.all_reduce(x, reduction, [list(g) for g in groups])
 
 
 def _collective(kernel, x, *attributes, name):
@@ -138,22 +138,46 @@ def _collective(kernel, x, *attributes, name):
     return apply(kernel, (_core.number_as_array(x),), *attributes, name=name)
 
 
-def all_reduce(x, op="sum"):
+def all_reduce(x, op="sum", groups=None):
     """The elementwise `op` ("sum", "mean", "max", "min") of `x` over every
     process (MPI_Allreduce): each process passes an array of the same shape
-    and dtype (float32, float64, int32, int64) and gets the result."""
+    and dtype (float32, float64, int32, int64) and gets the result.
+
+    `groups`: lists of ranks, all of one length, that partition the world
+    (XLA's replica groups, e.g. [[0, 1], [2, 3]]): each process reduces
+    with its group's processes only; `mean` divides by the group's
+    size."""
     if op not in _REDUCTIONS:
         raise ValueError(f"all_reduce op must be one of {_REDUCTIONS}, "
                          f"got {op!r}")
+    groups = _groups(groups)
+    if groups:
+        return _collective(_all_reduce, x, op, groups, name="all_reduce")
     return _collective(_all_reduce, x, op, name="all_reduce")
 
 
-def all_reduce_gradients(gradients, op="mean"):
+def _groups(groups):
+    """`groups` as a tuple of tuples of ints (an eager op's cache key),
+    checked to partition a world of this size."""
+    if groups is None:
+        return ()
+    groups = tuple(tuple(int(r) for r in g) for g in groups)
+    ranks = sorted(r for g in groups for r in g)
+    if not groups or ranks != list(range(size())):
+        raise ValueError(f"groups must partition the ranks 0 ... "
+                         f"{size() - 1} of the world, got {groups}")
+    if len({len(g) for g in groups}) != 1:
+        raise ValueError(f"groups must all have the same size, got {groups}")
+    return groups
+
+
+def all_reduce_gradients(gradients, op="mean", groups=None):
     """Each gradient in a structure (as grad returns it) all-reduced:
     averaged over the processes by default, as Horovod's
     DistributedOptimizer does, so that equal shards of a batch give the
-    gradient of the whole batch's mean loss."""
-    return tree_map(lambda g: all_reduce(g, op), gradients)
+    gradient of the whole batch's mean loss (with `groups`, as
+    all_reduce: over each group's processes)."""
+    return tree_map(lambda g: all_reduce(g, op, groups), gradients)
 
 
 def _broadcast(x, root):

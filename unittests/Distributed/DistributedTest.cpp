@@ -54,6 +54,27 @@ TEST(Distributed, CompiledRankAndSizeAreTheWorlds) {
   EXPECT_EQ(results[1].toVector<int64_t>(), (std::vector<int64_t>{size}));
 }
 
+TEST(Distributed, AllReduceInGroupsReducesWithinEachGroup) {
+  int rank = expect(distributed::rank());
+  // Each process a group of its own: its own values, not the world's sum;
+  // one group of both, listed backwards: the sum.
+  ConcreteFunction f =
+      trace("groups", {{DType::f64, {3}, false}}, [](llvm::ArrayRef<Value> a) {
+        Value alone = all_reduce(a[0], "sum", {{0}, {1}});
+        Value both =
+            distributed::allReduceGradients({a[0]}, "mean", {{1, 0}})[0];
+        return std::vector<Value>{alone, both};
+      });
+  ASSERT_FALSE(bool(f.compile()));
+  Tensor x = expect(Tensor::fromVector<double>(
+      {double(rank), double(rank) + 0.5, -1.0}, {3}));
+  std::vector<Tensor> results = expect(f({x}));
+  EXPECT_EQ(results[0].toVector<double>(),
+            (std::vector<double>{double(rank), double(rank) + 0.5, -1.0}));
+  EXPECT_EQ(results[1].toVector<double>(),
+            (std::vector<double>{0.5, 1.0, -1.0}));
+}
+
 TEST(Distributed, BroadcastVariablesGivesEveryProcessTheRootsValues) {
   int rank = expect(distributed::rank()), size = expect(distributed::size());
   Variable weights(expect(Tensor::fromVector<float>(

@@ -31,6 +31,7 @@ extern "C" {
 #define TRACEC_COLLECTIVE_START_SYMBOL "tracec_collective_start"
 #define TRACEC_COLLECTIVE_WAIT_SYMBOL "tracec_collective_wait"
 #define TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL "tracec_collective_world_size"
+#define TRACEC_COLLECTIVE_GROUP_SYMBOL "tracec_collective_group"
 
 /* This process starts waiting on the collective `where` describes (its
    location, op, attributes and type): a watchdog ends the job if it has
@@ -54,8 +55,9 @@ void tracec_collective_end(void);
                                        reduction);
    and finished, right before the result's first use, by
      tracec_collective_wait(where, request, send, recv);
-   (OpenMPI's MPI_Iallreduce and MPI_Wait on the world, looked up in the
-   process; computation runs between the two). `element` is one of
+   (OpenMPI's MPI_Iallreduce and MPI_Wait, looked up in the process, on
+   `communicator`: 0 for the world, else tracec_collective_group's;
+   computation runs between the two). `element` is one of
    TRACEC_COLLECTIVE_F32 ..., `reduction` one of TRACEC_COLLECTIVE_SUM ....
    Neither buffer may be touched in between: the wait takes them again so
    that compiled code keeps them live until then (it does not read them).
@@ -73,8 +75,8 @@ enum {
   TRACEC_COLLECTIVE_MIN = 2
 };
 void *tracec_collective_start(const char *where, const void *send, void *recv,
-                              int64_t count, int32_t element,
-                              int32_t reduction);
+                              int64_t count, int32_t element, int32_t reduction,
+                              int64_t communicator);
 void tracec_collective_wait(const char *where, void *request, const void *send,
                             void *recv);
 
@@ -82,6 +84,16 @@ void tracec_collective_wait(const char *where, void *request, const void *send,
    looked up in the process (MLIR 22's mpi-to-llvm cannot lower
    mpi.comm_size). Ends the job with an error when MPI is not loaded. */
 int32_t tracec_collective_world_size(void);
+
+/* The communicator of this process's group (trace.all_reduce's `groups`):
+   `groups` holds `count` groups of `size` world ranks each, row by row,
+   which partition the world. MPI_Comm_split of the world (a collective:
+   every process calls it here, after the agreement check) the first time
+   a process meets these groups; kept and reused after. Returned as
+   OpenMPI's handle, an integer (what the `mpi` dialect's communicators
+   lower to). */
+int64_t tracec_collective_group(const char *where, const int64_t *groups,
+                                int64_t count, int64_t size);
 
 #ifdef __cplusplus
 }

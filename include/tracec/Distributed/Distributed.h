@@ -58,9 +58,11 @@ llvm::Expected<unsigned> threadsPerProcess();
 /// In a traced function: each gradient all-reduced over the processes
 /// (`op`: "mean", the default, or "sum", "max", "min"), as Horovod's
 /// DistributedOptimizer and Python's all_reduce_gradients do; compiled
-/// with the step. Throws TraceError as other ops do.
-std::vector<Value> allReduceGradients(llvm::ArrayRef<Value> gradients,
-                                      llvm::StringRef op = "mean");
+/// with the step; with `groups`, over each group's processes
+/// (tracec::all_reduce). Throws TraceError as other ops do.
+std::vector<Value>
+allReduceGradients(llvm::ArrayRef<Value> gradients, llvm::StringRef op = "mean",
+                   llvm::ArrayRef<std::vector<int64_t>> groups = {});
 
 /// Every variable takes process `root`'s value (MPI_Bcast of its storage):
 /// call once after init() so that every process starts from the same

@@ -138,8 +138,11 @@ std::vector<Value> sort(llvm::ArrayRef<Value> inputs, int64_t axis = -1,
 /// The elementwise `reduction` ("sum", "mean", "max", "min") of `x` over
 /// every process of MPI's world communicator (trace.all_reduce), in program
 /// order with the other stateful ops. The rank and the number of processes
-/// are comm_rank() and comm_size().
-Value all_reduce(const Value &x, llvm::StringRef reduction = "sum");
+/// are comm_rank() and comm_size(). With `groups` (lists of world ranks of
+/// one size that partition the world, XLA's replica groups), over the
+/// processes of this process's group only.
+Value all_reduce(const Value &x, llvm::StringRef reduction = "sum",
+                 llvm::ArrayRef<std::vector<int64_t>> groups = {});
 
 /// Process `root`'s `x` on every process (trace.broadcast, MPI's bcast),
 /// ordered as all_reduce. `root` must be a rank of the world: another

@@ -251,9 +251,47 @@ mpi::MPI_ReductionOpEnum reductionOf(StringRef reduction) {
   return mpi::MPI_ReductionOpEnum::MPI_SUM; // sum, and mean's sum
 }
 
-/// MPI_Allreduce of tensor `x` into a new tensor.
+/// The communicator a collective runs on: the world's, or with `groups`
+/// this process's group's, which tracec_collective_group makes once per
+/// process and keeps (the `mpi` dialect's comm_split has no comm_free; a
+/// split per call would leak). `handle` is its integer (0 for the world),
+/// what the non-blocking start takes and what the `mpi` dialect's
+/// communicators lower to.
+struct Communicator {
+  Value comm;   // !mpi.comm; null for the world
+  Value handle; // i64
+};
+
+Communicator communicatorOf(OpBuilder &b, Location loc, SymbolTable &symbols,
+                            Value where, DenseIntElementsAttr groups) {
+  MLIRContext *context = b.getContext();
+  if (!groups) // (allReduceTensor makes the world's where it needs it)
+    return {nullptr, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)};
+  auto shape = cast<ShapedType>(groups.getType()).getShape();
+  Value table =
+      constantGlobal(b, loc, symbols, "__trace_collective_groups", groups);
+  Value handle =
+      callAbi(
+          b, loc, symbols, TRACEC_COLLECTIVE_GROUP_SYMBOL,
+          ValueRange{
+              where, table,
+              arith::ConstantIntOp::create(b, loc, b.getI64Type(), shape[0]),
+              arith::ConstantIntOp::create(b, loc, b.getI64Type(), shape[1])},
+          TypeRange{b.getI64Type()})
+          .getResult(0);
+  // The handle as the dialect's communicator: convert-to-llvm maps
+  // !mpi.comm to this i64 again, and the casts cancel.
+  Value comm = UnrealizedConversionCastOp::create(
+                   b, loc, TypeRange{mpi::CommType::get(context)}, handle)
+                   .getResult(0);
+  return {comm, handle};
+}
+
+/// MPI_Allreduce of tensor `x` into a new tensor on `comm` (null: the
+/// world).
 Value allReduceTensor(OpBuilder &b, Location loc, Value x,
-                      mpi::MPI_ReductionOpEnum reduction) {
+                      mpi::MPI_ReductionOpEnum reduction,
+                      Value comm = nullptr) {
   auto type = cast<RankedTensorType>(x.getType());
   auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
   // The operand's own buffer, read in place (bufferization copies it only
@@ -261,8 +299,8 @@ Value allReduceTensor(OpBuilder &b, Location loc, Value x,
   Value sendBuffer = bufferization::ToBufferOp::create(b, loc, memrefType, x,
                                                        /*read_only=*/true);
   Value recvBuffer = memref::AllocOp::create(b, loc, memrefType);
-  Value comm =
-      mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
+  if (!comm)
+    comm = mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
   mpi::AllReduceOp::create(b, loc, TypeRange{}, asVector(b, loc, sendBuffer),
                            asVector(b, loc, recvBuffer), reduction, comm);
   return bufferization::ToTensorOp::create(b, loc, type, recvBuffer,
@@ -333,7 +371,7 @@ int32_t reductionCode(StringRef reduction) {
 /// into. Returns the result, as a tensor defined before `wait`.
 Value startAllReduce(ConversionPatternRewriter &b, Location loc,
                      SymbolTable &symbols, GuardedCollective &guard, Value x,
-                     StringRef reduction, Operation *wait) {
+                     StringRef reduction, Value communicator, Operation *wait) {
   auto type = cast<RankedTensorType>(x.getType());
   Value send = bufferization::ToBufferOp::create(b, loc, bufferTypeOf(type), x,
                                                  /*read_only=*/true);
@@ -355,7 +393,8 @@ Value startAllReduce(ConversionPatternRewriter &b, Location loc,
                 arith::ConstantIntOp::create(
                     b, loc, b.getI32Type(), elementCode(type.getElementType())),
                 arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                             reductionCode(reduction))},
+                                             reductionCode(reduction)),
+                communicator},
             TypeRange{pointer})
             .getResult(0);
     scf::YieldOp::create(b, loc, request);
@@ -389,20 +428,30 @@ struct LowerAllReduce : CollectivePattern<AllReduceOp> {
     Operation *wait = overlap ? waitPoint(reduce) : nullptr;
     if (wait == reduce->getNextNode())
       wait = nullptr; // nothing to overlap
-    GuardedCollective guard(rewriter, reduce, symbols);
+    // With groups, the world must have the size they partition.
+    GuardedCollective guard(rewriter, reduce, symbols,
+                            reduce.getGroupsWorldSize());
+    Communicator communicator = communicatorOf(
+        rewriter, loc, symbols, guard.description(), reduce.getGroupsAttr());
     Value result;
     if (wait) {
       result =
           startAllReduce(rewriter, loc, symbols, guard, adaptor.getX().front(),
-                         reduce.getReduction(), wait);
+                         reduce.getReduction(), communicator.handle, wait);
       rewriter.setInsertionPoint(wait);
     } else {
       result = allReduceTensor(rewriter, loc, adaptor.getX().front(),
-                               reductionOf(reduce.getReduction()));
+                               reductionOf(reduce.getReduction()),
+                               communicator.comm);
       guard.end();
     }
     if (reduce.getReduction() == "mean") {
       Value size = guard.worldSize();
+      if (int64_t groupSize = reduce.getGroupSize())
+        size = tensor::FromElementsOp::create(
+            rewriter, loc, RankedTensorType::get({}, rewriter.getI32Type()),
+            ValueRange{arith::ConstantIntOp::create(
+                rewriter, loc, rewriter.getI32Type(), groupSize)});
       Value count = CastOp::create(rewriter, loc, size, type.getElementType());
       result = DivOp::create(rewriter, loc, result, count);
     }

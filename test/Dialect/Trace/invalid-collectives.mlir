@@ -101,3 +101,27 @@ func.func @gather_overflow(%x: tensor<4xf32>) {
   %0, %c = trace.all_gather %x {axis = 0, world_size = 4611686018427387904} : tensor<4xf32> -> tensor<0xf32>
   return
 }
+
+// -----
+
+func.func @groups_not_a_partition(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_reduce' op groups must hold the ranks 0 ... 3 of a world of 4 processes, got rank 4}}
+  %0, %c = trace.all_reduce %x {groups = dense<[[0, 1], [2, 4]]> : tensor<2x2xi64>} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @groups_repeat_a_rank(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_reduce' op groups name rank 1 twice}}
+  %0, %c = trace.all_reduce %x {groups = dense<[[0, 1], [1, 3]]> : tensor<2x2xi64>} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @groups_not_2d(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_reduce' op groups must be a non-empty 2-d array of ranks (a row per group), got 'tensor<4xi64>'}}
+  %0, %c = trace.all_reduce %x {groups = dense<[0, 1, 2, 3]> : tensor<4xi64>} : tensor<4xf32>
+  return
+}

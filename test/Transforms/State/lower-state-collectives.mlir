@@ -64,6 +64,27 @@ func.func @max_and_rank(%x: tensor<2xi64>) -> (tensor<2xi64>, tensor<i32>) {
   return %0, %r : tensor<2xi64>, tensor<i32>
 }
 
+// With groups: the guard checks the world has the 4 processes they
+// partition, the communicator is this process's group's (made once by
+// tracec_collective_group and kept; its integer handle cast to the
+// dialect's communicator), and mean divides by the group's size, 2.
+// CHECK-LABEL: func.func @in_groups
+// CHECK: %[[WHERE:.+]] = llvm.inttoptr
+// CHECK: call @tracec_collective_check(%[[WHERE]], %{{.+}}, %{{.+}}, %c4_i64, %c-1_i64)
+// CHECK: memref.get_global @__trace_collective_groups : memref<2x2xi64>
+// CHECK: %[[TABLE:.+]] = llvm.inttoptr
+// CHECK: %[[HANDLE:.+]] = call @tracec_collective_group(%[[WHERE]], %[[TABLE]], %c2_i64, %c2_i64{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i64) -> i64
+// CHECK: %[[COMM:.+]] = builtin.unrealized_conversion_cast %[[HANDLE]] : i64 to !mpi.comm
+// CHECK: mpi.allreduce({{.+}}, MPI_SUM, %[[COMM]])
+// CHECK: %[[TWO:.+]] = arith.constant 2 : i32
+// CHECK: tensor.from_elements %[[TWO]]
+// CHECK: trace.div
+// LLVM-DAG: llvm.call @tracec_collective_group
+func.func @in_groups(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0, %c = trace.all_reduce %x {reduction = "mean", groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
 // comm_size asks MPI (MLIR 22's mpi-to-llvm has no comm_size lowering):
 // a local query, no collective.
 // CHECK-LABEL: func.func @size

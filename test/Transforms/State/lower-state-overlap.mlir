@@ -7,10 +7,11 @@
 // MPI_Iallreduce from the operand's buffer into a new one) and is waited
 // for right before the first op that uses its result (the ops between run
 // while it communicates); the wait takes both buffers again, which keeps
-// them live until then (the start's pointers are taken in a no_inline
+// them live until then; the last argument is the communicator, 0 for the
+// world (the start's pointers are taken in a no_inline
 // region, so CSE cannot fold the wait's into them). `mean` divides after
 // the wait.
-// CHECK-DAG: func.func private @tracec_collective_start(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, i32) -> !llvm.ptr
+// CHECK-DAG: func.func private @tracec_collective_start(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, i32, i64) -> !llvm.ptr
 // CHECK-DAG: func.func private @tracec_collective_wait(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: func.func @overlapped
 // CHECK: call @tracec_collective_check
@@ -19,7 +20,7 @@
 // CHECK: %[[REQUEST:.+]] = scf.execute_region -> !llvm.ptr no_inline {
 // CHECK: memref.extract_aligned_pointer_as_index %[[SEND]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[RECV]]
-// CHECK: %[[STARTED:.+]] = func.call @tracec_collective_start(%[[WHERE:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %c12_i64, %c0_i32, %c0_i32{{.*}})
+// CHECK: %[[STARTED:.+]] = func.call @tracec_collective_start(%[[WHERE:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %c12_i64, %c0_i32, %c0_i32{{.*}}, %c0_i64{{.*}})
 // CHECK: scf.yield %[[STARTED]]
 // CHECK: call @tracec_collective_end()
 // CHECK: %[[BUSY:.+]] = trace.mul %arg1, %arg1
@@ -59,7 +60,7 @@ func.func @used_next(%x: tensor<4xf64>) -> tensor<4xf64> {
 // element 1, reduction 0.
 // CHECK-LABEL: func.func @operand_used_later
 // CHECK: %[[VIEW:.+]] = tensor.extract_slice %arg0
-// CHECK: call @tracec_collective_start({{.+}}, %c4_i64, %c1_i32, %c0_i32)
+// CHECK: call @tracec_collective_start({{.+}}, %c4_i64, %c1_i32, %c0_i32, %c0_i64{{.*}})
 // CHECK: trace.mul %arg1, %arg1
 // CHECK: call @tracec_collective_wait
 // CHECK: trace.neg %[[VIEW]]

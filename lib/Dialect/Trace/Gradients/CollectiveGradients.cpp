@@ -19,11 +19,12 @@ using namespace mlir::trace;
 
 namespace {
 
-Value allReduce(OpBuilder &builder, Location loc, Value x,
-                StringRef reduction) {
+/// An all_reduce of `x`, in `groups` (null: the world).
+Value allReduce(OpBuilder &builder, Location loc, Value x, StringRef reduction,
+                DenseIntElementsAttr groups = nullptr) {
   return AllReduceOp::create(builder, loc, x.getType(),
                              ControlType::get(builder.getContext()), x,
-                             ValueRange{}, reduction)
+                             ValueRange{}, reduction, groups)
       .getResult();
 }
 
@@ -45,7 +46,8 @@ struct AllReduceGradient
     if (failed(checkLinear(op, reduce.getReduction())))
       return failure();
     return state.accumulate(reduce.getX(), allReduce(builder, op->getLoc(), dy,
-                                                     reduce.getReduction()));
+                                                     reduce.getReduction(),
+                                                     reduce.getGroupsAttr()));
   }
 
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
@@ -56,9 +58,10 @@ struct AllReduceGradient
       return success();
     if (failed(checkLinear(op, reduce.getReduction())))
       return failure();
-    return state.setTangent(
-        reduce.getResult(),
-        allReduce(builder, op->getLoc(), tangent, reduce.getReduction()));
+    return state.setTangent(reduce.getResult(),
+                            allReduce(builder, op->getLoc(), tangent,
+                                      reduce.getReduction(),
+                                      reduce.getGroupsAttr()));
   }
 };
 

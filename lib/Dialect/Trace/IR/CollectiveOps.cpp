@@ -61,10 +61,47 @@ static LogicalResult verifyTiling(Operation *op, RankedTensorType part,
   return success();
 }
 
+/// `groups` (where given) is a 2-d array whose rows partition the ranks
+/// 0 ... N-1 of a world of N processes, N its number of entries.
+static LogicalResult verifyGroups(Operation *op, DenseIntElementsAttr groups) {
+  if (!groups)
+    return success();
+  auto type = cast<ShapedType>(groups.getType());
+  if (type.getRank() != 2 || type.getNumElements() == 0)
+    return op->emitOpError("groups must be a non-empty 2-d array of ranks "
+                           "(a row per group), got ")
+           << type;
+  int64_t world = type.getNumElements();
+  llvm::SmallVector<bool> seen(world, false);
+  for (APInt value : groups.getValues<APInt>()) {
+    int64_t rank = value.getSExtValue();
+    if (rank < 0 || rank >= world)
+      return op->emitOpError("groups must hold the ranks 0 ... ")
+             << world - 1 << " of a world of " << world
+             << " processes, got rank " << rank;
+    if (seen[rank])
+      return op->emitOpError("groups name rank ") << rank << " twice";
+    seen[rank] = true;
+  }
+  return success();
+}
+
 LogicalResult AllReduceOp::verify() {
   if (failed(verifyReduction(*this, getReduction(), getX().getType())))
     return failure();
+  if (failed(verifyGroups(*this, getGroupsAttr())))
+    return failure();
   return verifyCollectiveOperand(*this, getX().getType());
+}
+
+int64_t AllReduceOp::getGroupSize() {
+  DenseIntElementsAttr groups = getGroupsAttr();
+  return groups ? cast<ShapedType>(groups.getType()).getDimSize(1) : 0;
+}
+
+int64_t AllReduceOp::getGroupsWorldSize() {
+  DenseIntElementsAttr groups = getGroupsAttr();
+  return groups ? groups.getNumElements() : 0;
 }
 
 LogicalResult AllGatherOp::verify() {
