@@ -4,6 +4,7 @@ prefix (lib/python3.11/dist-packages under /usr/local), imports and runs
 without the build tree on the path, from any directory."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -209,3 +210,69 @@ def test_debian_package(tmp_path):
                          env=outside_env(), check=True, capture_output=True,
                          text=True, cwd=str(tmp_path))
     assert out.stdout.strip() == tracec.__version__
+
+
+DISTRIBUTED_MAIN = r"""
+#include "tracec/Distributed/Distributed.h"
+#include "tracec/Frontend/Frontend.h"
+#include <cstdio>
+
+using namespace tracec;
+
+int main() {
+  if (llvm::Error error = distributed::init()) {
+    llvm::errs() << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  int rank = *distributed::rank(), size = *distributed::size();
+  ConcreteFunction f = trace("sum", {{DType::f64, {2}, false}},
+                             [](llvm::ArrayRef<Value> a) {
+                               return std::vector<Value>{all_reduce(a[0])};
+                             });
+  if (llvm::Error error = f.compile()) {
+    llvm::errs() << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  Tensor x = *Tensor::fromVector<double>({double(rank), 1.0}, {2});
+  std::vector<double> sum = (*f({x}))[0].toVector<double>();
+  std::printf("rank %d of %d: %g %g\n", rank, size, sum[0], sum[1]);
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mpirun") is None,
+                    reason="OpenMPI is not installed (scripts/install-deps)")
+def test_distributed_program_builds_against_the_prefix(prefix, tmp_path):
+    """tracec::TracecDistributed, found by find_package in the prefix (the
+    config file finds MPI again): a program that all-reduces in a compiled
+    function runs under mpirun -np 2."""
+    (tmp_path / "main.cpp").write_text(DISTRIBUTED_MAIN)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(d CXX)\n"
+        "set(CMAKE_CXX_STANDARD 17)\n"
+        "find_package(tracec REQUIRED CONFIG)\n"
+        "if(NOT tracec_DISTRIBUTED_FOUND)\n"
+        "  message(FATAL_ERROR \"no tracec::TracecDistributed\")\n"
+        "endif()\n"
+        "add_executable(d main.cpp)\n"
+        "target_link_libraries(d PRIVATE tracec::TracecDistributed)\n")
+    build = tmp_path / "build"
+    clang = "/usr/lib/llvm-22/bin/clang++"
+    compiler = [f"-DCMAKE_CXX_COMPILER={clang}"] if os.path.exists(clang) \
+        else []
+    configured = subprocess.run(
+        ["cmake", "-S", str(tmp_path), "-B", str(build), "-G", "Ninja",
+         *compiler, f"-Dtracec_DIR={prefix}/lib/cmake/tracec"],
+        capture_output=True, text=True)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    built = subprocess.run(["cmake", "--build", str(build)],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
+    env = outside_env() | {
+        "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+        "OMPI_MCA_btl": "self,vader", "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+    out = subprocess.run(["mpirun", "-np", "2", str(build / "d")], env=env,
+                         capture_output=True, text=True, cwd=str(tmp_path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sorted(out.stdout.splitlines()) == [
+        "rank 0 of 2: 1 2", "rank 1 of 2: 1 2"]
