@@ -1,8 +1,8 @@
 //===- TraceCollectiveOps.td - Collectives across processes -*- tablegen -*-===//
 //
 // The processes of MPI's world communicator: their rank and number,
-// all_reduce, broadcast, all_gather and reduce_scatter, lowered to the
-// `mpi` dialect (MPI_Allreduce).
+// all_reduce, broadcast, all_gather and reduce_scatter, on the world or in
+// groups of processes, lowered to the `mpi` dialect (MPI_Allreduce).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +11,11 @@
 
 include "Trace/TraceBase.td"
 include "Trace/TraceTypes.td"
+include "Trace/ProcessGroupsOpInterface.td"
 
 def Trace_AllReduceOp : Trace_Op<"all_reduce",
     [MemoryEffects<[MemRead, MemWrite]>,
+     ProcessGroupsOpInterface,
      TypesMatchWith<"result has the operand's type", "x", "result",
                     "$_self">]> {
   let summary = "elementwise reduction of a tensor over every process";
@@ -33,7 +35,8 @@ def Trace_AllReduceOp : Trace_Op<"all_reduce",
     replica_groups), each process reduces with the processes of its row
     only, on a communicator made once per process (MPI_Comm_split) and
     kept; `mean` divides by the row's length. Running in a world of
-    another size is an error at run time.
+    another size is an error at run time. The other collectives take
+    `groups` too.
     ```mlir
     %g, %c = trace.all_reduce %x {groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<4xf32>
     ```
@@ -55,17 +58,12 @@ def Trace_AllReduceOp : Trace_Op<"all_reduce",
     static ::mlir::Value sumIdentity(::mlir::OpBuilder &builder,
                                      ::mlir::Location loc,
                                      ::mlir::RankedTensorType type);
-    /// The processes each reduces with: the length of a row of `groups`,
-    /// 0 (the world's, known at run time) without groups.
-    int64_t getGroupSize();
-    /// The world's size `groups` asks for (their number of entries), 0
-    /// without groups.
-    int64_t getGroupsWorldSize();
   }];
 }
 
 def Trace_BroadcastOp : Trace_Op<"broadcast",
     [MemoryEffects<[MemRead, MemWrite]>,
+     ProcessGroupsOpInterface,
      TypesMatchWith<"result has the operand's type", "x", "result",
                     "$_self">]> {
   let summary = "a tensor from one process to every process";
@@ -77,27 +75,33 @@ def Trace_BroadcastOp : Trace_Op<"broadcast",
     ```mlir
     %w, %c = trace.broadcast %w0 after(%c0) {root = 0} : tensor<784x512xf32>
     ```
+    With `groups` (as `trace.all_reduce`'s), each process gets the operand
+    of the process at position `root` of its row.
     Gradient: every process's result came from the root's operand, so the
     root's cotangent is the all_reduce `sum` of the results' cotangents,
     and the other processes' is zero (their operand reaches nothing);
-    tangent: the root's tangent, broadcast.
+    tangent: the root's tangent, broadcast; in the same groups.
   }];
   let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
-                       DefaultValuedAttr<I64Attr, "0">:$root);
+                       DefaultValuedAttr<I64Attr, "0">:$root,
+                       OptionalAttr<I64ElementsAttr>:$groups);
   let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = "$x (`after` `(` $after^ `)`)? attr-dict `:` type($x)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// `value` on process `root`, zeros on the others: what a broadcast
-    /// sums over processes, and where its gradient goes.
+    /// `value` on process `root` (of its group, with `groups`), zeros on
+    /// the others: what a broadcast sums over processes, and where its
+    /// gradient goes.
     static ::mlir::Value onRootOnly(::mlir::OpBuilder &builder,
                                     ::mlir::Location loc, ::mlir::Value value,
-                                    int64_t root);
+                                    int64_t root,
+                                    ::mlir::DenseIntElementsAttr groups);
   }];
 }
 
 def Trace_AllGatherOp : Trace_Op<"all_gather",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead, MemWrite]>,
+     ProcessGroupsOpInterface]> {
   let summary = "every process's tensor, concatenated along an axis";
   let description = [{
     MPI's `MPI_Allgather` on the world communicator, tiled as
@@ -111,12 +115,17 @@ def Trace_AllGatherOp : Trace_Op<"all_gather",
     ```mlir
     %all, %c = trace.all_gather %x {axis = 0, world_size = 2} : tensor<3x4xf32> -> tensor<6x4xf32>
     ```
+    With `groups` (as `trace.all_reduce`'s), each process gathers its
+    row's operands in the row's order, and `world_size` is the length of
+    a row.
     Gradient: process r's operand is slice r of every process's result,
     so its cotangent is slice r of the sum of the results' cotangents, a
-    `trace.reduce_scatter` sum; tangent: the tangents, gathered.
+    `trace.reduce_scatter` sum; tangent: the tangents, gathered; in the
+    same groups.
   }];
   let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
-                       I64Attr:$axis, I64Attr:$world_size);
+                       I64Attr:$axis, I64Attr:$world_size,
+                       OptionalAttr<I64ElementsAttr>:$groups);
   let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = [{
     $x (`after` `(` $after^ `)`)? attr-dict `:` type($x) `->` type($result)
@@ -125,7 +134,8 @@ def Trace_AllGatherOp : Trace_Op<"all_gather",
 }
 
 def Trace_ReduceScatterOp : Trace_Op<"reduce_scatter",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead, MemWrite]>,
+     ProcessGroupsOpInterface]> {
   let summary = "an all_reduce of which each process keeps one slice";
   let description = [{
     MPI's `MPI_Reduce_scatter_block` on the world communicator: every
@@ -139,14 +149,18 @@ def Trace_ReduceScatterOp : Trace_Op<"reduce_scatter",
     ```mlir
     %part, %c = trace.reduce_scatter %g {axis = 0, world_size = 2} : tensor<6x4xf32> -> tensor<3x4xf32>
     ```
+    With `groups` (as `trace.all_reduce`'s), each process reduces with
+    its row's processes and keeps the slice of its position in the row;
+    `world_size` is the length of a row.
     Gradient: slice r of every process's operand reaches process r's
     result, so the operand's cotangent is the results' cotangents
-    gathered (`trace.all_gather`; of `mean`, divided by `world_size`).
-    `max` and `min` have none.
+    gathered (`trace.all_gather`; of `mean`, divided by `world_size`), in
+    the same groups. `max` and `min` have none.
   }];
   let arguments = (ins Trace_NumericTensor:$x, Variadic<Trace_ControlType>:$after,
                        DefaultValuedStrAttr<StrAttr, "sum">:$reduction,
-                       I64Attr:$axis, I64Attr:$world_size);
+                       I64Attr:$axis, I64Attr:$world_size,
+                       OptionalAttr<I64ElementsAttr>:$groups);
   let results = (outs Trace_NumericTensor:$result, Trace_ControlType:$control);
   let assemblyFormat = [{
     $x (`after` `(` $after^ `)`)? attr-dict `:` type($x) `->` type($result)
@@ -154,8 +168,9 @@ def Trace_ReduceScatterOp : Trace_Op<"reduce_scatter",
   let hasVerifier = 1;
 }
 
-class Trace_CommQueryOp<string mnemonic, string what>
-    : Trace_Op<mnemonic, [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+class Trace_CommQueryOp<string mnemonic, string what, list<Trait> traits = []>
+    : Trace_Op<mnemonic, !listconcat(traits, [Pure,
+               DeclareOpInterfaceMethods<InferTypeOpInterface>])> {
   let summary = what # " in MPI's world communicator, a tensor<i32>";
   let results = (outs RankedTensorOf<[I32]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
@@ -171,7 +186,18 @@ class Trace_CommQueryOp<string mnemonic, string what>
   }];
 }
 
-def Trace_CommRankOp : Trace_CommQueryOp<"comm_rank", "this process's rank">;
+def Trace_CommRankOp : Trace_CommQueryOp<"comm_rank", "this process's rank",
+                                         [ProcessGroupsOpInterface]> {
+  let description = [{
+    This process's rank in MPI's world communicator; with `groups` (as
+    `trace.all_reduce`'s), its position in its row (JAX's `axis_index`
+    in groups), which is an error at run time in a world of another size.
+    ```mlir
+    %r = trace.comm_rank {groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<i32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64ElementsAttr>:$groups);
+}
 def Trace_CommSizeOp : Trace_CommQueryOp<"comm_size", "the number of processes">;
 
 #endif // TRACE_COLLECTIVE_OPS_TD

@@ -168,19 +168,21 @@ static void *mpi_symbol(const char *where, const char *name) {
 void *tracec_collective_start(const char *where, const void *send, void *recv,
                               int64_t count, int32_t element, int32_t reduction,
                               int64_t communicator) {
-  static const char *const datatypes[] = {"ompi_mpi_float", "ompi_mpi_double",
-                                          "ompi_mpi_int32_t",
-                                          "ompi_mpi_int64_t"};
+  const char *datatype = element == TRACEC_DTYPE_F32   ? "ompi_mpi_float"
+                         : element == TRACEC_DTYPE_F64 ? "ompi_mpi_double"
+                         : element == TRACEC_DTYPE_I32 ? "ompi_mpi_int32_t"
+                         : element == TRACEC_DTYPE_I64 ? "ompi_mpi_int64_t"
+                                                       : NULL;
   static const char *const ops[] = {"ompi_mpi_op_sum", "ompi_mpi_op_max",
                                     "ompi_mpi_op_min"};
-  if (element < 0 || element > 3 || reduction < 0 || reduction > 2)
+  if (!datatype || reduction < 0 || reduction > 2)
     fail(where, "unknown element type or reduction");
   if (count < 0 || count > INT32_MAX)
     fail(where, "more elements than one MPI call can take (2^31 - 1)");
   iallreduce_function iallreduce =
       (iallreduce_function)mpi_symbol(where, "MPI_Iallreduce");
   void *request = NULL;
-  if (iallreduce(send, recv, (int)count, mpi_symbol(where, datatypes[element]),
+  if (iallreduce(send, recv, (int)count, mpi_symbol(where, datatype),
                  mpi_symbol(where, ops[reduction]),
                  communicator ? (void *)(intptr_t)communicator
                               : mpi_symbol(where, "ompi_mpi_comm_world"),
@@ -200,13 +202,38 @@ void tracec_collective_wait(const char *where, void *request, const void *send,
   tracec_collective_end();
 }
 
+/* MPI_Comm_rank or MPI_Comm_size (`query`) of the world. */
+static int world_query(const char *where, const char *query) {
+  comm_function query_world = (comm_function)mpi_symbol(where, query);
+  int value = 0;
+  if (query_world(mpi_symbol(where, "ompi_mpi_comm_world"), &value) != 0) {
+    char why[80];
+    snprintf(why, sizeof why, "%s failed", query);
+    fail(where, why);
+  }
+  return value;
+}
+
 int32_t tracec_collective_world_size(void) {
-  const char *where = "'trace.comm_size'";
-  comm_function size_of = (comm_function)mpi_symbol(where, "MPI_Comm_size");
-  int size = 0;
-  if (size_of(mpi_symbol(where, "ompi_mpi_comm_world"), &size) != 0)
-    fail(where, "MPI_Comm_size failed");
-  return size;
+  return world_query("'trace.comm_size'", "MPI_Comm_size");
+}
+
+int32_t tracec_collective_group_rank(const char *where, const int64_t *groups,
+                                     int64_t count, int64_t size) {
+  int world_size = world_query(where, "MPI_Comm_size");
+  if (world_size != count * size) {
+    char why[160];
+    snprintf(why, sizeof why,
+             "the groups partition a world of %" PRId64
+             " processes, this one has %d",
+             count * size, world_size);
+    fail(where, why);
+  }
+  int rank = world_query(where, "MPI_Comm_rank");
+  for (int64_t i = 0; i < count * size; ++i)
+    if (groups[i] == rank)
+      return (int32_t)(i % size);
+  fail(where, "this process's rank is in none of the groups");
 }
 
 /* The groups met so far and their communicators: a few per program

@@ -77,22 +77,25 @@ bool distributed::initialized() {
   return initialized && !finalized;
 }
 
+/// MPI_Comm_rank or MPI_Comm_size (`query`, named `name`) of the world,
+/// for the API function `function`.
+static llvm::Expected<int> worldQuery(llvm::StringRef function,
+                                      int (*query)(MPI_Comm, int *),
+                                      llvm::StringRef name) {
+  if (!distributed::initialized())
+    return notInitialized(function);
+  int value = 0;
+  if (int code = query(MPI_COMM_WORLD, &value))
+    return mpiError(name, code);
+  return value;
+}
+
 llvm::Expected<int> distributed::rank() {
-  if (!initialized())
-    return notInitialized("rank");
-  int rank = 0;
-  if (int code = MPI_Comm_rank(MPI_COMM_WORLD, &rank))
-    return mpiError("MPI_Comm_rank", code);
-  return rank;
+  return worldQuery("rank", MPI_Comm_rank, "MPI_Comm_rank");
 }
 
 llvm::Expected<int> distributed::size() {
-  if (!initialized())
-    return notInitialized("size");
-  int size = 0;
-  if (int code = MPI_Comm_size(MPI_COMM_WORLD, &size))
-    return mpiError("MPI_Comm_size", code);
-  return size;
+  return worldQuery("size", MPI_Comm_size, "MPI_Comm_size");
 }
 
 llvm::Expected<unsigned> distributed::threadsPerProcess() {

@@ -77,13 +77,34 @@ Value tracec::one_hot(const Value &indices, int64_t depth, DType dtype,
 /// A collective op: `x` in; a tensor of its type and a control token out
 /// (the token orders it with the other stateful ops).
 static Value collective(llvm::StringRef name, const Value &x,
-                        llvm::StringRef attribute, mlir::Attribute value) {
+                        llvm::ArrayRef<mlir::NamedAttribute> attrs) {
   mlir::Value operand = resolve(x);
-  mlir::NamedAttribute attrs[] = {mlir::NamedAttribute(
-      mlir::StringAttr::get(&context(), attribute), value)};
   mlir::Type types[] = {operand.getType(), trace::ControlType::get(&context())};
   return wrap(createOp(name, operand, attrs, llvm::ArrayRef<mlir::Type>(types))
                   ->getResult(0));
+}
+
+/// `groups` as a collective's `groups` attribute (a 2-d i64 array, a row
+/// per group), appended to `attrs`; nothing when empty (the world).
+static void addGroups(llvm::StringRef name,
+                      llvm::ArrayRef<std::vector<int64_t>> groups,
+                      llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs) {
+  if (groups.empty())
+    return;
+  std::vector<int64_t> ranks;
+  for (const std::vector<int64_t> &group : groups) {
+    if (group.size() != groups.front().size())
+      fail(locationPrefix(location()) + ": error: '" + name.str() +
+           "' groups must all have the same size");
+    ranks.insert(ranks.end(), group.begin(), group.end());
+  }
+  auto type =
+      mlir::RankedTensorType::get({static_cast<int64_t>(groups.size()),
+                                   static_cast<int64_t>(groups.front().size())},
+                                  mlir::IntegerType::get(&context(), 64));
+  attrs.push_back(
+      mlir::NamedAttribute(mlir::StringAttr::get(&context(), "groups"),
+                           mlir::DenseIntElementsAttr::get(type, ranks)));
 }
 
 Value tracec::all_reduce(const Value &x, llvm::StringRef reduction,
@@ -92,32 +113,29 @@ Value tracec::all_reduce(const Value &x, llvm::StringRef reduction,
   llvm::SmallVector<mlir::NamedAttribute, 2> attrs = {
       mlir::NamedAttribute(mlir::StringAttr::get(&context(), "reduction"),
                            mlir::StringAttr::get(&context(), reduction))};
-  if (!groups.empty()) {
-    std::vector<int64_t> ranks;
-    for (const std::vector<int64_t> &group : groups) {
-      if (group.size() != groups.front().size())
-        fail(locationPrefix(location()) + ": error: '" + name.str() +
-             "' groups must all have the same size");
-      ranks.insert(ranks.end(), group.begin(), group.end());
-    }
-    auto type = mlir::RankedTensorType::get(
-        {static_cast<int64_t>(groups.size()),
-         static_cast<int64_t>(groups.front().size())},
-        mlir::IntegerType::get(&context(), 64));
-    attrs.push_back(
-        mlir::NamedAttribute(mlir::StringAttr::get(&context(), "groups"),
-                             mlir::DenseIntElementsAttr::get(type, ranks)));
-  }
-  mlir::Value operand = resolve(x);
-  mlir::Type types[] = {operand.getType(), trace::ControlType::get(&context())};
-  return wrap(createOp(name, operand, attrs, llvm::ArrayRef<mlir::Type>(types))
-                  ->getResult(0));
+  addGroups(name, groups, attrs);
+  return collective(name, x, attrs);
 }
 
-Value tracec::broadcast(const Value &x, int64_t root) {
+Value tracec::broadcast(const Value &x, int64_t root,
+                        llvm::ArrayRef<std::vector<int64_t>> groups) {
+  llvm::StringRef name = trace::BroadcastOp::getOperationName();
   mlir::OpBuilder b(&context());
-  return collective(trace::BroadcastOp::getOperationName(), x, "root",
-                    b.getI64IntegerAttr(root));
+  llvm::SmallVector<mlir::NamedAttribute, 2> attrs = {
+      b.getNamedAttr("root", b.getI64IntegerAttr(root))};
+  addGroups(name, groups, attrs);
+  return collective(name, x, attrs);
+}
+
+Value tracec::comm_rank(llvm::ArrayRef<std::vector<int64_t>> groups) {
+  llvm::StringRef name = trace::CommRankOp::getOperationName();
+  llvm::SmallVector<mlir::NamedAttribute, 1> attrs;
+  addGroups(name, groups, attrs);
+  mlir::Type types[] = {
+      mlir::RankedTensorType::get({}, mlir::IntegerType::get(&context(), 32))};
+  return wrap(createOp(name, mlir::ValueRange{}, attrs,
+                       llvm::ArrayRef<mlir::Type>(types))
+                  ->getResult(0));
 }
 
 /// A collective that tiles `x` along `axis` over `worldSize` processes into
@@ -149,7 +167,8 @@ static int64_t tiledAxis(llvm::StringRef name, const Value &x, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
-Value tracec::all_gather(const Value &x, int64_t axis, int64_t worldSize) {
+Value tracec::all_gather(const Value &x, int64_t axis, int64_t worldSize,
+                         llvm::ArrayRef<std::vector<int64_t>> groups) {
   llvm::StringRef name = trace::AllGatherOp::getOperationName();
   axis = tiledAxis(name, x, axis, worldSize);
   mlir::OpBuilder b(&context());
@@ -160,14 +179,16 @@ Value tracec::all_gather(const Value &x, int64_t axis, int64_t worldSize) {
          std::to_string(axis) + " of " + x.typeString() + " times world size " +
          std::to_string(worldSize) + " overflows");
   shape[axis] = *tiled;
-  mlir::NamedAttribute attributes[] = {
+  llvm::SmallVector<mlir::NamedAttribute, 3> attributes = {
       b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
       b.getNamedAttr("world_size", b.getI64IntegerAttr(worldSize))};
+  addGroups(name, groups, attributes);
   return tilingCollective(name, x, attributes, shape);
 }
 
 Value tracec::reduce_scatter(const Value &x, llvm::StringRef reduction,
-                             int64_t axis, int64_t worldSize) {
+                             int64_t axis, int64_t worldSize,
+                             llvm::ArrayRef<std::vector<int64_t>> groups) {
   llvm::StringRef name = trace::ReduceScatterOp::getOperationName();
   axis = tiledAxis(name, x, axis, worldSize);
   llvm::SmallVector<int64_t> shape(x.shape());
@@ -177,10 +198,11 @@ Value tracec::reduce_scatter(const Value &x, llvm::StringRef reduction,
          " does not split into " + std::to_string(worldSize) + " equal slices");
   shape[axis] /= worldSize;
   mlir::OpBuilder b(&context());
-  mlir::NamedAttribute attributes[] = {
+  llvm::SmallVector<mlir::NamedAttribute, 4> attributes = {
       b.getNamedAttr("reduction", b.getStringAttr(reduction)),
       b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
       b.getNamedAttr("world_size", b.getI64IntegerAttr(worldSize))};
+  addGroups(name, groups, attributes);
   return tilingCollective(name, x, attributes, shape);
 }
 

@@ -146,7 +146,9 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
       {TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL,
        reinterpret_cast<void *>(&tracec_collective_world_size)},
       {TRACEC_COLLECTIVE_GROUP_SYMBOL,
-       reinterpret_cast<void *>(&tracec_collective_group)}};
+       reinterpret_cast<void *>(&tracec_collective_group)},
+      {TRACEC_COLLECTIVE_GROUP_RANK_SYMBOL,
+       reinterpret_cast<void *>(&tracec_collective_group_rank)}};
   for (auto [name, address] : collectives)
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                llvm::JITSymbolFlags::Exported};

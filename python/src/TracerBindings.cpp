@@ -324,15 +324,29 @@ void tracec::python::bindTracer(py::module_ &m) {
       },
       py::arg("x"), py::arg("reduction"),
       py::arg("groups") = std::vector<std::vector<int64_t>>{});
-  m.def("broadcast",
-        [](const Value &x, int64_t root) { return broadcast(x, root); });
-  m.def("all_gather", [](const Value &x, int64_t axis, int64_t worldSize) {
-    return all_gather(x, axis, worldSize);
-  });
-  m.def("reduce_scatter", [](const Value &x, const std::string &reduction,
-                             int64_t axis, int64_t worldSize) {
-    return reduce_scatter(x, reduction, axis, worldSize);
-  });
+  using Groups = std::vector<std::vector<int64_t>>;
+  m.def(
+      "broadcast",
+      [](const Value &x, int64_t root, const Groups &groups) {
+        return broadcast(x, root, groups);
+      },
+      py::arg("x"), py::arg("root"), py::arg("groups") = Groups{});
+  m.def(
+      "all_gather",
+      [](const Value &x, int64_t axis, int64_t worldSize,
+         const Groups &groups) {
+        return all_gather(x, axis, worldSize, groups);
+      },
+      py::arg("x"), py::arg("axis"), py::arg("world_size"),
+      py::arg("groups") = Groups{});
+  m.def(
+      "reduce_scatter",
+      [](const Value &x, const std::string &reduction, int64_t axis,
+         int64_t worldSize, const Groups &groups) {
+        return reduce_scatter(x, reduction, axis, worldSize, groups);
+      },
+      py::arg("x"), py::arg("reduction"), py::arg("axis"),
+      py::arg("world_size"), py::arg("groups") = Groups{});
   m.def("print", [](const Value &x, const std::string &message) {
     print(x, message);
   });

@@ -1,6 +1,8 @@
-"""Run by test_distributed.py under `mpirun -np 4`: all_reduce within
+"""Run by test_distributed.py under `mpirun -np 4`: the collectives within
 groups of processes (XLA's replica groups), eager and compiled, blocking
-and overlapped, and its gradient; every rank prints "rank R groups ok"."""
+and overlapped, and their gradients (against central differences for
+broadcast, all_gather and reduce_scatter); every rank prints
+"rank R groups ok"."""
 import os
 import sys
 
@@ -46,6 +48,8 @@ def main():
                                           * c))(x)
         np.testing.assert_allclose(g, np.full((2, 3),
                                               float(sum(r + 1 for r in mine))))
+        check_tiling_in(groups, rank, every)
+    check_gradients_in([[3, 1], [0, 2]], rank)
     for bad in ([[0, 1], [2, 2]], [[0, 1, 2], [3]], [[0, 1]]):
         try:
             dist.all_reduce(x, groups=bad)
@@ -53,7 +57,77 @@ def main():
             assert "groups must" in str(error), error
         else:
             raise AssertionError(f"groups {bad} were accepted")
+    try:
+        dist.broadcast(x, root=2, groups=[[0, 1], [2, 3]])
+    except ValueError as error:
+        assert "not a rank of a group of 2" in str(error), error
+    else:
+        raise AssertionError("a root outside the groups was accepted")
     print(f"rank {rank} groups ok", flush=True)
+
+
+def check_tiling_in(groups, rank, every):
+    """broadcast, all_gather and reduce_scatter in `groups` against NumPy,
+    eager and compiled: positions in a group follow the group's order."""
+    mine = next(g for g in groups if rank in g)
+    position = mine.index(rank)
+    x = every[rank]
+    np.testing.assert_array_equal(dist.broadcast(x, 1, groups), every[mine[1]])
+    np.testing.assert_array_equal(
+        tracec.jit(lambda x: dist.broadcast(x * 2, 0, groups))(x),
+        2 * every[mine[0]])
+    gathered = np.concatenate([every[r] for r in mine], axis=1)
+    np.testing.assert_array_equal(dist.all_gather(x, 1, groups), gathered)
+    np.testing.assert_array_equal(
+        tracec.jit(lambda x: dist.all_gather(x, -1, groups))(x), gathered)
+    # Rows 2p, 2p + 1 of the group's reduction: position p's slice.
+    tall = [np.arange(12.0).reshape(4, 3) * (r + 1) for r in range(4)]
+    rows = slice(2 * position, 2 * position + 2)
+    for op, reduce in [("sum", sum), ("mean", lambda t: sum(t) / len(t)),
+                       ("min", lambda t: np.min(t, axis=0))]:
+        expected = reduce([tall[r] for r in mine])[rows]
+        np.testing.assert_allclose(
+            dist.reduce_scatter(tall[rank], op, groups=groups), expected,
+            rtol=1e-15)
+        np.testing.assert_allclose(
+            tracec.jit(lambda t: dist.reduce_scatter(t, op, 0, groups))(
+                tall[rank]), expected, rtol=1e-15)
+
+
+def check_gradients_in(groups, rank):
+    """Gradients of broadcast, all_gather and reduce_scatter in `groups`
+    against central differences of the loss summed over every process,
+    one process's operand perturbed at a time (f64)."""
+    weights = np.random.default_rng(rank).normal(size=(2, 6))
+
+    def broadcasted(x):
+        return tnp.sum(tnp.tanh(dist.broadcast(x, 1, groups)) *
+                       weights[:, :3])
+
+    def gathered(x):
+        return tnp.sum(tnp.tanh(dist.all_gather(x, 1, groups)) * weights)
+
+    def scattered(op):
+        return lambda t: tnp.sum(tnp.tanh(
+            dist.reduce_scatter(tnp.sin(t), op, 0, groups)) * weights[:, :3])
+
+    total = tracec.jit(lambda f, x: dist.all_reduce(f(x)), static_argnums=0)
+    x0 = np.random.default_rng(10 + rank).normal(size=(2, 3)) / 4
+    tall0 = np.random.default_rng(20 + rank).normal(size=(4, 3)) / 4
+    for f, start in [(broadcasted, x0), (gathered, x0),
+                     (scattered("sum"), tall0), (scattered("mean"), tall0)]:
+        gradient = tracec.grad(f)(start)
+        for owner in range(4):
+            for i in range(start.size):
+                step = np.zeros(start.size)
+                if rank == owner:
+                    step[i] = 1e-6
+                step = step.reshape(start.shape)
+                difference = (total(f, start + step) -
+                              total(f, start - step)) / 2e-6
+                if rank == owner:
+                    np.testing.assert_allclose(gradient.flat[i], difference,
+                                               rtol=1e-6, atol=1e-9)
 
 
 if __name__ == "__main__":

@@ -180,48 +180,65 @@ def all_reduce_gradients(gradients, op="mean", groups=None):
     return tree_map(lambda g: all_reduce(g, op, groups), gradients)
 
 
-def _broadcast(x, root):
-    return _C.broadcast(x, root)
+def _broadcast(x, root, groups=()):
+    return _C.broadcast(x, root, [list(g) for g in groups])
 
 
-def broadcast(x, root=0):
+def broadcast(x, root=0, groups=None):
     """Rank `root`'s `x` on every process (MPI_Bcast, the op
     trace.broadcast): each process passes an array of the same shape and
     dtype (float32, float64, int32, int64). Its gradient goes to the
-    root: the sum over processes of the results' cotangents."""
-    if not isinstance(root, int) or not 0 <= root < size():
-        raise ValueError(f"broadcast root {root} is not a rank of a world of "
-                         f"{size()}")
-    return _collective(_broadcast, x, root, name="broadcast")
+    root: the sum over processes of the results' cotangents.
+
+    `groups` (as all_reduce's): each group's process at position `root`
+    of its group sends to its group."""
+    groups = _groups(groups)
+    processes = len(groups[0]) if groups else size()
+    if not isinstance(root, int) or not 0 <= root < processes:
+        raise ValueError(f"broadcast root {root} is not a rank of a "
+                         f"{'group' if groups else 'world'} of {processes}")
+    return _collective(_broadcast, x, root, groups, name="broadcast")
 
 
-def _all_gather(x, axis, world_size):
-    return _C.all_gather(x, axis, world_size)
+def _all_gather(x, axis, world_size, groups=()):
+    return _C.all_gather(x, axis, world_size, [list(g) for g in groups])
 
 
-def all_gather(x, axis=0):
+def all_gather(x, axis=0, groups=None):
     """Every process's `x` concatenated along `axis` in rank order
     (MPI_Allgather; torch.distributed.all_gather_into_tensor, JAX's
     all_gather with tiled=True): each process passes an array of the same
     shape and dtype (float32, float64, int32, int64). Its gradient is the
-    reduce_scatter sum of the result's cotangent."""
-    return _collective(_all_gather, x, axis, size(), name="all_gather")
+    reduce_scatter sum of the result's cotangent.
+
+    `groups` (as all_reduce's): its group's arrays, in the group's
+    order."""
+    groups = _groups(groups)
+    processes = len(groups[0]) if groups else size()
+    return _collective(_all_gather, x, axis, processes, groups,
+                       name="all_gather")
 
 
-def _reduce_scatter(x, op, axis, world_size):
-    return _C.reduce_scatter(x, op, axis, world_size)
+def _reduce_scatter(x, op, axis, world_size, groups=()):
+    return _C.reduce_scatter(x, op, axis, world_size,
+                             [list(g) for g in groups])
 
 
-def reduce_scatter(x, op="sum", axis=0):
+def reduce_scatter(x, op="sum", axis=0, groups=None):
     """Process r's slice of the elementwise `op` ("sum", "mean", "max",
     "min") of `x` over every process, `axis` split into size() equal
     slices (MPI_Reduce_scatter_block; torch.distributed.
     reduce_scatter_tensor, JAX's psum_scatter with tiled=True). Its
-    gradient gathers the result's cotangent."""
+    gradient gathers the result's cotangent.
+
+    `groups` (as all_reduce's): reduced over its group, `axis` split into
+    a slice per process of the group, the slice of its position."""
     if op not in _REDUCTIONS:
         raise ValueError(f"reduce_scatter op must be one of {_REDUCTIONS}, "
                          f"got {op!r}")
-    return _collective(_reduce_scatter, x, op, axis, size(),
+    groups = _groups(groups)
+    processes = len(groups[0]) if groups else size()
+    return _collective(_reduce_scatter, x, op, axis, processes, groups,
                        name="reduce_scatter")
 
 

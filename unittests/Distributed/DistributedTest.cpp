@@ -75,6 +75,32 @@ TEST(Distributed, AllReduceInGroupsReducesWithinEachGroup) {
             (std::vector<double>{0.5, 1.0, -1.0}));
 }
 
+TEST(Distributed, CollectivesInGroupsUseTheGroupsOrder) {
+  int rank = expect(distributed::rank());
+  // One group of both processes, listed backwards: process 1 is at
+  // position 0, the root of the broadcast and the first of the gather.
+  const std::vector<std::vector<int64_t>> backwards = {{1, 0}};
+  ConcreteFunction f =
+      trace("ordered groups", {{DType::f64, {2}, false}},
+            [&](llvm::ArrayRef<Value> a) {
+              return std::vector<Value>{
+                  comm_rank(backwards), broadcast(a[0], 0, backwards),
+                  all_gather(a[0], 0, 2, backwards),
+                  reduce_scatter(a[0], "sum", 0, 2, backwards)};
+            });
+  ASSERT_FALSE(bool(f.compile()));
+  Tensor x =
+      expect(Tensor::fromVector<double>({rank + 1.0, -rank - 0.25}, {2}));
+  std::vector<Tensor> results = expect(f({x}));
+  EXPECT_EQ(results[0].toVector<int64_t>(), (std::vector<int64_t>{1 - rank}));
+  EXPECT_EQ(results[1].toVector<double>(), (std::vector<double>{2.0, -1.25}));
+  EXPECT_EQ(results[2].toVector<double>(),
+            (std::vector<double>{2.0, -1.25, 1.0, -0.25}));
+  // The sum {3, -1.5}: position 0 (process 1) keeps 3, process 0 -1.5.
+  EXPECT_EQ(results[3].toVector<double>(),
+            (std::vector<double>{rank == 1 ? 3.0 : -1.5}));
+}
+
 TEST(Distributed, BroadcastVariablesGivesEveryProcessTheRootsValues) {
   int rank = expect(distributed::rank()), size = expect(distributed::size());
   Variable weights(expect(Tensor::fromVector<float>(

@@ -19,6 +19,8 @@
 #ifndef TRACEC_ABI_TRACEC_COLLECTIVES_H
 #define TRACEC_ABI_TRACEC_COLLECTIVES_H
 
+#include "tracec/ABI/tracec_dtype.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -32,6 +34,7 @@ extern "C" {
 #define TRACEC_COLLECTIVE_WAIT_SYMBOL "tracec_collective_wait"
 #define TRACEC_COLLECTIVE_WORLD_SIZE_SYMBOL "tracec_collective_world_size"
 #define TRACEC_COLLECTIVE_GROUP_SYMBOL "tracec_collective_group"
+#define TRACEC_COLLECTIVE_GROUP_RANK_SYMBOL "tracec_collective_group_rank"
 
 /* This process starts waiting on the collective `where` describes (its
    location, op, attributes and type): a watchdog ends the job if it has
@@ -57,18 +60,13 @@ void tracec_collective_end(void);
      tracec_collective_wait(where, request, send, recv);
    (OpenMPI's MPI_Iallreduce and MPI_Wait, looked up in the process, on
    `communicator`: 0 for the world, else tracec_collective_group's;
-   computation runs between the two). `element` is one of
-   TRACEC_COLLECTIVE_F32 ..., `reduction` one of TRACEC_COLLECTIVE_SUM ....
+   computation runs between the two). `element` is TRACEC_DTYPE_F32, _F64,
+   _I32 or _I64 (tracec_dtype.h), `reduction` one of TRACEC_COLLECTIVE_SUM
+   ....
    Neither buffer may be touched in between: the wait takes them again so
    that compiled code keeps them live until then (it does not read them).
    The wait is watched as a begin ... end is. An MPI error ends the job
    naming `where`. */
-enum {
-  TRACEC_COLLECTIVE_F32 = 0,
-  TRACEC_COLLECTIVE_F64 = 1,
-  TRACEC_COLLECTIVE_I32 = 2,
-  TRACEC_COLLECTIVE_I64 = 3
-};
 enum {
   TRACEC_COLLECTIVE_SUM = 0,
   TRACEC_COLLECTIVE_MAX = 1,
@@ -94,6 +92,13 @@ int32_t tracec_collective_world_size(void);
    lower to). */
 int64_t tracec_collective_group(const char *where, const int64_t *groups,
                                 int64_t count, int64_t size);
+
+/* This process's position in its group (trace.comm_rank with `groups`, laid
+   out as above): a lookup, no communicator. Ends the job with an error
+   naming `where` when the world does not have the count * size processes
+   the groups partition. */
+int32_t tracec_collective_group_rank(const char *where, const int64_t *groups,
+                                     int64_t count, int64_t size);
 
 #ifdef __cplusplus
 }

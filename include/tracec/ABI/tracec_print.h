@@ -12,23 +12,13 @@
 #ifndef TRACEC_ABI_TRACEC_PRINT_H
 #define TRACEC_ABI_TRACEC_PRINT_H
 
+#include "tracec/ABI/tracec_dtype.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Element types, in the order of tracec::DType. f16/bf16 elements are their
-   16-bit patterns; i1 elements are one byte each (0 or 1). */
-enum tracec_dtype {
-  TRACEC_DTYPE_F16 = 0,
-  TRACEC_DTYPE_BF16 = 1,
-  TRACEC_DTYPE_F32 = 2,
-  TRACEC_DTYPE_F64 = 3,
-  TRACEC_DTYPE_I1 = 4,
-  TRACEC_DTYPE_I32 = 5,
-  TRACEC_DTYPE_I64 = 6
-};
 
 /* The callback's symbol name, for code generators. */
 #define TRACEC_PRINT_TENSOR_SYMBOL "tracec_print_tensor"

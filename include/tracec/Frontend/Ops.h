@@ -146,20 +146,30 @@ Value all_reduce(const Value &x, llvm::StringRef reduction = "sum",
 
 /// Process `root`'s `x` on every process (trace.broadcast, MPI's bcast),
 /// ordered as all_reduce. `root` must be a rank of the world: another
-/// ends the job with an error naming the op.
-Value broadcast(const Value &x, int64_t root = 0);
+/// ends the job with an error naming the op. With `groups` (as
+/// all_reduce's), the `root`th process of each group's `x` on its group.
+Value broadcast(const Value &x, int64_t root = 0,
+                llvm::ArrayRef<std::vector<int64_t>> groups = {});
 
 /// Every process's `x`, concatenated along `axis` in rank order
 /// (trace.all_gather, MPI's allgather), ordered as all_reduce. Traced for
 /// a world of `worldSize` processes (comm_size(), which the result's shape
-/// depends on); running in another is an error.
-Value all_gather(const Value &x, int64_t axis, int64_t worldSize);
+/// depends on); running in another is an error. With `groups`, its
+/// group's, in the group's order; `worldSize` is a group's size.
+Value all_gather(const Value &x, int64_t axis, int64_t worldSize,
+                 llvm::ArrayRef<std::vector<int64_t>> groups = {});
 
 /// Slice `rank` of the elementwise `reduction` of `x` over every process,
 /// `axis` split into `worldSize` equal slices (trace.reduce_scatter, MPI's
-/// reduce_scatter_block), ordered as all_reduce and traced as all_gather.
+/// reduce_scatter_block), ordered as all_reduce and traced as all_gather
+/// (with `groups` too).
 Value reduce_scatter(const Value &x, llvm::StringRef reduction, int64_t axis,
-                     int64_t worldSize);
+                     int64_t worldSize,
+                     llvm::ArrayRef<std::vector<int64_t>> groups = {});
+
+/// This process's rank in MPI's world, a tensor<i32> (trace.comm_rank);
+/// with `groups`, its position in its group (JAX's axis_index).
+Value comm_rank(llvm::ArrayRef<std::vector<int64_t>> groups = {});
 
 /// Prints `x` (after `message`, if any) to stdout when the compiled function
 /// runs, in program order with the other stateful ops.

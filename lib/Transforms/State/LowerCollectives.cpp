@@ -18,10 +18,12 @@
 // `mean` divides the sum by the number of processes (a trace.div, lowered
 // with the rest), which the check's all-reduce gives. broadcast, all_gather and
 // reduce_scatter are all-reduces too (MLIR 22's `mpi` dialect has no other
-// collective). The module is marked as calling OpenMPI (the dlti entry
-// "MPI:Implementation" that convert-to-llvm reads for the ABI: the
-// communicator, datatypes and operations are OpenMPI's global symbols, which
-// the process that runs the code must have loaded, MPI_Init called).
+// collective). With `groups`, each runs on this process's group's
+// communicator, where its rank is its position in the group. The module is
+// marked as calling OpenMPI (the dlti entry "MPI:Implementation" that
+// convert-to-llvm reads for the ABI: the communicator, datatypes and operations
+// are OpenMPI's global symbols, which the process that runs the code must have
+// loaded, MPI_Init called).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +75,29 @@ func::CallOp callAbi(OpBuilder &b, Location loc, SymbolTable &symbols,
   return func::CallOp::create(b, loc, callee, arguments);
 }
 
+/// `op`'s name, attributes and operand type: what processes must agree on.
+std::string describe(Operation *op) {
+  std::string description;
+  llvm::raw_string_ostream os(description);
+  os << "'" << op->getName() << "' " << op->getAttrDictionary();
+  if (op->getNumOperands())
+    os << " of " << op->getOperand(0).getType();
+  return description;
+}
+
+/// A constant C string that names `op` in errors: its location, if a file
+/// one, and its description.
+Value whereString(OpBuilder &b, Operation *op, SymbolTable &symbols) {
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << describe(op);
+  return constantString(b, op->getLoc(), symbols, "__trace_collective_where",
+                        where);
+}
+
 /// Wraps the all-reduces a collective lowers to: first a wait the
 /// watchdog times and a check that every process reached the same
 /// collective (the MPI_MAX of {signature, -signature, rank + 1} gives the
@@ -83,23 +108,13 @@ public:
   GuardedCollective(OpBuilder &b, Operation *op, SymbolTable &symbols,
                     int64_t worldSize = 0, int64_t root = -1)
       : b(b), loc(op->getLoc()), symbols(symbols) {
-    std::string description;
-    llvm::raw_string_ostream os(description);
-    os << "'" << op->getName() << "' " << op->getAttrDictionary() << " of "
-       << op->getOperand(0).getType();
+    std::string description = describe(op);
     // Not the location: processes may run the same program from
     // different paths.
     int64_t signature =
         static_cast<int64_t>(llvm::xxh3_64bits(description) >> 1);
-    std::string where;
-    llvm::raw_string_ostream whereOs(where);
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      whereOs << file.getFilename().getValue() << ":" << file.getLine() << ":"
-              << file.getColumn() << ": ";
-    whereOs << description;
-    this->where =
-        constantString(b, loc, symbols, "__trace_collective_where", where);
-    callAbi(b, loc, symbols, TRACEC_COLLECTIVE_BEGIN_SYMBOL, this->where);
+    where = whereString(b, op, symbols);
+    callAbi(b, loc, symbols, TRACEC_COLLECTIVE_BEGIN_SYMBOL, where);
 
     auto type = MemRefType::get({3}, b.getI64Type());
     Value send = memref::AllocaOp::create(b, loc, type);
@@ -123,7 +138,7 @@ public:
                              mpi::MPI_ReductionOpEnum::MPI_MAX, comm);
     callAbi(b, loc, symbols, TRACEC_COLLECTIVE_CHECK_SYMBOL,
             ValueRange{
-                this->where, entries[0], pointerTo(b, loc, agreed),
+                where, entries[0], pointerTo(b, loc, agreed),
                 arith::ConstantIntOp::create(b, loc, b.getI64Type(), worldSize),
                 arith::ConstantIntOp::create(b, loc, b.getI64Type(), root)});
   }
@@ -152,23 +167,28 @@ private:
   Value where, agreed;
 };
 
-/// A pattern of a collective: its guard's symbols go into `symbols`;
-/// `overlap`: an all-reduce whose result is needed only later starts
-/// without blocking (see LowerAllReduce).
-template <typename Op> struct CollectivePattern : OpConversionPattern<Op> {
+/// A pattern whose calls of TracecABI declare their functions, and whose
+/// strings and tables go, into `symbols`.
+template <typename Op> struct AbiCallPattern : OpConversionPattern<Op> {
+  AbiCallPattern(const TypeConverter &converter, MLIRContext *context,
+                 SymbolTable &symbols)
+      : OpConversionPattern<Op>(converter, context), symbols(symbols) {}
+  SymbolTable &symbols;
+};
+
+/// A pattern of a collective; `overlap`: an all-reduce whose result is
+/// needed only later starts without blocking (see LowerAllReduce).
+template <typename Op> struct CollectivePattern : AbiCallPattern<Op> {
   CollectivePattern(const TypeConverter &converter, MLIRContext *context,
                     SymbolTable &symbols, bool overlap)
-      : OpConversionPattern<Op>(converter, context), symbols(symbols),
-        overlap(overlap) {}
-  SymbolTable &symbols;
+      : AbiCallPattern<Op>(converter, context, symbols), overlap(overlap) {}
   bool overlap;
 };
 
 /// Where this process's slice of `size` elements along an axis begins:
-/// rank * size.
-OpFoldResult rankOffset(OpBuilder &b, Location loc, int64_t size) {
-  Value comm =
-      mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
+/// rank * size, its rank in `comm` (its position in its group: the group's
+/// communicator orders by it).
+OpFoldResult rankOffset(OpBuilder &b, Location loc, Value comm, int64_t size) {
   Value rank = mpi::CommRankOp::create(b, loc, TypeRange{b.getI32Type()},
                                        ValueRange{comm})
                    .getRank();
@@ -179,12 +199,13 @@ OpFoldResult rankOffset(OpBuilder &b, Location loc, int64_t size) {
 }
 
 /// Offsets, sizes and strides of this process's slice of a tensor tiled
-/// along `axis` into slices of type `part`.
+/// along `axis` into slices of type `part` over the processes of `comm`.
 struct RankSlice {
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  RankSlice(OpBuilder &b, Location loc, RankedTensorType part, int64_t axis) {
+  RankSlice(OpBuilder &b, Location loc, RankedTensorType part, int64_t axis,
+            Value comm) {
     for (int64_t d = 0; d < part.getRank(); ++d) {
-      offsets.push_back(d == axis ? rankOffset(b, loc, part.getDimSize(d))
+      offsets.push_back(d == axis ? rankOffset(b, loc, comm, part.getDimSize(d))
                                   : b.getIndexAttr(0));
       sizes.push_back(b.getIndexAttr(part.getDimSize(d)));
       strides.push_back(b.getIndexAttr(1));
@@ -192,24 +213,11 @@ struct RankSlice {
   }
 };
 
-template <typename TraceOp, Value (*query)(OpBuilder &, Location)>
-struct LowerCommQuery : OpConversionPattern<TraceOp> {
-  using OpConversionPattern<TraceOp>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(TraceOp op, typename TraceOp::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, query(rewriter, op.getLoc()));
-    return success();
-  }
-};
-
 /// comm_size asks MPI through TracecABI (tracec_collective_world_size):
 /// MLIR 22's mpi-to-llvm has no lowering of mpi.comm_size
 /// (docs/upstream-bugs.md).
-struct LowerCommSize : OpConversionPattern<CommSizeOp> {
-  LowerCommSize(const TypeConverter &converter, MLIRContext *context,
-                SymbolTable &symbols)
-      : OpConversionPattern(converter, context), symbols(symbols) {}
+struct LowerCommSize : AbiCallPattern<CommSizeOp> {
+  using AbiCallPattern::AbiCallPattern;
 
   LogicalResult
   matchAndRewrite(CommSizeOp op, OpAdaptor,
@@ -222,7 +230,6 @@ struct LowerCommSize : OpConversionPattern<CommSizeOp> {
         op, RankedTensorType::get({}, rewriter.getI32Type()), ValueRange{size});
     return success();
   }
-  SymbolTable &symbols;
 };
 
 /// `buffer` (contiguous) as a 1-D memref of all its elements: MLIR 22's
@@ -258,27 +265,36 @@ mpi::MPI_ReductionOpEnum reductionOf(StringRef reduction) {
 /// what the non-blocking start takes and what the `mpi` dialect's
 /// communicators lower to.
 struct Communicator {
-  Value comm;   // !mpi.comm; null for the world
+  Value comm;   // !mpi.comm
   Value handle; // i64
 };
+
+/// A call of tracec_collective_group or _group_rank: (where, the groups'
+/// table, their number, their size).
+Value callWithGroups(OpBuilder &b, Location loc, SymbolTable &symbols,
+                     StringRef function, Value where,
+                     DenseIntElementsAttr groups, Type result) {
+  auto shape = cast<ShapedType>(groups.getType()).getShape();
+  Value table =
+      constantGlobal(b, loc, symbols, "__trace_collective_groups", groups);
+  return callAbi(b, loc, symbols, function,
+                 ValueRange{where, table,
+                            arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                                         shape[0]),
+                            arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                                         shape[1])},
+                 TypeRange{result})
+      .getResult(0);
+}
 
 Communicator communicatorOf(OpBuilder &b, Location loc, SymbolTable &symbols,
                             Value where, DenseIntElementsAttr groups) {
   MLIRContext *context = b.getContext();
-  if (!groups) // (allReduceTensor makes the world's where it needs it)
-    return {nullptr, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)};
-  auto shape = cast<ShapedType>(groups.getType()).getShape();
-  Value table =
-      constantGlobal(b, loc, symbols, "__trace_collective_groups", groups);
-  Value handle =
-      callAbi(
-          b, loc, symbols, TRACEC_COLLECTIVE_GROUP_SYMBOL,
-          ValueRange{
-              where, table,
-              arith::ConstantIntOp::create(b, loc, b.getI64Type(), shape[0]),
-              arith::ConstantIntOp::create(b, loc, b.getI64Type(), shape[1])},
-          TypeRange{b.getI64Type()})
-          .getResult(0);
+  if (!groups)
+    return {mpi::CommWorldOp::create(b, loc, mpi::CommType::get(context)),
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)};
+  Value handle = callWithGroups(b, loc, symbols, TRACEC_COLLECTIVE_GROUP_SYMBOL,
+                                where, groups, b.getI64Type());
   // The handle as the dialect's communicator: convert-to-llvm maps
   // !mpi.comm to this i64 again, and the casts cancel.
   Value comm = UnrealizedConversionCastOp::create(
@@ -287,20 +303,47 @@ Communicator communicatorOf(OpBuilder &b, Location loc, SymbolTable &symbols,
   return {comm, handle};
 }
 
-/// MPI_Allreduce of tensor `x` into a new tensor on `comm` (null: the
-/// world).
+/// comm_rank is MPI's rank in the world; with groups, the position in its
+/// group, which TracecABI finds in the groups' table
+/// (tracec_collective_group_rank: no communicator, no collective).
+struct LowerCommRank : AbiCallPattern<CommRankOp> {
+  using AbiCallPattern::AbiCallPattern;
+
+  LogicalResult
+  matchAndRewrite(CommRankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    DenseIntElementsAttr groups = op.getGroupsAttr();
+    if (!groups) {
+      rewriter.replaceOp(op, worldRank(rewriter, loc));
+      return success();
+    }
+    Value position = callWithGroups(
+        rewriter, loc, symbols, TRACEC_COLLECTIVE_GROUP_RANK_SYMBOL,
+        whereString(rewriter, op, symbols), groups, rewriter.getI32Type());
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(
+        op, RankedTensorType::get({}, rewriter.getI32Type()),
+        ValueRange{position});
+    return success();
+  }
+};
+
+/// The buffer type of a collective's tensor: the identity layout MPI reads
+/// and writes.
+MemRefType bufferTypeOf(RankedTensorType type) {
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+/// MPI_Allreduce of tensor `x` into a new tensor on `comm`.
 Value allReduceTensor(OpBuilder &b, Location loc, Value x,
-                      mpi::MPI_ReductionOpEnum reduction,
-                      Value comm = nullptr) {
+                      mpi::MPI_ReductionOpEnum reduction, Value comm) {
   auto type = cast<RankedTensorType>(x.getType());
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+  MemRefType memrefType = bufferTypeOf(type);
   // The operand's own buffer, read in place (bufferization copies it only
   // if its layout is not the identity this type asks for).
   Value sendBuffer = bufferization::ToBufferOp::create(b, loc, memrefType, x,
                                                        /*read_only=*/true);
   Value recvBuffer = memref::AllocOp::create(b, loc, memrefType);
-  if (!comm)
-    comm = mpi::CommWorldOp::create(b, loc, mpi::CommType::get(b.getContext()));
   mpi::AllReduceOp::create(b, loc, TypeRange{}, asVector(b, loc, sendBuffer),
                            asVector(b, loc, recvBuffer), reduction, comm);
   return bufferization::ToTensorOp::create(b, loc, type, recvBuffer,
@@ -339,20 +382,6 @@ Operation *waitPoint(AllReduceOp reduce) {
   return first;
 }
 
-MemRefType bufferTypeOf(RankedTensorType type) {
-  return MemRefType::get(type.getShape(), type.getElementType());
-}
-
-int32_t elementCode(Type element) {
-  if (element.isF64())
-    return TRACEC_COLLECTIVE_F64;
-  if (element.isInteger(32))
-    return TRACEC_COLLECTIVE_I32;
-  if (element.isInteger(64))
-    return TRACEC_COLLECTIVE_I64;
-  return TRACEC_COLLECTIVE_F32; // the verifier allows no other
-}
-
 int32_t reductionCode(StringRef reduction) {
   if (reduction == "max")
     return TRACEC_COLLECTIVE_MAX;
@@ -385,16 +414,17 @@ Value startAllReduce(ConversionPatternRewriter &b, Location loc,
     Value request =
         callAbi(
             b, loc, symbols, TRACEC_COLLECTIVE_START_SYMBOL,
-            ValueRange{
-                guard.description(), pointerTo(b, loc, send),
-                pointerTo(b, loc, recv),
-                arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                             type.getNumElements()),
-                arith::ConstantIntOp::create(
-                    b, loc, b.getI32Type(), elementCode(type.getElementType())),
-                arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                             reductionCode(reduction)),
-                communicator},
+            ValueRange{guard.description(), pointerTo(b, loc, send),
+                       pointerTo(b, loc, recv),
+                       arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                                    type.getNumElements()),
+                       // (The verifier allows only elements that have a code.)
+                       arith::ConstantIntOp::create(
+                           b, loc, b.getI32Type(),
+                           *abiDTypeCode(type.getElementType())),
+                       arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                    reductionCode(reduction)),
+                       communicator},
             TypeRange{pointer})
             .getResult(0);
     scf::YieldOp::create(b, loc, request);
@@ -465,7 +495,7 @@ struct LowerAllReduce : CollectivePattern<AllReduceOp> {
 /// A broadcast is the all-reduce sum of the root's operand and -0.0s (or
 /// 0s) from every other process (exact, bit for bit; MLIR 22's `mpi`
 /// dialect has no bcast). A root that is not a rank of the world fails
-/// the guard's check.
+/// the guard's check (with groups, the verifier checks it is a position).
 struct LowerBroadcast : CollectivePattern<BroadcastOp> {
   using CollectivePattern::CollectivePattern;
 
@@ -474,18 +504,30 @@ struct LowerBroadcast : CollectivePattern<BroadcastOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = broadcast.getLoc();
     int64_t root = broadcast.getRootAttr().getInt();
-    GuardedCollective guard(rewriter, broadcast, symbols, /*worldSize=*/0,
-                            root);
-    Value sent =
-        BroadcastOp::onRootOnly(rewriter, loc, adaptor.getX().front(), root);
+    DenseIntElementsAttr groups = broadcast.getGroupsAttr();
+    GuardedCollective guard(rewriter, broadcast, symbols,
+                            broadcast.getGroupsWorldSize(), groups ? -1 : root);
+    Communicator communicator =
+        communicatorOf(rewriter, loc, symbols, guard.description(), groups);
+    Value sent = BroadcastOp::onRootOnly(rewriter, loc, adaptor.getX().front(),
+                                         root, groups);
     Value result =
-        allReduceTensor(rewriter, loc, sent, mpi::MPI_ReductionOpEnum::MPI_SUM);
+        allReduceTensor(rewriter, loc, sent, mpi::MPI_ReductionOpEnum::MPI_SUM,
+                        communicator.comm);
     guard.end();
     rewriter.replaceOpWithMultiple(
         broadcast, SmallVector<SmallVector<Value>>{{result}, {}});
     return success();
   }
 };
+
+/// The world's size a tiling collective asks for: with groups, the number
+/// of ranks they partition; else its world_size.
+template <typename Op> int64_t tiledWorldSize(Op op) {
+  if (int64_t groupsWorld = op.getGroupsWorldSize())
+    return groupsWorld;
+  return op.getWorldSizeAttr().getInt();
+}
 
 /// An all_gather is the all-reduce sum of a tensor that holds this
 /// process's operand in its slice and -0.0 (or 0) elsewhere: exact, bit for
@@ -498,16 +540,18 @@ struct LowerAllGather : CollectivePattern<AllGatherOp> {
   matchAndRewrite(AllGatherOp gather, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = gather.getLoc();
-    GuardedCollective guard(rewriter, gather, symbols,
-                            gather.getWorldSizeAttr().getInt());
+    GuardedCollective guard(rewriter, gather, symbols, tiledWorldSize(gather));
+    Communicator communicator = communicatorOf(
+        rewriter, loc, symbols, guard.description(), gather.getGroupsAttr());
     RankSlice slice(rewriter, loc, gather.getX().getType(),
-                    gather.getAxisAttr().getInt());
+                    gather.getAxisAttr().getInt(), communicator.comm);
     Value placed = tensor::InsertSliceOp::create(
         rewriter, loc, adaptor.getX().front(),
         AllReduceOp::sumIdentity(rewriter, loc, gather.getResult().getType()),
         slice.offsets, slice.sizes, slice.strides);
-    Value result = allReduceTensor(rewriter, loc, placed,
-                                   mpi::MPI_ReductionOpEnum::MPI_SUM);
+    Value result =
+        allReduceTensor(rewriter, loc, placed,
+                        mpi::MPI_ReductionOpEnum::MPI_SUM, communicator.comm);
     guard.end();
     rewriter.replaceOpWithMultiple(
         gather, SmallVector<SmallVector<Value>>{{result}, {}});
@@ -524,17 +568,23 @@ struct LowerReduceScatter : CollectivePattern<ReduceScatterOp> {
   matchAndRewrite(ReduceScatterOp scatter, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = scatter.getLoc();
-    int64_t worldSize = scatter.getWorldSizeAttr().getInt();
-    GuardedCollective guard(rewriter, scatter, symbols, worldSize);
-    Value reduced = allReduceTensor(rewriter, loc, adaptor.getX().front(),
-                                    reductionOf(scatter.getReduction()));
+    GuardedCollective guard(rewriter, scatter, symbols,
+                            tiledWorldSize(scatter));
+    Communicator communicator = communicatorOf(
+        rewriter, loc, symbols, guard.description(), scatter.getGroupsAttr());
+    Value reduced =
+        allReduceTensor(rewriter, loc, adaptor.getX().front(),
+                        reductionOf(scatter.getReduction()), communicator.comm);
     guard.end();
     RankedTensorType type = scatter.getResult().getType();
-    RankSlice slice(rewriter, loc, type, scatter.getAxisAttr().getInt());
+    RankSlice slice(rewriter, loc, type, scatter.getAxisAttr().getInt(),
+                    communicator.comm);
     Value result = tensor::ExtractSliceOp::create(rewriter, loc, type, reduced,
                                                   slice.offsets, slice.sizes,
                                                   slice.strides);
     if (scatter.getReduction() == "mean") {
+      // The slices' number: world_size, a group's size with groups.
+      int64_t worldSize = scatter.getWorldSizeAttr().getInt();
       auto scalar = RankedTensorType::get({}, type.getElementType());
       Value count = ConstantOp::create(
           rewriter, loc,
@@ -581,9 +631,8 @@ void mlir::trace::populateCollectiveLoweringPatterns(
   patterns
       .add<LowerAllReduce, LowerBroadcast, LowerAllGather, LowerReduceScatter>(
           converter, patterns.getContext(), symbols, overlap);
-  patterns.add<LowerCommQuery<CommRankOp, worldRank>>(converter,
-                                                      patterns.getContext());
-  patterns.add<LowerCommSize>(converter, patterns.getContext(), symbols);
+  patterns.add<LowerCommRank, LowerCommSize>(converter, patterns.getContext(),
+                                             symbols);
 }
 
 void mlir::trace::markMpiImplementation(ModuleOp module) {

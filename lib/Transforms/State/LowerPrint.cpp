@@ -28,24 +28,6 @@ using namespace mlir::trace;
 
 namespace {
 
-std::optional<int32_t> dtypeCode(Type element) {
-  if (element.isF16())
-    return TRACEC_DTYPE_F16;
-  if (element.isBF16())
-    return TRACEC_DTYPE_BF16;
-  if (element.isF32())
-    return TRACEC_DTYPE_F32;
-  if (element.isF64())
-    return TRACEC_DTYPE_F64;
-  if (element.isInteger(1))
-    return TRACEC_DTYPE_I1;
-  if (element.isInteger(32))
-    return TRACEC_DTYPE_I32;
-  if (element.isInteger(64))
-    return TRACEC_DTYPE_I64;
-  return std::nullopt;
-}
-
 /// The callback's declaration, added once.
 func::FuncOp callback(OpBuilder &b, Location loc, SymbolTable &symbols) {
   if (auto existing = symbols.lookup<func::FuncOp>(TRACEC_PRINT_TENSOR_SYMBOL))
@@ -69,7 +51,7 @@ struct LowerPrint : OpConversionPattern<PrintOp> {
   matchAndRewrite(PrintOp print, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = print.getX().getType();
-    std::optional<int32_t> dtype = dtypeCode(type.getElementType());
+    std::optional<int32_t> dtype = abiDTypeCode(type.getElementType());
     if (!dtype || !type.hasStaticShape())
       return rewriter.notifyMatchFailure(print, "checkPrintLowerable fails");
     Location loc = print.getLoc();
@@ -115,7 +97,7 @@ struct LowerPrint : OpConversionPattern<PrintOp> {
 
 LogicalResult mlir::trace::checkPrintLowerable(PrintOp print) {
   RankedTensorType type = print.getX().getType();
-  if (!dtypeCode(type.getElementType()))
+  if (!abiDTypeCode(type.getElementType()))
     return print.emitOpError("cannot print elements of type ")
            << type.getElementType();
   if (!type.hasStaticShape())

@@ -42,6 +42,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tracec/ABI/tracec_dtype.h"
 #include "tracec/Dialect/Trace/IR/TraceOps.h"
 
 #include <type_traits>
@@ -73,6 +74,24 @@ StateTypeConverter::StateTypeConverter() {
   addConversion(
       [](ResourceType resource) -> Type { return bufferTypeOf(resource); });
   addConversion([](ControlType, SmallVectorImpl<Type> &) { return success(); });
+}
+
+std::optional<int32_t> mlir::trace::abiDTypeCode(Type element) {
+  if (element.isF16())
+    return TRACEC_DTYPE_F16;
+  if (element.isBF16())
+    return TRACEC_DTYPE_BF16;
+  if (element.isF32())
+    return TRACEC_DTYPE_F32;
+  if (element.isF64())
+    return TRACEC_DTYPE_F64;
+  if (element.isInteger(1))
+    return TRACEC_DTYPE_I1;
+  if (element.isInteger(32))
+    return TRACEC_DTYPE_I32;
+  if (element.isInteger(64))
+    return TRACEC_DTYPE_I64;
+  return std::nullopt;
 }
 
 Value mlir::trace::pointerTo(OpBuilder &b, Location loc, Value memref) {

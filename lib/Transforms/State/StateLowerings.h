@@ -72,6 +72,10 @@ void markMpiImplementation(ModuleOp module);
 LogicalResult checkPrintLowerable(PrintOp print);
 LogicalResult checkRandomLowerable(Operation *random);
 
+/// `element`'s code in TracecABI's calls (tracec/ABI/tracec_dtype.h), or
+/// nullopt for a type it has none for.
+std::optional<int32_t> abiDTypeCode(Type element);
+
 /// The aligned pointer of a memref, as an !llvm.ptr for a C callee.
 Value pointerTo(OpBuilder &b, Location loc, Value memref);
 

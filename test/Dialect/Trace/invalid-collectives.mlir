@@ -125,3 +125,44 @@ func.func @groups_not_2d(%x: tensor<4xf32>) {
   %0, %c = trace.all_reduce %x {groups = dense<[0, 1, 2, 3]> : tensor<4xi64>} : tensor<4xf32>
   return
 }
+
+// -----
+
+// Every op over groups verifies them (ProcessGroupsOpInterface).
+func.func @gather_groups_not_a_partition(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_gather' op groups name rank 0 twice}}
+  %0, %c = trace.all_gather %x {axis = 0, world_size = 2, groups = dense<[[0, 0]]> : tensor<1x2xi64>} : tensor<4xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rank_groups_not_a_partition() {
+  // expected-error @below {{'trace.comm_rank' op groups must hold the ranks 0 ... 1 of a world of 2 processes, got rank 2}}
+  %r = trace.comm_rank {groups = dense<[[0, 2]]> : tensor<1x2xi64>} : tensor<i32>
+  return
+}
+
+// -----
+
+func.func @broadcast_root_outside_group(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.broadcast' op root 2 is not a position in a group of 2}}
+  %0, %c = trace.broadcast %x {root = 2, groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_world_not_group(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.all_gather' op world_size 4 must be the length of a row of groups, 2}}
+  %0, %c = trace.all_gather %x {axis = 0, world_size = 4, groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<4xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_world_not_group(%x: tensor<4xf32>) {
+  // expected-error @below {{'trace.reduce_scatter' op world_size 1 must be the length of a row of groups, 2}}
+  %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 1, groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<4xf32> -> tensor<4xf32>
+  return
+}

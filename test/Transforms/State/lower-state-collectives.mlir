@@ -27,9 +27,9 @@
 // CHECK: %[[AGREED:.+]] = memref.alloca() : memref<3xi64>
 // CHECK: mpi.allreduce(%[[MINE]], %[[AGREED]], MPI_MAX,
 // CHECK: call @tracec_collective_check(%[[WHERE]], %{{.+}}, %{{.+}}, %c0_i64, %c-1_i64)
+// CHECK: %[[COMM:.+]] = mpi.comm_world : !mpi.comm
 // CHECK: %[[SENDBUF:.+]] = bufferization.to_buffer %arg0 read_only
 // CHECK: %[[RECV:.+]] = memref.alloc() : memref<4x3xf32>
-// CHECK: %[[COMM:.+]] = mpi.comm_world : !mpi.comm
 // CHECK: %[[SEND1D:.+]] = memref.collapse_shape %[[SENDBUF]] {{\[\[}}0, 1]] : memref<4x3xf32> into memref<12xf32>
 // CHECK: %[[RECV1D:.+]] = memref.collapse_shape %[[RECV]] {{\[\[}}0, 1]]
 // CHECK: mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %[[COMM]])
@@ -140,4 +140,68 @@ func.func @all_gather(%x: tensor<4x3xi32>) -> tensor<4x6xi32> {
 func.func @reduce_scatter(%x: tensor<6xf32>) -> tensor<2xf32> {
   %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 3, reduction = "min"} : tensor<6xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// Broadcast in groups: the guard checks the world has the 4 processes
+// they partition (and no world root); the root is the process at position
+// 1 of each group, which trace.comm_rank with the groups finds
+// (tracec_collective_group_rank, a lookup); the sum runs on the group's
+// communicator.
+// CHECK-LABEL: func.func @broadcast_in_groups
+// CHECK: call @tracec_collective_check({{.+}}, %c4_i64, %c-1_i64)
+// CHECK: %[[HANDLE:.+]] = call @tracec_collective_group(
+// CHECK: %[[COMM:.+]] = builtin.unrealized_conversion_cast %[[HANDLE]] : i64 to !mpi.comm
+// CHECK: %[[POSITION:.+]] = call @tracec_collective_group_rank({{.+}}, %c2_i64{{.*}}, %c2_i64{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i64) -> i32
+// CHECK: %[[RANK:.+]] = tensor.from_elements %[[POSITION]]
+// CHECK: %[[ROOT:.+]] = trace.constant dense<1> : tensor<i32>
+// CHECK: %[[IS_ROOT:.+]] = trace.eq %[[RANK]], %[[ROOT]]
+// CHECK: trace.select %[[IS_ROOT]], %arg0
+// CHECK: mpi.allreduce({{.+}}, MPI_SUM, %[[COMM]])
+// LLVM-DAG: llvm.call @tracec_collective_group_rank
+func.func @broadcast_in_groups(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %0, %c = trace.broadcast %x {root = 1, groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+
+// all_gather and reduce_scatter in groups: this process's slice is at its
+// rank in its group's communicator (split with the position as the key);
+// the all-reduce runs on it.
+// CHECK-LABEL: func.func @gather_in_groups
+// CHECK: call @tracec_collective_check({{.+}}, %c4_i64, %c-1_i64)
+// CHECK: %[[HANDLE:.+]] = call @tracec_collective_group(
+// CHECK: %[[COMM:.+]] = builtin.unrealized_conversion_cast %[[HANDLE]] : i64 to !mpi.comm
+// CHECK: %[[RANK:.+]] = mpi.comm_rank(%[[COMM]])
+// CHECK: %[[INDEX:.+]] = arith.index_cast %[[RANK]] : i32 to index
+// CHECK: arith.muli %[[INDEX]], %c3
+// CHECK: tensor.insert_slice
+// CHECK: mpi.allreduce({{.+}}, MPI_SUM, %[[COMM]])
+func.func @gather_in_groups(%x: tensor<3xf32>) -> tensor<6xf32> {
+  %0, %c = trace.all_gather %x {axis = 0, world_size = 2, groups = dense<[[3, 1], [0, 2]]> : tensor<2x2xi64>} : tensor<3xf32> -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// CHECK-LABEL: func.func @scatter_in_groups
+// CHECK: call @tracec_collective_check({{.+}}, %c4_i64, %c-1_i64)
+// CHECK: %[[HANDLE:.+]] = call @tracec_collective_group(
+// CHECK: %[[COMM:.+]] = builtin.unrealized_conversion_cast %[[HANDLE]] : i64 to !mpi.comm
+// CHECK: mpi.allreduce({{.+}}, MPI_SUM, %[[COMM]])
+// CHECK: %[[RANK:.+]] = mpi.comm_rank(%[[COMM]])
+// CHECK: tensor.extract_slice
+// CHECK: %[[TWO:.+]] = trace.constant dense<2.000000e+00> : tensor<f32>
+// CHECK: trace.div %{{.+}}, %[[TWO]]
+func.func @scatter_in_groups(%x: tensor<6xf32>) -> tensor<3xf32> {
+  %0, %c = trace.reduce_scatter %x {axis = 0, world_size = 2, reduction = "mean", groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : tensor<6xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// comm_rank in groups is a lookup of this process's position in its
+// group; no collective.
+// CHECK-LABEL: func.func @rank_in_groups
+// CHECK: memref.get_global @__trace_collective_groups{{.*}} : memref<2x2xi64>
+// CHECK: %[[POSITION:.+]] = call @tracec_collective_group_rank(
+// CHECK: tensor.from_elements %[[POSITION]] : tensor<i32>
+// CHECK-NOT: mpi.allreduce
+func.func @rank_in_groups() -> tensor<i32> {
+  %r = trace.comm_rank {groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>} : tensor<i32>
+  return %r : tensor<i32>
 }

@@ -20,7 +20,7 @@
 // CHECK: %[[REQUEST:.+]] = scf.execute_region -> !llvm.ptr no_inline {
 // CHECK: memref.extract_aligned_pointer_as_index %[[SEND]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[RECV]]
-// CHECK: %[[STARTED:.+]] = func.call @tracec_collective_start(%[[WHERE:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %c12_i64, %c0_i32, %c0_i32{{.*}}, %c0_i64{{.*}})
+// CHECK: %[[STARTED:.+]] = func.call @tracec_collective_start(%[[WHERE:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %c12_i64, %c2_i32, %c0_i32{{.*}}, %c0_i64{{.*}})
 // CHECK: scf.yield %[[STARTED]]
 // CHECK: call @tracec_collective_end()
 // CHECK: %[[BUSY:.+]] = trace.mul %arg1, %arg1
@@ -57,10 +57,10 @@ func.func @used_next(%x: tensor<4xf64>) -> tensor<4xf64> {
 // MPI reads the operand's buffer until the wait: the wait comes before
 // the first later op that uses the operand, or a view of it taken before
 // (which could update the buffer in place), not only the result. f64 sum:
-// element 1, reduction 0.
+// element TRACEC_DTYPE_F64 (3), reduction 0.
 // CHECK-LABEL: func.func @operand_used_later
 // CHECK: %[[VIEW:.+]] = tensor.extract_slice %arg0
-// CHECK: call @tracec_collective_start({{.+}}, %c4_i64, %c1_i32, %c0_i32, %c0_i64{{.*}})
+// CHECK: call @tracec_collective_start({{.+}}, %c4_i64, %c3_i32, %c0_i32, %c0_i64{{.*}})
 // CHECK: trace.mul %arg1, %arg1
 // CHECK: call @tracec_collective_wait
 // CHECK: trace.neg %[[VIEW]]

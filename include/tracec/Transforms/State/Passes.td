@@ -105,8 +105,10 @@ def TraceLowerState : Pass<"trace-lower-state", "::mlir::ModuleOp"> {
       has no other collective); each is guarded by calls of
       tracec/ABI/tracec_collectives.h (an agreement check and a watchdog:
       an error naming it, not a hang, when the processes disagree on it
-      or one never reaches it); `comm_rank` and `comm_size` are the world
-      communicator's. With `overlap-collectives`, an all-reduce whose
+      or one never reaches it); with `groups`, on this process's group's
+      communicator (`tracec_collective_group`, split once and kept);
+      `comm_rank` and `comm_size` are the world communicator's (`comm_rank`
+      with `groups`: the position in its group). With `overlap-collectives`, an all-reduce whose
       result, operand (or a value computed from it) the next op does not
       use is started without blocking (`tracec_collective_start`,
       MPI_Iallreduce) and waited for (`tracec_collective_wait`) right

@@ -7,7 +7,7 @@
 // so the same with mean. max and min have no rule. A broadcast's
 // cotangent is that sum too, on the root only. all_gather and
 // reduce_scatter are each other's transpose (JAX's all_gather and
-// psum_scatter).
+// psum_scatter). Each rule keeps its op's groups.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,10 +77,12 @@ struct BroadcastGradient
     Value dy = state.cotangent(broadcast.getResult());
     if (!dy)
       return success();
-    Value sum = allReduce(builder, op->getLoc(), dy, "sum");
+    Value sum =
+        allReduce(builder, op->getLoc(), dy, "sum", broadcast.getGroupsAttr());
     return state.accumulate(broadcast.getX(),
                             BroadcastOp::onRootOnly(builder, op->getLoc(), sum,
-                                                    broadcast.getRoot()));
+                                                    broadcast.getRoot(),
+                                                    broadcast.getGroupsAttr()));
   }
 
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
@@ -93,32 +95,34 @@ struct BroadcastGradient
         broadcast.getResult(),
         BroadcastOp::create(builder, op->getLoc(), tangent.getType(),
                             ControlType::get(builder.getContext()), tangent,
-                            ValueRange{}, broadcast.getRoot())
+                            ValueRange{}, broadcast.getRoot(),
+                            broadcast.getGroupsAttr())
             .getResult());
   }
 };
 
 Value allGather(OpBuilder &builder, Location loc, Value x, int64_t axis,
-                int64_t worldSize) {
+                int64_t worldSize, DenseIntElementsAttr groups) {
   auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[axis] *= worldSize;
   return AllGatherOp::create(
              builder, loc, RankedTensorType::get(shape, type.getElementType()),
              ControlType::get(builder.getContext()), x, ValueRange{}, axis,
-             worldSize)
+             worldSize, groups)
       .getResult();
 }
 
 Value reduceScatter(OpBuilder &builder, Location loc, Value x,
-                    StringRef reduction, int64_t axis, int64_t worldSize) {
+                    StringRef reduction, int64_t axis, int64_t worldSize,
+                    DenseIntElementsAttr groups) {
   auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[axis] /= worldSize;
   return ReduceScatterOp::create(
              builder, loc, RankedTensorType::get(shape, type.getElementType()),
              ControlType::get(builder.getContext()), x, ValueRange{}, reduction,
-             axis, worldSize)
+             axis, worldSize, groups)
       .getResult();
 }
 
@@ -135,7 +139,8 @@ struct AllGatherGradient
     return state.accumulate(gather.getX(),
                             reduceScatter(builder, op->getLoc(), dy, "sum",
                                           gather.getAxisAttr().getInt(),
-                                          gather.getWorldSizeAttr().getInt()));
+                                          gather.getWorldSizeAttr().getInt(),
+                                          gather.getGroupsAttr()));
   }
 
   LogicalResult emitTangent(Operation *op, OpBuilder &builder,
@@ -144,10 +149,10 @@ struct AllGatherGradient
     Value tangent = state.tangent(gather.getX());
     if (!tangent)
       return success();
-    return state.setTangent(gather.getResult(),
-                            allGather(builder, op->getLoc(), tangent,
-                                      gather.getAxisAttr().getInt(),
-                                      gather.getWorldSizeAttr().getInt()));
+    return state.setTangent(
+        gather.getResult(),
+        allGather(builder, op->getLoc(), tangent, gather.getAxisAttr().getInt(),
+                  gather.getWorldSizeAttr().getInt(), gather.getGroupsAttr()));
   }
 };
 
@@ -167,8 +172,8 @@ struct ReduceScatterGradient
       return failure();
     Location loc = op->getLoc();
     int64_t worldSize = scatter.getWorldSizeAttr().getInt();
-    Value dx =
-        allGather(builder, loc, dy, scatter.getAxisAttr().getInt(), worldSize);
+    Value dx = allGather(builder, loc, dy, scatter.getAxisAttr().getInt(),
+                         worldSize, scatter.getGroupsAttr());
     if (scatter.getReduction() == "mean")
       dx = DivOp::create(builder, loc, dx,
                          GradientBuilder(builder, loc).constant(worldSize, dx));
@@ -187,7 +192,8 @@ struct ReduceScatterGradient
                             reduceScatter(builder, op->getLoc(), tangent,
                                           scatter.getReduction(),
                                           scatter.getAxisAttr().getInt(),
-                                          scatter.getWorldSizeAttr().getInt()));
+                                          scatter.getWorldSizeAttr().getInt(),
+                                          scatter.getGroupsAttr()));
   }
 };
 

@@ -7,6 +7,8 @@
 using namespace mlir;
 using namespace mlir::trace;
 
+#include "tracec/Dialect/Trace/IR/ProcessGroupsOpInterface.cpp.inc"
+
 /// The operand types the `mpi` lowering has a datatype for.
 static LogicalResult verifyCollectiveOperand(Operation *op,
                                              RankedTensorType type) {
@@ -61,9 +63,9 @@ static LogicalResult verifyTiling(Operation *op, RankedTensorType part,
   return success();
 }
 
-/// `groups` (where given) is a 2-d array whose rows partition the ranks
-/// 0 ... N-1 of a world of N processes, N its number of entries.
-static LogicalResult verifyGroups(Operation *op, DenseIntElementsAttr groups) {
+LogicalResult
+ProcessGroupsOpInterface::verifyGroups(Operation *op,
+                                       DenseIntElementsAttr groups) {
   if (!groups)
     return success();
   auto type = cast<ShapedType>(groups.getType());
@@ -86,25 +88,26 @@ static LogicalResult verifyGroups(Operation *op, DenseIntElementsAttr groups) {
   return success();
 }
 
+/// With groups, a tiling collective's `world_size` is the length of a row.
+static LogicalResult verifyTiledGroups(ProcessGroupsOpInterface op,
+                                       int64_t worldSize) {
+  int64_t groupSize = op.getGroupSize();
+  if (groupSize && groupSize != worldSize)
+    return op->emitOpError("world_size ")
+           << worldSize << " must be the length of a row of groups, "
+           << groupSize;
+  return success();
+}
+
 LogicalResult AllReduceOp::verify() {
   if (failed(verifyReduction(*this, getReduction(), getX().getType())))
-    return failure();
-  if (failed(verifyGroups(*this, getGroupsAttr())))
     return failure();
   return verifyCollectiveOperand(*this, getX().getType());
 }
 
-int64_t AllReduceOp::getGroupSize() {
-  DenseIntElementsAttr groups = getGroupsAttr();
-  return groups ? cast<ShapedType>(groups.getType()).getDimSize(1) : 0;
-}
-
-int64_t AllReduceOp::getGroupsWorldSize() {
-  DenseIntElementsAttr groups = getGroupsAttr();
-  return groups ? groups.getNumElements() : 0;
-}
-
 LogicalResult AllGatherOp::verify() {
+  if (failed(verifyTiledGroups(*this, getWorldSizeAttr().getInt())))
+    return failure();
   return verifyTiling(*this, getX().getType(), getResult().getType(),
                       getAxisAttr().getInt(), getWorldSizeAttr().getInt());
 }
@@ -117,6 +120,8 @@ LogicalResult ReduceScatterOp::verify() {
     return failure();
   int64_t axis = getAxisAttr().getInt();
   int64_t worldSize = getWorldSizeAttr().getInt();
+  if (failed(verifyTiledGroups(*this, worldSize)))
+    return failure();
   if (worldSize >= 1 && axis >= 0 && axis < type.getRank() &&
       type.getDimSize(axis) % worldSize != 0)
     return emitOpError("axis ")
@@ -130,6 +135,9 @@ LogicalResult BroadcastOp::verify() {
   int64_t root = getRootAttr().getInt();
   if (root < 0)
     return emitOpError("root must be a rank (>= 0), got ") << root;
+  if (int64_t groupSize = getGroupSize(); groupSize && root >= groupSize)
+    return emitOpError("root ")
+           << root << " is not a position in a group of " << groupSize;
   return verifyCollectiveOperand(*this, getX().getType());
 }
 
@@ -144,9 +152,9 @@ Value AllReduceOp::sumIdentity(OpBuilder &builder, Location loc,
 }
 
 Value BroadcastOp::onRootOnly(OpBuilder &builder, Location loc, Value value,
-                              int64_t root) {
+                              int64_t root, DenseIntElementsAttr groups) {
   auto rankType = RankedTensorType::get({}, builder.getI32Type());
-  Value rank = CommRankOp::create(builder, loc, rankType);
+  Value rank = CommRankOp::create(builder, loc, rankType, groups);
   Value rootRank = ConstantOp::create(
       builder, loc,
       DenseElementsAttr::get(rankType, builder.getI32IntegerAttr(root)));

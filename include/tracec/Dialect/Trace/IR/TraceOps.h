@@ -15,6 +15,7 @@
 #include "tracec/Dialect/Trace/IR/TraceTraits.h"
 
 #include "tracec/Dialect/Trace/IR/GradientRequestOpInterface.h.inc"
+#include "tracec/Dialect/Trace/IR/ProcessGroupsOpInterface.h.inc"
 
 #define GET_OP_CLASSES
 #include "tracec/Dialect/Trace/IR/TraceOps.h.inc"
