@@ -7,8 +7,9 @@ times each workload compiled for the CPU (all its cores) and for the GPU
 (tracec.jit(..., device="gpu")) on the same machine, as medians, and
 prints their ratio and each one's share of a peak: the GPU's from
 --gpu-peak-tflops (dense, of the workload's dtype) and --gpu-bandwidth,
-H200 defaults (989 TFLOP/s BF16 and 67 FP32 without tensor cores,
-4.8 TB/s). Workloads: sgemm 4096 (f32, bf16), GELU over 256M floats, the
+H200 defaults (989 TFLOP/s BF16 and FP16, 494 TF32, 67 FP32 without
+tensor cores, 4.8 TB/s). Workloads: sgemm 4096 (f32, tf32: f32 compiled
+with TRACEC_ALLOW_TF32=1, f16 and bf16), GELU over 256M floats, the
 MLP and CNN training steps of bench/distributed_scaling.py, and an
 attention and a 2-layer transformer training step. A call
 takes and returns NumPy arrays, so a GPU time includes the copies in
@@ -16,7 +17,6 @@ and out that the current GPU path makes per call. --quick shrinks every
 size (a dry run; --devices cpu runs without a GPU; under the C++ tests'
 fake driver, TRACEC_CUDA_DRIVER=build/lib/libFakeCudaDriver.so, the
 script runs through but the kernels do not: its GPU times mean nothing).
-Not yet here: TF32.
 """
 import argparse
 import os
@@ -48,13 +48,18 @@ def workloads(quick):
     rng = np.random.default_rng(0)
 
     def sgemm(dtype):
+        # tf32: f32 operands, the matmul on tensor cores in TF32.
+        stored = "f32" if dtype == "tf32" else dtype
         a = rng.standard_normal((n, n)).astype(np.float32)
         b = rng.standard_normal((n, n)).astype(np.float32)
 
         def make(device):
-            f = tracec.jit(lambda a, b: tnp.dot(tnp.astype(a, dtype),
-                                                tnp.astype(b, dtype)),
+            f = tracec.jit(lambda a, b: tnp.dot(tnp.astype(a, stored),
+                                                tnp.astype(b, stored)),
                            device=device)
+            os.environ["TRACEC_ALLOW_TF32"] = "1" if dtype == "tf32" else "0"
+            f(a, b)  # compiled now, with the option read now
+            del os.environ["TRACEC_ALLOW_TF32"]
             return lambda: f(a, b)
         return (f"sgemm {n} {dtype}", make, 2 * n ** 3, 0, dtype)
 
@@ -131,7 +136,7 @@ def workloads(quick):
             + f" step, batch {batch}x{length}, d {d}"
         return (name, make, 0, 0, "f32")
 
-    return [sgemm("f32"), sgemm("bf16"),
+    return [sgemm("f32"), sgemm("tf32"), sgemm("f16"), sgemm("bf16"),
             (f"GELU {count >> 20}M f32", gelu, 0, 2 * 4 * count, "f32"),
             step("MLP 784-512-512-10"), step("CNN 32x32x3"),
             transformer(0), transformer(2)]
@@ -142,7 +147,8 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--devices", default="cpu,gpu")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--gpu-peak-tflops", default="bf16=989,f32=67")
+    parser.add_argument("--gpu-peak-tflops",
+                        default="bf16=989,f16=989,tf32=494,f32=67")
     parser.add_argument("--gpu-bandwidth", type=float, default=4.8,
                         help="TB/s")
     args = parser.parse_args()

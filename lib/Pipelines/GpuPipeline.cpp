@@ -45,6 +45,16 @@
 
 using namespace mlir;
 
+/// Whether `chip` ("sm_80", "sm_90a", ...) has the mma.sync shapes of
+/// trace-gpu-mma-matmul (sm_80 and newer). An unknown chip is
+/// trace-nvvm-attach-target's diagnostic, not this one's.
+static bool hasTensorCoreMma(llvm::StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 80;
+}
+
 void tracec::buildGpuPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
   buildTraceToBuffersPipeline(pm);
@@ -55,8 +65,11 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(trace::createTraceGpuManagedBuffers());
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
-    // Matmuls through shared-memory tiles; reductions as a tree, a block
-    // per output element.
+    // Matmuls on tensor cores where their shapes and types allow (mma.sync
+    // needs sm_80), else through shared-memory tiles; reductions as a tree,
+    // a block per output element.
+    if (hasTensorCoreMma(options.chip))
+      func.addPass(trace::createTraceGpuMmaMatmul({options.tf32}));
     func.addPass(trace::createTraceGpuTiledMatmul({options.matmulTile}));
     func.addPass(
         trace::createTraceGpuBlockReductions({options.reductionThreads}));

@@ -309,6 +309,7 @@ static void buildPipeline(mlir::PassManager &pm,
   if (options.target == Target::cuda) {
     lowering.gpu.emplace();
     lowering.gpu->chip = options.chip;
+    lowering.gpu->tf32 = options.tf32;
   } else {
     lowering.cpu.threads = options.threads;
     lowering.cpu.parallelMinWork = options.parallelMinWork;

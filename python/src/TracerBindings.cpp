@@ -62,6 +62,10 @@ CompileOptions compileOptions(unsigned optLevel, const std::string &device) {
     options.overlapCollectives = std::string(overlap) == "1";
   if (device == "gpu") {
     options.target = Target::cuda;
+    // TRACEC_ALLOW_TF32=1: f32 matmuls on tensor cores in TF32
+    // (CompileOptions::tf32, PyTorch's allow_tf32).
+    if (const char *tf32 = std::getenv("TRACEC_ALLOW_TF32"))
+      options.tf32 = std::string(tf32) == "1";
     // No driver (no GPU here) is the machine's state, not bad input.
     std::string why;
     if (!cuda::driverAvailable(&why))

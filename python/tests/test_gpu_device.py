@@ -66,6 +66,27 @@ print("shapes", np.shape(y), np.asarray(y).dtype, g.shape, g.dtype)
     assert "shapes () float32 (8, 4) float32" in out.stdout, out.stdout
 
 
+def test_tensor_core_matmuls_compile_and_run_on_the_driver():
+    """f16 matmuls, and f32 ones with TRACEC_ALLOW_TF32=1, take the
+    tensor-core kernel (trace-gpu-mma-matmul; its PTX is checked in
+    test/Pipelines/gpu): they compile, load and launch."""
+    if not os.path.exists(FAKE_DRIVER):
+        pytest.skip(f"no fake CUDA driver at {FAKE_DRIVER} (a build tree's)")
+    code = """
+import numpy as np, tracec, tracec.numpy as tnp
+f = tracec.jit(lambda a, b: a @ b, device="gpu")
+half = f(np.ones((32, 16), np.float16), np.ones((16, 8), np.float16))
+single = f(np.ones((32, 16), np.float32), np.ones((16, 8), np.float32))
+print("shapes", half.shape, half.dtype, single.shape, single.dtype)
+"""
+    env = dict(os.environ, TRACEC_ALLOW_TF32="1",
+               TRACEC_CUDA_DRIVER=os.path.abspath(FAKE_DRIVER))
+    out = subprocess.run([sys.executable, "-c", code], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "shapes (32, 8) float16 (32, 8) float32" in out.stdout, out.stdout
+
+
 def test_a_device_scope_places_calls_without_a_device_of_their_own():
     code = """
 import numpy as np, tracec

@@ -105,6 +105,11 @@ static cl::opt<Target> target(
 static cl::opt<std::string>
     chip("chip", cl::desc("--target=cuda: GPU architecture of the PTX"),
          cl::init("sm_80"), cl::value_desc("sm_NN"), cl::cat(toolCategory));
+static cl::opt<bool>
+    tf32("tf32",
+         cl::desc("--target=cuda: f32 matmuls on tensor cores in TF32 "
+                  "(f32 accumulation)"),
+         cl::init(false), cl::cat(toolCategory));
 static cl::opt<unsigned>
     repeat("repeat",
            cl::desc("Run the function this many times, untimed (for leak "
@@ -167,6 +172,7 @@ int main(int argc, char **argv) {
   options.target = target;
   options.optLevel = optLevel;
   options.chip = chip;
+  options.tf32 = tf32;
   options.threads = threads;
   options.parallelMinWork = parallelMinWork;
   options.adaptiveParallel = adaptiveParallel;

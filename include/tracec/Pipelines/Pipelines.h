@@ -136,6 +136,11 @@ struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Edge of a matmul's shared-memory tile (tile x tile "
                      "threads per block, at most 32)"),
       llvm::cl::init(16)};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("f32 matmuls on tensor cores in TF32 (10-bit mantissa "
+                     "products, f32 accumulation; sm_80 and newer)"),
+      llvm::cl::init(false)};
   ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
       llvm::cl::desc("Threads per block along the innermost parallel "

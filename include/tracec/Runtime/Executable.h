@@ -47,6 +47,10 @@ struct CompileOptions {
   /// Target::cuda: the GPU architecture the PTX is generated for; the
   /// driver compiles it for the device, which may be this one or newer.
   std::string chip = "sm_80";
+  /// Target::cuda: f32 matmuls on tensor cores in TF32 (10-bit mantissa
+  /// products, f32 accumulation), as PyTorch's allow_tf32; off, they keep
+  /// full f32 precision. f16 matmuls use tensor cores either way.
+  bool tf32 = false;
   /// Target::cpu: threads that large loop nests are split across (OpenMP,
   /// through libomp). 0, the default, lets the OpenMP runtime choose, as
   /// PyTorch does: OMP_NUM_THREADS if set, else one per core. 1 compiles

@@ -49,14 +49,17 @@ protected:
     reset(0);
     auto module = compiler.parseString(source(), "f.mlir");
     ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
-    CompileOptions options;
-    options.target = Target::cuda;
-    auto compiled = Executable::compile(*module, options);
+    auto compiled = Executable::compile(*module, options());
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
     exe = std::move(*compiled);
   }
 
   virtual const char *source() const { return kModule; }
+  virtual CompileOptions options() const {
+    CompileOptions options;
+    options.target = Target::cuda;
+    return options;
+  }
 
   /// The driver's counts since the last reset, the cache's idle blocks
   /// freed first: every buffer a call freed counts as freed.
@@ -373,5 +376,70 @@ TEST_F(CudaFakeDriverDynamicTest, ShapeFunctionTouchesNoGpu) {
   EXPECT_TRUE(s.launches.empty());
   EXPECT_EQ(s.allocations, 0);
 }
+
+// Static matmuls that tile into tensor-core instructions (sm_80): f16,
+// and f32 in TF32 where CompileOptions::tf32 asks for it.
+constexpr const char *kTensorCoreModule = R"mlir(
+func.func @mm(%a: tensor<64x32xf16>, %b: tensor<32x16xf16>) -> tensor<64x16xf16> {
+  %0 = trace.matmul %a, %b : (tensor<64x32xf16>, tensor<32x16xf16>) -> tensor<64x16xf16>
+  return %0 : tensor<64x16xf16>
+}
+func.func @single(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
+  %0 = trace.matmul %a, %b : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  return %0 : tensor<64x16xf32>
+}
+)mlir";
+
+class CudaFakeDriverTensorCoreTest
+    : public CudaFakeDriverTest,
+      public ::testing::WithParamInterface<bool> {
+protected:
+  const char *source() const override { return kTensorCoreModule; }
+  CompileOptions options() const override {
+    CompileOptions options = CudaFakeDriverTest::options();
+    options.tf32 = GetParam();
+    return options;
+  }
+
+  /// The launches of `name` on zeros of `dtype`, 64x32 and 32x16.
+  std::vector<FakeLaunch> launchesOf(const char *name, DType dtype) {
+    auto f = exe->function(name);
+    EXPECT_TRUE(bool(f)) << llvm::toString(f.takeError());
+    if (!f)
+      return {};
+    reset(0);
+    auto out =
+        (*f)({Tensor::zeros(dtype, {64, 32}), Tensor::zeros(dtype, {32, 16})});
+    EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    FakeCudaStats s = seen();
+    EXPECT_EQ(s.allocations, s.frees);
+    return s.launches;
+  }
+};
+
+TEST_P(CudaFakeDriverTensorCoreTest, HalfMatmulLaunchesAWarpPer16x8Tile) {
+  std::vector<FakeLaunch> launches = launchesOf("mm", DType::f16);
+  // C's f32 zeros, the mma.sync kernel (16/8 x 64/16 warps of 32 lanes),
+  // the f32 -> f16 conversion.
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[1].grid, (Grid{2, 4, 1}));
+  EXPECT_EQ(launches[1].block, (Grid{32, 1, 1}));
+}
+
+TEST_P(CudaFakeDriverTensorCoreTest, SingleMatmulUsesTensorCoresOnlyInTf32) {
+  std::vector<FakeLaunch> launches = launchesOf("single", DType::f32);
+  // C's zeros, then a warp per 16x8 tile (TF32) or 16x16 threads per
+  // 16x16 tile (the shared-memory kernel, full f32 precision).
+  ASSERT_EQ(launches.size(), 2u);
+  if (GetParam()) {
+    EXPECT_EQ(launches[1].grid, (Grid{2, 4, 1}));
+    EXPECT_EQ(launches[1].block, (Grid{32, 1, 1}));
+  } else {
+    EXPECT_EQ(launches[1].grid, (Grid{1, 4, 1}));
+    EXPECT_EQ(launches[1].block, (Grid{16, 16, 1}));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tf32, CudaFakeDriverTensorCoreTest, ::testing::Bool());
 
 } // namespace

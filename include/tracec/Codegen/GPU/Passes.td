@@ -74,6 +74,38 @@ def TraceGpuBlockReductions
                            "::mlir::scf::SCFDialect"];
 }
 
+def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Matmul on tensor cores: a warp's mma.sync per 16x8 tile";
+  let description = [{
+    Rewrites a `linalg.matmul` on static buffers whose shape tiles into
+    tensor-core instructions into a `gpu.launch` of one warp per 16 x 8
+    tile of C (grid n/8 x m/16, 32 threads), which keeps its tile of C in
+    registers (a fragment per lane) while it steps along k, one
+    `nvgpu.mma.sync` (PTX `mma.sync.aligned`) per k-slab, its lanes loading
+    the fragments of A and B the PTX ISA assigns them; then stores the
+    tile. The instructions:
+    - f16 x f16 -> f32 (trace.matmul of f16) or -> f16: m16n8k16;
+    - f32 x f32 -> f32 with `tf32`: m16n8k4 in TF32 (10-bit mantissa
+      products, f32 accumulation: PyTorch's `allow_tf32`, JAX's default
+      precision on GPUs); without it, f32 matmuls keep full precision.
+    Other matmuls (other sizes, types, transposed or batched operands) are
+    left to `trace-gpu-tiled-matmul`. Needs sm_80 or newer (the pipeline
+    runs it only there). Not yet: shared-memory staging (cp.async),
+    ldmatrix, several warps per block, bf16 (MLIR 22's nvgpu-to-nvvm
+    cannot type bf16 multiplicands).
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", "false",
+           "f32 matmuls on tensor cores in TF32 (f32 accumulation)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TraceGpuTiledMatmul : Pass<"trace-gpu-tiled-matmul", "::mlir::func::FuncOp"> {
   let summary = "Matmul as a shared-memory tiled kernel";
   let description = [{
