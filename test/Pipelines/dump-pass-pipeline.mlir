@@ -8,7 +8,7 @@
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernels=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UK
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=ukernel-relayouts=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=UKR
 // RUN: tracec-opt %s "--tracec-cpu-pipeline=overlap-collectives=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLAP
-// RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: tracec-opt %s "--tracec-gpu-pipeline=chip=sm_90 threads=128 tile-sizes=4,32 matmul-tile=8 reduction-threads=64 tf32=1 O=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: tracec-opt %s --tracec-cpu-pipeline --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEPS
 
 // All-reduces move up into the backward pass, then start without
@@ -129,6 +129,7 @@
 // GPU:      trace-expand-copies{memcpy=false},
 // GPU-NEXT: trace-gpu-managed-buffers,
 // GPU-NEXT: func.func(
+// GPU-NEXT:   trace-gpu-mma-matmul{tf32=true},
 // GPU-NEXT:   trace-gpu-tiled-matmul{tile=8},
 // GPU-NEXT:   trace-gpu-block-reductions{threads=64},
 // GPU-NEXT:   convert-linalg-to-parallel-loops,
