@@ -17,7 +17,9 @@
 // lane = 4 * group + thread_in_group), which upstream's
 // transform.nvgpu.rewrite_matmul_as_mma_sync uses too; upstream's rewrite
 // itself has no f32 accumulation of f16 products (what trace.matmul of
-// f16 lowers to) and reloads C at every k-slab, hence this pass.
+// f16 lowers to) and reloads C at every k-slab, hence this pass. bf16
+// takes nvvm.mma.sync directly (MLIR 22's nvgpu-to-nvvm cannot type bf16
+// multiplicands), with the same layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,8 @@
 
 #include "GridLimits.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
@@ -44,18 +48,64 @@ constexpr int64_t kTileM = 16, kTileN = 8, kWarp = 32;
 struct MmaShape {
   int64_t k;
   SmallVector<int64_t, 2> a, b;
-  bool tf32;
+  bool tf32 = false;
+  /// bf16 multiplicands, which MLIR 22's nvgpu-to-nvvm cannot type: the
+  /// pass issues nvvm.mma.sync itself.
+  bool bf16 = false;
 };
 
 /// The instruction for these element types, if any: f16 products
-/// accumulated in f32 or f16 (m16n8k16), f32 as TF32 with f32
-/// accumulation (m16n8k4, with `tf32`).
+/// accumulated in f32 or f16 and bf16 ones in f32 (m16n8k16), f32 as TF32
+/// with f32 accumulation (m16n8k4, with `tf32`).
 std::optional<MmaShape> mmaShapeFor(Type a, Type b, Type c, bool tf32) {
   if (a.isF16() && b.isF16() && (c.isF32() || c.isF16()))
-    return MmaShape{16, {4, 2}, {2, 2}, false};
+    return MmaShape{16, {4, 2}, {2, 2}};
+  if (a.isBF16() && b.isBF16() && c.isF32())
+    return MmaShape{16, {4, 2}, {2, 2}, /*tf32=*/false, /*bf16=*/true};
   if (tf32 && a.isF32() && b.isF32() && c.isF32())
-    return MmaShape{4, {2, 1}, {1, 1}, true};
+    return MmaShape{4, {2, 1}, {1, 1}, /*tf32=*/true};
   return std::nullopt;
+}
+
+/// Each register (row) of a bf16 fragment, two bf16 packed in an i32: the
+/// operands nvvm.mma.sync takes.
+SmallVector<Value> packedRegisters(OpBuilder &b, Location loc, Value fragment) {
+  auto type = cast<VectorType>(fragment.getType());
+  SmallVector<Value> registers;
+  for (int64_t row = 0; row < type.getDimSize(0); ++row) {
+    Value pair =
+        vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{row});
+    Value packed = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), pair);
+    registers.push_back(
+        vector::ExtractOp::create(b, loc, packed, ArrayRef<int64_t>{0}));
+  }
+  return registers;
+}
+
+/// `accumulator` + `a` x `b` with bf16 multiplicands (m16n8k16, f32
+/// accumulation), as nvgpu.mma.sync would issue it.
+Value bf16MmaSync(OpBuilder &b, Location loc, Value a, Value bFragment,
+                  Value accumulator) {
+  SmallVector<Value> c;
+  for (int64_t i = 0; i < 4; ++i)
+    c.push_back(vector::ExtractOp::create(b, loc, accumulator,
+                                          ArrayRef<int64_t>{i / 2, i % 2}));
+  Type f32 = b.getF32Type();
+  auto result =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  Value d = NVVM::MmaOp::create(
+      b, loc, result, packedRegisters(b, loc, a),
+      packedRegisters(b, loc, bFragment), c,
+      ArrayRef<int64_t>{kTileM, kTileN, 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < 4; ++i)
+    elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+  return vector::FromElementsOp::create(
+      b, loc, cast<VectorType>(accumulator.getType()), elements);
 }
 
 /// (row, column) in its tile of each element of a lane's fragment, in the
@@ -181,9 +231,12 @@ void tileIntoWarps(linalg::MatmulOp op, const MmaShape &mma) {
                                    fragmentOfA(context, mma.k), mma.a);
     Value bFragment = loadFragment(b, loc, bMatrix, lane, kAt, col,
                                    fragmentOfB(context, mma.k), mma.b);
-    Value product = nvgpu::MmaSyncOp::create(
-        b, loc, aFragment, bFragment, slabs.getRegionIterArg(0),
-        ArrayRef<int64_t>{kTileM, kTileN, mma.k}, mma.tf32);
+    Value accumulated = slabs.getRegionIterArg(0);
+    Value product =
+        mma.bf16 ? bf16MmaSync(b, loc, aFragment, bFragment, accumulated)
+                 : nvgpu::MmaSyncOp::create(
+                       b, loc, aFragment, bFragment, accumulated,
+                       ArrayRef<int64_t>{kTileM, kTileN, mma.k}, mma.tf32);
     scf::YieldOp::create(b, loc, product);
   }
   for (auto [i, at] : llvm::enumerate(ofC)) {

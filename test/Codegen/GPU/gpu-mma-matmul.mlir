@@ -88,6 +88,28 @@ func.func @f32(%a: memref<16x8xf32>, %b: memref<8x8xf32>, %c: memref<16x8xf32>) 
 
 // -----
 
+// bf16 products accumulated in f32: the same fragments, each register's
+// two bf16 packed in an i32 for nvvm.mma.sync (MLIR 22's nvgpu.mma.sync
+// cannot lower bf16 multiplicands).
+// CHECK-LABEL: func.func @bf16(
+// CHECK: gpu.launch
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x2xf32>)
+// CHECK: %[[AF:.*]] = vector.from_elements {{.*}} : vector<4x2xbf16>
+// CHECK: %[[BF:.*]] = vector.from_elements {{.*}} : vector<2x2xbf16>
+// CHECK: %[[ROW:.*]] = vector.extract %[[AF]][0] : vector<2xbf16> from vector<4x2xbf16>
+// CHECK: %[[PACKED:.*]] = vector.bitcast %[[ROW]] : vector<2xbf16> to vector<1xi32>
+// CHECK: %[[A0:.*]] = vector.extract %[[PACKED]][0] : i32 from vector<1xi32>
+// CHECK: nvvm.mma.sync A[%[[A0]], %{{.*}}, %{{.*}}, %{{.*}}] B[%{{.*}}, %{{.*}}] C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-4: llvm.extractvalue
+// CHECK: vector.from_elements {{.*}} : vector<2x2xf32>
+// CHECK-NOT: linalg.matmul
+func.func @bf16(%a: memref<16x32xbf16>, %b: memref<32x8xbf16>, %c: memref<16x8xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x32xbf16>, memref<32x8xbf16>) outs(%c : memref<16x8xf32>)
+  return
+}
+
+// -----
+
 // Shapes that are not whole mma tiles (m = 20, k = 8), integers, and
 // dynamic shapes are left to trace-gpu-tiled-matmul.
 // CHECK-LABEL: func.func @left_alone(

@@ -378,11 +378,15 @@ TEST_F(CudaFakeDriverDynamicTest, ShapeFunctionTouchesNoGpu) {
 }
 
 // Static matmuls that tile into tensor-core instructions (sm_80): f16,
-// and f32 in TF32 where CompileOptions::tf32 asks for it.
+// bf16, and f32 in TF32 where CompileOptions::tf32 asks for it.
 constexpr const char *kTensorCoreModule = R"mlir(
 func.func @mm(%a: tensor<64x32xf16>, %b: tensor<32x16xf16>) -> tensor<64x16xf16> {
   %0 = trace.matmul %a, %b : (tensor<64x32xf16>, tensor<32x16xf16>) -> tensor<64x16xf16>
   return %0 : tensor<64x16xf16>
+}
+func.func @brain(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>) -> tensor<64x16xbf16> {
+  %0 = trace.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xbf16>
+  return %0 : tensor<64x16xbf16>
 }
 func.func @single(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
   %0 = trace.matmul %a, %b : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
@@ -417,13 +421,17 @@ protected:
   }
 };
 
-TEST_P(CudaFakeDriverTensorCoreTest, HalfMatmulLaunchesAWarpPer16x8Tile) {
-  std::vector<FakeLaunch> launches = launchesOf("mm", DType::f16);
-  // C's f32 zeros, the mma.sync kernel (16/8 x 64/16 warps of 32 lanes),
-  // the f32 -> f16 conversion.
-  ASSERT_EQ(launches.size(), 3u);
-  EXPECT_EQ(launches[1].grid, (Grid{2, 4, 1}));
-  EXPECT_EQ(launches[1].block, (Grid{32, 1, 1}));
+TEST_P(CudaFakeDriverTensorCoreTest, HalfMatmulsLaunchAWarpPer16x8Tile) {
+  for (auto [name, dtype] :
+       {std::pair{"mm", DType::f16}, std::pair{"brain", DType::bf16}}) {
+    SCOPED_TRACE(name);
+    std::vector<FakeLaunch> launches = launchesOf(name, dtype);
+    // C's f32 zeros, the mma.sync kernel (16/8 x 64/16 warps of 32
+    // lanes), the f32 -> 16-bit conversion.
+    ASSERT_EQ(launches.size(), 3u);
+    EXPECT_EQ(launches[1].grid, (Grid{2, 4, 1}));
+    EXPECT_EQ(launches[1].block, (Grid{32, 1, 1}));
+  }
 }
 
 TEST_P(CudaFakeDriverTensorCoreTest, SingleMatmulUsesTensorCoresOnlyInTf32) {

@@ -84,15 +84,16 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
     `nvgpu.mma.sync` (PTX `mma.sync.aligned`) per k-slab, its lanes loading
     the fragments of A and B the PTX ISA assigns them; then stores the
     tile. The instructions:
-    - f16 x f16 -> f32 (trace.matmul of f16) or -> f16: m16n8k16;
+    - f16 x f16 -> f32 (trace.matmul of f16) or -> f16, and bf16 x bf16
+      -> f32: m16n8k16 (bf16 as `nvvm.mma.sync`: MLIR 22's nvgpu-to-nvvm
+      cannot type bf16 multiplicands);
     - f32 x f32 -> f32 with `tf32`: m16n8k4 in TF32 (10-bit mantissa
       products, f32 accumulation: PyTorch's `allow_tf32`, JAX's default
       precision on GPUs); without it, f32 matmuls keep full precision.
     Other matmuls (other sizes, types, transposed or batched operands) are
     left to `trace-gpu-tiled-matmul`. Needs sm_80 or newer (the pipeline
     runs it only there). Not yet: shared-memory staging (cp.async),
-    ldmatrix, several warps per block, bf16 (MLIR 22's nvgpu-to-nvvm
-    cannot type bf16 multiplicands).
+    ldmatrix, several warps per block, wgmma on sm_90.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", "false",
@@ -102,6 +103,8 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
