@@ -107,10 +107,21 @@ Value mlir::trace::constantGlobal(OpBuilder &b, Location loc,
                                   DenseElementsAttr value) {
   auto type = MemRefType::get(value.getType().getShape(),
                               value.getType().getElementType());
-  auto global = createModuleSymbol<memref::GlobalOp>(
-      b, symbols, loc, uniqueSymbolName(symbols, name),
-      b.getStringAttr("private"), type, value, /*constant=*/true,
-      /*alignment=*/nullptr);
+  // Equal constants share one global (two collectives in the same groups,
+  // one message printed twice): private and read-only, nobody can tell.
+  memref::GlobalOp global;
+  for (auto existing : symbols.getOp()->getRegion(0).getOps<memref::GlobalOp>())
+    if (existing.getConstant() && existing.isPrivate() &&
+        existing.getType() == type && existing.getInitialValueAttr() == value &&
+        existing.getSymName().starts_with(name)) {
+      global = existing;
+      break;
+    }
+  if (!global)
+    global = createModuleSymbol<memref::GlobalOp>(
+        b, symbols, loc, uniqueSymbolName(symbols, name),
+        b.getStringAttr("private"), type, value, /*constant=*/true,
+        /*alignment=*/nullptr);
   Value memref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   return pointerTo(b, loc, memref);
 }

@@ -1,5 +1,11 @@
 // RUN: tracec-opt %s --trace-lower-state | FileCheck %s
 // RUN: tracec-opt %s --tracec-cpu-pipeline="threads=1" | FileCheck %s --check-prefix=LLVM
+// RUN: tracec-opt %s --trace-lower-state | FileCheck %s --check-prefix=GLOBALS
+
+// Collectives in the same groups share one table of them: three sets of
+// groups below, in five ops.
+// GLOBALS-COUNT-3: memref.global "private" constant @__trace_collective_groups
+// GLOBALS-NOT: memref.global "private" constant @__trace_collective_groups
 
 // all_reduce becomes mpi.allreduce from the operand's buffer into a new
 // buffer (as 1-D views: upstream counts only dim 0 of a buffer), guarded:
