@@ -8,6 +8,7 @@
 
 #include "tracec/AOT/ModelParser.h"
 #include "tracec/Parser/ParserHazards.h"
+#include "tracec/Pipelines/Lowering.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -57,5 +58,9 @@ OwningOpRef<ModuleOp> tracec::aot::parseModel(llvm::SourceMgr &sourceMgr,
                              ? nameAt(def->arguments[i].loc)
                              : std::string());
   }
+  // Annotated with the shard dialect: each process's program, whose entry
+  // points take and return the process's shards (the names stay).
+  if (failed(tracec::partitionShards(*module)))
+    return nullptr;
   return module;
 }

@@ -2,6 +2,9 @@
 
 #include "tracec/Pipelines/Lowering.h"
 
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "tracec/Transforms/State/Passes.h"
+
 using namespace mlir;
 
 void tracec::buildLoweringPipeline(OpPassManager &pm,
@@ -22,4 +25,12 @@ void tracec::keepOnlyEntriesPublic(ModuleOp module,
     if (onHidden)
       onHidden(func);
   }
+}
+
+LogicalResult tracec::partitionShards(ModuleOp module) {
+  if (module.getOps<shard::GridOp>().empty())
+    return success();
+  PassManager pm(module.getContext());
+  pm.addPass(trace::createTraceShardToCollectives());
+  return pm.run(module);
 }

@@ -18,6 +18,9 @@ void tracec::buildTraceToBuffersPipeline(
     llvm::function_ref<void(OpPassManager &)> onBuffers,
     llvm::function_ref<void(OpPassManager &)> onTrace,
     bool overlapCollectives) {
+  // A module annotated with the shard dialect becomes each process's
+  // program on trace collectives (a module without a grid is left alone).
+  pm.addPass(trace::createTraceShardToCollectives());
   // Order stateful ops by control tokens before anything may move or drop
   // them (functions without state are left as they are).
   pm.addPass(trace::createTraceAutoControlDeps());

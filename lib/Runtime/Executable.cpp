@@ -482,6 +482,16 @@ Executable::compile(const Module &module, const CompileOptions &options) {
 
   std::unique_ptr<Executable> exe(new Executable());
   exe->target_ = options.target;
+  {
+    std::string diagnostics;
+    mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &d) {
+      llvm::raw_string_ostream(diagnostics) << formatDiagnostic(d) << "\n";
+      return mlir::success();
+    });
+    if (mlir::failed(partitionShards(*copy)))
+      return llvm::createStringError("compilation failed:\n" +
+                                     llvm::StringRef(diagnostics).rtrim());
+  }
   if (llvm::Error error = exe->selectEntries(*copy, options.entries))
     return std::move(error);
   // Entries keep their names for the caller; the code gets other names

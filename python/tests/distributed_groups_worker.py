@@ -1,7 +1,8 @@
 """Run by test_distributed.py under `mpirun -np 4`: the collectives within
 groups of processes (XLA's replica groups), eager and compiled, blocking
 and overlapped, and their gradients (against central differences for
-broadcast, all_gather and reduce_scatter); every rank prints
+broadcast, all_gather and reduce_scatter); a module annotated with the
+shard dialect on a 2x2 grid of the processes; every rank prints
 "rank R groups ok"."""
 import os
 import sys
@@ -63,6 +64,7 @@ def main():
         assert "not a rank of a group of 2" in str(error), error
     else:
         raise AssertionError("a root outside the groups was accepted")
+    check_shard_grid(rank)
     print(f"rank {rank} groups ok", flush=True)
 
 
@@ -128,6 +130,52 @@ def check_gradients_in(groups, rank):
                 if rank == owner:
                     np.testing.assert_allclose(gradient.flat[i], difference,
                                                rtol=1e-6, atol=1e-9)
+
+
+# A two-layer MLP on a 2x2 grid of processes (process (i, j) is rank
+# 2i + j): the batch split along axis 0 (data parallel), W1's columns and
+# W2's rows along axis 1 (tensor parallel, as Megatron-LM splits them):
+# each row of the grid adds its partial products in one all-reduce.
+DATA_AND_TENSOR_PARALLEL = """
+shard.grid @grid(shape = 2x2)
+func.func @f(%x: tensor<6x3xf64>, %w1: tensor<3x4xf64>, %w2: tensor<4x5xf64>) -> tensor<6x5xf64> {
+  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %columns = shard.sharding @grid split_axes = [[], [1]] : !shard.sharding
+  %rows1 = shard.sharding @grid split_axes = [[1]] : !shard.sharding
+  %xs = shard.shard %x to %rows : tensor<6x3xf64>
+  %w1s = shard.shard %w1 to %columns : tensor<3x4xf64>
+  %w2s = shard.shard %w2 to %rows1 : tensor<4x5xf64>
+  %zero = arith.constant 0.0 : f64
+  %e1 = tensor.empty() : tensor<6x4xf64>
+  %f1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<6x4xf64>) -> tensor<6x4xf64>
+  %h = linalg.matmul ins(%xs, %w1s : tensor<6x3xf64>, tensor<3x4xf64>) outs(%f1 : tensor<6x4xf64>) -> tensor<6x4xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<6x4xf64>) outs(%e1 : tensor<6x4xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %m = arith.maximumf %a, %zero : f64
+    linalg.yield %m : f64
+  } -> tensor<6x4xf64>
+  %e2 = tensor.empty() : tensor<6x5xf64>
+  %f2 = linalg.fill ins(%zero : f64) outs(%e2 : tensor<6x5xf64>) -> tensor<6x5xf64>
+  %y = linalg.matmul ins(%r, %w2s : tensor<6x4xf64>, tensor<4x5xf64>) outs(%f2 : tensor<6x5xf64>) -> tensor<6x5xf64>
+  %out = shard.shard %y to %rows annotate_for_users : tensor<6x5xf64>
+  return %out : tensor<6x5xf64>
+}
+"""
+
+
+def check_shard_grid(rank):
+    """A module annotated with the shard dialect compiles to each
+    process's program (trace-shard-to-collectives): it takes the process's
+    shards and returns its rows of the MLP's output."""
+    rng = np.random.default_rng(30)  # the same on every process
+    x, w1, w2 = (rng.normal(size=s) for s in ((6, 3), (3, 4), (4, 5)))
+    i, j = divmod(rank, 2)
+    f = tracec.compile_module(DATA_AND_TENSOR_PARALLEL).function("f")
+    y = f(x[3 * i:3 * i + 3], w1[:, 2 * j:2 * j + 2],
+          w2[2 * j:2 * j + 2])[0]
+    expected = np.maximum(x @ w1, 0) @ w2
+    np.testing.assert_allclose(y, expected[3 * i:3 * i + 3], rtol=1e-13,
+                               atol=1e-14)
 
 
 if __name__ == "__main__":

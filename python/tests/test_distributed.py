@@ -199,7 +199,9 @@ def test_processes(processes):
 
 def test_groups_on_four_processes():
     """all_reduce within groups of processes (distributed_groups_worker.py)
-    under mpirun -np 4: two groups of two, in three layouts."""
+    under mpirun -np 4: two groups of two, in three layouts; and a module
+    annotated with the shard dialect on a 2x2 grid (data and tensor
+    parallel) against NumPy."""
     worker = os.path.join(os.path.dirname(__file__),
                           "distributed_groups_worker.py")
     run = subprocess.run([shutil.which("mpirun"), "-np", "4", sys.executable,

@@ -20,6 +20,7 @@
 // OVERLAP-NEXT: trace-lower-state{overlap-collectives=true},
 
 // CPU:      builtin.module(
+// CPU-NEXT:   trace-shard-to-collectives,
 // CPU-NEXT:   trace-auto-control-deps,
 // CPU-NEXT:   trace-autodiff{remat=everything},
 // CPU-NEXT:   inline{default-pipeline=canonicalize

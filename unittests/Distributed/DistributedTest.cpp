@@ -10,6 +10,8 @@
 #include "tracec/Distributed/Distributed.h"
 
 #include "tracec/Frontend/Frontend.h"
+#include "tracec/Runtime/Compiler.h"
+#include "tracec/Runtime/Executable.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -99,6 +101,77 @@ TEST(Distributed, CollectivesInGroupsUseTheGroupsOrder) {
   // The sum {3, -1.5}: position 0 (process 1) keeps 3, process 0 -1.5.
   EXPECT_EQ(results[3].toVector<double>(),
             (std::vector<double>{rank == 1 ? 3.0 : -1.5}));
+}
+
+/// A Megatron-style MLP through the shard dialect: W1 split by columns
+/// and W2 by rows over a grid of the two processes, so each computes
+/// relu(x W1[:, mine]) W2[mine, :] and one all-reduce adds the halves.
+constexpr const char *kTensorParallelMlp = R"mlir(
+shard.grid @grid(shape = 2)
+func.func @mlp(%x: tensor<4x6xf64>, %w1: tensor<6x8xf64>, %w2: tensor<8x5xf64>) -> tensor<4x5xf64> {
+  %columns = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %replicated = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %w1s = shard.shard %w1 to %columns : tensor<6x8xf64>
+  %w2s = shard.shard %w2 to %rows : tensor<8x5xf64>
+  %zero = arith.constant 0.0 : f64
+  %e1 = tensor.empty() : tensor<4x8xf64>
+  %f1 = linalg.fill ins(%zero : f64) outs(%e1 : tensor<4x8xf64>) -> tensor<4x8xf64>
+  %h = linalg.matmul ins(%x, %w1s : tensor<4x6xf64>, tensor<6x8xf64>) outs(%f1 : tensor<4x8xf64>) -> tensor<4x8xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<4x8xf64>) outs(%e1 : tensor<4x8xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %m = arith.maximumf %a, %zero : f64
+    linalg.yield %m : f64
+  } -> tensor<4x8xf64>
+  %e2 = tensor.empty() : tensor<4x5xf64>
+  %f2 = linalg.fill ins(%zero : f64) outs(%e2 : tensor<4x5xf64>) -> tensor<4x5xf64>
+  %y = linalg.matmul ins(%r, %w2s : tensor<4x8xf64>, tensor<8x5xf64>) outs(%f2 : tensor<4x5xf64>) -> tensor<4x5xf64>
+  %out = shard.shard %y to %replicated annotate_for_users : tensor<4x5xf64>
+  return %out : tensor<4x5xf64>
+}
+)mlir";
+
+TEST(Distributed, TensorParallelMlpThroughTheShardDialect) {
+  int rank = expect(distributed::rank());
+  std::mt19937_64 engine(11); // the same weights on every process
+  std::normal_distribution<double> normal;
+  auto random = [&](size_t count) {
+    std::vector<double> values(count);
+    for (double &v : values)
+      v = normal(engine);
+    return values;
+  };
+  std::vector<double> x = random(4 * 6), w1 = random(6 * 8), w2 = random(8 * 5);
+  // The whole MLP, on this process alone.
+  std::vector<double> expected(4 * 5, 0.0);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) {
+      double h = 0;
+      for (int k = 0; k < 6; ++k)
+        h += x[i * 6 + k] * w1[k * 8 + j];
+      for (int o = 0; o < 5; ++o)
+        expected[i * 5 + o] += std::max(h, 0.0) * w2[j * 5 + o];
+    }
+  // This process's shards: columns 4r..4r+3 of W1, those rows of W2.
+  std::vector<double> w1Mine, w2Mine;
+  for (int k = 0; k < 6; ++k)
+    for (int j = 4 * rank; j < 4 * rank + 4; ++j)
+      w1Mine.push_back(w1[k * 8 + j]);
+  w2Mine.assign(w2.begin() + 4 * rank * 5, w2.begin() + (4 * rank + 4) * 5);
+
+  Compiler compiler;
+  Module module = expect(compiler.parseString(kTensorParallelMlp, "mlp.mlir"));
+  std::unique_ptr<Executable> executable = expect(Executable::compile(module));
+  Function mlp = expect(executable->function("mlp"));
+  // The compiled function is one process's: it takes the shards.
+  std::vector<Tensor> results =
+      expect(mlp({expect(Tensor::fromVector(x, {4, 6})),
+                  expect(Tensor::fromVector(w1Mine, {6, 4})),
+                  expect(Tensor::fromVector(w2Mine, {4, 5}))}));
+  std::vector<double> y = results[0].toVector<double>();
+  ASSERT_EQ(y.size(), expected.size());
+  for (size_t i = 0; i < y.size(); ++i)
+    EXPECT_NEAR(y[i], expected[i], 1e-12 * std::abs(expected[i]) + 1e-14) << i;
 }
 
 TEST(Distributed, BroadcastVariablesGivesEveryProcessTheRootsValues) {

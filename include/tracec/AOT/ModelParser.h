@@ -18,8 +18,9 @@ namespace tracec::aot {
 using ArgumentNames = llvm::StringMap<std::vector<std::string>>;
 
 /// Parses and verifies the main buffer of `sourceMgr`, recording the
-/// argument names of every function. Errors go to the context's diagnostic
-/// handler; the result is null then.
+/// argument names of every function; a module annotated with the shard
+/// dialect becomes each process's program (partitionShards). Errors go to
+/// the context's diagnostic handler; the result is null then.
 mlir::OwningOpRef<mlir::ModuleOp> parseModel(llvm::SourceMgr &sourceMgr,
                                              mlir::MLIRContext *context,
                                              ArgumentNames &names);

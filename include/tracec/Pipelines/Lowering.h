@@ -40,6 +40,13 @@ void keepOnlyEntriesPublic(
     mlir::ModuleOp module, llvm::function_ref<bool(mlir::func::FuncOp)> isEntry,
     llvm::function_ref<void(mlir::func::FuncOp)> onHidden = {});
 
+/// A module annotated with the shard dialect becomes, in place, the program
+/// of one process (trace-shard-to-collectives), before the entries'
+/// signatures are read: a caller passes, and gets, this process's shards.
+/// A module without a grid is left alone. Errors go to the context's
+/// diagnostics.
+mlir::LogicalResult partitionShards(mlir::ModuleOp module);
+
 } // namespace tracec
 
 #endif // TRACEC_PIPELINES_LOWERING_H

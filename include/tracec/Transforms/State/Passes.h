@@ -3,6 +3,7 @@
 #ifndef TRACEC_TRANSFORMS_STATE_PASSES_H
 #define TRACEC_TRANSFORMS_STATE_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/DLTI/DLTI.h"

@@ -165,4 +165,44 @@ def TraceScheduleCollectives
   let dependentDialects = ["::mlir::trace::TraceDialect"];
 }
 
+def TraceShardToCollectives
+    : Pass<"trace-shard-to-collectives", "::mlir::ModuleOp"> {
+  let summary = "Partition a module annotated with the shard dialect onto "
+                "trace collectives";
+  let description = [{
+    Tensor parallelism through upstream's `shard` dialect: in a module with
+    a `shard.grid` of processes and `shard.shard` annotations, upstream's
+    `sharding-propagation` and `shard-partition` turn each function into
+    the program of one process (its operands and results the process's
+    shards), and the collectives they insert, on axes of the grid, become
+    trace collectives on groups of processes (`groups`), which
+    trace-lower-state lowers to MPI with the rest:
+
+    ```mlir
+    shard.grid @grid(shape = 2x2)
+    %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+    // becomes
+    %r, %c = trace.all_reduce %x {groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>} : tensor<8xf32>
+    ```
+
+    The grid's processes are MPI's world in row-major order (a process's
+    linear index is its rank); a collective on `grid_axes` runs in the
+    groups of processes that differ only along those axes, each listed
+    row-major over the axes in their order, as the shard dialect orders a
+    group. all_reduce, all_gather, reduce_scatter and broadcast become
+    their trace collectives (reductions sum, average as `mean`, max, min);
+    all_slice and process_multi_index become upstream's arithmetic on
+    process_linear_index, which becomes `trace.comm_rank`. Every
+    collective names its groups, so a world of another size than the
+    grid's is an error at run time that names it. A module without a grid
+    is left alone. An op with no lowering (grids of dynamic shape,
+    all_to_all, shift, send, recv, scatter, gather, reduce, other
+    reductions or accumulation types) is an error at its location.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TRACEC_TRANSFORMS_STATE_PASSES
