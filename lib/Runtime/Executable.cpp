@@ -816,7 +816,7 @@ Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
   std::vector<Tensor> outputs;
   for (auto [i, spec, shape] :
        llvm::enumerate(signature_->results, *shapes)) {
-    auto output = Tensor::allocate(spec.dtype, shape);
+    auto output = Tensor::empty(spec.dtype, shape);
     if (!output)
       return llvm::createStringError(
           "@" + signature_->name + ": result " + std::to_string(i) + ": " +

@@ -154,8 +154,10 @@ Tensor::parseNpy(StringRef bytes, StringRef path,
                               formatTensorType(*dtype, shape) + " needs " +
                               (needed ? llvm::Twine(*needed)
                                       : llvm::Twine("more than 2^64")));
-  Tensor tensor = zeros(*dtype, shape);
-  std::memcpy(tensor.rawData(), data.data(), data.size());
+  auto tensor = empty(*dtype, shape);
+  if (!tensor)
+    return tensor.takeError();
+  std::memcpy(tensor->rawData(), data.data(), data.size());
   return tensor;
 }
 

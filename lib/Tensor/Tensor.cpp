@@ -94,7 +94,19 @@ llvm::Expected<Tensor> Tensor::allocate(DType dtype, ArrayRef<int64_t> shape) {
   return zeros(dtype, shape);
 }
 
+llvm::Expected<Tensor> Tensor::empty(DType dtype, ArrayRef<int64_t> shape) {
+  if (!tensorByteSize(dtypeSize(dtype), shape))
+    return llvm::createStringError(formatTensorType(dtype, shape) +
+                                   " is larger than a tensor can be (at "
+                                   "most 2^48 bytes)");
+  return create(dtype, shape, /*zeroed=*/false);
+}
+
 Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
+  return create(dtype, shape, /*zeroed=*/true);
+}
+
+Tensor Tensor::create(DType dtype, ArrayRef<int64_t> shape, bool zeroed) {
   std::optional<int64_t> checked = tensorByteSize(dtypeSize(dtype), shape);
   if (!checked)
     llvm::report_fatal_error(llvm::Twine("tracec::Tensor: ") +
@@ -116,7 +128,8 @@ Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {
   auto *memory = reinterpret_cast<uint8_t *>(
       (reinterpret_cast<uintptr_t>(base) + kAlignment - 1) / kAlignment *
       kAlignment);
-  std::memset(memory, 0, rounded);
+  if (zeroed)
+    std::memset(memory, 0, rounded);
   return Tensor(dtype, shape,
                 std::shared_ptr<uint8_t>(memory,
                                          [base, allocated](uint8_t *) {
@@ -206,7 +219,7 @@ llvm::Expected<Tensor> Tensor::operator[](int64_t i) const {
 }
 
 Tensor Tensor::clone() const {
-  Tensor copy = zeros(dtype_, shape_);
+  Tensor copy = create(dtype_, shape_, /*zeroed=*/false);
   std::memcpy(copy.rawData(), rawData(), sizeInBytes());
   return copy;
 }

@@ -165,7 +165,11 @@ Tensor tracec::python::toTensor(py::handle object,
     return Tensor::borrow(dtype, shape, const_cast<void *>(array.data()),
                           keepAlive(array));
   // Misaligned or strided: one copy into aligned storage, in C order.
-  Tensor tensor = Tensor::zeros(dtype, shape);
+  llvm::Expected<Tensor> storage = Tensor::empty(dtype, shape);
+  if (!storage)
+    throw py::value_error(describe() + ": " +
+                          llvm::toString(storage.takeError()));
+  Tensor tensor = std::move(*storage);
   if (array.flags() & py::array::c_style) {
     std::memcpy(tensor.rawData(), array.data(), tensor.sizeInBytes());
     return tensor;

@@ -50,7 +50,7 @@ py::tuple tracec::python::callWithArrays(const Function &function,
   outputs.reserve(signature.results.size());
   if (!signature.hasDynamicDims()) {
     for (const TensorSpec &spec : signature.results)
-      outputs.push_back(unwrap(Tensor::allocate(spec.dtype, spec.shape)));
+      outputs.push_back(unwrap(Tensor::empty(spec.dtype, spec.shape)));
     unwrap(function.call(inputs, outputs));
   } else {
     // The results' sizes come from the arguments' (the shape function),

@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(shapes.takeError()));
   std::vector<Tensor> outputs;
   for (auto [i, spec, shape] : llvm::enumerate(signature.results, *shapes)) {
-    auto output = Tensor::allocate(spec.dtype, shape);
+    auto output = Tensor::empty(spec.dtype, shape);
     if (!output)
       return fail("@" + signature.name + ": result " + std::to_string(i) +
                   ": " + llvm::toString(output.takeError()));

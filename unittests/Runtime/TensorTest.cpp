@@ -62,6 +62,23 @@ TEST(TensorTest, LargeBlocksAreReusedAndZeroed) {
   EXPECT_NE(other.data<float>(), again.data<float>());
 }
 
+TEST(TensorTest, EmptyIsAlignedAndSizeChecked) {
+  // The storage of a compiled function's results: aligned as zeros' is,
+  // its size checked as allocate's (not written: the function writes it).
+  for (int64_t n : {0, 1, 17, 1000}) {
+    llvm::Expected<Tensor> t = Tensor::empty(DType::f64, {n, 3});
+    ASSERT_TRUE(bool(t));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t->rawData()) % 64, 0u) << n;
+    EXPECT_EQ(t->sizeInBytes(), size_t(n) * 3 * 8);
+  }
+  llvm::Expected<Tensor> huge =
+      Tensor::empty(DType::f32, {int64_t(1) << 40, int64_t(1) << 10});
+  ASSERT_FALSE(bool(huge));
+  EXPECT_NE(
+      llvm::toString(huge.takeError()).find("larger than a tensor can be"),
+      std::string::npos);
+}
+
 TEST(TensorTest, FromAndToVector) {
   auto t = Tensor::fromVector<float>({1, 2, 3, 4, 5, 6}, {2, 3});
   ASSERT_TRUE(bool(t)) << errorText(t.takeError());

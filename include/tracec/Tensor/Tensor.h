@@ -59,6 +59,13 @@ public:
   static llvm::Expected<Tensor> allocate(DType dtype,
                                          llvm::ArrayRef<int64_t> shape);
 
+  /// As `allocate`, but its elements are whatever the memory held
+  /// (torch.empty, np.empty): for storage that is written whole before it
+  /// is read, such as a compiled function's results, which would otherwise
+  /// be written twice.
+  static llvm::Expected<Tensor> empty(DType dtype,
+                                      llvm::ArrayRef<int64_t> shape);
+
   /// Copies `values` (row-major) into a new tensor of `shape`; fails when
   /// the element count does not match.
   template <typename T>
@@ -159,6 +166,9 @@ private:
          std::shared_ptr<uint8_t> storage, size_t offset)
       : dtype_(dtype), shape_(shape), storage_(std::move(storage)),
         offset_(offset) {}
+  /// New storage of a size that fits (a fatal error otherwise), zeroed or
+  /// not.
+  static Tensor create(DType dtype, llvm::ArrayRef<int64_t> shape, bool zeroed);
   static llvm::Error elementCountError(size_t count,
                                        llvm::ArrayRef<int64_t> shape);
   void checkElementType(DType requested) const;
