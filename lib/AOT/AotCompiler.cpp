@@ -18,12 +18,9 @@ using namespace mlir;
 using namespace tracec;
 using namespace tracec::aot;
 
-LogicalResult
-tracec::aot::lowerToCEntryPoints(ModuleOp module,
-                                 llvm::ArrayRef<EntryPoint> entries,
-                                 llvm::StringRef cudaChip,
-                                 unsigned threads,
-                                 llvm::StringRef targetCpu) {
+LogicalResult tracec::aot::lowerToCEntryPoints(
+    ModuleOp module, llvm::ArrayRef<EntryPoint> entries, const CudaTarget &cuda,
+    unsigned threads, llvm::StringRef targetCpu) {
   // Only the entries and what they use are compiled: a function that is
   // not exported may use ops the pipeline cannot lower.
   llvm::StringSet<> exported;
@@ -49,9 +46,10 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
   llvm::StringMap<std::string> renamed = renameLibraryNameClashes(module);
   PassManager pm(module.getContext());
   LoweringOptions lowering;
-  if (!cudaChip.empty()) {
+  if (!cuda.chip.empty()) {
     lowering.gpu.emplace();
-    lowering.gpu->chip = cudaChip.str();
+    lowering.gpu->chip = cuda.chip;
+    lowering.gpu->tf32 = cuda.tf32;
   } else {
     lowering.cpu.threads = threads;
     lowering.cpu.targetCpu = targetCpu.str();
@@ -61,7 +59,7 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
     return failure();
   // Buffers of run-time size are reused across calls (GPU host code keeps
   // its buffers on the device).
-  if (cudaChip.empty() && failed(cacheHeapBuffers(module)))
+  if (cuda.chip.empty() && failed(cacheHeapBuffers(module)))
     return failure();
   if (failed(setOpenMPWaitPolicy(module)))
     return failure();
@@ -69,12 +67,12 @@ tracec::aot::lowerToCEntryPoints(ModuleOp module,
 }
 
 FailureOr<ObjectCode> tracec::aot::compileObjectCode(
-    ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
-    const TargetCpus &cpus, llvm::StringRef prefix,
-    llvm::LLVMContext &llvmContext, llvm::StringRef cudaChip, unsigned threads,
+    ModuleOp module, llvm::ArrayRef<EntryPoint> entries, const TargetCpus &cpus,
+    llvm::StringRef prefix, llvm::LLVMContext &llvmContext,
+    const CudaTarget &cuda, unsigned threads,
     llvm::function_ref<void(ModuleOp, llvm::StringRef)> lowered) {
   TargetCpus targets = cpus;
-  if (!cudaChip.empty())
+  if (!cuda.chip.empty())
     targets = {{cpus.cpus.front()}, /*dispatch=*/false};
   auto fail = [&](llvm::Error error) {
     emitError(module.getLoc()) << llvm::toString(std::move(error));
@@ -93,7 +91,7 @@ FailureOr<ObjectCode> tracec::aot::compileObjectCode(
       copy = module.clone();
       variant = *copy;
     }
-    if (failed(lowerToCEntryPoints(variant, entries, cudaChip, threads, cpu)))
+    if (failed(lowerToCEntryPoints(variant, entries, cuda, threads, cpu)))
       return failure();
     if (lowered)
       lowered(variant, cpu);

@@ -67,7 +67,7 @@ tracec::aot::compileModel(llvm::StringRef source,
   CompiledModel model;
   llvm::LLVMContext llvmContext;
   auto code = compileObjectCode(*module, *points, *cpus, prefix, llvmContext,
-                                /*cudaChip=*/{}, options.threads);
+                                /*cuda=*/{}, options.threads);
   if (mlir::failed(code))
     return failed();
   llvm::SmallVector<char, 0> object;

@@ -4,7 +4,7 @@
 //       --header model.h [--class Model] [--namespace ns] \
 //       [--graphdef-config config.pbtxt] \
 //       [--target-cpu portable|x86-64-v2,x86-64-v3,...|native|...]
-//       [--cuda-chip sm_80|sm_90|...]
+//       [--cuda-chip sm_80|sm_90|... [--tf32]]
 //       [--emit=obj|asm|llvm|mlir] [--threads N]
 //
 // Compiles the entries with the CPU pipeline (autodiff included) and LLVM
@@ -86,6 +86,11 @@ static cl::opt<std::string>
                       "(sm_80, sm_90, ...): PTX embedded in the object, "
                       "which then links TracecCudaRuntime and libdl"),
              cl::value_desc("sm_NN"), cl::cat(toolCategory));
+static cl::opt<bool>
+    tf32("tf32",
+         cl::desc("--cuda-chip: f32 matmuls on tensor cores in TF32 (f32 "
+                  "accumulation, 10-bit mantissas; sm_80 and later)"),
+         cl::init(false), cl::cat(toolCategory));
 static cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What -o receives"), cl::init(EmitKind::obj),
     cl::values(clEnumValN(EmitKind::obj, "obj", "an object file (default)"),
@@ -185,6 +190,8 @@ int main(int argc, char **argv) {
     return fail("--namespace '" + namespaceName +
                 "' is not a C++ namespace name (identifiers separated by "
                 "'::', none a keyword)");
+  if (tf32 && cudaChip.empty())
+    return fail("--tf32 is for GPU code: it needs --cuda-chip");
   std::string prefix = className.empty() ? llvm::StringRef(stem).lower()
                                          : llvm::StringRef(cls).lower();
 
@@ -229,7 +236,8 @@ int main(int argc, char **argv) {
     lowered.print(output->os());
   };
   auto code = compileObjectCode(
-      *module, *entries, *cpus, prefix, llvmContext, cudaChip, threads,
+      *module, *entries, *cpus, prefix, llvmContext, CudaTarget{cudaChip, tf32},
+      threads,
       emitKind == EmitKind::mlir
           ? llvm::function_ref<void(mlir::ModuleOp, llvm::StringRef)>(
                 printLowered)

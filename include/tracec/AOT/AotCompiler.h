@@ -31,7 +31,7 @@ namespace tracec::aot {
 /// buffers of run-time size are reused across calls. Errors go to the
 /// context's diagnostic handler.
 ///
-/// With a `cudaChip` (sm_80, ...), the GPU pipeline runs instead: kernels
+/// With a `cuda` chip (sm_80, ...), the GPU pipeline runs instead: kernels
 /// are embedded in the object as PTX, and the object calls the mgpu* entry
 /// points, so the program links TracecCudaRuntime (and libdl); the CUDA
 /// driver is loaded when the object's constructor loads the kernels.
@@ -41,9 +41,17 @@ namespace tracec::aot {
 /// nests OpenMP parallel loops, so the program links libomp (-lomp).
 /// `targetCpu` (CpuPipelineOptions::targetCpu) sizes the micro-kernels and
 /// vectors for the CPU the object is for.
+/// The GPU an object is for.
+struct CudaTarget {
+  /// sm_80, sm_90, ...; empty: the object is CPU code.
+  std::string chip;
+  /// f32 matmuls on tensor cores in TF32 (GpuPipelineOptions::tf32).
+  bool tf32 = false;
+};
+
 mlir::LogicalResult lowerToCEntryPoints(mlir::ModuleOp module,
                                         llvm::ArrayRef<EntryPoint> entries,
-                                        llvm::StringRef cudaChip = {},
+                                        const CudaTarget &cuda = {},
                                         unsigned threads = 1,
                                         llvm::StringRef targetCpu = "native");
 
@@ -60,13 +68,12 @@ struct ObjectCode {
 /// code is compiled once, for the first CPU. `lowered` sees each module in
 /// the LLVM dialect with its CPU (the tool's --emit=mlir). Errors go to the
 /// context's diagnostic handler.
-mlir::FailureOr<ObjectCode>
-compileObjectCode(mlir::ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
-                  const TargetCpus &cpus, llvm::StringRef prefix,
-                  llvm::LLVMContext &llvmContext, llvm::StringRef cudaChip = {},
-                  unsigned threads = 1,
-                  llvm::function_ref<void(mlir::ModuleOp, llvm::StringRef)>
-                      lowered = {});
+mlir::FailureOr<ObjectCode> compileObjectCode(
+    mlir::ModuleOp module, llvm::ArrayRef<EntryPoint> entries,
+    const TargetCpus &cpus, llvm::StringRef prefix,
+    llvm::LLVMContext &llvmContext, const CudaTarget &cuda = {},
+    unsigned threads = 1,
+    llvm::function_ref<void(mlir::ModuleOp, llvm::StringRef)> lowered = {});
 
 /// Adds the C functions of `entries` to `module`, already lowered to the
 /// LLVM dialect: each checks its buffers for null (and, with dynamic dims,
