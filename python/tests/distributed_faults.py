@@ -5,6 +5,7 @@ must end the job with an error naming the collective, never hang:
   late      rank 1 never reaches the collective (TRACEC_COLLECTIVE_TIMEOUT
             is short)
   dies      rank 1 exits before the collective
+  grid      a module annotated for a shard.grid of 4 processes runs on 2
 """
 import os
 import sys
@@ -14,6 +15,18 @@ import numpy as np
 
 import tracec
 from tracec import distributed as dist
+
+# The rank in a grid of 4 processes (trace-shard-to-collectives: the
+# position in the world's group, which checks the world's size).
+GRID_OF_FOUR = """
+shard.grid @grid(shape = 4)
+func.func @f() -> tensor<i64> {
+  %i = shard.process_linear_index on @grid : index
+  %r = arith.index_cast %i : index to i64
+  %t = tensor.from_elements %r : tensor<i64>
+  return %t : tensor<i64>
+}
+"""
 
 
 def main(fault):
@@ -32,6 +45,9 @@ def main(fault):
         if rank == 1:
             os._exit(3)
         step(np.ones(4))
+    elif fault == "grid":
+        index = tracec.compile_module(GRID_OF_FOUR, "grid.mlir").function("f")
+        index()
     print(f"rank {rank} went on", flush=True)
 
 

@@ -166,11 +166,15 @@ FAULTS = os.path.join(os.path.dirname(__file__), "distributed_faults.py")
     ("late", "'trace.all_reduce' {reduction = \"sum\"} of tensor<4xf64>: "
              "process 0 waited 2 s for the other processes"),
     ("dies", "exited with non-zero status"),
+    ("grid", "'trace.comm_rank' {groups = dense<[[0, 1, 2, 3]]> : "
+             "tensor<1x4xi64>}: the groups partition a world of 4 processes, "
+             "this one has 2"),
 ])
 def test_a_fault_ends_the_job_naming_the_collective(fault, message):
     """Processes that disagree on a collective, one that never reaches it
-    (a 2 s TRACEC_COLLECTIVE_TIMEOUT here), one that dies: the job ends
-    with an error, never a hang (distributed_faults.py)."""
+    (a 2 s TRACEC_COLLECTIVE_TIMEOUT here), one that dies, a shard grid of
+    another size than the world: the job ends with an error, never a hang
+    (distributed_faults.py)."""
     env = dict(mpi_env(), TRACEC_COLLECTIVE_TIMEOUT="2")
     run = subprocess.run([shutil.which("mpirun"), "-np", "2", sys.executable,
                           FAULTS, fault], env=env, capture_output=True,
