@@ -105,7 +105,7 @@ FailureOr<StringRef> reductionOf(Operation *op, shard::ReductionKind kind) {
   }
 }
 
-/// Replaces the shard ops of one function by trace ops.
+/// Replaces shard ops, one at a time, by trace ops.
 class Lowering {
 public:
   Lowering(MLIRContext *context, SymbolTableCollection &symbols)
