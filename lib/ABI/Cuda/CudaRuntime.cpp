@@ -34,6 +34,59 @@ thread_local CallState state;
 /// initializes it; a later launch from the module reports why it failed.
 std::mutex moduleErrorMutex;
 std::string moduleError;
+
+/// The streams of calls: every call makes its own (`gpu.wait async`) and
+/// destroys it at its end, and the frees of its buffers each make one
+/// more; kept for the next call instead (as PyTorch's stream pool), so a
+/// call creates none once warm. And which streams have work queued since
+/// the host last waited for them: waiting for any other would return at
+/// once, so the host does not ask the driver (a call then waits for the
+/// device once, where it reads the results, not once per buffer freed).
+class StreamPool {
+public:
+  CUstream take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (idle.empty())
+      return nullptr;
+    CUstream stream = idle.back();
+    idle.pop_back();
+    return stream;
+  }
+  /// False when the pool is full: the caller destroys the stream. A
+  /// stream kept with work queued stays busy for its next call.
+  bool give(CUstream stream) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (idle.size() >= kMaxIdle) {
+      busy.erase(stream);
+      return false;
+    }
+    idle.push_back(stream);
+    return true;
+  }
+  void queued(CUstream stream) {
+    if (!stream)
+      return; // (the default stream: not one of the calls')
+    std::lock_guard<std::mutex> lock(mutex);
+    busy.insert(stream);
+  }
+  /// Whether `stream` had work queued; it has none once the host waited.
+  bool takeQueued(CUstream stream) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return busy.erase(stream) > 0;
+  }
+
+private:
+  /// More than concurrent calls use at once.
+  static constexpr size_t kMaxIdle = 64;
+  std::mutex mutex;
+  std::vector<CUstream> idle;
+  std::unordered_set<CUstream> busy;
+};
+
+StreamPool &streamPool() {
+  static StreamPool *pool = new StreamPool; // outlives static destructors
+  return *pool;
+}
 } // namespace
 
 static void fail(const std::string &message) {
@@ -186,6 +239,7 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       size_t /*paramsCount*/) {
   if (!usable() || !function)
     return;
+  streamPool().queued(stream);
   check("cuLaunchKernel",
         api().cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                              blockZ, sharedMemoryBytes, stream, params,
@@ -195,25 +249,32 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
 CUstream mgpuStreamCreate() {
   if (!usable())
     return nullptr;
+  if (CUstream pooled = streamPool().take())
+    return pooled;
   CUstream stream = nullptr;
   check("cuStreamCreate", api().cuStreamCreate(&stream, kStreamNonBlocking));
   return stream;
 }
 
 void mgpuStreamDestroy(CUstream stream) {
-  if (stream && cleanupPossible())
+  if (stream && !streamPool().give(stream) && cleanupPossible())
     api().cuStreamDestroy(stream);
 }
 
-/// Where a kernel's own errors (a bad address, ...) surface.
-void mgpuStreamSynchronize(CUstream stream) {
-  if (stream && usable())
+/// Where a kernel's own errors (a bad address, ...) surface: a stream with
+/// nothing queued since the last wait has none to report.
+static void waitForQueuedWork(CUstream stream) {
+  if (stream && streamPool().takeQueued(stream) && usable())
     check("cuStreamSynchronize", api().cuStreamSynchronize(stream));
 }
 
+void mgpuStreamSynchronize(CUstream stream) { waitForQueuedWork(stream); }
+
 void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
-  if (stream && event && usable())
+  if (stream && event && usable()) {
+    streamPool().queued(stream);
     check("cuStreamWaitEvent", api().cuStreamWaitEvent(stream, event, 0));
+  }
 }
 
 CUevent mgpuEventCreate() {
@@ -285,8 +346,7 @@ void mgpuMemFree(void *pointer, CUstream stream) {
     std::free(pointer);
     return;
   }
-  if (stream && usable())
-    check("cuStreamSynchronize", api().cuStreamSynchronize(stream));
+  waitForQueuedWork(stream);
   if (blockCache().give(pointer))
     return;
   if (cleanupPossible())
@@ -295,27 +355,33 @@ void mgpuMemFree(void *pointer, CUstream stream) {
 
 void mgpuMemcpy(void *destination, void *source, size_t sizeBytes,
                 CUstream stream) {
-  if (sizeBytes && usable())
-    check("cuMemcpyAsync",
-          api().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
-                              reinterpret_cast<CUdeviceptr>(source),
-                              sizeBytes, stream));
+  if (!sizeBytes || !usable())
+    return;
+  streamPool().queued(stream);
+  check("cuMemcpyAsync",
+        api().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
+                            reinterpret_cast<CUdeviceptr>(source), sizeBytes,
+                            stream));
 }
 
 void mgpuMemset32(void *destination, unsigned value, size_t count,
                   CUstream stream) {
-  if (count && usable())
-    check("cuMemsetD32Async",
-          api().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(destination),
-                                 value, count, stream));
+  if (!count || !usable())
+    return;
+  streamPool().queued(stream);
+  check("cuMemsetD32Async",
+        api().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(destination),
+                               value, count, stream));
 }
 
 void mgpuMemset16(void *destination, unsigned short value, size_t count,
                   CUstream stream) {
-  if (count && usable())
-    check("cuMemsetD16Async",
-          api().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(destination),
-                                 value, count, stream));
+  if (!count || !usable())
+    return;
+  streamPool().queued(stream);
+  check("cuMemsetD16Async",
+        api().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(destination),
+                               value, count, stream));
 }
 
 } // extern "C"

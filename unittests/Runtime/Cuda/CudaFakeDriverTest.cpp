@@ -164,6 +164,24 @@ TEST_F(CudaFakeDriverTest, LaunchesShareAStreamWithoutAWaitBetween) {
   EXPECT_GT(s.synchronizations, s.launches.back().synchronizationsBefore);
 }
 
+TEST_F(CudaFakeDriverTest, AWarmCallWaitsOnceAndCreatesNoStream) {
+  auto f = exe->function("f");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  Tensor x = Tensor::zeros(DType::f32, {64, 1024});
+  ASSERT_TRUE(bool((*f)({x}))); // the first call makes streams and buffers
+  fakeReset(0);                 // (the counts only: the cache stays)
+  ASSERT_TRUE(bool((*f)({x})));
+  FakeCudaStats s = counted();
+  ASSERT_EQ(s.launches.size(), 3u);
+  // The call's stream and those of its frees come from the pool, its
+  // buffers from the cache; the host waits for the device once, after the
+  // last launch, not once more per buffer it frees.
+  EXPECT_EQ(s.streams, 0);
+  EXPECT_EQ(s.allocations, 0);
+  EXPECT_EQ(s.launches.back().synchronizationsBefore, 0);
+  EXPECT_EQ(s.synchronizations, 1);
+}
+
 TEST(BlockCache, SizeClassesWasteAtMostAQuarter) {
   EXPECT_EQ(cuda::BlockCache::sizeClass(1), 512u);
   EXPECT_EQ(cuda::BlockCache::sizeClass(512), 512u);
