@@ -64,6 +64,61 @@ template <typename Effect> static bool mayHave(Value buffer) {
   return false;
 }
 
+/// Whether `op` writes every element of its init `buffer` without reading
+/// it: a fill, or an op of parallel loops only whose payload ignores the
+/// init and whose map for it is a permutation (its loops then span the
+/// buffer's shape).
+static bool writesWhole(linalg::LinalgOp op, Value buffer) {
+  if (isa<linalg::FillOp>(op))
+    return op.getDpsInits()[0] == buffer;
+  if (op.getNumReductionLoops() != 0)
+    return false;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (init.get() == buffer)
+      return !op.payloadUsesValueFromOperand(&init) &&
+             op.getMatchingIndexingMap(&init).isPermutation();
+  return false;
+}
+
+/// Whether the first op of `block` that touches `buffer` (or a view of it)
+/// overwrites it whole: its contents on entry are then never read, and a
+/// copy of them would be wasted (an output the function also reads back,
+/// as a reduction reads the exp it wrote).
+static bool writtenWholeFirst(Value buffer, Block &block) {
+  DenseSet<Value> aliases = {buffer};
+  for (Operation &op : block) {
+    bool touches = llvm::any_of(op.getOperands(), [&](Value operand) {
+      return aliases.contains(operand);
+    });
+    if (!touches) {
+      // Inside a region (an scf.for body) a use counts as touching it.
+      bool inside = op.walk([&](Operation *nested) {
+                        return llvm::any_of(nested->getOperands(),
+                                            [&](Value operand) {
+                                              return aliases.contains(operand);
+                                            })
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      }).wasInterrupted();
+      if (inside)
+        return false;
+      continue;
+    }
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return writesWhole(linalgOp, buffer);
+    // A view or cast: no access yet, but what it makes aliases the buffer.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects && effects.hasNoEffect() && op.getNumRegions() == 0) {
+      for (Value result : op.getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          aliases.insert(result);
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
 /// Whether a linalg op (which may become a kernel) uses `buffer` or an
 /// alias of it.
 static bool usedByLinalg(Value buffer) {
@@ -173,15 +228,21 @@ struct GpuManagedBuffersPass
     // and constants.
     SmallVector<Operation *> returns;
     func.walk([&](func::ReturnOp op) { returns.push_back(op); });
-    // In reverse, as each goes to the top: staging in argument order.
+    // In reverse, as each goes to the top: staging in argument order. A
+    // buffer is copied in if the function may read it, or write only part
+    // of it (the copy back must return the rest as it was, a variable's
+    // other elements), unless it first overwrites it whole.
     for (BlockArgument arg : llvm::reverse(func.getArguments())) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type || !func.isPublic())
         continue;
+      bool reads = mayHave<MemoryEffects::Read>(arg),
+           writes = mayHave<MemoryEffects::Write>(arg);
+      bool copyIn =
+          (reads || writes) && !writtenWholeFirst(arg, func.getBody().front());
       if (failed(stage(arg, type, func.getBody().front(),
-                       func.getBody().front().begin(), returns,
-                       /*copyIn=*/mayHave<MemoryEffects::Read>(arg),
-                       /*copyBack=*/mayHave<MemoryEffects::Write>(arg))))
+                       func.getBody().front().begin(), returns, copyIn,
+                       /*copyBack=*/writes)))
         return failure();
     }
     // A mutable global that no linalg op uses (a random op's run counter,

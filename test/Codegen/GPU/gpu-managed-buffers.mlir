@@ -1,7 +1,8 @@
 // RUN: tracec-opt %s --trace-gpu-managed-buffers -split-input-file -verify-diagnostics | FileCheck %s
 
 // An entry point's buffers are staged in managed memory: copied in on
-// entry only if read (the input, not the output, which is only written),
+// entry only if their contents may be used (the input, not the output,
+// which a linalg.copy writes whole),
 // copied back only if written (the output, not the input); the function's
 // own allocations are managed; every managed buffer is freed.
 // CHECK-LABEL: func.func @scale(
@@ -143,6 +144,53 @@ func.func @read_write(%a: memref<2x2xf32>, %c: memref<2x2xf32>, %l: memref<2xf32
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%b = %l) -> (memref<2xf32>) {
     scf.yield %b : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+// Outputs the function writes whole before it reads them back (an exp the
+// reduction then reads, a fill the reduction accumulates into) are not
+// copied in: their contents on entry are never read. One written only in
+// part (a view of it) is, and so is one whose first writer reads it.
+// CHECK-LABEL: func.func @written_whole_first(
+// CHECK-SAME: %[[X:.*]]: memref<4x8xf32>, %[[E:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<4xf32>, %[[P:.*]]: memref<4x8xf32>, %[[A:.*]]: memref<4xf32>)
+// CHECK-DAG: memref.copy %[[X]],
+// CHECK-DAG: memref.copy %[[P]],
+// CHECK-DAG: memref.copy %[[A]],
+// CHECK-NOT: memref.copy %[[E]],
+// CHECK-NOT: memref.copy %[[S]],
+// CHECK: linalg.generic
+// CHECK-DAG: memref.copy %{{.*}}, %[[E]]
+// CHECK-DAG: memref.copy %{{.*}}, %[[S]]
+// CHECK-DAG: memref.copy %{{.*}}, %[[P]]
+// CHECK-DAG: memref.copy %{{.*}}, %[[A]]
+// CHECK: return
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0) -> (d0)>
+func.func @written_whole_first(%x: memref<4x8xf32>, %e: memref<4x8xf32>, %s: memref<4xf32>,
+                               %p: memref<4x8xf32>, %a: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%e : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  linalg.reduce ins(%e : memref<4x8xf32>) outs(%s : memref<4xf32>) dimensions = [1]
+    (%in: f32, %init: f32) {
+      %0 = arith.addf %in, %init : f32
+      linalg.yield %0 : f32
+    }
+  %half = memref.subview %p[0, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1]>>
+  linalg.fill ins(%zero : f32) outs(%half : memref<2x8xf32, strided<[8, 1]>>)
+  linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel"]}
+      ins(%s : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
   }
   return
 }

@@ -16,9 +16,13 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
       `gpu.dealloc`;
     - the caller's buffers (memref arguments of public functions) and
       constants (`memref.get_global`) get managed twins where they enter
-      the function, filled by a copy if the function may read them; before
-      each return, the twins of arguments the function may write (outputs,
-      variables) are copied back. What an op reads and writes comes from
+      the function, filled by a copy if the function may read them or
+      write only part of them (a variable's other elements go back as they
+      were), unless its first access overwrites the whole buffer (a fill,
+      an elementwise op that ignores the old value: an output the function
+      writes and then reads back needs no copy in); before each return,
+      the twins of arguments the function may write (outputs, variables)
+      are copied back. What an op reads and writes comes from
       MemoryEffectOpInterface; ops that declare nothing are assumed to do
       both. A mutable global that no linalg op uses (a random op's run
       counter, advanced atomically by host code) is left in place.
