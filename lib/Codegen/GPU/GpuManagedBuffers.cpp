@@ -65,10 +65,15 @@ template <typename Effect> static bool mayHave(Value buffer) {
 }
 
 /// Whether `op` writes every element of its init `buffer` without reading
-/// it: a fill, or an op of parallel loops only whose payload ignores the
-/// init and whose map for it is a permutation (its loops then span the
-/// buffer's shape).
-static bool writesWhole(linalg::LinalgOp op, Value buffer) {
+/// it (or one of its `aliases`): a fill, or an op of parallel loops only
+/// whose payload ignores the init and whose map for it is a permutation
+/// (its loops then span the buffer's shape), the buffer not an input too
+/// (`x = exp(x)` in place reads it).
+static bool writesWhole(linalg::LinalgOp op, Value buffer,
+                        const DenseSet<Value> &aliases) {
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (aliases.contains(input->get()))
+      return false;
   if (isa<linalg::FillOp>(op))
     return op.getDpsInits()[0] == buffer;
   if (op.getNumReductionLoops() != 0)
@@ -105,7 +110,7 @@ static bool writtenWholeFirst(Value buffer, Block &block) {
       continue;
     }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-      return writesWhole(linalgOp, buffer);
+      return writesWhole(linalgOp, buffer, aliases);
     // A view or cast: no access yet, but what it makes aliases the buffer.
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (effects && effects.hasNoEffect() && op.getNumRegions() == 0) {

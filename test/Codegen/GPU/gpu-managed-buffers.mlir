@@ -153,12 +153,14 @@ func.func @read_write(%a: memref<2x2xf32>, %c: memref<2x2xf32>, %l: memref<2xf32
 // Outputs the function writes whole before it reads them back (an exp the
 // reduction then reads, a fill the reduction accumulates into) are not
 // copied in: their contents on entry are never read. One written only in
-// part (a view of it) is, and so is one whose first writer reads it.
+// part (a view of it) is, and so is one whose first writer reads it, as
+// its init or as its input (an exp in place).
 // CHECK-LABEL: func.func @written_whole_first(
-// CHECK-SAME: %[[X:.*]]: memref<4x8xf32>, %[[E:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<4xf32>, %[[P:.*]]: memref<4x8xf32>, %[[A:.*]]: memref<4xf32>)
+// CHECK-SAME: %[[X:.*]]: memref<4x8xf32>, %[[E:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<4xf32>, %[[P:.*]]: memref<4x8xf32>, %[[A:.*]]: memref<4xf32>, %[[V:.*]]: memref<4xf32>)
 // CHECK-DAG: memref.copy %[[X]],
 // CHECK-DAG: memref.copy %[[P]],
 // CHECK-DAG: memref.copy %[[A]],
+// CHECK-DAG: memref.copy %[[V]],
 // CHECK-NOT: memref.copy %[[E]],
 // CHECK-NOT: memref.copy %[[S]],
 // CHECK: linalg.generic
@@ -166,11 +168,12 @@ func.func @read_write(%a: memref<2x2xf32>, %c: memref<2x2xf32>, %l: memref<2xf32
 // CHECK-DAG: memref.copy %{{.*}}, %[[S]]
 // CHECK-DAG: memref.copy %{{.*}}, %[[P]]
 // CHECK-DAG: memref.copy %{{.*}}, %[[A]]
+// CHECK-DAG: memref.copy %{{.*}}, %[[V]]
 // CHECK: return
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0) -> (d0)>
 func.func @written_whole_first(%x: memref<4x8xf32>, %e: memref<4x8xf32>, %s: memref<4xf32>,
-                               %p: memref<4x8xf32>, %a: memref<4xf32>) {
+                               %p: memref<4x8xf32>, %a: memref<4xf32>, %v: memref<4xf32>) {
   linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x8xf32>) outs(%e : memref<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -190,6 +193,12 @@ func.func @written_whole_first(%x: memref<4x8xf32>, %e: memref<4x8xf32>, %s: mem
       ins(%s : memref<4xf32>) outs(%a : memref<4xf32>) {
   ^bb0(%in: f32, %out: f32):
     %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel"]}
+      ins(%v : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
     linalg.yield %0 : f32
   }
   return
