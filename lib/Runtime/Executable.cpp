@@ -16,6 +16,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_collectives.h"
+#include "tracec/ABI/tracec_cuda.h"
 #include "tracec/ABI/tracec_openmp.h"
 #include "tracec/ABI/tracec_print.h"
 #include "tracec/ABI/tracec_ukernels.h"
@@ -808,6 +809,21 @@ Function::invoke(llvm::ArrayRef<Tensor> inputs,
   return llvm::Error::success();
 }
 
+llvm::Expected<Tensor>
+Function::newResult(size_t index, llvm::ArrayRef<int64_t> shape) const {
+  DType dtype = signature_->results[index].dtype;
+  llvm::Expected<Tensor> host = Tensor::empty(dtype, shape);
+  if (!host || target_ != Target::cuda)
+    return host;
+  // (Where there is no device, host memory: the call reports why.)
+  void *managed = tracec_cuda_alloc_managed(host->sizeInBytes());
+  if (!managed)
+    return host;
+  return Tensor::borrow(
+      dtype, shape, managed,
+      std::shared_ptr<void>(managed, tracec_cuda_free_managed));
+}
+
 llvm::Expected<std::vector<Tensor>>
 Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
   auto shapes = resultShapes(inputs);
@@ -816,7 +832,7 @@ Function::operator()(llvm::ArrayRef<Tensor> inputs) const {
   std::vector<Tensor> outputs;
   for (auto [i, spec, shape] :
        llvm::enumerate(signature_->results, *shapes)) {
-    auto output = Tensor::empty(spec.dtype, shape);
+    auto output = newResult(i, shape);
     if (!output)
       return llvm::createStringError(
           "@" + signature_->name + ": result " + std::to_string(i) + ": " +

@@ -9,6 +9,8 @@
 #include "Errors.h"
 #include "NumpyTensor.h"
 
+#include "tracec/ABI/CudaRuntime.h"
+#include "tracec/ABI/tracec_cuda.h"
 #include "tracec/Runtime/Executable.h"
 
 #include <pybind11/stl.h>
@@ -49,8 +51,8 @@ py::tuple tracec::python::callWithArrays(const Function &function,
   llvm::SmallVector<Tensor, 4> outputs;
   outputs.reserve(signature.results.size());
   if (!signature.hasDynamicDims()) {
-    for (const TensorSpec &spec : signature.results)
-      outputs.push_back(unwrap(Tensor::empty(spec.dtype, spec.shape)));
+    for (auto [i, spec] : llvm::enumerate(signature.results))
+      outputs.push_back(unwrap(function.newResult(i, spec.shape)));
     unwrap(function.call(inputs, outputs));
   } else {
     // The results' sizes come from the arguments' (the shape function),
@@ -149,6 +151,45 @@ void tracec::python::bindRuntime(py::module_ &m) {
   m.def("get_num_threads", &defaultThreads,
         "The threads compiled functions use (set_num_threads, else "
         "OMP_NUM_THREADS, else one per core).");
+
+  m.def(
+      "device_put",
+      [](py::array array) {
+        std::string why;
+        if (!cuda::driverAvailable(&why))
+          throw std::runtime_error(why);
+        py::array contiguous =
+            py::module_::import("numpy").attr("ascontiguousarray")(array);
+        size_t bytes = contiguous.nbytes();
+        void *managed = tracec_cuda_alloc_managed(bytes);
+        if (!managed) {
+          const char *error = tracec_cuda_take_error();
+          throw std::runtime_error(error
+                                       ? error
+                                       : "device_put: the GPU has no memory "
+                                         "for " +
+                                             std::to_string(bytes) + " bytes");
+        }
+        std::memcpy(managed, contiguous.data(), bytes);
+        py::capsule owner(
+            managed, [](void *pointer) { tracec_cuda_free_managed(pointer); });
+        std::vector<py::ssize_t> shape(contiguous.shape(),
+                                       contiguous.shape() + contiguous.ndim());
+        std::vector<py::ssize_t> strides(
+            contiguous.strides(), contiguous.strides() + contiguous.ndim());
+        return py::array(contiguous.dtype(), shape, strides, managed, owner);
+      },
+      py::arg("array"),
+      "A copy of `array` in GPU memory that the host can read and write "
+      "too (CUDA managed memory): a function compiled for the GPU uses it "
+      "in place, with no copy through the host per call, as it does its "
+      "own results. RuntimeError where there is no CUDA driver.");
+  m.def(
+      "on_device",
+      [](py::array array) { return tracec_cuda_is_managed(array.data()) != 0; },
+      py::arg("array"),
+      "Whether `array`'s memory is GPU memory (device_put, or a result of a "
+      "function compiled for the GPU).");
 
   m.def(
       "compile_module",

@@ -111,3 +111,42 @@ print("after", f(x))
     with pytest.raises(ValueError, match="device must be one of"):
         with tracec.device("tpu"):
             pass
+
+
+def test_arrays_stay_on_the_device():
+    """device_put copies an array into the device's memory (which NumPy
+    reads too), a GPU function's results are there, and either goes into
+    the next call in place; host arrays are not on the device; without a
+    driver device_put raises RuntimeError naming why."""
+    if not os.path.exists(FAKE_DRIVER):
+        pytest.skip(f"no fake CUDA driver at {FAKE_DRIVER} (a build tree's)")
+    code = """
+import numpy as np, tracec
+x = np.arange(12, dtype=np.float32).reshape(3, 4)
+d = tracec.device_put(x)
+print("put", tracec.on_device(d), d.dtype, d.shape, np.array_equal(d, x))
+print("host", tracec.on_device(x))
+d[0, 0] = 7.0  # the host writes it too
+print("written", float(d[0, 0]), float(x[0, 0]))
+f = tracec.jit(lambda x: tracec.numpy.exp(x) * 2, device="gpu")
+y = f(d)
+print("result", tracec.on_device(y), y.dtype, y.shape)
+z = f(y)
+print("chained", tracec.on_device(z), z.shape)
+"""
+    out = run(code, FAKE_DRIVER)
+    assert out.returncode == 0, out.stderr
+    assert "put True float32 (3, 4) True" in out.stdout, out.stdout
+    assert "host False" in out.stdout, out.stdout
+    assert "written 7.0 0.0" in out.stdout, out.stdout
+    assert "result True float32 (3, 4)" in out.stdout, out.stdout
+    assert "chained True (3, 4)" in out.stdout, out.stdout
+    missing = run("""
+import numpy as np, tracec
+try:
+    tracec.device_put(np.ones(3))
+except RuntimeError as error:
+    print("raised:", error)
+""", "/nonexistent/libcuda.so.1")
+    assert "raised: CUDA driver not found" in missing.stdout, \
+        missing.stdout + missing.stderr

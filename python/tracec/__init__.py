@@ -10,6 +10,7 @@ array(5., dtype=float32)
 """
 from ._tracec import __version__  # noqa: F401  (CMake's project version)
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
+from ._tracec import device_put, on_device  # noqa: F401
 from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import autograph, distributed, numpy, nn, random  # noqa: F401
 from .concrete_function import abi_library  # noqa: F401

@@ -31,6 +31,19 @@ const char *tracec_cuda_take_error(void);
  * when the driver runs out of memory. */
 size_t tracec_cuda_empty_cache(void);
 
+/* Buffers that stay on the device across calls: CUDA managed memory, which
+ * the host reads and writes too (its pages migrate to whichever side
+ * touches them). A compiled function given one reads and writes it in
+ * place, where it copies host memory in and out on every call. NULL when
+ * there is no device (tracec_cuda_take_error says why). Free with
+ * tracec_cuda_free_managed. */
+void *tracec_cuda_alloc_managed(size_t bytes);
+void tracec_cuda_free_managed(void *pointer);
+
+/* 1 if `pointer` is in CUDA managed memory, else 0 (host memory, or no
+ * device). */
+int tracec_cuda_is_managed(const void *pointer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -172,6 +172,14 @@ public:
   llvm::Expected<std::vector<Tensor>>
   operator()(llvm::ArrayRef<Tensor> inputs) const;
 
+  /// Storage for result `index` of `shape`, where the function's code
+  /// wants it: host memory for the CPU; for the GPU, CUDA managed memory
+  /// (tracec_cuda_alloc_managed), which stays on the device when the
+  /// result is passed to a later call, and which the host reads too.
+  /// Its bytes are not initialized (the call writes them).
+  llvm::Expected<Tensor> newResult(size_t index,
+                                   llvm::ArrayRef<int64_t> shape) const;
+
   /// The results' shapes for `inputs`. With dynamic dims (`?`), this runs
   /// the function's shape function: it fails, naming the arguments, dims
   /// and sizes, where dims that must agree do not.

@@ -48,19 +48,17 @@ static Driver load() {
   bool resolved =
       resolve(library, "cuInit", api.cuInit, error) &&
       resolve(library, "cuDeviceGet", api.cuDeviceGet, error) &&
-      resolve(library, "cuDevicePrimaryCtxRetain",
-              api.cuDevicePrimaryCtxRetain, error) &&
+      resolve(library, "cuDevicePrimaryCtxRetain", api.cuDevicePrimaryCtxRetain,
+              error) &&
       resolve(library, "cuCtxSetCurrent", api.cuCtxSetCurrent, error) &&
       resolve(library, "cuGetErrorName", api.cuGetErrorName, error) &&
       resolve(library, "cuGetErrorString", api.cuGetErrorString, error) &&
       resolve(library, "cuModuleLoadDataEx", api.cuModuleLoadDataEx, error) &&
       resolve(library, "cuModuleUnload", api.cuModuleUnload, error) &&
-      resolve(library, "cuModuleGetFunction", api.cuModuleGetFunction,
-              error) &&
+      resolve(library, "cuModuleGetFunction", api.cuModuleGetFunction, error) &&
       resolve(library, "cuLaunchKernel", api.cuLaunchKernel, error) &&
       resolve(library, "cuStreamCreate", api.cuStreamCreate, error) &&
-      resolve(library, "cuStreamSynchronize", api.cuStreamSynchronize,
-              error) &&
+      resolve(library, "cuStreamSynchronize", api.cuStreamSynchronize, error) &&
       resolve(library, "cuStreamDestroy_v2", api.cuStreamDestroy, error) &&
       resolve(library, "cuMemAlloc_v2", api.cuMemAlloc, error) &&
       resolve(library, "cuMemAllocManaged", api.cuMemAllocManaged, error) &&
@@ -72,7 +70,9 @@ static Driver load() {
       resolve(library, "cuEventDestroy_v2", api.cuEventDestroy, error) &&
       resolve(library, "cuEventSynchronize", api.cuEventSynchronize, error) &&
       resolve(library, "cuEventRecord", api.cuEventRecord, error) &&
-      resolve(library, "cuStreamWaitEvent", api.cuStreamWaitEvent, error);
+      resolve(library, "cuStreamWaitEvent", api.cuStreamWaitEvent, error) &&
+      resolve(library, "cuPointerGetAttribute", api.cuPointerGetAttribute,
+              error);
   if (!resolved)
     return driver;
   // The library stays loaded for the life of the process.

@@ -54,6 +54,7 @@ struct DriverApi {
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
 };
 
 /// The driver with device 0's primary context, or why there is none.

@@ -386,19 +386,56 @@ void mgpuMemset16(void *destination, unsigned short value, size_t count,
 
 } // extern "C"
 
+void *tracec_cuda_alloc_managed(size_t bytes) {
+  std::string earlier = std::move(state.error);
+  state.error.clear();
+  void *pointer = mgpuMemAlloc(bytes ? bytes : 1, nullptr,
+                               /*isHostShared=*/true);
+  bool failed = !state.error.empty();
+  if (failed)
+    mgpuMemFree(pointer, nullptr); // host memory made in its stead
+  if (!earlier.empty())
+    state.error = std::move(earlier);
+  return failed ? nullptr : pointer;
+}
+
+void tracec_cuda_free_managed(void *pointer) { mgpuMemFree(pointer, nullptr); }
+
+// CU_POINTER_ATTRIBUTE_IS_MANAGED of the driver ABI.
+static constexpr int kPointerAttributeIsManaged = 8;
+
+int tracec_cuda_is_managed(const void *pointer) {
+  if (!pointer || !cleanupPossible())
+    return 0;
+  unsigned managed = 0;
+  return api().cuPointerGetAttribute(&managed, kPointerAttributeIsManaged,
+                                     reinterpret_cast<CUdeviceptr>(pointer)) ==
+             0 &&
+         managed;
+}
+
 const EntryPoint *tracec::cuda::entryPoints() {
 #define ENTRY(name) {#name, reinterpret_cast<void *>(&name)}
-  static const EntryPoint entries[] = {
-      ENTRY(mgpuModuleLoad),       ENTRY(mgpuModuleLoadJIT),
-      ENTRY(mgpuModuleUnload),     ENTRY(mgpuModuleGetFunction),
-      ENTRY(mgpuLaunchKernel),     ENTRY(mgpuStreamCreate),
-      ENTRY(mgpuStreamDestroy),    ENTRY(mgpuStreamSynchronize),
-      ENTRY(mgpuStreamWaitEvent),  ENTRY(mgpuEventCreate),
-      ENTRY(mgpuEventDestroy),     ENTRY(mgpuEventSynchronize),
-      ENTRY(mgpuEventRecord),      ENTRY(mgpuMemAlloc),
-      ENTRY(mgpuMemFree),          ENTRY(mgpuMemcpy),
-      ENTRY(mgpuMemset32),         ENTRY(mgpuMemset16),
-      {nullptr, nullptr}};
+  static const EntryPoint entries[] = {ENTRY(mgpuModuleLoad),
+                                       ENTRY(mgpuModuleLoadJIT),
+                                       ENTRY(mgpuModuleUnload),
+                                       ENTRY(mgpuModuleGetFunction),
+                                       ENTRY(mgpuLaunchKernel),
+                                       ENTRY(mgpuStreamCreate),
+                                       ENTRY(mgpuStreamDestroy),
+                                       ENTRY(mgpuStreamSynchronize),
+                                       ENTRY(mgpuStreamWaitEvent),
+                                       ENTRY(mgpuEventCreate),
+                                       ENTRY(mgpuEventDestroy),
+                                       ENTRY(mgpuEventSynchronize),
+                                       ENTRY(mgpuEventRecord),
+                                       ENTRY(mgpuMemAlloc),
+                                       ENTRY(mgpuMemFree),
+                                       ENTRY(mgpuMemcpy),
+                                       ENTRY(mgpuMemset32),
+                                       ENTRY(mgpuMemset16),
+                                       ENTRY(tracec_cuda_is_managed),
+                                       {nullptr, nullptr}};
 #undef ENTRY
   return entries;
 }

@@ -2,21 +2,25 @@
 //
 // The design: every buffer a function touches lives in CUDA managed memory
 // (`gpu.alloc host_shared`, cuMemAllocManaged), one address valid on the
-// host and the device. The caller's buffers are ordinary host memory, which
-// a kernel cannot reach, so the ones the function reads are copied into
-// managed buffers on entry and the ones it writes copied back before
-// returning. Launches are
+// host and the device. The caller's buffers may be ordinary host memory,
+// which a kernel cannot reach: those (asked at run time) are copied into
+// managed buffers on entry where the function may read them, and copied
+// back before returning where it writes them; managed ones (the results of
+// earlier calls, device_put) are used in place. Launches are
 // synchronous, so host code between them (a loop not mapped to the GPU, a
 // copy) sees the kernels' writes: the result is right whichever side runs
-// an op, at the price of one copy per argument and call.
+// an op, at the price of a copy per host argument and call.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tracec/Codegen/GPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -245,9 +249,8 @@ struct GpuManagedBuffersPass
            writes = mayHave<MemoryEffects::Write>(arg);
       bool copyIn =
           (reads || writes) && !writtenWholeFirst(arg, func.getBody().front());
-      if (failed(stage(arg, type, func.getBody().front(),
-                       func.getBody().front().begin(), returns, copyIn,
-                       /*copyBack=*/writes)))
+      if (failed(stageUnlessManaged(arg, type, returns, copyIn,
+                                    /*copyBack=*/writes)))
         return failure();
     }
     // A mutable global that no linalg op uses (a random op's run counter,
@@ -269,6 +272,76 @@ struct GpuManagedBuffersPass
         return failure();
     }
     return success();
+  }
+
+  /// As `stage` at the start of the function, for a caller's buffer,
+  /// unless it is managed memory already (tracec_cuda_alloc_managed, a GPU
+  /// function's result): the function then uses it in place, with no
+  /// copy either way, so data that stays on the device across calls is
+  /// not copied through the host on each.
+  LogicalResult stageUnlessManaged(BlockArgument arg, MemRefType type,
+                                   ArrayRef<Operation *> ends, bool copyIn,
+                                   bool copyBack) {
+    Location loc = arg.getLoc();
+    if (!type.getLayout().isIdentity())
+      return emitError(loc) << "a buffer of type " << type
+                            << " cannot be copied to GPU managed memory: its "
+                               "layout is not the identity";
+    Block &entry = *arg.getOwner();
+    OpBuilder builder(&entry, entry.begin());
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);
+    Value address =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), pointer);
+    Value flag = func::CallOp::create(builder, loc, isManagedFunction(),
+                                      ValueRange{address})
+                     .getResult(0);
+    Value managed = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ne, flag,
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0));
+    auto choose = scf::IfOp::create(builder, loc, TypeRange{type}, managed,
+                                    /*withElseRegion=*/true);
+    builder.setInsertionPointToStart(choose.thenBlock());
+    scf::YieldOp::create(builder, loc, ValueRange{arg});
+    builder.setInsertionPointToStart(choose.elseBlock());
+    SmallPtrSet<Operation *, 4> unused;
+    Value twin = allocManaged(builder, loc, type, arg, unused);
+    if (copyIn)
+      memref::CopyOp::create(builder, loc, arg, twin);
+    scf::YieldOp::create(builder, loc, ValueRange{twin});
+    Value buffer = choose.getResult(0);
+    // What comes after the choice uses the buffer chosen.
+    arg.replaceUsesWithIf(buffer, [&](OpOperand &use) {
+      Operation *owner = use.getOwner();
+      return owner != pointer.getDefiningOp() && !choose->isAncestor(owner);
+    });
+    for (Operation *end : ends) {
+      builder.setInsertionPoint(end);
+      Value staged = arith::XOrIOp::create(
+          builder, loc, managed,
+          arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+      auto back = scf::IfOp::create(builder, loc, staged);
+      builder.setInsertionPointToStart(back.thenBlock());
+      if (copyBack)
+        memref::CopyOp::create(builder, loc, buffer, arg);
+      deallocManaged(builder, loc, buffer);
+    }
+    return success();
+  }
+
+  /// `tracec_cuda_is_managed` of TracecCudaRuntime, declared once.
+  func::FuncOp isManagedFunction() {
+    ModuleOp module = getOperation();
+    constexpr llvm::StringLiteral kName = "tracec_cuda_is_managed";
+    if (auto existing = module.lookupSymbol<func::FuncOp>(kName))
+      return existing;
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    auto callee =
+        func::FuncOp::create(builder, module.getLoc(), kName,
+                             builder.getFunctionType({builder.getI64Type()},
+                                                     {builder.getI32Type()}));
+    callee.setPrivate();
+    return callee;
   }
 
   /// Replaces `hostBuffer` by a managed buffer made at `start` in `block`

@@ -1,25 +1,45 @@
 // RUN: tracec-opt %s --trace-gpu-managed-buffers -split-input-file -verify-diagnostics | FileCheck %s
 
-// An entry point's buffers are staged in managed memory: copied in on
-// entry only if their contents may be used (the input, not the output,
-// which a linalg.copy writes whole),
-// copied back only if written (the output, not the input); the function's
-// own allocations are managed; every managed buffer is freed.
+// An entry point's buffers are staged in managed memory unless they are
+// managed memory already (tracec_cuda_is_managed: a GPU function's result,
+// device_put), which the function then uses in place: copied in on entry
+// only if their contents may be used (the input, not the output, which a
+// linalg.copy writes whole), copied back only if written (the output, not
+// the input); the function's own allocations are managed; every managed
+// buffer it made is freed.
 // CHECK-LABEL: func.func @scale(
 // CHECK-SAME: %[[X:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>)
-// CHECK: %[[MX:.*]] = gpu.alloc host_shared () : memref<4xf32>
-// CHECK-NEXT: memref.copy %[[X]], %[[MX]]
-// CHECK-NEXT: %[[MOUT:.*]] = gpu.alloc host_shared () : memref<4xf32>
-// CHECK-NEXT: %[[TMP:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: %[[XI:.*]] = arith.index_cast %[[XP]] : index to i64
+// CHECK: %[[XF:.*]] = call @tracec_cuda_is_managed(%[[XI]]) : (i64) -> i32
+// CHECK: %[[XM:.*]] = arith.cmpi ne, %[[XF]]
+// CHECK: %[[MX:.*]] = scf.if %[[XM]] -> (memref<4xf32>) {
+// CHECK-NEXT: scf.yield %[[X]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[TX:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK-NEXT: memref.copy %[[X]], %[[TX]]
+// CHECK-NEXT: scf.yield %[[TX]]
+// CHECK: %[[OM:.*]] = arith.cmpi ne
+// CHECK: %[[MOUT:.*]] = scf.if %[[OM]] -> (memref<4xf32>) {
+// CHECK-NEXT: scf.yield %[[OUT]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[TOUT:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK-NEXT: scf.yield %[[TOUT]]
+// CHECK: %[[TMP:.*]] = gpu.alloc host_shared () : memref<4xf32>
 // CHECK: linalg.copy ins(%[[MX]] : memref<4xf32>) outs(%[[TMP]] : memref<4xf32>)
 // CHECK: linalg.copy ins(%[[TMP]] : memref<4xf32>) outs(%[[MOUT]] : memref<4xf32>)
 // CHECK: %[[T0:.*]] = gpu.wait async
 // CHECK: gpu.dealloc async [%[[T0]]] %[[TMP]]
-// CHECK-NOT: memref.copy %[[MX]], %[[X]]
-// CHECK: memref.copy %[[MOUT]], %[[OUT]]
+// CHECK: %[[OSTAGED:.*]] = arith.xori %[[OM]]
+// CHECK: scf.if %[[OSTAGED]] {
+// CHECK-NEXT: memref.copy %[[MOUT]], %[[OUT]]
 // CHECK: gpu.dealloc async
+// CHECK: %[[XSTAGED:.*]] = arith.xori %[[XM]]
+// CHECK: scf.if %[[XSTAGED]] {
+// CHECK-NOT: memref.copy
 // CHECK: gpu.dealloc async
 // CHECK: return
+// CHECK: func.func private @tracec_cuda_is_managed(i64) -> i32
 func.func @scale(%x: memref<4xf32>, %out: memref<4xf32>) {
   %tmp = memref.alloc() : memref<4xf32>
   linalg.copy ins(%x : memref<4xf32>) outs(%tmp : memref<4xf32>)
@@ -53,9 +73,10 @@ func.func private @helper(%a: memref<2xf32>) {
 // Dynamic sizes are read from the caller's buffer, before the copy.
 // CHECK-LABEL: func.func @dynamic(
 // CHECK-SAME: %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>)
+// CHECK: %[[MX:.*]] = scf.if
 // CHECK: %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf32>
-// CHECK: %[[MX:.*]] = gpu.alloc host_shared (%[[N]]) : memref<?xf32>
-// CHECK: memref.copy %[[X]], %[[MX]]
+// CHECK: %[[TX:.*]] = gpu.alloc host_shared (%[[N]]) : memref<?xf32>
+// CHECK: memref.copy %[[X]], %[[TX]]
 // CHECK: memref.dim %[[MX]]
 // CHECK: memref.load %[[MX]]
 func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) -> f32 {

@@ -110,6 +110,7 @@ TEST_F(CudaFakeDriverTest, CallLaunchesEachKernelAndFreesEverything) {
   Tensor x = Tensor::zeros(DType::f32, {64, 1024});
   auto out = (*f)({x});
   ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  out->clear(); // the results, in the device's memory, freed too
   FakeCudaStats s = seen();
   // exp (4 x 64 blocks of 256 threads), the sum's initial zeros (one block
   // of 64 threads), the sum (a block of 256 threads per row).
@@ -180,6 +181,29 @@ TEST_F(CudaFakeDriverTest, AWarmCallWaitsOnceAndCreatesNoStream) {
   EXPECT_EQ(s.allocations, 0);
   EXPECT_EQ(s.launches.back().synchronizationsBefore, 0);
   EXPECT_EQ(s.synchronizations, 1);
+}
+
+/// A call's results are in the device's memory, and a later call given
+/// one uses it in place: no managed twin, no copy through the host.
+TEST_F(CudaFakeDriverTest, ResultsStayOnTheDeviceForTheNextCall) {
+  auto f = exe->function("f");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  Tensor x = Tensor::zeros(DType::f32, {64, 1024});
+  EXPECT_EQ(tracec_cuda_is_managed(x.rawData()), 0);
+  reset(0);
+  auto first = (*f)({x});
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  // The two results, and the twin of the host input.
+  EXPECT_EQ(counted().allocations, 3);
+  for (const Tensor &result : *first)
+    EXPECT_EQ(tracec_cuda_is_managed(result.rawData()), 1);
+  // exp's result is the next call's input (64x1024 f32, as x): the two
+  // new results only.
+  reset(0);
+  auto second = (*f)({(*first)[0]});
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_EQ(counted().allocations, 2);
+  EXPECT_EQ(counted().launches.size(), 3u);
 }
 
 TEST(BlockCache, SizeClassesWasteAtMostAQuarter) {
@@ -271,6 +295,7 @@ protected:
     EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
     if (!out)
       return {};
+    out->clear(); // the results, in the device's memory, freed too
     FakeCudaStats s = seen();
     EXPECT_EQ(s.allocations, s.frees);
     return s.launches;
@@ -433,6 +458,9 @@ protected:
     auto out =
         (*f)({Tensor::zeros(dtype, {64, 32}), Tensor::zeros(dtype, {32, 16})});
     EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    if (!out)
+      return {};
+    out->clear(); // the results, in the device's memory, freed too
     FakeCudaStats s = seen();
     EXPECT_EQ(s.allocations, s.frees);
     return s.launches;

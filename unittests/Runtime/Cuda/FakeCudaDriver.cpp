@@ -14,11 +14,14 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 namespace {
 std::mutex mutex;
 FakeCudaStats stats;
+/// The managed allocations' starts and sizes (cuPointerGetAttribute).
+std::map<tracec::cuda::CUdeviceptr, size_t> managedBlocks;
 int failLaunchesWith = 0;
 const char kContext[] = "context";
 } // namespace
@@ -114,11 +117,28 @@ CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t size) {
   return allocate(pointer, size);
 }
 CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t size, unsigned) {
-  return allocate(pointer, size);
+  CUresult result = allocate(pointer, size);
+  std::lock_guard<std::mutex> lock(mutex);
+  managedBlocks[*pointer] = size;
+  return result;
+}
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr pointer) {
+  constexpr int kIsManaged = 8;
+  constexpr CUresult kInvalidValue = 1; // memory the driver does not know
+  std::lock_guard<std::mutex> lock(mutex);
+  auto block = managedBlocks.upper_bound(pointer);
+  if (attribute != kIsManaged || block == managedBlocks.begin())
+    return kInvalidValue;
+  --block;
+  if (pointer >= block->first + block->second)
+    return kInvalidValue;
+  *static_cast<unsigned *>(data) = 1;
+  return 0;
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
   std::lock_guard<std::mutex> lock(mutex);
   ++stats.frees;
+  managedBlocks.erase(pointer);
   std::free(reinterpret_cast<void *>(pointer));
   return 0;
 }

@@ -14,8 +14,10 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
       managed memory: one address valid on the host and the device, pages
       migrate to whichever touches them) and their deallocations
       `gpu.dealloc`;
-    - the caller's buffers (memref arguments of public functions) and
-      constants (`memref.get_global`) get managed twins where they enter
+    - the caller's buffers (memref arguments of public functions) that are
+      managed memory already (`tracec_cuda_is_managed`, asked at entry: a
+      GPU function's results, `device_put`) are used in place; the others
+      and constants (`memref.get_global`) get managed twins where they enter
       the function, filled by a copy if the function may read them or
       write only part of them (a variable's other elements go back as they
       were), unless its first access overwrites the whole buffer (a fill,
@@ -30,8 +32,11 @@ def TraceGpuManagedBuffers : Pass<"trace-gpu-managed-buffers", "::mlir::ModuleOp
     writes the same managed buffers after each synchronous launch, so the
     result is correct whichever side runs an op.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def TraceGpuSyncManagedAllocs
