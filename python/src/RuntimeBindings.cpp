@@ -92,16 +92,46 @@ tracec::python::variableRegistry() {
   return *registry;
 }
 
+/// A copy of `bytes` at `data` in GPU managed memory (tracec_cuda.h),
+/// freed when the owner it comes with dies; RuntimeError where there is no
+/// device.
+static std::pair<void *, std::shared_ptr<void>> managedCopyOf(const void *data,
+                                                              size_t bytes) {
+  std::string why;
+  if (!cuda::driverAvailable(&why))
+    throw std::runtime_error(why);
+  void *managed = tracec_cuda_alloc_managed(bytes);
+  if (!managed) {
+    const char *error = tracec_cuda_take_error();
+    throw std::runtime_error(error ? error
+                                   : "the GPU has no memory for " +
+                                         std::to_string(bytes) + " bytes");
+  }
+  std::memcpy(managed, data, bytes);
+  return {managed, std::shared_ptr<void>(managed, tracec_cuda_free_managed)};
+}
+
+/// A variable of `initial`'s value, in GPU memory where `initial` is
+/// (tracec.Variable(tracec.device_put(x))): a GPU function updates it in
+/// place.
 static std::shared_ptr<Variable> makeVariable(py::handle initial) {
   Tensor value = toTensor(initial, "the initial value");
-  auto variable = std::shared_ptr<Variable>(
-      new Variable(value), [](Variable *v) {
-        {
-          std::lock_guard<std::mutex> lock(variableRegistryMutex());
-          variableRegistry().erase(v);
-        }
-        delete v;
-      });
+  Variable *made;
+  if (tracec_cuda_is_managed(value.rawData())) {
+    auto [managed, owner] = managedCopyOf(value.rawData(), value.sizeInBytes());
+    made = new Variable(
+        Tensor::borrow(value.dtype(), value.shape(), managed, owner),
+        Variable::AdoptStorage{});
+  } else {
+    made = new Variable(value);
+  }
+  auto variable = std::shared_ptr<Variable>(made, [](Variable *v) {
+    {
+      std::lock_guard<std::mutex> lock(variableRegistryMutex());
+      variableRegistry().erase(v);
+    }
+    delete v;
+  });
   std::lock_guard<std::mutex> lock(variableRegistryMutex());
   variableRegistry()[variable.get()] = variable;
   return variable;
@@ -153,26 +183,16 @@ void tracec::python::bindRuntime(py::module_ &m) {
         "OMP_NUM_THREADS, else one per core).");
 
   m.def(
-      "device_put",
+      "device_put_array",
       [](py::array array) {
-        std::string why;
-        if (!cuda::driverAvailable(&why))
-          throw std::runtime_error(why);
         py::array contiguous =
             py::module_::import("numpy").attr("ascontiguousarray")(array);
-        size_t bytes = contiguous.nbytes();
-        void *managed = tracec_cuda_alloc_managed(bytes);
-        if (!managed) {
-          const char *error = tracec_cuda_take_error();
-          throw std::runtime_error(error
-                                       ? error
-                                       : "device_put: the GPU has no memory "
-                                         "for " +
-                                             std::to_string(bytes) + " bytes");
-        }
-        std::memcpy(managed, contiguous.data(), bytes);
-        py::capsule owner(
-            managed, [](void *pointer) { tracec_cuda_free_managed(pointer); });
+        auto [managed, memory] =
+            managedCopyOf(contiguous.data(), contiguous.nbytes());
+        // The array holds a reference to the memory's owner.
+        py::capsule owner(new std::shared_ptr<void>(memory), [](void *held) {
+          delete static_cast<std::shared_ptr<void> *>(held);
+        });
         std::vector<py::ssize_t> shape(contiguous.shape(),
                                        contiguous.shape() + contiguous.ndim());
         std::vector<py::ssize_t> strides(
@@ -185,7 +205,7 @@ void tracec::python::bindRuntime(py::module_ &m) {
       "in place, with no copy through the host per call, as it does its "
       "own results. RuntimeError where there is no CUDA driver.");
   m.def(
-      "on_device",
+      "array_on_device",
       [](py::array array) { return tracec_cuda_is_managed(array.data()) != 0; },
       py::arg("array"),
       "Whether `array`'s memory is GPU memory (device_put, or a result of a "
@@ -206,26 +226,33 @@ void tracec::python::bindRuntime(py::module_ &m) {
 
   py::class_<Variable, std::shared_ptr<Variable>>(m, "VariableHandle")
       .def(py::init(&makeVariable), py::arg("initial"))
-      .def_property_readonly("dtype",
-                             [](const Variable &v) {
-                               return dtypeName(v.buffer().dtype()).str();
-                             })
+      .def_property_readonly(
+          "dtype",
+          [](const Variable &v) { return dtypeName(v.buffer().dtype()).str(); })
       .def_property_readonly("shape",
                              [](const Variable &v) {
                                auto shape = v.buffer().shape();
                                return std::vector<int64_t>(shape.begin(),
                                                            shape.end());
                              })
-      .def("view",
-           [](const Variable &v) {
-             if (v.buffer().dtype() == DType::bf16)
-               throw py::type_error("a bf16 variable has no NumPy view "
-                                    "(NumPy has no bf16): use value()");
-             return toNumpy(v.buffer());
-           },
-           "The variable's storage as an array (no copy): it sees updates.")
-      .def("value", [](const Variable &v) { return toNumpy(v.value()); },
-           "A copy of the current value.")
+      .def_property_readonly(
+          "on_device",
+          [](const Variable &v) {
+            return tracec_cuda_is_managed(v.buffer().rawData()) != 0;
+          },
+          "Whether the variable's storage is GPU memory.")
+      .def(
+          "view",
+          [](const Variable &v) {
+            if (v.buffer().dtype() == DType::bf16)
+              throw py::type_error("a bf16 variable has no NumPy view "
+                                   "(NumPy has no bf16): use value()");
+            return toNumpy(v.buffer());
+          },
+          "The variable's storage as an array (no copy): it sees updates.")
+      .def(
+          "value", [](const Variable &v) { return toNumpy(v.value()); },
+          "A copy of the current value.")
       .def("assign", [](Variable &v, py::handle value) {
         // Broadcast and cast as NumPy assignment does, in place.
         if (v.buffer().dtype() == DType::bf16) {

@@ -116,8 +116,9 @@ print("after", f(x))
 def test_arrays_stay_on_the_device():
     """device_put copies an array into the device's memory (which NumPy
     reads too), a GPU function's results are there, and either goes into
-    the next call in place; host arrays are not on the device; without a
-    driver device_put raises RuntimeError naming why."""
+    the next call in place; a variable made from such an array is there
+    too; host arrays are not on the device; without a driver device_put
+    raises RuntimeError naming why."""
     if not os.path.exists(FAKE_DRIVER):
         pytest.skip(f"no fake CUDA driver at {FAKE_DRIVER} (a build tree's)")
     code = """
@@ -133,6 +134,14 @@ y = f(d)
 print("result", tracec.on_device(y), y.dtype, y.shape)
 z = f(y)
 print("chained", tracec.on_device(z), z.shape)
+v = tracec.Variable(tracec.device_put(np.ones(4, np.float32)))
+w = tracec.Variable(np.ones(4, np.float32))
+print("variables", tracec.on_device(v), tracec.on_device(w), v.numpy())
+@tracec.function(device="gpu")
+def bump(x):
+    v.assign_add(x)
+    return v.read_value()
+print("updated", tracec.on_device(v), bump(np.ones(4, np.float32)).shape)
 """
     out = run(code, FAKE_DRIVER)
     assert out.returncode == 0, out.stderr
@@ -141,6 +150,8 @@ print("chained", tracec.on_device(z), z.shape)
     assert "written 7.0 0.0" in out.stdout, out.stdout
     assert "result True float32 (3, 4)" in out.stdout, out.stdout
     assert "chained True (3, 4)" in out.stdout, out.stdout
+    assert "variables True False [1. 1. 1. 1.]" in out.stdout, out.stdout
+    assert "updated True (4,)" in out.stdout, out.stdout
     missing = run("""
 import numpy as np, tracec
 try:

@@ -34,7 +34,7 @@ LAYERS = [
              "custom_jvp",
              "autograph_operators", "_autograph_ast", "_autograph_jumps",
              "autograph"]),
-    ("variables", ["variables"]),
+    ("variables", ["variables", "devices"]),
     ("tape", ["tape"]),
     ("functions", ["signatures", "concrete_function", "function",
                    "graphdef", "saved"]),

@@ -10,7 +10,6 @@ array(5., dtype=float32)
 """
 from ._tracec import __version__  # noqa: F401  (CMake's project version)
 from ._tracec import CompileError, TraceError, compile_module  # noqa: F401
-from ._tracec import device_put, on_device  # noqa: F401
 from ._tracec import get_num_threads, set_num_threads  # noqa: F401
 from . import autograph, distributed, numpy, nn, random  # noqa: F401
 from .concrete_function import abi_library  # noqa: F401
@@ -32,6 +31,7 @@ from .gradient_tape import GradientTape  # noqa: F401
 from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .checkpoints import Checkpoint  # noqa: F401
 from .variables import Variable  # noqa: F401
+from .devices import device_put, on_device  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from .saved import LoadedFunction, load, save  # noqa: F401
 from . import _core as _core_module

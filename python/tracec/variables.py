@@ -63,7 +63,10 @@ class Variable(_core.VariableBase):
                 initial_value, np.ndarray):
             array = array.astype(np.float32)
         _core.dtype_name(array.dtype)  # raises for unsupported dtypes
-        self._handle = _C.VariableHandle(np.array(array, order="C"))
+        # An array in GPU memory (device_put) makes a variable there, which
+        # functions compiled for the GPU update in place.
+        self._handle = _C.VariableHandle(
+            array if _C.array_on_device(array) else np.array(array, order="C"))
         Variable._registry[id(self._handle)] = self
         self.trainable = trainable
         self._creation = next(_creation_order)

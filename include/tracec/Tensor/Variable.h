@@ -30,6 +30,11 @@ public:
   /// A variable holding a copy of `initial` (later changes to `initial` do
   /// not affect it).
   explicit Variable(const Tensor &initial);
+  /// A variable whose storage is `storage` itself, not a copy: memory
+  /// chosen for the code that updates it (GPU memory, which a function
+  /// compiled for the GPU then updates in place, with no copy per call).
+  struct AdoptStorage {};
+  Variable(Tensor storage, AdoptStorage) : buffer_(std::move(storage)) {}
   Variable(const Variable &) = delete;
   Variable &operator=(const Variable &) = delete;
 

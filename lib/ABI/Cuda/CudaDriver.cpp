@@ -2,6 +2,8 @@
 
 #include "CudaDriver.h"
 
+#include <atomic>
+
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -91,10 +93,14 @@ static Driver load() {
   return driver;
 }
 
+static std::atomic<bool> loadStarted{false};
+
 const Driver &tracec::cuda::driver() {
-  static const Driver instance = load();
+  static const Driver instance = (loadStarted = true, load());
   return instance;
 }
+
+bool tracec::cuda::driverLoaded() { return loadStarted; }
 
 std::string tracec::cuda::describe(const char *call, CUresult result) {
   return describeWith(driver().api, call, result);

@@ -71,6 +71,10 @@ struct Driver {
 /// missing file to check the no-driver path), else libcuda.so.1.
 const Driver &driver();
 
+/// Whether driver() has been asked for (the driver loaded, or found
+/// missing): before that, no memory is the device's.
+bool driverLoaded();
+
 /// "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE (invalid argument)".
 std::string describe(const char *call, CUresult result);
 

@@ -405,7 +405,9 @@ void tracec_cuda_free_managed(void *pointer) { mgpuMemFree(pointer, nullptr); }
 static constexpr int kPointerAttributeIsManaged = 8;
 
 int tracec_cuda_is_managed(const void *pointer) {
-  if (!pointer || !cleanupPossible())
+  // (Without loading the driver, which would start CUDA in a process that
+  // only asks about its host arrays.)
+  if (!pointer || !driverLoaded() || !cleanupPossible())
     return 0;
   unsigned managed = 0;
   return api().cuPointerGetAttribute(&managed, kPointerAttributeIsManaged,
