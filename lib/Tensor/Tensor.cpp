@@ -9,6 +9,7 @@
 #include "tracec/ABI/tracec_print.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
@@ -86,20 +87,25 @@ static int64_t product(ArrayRef<int64_t> shape) {
 
 int64_t Tensor::numElements() const { return product(shape_); }
 
-llvm::Expected<Tensor> Tensor::allocate(DType dtype, ArrayRef<int64_t> shape) {
+/// New storage of `shape`, or an error naming its type when it is larger
+/// than a tensor can be.
+static llvm::Expected<Tensor>
+checkedCreate(DType dtype, ArrayRef<int64_t> shape,
+              llvm::function_ref<Tensor()> create) {
   if (!tensorByteSize(dtypeSize(dtype), shape))
     return llvm::createStringError(formatTensorType(dtype, shape) +
                                    " is larger than a tensor can be (at "
                                    "most 2^48 bytes)");
-  return zeros(dtype, shape);
+  return create();
+}
+
+llvm::Expected<Tensor> Tensor::allocate(DType dtype, ArrayRef<int64_t> shape) {
+  return checkedCreate(dtype, shape, [&] { return zeros(dtype, shape); });
 }
 
 llvm::Expected<Tensor> Tensor::empty(DType dtype, ArrayRef<int64_t> shape) {
-  if (!tensorByteSize(dtypeSize(dtype), shape))
-    return llvm::createStringError(formatTensorType(dtype, shape) +
-                                   " is larger than a tensor can be (at "
-                                   "most 2^48 bytes)");
-  return create(dtype, shape, /*zeroed=*/false);
+  return checkedCreate(dtype, shape,
+                       [&] { return create(dtype, shape, /*zeroed=*/false); });
 }
 
 Tensor Tensor::zeros(DType dtype, ArrayRef<int64_t> shape) {

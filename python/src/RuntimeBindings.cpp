@@ -185,6 +185,12 @@ void tracec::python::bindRuntime(py::module_ &m) {
   m.def(
       "device_put_array",
       [](py::array array) {
+        // Numbers only: the bytes of objects (pointers) or strings copied
+        // elsewhere would be arrays NumPy cannot own.
+        char kind = array.dtype().kind();
+        if (!llvm::StringRef("biufc").contains(kind))
+          throw py::type_error("device_put: an array of numbers, not of " +
+                               py::str(array.dtype()).cast<std::string>());
         py::array contiguous =
             py::module_::import("numpy").attr("ascontiguousarray")(array);
         auto [managed, memory] =

@@ -117,8 +117,9 @@ def test_arrays_stay_on_the_device():
     """device_put copies an array into the device's memory (which NumPy
     reads too), a GPU function's results are there, and either goes into
     the next call in place; a variable made from such an array is there
-    too; host arrays are not on the device; without a driver device_put
-    raises RuntimeError naming why."""
+    too; host arrays are not on the device; an empty array goes, an array
+    of objects is a TypeError; without a driver device_put raises
+    RuntimeError naming why."""
     if not os.path.exists(FAKE_DRIVER):
         pytest.skip(f"no fake CUDA driver at {FAKE_DRIVER} (a build tree's)")
     code = """
@@ -134,6 +135,12 @@ y = f(d)
 print("result", tracec.on_device(y), y.dtype, y.shape)
 z = f(y)
 print("chained", tracec.on_device(z), z.shape)
+empty = tracec.device_put(np.zeros((0, 3), np.float64))
+print("empty", tracec.on_device(empty), empty.shape)
+try:
+    tracec.device_put(np.array([object()]))
+except TypeError as error:
+    print("objects:", error)
 v = tracec.Variable(tracec.device_put(np.ones(4, np.float32)))
 w = tracec.Variable(np.ones(4, np.float32))
 print("variables", tracec.on_device(v), tracec.on_device(w), v.numpy())
@@ -150,6 +157,9 @@ print("updated", tracec.on_device(v), bump(np.ones(4, np.float32)).shape)
     assert "written 7.0 0.0" in out.stdout, out.stdout
     assert "result True float32 (3, 4)" in out.stdout, out.stdout
     assert "chained True (3, 4)" in out.stdout, out.stdout
+    assert "empty True (0, 3)" in out.stdout, out.stdout
+    assert "objects: device_put: an array of numbers, not of object" in \
+        out.stdout, out.stdout
     assert "variables True False [1. 1. 1. 1.]" in out.stdout, out.stdout
     assert "updated True (4,)" in out.stdout, out.stdout
     missing = run("""

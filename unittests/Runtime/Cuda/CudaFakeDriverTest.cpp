@@ -82,6 +82,25 @@ protected:
     fakeReset(error);
   }
 
+  /// The launches of one call of `name` on `inputs`, which must succeed;
+  /// every buffer it made is freed once its results are.
+  std::vector<FakeLaunch> launchesOf(const char *name,
+                                     std::vector<Tensor> inputs) {
+    auto f = exe->function(name);
+    EXPECT_TRUE(bool(f)) << llvm::toString(f.takeError());
+    if (!f)
+      return {};
+    reset(0);
+    auto out = (*f)(inputs);
+    EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    if (!out)
+      return {};
+    out->clear(); // the results, in the device's memory, freed too
+    FakeCudaStats s = seen();
+    EXPECT_EQ(s.allocations, s.frees);
+    return s.launches;
+  }
+
   void (*stats)(FakeCudaStats *) = nullptr;
   void (*fakeReset)(int) = nullptr;
   Compiler compiler;
@@ -282,24 +301,6 @@ func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
 class CudaFakeDriverDynamicTest : public CudaFakeDriverTest {
 protected:
   const char *source() const override { return kDynamicModule; }
-
-  /// The launches of one call of `name` on `inputs`, which must succeed.
-  std::vector<FakeLaunch> launchesOf(const char *name,
-                                     std::vector<Tensor> inputs) {
-    auto f = exe->function(name);
-    EXPECT_TRUE(bool(f)) << llvm::toString(f.takeError());
-    if (!f)
-      return {};
-    reset(0);
-    auto out = (*f)(inputs);
-    EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
-    if (!out)
-      return {};
-    out->clear(); // the results, in the device's memory, freed too
-    FakeCudaStats s = seen();
-    EXPECT_EQ(s.allocations, s.frees);
-    return s.launches;
-  }
 };
 
 using Grid = std::array<unsigned, 3>;
@@ -450,20 +451,8 @@ protected:
 
   /// The launches of `name` on zeros of `dtype`, 64x32 and 32x16.
   std::vector<FakeLaunch> launchesOf(const char *name, DType dtype) {
-    auto f = exe->function(name);
-    EXPECT_TRUE(bool(f)) << llvm::toString(f.takeError());
-    if (!f)
-      return {};
-    reset(0);
-    auto out =
-        (*f)({Tensor::zeros(dtype, {64, 32}), Tensor::zeros(dtype, {32, 16})});
-    EXPECT_TRUE(bool(out)) << llvm::toString(out.takeError());
-    if (!out)
-      return {};
-    out->clear(); // the results, in the device's memory, freed too
-    FakeCudaStats s = seen();
-    EXPECT_EQ(s.allocations, s.frees);
-    return s.launches;
+    return CudaFakeDriverTest::launchesOf(
+        name, {Tensor::zeros(dtype, {64, 32}), Tensor::zeros(dtype, {32, 16})});
   }
 };
 
