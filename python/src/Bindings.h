@@ -22,6 +22,8 @@ void bindRuntime(py::module_ &m);
 void bindGraphDef(py::module_ &m);
 /// compile_model (ahead of time: an object file and its header).
 void bindAot(py::module_ &m);
+/// to_dlpack_capsule, from_dlpack_capsule (tracec.dlpack).
+void bindDLPack(py::module_ &m);
 /// Value, the op functions, trace, ConcreteFunction, grad/vjp, control flow.
 void bindTracer(py::module_ &m);
 

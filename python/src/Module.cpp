@@ -19,6 +19,7 @@ PYBIND11_MODULE(_tracec, m) {
   bindRuntime(m);
   bindGraphDef(m);
   bindAot(m);
+  bindDLPack(m);
 #ifdef TRACEC_PYTHON_HAS_TRACER
   bindTracer(m);
 #endif

@@ -28,7 +28,7 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 LAYERS = [
     ("extension", ["_tracec"]),
-    ("core", ["_tree", "_core", "hoisted_reads"]),
+    ("core", ["_tree", "dlpack", "_core", "hoisted_reads"]),
     ("ops", ["numpy", "nn", "random", "distributed", "control_flow",
              "custom_gradients",
              "custom_jvp",

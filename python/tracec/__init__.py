@@ -32,6 +32,7 @@ from .module import SGD, Adam, Module, Optimizer  # noqa: F401
 from .checkpoints import Checkpoint  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .devices import device_put, on_device  # noqa: F401
+from .dlpack import from_dlpack, to_dlpack  # noqa: F401
 from .graphdef import GraphFunction, import_graphdef  # noqa: F401
 from .saved import LoadedFunction, load, save  # noqa: F401
 from . import _core as _core_module

@@ -23,6 +23,7 @@ import threading
 import numpy as np
 
 from . import _tracec as _C
+from . import dlpack
 
 Value = _C.Value
 
@@ -197,8 +198,13 @@ def is_foreign_array(x) -> bool:
 def from_foreign(x) -> np.ndarray:
     """Another library's array as a NumPy array, sharing its memory where
     the library allows (a torch CPU tensor does; one that requires grad
-    must be detached first, as torch says)."""
-    if hasattr(type(x), "__array__"):
+    must be detached first, as torch says); a GPU tensor through DLPack
+    (tracec.from_dlpack)."""
+    kind = type(x)
+    if hasattr(kind, "__dlpack_device__") and \
+            x.__dlpack_device__()[0] != dlpack.CPU:
+        return dlpack.from_dlpack(x)
+    if hasattr(kind, "__array__"):
         return np.asarray(x)
     return np.from_dlpack(x)
 

@@ -38,6 +38,16 @@ std::string takeError();
 /// ("CUDA driver not found: ...").
 bool driverAvailable(std::string *why = nullptr);
 
+/// Waits for the work queued on the legacy default stream (where a DLPack
+/// producer asked for stream 1 leaves it). False, with takeError() saying
+/// why, when the device failed or there is none.
+bool waitForDefaultStream();
+
+/// Copies `bytes` between any memories the device addresses (device,
+/// managed, host), in order after the default stream's work, and waits for
+/// the copy. False as waitForDefaultStream.
+bool copy(void *destination, const void *source, size_t bytes);
+
 /// An mgpu* entry point, for a JIT to link compiled code against.
 struct EntryPoint {
   const char *name;

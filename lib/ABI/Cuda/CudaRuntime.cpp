@@ -416,6 +416,20 @@ int tracec_cuda_is_managed(const void *pointer) {
          managed;
 }
 
+bool tracec::cuda::waitForDefaultStream() {
+  return usable() &&
+         check("cuStreamSynchronize", api().cuStreamSynchronize(nullptr));
+}
+
+bool tracec::cuda::copy(void *destination, const void *source, size_t bytes) {
+  return usable() &&
+         check("cuMemcpyAsync",
+               api().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
+                                   reinterpret_cast<CUdeviceptr>(source), bytes,
+                                   nullptr)) &&
+         waitForDefaultStream();
+}
+
 const EntryPoint *tracec::cuda::entryPoints() {
 #define ENTRY(name) {#name, reinterpret_cast<void *>(&name)}
   static const EntryPoint entries[] = {ENTRY(mgpuModuleLoad),

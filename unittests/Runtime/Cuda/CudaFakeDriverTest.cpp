@@ -12,6 +12,7 @@
 #include "FakeCudaDriver.h"
 
 #include "tracec/ABI/tracec_cuda.h"
+#include "tracec/Runtime/DLPack.h"
 #include "tracec/Runtime/Executable.h"
 
 #include <gtest/gtest.h>
@@ -223,6 +224,59 @@ TEST_F(CudaFakeDriverTest, ResultsStayOnTheDeviceForTheNextCall) {
   ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
   EXPECT_EQ(counted().allocations, 2);
   EXPECT_EQ(counted().launches.size(), 3u);
+}
+
+// DLPack with other frameworks' GPU tensors: a GPU result goes out as a
+// CUDA tensor over the same memory, and comes back in place; memory the
+// host cannot read (CUDA device memory: the fake driver's cuMemAlloc, not
+// managed) comes in as a managed copy, after a wait for the default stream.
+TEST_F(CudaFakeDriverTest, DLPackKeepsManagedMemoryAndCopiesDeviceMemory) {
+  auto f = exe->function("f");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  auto results = (*f)({Tensor::zeros(DType::f32, {64, 1024})});
+  ASSERT_TRUE(bool(results)) << llvm::toString(results.takeError());
+  Tensor sums = (*results)[1];
+  dlpack::DLManagedTensor *exported = toDLPack(sums);
+  EXPECT_EQ(exported->dl_tensor.device.device_type, dlpack::kDLCUDA);
+  EXPECT_EQ(exported->dl_tensor.device.device_id, 0);
+  reset(0);
+  llvm::Expected<Tensor> back = fromDLPack(exported);
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->rawData(), sums.rawData());
+  EXPECT_EQ(counted().allocations, 0);
+  EXPECT_EQ(counted().synchronizations, 1);
+
+  struct DeviceTensor {
+    std::vector<float> memory{1, 2, 3, 4};
+    int64_t shape[1] = {4};
+    dlpack::DLManagedTensor managed{};
+    int deleted = 0;
+  } device;
+  device.managed.dl_tensor = {device.memory.data(),
+                              {dlpack::kDLCUDA, 0},
+                              1,
+                              {dlpack::kDLFloat, 32, 1},
+                              device.shape,
+                              nullptr,
+                              0};
+  device.managed.manager_ctx = &device;
+  device.managed.deleter = [](dlpack::DLManagedTensor *self) {
+    ++static_cast<DeviceTensor *>(self->manager_ctx)->deleted;
+  };
+  reset(0);
+  llvm::Expected<Tensor> copied = fromDLPack(&device.managed);
+  ASSERT_TRUE(bool(copied)) << llvm::toString(copied.takeError());
+  EXPECT_NE(copied->rawData(), device.memory.data());
+  EXPECT_EQ(tracec_cuda_is_managed(copied->rawData()), 1);
+  EXPECT_EQ(copied->toVector<float>(), device.memory);
+  EXPECT_EQ(counted().allocations, 1);
+  EXPECT_EQ(device.deleted, 1) << "the copy does not need the source";
+
+  device.managed.dl_tensor.device.device_id = 1;
+  llvm::Expected<Tensor> other = fromDLPack(&device.managed);
+  ASSERT_FALSE(bool(other));
+  EXPECT_EQ(llvm::toString(other.takeError()),
+            "DLPack tensor: CUDA device 1 (tracec runs on device 0)");
 }
 
 TEST(BlockCache, SizeClassesWasteAtMostAQuarter) {
