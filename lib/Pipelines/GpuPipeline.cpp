@@ -66,11 +66,13 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
     // Matmuls on tensor cores where their shapes and types allow (mma.sync
-    // needs sm_80), else through shared-memory tiles; reductions as a tree,
-    // a block per output element.
+    // needs sm_80), else through shared-memory tiles; chains of ops along
+    // rows (softmax) as one kernel, a block per row; other reductions as a
+    // tree, a block per output element.
     if (hasTensorCoreMma(options.chip))
       func.addPass(trace::createTraceGpuMmaMatmul({options.tf32}));
     func.addPass(trace::createTraceGpuTiledMatmul({options.matmulTile}));
+    func.addPass(trace::createTraceGpuRowBlocks({options.reductionThreads}));
     func.addPass(
         trace::createTraceGpuBlockReductions({options.reductionThreads}));
     func.addPass(createConvertLinalgToParallelLoopsPass());

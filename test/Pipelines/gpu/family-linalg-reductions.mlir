@@ -21,7 +21,7 @@
 // selects the index; softmax is max-tree, exp(x - max), sum-tree, divide;
 // log_softmax subtracts the log of the sum instead.
 
-// MMR-LABEL: // gpu.binary @matmul_kernel_0 (
+// MMR-LABEL: // gpu.binary @matmul_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32 [[A:%r[d]?[0-9]+]]
@@ -29,7 +29,7 @@
 // MMR: mul.rn.f32 [[P:%r[d]?[0-9]+]], [[A]], [[B]];
 // MMR: add.rn.f32 {{.*}}[[P]]
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @matmul_ta_kernel_1 (
+// MMR-LABEL: // gpu.binary @matmul_ta_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32 [[A:%r[d]?[0-9]+]]
@@ -37,7 +37,7 @@
 // MMR: mul.rn.f32 [[P:%r[d]?[0-9]+]], [[A]], [[B]];
 // MMR: add.rn.f32 {{.*}}[[P]]
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @matmul_tb_kernel_2 (
+// MMR-LABEL: // gpu.binary @matmul_tb_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32 [[A:%r[d]?[0-9]+]]
@@ -45,7 +45,7 @@
 // MMR: mul.rn.f32 [[P:%r[d]?[0-9]+]], [[A]], [[B]];
 // MMR: add.rn.f32 {{.*}}[[P]]
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @matmul_batched_broadcast_kernel_3 (
+// MMR-LABEL: // gpu.binary @matmul_batched_broadcast_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: ld.global.b32
 // MMR: mul.rn.f32
@@ -57,14 +57,14 @@
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @matmul_i64_kernel_4 (
+// MMR-LABEL: // gpu.binary @matmul_i64_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: bar.sync 0;
 // MMR: ld.shared.b64
 // MMR: ld.shared.b64
 // MMR: mad.lo.s64 [[C:%rd[0-9]+]], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[C]];
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @reduce_sum_kernel_5 (
+// MMR-LABEL: // gpu.binary @reduce_sum_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: add.rn.f32
 // MMR: shfl.sync.bfly.b32
@@ -73,7 +73,7 @@
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @reduce_mean_keepdims_kernel_6 (
+// MMR-LABEL: // gpu.binary @reduce_mean_keepdims_kernel_{{[0-9]+}} (
 // MMR: .target [[CHIP]]
 // MMR: add.rn.f32
 // MMR: shfl.sync.bfly.b32
@@ -82,11 +82,11 @@
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @reduce_mean_keepdims_kernel_7 (
+// MMR-LABEL: // gpu.binary @reduce_mean_keepdims_kernel_{{[0-9]+}} (
 // MMR: .target [[CHIP]]
 // MMR: div.rn.f32 [[R:%r[0-9]+]]
 // MMR: st.global.b32 [{{.*}}], [[R]];
-// MMR-LABEL: // gpu.binary @reduce_max_negative_axis_kernel_8 (
+// MMR-LABEL: // gpu.binary @reduce_max_negative_axis_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: max.NaN.f32
 // MMR: shfl.sync.bfly.b32
@@ -95,7 +95,7 @@
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @reduce_min_all_kernel (
+// MMR-LABEL: // gpu.binary @reduce_min_all_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: min.NaN.f32
 // MMR: shfl.sync.bfly.b32
@@ -104,7 +104,7 @@
 // MMR: bar.sync 0;
 // MMR: ld.shared.b32
 // MMR: st.global.b32
-// MMR-LABEL: // gpu.binary @reduce_sum_i32_kernel_9 (
+// MMR-LABEL: // gpu.binary @reduce_sum_i32_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: add.s32
 // MMR: shfl.sync.bfly.b32

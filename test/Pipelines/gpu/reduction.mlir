@@ -7,10 +7,13 @@
 // RUN: tracec-opt %s --tracec-gpu-pipeline | FileCheck %s --check-prefix=HOST
 // RUN: not tracec-opt %s --tracec-gpu-pipeline=reduction-threads=48 2>&1 | FileCheck %s --check-prefix=BAD
 
-// The first kernel fills the output with the reduction's initial value.
-// CHECK-LABEL: // gpu.binary @rows_kernel_0
+// The row sums' kernel first fills each row's output with the reduction's
+// initial value (thread 0, then a barrier: trace-gpu-row-blocks).
+// CHECK-LABEL: // gpu.binary @rows_kernel
 // CHECK: .visible .entry rows_kernel(
 // CHECK: .shared .align 4 .b8 __wg_rows_kernel_0[128];
+// CHECK: st.global.b32
+// CHECK: bar.sync 0;
 // CHECK: ld.global.b32
 // CHECK: add.rn.f32
 // CHECK: shfl.sync.bfly.b32
@@ -31,14 +34,15 @@
 // HOST-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : index) : i64
 // HOST-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // HOST-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
-// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @rows_kernel::@rows_kernel
-// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @rows_kernel_0::@rows_kernel blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
+// HOST-NOT: gpu.launch_func
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @rows_kernel::@rows_kernel blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
+// HOST-NOT: gpu.launch_func
 // HOST-LABEL: llvm.func @all_max(
 // HOST-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // HOST-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @all_max_kernel::@all_max_kernel blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[C256]], %[[ONE]], %[[ONE]])
 
-// BAD: error: trace-gpu-block-reductions: threads must be a power of two from 32 to 1024, got 48
+// BAD: error: trace-gpu-row-blocks: threads must be a power of two from 32 to 1024, got 48
 func.func @rows(%x: tensor<64x1000xf32>) -> tensor<64xf32> {
   %0 = trace.reduce_sum %x {axes = array<i64: 1>} : tensor<64x1000xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>

@@ -7,12 +7,12 @@
 // RUN: tracec-opt %s --tracec-gpu-pipeline | FileCheck %s --check-prefix=HOST
 
 // CHECK: .target sm_{{80|90}}
-// CHECK-COUNT-6: .visible .entry step_kernel
+// CHECK-COUNT-3: .visible .entry step_kernel
 // CHECK: st.global.b32
-// The log of the softmax's sum, then (the last kernel) the SGD update
-// w - lr * g stored.
+// The log of the softmax's sum (log_softmax: one kernel, a block per row),
+// then the SGD update w - lr * g stored.
 // CHECK: and.b32 {{.*}}, -2139095041;
-// CHECK-LABEL: // gpu.binary @step_kernel_16 (
+// CHECK-LABEL: // gpu.binary @step_kernel_10 (
 // CHECK: mul.rn.f32 [[D:%r[0-9]+]]
 // CHECK-NEXT: sub.rn.f32 [[W:%r[0-9]+]], {{%r[0-9]+}}, [[D]];
 // CHECK: st.global.b32 [{{.*}}], [[W]];

@@ -24,13 +24,15 @@ using namespace tracec;
 
 namespace {
 
-// exp then a row sum: an elementwise kernel (64 x 1024 -> 4 x 64 blocks of
-// 256 threads) and a block reduction (64 blocks of 256 threads).
+// exp then a column sum: an elementwise kernel (64 x 1024 -> 4 x 64 blocks
+// of 256 threads), the sum's zeros (4 blocks of 256 threads) and a block
+// reduction (1024 blocks of 64 threads). (A row sum would join exp in one
+// kernel: trace-gpu-row-blocks.)
 constexpr const char *kModule = R"mlir(
-func.func @f(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf32>, tensor<64xf32>) {
+func.func @f(%x: tensor<64x1024xf32>) -> (tensor<64x1024xf32>, tensor<1024xf32>) {
   %e = trace.exp %x : tensor<64x1024xf32>
-  %s = trace.reduce_sum %e {axes = array<i64: 1>} : tensor<64x1024xf32> -> tensor<64xf32>
-  return %e, %s : tensor<64x1024xf32>, tensor<64xf32>
+  %s = trace.reduce_sum %e {axes = array<i64: 0>} : tensor<64x1024xf32> -> tensor<1024xf32>
+  return %e, %s : tensor<64x1024xf32>, tensor<1024xf32>
 }
 )mlir";
 
@@ -132,13 +134,15 @@ TEST_F(CudaFakeDriverTest, CallLaunchesEachKernelAndFreesEverything) {
   ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
   out->clear(); // the results, in the device's memory, freed too
   FakeCudaStats s = seen();
-  // exp (4 x 64 blocks of 256 threads), the sum's initial zeros (one block
-  // of 64 threads), the sum (a block of 256 threads per row).
+  // exp (4 x 64 blocks of 256 threads), the sum's initial zeros (4 blocks
+  // of 256 threads), the sum (a block of 64 threads per column).
   ASSERT_EQ(s.launches.size(), 3u);
   EXPECT_EQ(s.launches[0].grid, (std::array<unsigned, 3>{4, 64, 1}));
   EXPECT_EQ(s.launches[0].block, (std::array<unsigned, 3>{256, 1, 1}));
-  EXPECT_EQ(s.launches[2].grid, (std::array<unsigned, 3>{64, 1, 1}));
-  EXPECT_EQ(s.launches[2].block, (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_EQ(s.launches[1].grid, (std::array<unsigned, 3>{4, 1, 1}));
+  EXPECT_EQ(s.launches[1].block, (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_EQ(s.launches[2].grid, (std::array<unsigned, 3>{1024, 1, 1}));
+  EXPECT_EQ(s.launches[2].block, (std::array<unsigned, 3>{64, 1, 1}));
   EXPECT_GT(s.allocations, 0);
   EXPECT_EQ(s.allocations, s.frees);
 }
@@ -224,6 +228,27 @@ TEST_F(CudaFakeDriverTest, ResultsStayOnTheDeviceForTheNextCall) {
   ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
   EXPECT_EQ(counted().allocations, 2);
   EXPECT_EQ(counted().launches.size(), 3u);
+}
+
+// softmax is one kernel, a block per row (trace-gpu-row-blocks), where it
+// was six (two fills, max, exp, sum, divide).
+TEST_F(CudaFakeDriverTest, SoftmaxIsOneKernelABlockPerRow) {
+  auto module = compiler.parseString(R"mlir(
+func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+  %0 = trace.softmax %x : tensor<64x1000xf32>
+  return %0 : tensor<64x1000xf32>
+}
+)mlir",
+                                     "softmax.mlir");
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  auto compiled = Executable::compile(*module, options());
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  exe = std::move(*compiled);
+  std::vector<FakeLaunch> launches =
+      launchesOf("softmax", {Tensor::zeros(DType::f32, {64, 1000})});
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].grid, (std::array<unsigned, 3>{64, 1, 1}));
+  EXPECT_EQ(launches[0].block, (std::array<unsigned, 3>{256, 1, 1}));
 }
 
 // DLPack with other frameworks' GPU tensors: a GPU result goes out as a
@@ -377,18 +402,14 @@ TEST_F(CudaFakeDriverDynamicTest, GridsFollowTheRowsAtEachSize) {
     SCOPED_TRACE("rows = " + std::to_string(rows));
     std::vector<FakeLaunch> launches =
         launchesOf("f", {Tensor::zeros(DType::f32, {rows, 1024})});
-    // exp: 1024 / 256 threads x one row per block; the sum's zeros: a ?
-    // extent takes all 256 threads (ceil(rows / 256) blocks); the sum: a
+    // exp, the sum's zeros and the sum work along rows: one kernel, a
     // block of 256 threads per row (the row's length is known, 1024).
-    ASSERT_GE(launches.size(), 3u);
+    ASSERT_GE(launches.size(), 1u);
     unsigned r = rows;
-    EXPECT_EQ(launches[0].grid, (Grid{4, r, 1}));
+    EXPECT_EQ(launches[0].grid, (Grid{r, 1, 1}));
     EXPECT_EQ(launches[0].block, (Grid{256, 1, 1}));
-    EXPECT_EQ(launches[1].grid, (Grid{(r + 255) / 256, 1, 1}));
-    EXPECT_EQ(launches[1].block, (Grid{256, 1, 1}));
-    EXPECT_EQ(launches[2].grid, (Grid{r, 1, 1}));
-    EXPECT_EQ(launches[2].block, (Grid{256, 1, 1}));
-    expectResultCopies(launches, 3, {launches[0].grid, launches[1].grid});
+    expectResultCopies(launches, 1,
+                       {Grid{4, r, 1}, Grid{(r + 255) / 256, 1, 1}});
   }
 }
 
@@ -433,13 +454,11 @@ TEST_F(CudaFakeDriverDynamicTest, GridOverTheLimitIsClamped) {
 TEST_F(CudaFakeDriverDynamicTest, EmptyBatchLaunchesOneIdleBlock) {
   std::vector<FakeLaunch> launches =
       launchesOf("f", {Tensor::zeros(DType::f32, {0, 1024})});
-  // exp: 4 blocks along the 1024 columns, 1 (not 0) row of blocks; the
-  // zeros and the sum: 1 block (not 0).
-  ASSERT_GE(launches.size(), 3u);
-  EXPECT_EQ(launches[0].grid, (Grid{4, 1, 1}));
-  EXPECT_EQ(launches[1].grid, (Grid{1, 1, 1}));
-  EXPECT_EQ(launches[2].grid, (Grid{1, 1, 1}));
-  expectResultCopies(launches, 3, {Grid{4, 1, 1}, Grid{1, 1, 1}});
+  // exp, the zeros and the sum: one kernel (a block per row) of 1 block,
+  // not 0.
+  ASSERT_GE(launches.size(), 1u);
+  EXPECT_EQ(launches[0].grid, (Grid{1, 1, 1}));
+  expectResultCopies(launches, 1, {Grid{4, 1, 1}, Grid{1, 1, 1}});
 }
 
 /// Sizes that disagree: the shape function (host code, no CUDA) reports

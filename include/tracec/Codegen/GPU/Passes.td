@@ -83,6 +83,34 @@ def TraceGpuBlockReductions
                            "::mlir::scf::SCFDialect"];
 }
 
+def TraceGpuRowBlocks : Pass<"trace-gpu-row-blocks", "::mlir::func::FuncOp"> {
+  let summary = "A chain of ops that work along rows as one kernel, a "
+                "block per row (softmax, layer norm)";
+  let description = [{
+    Finds runs of linalg ops on buffers around a block reduction whose
+    leading k dims are parallel (the rows), such as softmax's max, exp,
+    sum and divide with their fills, where every op has the rows as its
+    leading parallel dims and each buffer the run writes is accessed only
+    at the row being computed (the row dims as whole indices, at the same
+    positions in every access; not through views). It rewrites each run
+    into one `gpu.launch` with a block per row that runs the ops in turn,
+    a `gpu.barrier` between them: the threads take strided turns over
+    each op's other dims, reductions combine as in
+    trace-gpu-block-reductions, and ops over the rows alone run on thread
+    0. Ops between the run's that touch no memory or allocate move before
+    the kernel, deallocations after it. Other ops are left alone.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "256",
+           "Threads per block (a power of two, 32 to 1024); fewer when the "
+           "rows are shorter">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
   let summary = "Matmul on tensor cores: a warp's mma.sync per 16x8 tile";
   let description = [{
