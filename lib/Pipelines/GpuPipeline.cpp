@@ -57,7 +57,15 @@ static bool hasTensorCoreMma(llvm::StringRef chip) {
 
 void tracec::buildGpuPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
-  buildTraceToBuffersPipeline(pm);
+  buildTraceToBuffersPipeline(pm, [](OpPassManager &onTensors) {
+    // Size-1 dims go (layer norm's keepdims statistics: a tensor<Nx1> read
+    // at (i, 0) becomes a tensor<N> read at i), so the ops that work along
+    // rows share their row dims with no reshape between them
+    // (trace-gpu-row-blocks, below).
+    onTensors.addPass(createLinalgFoldUnitExtentDimsPass());
+    onTensors.addPass(createCanonicalizerPass());
+    onTensors.addPass(createCSEPass());
+  });
 
   // Copies between internal buffers become kernels; the copies that stage
   // the caller's buffers, added next, stay host memcpys.

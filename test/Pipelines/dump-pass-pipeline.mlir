@@ -126,12 +126,15 @@
 // UKR:        trace-plan-workspace{share-bytes=true share-equal-sizes-only=false},
 // UKR-NEXT:   trace-cpu-lower-to-ukernels{copies=false cpu=native},
 
-// The typed options reach the passes that take them.
+// The typed options reach the passes that take them; size-1 dims are
+// folded on tensors (for trace-gpu-row-blocks).
+// GPU:      linalg-fold-unit-extent-dims{
 // GPU:      trace-expand-copies{memcpy=false},
 // GPU-NEXT: trace-gpu-managed-buffers,
 // GPU-NEXT: func.func(
 // GPU-NEXT:   trace-gpu-mma-matmul{tf32=true},
 // GPU-NEXT:   trace-gpu-tiled-matmul{tile=8},
+// GPU-NEXT:   trace-gpu-row-blocks{threads=64},
 // GPU-NEXT:   trace-gpu-block-reductions{threads=64},
 // GPU-NEXT:   convert-linalg-to-parallel-loops,
 // GPU-NEXT:   trace-gpu-tile-parallel-loops{threads=128 tile-sizes={4,32}},

@@ -45,17 +45,13 @@
 // MMR: mul.rn.f32 [[P:%r[d]?[0-9]+]], [[A]], [[B]];
 // MMR: add.rn.f32 {{.*}}[[P]]
 // MMR: st.global.b32
+// The broadcast batch (a size-1 dim, folded away) leaves a contraction
+// with a thread per output element, each walking k.
 // MMR-LABEL: // gpu.binary @matmul_batched_broadcast_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]
 // MMR: ld.global.b32
-// MMR: mul.rn.f32
-// MMR: add.rn.f32
-// MMR: add.rn.f32
-// MMR: shfl.sync.bfly.b32
-// MMR: add.rn.f32
-// MMR: st.shared.b32
-// MMR: bar.sync 0;
-// MMR: ld.shared.b32
+// MMR: mul.rn.f32 [[P:%r[0-9]+]]
+// MMR: add.rn.f32 {{.*}}[[P]]
 // MMR: st.global.b32
 // MMR-LABEL: // gpu.binary @matmul_i64_kernel{{(_[0-9]+)?}} (
 // MMR: .target [[CHIP]]

@@ -15,7 +15,7 @@
 // CHECK: .target [[CHIP]]
 // CHECK: .entry scatter_static_kernel(
 // CHECK: add.rn.f32 [[SUM:%r[0-9]+]], {{%r[0-9]+}}, {{%r[0-9]+}};
-// CHECK-NEXT: st.global.b32 [{{%rd[0-9]+}}], [[SUM]];
+// CHECK: st.global.b32 [{{%rd[0-9]+}}], [[SUM]];
 
 // CHECK: .entry scatter_dynamic_kernel(
 // CHECK: add.rn.f32

@@ -12,7 +12,7 @@
 // The log of the softmax's sum (log_softmax: one kernel, a block per row),
 // then the SGD update w - lr * g stored.
 // CHECK: and.b32 {{.*}}, -2139095041;
-// CHECK-LABEL: // gpu.binary @step_kernel_10 (
+// CHECK-LABEL: // gpu.binary @step_kernel_8 (
 // CHECK: mul.rn.f32 [[D:%r[0-9]+]]
 // CHECK-NEXT: sub.rn.f32 [[W:%r[0-9]+]], {{%r[0-9]+}}, [[D]];
 // CHECK: st.global.b32 [{{.*}}], [[W]];
