@@ -11,9 +11,11 @@ H200 defaults (989 TFLOP/s BF16 and FP16, 494 TF32, 67 FP32 without
 tensor cores, 4.8 TB/s). Workloads: sgemm 4096 (f32, tf32: f32 compiled
 with TRACEC_ALLOW_TF32=1, f16 and bf16), GELU over 256M floats, the
 MLP and CNN training steps of bench/distributed_scaling.py, and an
-attention and a 2-layer transformer training step. A call
-takes and returns NumPy arrays, so a GPU time includes the copies in
-and out that the current GPU path makes per call. --quick shrinks every
+attention and a 2-layer transformer training step. On the GPU the
+inputs are put in its memory first (tracec.device_put) and a training
+step's new weights are the next step's, so the steady state copies
+nothing through the host, as a training loop on the device runs (on the
+CPU the same loop on host arrays). --quick shrinks every
 size (a dry run; --devices cpu runs without a GPU; under the C++ tests'
 fake driver, TRACEC_CUDA_DRIVER=build/lib/libFakeCudaDriver.so, the
 script runs through but the kernels do not: its GPU times mean nothing).
@@ -47,6 +49,20 @@ def workloads(quick):
     n = 256 if quick else 4096
     rng = np.random.default_rng(0)
 
+    def on(device, *arrays):
+        """The arrays where `device` computes: GPU memory for the GPU."""
+        if device != "gpu":
+            return arrays
+        return tuple(tracec.device_put(a) for a in arrays)
+
+    def training(train, params, *data):
+        """A call of one step of a loop whose weights feed the next."""
+        state = {"params": list(params)}
+
+        def call():
+            state["params"] = train(state["params"], *data)
+        return call
+
     def sgemm(dtype):
         # tf32: f32 operands, the matmul on tensor cores in TF32.
         stored = "f32" if dtype == "tf32" else dtype
@@ -58,9 +74,10 @@ def workloads(quick):
                                                 tnp.astype(b, stored)),
                            device=device)
             os.environ["TRACEC_ALLOW_TF32"] = "1" if dtype == "tf32" else "0"
-            f(a, b)  # compiled now, with the option read now
+            da, db = on(device, a, b)
+            f(da, db)  # compiled now, with the option read now
             del os.environ["TRACEC_ALLOW_TF32"]
-            return lambda: f(a, b)
+            return lambda: f(da, db)
         return (f"sgemm {n} {dtype}", make, 2 * n ** 3, 0, dtype)
 
     count = (1 << 20) if quick else (256 << 20)
@@ -68,7 +85,8 @@ def workloads(quick):
 
     def gelu(device):
         f = tracec.jit(tracec.nn.gelu, device=device)
-        return lambda: f(x)
+        (dx,) = on(device, x)
+        return lambda: f(dx)
 
     def step(model):
         make_model, batch = distributed_scaling.MODELS[model]
@@ -84,7 +102,8 @@ def workloads(quick):
             def train(params, x, y):
                 grads = tracec.grad(loss)(params, x, y)
                 return [p - 0.01 * g for p, g in zip(params, grads)]
-            return lambda: train(params, inputs, labels)
+            return training(train, on(device, *params),
+                            *on(device, inputs, labels))
         return (f"{model} step, batch {batch}", make, 0, 0, "f32")
 
     def transformer(layers):
@@ -131,7 +150,8 @@ def workloads(quick):
             def train(params, tokens):
                 grads = tracec.grad(loss)(params, tokens)
                 return [p - 0.01 * g for p, g in zip(params, grads)]
-            return lambda: train(params, tokens)
+            return training(train, on(device, *params),
+                            *on(device, tokens))
         name = (f"transformer {layers} layers" if layers else "attention") \
             + f" step, batch {batch}x{length}, d {d}"
         return (name, make, 0, 0, "f32")

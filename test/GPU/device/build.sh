@@ -15,13 +15,15 @@ here=$root/test/GPU/device
 mkdir -p "$out"
 tracec=$build/bin/tracec
 $tracec "$here/checks.mlir" --class Cpu --namespace checks -o "$out/checks_cpu.o" --header "$out/checks_cpu.h" \
-  --entry chain --entry reductions --entry matmuls --entry convolution --entry shapes --entry draws
+  --entry chain --entry reductions --entry norms --entry matmuls --entry convolution --entry shapes --entry draws
 $tracec "$here/checks.mlir" --class Gpu --namespace checks --cuda-chip "$chip" -o "$out/checks_gpu.o" --header "$out/checks_gpu.h" \
-  --entry chain --entry reductions --entry matmuls --entry convolution --entry shapes --entry draws
+  --entry chain --entry reductions --entry norms --entry matmuls --entry convolution --entry shapes --entry draws
 for target in cpu gpu; do
   flags=""
   [ $target = gpu ] && flags="--cuda-chip $chip"
-  class=$(echo $target | sed 's/^./\U&/')
+  # (Train...: each class prefixes its object's C symbols, which the
+  # program links side by side with the checks' Cpu and Gpu.)
+  class=Train$(echo $target | sed 's/^./\U&/')
   $tracec "$root/examples/train_mlp.mlir" --class "$class" --namespace train $flags \
     -o "$out/train_$target.o" --header "$out/train_$target.h" --entry sgd_step --entry adam_step
 done

@@ -155,16 +155,17 @@ int main() {
   checks::Gpu gpu;
   check("chain", cpu.chain, gpu.chain, 1e-5, 1e-5);
   check("reductions", cpu.reductions, gpu.reductions, 1e-5, 1e-4);
+  check("norms", cpu.norms, gpu.norms, 1e-5, 1e-4);
   check("matmuls", cpu.matmuls, gpu.matmuls, 1e-5, 1e-5);
   check("convolution", cpu.convolution, gpu.convolution, 1e-5, 1e-5);
   check("shapes", cpu.shapes, gpu.shapes, 0, 0);
   check("draws", cpu.draws, gpu.draws, 1e-6, 1e-5);
 
-  train::Cpu trainCpu;
-  train::Gpu trainGpu;
+  train::TrainCpu trainCpu;
+  train::TrainGpu trainGpu;
   trainBoth("sgd", trainCpu, trainGpu, trainCpu.sgd_step, trainGpu.sgd_step, 20);
-  train::Cpu adamCpu;
-  train::Gpu adamGpu;
+  train::TrainCpu adamCpu;
+  train::TrainGpu adamGpu;
   trainBoth("adam", adamCpu, adamGpu, adamCpu.adam_step, adamGpu.adam_step, 20);
 
   std::printf("time per call (synchronous launches; CPU one thread): "

@@ -30,6 +30,25 @@ func.func @reductions(%x: tensor<300x129xf32>)
   return %sum, %max, %mean, %sm, %lsm, %amf : tensor<300xf32>, tensor<129xf32>, tensor<f32>, tensor<300x129xf32>, tensor<300x129xf32>, tensor<300xf32>
 }
 
+// Ops along rows as one kernel a row (trace-gpu-row-blocks), with rows
+// longer than a block's 256 threads: layer norm (tracec.nn.layer_norm's
+// trace, keepdims statistics) and softmax.
+func.func @norms(%x: tensor<64x1000xf32>, %g: tensor<1000xf32>, %b: tensor<1000xf32>)
+    -> (tensor<64x1000xf32>, tensor<64x1000xf32>) {
+  %0 = trace.reduce_mean %x {axes = array<i64: -1>, keepdims} : tensor<64x1000xf32> -> tensor<64x1xf32>
+  %1 = trace.sub %x, %0 : (tensor<64x1000xf32>, tensor<64x1xf32>) -> tensor<64x1000xf32>
+  %2 = trace.mul %1, %1 : (tensor<64x1000xf32>, tensor<64x1000xf32>) -> tensor<64x1000xf32>
+  %3 = trace.reduce_mean %2 {axes = array<i64: -1>, keepdims} : tensor<64x1000xf32> -> tensor<64x1xf32>
+  %eps = trace.constant dense<1.0e-5> : tensor<f32>
+  %4 = trace.add %3, %eps : (tensor<64x1xf32>, tensor<f32>) -> tensor<64x1xf32>
+  %5 = trace.rsqrt %4 : tensor<64x1xf32>
+  %6 = trace.mul %1, %5 : (tensor<64x1000xf32>, tensor<64x1xf32>) -> tensor<64x1000xf32>
+  %7 = trace.mul %6, %g : (tensor<64x1000xf32>, tensor<1000xf32>) -> tensor<64x1000xf32>
+  %ln = trace.add %7, %b : (tensor<64x1000xf32>, tensor<1000xf32>) -> tensor<64x1000xf32>
+  %sm = trace.softmax %x : tensor<64x1000xf32>
+  return %ln, %sm : tensor<64x1000xf32>, tensor<64x1000xf32>
+}
+
 func.func @matmuls(%a: tensor<100x70xf32>, %b: tensor<70x45xf32>, %c: tensor<50x70xf32>,
                    %p: tensor<3x20x17xf32>, %q: tensor<3x17x29xf32>)
     -> (tensor<100x45xf32>, tensor<100x50xf32>, tensor<3x20x29xf32>) {
