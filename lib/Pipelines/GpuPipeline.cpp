@@ -133,6 +133,8 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
     // diagnostic that names them.
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
     kernels.addPass(trace::createTraceGpuExpandMath());
+    kernels.addNestedPass<gpu::GPUFuncOp>(
+        trace::createTraceGpuAlignWorkgroupBuffers());
     kernels.addPass(createConvertGpuOpsToNVVMOps());
     kernels.addPass(trace::createTraceNvvmNativeMath());
     kernels.addPass(createStripDebugInfoPass());

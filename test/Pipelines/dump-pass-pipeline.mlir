@@ -150,6 +150,9 @@
 // GPU-NEXT: trace-nvvm-attach-target{O=2 chip=sm_90 features=},
 // GPU:      gpu.module(
 // GPU-NEXT:   trace-gpu-expand-math,
+// GPU-NEXT:   gpu.func(
+// GPU-NEXT:     trace-gpu-align-workgroup-buffers
+// GPU-NEXT:   ),
 // GPU-NEXT:   convert-gpu-to-nvvm{
 // GPU-NEXT:   trace-nvvm-native-math,
 // GPU:      gpu-module-to-binary{format=isa

@@ -1,9 +1,9 @@
 //===- check.cpp - GPU kernels against the CPU code, on a real GPU --------===//
 //
-// Runs every entry of checks.mlir and the SGD/Adam training steps of
-// examples/train_mlp.mlir compiled twice ahead of time — for the host CPU
-// (tested against NumPy/PyTorch elsewhere) and with --cuda-chip — on the
-// same inputs, and compares results elementwise:
+// Runs every entry of checks.mlir and tensor_cores.mlir and the SGD/Adam
+// training steps of examples/train_mlp.mlir compiled twice ahead of time —
+// for the host CPU (tested against NumPy/PyTorch elsewhere) and with
+// --cuda-chip — on the same inputs, and compares results elementwise:
 // |gpu - cpu| <= atol + rtol * |cpu|. Prints one line per result and exits
 // 1 on any mismatch or CUDA error. Built by build.sh; needs no LLVM where
 // it runs, only libcuda.
@@ -12,9 +12,11 @@
 
 #include "checks_cpu.h"
 #include "checks_gpu.h"
+#include "tensor_cores_cpu.h"
+#include "tensor_cores_gpu.h"
+#include "tracec/ABI/tracec_cuda.h"
 #include "train_cpu.h"
 #include "train_gpu.h"
-#include "tracec/ABI/tracec_cuda.h"
 
 #include <chrono>
 #include <cmath>
@@ -160,6 +162,19 @@ int main() {
   check("convolution", cpu.convolution, gpu.convolution, 1e-5, 1e-5);
   check("shapes", cpu.shapes, gpu.shapes, 0, 0);
   check("draws", cpu.draws, gpu.draws, 1e-6, 1e-5);
+
+  // Tensor cores: the same f16/bf16 products (the CPU accumulates in f32
+  // too), summed in another order and rounded to f16/bf16 at the end (bf16
+  // keeps 8 bits: 2^-8 relative), TF32 products against f32 ones (k = 48
+  // terms in [-1, 1), each off by up to 2^-10 relative).
+  checks::TensorCoresCpu tensorCoresCpu;
+  checks::TensorCoresGpu tensorCoresGpu;
+  check("tensor cores f16", tensorCoresCpu.half, tensorCoresGpu.half, 1e-2,
+        1e-2);
+  check("tensor cores bf16", tensorCoresCpu.brain, tensorCoresGpu.brain, 2e-2,
+        1e-2);
+  check("tensor cores tf32", tensorCoresCpu.single, tensorCoresGpu.single, 2e-2,
+        1e-3);
 
   train::TrainCpu trainCpu;
   train::TrainGpu trainGpu;

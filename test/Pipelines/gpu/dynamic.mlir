@@ -86,8 +86,8 @@ func.func @rowsum(%x: tensor<?x?xf32>) -> tensor<?xf32> {
 
 // PTX-LABEL: // gpu.binary @mm_kernel_{{[0-9]+}} (
 // PTX: .visible .entry mm_kernel(
-// PTX-DAG: .shared .align 4 .b8 {{.*}}[1024];
-// PTX-DAG: .shared .align 4 .b8 {{.*}}[1024];
+// PTX-DAG: .shared .align 16 .b8 {{.*}}[1024];
+// PTX-DAG: .shared .align 16 .b8 {{.*}}[1024];
 // PTX: st.shared.b32
 // PTX: bar.sync 0;
 // PTX: ld.shared.b32

@@ -11,8 +11,8 @@
 // The first kernel zero-fills C.
 // CHECK-LABEL: // gpu.binary @mm_kernel_0
 // CHECK: .visible .entry mm_kernel(
-// CHECK-DAG: .shared .align 4 .b8 __wg_mm_kernel_0[1024];
-// CHECK-DAG: .shared .align 4 .b8 __wg_mm_kernel_1[1024];
+// CHECK-DAG: .shared .align 16 .b8 __wg_mm_kernel_0[1024];
+// CHECK-DAG: .shared .align 16 .b8 __wg_mm_kernel_1[1024];
 // The barrier after the products is the slab loop's latch, which LLVM's
 // block layout puts first.
 // CHECK: bar.sync 0;

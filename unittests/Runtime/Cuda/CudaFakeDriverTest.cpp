@@ -509,6 +509,10 @@ func.func @single(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16x
   %0 = trace.matmul %a, %b : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
   return %0 : tensor<64x16xf32>
 }
+func.func @blocks(%a: tensor<256x64xf16>, %b: tensor<64x192xf16>) -> tensor<256x192xf16> {
+  %0 = trace.matmul %a, %b : (tensor<256x64xf16>, tensor<64x192xf16>) -> tensor<256x192xf16>
+  return %0 : tensor<256x192xf16>
+}
 )mlir";
 
 class CudaFakeDriverTensorCoreTest
@@ -540,6 +544,17 @@ TEST_P(CudaFakeDriverTensorCoreTest, HalfMatmulsLaunchAWarpPer16x8Tile) {
     EXPECT_EQ(launches[1].grid, (Grid{2, 4, 1}));
     EXPECT_EQ(launches[1].block, (Grid{32, 1, 1}));
   }
+}
+
+TEST_P(CudaFakeDriverTensorCoreTest, WholeBlocksStageThroughSharedMemory) {
+  std::vector<FakeLaunch> launches = CudaFakeDriverTest::launchesOf(
+      "blocks", {Tensor::zeros(DType::f16, {256, 64}),
+                 Tensor::zeros(DType::f16, {64, 192})});
+  // n = 192 is no multiple of 128: blocks of 64 x 64 of C, 4 warps each
+  // (192/64 x 256/64), between C's zeros and the conversion.
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[1].grid, (Grid{3, 4, 1}));
+  EXPECT_EQ(launches[1].block, (Grid{128, 1, 1}));
 }
 
 TEST_P(CudaFakeDriverTensorCoreTest, SingleMatmulUsesTensorCoresOnlyInTf32) {

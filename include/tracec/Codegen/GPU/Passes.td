@@ -112,15 +112,20 @@ def TraceGpuRowBlocks : Pass<"trace-gpu-row-blocks", "::mlir::func::FuncOp"> {
 }
 
 def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
-  let summary = "Matmul on tensor cores: a warp's mma.sync per 16x8 tile";
+  let summary = "Matmul on tensor cores (mma.sync)";
   let description = [{
     Rewrites a `linalg.matmul` on static buffers whose shape tiles into
-    tensor-core instructions into a `gpu.launch` of one warp per 16 x 8
-    tile of C (grid n/8 x m/16, 32 threads), which keeps its tile of C in
-    registers (a fragment per lane) while it steps along k, one
-    `nvgpu.mma.sync` (PTX `mma.sync.aligned`) per k-slab, its lanes loading
-    the fragments of A and B the PTX ISA assigns them; then stores the
-    tile. The instructions:
+    tensor-core instructions into a `gpu.launch` whose warps keep tiles of
+    C in registers (a fragment per lane) while they step along k, one
+    `nvgpu.mma.sync` (PTX `mma.sync.aligned`) per 16 x 8 tile and k-step.
+    Where C tiles into 128 x 128 (or 64 x 64) blocks, k into 64-byte slabs
+    and A and B are row-major, a block of 8 (4) warps stages A's and B's
+    slabs through shared memory with `nvgpu.device_async_copy` (PTX
+    `cp.async`, 16 bytes a copy), two stages deep so that the next slab's
+    copy runs under this one's products, and its warps take their 16-bit
+    fragments by `nvgpu.ldmatrix`; else one warp per 16 x 8 tile of C
+    (grid n/8 x m/16, 32 threads) loads its fragments from global memory.
+    The instructions:
     - f16 x f16 -> f32 (trace.matmul of f16) or -> f16, and bf16 x bf16
       -> f32: m16n8k16 (bf16 as `nvvm.mma.sync`: MLIR 22's nvgpu-to-nvvm
       cannot type bf16 multiplicands);
@@ -129,8 +134,7 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
       precision on GPUs); without it, f32 matmuls keep full precision.
     Other matmuls (other sizes, types, transposed or batched operands) are
     left to `trace-gpu-tiled-matmul`. Needs sm_80 or newer (the pipeline
-    runs it only there). Not yet: shared-memory staging (cp.async),
-    ldmatrix, several warps per block, wgmma on sm_90.
+    runs it only there). Not yet: `wgmma` on sm_90 (Hopper runs mma.sync).
   }];
   let options = [
     Option<"tf32", "tf32", "bool", "false",
@@ -210,6 +214,19 @@ def TraceGpuGridStride : Pass<"trace-gpu-grid-stride", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def TraceGpuAlignWorkgroupBuffers
+    : Pass<"trace-gpu-align-workgroup-buffers", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Align a kernel's shared-memory buffers to 16 bytes";
+  let description = [{
+    convert-gpu-to-nvvm places a workgroup attribution (a `gpu.launch`'s
+    shared-memory buffer) at the alignment of its element type unless the
+    attribution says otherwise (`llvm.align`); `cp.async` of 16 bytes and
+    `ldmatrix` read and write 16 aligned bytes of shared memory at a time.
+    This pass asks for 16 bytes for every attribution that has no alignment
+    of its own (at most 15 bytes of padding each).
+  }];
 }
 
 def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {

@@ -1,0 +1,139 @@
+// RUN: tracec-opt %s --trace-gpu-mma-matmul=tf32=1 -split-input-file | FileCheck %s
+
+// C tiles into 128 x 128 blocks: 8 warps (256 threads) a block, each a
+// 32 x 64 part of C as 2 x 8 mma tiles whose 16 accumulators stay in
+// registers. A and B reach shared memory in 32-deep slabs, two stages
+// (rows padded by 8 halves), 16 bytes (8 halves) a cp.async: 2 copies of
+// A and 2 of B a thread, one group. Each slab: wait for the copies and
+// the other warps, start the next slab's copies into the other stage,
+// then per 16-deep k-step 2 ldmatrix.x4 of A, 8 transposed ldmatrix.x2 of
+// B and 16 mma.sync.
+// CHECK-DAG: #[[LANE:.*]] = affine_map<(d0) -> (d0 mod 32)>
+// CHECK-DAG: #[[WROW:.*]] = affine_map<(d0) -> (((d0 floordiv 32) floordiv 2) * 32)>
+// CHECK-DAG: #[[WCOL:.*]] = affine_map<(d0) -> (((d0 floordiv 32) mod 2) * 64)>
+// CHECK-DAG: #[[AROW:.*]] = affine_map<(d0) -> (d0 floordiv 4)>
+// CHECK-DAG: #[[ACOL:.*]] = affine_map<(d0) -> ((d0 mod 4) * 8)>
+// CHECK-DAG: #[[AROW2:.*]] = affine_map<(d0) -> (d0 floordiv 4 + 64)>
+// CHECK-DAG: #[[BROW:.*]] = affine_map<(d0) -> (d0 floordiv 16)>
+// CHECK-DAG: #[[BCOL:.*]] = affine_map<(d0) -> ((d0 mod 16) * 8)>
+// CHECK-DAG: #[[BROW2:.*]] = affine_map<(d0) -> (d0 floordiv 16 + 16)>
+// CHECK-DAG: #[[ROW16:.*]] = affine_map<(d0) -> (d0 mod 16)>
+// CHECK-DAG: #[[HALF:.*]] = affine_map<(d0) -> ((d0 floordiv 16) * 8)>
+// CHECK-LABEL: func.func @f16(
+// CHECK-SAME: %[[A:.*]]: memref<256x64xf16>, %[[B:.*]]: memref<64x128xf16>, %[[C:.*]]: memref<256x128xf32>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c2, %{{.*}} = %{{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) workgroup(%[[SA:.*]] : memref<2x128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: %[[L:.*]] = affine.apply #[[LANE]](%[[T]])
+// CHECK: %[[WR:.*]] = affine.apply #[[WROW]](%[[T]])
+// CHECK: %[[WC:.*]] = affine.apply #[[WCOL]](%[[T]])
+// CHECK: %[[BR:.*]] = arith.muli %[[BY]], %c128
+// CHECK: %[[BC:.*]] = arith.muli %[[BX]], %c128
+// CHECK-COUNT-16: vector.from_elements {{.*}} : vector<2x2xf32>
+// CHECK: %[[R:.*]] = affine.apply #[[AROW]](%[[T]])
+// CHECK: %[[K:.*]] = affine.apply #[[ACOL]](%[[T]])
+// CHECK: %[[GR:.*]] = arith.addi %[[BR]], %[[R]]
+// CHECK: %[[GK:.*]] = arith.addi %{{.*}}, %[[K]]
+// CHECK: %[[CA1:.*]] = nvgpu.device_async_copy %[[A]][%[[GR]], %[[GK]]], %[[SA]][%{{.*}}, %[[R]], %[[K]]], 8 {bypassL1} : memref<256x64xf16> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK: affine.apply #[[AROW2]](%[[T]])
+// CHECK: %[[CA2:.*]] = nvgpu.device_async_copy %[[A]]
+// CHECK: affine.apply #[[BROW]](%[[T]])
+// CHECK: affine.apply #[[BCOL]](%[[T]])
+// CHECK: %[[CB1:.*]] = nvgpu.device_async_copy %[[B]]{{.*}}, 8 {bypassL1} : memref<64x128xf16> to memref<2x32x136xf16, #gpu.address_space<workgroup>>
+// CHECK: affine.apply #[[BROW2]](%[[T]])
+// CHECK: %[[CB2:.*]] = nvgpu.device_async_copy %[[B]]
+// CHECK: nvgpu.device_async_create_group %[[CA1]], %[[CA2]], %[[CB1]], %[[CB2]]
+// CHECK: %[[SUMS:.*]]:16 = scf.for %[[S:.*]] = %{{.*}} to %c2{{.*}} step %[[C1:.*]] iter_args({{.*}}) -> (vector<2x2xf32>,
+// CHECK: %[[ALL:.*]] = nvgpu.device_async_create_group{{ *$}}
+// CHECK: nvgpu.device_async_wait %[[ALL]] {numGroups = 0 : i32}
+// CHECK: gpu.barrier
+// CHECK: %[[STAGE:.*]] = arith.remui %[[S]], %c2
+// CHECK: %[[NEXT:.*]] = arith.addi %[[S]], %[[C1]]
+// CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %c2
+// CHECK: scf.if %[[MORE]] {
+// CHECK: %[[OTHER:.*]] = arith.subi %[[C1]], %[[STAGE]]
+// CHECK: arith.muli %[[NEXT]], %c32
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[A]]{{.*}}, %[[SA]][%[[OTHER]],
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[B]]{{.*}}, %[[SB]][%[[OTHER]],
+// CHECK: nvgpu.device_async_create_group
+// CHECK: }
+// CHECK: affine.apply #[[ROW16]](%[[L]])
+// CHECK: affine.apply #[[HALF]](%[[L]])
+// CHECK: nvgpu.ldmatrix %[[SA]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SA]]
+// CHECK-COUNT-8: nvgpu.ldmatrix %[[SB]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK-COUNT-16: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-COUNT-2: nvgpu.ldmatrix %[[SA]]
+// CHECK-COUNT-8: nvgpu.ldmatrix %[[SB]]
+// CHECK-COUNT-16: nvgpu.mma.sync
+// CHECK: scf.yield
+// CHECK-COUNT-64: memref.store %{{.*}}, %[[C]]
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.matmul
+func.func @f16(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf32>)
+  return
+}
+
+// -----
+
+// n = 64: blocks of 64 x 64, 4 warps of 32 x 32 (2 x 4 tiles). bf16
+// fragments come by ldmatrix as well; nvvm.mma.sync multiplies them.
+// CHECK-LABEL: func.func @bf16(
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c2, %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[SA:.*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-8: vector.from_elements {{.*}} : vector<2x2xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3 step
+// CHECK: nvgpu.ldmatrix %[[SA]]{{.*}} -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix %[[SA]]{{.*}} -> vector<4x2xbf16>
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 2 : i32, transpose = true} {{.*}} -> vector<2x2xbf16>
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: gpu.terminator
+func.func @bf16(%a: memref<128x96xbf16>, %b: memref<96x64xbf16>, %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x96xbf16>, memref<96x64xbf16>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+// TF32: 16-deep slabs (64 bytes of a row), 4 floats a cp.async; ldmatrix
+// does not hand out 32-bit elements as m16n8k4 takes them, so each lane
+// loads its fragment from shared memory itself: A's (lane/4, lane%4) and
+// (lane/4 + 8, lane%4), B's (lane%4, lane/4), 4 k-steps a slab.
+// CHECK-DAG: #[[G:.*]] = affine_map<(d0) -> (d0 floordiv 4)>
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0) -> (d0 mod 4)>
+// CHECK-DAG: #[[G8:.*]] = affine_map<(d0) -> (d0 floordiv 4 + 8)>
+// CHECK-LABEL: func.func @tf32(
+// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<2x128x20xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x16x136xf32, #gpu.address_space<workgroup>>)
+// CHECK: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<128x48xf32> to memref<2x128x20xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: affine.apply #[[G]]
+// CHECK: affine.apply #[[T]]
+// CHECK: memref.load %[[SA]][%[[STAGE:.*]], %{{.*}}, %{{.*}}]
+// CHECK: affine.apply #[[G8]]
+// CHECK: memref.load %[[SA]][%[[STAGE]]
+// CHECK: vector.from_elements {{.*}} : vector<2x1xf32>
+// CHECK: memref.load %[[SB]][%[[STAGE]]
+// CHECK: vector.from_elements {{.*}} : vector<1x1xf32>
+// CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 4], tf32Enabled}
+// CHECK-COUNT-63: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 4], tf32Enabled}
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: scf.yield
+func.func @tf32(%a: memref<128x48xf32>, %b: memref<48x128xf32>, %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x48xf32>, memref<48x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// One warp per 16 x 8 tile instead (32 threads, no shared memory): k not a
+// whole slab (16 of 32), or A a strided view (cp.async reads 16 aligned
+// bytes: only row-major operands are staged).
+// CHECK-LABEL: func.func @warp_tiles(
+// CHECK-COUNT-2: gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) {
+// CHECK-NOT: nvgpu.device_async_copy
+func.func @warp_tiles(%a: memref<128x16xf16>, %b: memref<16x128xf16>, %c: memref<128x128xf32>,
+                      %d: memref<128x64xf16, strided<[128, 1]>>, %e: memref<64x128xf16>) {
+  linalg.matmul ins(%a, %b : memref<128x16xf16>, memref<16x128xf16>) outs(%c : memref<128x128xf32>)
+  linalg.matmul ins(%d, %e : memref<128x64xf16, strided<[128, 1]>>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
+  return
+}

@@ -1,0 +1,33 @@
+// Matmuls on tensor cores (trace-gpu-mma-matmul), compiled by build.sh
+// for the host CPU and with --cuda-chip --tf32, compared by check.cpp.
+// Arguments and results are f32 (check.cpp fills floats); each entry
+// casts to the multiplicands' type. Shapes take each kernel: blocks of
+// 128 x 128 (8 warps) and 64 x 64 (4 warps) staged through shared memory
+// (cp.async, ldmatrix), and a warp per 16 x 8 tile (48 x 24).
+
+func.func @half(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>,
+                %c: tensor<48x32xf32>, %d: tensor<32x24xf32>)
+    -> (tensor<256x128xf32>, tensor<48x24xf32>) {
+  %ah = trace.cast %a : tensor<256x64xf32> to tensor<256x64xf16>
+  %bh = trace.cast %b : tensor<64x128xf32> to tensor<64x128xf16>
+  %ab = trace.matmul %ah, %bh : (tensor<256x64xf16>, tensor<64x128xf16>) -> tensor<256x128xf16>
+  %ch = trace.cast %c : tensor<48x32xf32> to tensor<48x32xf16>
+  %dh = trace.cast %d : tensor<32x24xf32> to tensor<32x24xf16>
+  %cd = trace.matmul %ch, %dh : (tensor<48x32xf16>, tensor<32x24xf16>) -> tensor<48x24xf16>
+  %r0 = trace.cast %ab : tensor<256x128xf16> to tensor<256x128xf32>
+  %r1 = trace.cast %cd : tensor<48x24xf16> to tensor<48x24xf32>
+  return %r0, %r1 : tensor<256x128xf32>, tensor<48x24xf32>
+}
+
+func.func @brain(%a: tensor<128x96xf32>, %b: tensor<96x64xf32>) -> tensor<128x64xf32> {
+  %ab16 = trace.cast %a : tensor<128x96xf32> to tensor<128x96xbf16>
+  %bb16 = trace.cast %b : tensor<96x64xf32> to tensor<96x64xbf16>
+  %p = trace.matmul %ab16, %bb16 : (tensor<128x96xbf16>, tensor<96x64xbf16>) -> tensor<128x64xbf16>
+  %r = trace.cast %p : tensor<128x64xbf16> to tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}
+
+func.func @single(%a: tensor<128x48xf32>, %b: tensor<48x256xf32>) -> tensor<128x256xf32> {
+  %p = trace.matmul %a, %b : (tensor<128x48xf32>, tensor<48x256xf32>) -> tensor<128x256xf32>
+  return %p : tensor<128x256xf32>
+}
