@@ -11,6 +11,7 @@
 #include "NumpyTensor.h"
 
 #include "tracec/Runtime/DLPack.h"
+#include "tracec/Tensor/Variable.h"
 
 using namespace tracec;
 using namespace tracec::python;
@@ -27,23 +28,32 @@ static void releaseUnconsumed(PyObject *capsule) {
     managed->deleter(managed);
 }
 
+/// A fresh capsule over `tensor`'s memory, which it keeps alive.
+static py::capsule capsuleOf(const Tensor &tensor) {
+  dlpack::DLManagedTensor *managed = toDLPack(tensor);
+  PyObject *capsule = PyCapsule_New(managed, kFresh, releaseUnconsumed);
+  if (!capsule) {
+    managed->deleter(managed);
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::capsule>(capsule);
+}
+
 void tracec::python::bindDLPack(py::module_ &m) {
   m.def(
       "to_dlpack_capsule",
-      [](py::array array) {
-        Tensor tensor = toTensor(array, "to_dlpack");
-        dlpack::DLManagedTensor *managed = toDLPack(tensor);
-        PyObject *capsule = PyCapsule_New(managed, kFresh, releaseUnconsumed);
-        if (!capsule) {
-          managed->deleter(managed);
-          throw py::error_already_set();
-        }
-        return py::reinterpret_steal<py::capsule>(capsule);
-      },
+      [](py::array array) { return capsuleOf(toTensor(array, "to_dlpack")); },
       py::arg("array"),
       "A DLPack capsule over `array`'s memory (row-major and aligned: "
       "tracec.dlpack.to_dlpack ensures it), on CUDA device 0 where the "
       "array is GPU memory.");
+  m.def(
+      "variable_dlpack_capsule",
+      [](const Variable &variable) { return capsuleOf(variable.buffer()); },
+      py::arg("variable"),
+      "A DLPack capsule over a variable's storage (no copy, bf16 included): "
+      "the consumer sees the variable's later updates; on CUDA device 0 "
+      "where the storage is GPU memory.");
   m.def(
       "from_dlpack_capsule",
       [](py::capsule capsule) {

@@ -61,6 +61,30 @@ def test_numpy_takes_host_arrays_and_bad_inputs_raise():
         tracec.from_dlpack([1, 2, 3])
 
 
+def test_variables_share_their_storage_with_torch():
+    v = tracec.Variable(np.arange(6, dtype=np.float32).reshape(2, 3))
+    t = torch.from_dlpack(v)
+    assert t.data_ptr() == v._handle.view().ctypes.data
+    assert tracec.to_dlpack(v).__dlpack_device__() == (1, 0)
+    # The variable's later updates, eager and compiled, show through.
+    v.assign_add(np.ones((2, 3), np.float32))
+
+    @tracec.function
+    def double():
+        v.assign(v.read_value() * 2.0)
+
+    double()
+    np.testing.assert_array_equal(t.numpy(),
+                                  (np.arange(6).reshape(2, 3) + 1) * 2)
+    t[0, 0] = -1.0  # and torch's writes are the variable's
+    assert v.numpy()[0, 0] == -1.0
+    # NumPy and tracec's own import share it too.
+    assert np.from_dlpack(v).ctypes.data == t.data_ptr()
+    assert tracec.from_dlpack(v).ctypes.data == t.data_ptr()
+    del v, double
+    assert t[1, 2] == 12.0  # the capsule keeps the storage alive
+
+
 def run(code):
     env = dict(os.environ, TRACEC_CUDA_DRIVER=FAKE_DRIVER)
     return subprocess.run([sys.executable, "-c", code], env=env,
@@ -95,6 +119,9 @@ copied = tracec.to_dlpack(strided)
 print("strided", copied.__dlpack_device__(),
       tracec.from_dlpack(copied).ctypes.data != strided.ctypes.data,
       np.array_equal(tracec.from_dlpack(copied), strided))
+v = tracec.Variable(d)  # a variable on the GPU: its storage, in place
+print("variable", v.__dlpack_device__(),
+      tracec.from_dlpack(v).ctypes.data == v._handle.view().ctypes.data)
 """
     out = run(code)
     assert out.returncode == 0, out.stderr
@@ -103,3 +130,4 @@ print("strided", copied.__dlpack_device__(),
     assert "stream 1" in out.stdout, out.stdout
     assert "called (3, 4) True" in out.stdout, out.stdout
     assert "strided (2, 0) True True" in out.stdout, out.stdout
+    assert "variable (2, 0) True" in out.stdout, out.stdout

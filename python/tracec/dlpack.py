@@ -35,10 +35,32 @@ class DLPackArray:
         return _C.to_dlpack_capsule(self._array)
 
 
-def to_dlpack(array) -> DLPackArray:
-    """`array` (a NumPy array: tracec's results are) for another framework,
-    sharing its memory. A GPU array that is strided or misaligned is first
-    copied into one that is not, on the device."""
+class DLPackVariable:
+    """A variable's storage as a DLPack producer: the consumer shares it
+    and sees the variable's later updates (assignments, training steps);
+    a CUDA tensor on device 0 where the variable lives on the GPU."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self._device = (CUDA, 0) if handle.on_device else (CPU, 0)
+
+    def __dlpack_device__(self):
+        return self._device
+
+    def __dlpack__(self, stream=None, **_):
+        # No ordering to give a consumer's stream: tracec's calls return
+        # after their device work is done.
+        return _C.variable_dlpack_capsule(self._handle)
+
+
+def to_dlpack(array):
+    """`array` (a NumPy array: tracec's results are; or a tracec.Variable)
+    for another framework, sharing its memory: a variable's storage itself,
+    which later updates change. A GPU array that is strided or misaligned
+    is first copied into one that is not, on the device."""
+    handle = getattr(array, "_handle", None)
+    if isinstance(handle, _C.VariableHandle):
+        return DLPackVariable(handle)
     array = np.asarray(array)
     if _C.array_on_device(array) and not (
             array.flags.c_contiguous and array.ctypes.data % 64 == 0):

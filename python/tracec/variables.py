@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from . import _tracec as _C
+from . import dlpack as _dlpack
 from . import numpy as tnp
 
 _ids = itertools.count()
@@ -102,6 +103,13 @@ class Variable(_core.VariableBase):
     def __array__(self, dtype=None):
         value = self.numpy()
         return value if dtype is None else value.astype(dtype)
+
+    # --- DLPack: torch.from_dlpack(v) shares the variable's storage -------
+    def __dlpack__(self, stream=None, **kwargs):
+        return _dlpack.to_dlpack(self).__dlpack__(stream=stream, **kwargs)
+
+    def __dlpack_device__(self):
+        return _dlpack.to_dlpack(self).__dlpack_device__()
 
     def read_value(self):
         """The value: a Value read in program order inside a traced
