@@ -106,7 +106,7 @@ void tileIntoWarps(linalg::MatmulOp op, const MmaShape &mma) {
         b, loc,
         issueMma(b, loc, mma, aFragment, bFragment, slabs.getRegionIterArg(0)));
   }
-  storeFragmentOfC(b, loc, slabs.getResult(0), c, lane, row, col);
+  storeFragmentOfC(b, loc, slabs.getResult(0), c, {}, lane, row, col);
   gpu::TerminatorOp::create(b, loc);
   op->erase();
 }
@@ -116,14 +116,17 @@ struct GpuMmaMatmulPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::MatmulOp, MmaShape>> matmuls;
-    getOperation().walk([&](linalg::MatmulOp op) {
-      if (std::optional<MmaShape> shape = matchTensorCoreMatmul(op, tf32))
-        matmuls.push_back({op, *shape});
-    });
-    for (auto &[op, shape] : matmuls)
-      if (!tileIntoBlocks(op, shape))
-        tileIntoWarps(op, shape);
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops) {
+      if (tileIntoBlocks(op, tf32))
+        continue;
+      auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      if (!matmul)
+        continue;
+      if (std::optional<MmaShape> shape = matchTensorCoreMatmul(matmul, tf32))
+        tileIntoWarps(matmul, *shape);
+    }
   }
 };
 

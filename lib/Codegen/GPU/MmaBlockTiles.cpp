@@ -1,6 +1,6 @@
 //===- MmaBlockTiles.cpp - Tensor-core matmul staged through shared memory ===//
 //
-//   gpu.launch blocks(N/BN, M/BM) threads(32 x warps)
+//   gpu.launch blocks(N/BN, M/BM, batch) threads(32 x warps)
 //              workgroup(%sa: 2 x BM x BK, %sb: 2 x BK x BN) {
 //     %c = C's fragments of this warp's tiles, in registers
 //     copy A's and B's slab 0 into stage 0 (cp.async); commit
@@ -13,24 +13,28 @@
 //     C's fragments = %d
 //   }
 //
-// A block computes a BM x BN tile of C, each of its warps a 32 x 64 (or
-// 32 x 32) part as 16 x 8 mma.sync tiles. A and B reach the tensor cores
-// through shared memory in BK-deep slabs (64 bytes of a row: 32 halves, 16
-// floats), copied asynchronously 16 bytes a thread a copy (cp.async.cg, as
-// CUTLASS's sm80 kernels), two stages deep: the copy of the next slab runs
-// under the products of this one. One barrier a slab suffices: after it
-// every warp has finished the products of the previous slab, whose stage
-// the next copy overwrites. Each element of A is read from global memory
-// once per block column of C and of B once per block row, where the
-// one-warp kernel read them once per 8 columns and 16 rows.
+// A block computes a BM x BN tile of C (of one batch), each of its warps
+// a 32 x 64 (or 32 x 32) part as 16 x 8 mma.sync tiles. A and B reach the
+// tensor cores through shared memory in BK-deep slabs (64 bytes: 32
+// halves, 16 floats), copied asynchronously 16 bytes a thread a copy
+// (cp.async.cg, as CUTLASS's sm80 kernels), two stages deep: the copy of
+// the next slab runs under the products of this one. One barrier a slab
+// suffices: after it every warp has finished the products of the previous
+// slab, whose stage the next copy overwrites. Each element of A is read
+// from global memory once per block column of C and of B once per block
+// row, where the one-warp kernel read them once per 8 columns and 16 rows.
 //
-// 16-bit fragments come from shared memory by ldmatrix: A's four 8 x 8
-// matrices as the m16n8k16 fragment's four registers, B's two transposed
-// (B is k-major in memory, the fragment n-major). TF32 fragments (32-bit
-// elements, which ldmatrix does not distribute as mma.m16n8k4 takes them)
-// are loaded element by element. Rows of the stages are padded (16 bytes
-// for A, 8 elements for B) so that the 8 rows an ldmatrix reads, or the
-// elements a warp's scalar loads read, fall in distinct banks.
+// A slab keeps its operand's layout in memory: A as m x k, or k x m where
+// A is transposed (the backward pass's X^T dY); B as k x n, or n x k
+// (attention's Q K^T). 16-bit fragments come from shared memory by
+// ldmatrix, which hands a warp four (A) or two (B) 8 x 8 matrices as the
+// m16n8k16 fragment's registers, transposing them (.trans) where the slab
+// holds the other layout than the fragment's (A m-major, B n-major). TF32
+// fragments (32-bit elements, which ldmatrix does not distribute as
+// mma.m16n8k4 takes them) are loaded element by element. Rows of the
+// stages are padded (16 bytes for k-wide rows, 8 elements for others) so
+// that the 8 rows an ldmatrix reads, or the elements a warp's scalar loads
+// read, fall in distinct banks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +45,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -73,23 +78,46 @@ constexpr int64_t kCopyBytes = 16, kSlabBytes = 64;
 /// Stages of the copy pipeline: the slab in use and the next one.
 constexpr int64_t kStages = 2;
 
+/// An operand the kernel stages: its buffer and indexing map, whether its
+/// matrix is stored transposed (A as k x m, B as n x k), its batch indices
+/// in the kernel.
+struct Staged {
+  Value buffer;
+  AffineMap map;
+  bool transposed = false;
+  SmallVector<Value, 2> batch;
+};
+
+/// A matmul the kernel runs: its operands, loop extents, instruction and
+/// tiling.
+struct BlockMatmul {
+  linalg::LinalgOp op;
+  Staged a, b, c;
+  linalg::ContractionDimensions dims;
+  SmallVector<int64_t> extents;
+  MmaShape mma;
+  BlockTiling tiling;
+};
+
 /// The kernel being built: its sizes and the values its pieces share.
 class BlockKernel {
 public:
-  BlockKernel(linalg::MatmulOp op, const MmaShape &mma,
-              const BlockTiling &tiling)
-      : op(op), mma(mma), tiling(tiling), b(op), loc(op.getLoc()),
-        a(op.getDpsInputOperand(0)->get()),
-        bMatrix(op.getDpsInputOperand(1)->get()),
-        c(op.getDpsInitOperand(0)->get()) {
-    auto type = cast<MemRefType>(a.getType());
+  explicit BlockKernel(BlockMatmul matmul)
+      : matmul(std::move(matmul)), mma(this->matmul.mma),
+        tiling(this->matmul.tiling), a(this->matmul.a), bMatrix(this->matmul.b),
+        c(this->matmul.c), b(this->matmul.op), loc(this->matmul.op.getLoc()) {
+    auto type = cast<MemRefType>(a.buffer.getType());
     element = type.getElementType();
     int64_t bytes = type.getElementTypeBitWidth() / 8;
     slab = kSlabBytes / bytes;
     vector = kCopyBytes / bytes;
-    m = type.getDimSize(0);
-    k = type.getDimSize(1);
-    n = cast<MemRefType>(bMatrix.getType()).getDimSize(1);
+    const linalg::ContractionDimensions &dims = this->matmul.dims;
+    m = this->matmul.extents[dims.m[0]];
+    n = this->matmul.extents[dims.n[0]];
+    k = this->matmul.extents[dims.k[0]];
+    batch = 1;
+    for (unsigned d : dims.batch)
+      batch *= this->matmul.extents[d];
   }
 
   void build();
@@ -107,32 +135,47 @@ private:
     return affine::AffineApplyOp::create(builder, loc,
                                          AffineMap::get(1, 0, expr), thread);
   }
+  /// Each operand's batch indices, from the grid's z.
+  void indexBatches(Value linearBatch);
   void copySlab(OpBuilder &builder, Value k0, Value stage);
-  void copyChunks(OpBuilder &builder, Value source, Value stages, Value stage,
-                  int64_t rows, int64_t columns, Value row0, Value col0,
-                  SmallVectorImpl<Value> &tokens);
+  void copyChunks(OpBuilder &builder, const Staged &source, Value stages,
+                  Value stage, int64_t rows, int64_t columns, Value row0,
+                  Value col0, SmallVectorImpl<Value> &tokens);
   SmallVector<Value> multiplySlab(OpBuilder &builder, Value stage,
                                   ValueRange accumulators);
 
-  linalg::MatmulOp op;
+  BlockMatmul matmul;
   const MmaShape &mma;
   const BlockTiling &tiling;
+  Staged &a, &bMatrix, &c;
   OpBuilder b;
   Location loc;
-  Value a, bMatrix, c;
   Type element;
-  int64_t slab, vector, m, k, n;
+  int64_t slab, vector, m, n, k, batch;
   // In the kernel: the staging buffers, this thread, its lane, its block's
   // and its warp's origins.
   Value stagesOfA, stagesOfB, thread, lane, blockRow, blockCol, warpRow,
       warpCol;
 };
 
+void BlockKernel::indexBatches(Value linearBatch) {
+  DenseMap<unsigned, Value> ofDim;
+  for (unsigned d : llvm::reverse(matmul.dims.batch)) {
+    Value extent = constant(b, matmul.extents[d]);
+    ofDim[d] = arith::RemUIOp::create(b, loc, linearBatch, extent);
+    linearBatch = arith::DivUIOp::create(b, loc, linearBatch, extent);
+  }
+  for (Staged *operand : {&a, &bMatrix, &c})
+    for (AffineExpr result : operand->map.getResults().drop_back(2))
+      operand->batch.push_back(
+          ofDim.lookup(cast<AffineDimExpr>(result).getPosition()));
+}
+
 /// Copies rows x columns of `source` at (`row0`, `col0`) into `stage` of
 /// `stages`, each thread `vector` elements at a time.
-void BlockKernel::copyChunks(OpBuilder &builder, Value source, Value stages,
-                             Value stage, int64_t rows, int64_t columns,
-                             Value row0, Value col0,
+void BlockKernel::copyChunks(OpBuilder &builder, const Staged &source,
+                             Value stages, Value stage, int64_t rows,
+                             int64_t columns, Value row0, Value col0,
                              SmallVectorImpl<Value> &tokens) {
   MLIRContext *context = builder.getContext();
   AffineExpr t = getAffineDimExpr(0, context);
@@ -141,22 +184,31 @@ void BlockKernel::copyChunks(OpBuilder &builder, Value source, Value stages,
     AffineExpr chunk = t + i * threads;
     Value row = ofThread(builder, chunk.floorDiv(perRow));
     Value col = ofThread(builder, (chunk % perRow) * vector);
-    Value at[] = {arith::AddIOp::create(builder, loc, row0, row),
-                  arith::AddIOp::create(builder, loc, col0, col)};
+    SmallVector<Value, 4> at(source.batch.begin(), source.batch.end());
+    at.push_back(arith::AddIOp::create(builder, loc, row0, row));
+    at.push_back(arith::AddIOp::create(builder, loc, col0, col));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        builder, loc, stages, ValueRange{stage, row, col}, source, at,
+        builder, loc, stages, ValueRange{stage, row, col}, source.buffer, at,
         builder.getIndexAttr(vector), /*srcElements=*/Value(),
         /*bypassL1=*/builder.getUnitAttr()));
   }
 }
 
-/// Starts copying the slabs of A and B at `k0` into `stage`: one group.
+/// Starts copying the slabs of A and B at `k0` into `stage`, each in its
+/// layout in memory: one group.
 void BlockKernel::copySlab(OpBuilder &builder, Value k0, Value stage) {
   SmallVector<Value> tokens;
-  copyChunks(builder, a, stagesOfA, stage, tiling.blockM(), slab, blockRow, k0,
-             tokens);
-  copyChunks(builder, bMatrix, stagesOfB, stage, slab, tiling.blockN(), k0,
-             blockCol, tokens);
+  int64_t bm = tiling.blockM(), bn = tiling.blockN();
+  if (a.transposed)
+    copyChunks(builder, a, stagesOfA, stage, slab, bm, k0, blockRow, tokens);
+  else
+    copyChunks(builder, a, stagesOfA, stage, bm, slab, blockRow, k0, tokens);
+  if (bMatrix.transposed)
+    copyChunks(builder, bMatrix, stagesOfB, stage, bn, slab, blockCol, k0,
+               tokens);
+  else
+    copyChunks(builder, bMatrix, stagesOfB, stage, slab, bn, k0, blockCol,
+               tokens);
   nvgpu::DeviceAsyncCreateGroupOp::create(builder, loc, tokens);
 }
 
@@ -169,46 +221,52 @@ SmallVector<Value> BlockKernel::multiplySlab(OpBuilder &builder, Value stage,
     return affine::AffineApplyOp::create(builder, loc,
                                          AffineMap::get(1, 0, expr), lane);
   };
-  // Where a lane's ldmatrix row starts in a 16-row tile: row l mod 16,
-  // column 8 (l / 16).
-  Value row16 = ofLane(l % 16), col8 = ofLane(l.floorDiv(16) * 8);
+  // ldmatrix: lane l gives the address of row l mod 8 of matrix l / 8.
+  Value row16 = ofLane(l % 16), row8 = ofLane(l % 8);
+  Value second16 = ofLane(l.floorDiv(16) * 8),
+        second8 = ofLane((l.floorDiv(8) % 2) * 8);
+  auto ldmatrix = [&](Value stages, ArrayRef<int64_t> shape, Value row,
+                      Value col, bool transpose) -> Value {
+    return nvgpu::LdMatrixOp::create(
+        builder, loc, VectorType::get(shape, element), stages,
+        ValueRange{stage, row, col}, transpose, /*numTiles=*/shape[0]);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(builder, loc, x, y);
+  };
   SmallVector<Value> sums(accumulators);
   for (int64_t kk = 0; kk < slab; kk += mma.k) {
     SmallVector<Value> fragmentsOfA, fragmentsOfB;
     Value kAt = constant(builder, kk);
     for (int64_t i = 0; i < tiling.tilesM; ++i) {
       Value row = plus(builder, warpRow, i * kMmaTileM);
-      if (mma.k == 4) {
-        fragmentsOfA.push_back(loadFragment(builder, loc, stagesOfA, stage,
-                                            lane, row, kAt,
-                                            fragmentOfA(context, 4), mma.a));
-        continue;
-      }
-      // Lane l addresses row l mod 16 of the 16 x 16 tile, columns
-      // 8 (l / 16) onwards: matrices (rows 0-7, 8-15) x (columns 0-7, 8-15)
-      // are the fragment's registers a0a1, a2a3, a4a5, a6a7.
-      Value rowOfLane = arith::AddIOp::create(builder, loc, row, row16);
-      Value colOfLane = plus(builder, col8, kk);
-      fragmentsOfA.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, VectorType::get(mma.a, element), stagesOfA,
-          ValueRange{stage, rowOfLane, colOfLane}, /*transpose=*/false,
-          /*numTiles=*/mma.a[0]));
+      if (mma.k == 4)
+        fragmentsOfA.push_back(
+            loadFragment(builder, loc, stagesOfA, stage, lane, row, kAt,
+                         fragmentOfA(context, 4), mma.a, a.transposed));
+      // The fragment's registers a0a1, a2a3, a4a5, a6a7 are the 16 x 16
+      // tile's 8 x 8 matrices (rows 0-7, 8-15) x (columns 0-7, 8-15).
+      else if (a.transposed) // k x m: rows k + l mod 8 + 8 (l / 16)
+        fragmentsOfA.push_back(ldmatrix(stagesOfA, mma.a,
+                                        plus(builder, add(row8, second16), kk),
+                                        add(row, second8), true));
+      else // m x k: row l mod 16, columns 8 (l / 16) onwards
+        fragmentsOfA.push_back(ldmatrix(stagesOfA, mma.a, add(row, row16),
+                                        plus(builder, second16, kk), false));
     }
     for (int64_t j = 0; j < tiling.tilesN; ++j) {
       Value col = plus(builder, warpCol, j * kMmaTileN);
-      if (mma.k == 4) {
-        fragmentsOfB.push_back(loadFragment(builder, loc, stagesOfB, stage,
-                                            lane, kAt, col,
-                                            fragmentOfB(context, 4), mma.b));
-        continue;
-      }
-      // Lanes 0-15 address rows kk + 0-15 of the 16 x 8 tile; transposed,
-      // the two 8 x 8 matrices are the registers b0b1 and b2b3.
-      Value rowOfLane = plus(builder, row16, kk);
-      fragmentsOfB.push_back(nvgpu::LdMatrixOp::create(
-          builder, loc, VectorType::get(mma.b, element), stagesOfB,
-          ValueRange{stage, rowOfLane, col}, /*transpose=*/true,
-          /*numTiles=*/mma.b[0]));
+      if (mma.k == 4)
+        fragmentsOfB.push_back(
+            loadFragment(builder, loc, stagesOfB, stage, lane, kAt, col,
+                         fragmentOfB(context, 4), mma.b, bMatrix.transposed));
+      // The registers b0b1, b2b3 are the 16 x 8 tile's rows 0-7 and 8-15.
+      else if (bMatrix.transposed) // n x k: row l mod 8, columns 8 (l / 8)
+        fragmentsOfB.push_back(ldmatrix(stagesOfB, mma.b, add(col, row8),
+                                        plus(builder, second8, kk), false));
+      else // k x n: rows kk + l mod 16
+        fragmentsOfB.push_back(
+            ldmatrix(stagesOfB, mma.b, plus(builder, row16, kk), col, true));
     }
     for (int64_t i = 0; i < tiling.tilesM; ++i)
       for (int64_t j = 0; j < tiling.tilesN; ++j) {
@@ -225,13 +283,18 @@ void BlockKernel::build() {
   Attribute workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   int64_t bm = tiling.blockM(), bn = tiling.blockN();
-  auto typeOfStagesA = MemRefType::get({kStages, bm, slab + vector}, element,
-                                       MemRefLayoutAttrInterface(), workgroup);
-  auto typeOfStagesB = MemRefType::get({kStages, slab, bn + 8}, element,
-                                       MemRefLayoutAttrInterface(), workgroup);
+  // Rows k wide are padded by 16 bytes, others by 8 elements.
+  auto stages = [&](int64_t rows, int64_t columns) {
+    int64_t pad = columns == slab ? vector : 8;
+    return MemRefType::get({kStages, rows, columns + pad}, element,
+                           MemRefLayoutAttrInterface(), workgroup);
+  };
+  MemRefType typeOfStagesA = a.transposed ? stages(slab, bm) : stages(bm, slab);
+  MemRefType typeOfStagesB =
+      bMatrix.transposed ? stages(bn, slab) : stages(slab, bn);
   Value one = constant(b, 1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, constant(b, n / bn), constant(b, m / bm), one,
+      b, loc, constant(b, n / bn), constant(b, m / bm), constant(b, batch),
       constant(b, tiling.threads()), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{},
@@ -241,6 +304,7 @@ void BlockKernel::build() {
   stagesOfB = launch.getWorkgroupAttributions()[1];
   gpu::KernelDim3 block = launch.getBlockIds();
   thread = launch.getThreadIds().x;
+  indexBatches(block.z);
   AffineExpr t = getAffineDimExpr(0, context);
   lane = ofThread(b, t % kThreadsPerWarp);
   AffineExpr warp = t.floorDiv(kThreadsPerWarp);
@@ -256,7 +320,7 @@ void BlockKernel::build() {
   for (int64_t i = 0; i < tiling.tilesM; ++i)
     for (int64_t j = 0; j < tiling.tilesN; ++j)
       accumulators.push_back(loadFragment(
-          b, loc, c, {}, lane, plus(b, rowInC, i * kMmaTileM),
+          b, loc, c.buffer, c.batch, lane, plus(b, rowInC, i * kMmaTileM),
           plus(b, colInC, j * kMmaTileN), fragmentOfC(context), {2, 2}));
 
   Value zero = constant(b, 0);
@@ -289,34 +353,112 @@ void BlockKernel::build() {
   }
   for (int64_t i = 0; i < tiling.tilesM; ++i)
     for (int64_t j = 0; j < tiling.tilesN; ++j)
-      storeFragmentOfC(b, loc, loop.getResult(i * tiling.tilesN + j), c, lane,
-                       plus(b, rowInC, i * kMmaTileM),
+      storeFragmentOfC(b, loc, loop.getResult(i * tiling.tilesN + j), c.buffer,
+                       c.batch, lane, plus(b, rowInC, i * kMmaTileM),
                        plus(b, colInC, j * kMmaTileN));
   gpu::TerminatorOp::create(b, loc);
-  op->erase();
+  matmul.op->erase();
+}
+
+/// Whether `map`'s results are batch dims followed by `first`, `second`
+/// (or, where `transposable`, `second`, `first`: then sets `transposed`).
+bool hasMatrixDims(AffineMap map, const linalg::ContractionDimensions &dims,
+                   unsigned first, unsigned second, bool transposable,
+                   bool &transposed) {
+  if (!map.isProjectedPermutation() || map.getNumResults() < 2)
+    return false;
+  ArrayRef<AffineExpr> results = map.getResults();
+  for (AffineExpr result : results.drop_back(2))
+    if (!llvm::is_contained(dims.batch,
+                            cast<AffineDimExpr>(result).getPosition()))
+      return false;
+  unsigned row = cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+  unsigned col = cast<AffineDimExpr>(results.back()).getPosition();
+  transposed = transposable && row == second && col == first;
+  return (row == first && col == second) || transposed;
+}
+
+/// The matmul `op` is, if the block kernel runs it: a contraction of
+/// single m, n and k dims (and batch dims) on static buffers whose body
+/// multiplies (after widening) and adds, with A and B row-major buffers
+/// (cp.async reads 16 aligned bytes: rows start at multiples of 64 bytes,
+/// as k, m and n are multiples of the slab and block below) and C's last
+/// dims m and n.
+std::optional<BlockMatmul> matchBlockMatmul(linalg::LinalgOp op, bool tf32) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  for (Operation &inBody : op->getRegion(0).front())
+    if (!isa<arith::ExtFOp, arith::MulFOp, arith::AddFOp, linalg::YieldOp>(
+            inBody))
+      return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  BlockMatmul matmul;
+  matmul.op = op;
+  matmul.dims = *dims;
+  matmul.extents = op.getStaticLoopRanges();
+  if (llvm::any_of(matmul.extents, [](int64_t e) {
+        return ShapedType::isDynamic(e) || e == 0;
+      }))
+    return std::nullopt;
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  OpOperand *a = op.getDpsInputOperand(0), *bOperand = op.getDpsInputOperand(1);
+  OpOperand *c = op.getDpsInitOperand(0);
+  auto staged = [&](OpOperand *operand) {
+    Staged operandOf;
+    operandOf.buffer = operand->get();
+    operandOf.map = op.getMatchingIndexingMap(operand);
+    return operandOf;
+  };
+  matmul.a = staged(a);
+  matmul.b = staged(bOperand);
+  matmul.c = staged(c);
+  bool cTransposed;
+  if (!hasMatrixDims(matmul.a.map, *dims, m, k, true, matmul.a.transposed) ||
+      !hasMatrixDims(matmul.b.map, *dims, k, n, true, matmul.b.transposed) ||
+      !hasMatrixDims(matmul.c.map, *dims, m, n, false, cTransposed))
+    return std::nullopt;
+  for (Value buffer : {matmul.a.buffer, matmul.b.buffer})
+    if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
+      return std::nullopt;
+  auto elementOf = [](Value buffer) {
+    return cast<MemRefType>(buffer.getType()).getElementType();
+  };
+  std::optional<MmaShape> mma =
+      mmaShapeFor(elementOf(matmul.a.buffer), elementOf(matmul.b.buffer),
+                  elementOf(matmul.c.buffer), tf32);
+  if (!mma)
+    return std::nullopt;
+  matmul.mma = *mma;
+  int64_t bytes = elementOf(matmul.a.buffer).getIntOrFloatBitWidth() / 8;
+  int64_t slab = kSlabBytes / bytes, vector = kCopyBytes / bytes;
+  int64_t batch = 1;
+  for (unsigned d : dims->batch)
+    batch *= matmul.extents[d];
+  int64_t rows = matmul.extents[m], cols = matmul.extents[n];
+  for (const BlockTiling &tiling : kTilings) {
+    int64_t bm = tiling.blockM(), bn = tiling.blockN();
+    int64_t threads = tiling.threads();
+    if (rows % bm || cols % bn || matmul.extents[k] % slab ||
+        cols / bn > kMaxGridX || rows / bm > kMaxGridYZ || batch > kMaxGridYZ ||
+        (bm * slab / vector) % threads || (slab * bn / vector) % threads)
+      continue;
+    matmul.tiling = tiling;
+    return matmul;
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
-bool mlir::trace::tileIntoBlocks(linalg::MatmulOp op, const MmaShape &mma) {
-  auto a = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
-  auto bType = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
-  // cp.async reads 16 aligned bytes: rows start at multiples of the slab
-  // (k, n are multiples of it below) of buffers that start aligned.
-  if (!a.getLayout().isIdentity() || !bType.getLayout().isIdentity())
+bool mlir::trace::tileIntoBlocks(linalg::LinalgOp op, bool tf32) {
+  std::optional<BlockMatmul> matmul = matchBlockMatmul(op, tf32);
+  if (!matmul)
     return false;
-  int64_t bytes = a.getElementTypeBitWidth() / 8;
-  int64_t slab = kSlabBytes / bytes, vector = kCopyBytes / bytes;
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = bType.getDimSize(1);
-  for (const BlockTiling &tiling : kTilings) {
-    int64_t bm = tiling.blockM(), bn = tiling.blockN();
-    int64_t threads = tiling.threads();
-    if (m % bm || n % bn || k % slab || n / bn > kMaxGridX ||
-        m / bm > kMaxGridYZ || (bm * slab / vector) % threads ||
-        (slab * bn / vector) % threads)
-      continue;
-    BlockKernel(op, mma, tiling).build();
-    return true;
-  }
-  return false;
+  BlockKernel(std::move(*matmul)).build();
+  return true;
 }

@@ -9,11 +9,12 @@
 
 namespace mlir::trace {
 
-/// Rewrites `op` (a matmul on static buffers whose element types `mma`
-/// multiplies) into a launch of blocks of warps that stage A and B through
-/// shared memory, where C tiles into whole blocks and A and B are
-/// row-major. Returns whether it did.
-bool tileIntoBlocks(linalg::MatmulOp op, const MmaShape &mma);
+/// Rewrites `op`, if it is a matmul (plain, batched, A or B transposed)
+/// on static buffers whose element types an mma.sync multiplies (f32 in
+/// TF32 only with `tf32`), whose C tiles into whole blocks and whose A and
+/// B are row-major buffers, into a launch of blocks of warps that stage A
+/// and B through shared memory. Returns whether it did.
+bool tileIntoBlocks(linalg::LinalgOp op, bool tf32);
 
 } // namespace mlir::trace
 

@@ -68,11 +68,11 @@ Fragment fragmentOfC(MLIRContext *context) {
 }
 
 /// Where `element` of a lane's fragment of the tile at (`row`, `col`) is,
-/// after the `leading` indices.
+/// after the `leading` indices (column first if `transposed`).
 static SmallVector<Value, 3>
 elementIndices(OpBuilder &b, Location loc, ValueRange leading, Value lane,
-               Value row, Value col,
-               std::pair<AffineExpr, AffineExpr> element) {
+               Value row, Value col, std::pair<AffineExpr, AffineExpr> element,
+               bool transposed = false) {
   auto at = [&](Value origin, AffineExpr offset) -> Value {
     return arith::AddIOp::create(
         b, loc, origin,
@@ -82,31 +82,34 @@ elementIndices(OpBuilder &b, Location loc, ValueRange leading, Value lane,
   SmallVector<Value, 3> indices(leading);
   indices.push_back(at(row, element.first));
   indices.push_back(at(col, element.second));
+  if (transposed)
+    std::swap(indices[indices.size() - 2], indices.back());
   return indices;
 }
 
 Value loadFragment(OpBuilder &b, Location loc, Value matrix, ValueRange leading,
                    Value lane, Value row, Value col, const Fragment &fragment,
-                   ArrayRef<int64_t> shape) {
+                   ArrayRef<int64_t> shape, bool transposed) {
   SmallVector<Value> elements;
   for (std::pair<AffineExpr, AffineExpr> element : fragment)
     elements.push_back(memref::LoadOp::create(
         b, loc, matrix,
-        elementIndices(b, loc, leading, lane, row, col, element)));
+        elementIndices(b, loc, leading, lane, row, col, element, transposed)));
   auto type = VectorType::get(
       shape, cast<MemRefType>(matrix.getType()).getElementType());
   return vector::FromElementsOp::create(b, loc, type, elements);
 }
 
 void storeFragmentOfC(OpBuilder &b, Location loc, Value accumulator, Value c,
-                      Value lane, Value row, Value col) {
+                      ValueRange leading, Value lane, Value row, Value col) {
   for (auto [i, at] : llvm::enumerate(fragmentOfC(b.getContext()))) {
     Value element = vector::ExtractOp::create(
         b, loc, accumulator,
         ArrayRef<int64_t>{static_cast<int64_t>(i) / 2,
                           static_cast<int64_t>(i) % 2});
-    memref::StoreOp::create(b, loc, element, c,
-                            elementIndices(b, loc, {}, lane, row, col, at));
+    memref::StoreOp::create(
+        b, loc, element, c,
+        elementIndices(b, loc, leading, lane, row, col, at));
   }
 }
 

@@ -46,15 +46,16 @@ Fragment fragmentOfC(MLIRContext *context);
 
 /// This lane's fragment of the tile of `matrix` at (`row`, `col`) as a
 /// vector of `shape` (element i at [i / columns, i % columns]); `leading`
-/// indexes the dims before the matrix's two (a staging buffer's stage).
+/// indexes the dims before the matrix's two (a batch, a staging buffer's
+/// stage); a `transposed` matrix is stored column by column.
 Value loadFragment(OpBuilder &b, Location loc, Value matrix, ValueRange leading,
                    Value lane, Value row, Value col, const Fragment &fragment,
-                   ArrayRef<int64_t> shape);
+                   ArrayRef<int64_t> shape, bool transposed = false);
 
 /// Stores C's fragment `accumulator` of this lane into the tile of `c` at
-/// (`row`, `col`).
+/// (`row`, `col`), after the `leading` indices.
 void storeFragmentOfC(OpBuilder &b, Location loc, Value accumulator, Value c,
-                      Value lane, Value row, Value col);
+                      ValueRange leading, Value lane, Value row, Value col);
 
 /// `accumulator` + `a` x `b`: one warp's mma.sync of `shape`.
 Value issueMma(OpBuilder &b, Location loc, const MmaShape &shape, Value a,

@@ -137,3 +137,118 @@ func.func @warp_tiles(%a: memref<128x16xf16>, %b: memref<16x128xf16>, %c: memref
   linalg.matmul ins(%d, %e : memref<128x64xf16, strided<[128, 1]>>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// Batched, B transposed (attention's Q K^T, as trace.matmul {transpose_b}
+// of f16 lowers): a grid z per batch, whose index leads every access of
+// Q, K and S. K's slab keeps its n x k layout (rows padded by 16 bytes),
+// and ldmatrix hands it out untransposed: for the fragment's k pairs, the
+// n x k slab is already the right way round (lane l: row l mod 8, columns
+// 8 (l / 8 mod 2) onwards).
+// CHECK-DAG: #[[ROW8:.*]] = affine_map<(d0) -> (d0 mod 8)>
+// CHECK-DAG: #[[SECOND8:.*]] = affine_map<(d0) -> (((d0 floordiv 8) mod 2) * 8)>
+// CHECK-LABEL: func.func @batched_transposed_b(
+// CHECK-SAME: %[[Q:.*]]: memref<3x64x32xf16>, %[[K:.*]]: memref<3x64x32xf16>, %[[S:.*]]: memref<3x64x64xf32>)
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c3{{.*}}) threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[SQ:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>, %[[SK:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>)
+// CHECK: %[[BATCH:.*]] = arith.remui %[[Z]], %c3
+// CHECK: memref.load %[[S]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK: nvgpu.device_async_copy %[[Q]][%[[BATCH]], %{{.*}}, %{{.*}}], %[[SQ]]
+// CHECK: nvgpu.device_async_copy %[[K]][%[[BATCH]], %{{.*}}, %{{.*}}], %[[SK]]
+// CHECK: scf.for
+// CHECK: %[[R8:.*]] = affine.apply #[[ROW8]]
+// CHECK: %[[S8:.*]] = affine.apply #[[SECOND8]]
+// CHECK: nvgpu.ldmatrix %[[SQ]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: %[[N:.*]] = arith.addi %{{.*}}, %[[R8]]
+// CHECK: nvgpu.ldmatrix %[[SK]][%{{.*}}, %[[N]], %[[S8]]] {numTiles = 2 : i32, transpose = false} : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK: memref.store %{{.*}}, %[[S]][%[[BATCH]], %{{.*}}, %{{.*}}]
+#mk = affine_map<(b, m, n, k) -> (b, m, k)>
+#nk = affine_map<(b, m, n, k) -> (b, n, k)>
+#mn = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batched_transposed_b(%q: memref<3x64x32xf16>, %k: memref<3x64x32xf16>, %s: memref<3x64x64xf32>) {
+  linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<3x64x32xf16>, memref<3x64x32xf16>) outs(%s : memref<3x64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A transposed (the backward pass's X^T dY): A's slab keeps its k x m
+// layout (rows padded by 8 halves), and a transposing ldmatrix.x4 hands
+// out the fragment (lane l: row k + l mod 8 + 8 (l / 16), columns
+// m + 8 (l / 8 mod 2) onwards).
+// CHECK-DAG: #[[ROW8:.*]] = affine_map<(d0) -> (d0 mod 8)>
+// CHECK-DAG: #[[SECOND16:.*]] = affine_map<(d0) -> ((d0 floordiv 16) * 8)>
+// CHECK-DAG: #[[SECOND8:.*]] = affine_map<(d0) -> (((d0 floordiv 8) mod 2) * 8)>
+// CHECK-LABEL: func.func @transposed_a(
+// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK: %[[R8:.*]] = affine.apply #[[ROW8]]
+// CHECK: %[[S16:.*]] = affine.apply #[[SECOND16]]
+// CHECK: %[[S8:.*]] = affine.apply #[[SECOND8]]
+// CHECK: %[[K:.*]] = arith.addi %[[R8]], %[[S16]]
+// CHECK: %[[M:.*]] = arith.addi %{{.*}}, %[[S8]]
+// CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}, %[[K]], %[[M]]] {numTiles = 4 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 2 : i32, transpose = true}
+#km = affine_map<(m, n, k) -> (k, m)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn2 = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_a(%a: memref<64x128xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [#km, #kn, #mn2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x128xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// TF32 with B transposed: B's n x k slab, each lane loading its fragment
+// (k = lane % 4, n = lane / 4) at [n, k]; a body that is not a widening
+// multiply-add (here a subtraction) is left alone.
+// CHECK-DAG: #[[G:.*]] = affine_map<(d0) -> (d0 floordiv 4)>
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0) -> (d0 mod 4)>
+// CHECK-LABEL: func.func @tf32_transposed_b(
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<2x64x20xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x64x20xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-2: vector.from_elements {{.*}} : vector<2x1xf32>
+// CHECK: %[[KK:.*]] = affine.apply #[[T]]
+// CHECK: %[[K:.*]] = arith.addi %c0{{.*}}, %[[KK]]
+// CHECK: %[[NN:.*]] = affine.apply #[[G]]
+// CHECK: %[[N:.*]] = arith.addi %{{.*}}, %[[NN]]
+// CHECK: memref.load %[[SB]][%{{.*}}, %[[N]], %[[K]]]
+// CHECK: vector.from_elements {{.*}} : vector<1x1xf32>
+// CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 4], tf32Enabled}
+// CHECK: linalg.generic
+// CHECK-NOT: gpu.launch
+#mk2 = affine_map<(m, n, k) -> (m, k)>
+#nk2 = affine_map<(m, n, k) -> (n, k)>
+#mn2 = affine_map<(m, n, k) -> (m, n)>
+func.func @tf32_transposed_b(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#mk2, #nk2, #mn2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x16xf32>, memref<64x16xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#mk2, #nk2, #mn2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x16xf32>, memref<64x16xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.subf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}

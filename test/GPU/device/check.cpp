@@ -175,6 +175,8 @@ int main() {
         1e-2);
   check("tensor cores tf32", tensorCoresCpu.single, tensorCoresGpu.single, 2e-2,
         1e-3);
+  check("tensor cores transposed", tensorCoresCpu.transposed,
+        tensorCoresGpu.transposed, 2e-2, 1e-2);
 
   train::TrainCpu trainCpu;
   train::TrainGpu trainGpu;

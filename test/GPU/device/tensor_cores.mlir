@@ -3,7 +3,8 @@
 // Arguments and results are f32 (check.cpp fills floats); each entry
 // casts to the multiplicands' type. Shapes take each kernel: blocks of
 // 128 x 128 (8 warps) and 64 x 64 (4 warps) staged through shared memory
-// (cp.async, ldmatrix), and a warp per 16 x 8 tile (48 x 24).
+// (cp.async, ldmatrix), with A or B transposed and batched, and a warp per
+// 16 x 8 tile (48 x 24).
 
 func.func @half(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>,
                 %c: tensor<48x32xf32>, %d: tensor<32x24xf32>)
@@ -30,4 +31,22 @@ func.func @brain(%a: tensor<128x96xf32>, %b: tensor<96x64xf32>) -> tensor<128x64
 func.func @single(%a: tensor<128x48xf32>, %b: tensor<48x256xf32>) -> tensor<128x256xf32> {
   %p = trace.matmul %a, %b : (tensor<128x48xf32>, tensor<48x256xf32>) -> tensor<128x256xf32>
   return %p : tensor<128x256xf32>
+}
+
+// Attention's scores (batched, B transposed) in f16, a weight gradient
+// (A transposed) in bf16, and B transposed in TF32.
+func.func @transposed(%q: tensor<4x64x32xf32>, %k: tensor<4x64x32xf32>,
+                      %x: tensor<64x128xf32>, %dy: tensor<64x64xf32>,
+                      %a: tensor<64x32xf32>, %b: tensor<128x32xf32>)
+    -> (tensor<4x64x64xf32>, tensor<128x64xf32>, tensor<64x128xf32>) {
+  %qh = trace.cast %q : tensor<4x64x32xf32> to tensor<4x64x32xf16>
+  %kh = trace.cast %k : tensor<4x64x32xf32> to tensor<4x64x32xf16>
+  %s = trace.matmul %qh, %kh {transpose_b} : (tensor<4x64x32xf16>, tensor<4x64x32xf16>) -> tensor<4x64x64xf16>
+  %xb = trace.cast %x : tensor<64x128xf32> to tensor<64x128xbf16>
+  %dyb = trace.cast %dy : tensor<64x64xf32> to tensor<64x64xbf16>
+  %dw = trace.matmul %xb, %dyb {transpose_a} : (tensor<64x128xbf16>, tensor<64x64xbf16>) -> tensor<128x64xbf16>
+  %ab = trace.matmul %a, %b {transpose_b} : (tensor<64x32xf32>, tensor<128x32xf32>) -> tensor<64x128xf32>
+  %r0 = trace.cast %s : tensor<4x64x64xf16> to tensor<4x64x64xf32>
+  %r1 = trace.cast %dw : tensor<128x64xbf16> to tensor<128x64xf32>
+  return %r0, %r1, %ab : tensor<4x64x64xf32>, tensor<128x64xf32>, tensor<64x128xf32>
 }

@@ -28,6 +28,17 @@
 // CHECK-DAG: ld.shared.b32
 // CHECK-DAG: mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32
 // CHECK-NOT: ldmatrix
+// Batched with B transposed (attention's scores): its n x k slab through
+// an untransposed ldmatrix.x2; A transposed: a transposing ldmatrix.x4.
+// CHECK-LABEL: // gpu.binary @scores_kernel_{{[0-9]+}}
+// CHECK-DAG: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16;
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-LABEL: // gpu.binary @weight_grad_kernel_{{[0-9]+}}
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 func.func @half(%a: tensor<256x64xf16>, %b: tensor<64x128xf16>) -> tensor<256x128xf16> {
   %0 = trace.matmul %a, %b : (tensor<256x64xf16>, tensor<64x128xf16>) -> tensor<256x128xf16>
   return %0 : tensor<256x128xf16>
@@ -41,4 +52,14 @@ func.func @brain(%a: tensor<128x96xbf16>, %b: tensor<96x64xbf16>) -> tensor<128x
 func.func @single(%a: tensor<128x48xf32>, %b: tensor<48x128xf32>) -> tensor<128x128xf32> {
   %0 = trace.matmul %a, %b : (tensor<128x48xf32>, tensor<48x128xf32>) -> tensor<128x128xf32>
   return %0 : tensor<128x128xf32>
+}
+
+func.func @scores(%q: tensor<4x64x32xf16>, %k: tensor<4x64x32xf16>) -> tensor<4x64x64xf16> {
+  %0 = trace.matmul %q, %k {transpose_b} : (tensor<4x64x32xf16>, tensor<4x64x32xf16>) -> tensor<4x64x64xf16>
+  return %0 : tensor<4x64x64xf16>
+}
+
+func.func @weight_grad(%x: tensor<64x128xbf16>, %dy: tensor<64x64xbf16>) -> tensor<128x64xbf16> {
+  %0 = trace.matmul %x, %dy {transpose_a} : (tensor<64x128xbf16>, tensor<64x64xbf16>) -> tensor<128x64xbf16>
+  return %0 : tensor<128x64xbf16>
 }

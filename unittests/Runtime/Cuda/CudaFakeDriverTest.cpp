@@ -513,6 +513,10 @@ func.func @blocks(%a: tensor<256x64xf16>, %b: tensor<64x192xf16>) -> tensor<256x
   %0 = trace.matmul %a, %b : (tensor<256x64xf16>, tensor<64x192xf16>) -> tensor<256x192xf16>
   return %0 : tensor<256x192xf16>
 }
+func.func @scores(%q: tensor<4x64x32xf16>, %k: tensor<4x64x32xf16>) -> tensor<4x64x64xf16> {
+  %0 = trace.matmul %q, %k {transpose_b} : (tensor<4x64x32xf16>, tensor<4x64x32xf16>) -> tensor<4x64x64xf16>
+  return %0 : tensor<4x64x64xf16>
+}
 )mlir";
 
 class CudaFakeDriverTensorCoreTest
@@ -554,6 +558,16 @@ TEST_P(CudaFakeDriverTensorCoreTest, WholeBlocksStageThroughSharedMemory) {
   // (192/64 x 256/64), between C's zeros and the conversion.
   ASSERT_EQ(launches.size(), 3u);
   EXPECT_EQ(launches[1].grid, (Grid{3, 4, 1}));
+  EXPECT_EQ(launches[1].block, (Grid{128, 1, 1}));
+}
+
+TEST_P(CudaFakeDriverTensorCoreTest, BatchedScoresAreABlockGridPerBatch) {
+  std::vector<FakeLaunch> launches = CudaFakeDriverTest::launchesOf(
+      "scores", {Tensor::zeros(DType::f16, {4, 64, 32}),
+                 Tensor::zeros(DType::f16, {4, 64, 32})});
+  // Q K^T of 4 batches: a 64 x 64 block of 4 warps per batch (grid z).
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[1].grid, (Grid{1, 1, 4}));
   EXPECT_EQ(launches[1].block, (Grid{128, 1, 1}));
 }
 

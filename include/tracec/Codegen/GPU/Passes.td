@@ -119,12 +119,18 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
     C in registers (a fragment per lane) while they step along k, one
     `nvgpu.mma.sync` (PTX `mma.sync.aligned`) per 16 x 8 tile and k-step.
     Where C tiles into 128 x 128 (or 64 x 64) blocks, k into 64-byte slabs
-    and A and B are row-major, a block of 8 (4) warps stages A's and B's
-    slabs through shared memory with `nvgpu.device_async_copy` (PTX
-    `cp.async`, 16 bytes a copy), two stages deep so that the next slab's
-    copy runs under this one's products, and its warps take their 16-bit
-    fragments by `nvgpu.ldmatrix`; else one warp per 16 x 8 tile of C
-    (grid n/8 x m/16, 32 threads) loads its fragments from global memory.
+    and A and B are row-major buffers, a block of 8 (4) warps stages A's
+    and B's slabs through shared memory with `nvgpu.device_async_copy`
+    (PTX `cp.async`, 16 bytes a copy), two stages deep so that the next
+    slab's copy runs under this one's products, and its warps take their
+    16-bit fragments by `nvgpu.ldmatrix`. That kernel also runs batched
+    matmuls (a grid z per batch) and A or B transposed (`linalg.generic`
+    contractions that widen and multiply-add: trace.matmul's
+    `transpose_a`/`transpose_b` of f16): each slab keeps its operand's
+    layout, and ldmatrix transposes where it differs from the fragment's.
+    Else, for a plain `linalg.matmul` of whole mma tiles, one warp per
+    16 x 8 tile of C (grid n/8 x m/16, 32 threads) loads its fragments
+    from global memory.
     The instructions:
     - f16 x f16 -> f32 (trace.matmul of f16) or -> f16, and bf16 x bf16
       -> f32: m16n8k16 (bf16 as `nvvm.mma.sync`: MLIR 22's nvgpu-to-nvvm
@@ -132,8 +138,9 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
     - f32 x f32 -> f32 with `tf32`: m16n8k4 in TF32 (10-bit mantissa
       products, f32 accumulation: PyTorch's `allow_tf32`, JAX's default
       precision on GPUs); without it, f32 matmuls keep full precision.
-    Other matmuls (other sizes, types, transposed or batched operands) are
-    left to `trace-gpu-tiled-matmul`. Needs sm_80 or newer (the pipeline
+    Other matmuls (other sizes and types, transposed or batched operands
+    that do not tile into whole blocks) are left to
+    `trace-gpu-tiled-matmul`. Needs sm_80 or newer (the pipeline
     runs it only there). Not yet: `wgmma` on sm_90 (Hopper runs mma.sync).
   }];
   let options = [
