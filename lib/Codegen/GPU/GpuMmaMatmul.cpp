@@ -34,8 +34,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEGPUMMAMATMUL
@@ -111,6 +113,42 @@ void tileIntoWarps(linalg::MatmulOp op, const MmaShape &mma) {
   op->erase();
 }
 
+/// A contraction over several adjacent m dims (a dense layer applied to a
+/// [batch, tokens, features] input) as one over their product, which the
+/// block kernel takes: upstream's collapsing of iteration dims, which views
+/// A and C through memref.collapse_shape. Only for element types tensor
+/// cores multiply; else, or where the dims do not collapse, `op` itself.
+static linalg::LinalgOp collapseRows(linalg::LinalgOp op, bool tf32) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return op;
+  auto elementOf = [&](OpOperand *operand) {
+    return getElementTypeOrSelf(operand->get().getType());
+  };
+  if (!mmaShapeFor(elementOf(op.getDpsInputOperand(0)),
+                   elementOf(op.getDpsInputOperand(1)),
+                   elementOf(op.getDpsInitOperand(0)), tf32))
+    return op;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() < 2)
+    return op;
+  ReassociationIndices rows(dims->m.begin(), dims->m.end());
+  llvm::sort(rows);
+  for (auto [i, d] : llvm::enumerate(rows))
+    if (d != rows.front() + i)
+      return op;
+  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {rows}))
+    return op;
+  IRRewriter rewriter(op);
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(op, {rows}, rewriter);
+  if (failed(collapsed))
+    return op;
+  rewriter.replaceOp(op, collapsed->results);
+  return collapsed->collapsedOp;
+}
+
 struct GpuMmaMatmulPass
     : mlir::trace::impl::TraceGpuMmaMatmulBase<GpuMmaMatmulPass> {
   using Base::Base;
@@ -119,6 +157,7 @@ struct GpuMmaMatmulPass
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {
+      op = collapseRows(op, tf32);
       if (tileIntoBlocks(op, tf32))
         continue;
       auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());

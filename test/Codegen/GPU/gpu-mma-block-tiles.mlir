@@ -252,3 +252,34 @@ func.func @tf32_transposed_b(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %c: m
   }
   return
 }
+
+// -----
+
+// A dense layer on a [batch, tokens, features] input: its two m dims,
+// adjacent in X and Y, collapse into one of 4 x 32 = 128 rows (upstream's
+// collapsing of iteration dims, X and Y viewed through collapse_shape),
+// which the block kernel takes.
+// CHECK-LABEL: func.func @dense(
+// CHECK-SAME: %[[X:.*]]: memref<4x32x64xf16>, %[[W:.*]]: memref<64x128xf16>, %[[Y:.*]]: memref<4x32x128xf32>)
+// CHECK-DAG: %[[X2:.*]] = memref.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : memref<4x32x64xf16> into memref<128x64xf16>
+// CHECK-DAG: %[[Y2:.*]] = memref.collapse_shape %[[Y]] {{\[}}[0, 1], [2]] : memref<4x32x128xf32> into memref<128x128xf32>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// CHECK: memref.load %[[Y2]]
+// CHECK: nvgpu.device_async_copy %[[X2]]
+// CHECK: nvgpu.device_async_copy %[[W]]
+// CHECK-NOT: linalg.generic
+#bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#kn3 = affine_map<(b, m, n, k) -> (k, n)>
+#bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @dense(%x: memref<4x32x64xf16>, %w: memref<64x128xf16>, %y: memref<4x32x128xf32>) {
+  linalg.generic {indexing_maps = [#bmk, #kn3, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<4x32x64xf16>, memref<64x128xf16>) outs(%y : memref<4x32x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %af = arith.extf %a : f16 to f32
+    %bf = arith.extf %b : f16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}

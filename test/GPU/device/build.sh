@@ -20,9 +20,9 @@ $tracec "$here/checks.mlir" --class Cpu --namespace checks -o "$out/checks_cpu.o
 $tracec "$here/checks.mlir" --class Gpu --namespace checks --cuda-chip "$chip" -o "$out/checks_gpu.o" --header "$out/checks_gpu.h" \
   --entry chain --entry reductions --entry norms --entry matmuls --entry convolution --entry shapes --entry draws
 $tracec "$here/tensor_cores.mlir" --class TensorCoresCpu --namespace checks -o "$out/tensor_cores_cpu.o" \
-  --header "$out/tensor_cores_cpu.h" --entry half --entry brain --entry single --entry transposed
+  --header "$out/tensor_cores_cpu.h" --entry half --entry brain --entry single --entry transposed --entry dense
 $tracec "$here/tensor_cores.mlir" --class TensorCoresGpu --namespace checks --cuda-chip "$chip" --tf32 \
-  -o "$out/tensor_cores_gpu.o" --header "$out/tensor_cores_gpu.h" --entry half --entry brain --entry single --entry transposed
+  -o "$out/tensor_cores_gpu.o" --header "$out/tensor_cores_gpu.h" --entry half --entry brain --entry single --entry transposed --entry dense
 for target in cpu gpu; do
   flags=""
   [ $target = gpu ] && flags="--cuda-chip $chip"

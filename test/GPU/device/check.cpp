@@ -177,6 +177,8 @@ int main() {
         1e-3);
   check("tensor cores transposed", tensorCoresCpu.transposed,
         tensorCoresGpu.transposed, 2e-2, 1e-2);
+  check("tensor cores dense", tensorCoresCpu.dense, tensorCoresGpu.dense, 1e-2,
+        1e-2);
 
   train::TrainCpu trainCpu;
   train::TrainGpu trainGpu;

@@ -50,3 +50,12 @@ func.func @transposed(%q: tensor<4x64x32xf32>, %k: tensor<4x64x32xf32>,
   %r1 = trace.cast %dw : tensor<128x64xbf16> to tensor<128x64xf32>
   return %r0, %r1, %ab : tensor<4x64x64xf32>, tensor<128x64xf32>, tensor<64x128xf32>
 }
+
+// A dense layer on [batch, tokens, features]: 4 x 32 rows as one m of 128.
+func.func @dense(%x: tensor<4x32x64xf32>, %w: tensor<64x128xf32>) -> tensor<4x32x128xf32> {
+  %xh = trace.cast %x : tensor<4x32x64xf32> to tensor<4x32x64xf16>
+  %wh = trace.cast %w : tensor<64x128xf32> to tensor<64x128xf16>
+  %y = trace.matmul %xh, %wh : (tensor<4x32x64xf16>, tensor<64x128xf16>) -> tensor<4x32x128xf16>
+  %r = trace.cast %y : tensor<4x32x128xf16> to tensor<4x32x128xf32>
+  return %r : tensor<4x32x128xf32>
+}

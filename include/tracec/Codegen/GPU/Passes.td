@@ -128,6 +128,8 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
     contractions that widen and multiply-add: trace.matmul's
     `transpose_a`/`transpose_b` of f16): each slab keeps its operand's
     layout, and ldmatrix transposes where it differs from the fragment's.
+    Adjacent m dims (a dense layer on [batch, tokens, features]) are first
+    collapsed into one (`linalg::collapseOpIterationDims`).
     Else, for a plain `linalg.matmul` of whole mma tiles, one warp per
     16 x 8 tile of C (grid n/8 x m/16, 32 threads) loads its fragments
     from global memory.
