@@ -77,8 +77,10 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
     // needs sm_80), else through shared-memory tiles; chains of ops along
     // rows (softmax) as one kernel, a block per row; other reductions as a
     // tree, a block per output element.
+    // (sm_90a adds wgmma: TMA loads and warpgroup products.)
     if (hasTensorCoreMma(options.chip))
-      func.addPass(trace::createTraceGpuMmaMatmul({options.tf32}));
+      func.addPass(trace::createTraceGpuMmaMatmul(
+          {options.tf32, /*wgmma=*/options.chip == "sm_90a"}));
     func.addPass(trace::createTraceGpuTiledMatmul({options.matmulTile}));
     func.addPass(trace::createTraceGpuRowBlocks({options.reductionThreads}));
     func.addPass(
@@ -100,6 +102,10 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
   // Integer powers become functions, which outlining copies into the
   // kernels' modules.
   pm.addPass(createConvertMathToFuncs());
+  // nvgpu ops become NVVM before outlining, so that the tensor maps the
+  // host creates for TMA reach the kernels as pointers (as upstream's
+  // gpu-lower-to-nvvm-pipeline orders it).
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Launches, copies and frees go on one stream per function, in order,
   // without a synchronization each: a wait only before the host touches
@@ -116,7 +122,6 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(trace::createTraceNvvmAttachTarget(target));
 
   // What gpu-lower-to-nvvm-pipeline runs, with our target attached.
-  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -136,6 +141,7 @@ void tracec::buildGpuPipeline(OpPassManager &pm,
     kernels.addNestedPass<gpu::GPUFuncOp>(
         trace::createTraceGpuAlignWorkgroupBuffers());
     kernels.addPass(createConvertGpuOpsToNVVMOps());
+    kernels.addPass(trace::createTraceGpuExternDynamicShared());
     kernels.addPass(trace::createTraceNvvmNativeMath());
     kernels.addPass(createStripDebugInfoPass());
     kernels.addPass(createCanonicalizerPass());

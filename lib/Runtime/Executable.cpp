@@ -309,7 +309,8 @@ static void buildPipeline(mlir::PassManager &pm,
   LoweringOptions lowering;
   if (options.target == Target::cuda) {
     lowering.gpu.emplace();
-    lowering.gpu->chip = options.chip;
+    lowering.gpu->chip =
+        options.chip.empty() ? cuda::deviceChip() : options.chip;
     lowering.gpu->tf32 = options.tf32;
   } else {
     lowering.cpu.threads = options.threads;

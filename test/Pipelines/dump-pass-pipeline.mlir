@@ -132,7 +132,7 @@
 // GPU:      trace-expand-copies{memcpy=false},
 // GPU-NEXT: trace-gpu-managed-buffers,
 // GPU-NEXT: func.func(
-// GPU-NEXT:   trace-gpu-mma-matmul{tf32=true},
+// GPU-NEXT:   trace-gpu-mma-matmul{tf32=true wgmma=false},
 // GPU-NEXT:   trace-gpu-tiled-matmul{tile=8},
 // GPU-NEXT:   trace-gpu-row-blocks{threads=64},
 // GPU-NEXT:   trace-gpu-block-reductions{threads=64},
@@ -142,7 +142,8 @@
 // GPU-NEXT:   convert-parallel-loops-to-gpu,
 // GPU-NEXT:   trace-gpu-grid-stride
 // GPU-NEXT: ),
-// GPU:      gpu-kernel-outlining
+// GPU:      convert-nvgpu-to-nvvm
+// GPU-NEXT: gpu-kernel-outlining
 // GPU-NEXT: func.func(
 // GPU-NEXT:   gpu-async-region,
 // GPU-NEXT:   trace-gpu-sync-managed-allocs
@@ -154,6 +155,7 @@
 // GPU-NEXT:     trace-gpu-align-workgroup-buffers
 // GPU-NEXT:   ),
 // GPU-NEXT:   convert-gpu-to-nvvm{
+// GPU-NEXT:   trace-gpu-extern-dynamic-shared,
 // GPU-NEXT:   trace-nvvm-native-math,
 // GPU:      gpu-module-to-binary{format=isa
 

@@ -38,6 +38,15 @@ std::string takeError();
 /// ("CUDA driver not found: ...").
 bool driverAvailable(std::string *why = nullptr);
 
+/// What code compiled without a chip named targets (sm_80, which newer
+/// devices run through the driver's PTX compiler).
+inline constexpr const char *kDefaultChip = "sm_80";
+
+/// The chip of device 0 as the GPU pipeline names it ("sm_90a" for
+/// Hopper, whose wgmma and TMA are that target's); kDefaultChip where
+/// there is no driver or the pipeline knows no newer name for it.
+std::string deviceChip();
+
 /// Waits for the work queued on the legacy default stream (where a DLPack
 /// producer asked for stream 1 leaves it). False, with takeError() saying
 /// why, when the device failed or there is none.

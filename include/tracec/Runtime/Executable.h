@@ -46,7 +46,9 @@ struct CompileOptions {
   unsigned optLevel = 3;
   /// Target::cuda: the GPU architecture the PTX is generated for; the
   /// driver compiles it for the device, which may be this one or newer.
-  std::string chip = "sm_80";
+  /// Empty: device 0's (cuda::deviceChip(): sm_90a on Hopper, for its
+  /// wgmma), sm_80 where there is no driver.
+  std::string chip;
   /// Target::cuda: f32 matmuls on tensor cores in TF32 (10-bit mantissa
   /// products, f32 accumulation), as PyTorch's allow_tf32; off, they keep
   /// full f32 precision. f16 matmuls use tensor cores either way.

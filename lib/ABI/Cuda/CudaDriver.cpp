@@ -74,9 +74,15 @@ static Driver load() {
       resolve(library, "cuEventRecord", api.cuEventRecord, error) &&
       resolve(library, "cuStreamWaitEvent", api.cuStreamWaitEvent, error) &&
       resolve(library, "cuPointerGetAttribute", api.cuPointerGetAttribute,
-              error);
+              error) &&
+      resolve(library, "cuFuncSetAttribute", api.cuFuncSetAttribute, error) &&
+      resolve(library, "cuDeviceGetAttribute", api.cuDeviceGetAttribute, error);
   if (!resolved)
     return driver;
+  // Optional: a kernel that needs it says so at its launch.
+  api.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
+          dlsym(library, "cuTensorMapEncodeTiled"));
   // The library stays loaded for the life of the process.
   CUdevice device = 0;
   CUresult result = api.cuInit(0);

@@ -55,6 +55,14 @@ struct DriverApi {
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
   CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  /// CUDA 12 and newer (Hopper's TMA); null where the driver is older.
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                     const unsigned long long *,
+                                     const unsigned long long *,
+                                     const unsigned *, const unsigned *, int,
+                                     int, int, int);
 };
 
 /// The driver with device 0's primary context, or why there is none.

@@ -11,8 +11,10 @@
 #include "BlockCache.h"
 #include "CudaDriver.h"
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
@@ -177,6 +179,10 @@ static constexpr unsigned kStreamNonBlocking = 1;
 static constexpr unsigned kMemAttachGlobal = 1;
 static constexpr unsigned kEventDisableTiming = 2;
 static constexpr CUresult kErrorOutOfMemory = 2;
+static constexpr int kFuncMaxDynamicSharedBytes = 8;
+static constexpr int32_t kDefaultMaxSharedBytes = 48 * 1024;
+static constexpr int kDeviceComputeCapabilityMajor = 75;
+static constexpr int kDeviceComputeCapabilityMinor = 76;
 
 static CUmodule loadModule(const void *data, int optLevel, bool jit) {
   if (!usable())
@@ -238,6 +244,13 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       CUstream stream, void **params, void **extra,
                       size_t /*paramsCount*/) {
   if (!usable() || !function)
+    return;
+  // Beyond 48 KB of dynamic shared memory (the TMA kernels' stages) a
+  // kernel must opt in.
+  if (sharedMemoryBytes > kDefaultMaxSharedBytes &&
+      !check("cuFuncSetAttribute",
+             api().cuFuncSetAttribute(function, kFuncMaxDynamicSharedBytes,
+                                      sharedMemoryBytes)))
     return;
   streamPool().queued(stream);
   check("cuLaunchKernel",
@@ -386,6 +399,140 @@ void mgpuMemset16(void *destination, unsigned short value, size_t count,
 
 } // extern "C"
 
+namespace {
+/// The tensor maps TMA kernels read, in device memory: one 128-byte map
+/// (64-byte aligned, as the driver's CUtensorMap) per distinct content (a
+/// buffer's address, shape and box), made once and kept for the process,
+/// so that steady-state calls, whose buffers the block cache hands out at
+/// the same addresses, copy and allocate nothing.
+class TensorMaps {
+public:
+  static constexpr size_t kBytes = 128;
+  using Map = std::array<unsigned char, kBytes>;
+
+  /// The device copy of `map`, or null (with the call's error) if the
+  /// device could not take it.
+  void *place(const Map &map) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto [at, inserted] = placed.try_emplace(map, nullptr);
+    if (!inserted)
+      return at->second;
+    if (used == kPerSlab) {
+      CUdeviceptr slab = 0;
+      if (!check("cuMemAlloc", api().cuMemAlloc(&slab, kBytes * kPerSlab))) {
+        placed.erase(at);
+        return nullptr;
+      }
+      next = reinterpret_cast<unsigned char *>(slab);
+      used = 0;
+    }
+    void *device = next + kBytes * used;
+    // (Pageable host memory: the copy has been staged when the call
+    // returns; the wait orders it before the kernels of any stream.)
+    if (!check("cuMemcpyAsync",
+               api().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(device),
+                                   reinterpret_cast<CUdeviceptr>(map.data()),
+                                   kBytes, nullptr)) ||
+        !check("cuStreamSynchronize", api().cuStreamSynchronize(nullptr))) {
+      placed.erase(at);
+      return nullptr;
+    }
+    ++used;
+    return at->second = device;
+  }
+
+private:
+  static constexpr size_t kPerSlab = 512;
+  std::mutex mutex;
+  std::map<Map, void *> placed;
+  unsigned char *next = nullptr;
+  size_t used = kPerSlab;
+};
+
+TensorMaps &tensorMaps() {
+  static TensorMaps *maps = new TensorMaps; // outlives static destructors
+  return *maps;
+}
+
+/// Bytes of an element of each CUtensorMapDataType (uint8 ... tf32_ftz).
+constexpr int64_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                              4, 8, 2, 4, 4, 4};
+} // namespace
+
+extern "C" {
+
+/// A TMA tensor map of the ranked memref `descriptor` (MLIR's descriptor:
+/// allocated and aligned pointers, offset, sizes, strides) in boxes of
+/// `box` (outermost first), in device memory: what nvgpu's
+/// tma.create.descriptor lowers to. The driver takes dims innermost first
+/// and strides in bytes, the innermost (1) left out.
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *box) {
+  if (!usable())
+    return nullptr;
+  if (!api().cuTensorMapEncodeTiled) {
+    fail("TMA kernels (sm_90a) need a CUDA 12 driver or newer: this one has "
+         "no cuTensorMapEncodeTiled");
+    return nullptr;
+  }
+  if (rank < 1 || rank > 5 || dataType < 0 ||
+      dataType >= int64_t(std::size(kTensorMapElementBytes))) {
+    fail("cuTensorMapEncodeTiled: a rank " + std::to_string(rank) +
+         " tensor of data type " + std::to_string(dataType) +
+         " has no tensor map");
+    return nullptr;
+  }
+  auto *fields = static_cast<int64_t *>(descriptor);
+  char *aligned = reinterpret_cast<char **>(descriptor)[1];
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  int64_t bytes = kTensorMapElementBytes[dataType];
+  unsigned long long dims[5], byteStrides[4];
+  unsigned boxDims[5], elementStrides[5];
+  for (int64_t r = 0; r < rank; ++r) {
+    dims[r] = sizes[rank - 1 - r];
+    boxDims[r] = unsigned(box[rank - 1 - r]);
+    elementStrides[r] = 1;
+  }
+  for (int64_t r = 0; r + 1 < rank; ++r)
+    byteStrides[r] = strides[rank - 2 - r] * bytes;
+  alignas(64) TensorMaps::Map map{};
+  if (!check("cuTensorMapEncodeTiled",
+             api().cuTensorMapEncodeTiled(
+                 map.data(), int(dataType), unsigned(rank),
+                 aligned + fields[2] * bytes, dims, byteStrides, boxDims,
+                 elementStrides, int(interleave), int(swizzle),
+                 int(l2Promotion), int(oobFill))))
+    return nullptr;
+  return tensorMaps().place(map);
+}
+
+} // extern "C"
+
+std::string tracec::cuda::deviceChip() {
+  const Driver &loaded = driver();
+  int major = 0, minor = 0;
+  if (!loaded.error.empty() ||
+      loaded.api.cuDeviceGetAttribute(&major, kDeviceComputeCapabilityMajor,
+                                      0) ||
+      loaded.api.cuDeviceGetAttribute(&minor, kDeviceComputeCapabilityMinor, 0))
+    return kDefaultChip;
+  // Hopper's wgmma and TMA are the arch-specific sm_90a's.
+  if (major == 9 && minor == 0)
+    return "sm_90a";
+  std::string chip = "sm_" + std::to_string(major) + std::to_string(minor);
+  static const char *const known[] = {"sm_50", "sm_52",  "sm_53",  "sm_60",
+                                      "sm_61", "sm_62",  "sm_70",  "sm_72",
+                                      "sm_75", "sm_80",  "sm_86",  "sm_87",
+                                      "sm_89", "sm_100", "sm_101", "sm_120"};
+  // A newer device runs sm_80 code, which the driver compiles for it.
+  for (const char *name : known)
+    if (chip == name)
+      return chip;
+  return kDefaultChip;
+}
+
 void *tracec_cuda_alloc_managed(size_t bytes) {
   std::string earlier = std::move(state.error);
   state.error.clear();
@@ -450,6 +597,7 @@ const EntryPoint *tracec::cuda::entryPoints() {
                                        ENTRY(mgpuMemcpy),
                                        ENTRY(mgpuMemset32),
                                        ENTRY(mgpuMemset16),
+                                       ENTRY(mgpuTensorMapEncodeTiledMemref),
                                        ENTRY(tracec_cuda_is_managed),
                                        {nullptr, nullptr}};
 #undef ENTRY

@@ -1,6 +1,8 @@
-//===- GpuMmaMatmul.cpp - Matmul on tensor cores (mma.sync) ---------------===//
+//===- GpuMmaMatmul.cpp - Matmul on tensor cores (mma.sync, wgmma) --------===//
 //
-// Two kernels, by shape. Where C tiles into whole blocks (MmaBlockTiles.h),
+// On sm_90a, 16-bit matmuls of whole 128 x 128 tiles go to warpgroups that
+// load by TMA and multiply with wgmma (WarpgroupMmaTiles.h). Else two
+// kernels, by shape. Where C tiles into whole blocks (MmaBlockTiles.h),
 // a block of warps stages A's and B's slabs through shared memory; else
 // the fallback below, one warp per 16 x 8 tile of C reading its fragments
 // from global memory:
@@ -28,6 +30,7 @@
 #include "GridLimits.h"
 #include "MmaBlockTiles.h"
 #include "MmaFragments.h"
+#include "WarpgroupMmaTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -158,7 +161,7 @@ struct GpuMmaMatmulPass
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {
       op = collapseRows(op, tf32);
-      if (tileIntoBlocks(op, tf32))
+      if ((wgmma && tileIntoWarpgroups(op)) || tileIntoBlocks(op, tf32))
         continue;
       auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
       if (!matmul)

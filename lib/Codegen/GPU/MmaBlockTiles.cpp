@@ -385,17 +385,8 @@ bool hasMatrixDims(AffineMap map, const linalg::ContractionDimensions &dims,
 /// as k, m and n are multiples of the slab and block below) and C's last
 /// dims m and n.
 std::optional<BlockMatmul> matchBlockMatmul(linalg::LinalgOp op, bool tf32) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
-    return std::nullopt;
-  for (Operation &inBody : op->getRegion(0).front())
-    if (!isa<arith::ExtFOp, arith::MulFOp, arith::AddFOp, linalg::YieldOp>(
-            inBody))
-      return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
+  std::optional<linalg::ContractionDimensions> dims = multiplyAddDimsOf(op);
+  if (!dims)
     return std::nullopt;
   BlockMatmul matmul;
   matmul.op = op;

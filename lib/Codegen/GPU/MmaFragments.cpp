@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -30,6 +31,23 @@ std::optional<MmaShape> mmaShapeFor(Type a, Type b, Type c, bool tf32) {
   if (tf32 && a.isF32() && b.isF32() && c.isF32())
     return MmaShape{4, {2, 1}, {1, 1}, /*tf32=*/true};
   return std::nullopt;
+}
+
+std::optional<linalg::ContractionDimensions>
+multiplyAddDimsOf(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  for (Operation &inBody : op->getRegion(0).front())
+    if (!isa<arith::ExtFOp, arith::MulFOp, arith::AddFOp, linalg::YieldOp>(
+            inBody))
+      return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  return *dims;
 }
 
 Fragment fragmentOfA(MLIRContext *context, int64_t k) {

@@ -10,6 +10,7 @@
 #ifndef TRACEC_LIB_CODEGEN_GPU_MMAFRAGMENTS_H
 #define TRACEC_LIB_CODEGEN_GPU_MMAFRAGMENTS_H
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
 
@@ -36,6 +37,12 @@ struct MmaShape {
 /// accumulated in f32 or f16 and bf16 ones in f32 (m16n8k16), f32 as TF32
 /// with f32 accumulation (m16n8k4, with `tf32`).
 std::optional<MmaShape> mmaShapeFor(Type a, Type b, Type c, bool tf32);
+
+/// The dims of `op` if tensor cores may run it: a contraction of two
+/// buffers into a third whose body multiplies (after widening) and adds,
+/// over a single m, n and k dim (and any batch dims).
+std::optional<linalg::ContractionDimensions>
+multiplyAddDimsOf(linalg::LinalgOp op);
 
 /// (row, column) in its tile of each element of a lane's fragment, in the
 /// fragment's order, as functions of the lane (d0).

@@ -14,6 +14,8 @@
 #include "checks_gpu.h"
 #include "tensor_cores_cpu.h"
 #include "tensor_cores_gpu.h"
+#include "tensor_cores_hopper.h"
+#include "tracec/ABI/CudaRuntime.h"
 #include "tracec/ABI/tracec_cuda.h"
 #include "train_cpu.h"
 #include "train_gpu.h"
@@ -140,6 +142,9 @@ void trainBoth(const char *name, Cpu &cpu, Gpu &gpu, CpuStep &cpuStep,
   }
 }
 
+/// Whether device 0 runs sm_90a code (wgmma, TMA).
+bool deviceIsHopper() { return tracec::cuda::deviceChip() == "sm_90a"; }
+
 template <typename Entry> double secondsPerRun(Entry &entry, int runs) {
   entry.Run();
   auto start = std::chrono::steady_clock::now();
@@ -167,18 +172,26 @@ int main() {
   // too), summed in another order and rounded to f16/bf16 at the end (bf16
   // keeps 8 bits: 2^-8 relative), TF32 products against f32 ones (k = 48
   // terms in [-1, 1), each off by up to 2^-10 relative).
+  // The sm_90a build (wgmma) only where the device is a Hopper.
   checks::TensorCoresCpu tensorCoresCpu;
   checks::TensorCoresGpu tensorCoresGpu;
-  check("tensor cores f16", tensorCoresCpu.half, tensorCoresGpu.half, 1e-2,
-        1e-2);
-  check("tensor cores bf16", tensorCoresCpu.brain, tensorCoresGpu.brain, 2e-2,
-        1e-2);
-  check("tensor cores tf32", tensorCoresCpu.single, tensorCoresGpu.single, 2e-2,
-        1e-3);
-  check("tensor cores transposed", tensorCoresCpu.transposed,
-        tensorCoresGpu.transposed, 2e-2, 1e-2);
-  check("tensor cores dense", tensorCoresCpu.dense, tensorCoresGpu.dense, 1e-2,
-        1e-2);
+  checks::TensorCoresHopper tensorCoresHopper;
+  auto checkTensorCores = [&](const char *chip, auto &gpu) {
+    auto name = [&](const char *what) {
+      return std::string("tensor cores ") + what + " (" + chip + ")";
+    };
+    check(name("f16").c_str(), tensorCoresCpu.half, gpu.half, 1e-2, 1e-2);
+    check(name("bf16").c_str(), tensorCoresCpu.brain, gpu.brain, 2e-2, 1e-2);
+    check(name("tf32").c_str(), tensorCoresCpu.single, gpu.single, 2e-2, 1e-3);
+    check(name("transposed").c_str(), tensorCoresCpu.transposed, gpu.transposed,
+          2e-2, 1e-2);
+    check(name("dense").c_str(), tensorCoresCpu.dense, gpu.dense, 1e-2, 1e-2);
+    // k = 512 terms: f16 results near 10 keep 2^-11 relative.
+    check(name("deep").c_str(), tensorCoresCpu.deep, gpu.deep, 2e-2, 1e-2);
+  };
+  checkTensorCores("chip", tensorCoresGpu);
+  if (deviceIsHopper())
+    checkTensorCores("sm_90a", tensorCoresHopper);
 
   train::TrainCpu trainCpu;
   train::TrainGpu trainGpu;

@@ -4,7 +4,10 @@
 // casts to the multiplicands' type. Shapes take each kernel: blocks of
 // 128 x 128 (8 warps) and 64 x 64 (4 warps) staged through shared memory
 // (cp.async, ldmatrix), with A or B transposed and batched, and a warp per
-// 16 x 8 tile (48 x 24).
+// 16 x 8 tile (48 x 24). Compiled for sm_90a as well, where the 16-bit
+// matmuls of whole 128 x 128 tiles (half's first, dense, deep) run as
+// warpgroups on TMA loads and wgmma; deep's k of 512 is 8 slabs, twice
+// round the 4 stages (refills and both mbarrier phases).
 
 func.func @half(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>,
                 %c: tensor<48x32xf32>, %d: tensor<32x24xf32>)
@@ -58,4 +61,18 @@ func.func @dense(%x: tensor<4x32x64xf32>, %w: tensor<64x128xf32>) -> tensor<4x32
   %y = trace.matmul %xh, %wh : (tensor<4x32x64xf16>, tensor<64x128xf16>) -> tensor<4x32x128xf16>
   %r = trace.cast %y : tensor<4x32x128xf16> to tensor<4x32x128xf32>
   return %r : tensor<4x32x128xf32>
+}
+
+func.func @deep(%a: tensor<256x512xf32>, %b: tensor<512x384xf32>,
+                %c: tensor<128x64xf32>, %d: tensor<64x256xf32>)
+    -> (tensor<256x384xf32>, tensor<128x256xf32>) {
+  %ah = trace.cast %a : tensor<256x512xf32> to tensor<256x512xf16>
+  %bh = trace.cast %b : tensor<512x384xf32> to tensor<512x384xf16>
+  %ab = trace.matmul %ah, %bh : (tensor<256x512xf16>, tensor<512x384xf16>) -> tensor<256x384xf16>
+  %cb = trace.cast %c : tensor<128x64xf32> to tensor<128x64xbf16>
+  %db = trace.cast %d : tensor<64x256xf32> to tensor<64x256xbf16>
+  %cd = trace.matmul %cb, %db : (tensor<128x64xbf16>, tensor<64x256xbf16>) -> tensor<128x256xbf16>
+  %r0 = trace.cast %ab : tensor<256x384xf16> to tensor<256x384xf32>
+  %r1 = trace.cast %cd : tensor<128x256xbf16> to tensor<128x256xf32>
+  return %r0, %r1 : tensor<256x384xf32>, tensor<128x256xf32>
 }

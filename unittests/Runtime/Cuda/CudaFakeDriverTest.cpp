@@ -587,4 +587,63 @@ TEST_P(CudaFakeDriverTensorCoreTest, SingleMatmulUsesTensorCoresOnlyInTf32) {
 
 INSTANTIATE_TEST_SUITE_P(Tf32, CudaFakeDriverTensorCoreTest, ::testing::Bool());
 
+constexpr const char *kHopperModule = R"mlir(
+func.func @hopper(%a: tensor<256x128xbf16>, %b: tensor<128x384xbf16>) -> tensor<256x384xbf16> {
+  %0 = trace.matmul %a, %b : (tensor<256x128xbf16>, tensor<128x384xbf16>) -> tensor<256x384xbf16>
+  return %0 : tensor<256x384xbf16>
+}
+)mlir";
+
+/// Code for sm_90a: 16-bit matmuls by TMA and wgmma.
+class CudaFakeDriverHopperTest : public CudaFakeDriverTest {
+protected:
+  const char *source() const override { return kHopperModule; }
+  CompileOptions options() const override {
+    CompileOptions options = CudaFakeDriverTest::options();
+    options.chip = "sm_90a";
+    return options;
+  }
+};
+
+TEST_F(CudaFakeDriverHopperTest, WarpgroupsLoadTheirTilesThroughTensorMaps) {
+  auto f = exe->function("hopper");
+  ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
+  std::vector<Tensor> inputs = {Tensor::zeros(DType::bf16, {256, 128}),
+                                Tensor::zeros(DType::bf16, {128, 384})};
+  reset(0);
+  auto out = (*f)(inputs);
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  FakeCudaStats first = counted();
+  // C's zeros, a warpgroup (128 threads) per 128 x 128 tile of C with 4
+  // stages of 32 KB in dynamic shared memory (and 1 KB to align them),
+  // the conversion to bf16.
+  ASSERT_EQ(first.launches.size(), 3u);
+  EXPECT_EQ(first.launches[1].grid, (Grid{3, 2, 1}));
+  EXPECT_EQ(first.launches[1].block, (Grid{128, 1, 1}));
+  EXPECT_EQ(first.launches[1].sharedBytes, 4u * 32768 + 1024);
+  // A's map: 128 x 64 boxes (128-byte rows, swizzled), B's 64 x 64; dims
+  // innermost first, the row stride in bytes; bf16 is data type 9.
+  ASSERT_EQ(first.tensorMaps.size(), 2u);
+  const FakeTensorMap &a = first.tensorMaps[0], &b = first.tensorMaps[1];
+  EXPECT_EQ(a.dataType, 9);
+  EXPECT_EQ(a.dims, (std::vector<unsigned long long>{128, 256}));
+  EXPECT_EQ(a.strides, (std::vector<unsigned long long>{256}));
+  EXPECT_EQ(a.box, (std::vector<unsigned>{64, 128}));
+  EXPECT_EQ(a.swizzle, 3); // CU_TENSOR_MAP_SWIZZLE_128B
+  EXPECT_EQ(b.dims, (std::vector<unsigned long long>{384, 128}));
+  EXPECT_EQ(b.strides, (std::vector<unsigned long long>{768}));
+  EXPECT_EQ(b.box, (std::vector<unsigned>{64, 64}));
+  out->clear();
+
+  // Again: the maps go to the device memory the first call's took (a slab
+  // of 512): nothing allocated that is not freed.
+  reset(0);
+  auto again = (*f)(inputs);
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  again->clear();
+  FakeCudaStats second = seen();
+  EXPECT_EQ(second.tensorMaps.size(), 2u);
+  EXPECT_EQ(second.allocations, second.frees);
+}
+
 } // namespace

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace {
 std::mutex mutex;
@@ -23,6 +24,8 @@ FakeCudaStats stats;
 /// The managed allocations' starts and sizes (cuPointerGetAttribute).
 std::map<tracec::cuda::CUdeviceptr, size_t> managedBlocks;
 int failLaunchesWith = 0;
+/// Dynamic shared memory each kernel opted in to.
+std::map<std::string, int> sharedOptIns;
 const char kContext[] = "context";
 } // namespace
 
@@ -80,15 +83,54 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *name) {
 }
 CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                         unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned, CUstream stream, void **, void **) {
+                        unsigned sharedBytes, CUstream stream, void **,
+                        void **) {
   std::lock_guard<std::mutex> lock(mutex);
   if (failLaunchesWith)
     return failLaunchesWith;
-  stats.launches.push_back({reinterpret_cast<const char *>(function),
+  auto kernel = reinterpret_cast<const char *>(function);
+  // A kernel must have opted in to more than 48 KB (cuFuncSetAttribute).
+  if (sharedBytes > 48 * 1024 && sharedOptIns[kernel] < int(sharedBytes))
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  stats.launches.push_back({kernel,
                             {gx, gy, gz},
                             {bx, by, bz},
                             stream,
-                            stats.synchronizations});
+                            stats.synchronizations,
+                            sharedBytes});
+  return 0;
+}
+CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (attribute == 8) // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    sharedOptIns[reinterpret_cast<const char *>(function)] = value;
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice) {
+  // Compute capability 8.0 (75: major, 76: minor); nothing else is asked.
+  *value = attribute == 75 ? 8 : 0;
+  return 0;
+}
+CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank,
+                                void *address, const unsigned long long *dims,
+                                const unsigned long long *strides,
+                                const unsigned *box, const unsigned *,
+                                int interleave, int swizzle, int, int) {
+  std::lock_guard<std::mutex> lock(mutex);
+  FakeTensorMap encoded{dataType, address, {}, {}, {}, interleave, swizzle};
+  encoded.dims.assign(dims, dims + rank);
+  encoded.strides.assign(strides, strides + rank - 1);
+  encoded.box.assign(box, box + rank);
+  stats.tensorMaps.push_back(encoded);
+  // The map's content: what distinguishes it (the driver's is opaque).
+  std::memset(map, 0, 128);
+  unsigned long long words[] = {reinterpret_cast<unsigned long long>(address),
+                                dims[0],
+                                rank > 1 ? dims[1] : 0,
+                                box[0],
+                                rank > 1 ? box[1] : 0,
+                                static_cast<unsigned long long>(dataType)};
+  std::memcpy(map, words, sizeof(words));
   return 0;
 }
 CUresult cuStreamCreate(CUstream *stream, unsigned) {

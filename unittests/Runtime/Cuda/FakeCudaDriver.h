@@ -13,6 +13,18 @@ struct FakeLaunch {
   const void *stream = nullptr;
   /// The host's waits for the device before this launch.
   int synchronizationsBefore = 0;
+  /// Its dynamic shared memory.
+  unsigned sharedBytes = 0;
+};
+
+/// What cuTensorMapEncodeTiled was asked for (dims and box innermost
+/// first, strides in bytes).
+struct FakeTensorMap {
+  int dataType = 0;
+  const void *address = nullptr;
+  std::vector<unsigned long long> dims, strides;
+  std::vector<unsigned> box;
+  int interleave = 0, swizzle = 0;
 };
 
 struct FakeCudaStats {
@@ -23,6 +35,7 @@ struct FakeCudaStats {
   /// Streams created, and waits of the host for the device (stream and
   /// event synchronizations).
   int streams = 0, synchronizations = 0;
+  std::vector<FakeTensorMap> tensorMaps;
 };
 
 extern "C" {

@@ -143,11 +143,22 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
     Other matmuls (other sizes and types, transposed or batched operands
     that do not tile into whole blocks) are left to
     `trace-gpu-tiled-matmul`. Needs sm_80 or newer (the pipeline
-    runs it only there). Not yet: `wgmma` on sm_90 (Hopper runs mma.sync).
+    runs it only there).
+    With `wgmma` (sm_90a: the pipeline sets it for that chip), a plain
+    matmul of row-major f16 or bf16 A (m x k) and B (k x n) into f32 C,
+    m and n multiples of 128 and k of 64, runs first of all as one
+    warpgroup per 128 x 128 tile of C (WarpgroupMmaTiles.h): one thread
+    loads A's and B's 64-deep slabs by TMA (tensor maps the host creates,
+    128-byte swizzled), 4 stages deep in dynamic shared memory, each
+    stage's arrival an mbarrier phase; the warpgroup multiplies them with
+    `wgmma.mma_async` on shared-memory descriptors, asynchronously under
+    the wait for the next slab.
   }];
   let options = [
     Option<"tf32", "tf32", "bool", "false",
            "f32 matmuls on tensor cores in TF32 (f32 accumulation)">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "16-bit matmuls by TMA and wgmma (sm_90a)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::affine::AffineDialect",
@@ -236,6 +247,23 @@ def TraceGpuAlignWorkgroupBuffers
     This pass asks for 16 bytes for every attribution that has no alignment
     of its own (at most 15 bytes of padding each).
   }];
+}
+
+def TraceGpuExternDynamicShared
+    : Pass<"trace-gpu-extern-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare a kernel module's dynamic shared memory `.extern`";
+  let description = [{
+    convert-gpu-to-nvvm lowers `gpu.dynamic_shared_memory` to an internal
+    zero-length shared array, which the NVPTX back end emits as a one-byte
+    static variable (`.shared .align 16 .b8 x;`): the launch's dynamic
+    bytes then start wherever the static ones end, and writes through the
+    variable overrun the static arrays laid out after it (the mbarriers of
+    a TMA kernel). A declaration with external linkage is what PTX means
+    by dynamic shared memory (`.extern .shared .align 16 .b8 x[];`, placed
+    after every static array), so this pass gives every zero-length
+    shared-memory global of the module external linkage.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TraceGpuExpandMath : Pass<"trace-gpu-expand-math"> {
