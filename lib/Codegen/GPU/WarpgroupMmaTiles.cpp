@@ -195,6 +195,9 @@ void build(WarpgroupMatmul matmul) {
     nvgpu::MBarrierInitOp::create(b, loc, barriers, one, constant(b, s), first);
   nvgpu::TmaPrefetchOp::create(b, loc, mapOfA, first);
   nvgpu::TmaPrefetchOp::create(b, loc, mapOfB, first);
+  // The initialized barriers visible to TMA (as CUTLASS's sm90 kernels
+  // fence them), then to every thread.
+  NVVM::FenceMbarrierInitOp::create(b, loc);
   gpu::BarrierOp::create(b, loc);
 
   // Thread 0 asks for slab `slab` of A and B in `stage`; its bytes'

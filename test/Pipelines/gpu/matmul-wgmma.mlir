@@ -14,6 +14,7 @@
 // CHECK-DAG: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // CHECK-DAG: .shared .align 8 .b8 __mbarrier[32];
 // CHECK-DAG: mbarrier.init.shared.b64
+// CHECK-DAG: fence.mbarrier_init.release.cluster;
 // CHECK-DAG: mbarrier.arrive.expect_tx.shared.b64
 // CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-DAG: mbarrier.try_wait.parity.shared.b64
