@@ -1,14 +1,15 @@
 //===- MmaBlockTiles.cpp - Tensor-core matmul staged through shared memory ===//
 //
 //   gpu.launch blocks(N/BN, M/BM, batch) threads(32 x warps)
-//              workgroup(%sa: 2 x BM x BK, %sb: 2 x BK x BN) {
+//              dynamic_shared_memory(3 x BM x BK + 3 x BK x BN) {
 //     %c = C's fragments of this warp's tiles, in registers
-//     copy A's and B's slab 0 into stage 0 (cp.async); commit
+//     copy A's and B's slabs 0 and 1 into stages 0 and 1 (cp.async); a
+//       group each
 //     %d = scf.for %s = 0 to K/BK iter_args(%acc = %c) {
-//       wait for the copies; barrier
-//       if %s + 1 < K/BK: copy slab %s + 1 into the other stage; commit
+//       wait for slab %s's group; barrier
+//       copy slab %s + 2 (if any) into stage (%s + 2) mod 3; a group
 //       per mma k-step of the slab: this warp's fragments from stage
-//         %s mod 2 (ldmatrix), an mma.sync per tile of the warp
+//         %s mod 3 (ldmatrix), an mma.sync per tile of the warp
 //     }
 //     C's fragments = %d
 //   }
@@ -17,10 +18,15 @@
 // a 32 x 64 (or 32 x 32) part as 16 x 8 mma.sync tiles. A and B reach the
 // tensor cores through shared memory in BK-deep slabs (64 bytes: 32
 // halves, 16 floats), copied asynchronously 16 bytes a thread a copy
-// (cp.async.cg, as CUTLASS's sm80 kernels), two stages deep: the copy of
-// the next slab runs under the products of this one. One barrier a slab
-// suffices: after it every warp has finished the products of the previous
-// slab, whose stage the next copy overwrites. Each element of A is read
+// (cp.async.cg, as CUTLASS's sm80 kernels), three stages deep: the copies
+// of the next two slabs run under the products of this one. One barrier a
+// slab suffices: after it every warp has finished the products of the
+// previous slab, whose stage the next copy overwrites. Every iteration
+// commits one group, empty past the last slab, so that slab s is always
+// group s and waiting until two newer groups are pending waits for it.
+// Three stages of a 128 x 128 block take 57 KB, more than the 48 KB of
+// static shared memory: they are dynamic shared memory, which the runtime
+// opts the kernel in to. Each element of A is read
 // from global memory once per block column of C and of B once per block
 // row, where the one-warp kernel read them once per 8 columns and 16 rows.
 //
@@ -75,8 +81,8 @@ constexpr BlockTiling kTilings[] = {{4, 2, 2, 8}, {2, 2, 2, 4}};
 /// Bytes one cp.async moves, and of a row of a stage's slab.
 constexpr int64_t kCopyBytes = 16, kSlabBytes = 64;
 
-/// Stages of the copy pipeline: the slab in use and the next one.
-constexpr int64_t kStages = 2;
+/// Stages of the copy pipeline: the slab in use and the next two.
+constexpr int64_t kStages = 3;
 
 /// An operand the kernel stages: its buffer and indexing map, whether its
 /// matrix is stored transposed (A as k x m, B as n x k), its batch indices
@@ -292,16 +298,25 @@ void BlockKernel::build() {
   MemRefType typeOfStagesA = a.transposed ? stages(slab, bm) : stages(bm, slab);
   MemRefType typeOfStagesB =
       bMatrix.transposed ? stages(bn, slab) : stages(slab, bn);
+  auto bytesOf = [](MemRefType type) {
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  // (Both multiples of 16 bytes: rows are 64 bytes and more.)
+  int64_t bytesOfA = bytesOf(typeOfStagesA), bytesOfB = bytesOf(typeOfStagesB);
   Value one = constant(b, 1);
   auto launch = gpu::LaunchOp::create(
       b, loc, constant(b, n / bn), constant(b, m / bm), constant(b, batch),
       constant(b, tiling.threads()), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{},
-      /*workgroupAttributions=*/TypeRange{typeOfStagesA, typeOfStagesB});
+      arith::ConstantIntOp::create(b, loc, bytesOfA + bytesOfB, 32));
   b.setInsertionPointToStart(&launch.getBody().front());
-  stagesOfA = launch.getWorkgroupAttributions()[0];
-  stagesOfB = launch.getWorkgroupAttributions()[1];
+  Value shared = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  stagesOfA = memref::ViewOp::create(b, loc, typeOfStagesA, shared,
+                                     constant(b, 0), ValueRange{});
+  stagesOfB = memref::ViewOp::create(b, loc, typeOfStagesB, shared,
+                                     constant(b, bytesOfA), ValueRange{});
   gpu::KernelDim3 block = launch.getBlockIds();
   thread = launch.getThreadIds().x;
   indexBatches(block.z);
@@ -324,29 +339,39 @@ void BlockKernel::build() {
           plus(b, colInC, j * kMmaTileN), fragmentOfC(context), {2, 2}));
 
   Value zero = constant(b, 0);
-  copySlab(b, zero, zero);
   int64_t slabs = k / slab;
+  for (int64_t s = 0; s + 1 < kStages; ++s) {
+    if (s < slabs)
+      copySlab(b, constant(b, s * slab), constant(b, s));
+    else
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{});
+  }
   auto loop =
       scf::ForOp::create(b, loc, zero, constant(b, slabs), one, accumulators);
   {
     OpBuilder::InsertionGuard inLoop(b);
     b.setInsertionPointToStart(loop.getBody());
     Value s = loop.getInductionVar();
-    // Waits for every group committed so far (an empty group names them).
+    // Waits for slab s's group: all but the newest kStages - 1 groups,
+    // counting an empty group that names them.
     Value all = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{});
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, all, b.getI32IntegerAttr(0));
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, all,
+                                     b.getI32IntegerAttr(kStages - 1));
     gpu::BarrierOp::create(b, loc);
-    Value stage = arith::RemUIOp::create(b, loc, s, constant(b, kStages));
-    Value next = arith::AddIOp::create(b, loc, s, one);
+    Value stages = constant(b, kStages);
+    Value stage = arith::RemUIOp::create(b, loc, s, stages);
+    Value next = plus(b, s, kStages - 1);
     Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
                                        constant(b, slabs));
-    auto ifMore = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+    auto ifMore = scf::IfOp::create(b, loc, more, /*withElseRegion=*/true);
     {
       OpBuilder then = OpBuilder::atBlockBegin(&ifMore.getThenRegion().front());
-      Value nextStage = arith::SubIOp::create(then, loc, one, stage);
       copySlab(then,
                arith::MulIOp::create(then, loc, next, constant(then, slab)),
-               nextStage);
+               arith::RemUIOp::create(then, loc, next, stages));
+      OpBuilder otherwise =
+          OpBuilder::atBlockBegin(&ifMore.getElseRegion().front());
+      nvgpu::DeviceAsyncCreateGroupOp::create(otherwise, loc, ValueRange{});
     }
     scf::YieldOp::create(b, loc,
                          multiplySlab(b, stage, loop.getRegionIterArgs()));

@@ -2,10 +2,12 @@
 
 // C tiles into 128 x 128 blocks: 8 warps (256 threads) a block, each a
 // 32 x 64 part of C as 2 x 8 mma tiles whose 16 accumulators stay in
-// registers. A and B reach shared memory in 32-deep slabs, two stages
-// (rows padded by 8 halves), 16 bytes (8 halves) a cp.async: 2 copies of
-// A and 2 of B a thread, one group. Each slab: wait for the copies and
-// the other warps, start the next slab's copies into the other stage,
+// registers. A and B reach dynamic shared memory (30720 + 26112 bytes)
+// in 32-deep slabs, three stages (rows padded by 8 halves), 16 bytes (8
+// halves) a cp.async: 2 copies of A and 2 of B a thread, a group a slab.
+// Slabs 0 and 1 start before the loop; each slab: wait until two groups
+// are pending (an empty group counted) and for the other warps, start the
+// copies of slab s + 2 into stage (s + 2) mod 3 (else an empty group),
 // then per 16-deep k-step 2 ldmatrix.x4 of A, 8 transposed ldmatrix.x2 of
 // B and 16 mma.sync.
 // CHECK-DAG: #[[LANE:.*]] = affine_map<(d0) -> (d0 mod 32)>
@@ -21,7 +23,10 @@
 // CHECK-DAG: #[[HALF:.*]] = affine_map<(d0) -> ((d0 floordiv 16) * 8)>
 // CHECK-LABEL: func.func @f16(
 // CHECK-SAME: %[[A:.*]]: memref<256x64xf16>, %[[B:.*]]: memref<64x128xf16>, %[[C:.*]]: memref<256x128xf32>)
-// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c2, %{{.*}} = %{{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) workgroup(%[[SA:.*]] : memref<2x128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c2, %{{.*}} = %{{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) dynamic_shared_memory_size %c56832_i32
+// CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[SA:.*]] = memref.view %[[SHARED]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.view %[[SHARED]][%c30720][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x136xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[L:.*]] = affine.apply #[[LANE]](%[[T]])
 // CHECK: %[[WR:.*]] = affine.apply #[[WROW]](%[[T]])
 // CHECK: %[[WC:.*]] = affine.apply #[[WCOL]](%[[T]])
@@ -32,34 +37,39 @@
 // CHECK: %[[K:.*]] = affine.apply #[[ACOL]](%[[T]])
 // CHECK: %[[GR:.*]] = arith.addi %[[BR]], %[[R]]
 // CHECK: %[[GK:.*]] = arith.addi %{{.*}}, %[[K]]
-// CHECK: %[[CA1:.*]] = nvgpu.device_async_copy %[[A]][%[[GR]], %[[GK]]], %[[SA]][%{{.*}}, %[[R]], %[[K]]], 8 {bypassL1} : memref<256x64xf16> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[CA1:.*]] = nvgpu.device_async_copy %[[A]][%[[GR]], %[[GK]]], %[[SA]][%{{.*}}, %[[R]], %[[K]]], 8 {bypassL1} : memref<256x64xf16> to memref<3x128x40xf16, #gpu.address_space<workgroup>>
 // CHECK: affine.apply #[[AROW2]](%[[T]])
 // CHECK: %[[CA2:.*]] = nvgpu.device_async_copy %[[A]]
 // CHECK: affine.apply #[[BROW]](%[[T]])
 // CHECK: affine.apply #[[BCOL]](%[[T]])
-// CHECK: %[[CB1:.*]] = nvgpu.device_async_copy %[[B]]{{.*}}, 8 {bypassL1} : memref<64x128xf16> to memref<2x32x136xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[CB1:.*]] = nvgpu.device_async_copy %[[B]]{{.*}}, 8 {bypassL1} : memref<64x128xf16> to memref<3x32x136xf16, #gpu.address_space<workgroup>>
 // CHECK: affine.apply #[[BROW2]](%[[T]])
 // CHECK: %[[CB2:.*]] = nvgpu.device_async_copy %[[B]]
 // CHECK: nvgpu.device_async_create_group %[[CA1]], %[[CA2]], %[[CB1]], %[[CB2]]
-// CHECK: %[[SUMS:.*]]:16 = scf.for %[[S:.*]] = %{{.*}} to %c2{{.*}} step %[[C1:.*]] iter_args({{.*}}) -> (vector<2x2xf32>,
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[A]]{{.*}}, %[[SA]][%c1{{.*}},
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[B]]{{.*}}, %[[SB]][%c1{{.*}},
+// CHECK: nvgpu.device_async_create_group
+// CHECK: %[[SUMS:.*]]:16 = scf.for %[[S:.*]] = %{{.*}} to %c2{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<2x2xf32>,
 // CHECK: %[[ALL:.*]] = nvgpu.device_async_create_group{{ *$}}
-// CHECK: nvgpu.device_async_wait %[[ALL]] {numGroups = 0 : i32}
+// CHECK: nvgpu.device_async_wait %[[ALL]] {numGroups = 2 : i32}
 // CHECK: gpu.barrier
-// CHECK: %[[STAGE:.*]] = arith.remui %[[S]], %c2
-// CHECK: %[[NEXT:.*]] = arith.addi %[[S]], %[[C1]]
+// CHECK: %[[STAGE:.*]] = arith.remui %[[S]], %c3
+// CHECK: %[[NEXT:.*]] = arith.addi %[[S]], %c2
 // CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %c2
 // CHECK: scf.if %[[MORE]] {
-// CHECK: %[[OTHER:.*]] = arith.subi %[[C1]], %[[STAGE]]
 // CHECK: arith.muli %[[NEXT]], %c32
-// CHECK-COUNT-2: nvgpu.device_async_copy %[[A]]{{.*}}, %[[SA]][%[[OTHER]],
-// CHECK-COUNT-2: nvgpu.device_async_copy %[[B]]{{.*}}, %[[SB]][%[[OTHER]],
+// CHECK: %[[LATER:.*]] = arith.remui %[[NEXT]], %c3
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[A]]{{.*}}, %[[SA]][%[[LATER]],
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[B]]{{.*}}, %[[SB]][%[[LATER]],
 // CHECK: nvgpu.device_async_create_group
+// CHECK: } else {
+// CHECK: nvgpu.device_async_create_group{{ *$}}
 // CHECK: }
 // CHECK: affine.apply #[[ROW16]](%[[L]])
 // CHECK: affine.apply #[[HALF]](%[[L]])
-// CHECK: nvgpu.ldmatrix %[[SA]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SA]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<3x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.ldmatrix %[[SA]]
-// CHECK-COUNT-8: nvgpu.ldmatrix %[[SB]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK-COUNT-8: nvgpu.ldmatrix %[[SB]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<3x32x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // CHECK-COUNT-16: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-COUNT-2: nvgpu.ldmatrix %[[SA]]
 // CHECK-COUNT-8: nvgpu.ldmatrix %[[SB]]
@@ -78,7 +88,9 @@ func.func @f16(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x12
 // n = 64: blocks of 64 x 64, 4 warps of 32 x 32 (2 x 4 tiles). bf16
 // fragments come by ldmatrix as well; nvvm.mma.sync multiplies them.
 // CHECK-LABEL: func.func @bf16(
-// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c2, %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[SA:.*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c2, %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %{{.*}}
+// CHECK: %[[SA:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x64x40xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x72xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-8: vector.from_elements {{.*}} : vector<2x2xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c3 step
 // CHECK: nvgpu.ldmatrix %[[SA]]{{.*}} -> vector<4x2xbf16>
@@ -102,8 +114,10 @@ func.func @bf16(%a: memref<128x96xbf16>, %b: memref<96x64xbf16>, %c: memref<128x
 // CHECK-DAG: #[[T:.*]] = affine_map<(d0) -> (d0 mod 4)>
 // CHECK-DAG: #[[G8:.*]] = affine_map<(d0) -> (d0 floordiv 4 + 8)>
 // CHECK-LABEL: func.func @tf32(
-// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<2x128x20xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x16x136xf32, #gpu.address_space<workgroup>>)
-// CHECK: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<128x48xf32> to memref<2x128x20xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %{{.*}}
+// CHECK: %[[SA:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x20xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x16x136xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<128x48xf32> to memref<3x128x20xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: affine.apply #[[G]]
@@ -150,7 +164,9 @@ func.func @warp_tiles(%a: memref<128x16xf16>, %b: memref<16x128xf16>, %c: memref
 // CHECK-DAG: #[[SECOND8:.*]] = affine_map<(d0) -> (((d0 floordiv 8) mod 2) * 8)>
 // CHECK-LABEL: func.func @batched_transposed_b(
 // CHECK-SAME: %[[Q:.*]]: memref<3x64x32xf16>, %[[K:.*]]: memref<3x64x32xf16>, %[[S:.*]]: memref<3x64x64xf32>)
-// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c3{{.*}}) threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[SQ:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>, %[[SK:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c3{{.*}}) threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %{{.*}}
+// CHECK: %[[SQ:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SK:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x64x40xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[BATCH:.*]] = arith.remui %[[Z]], %c3
 // CHECK: memref.load %[[S]][%[[BATCH]], %{{.*}}, %{{.*}}]
 // CHECK: nvgpu.device_async_copy %[[Q]][%[[BATCH]], %{{.*}}, %{{.*}}], %[[SQ]]
@@ -160,7 +176,7 @@ func.func @warp_tiles(%a: memref<128x16xf16>, %b: memref<16x128xf16>, %c: memref
 // CHECK: %[[S8:.*]] = affine.apply #[[SECOND8]]
 // CHECK: nvgpu.ldmatrix %[[SQ]][{{.*}}] {numTiles = 4 : i32, transpose = false}
 // CHECK: %[[N:.*]] = arith.addi %{{.*}}, %[[R8]]
-// CHECK: nvgpu.ldmatrix %[[SK]][%{{.*}}, %[[N]], %[[S8]]] {numTiles = 2 : i32, transpose = false} : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SK]][%{{.*}}, %[[N]], %[[S8]]] {numTiles = 2 : i32, transpose = false} : memref<3x64x40xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // CHECK: memref.store %{{.*}}, %[[S]][%[[BATCH]], %{{.*}}, %{{.*}}]
 #mk = affine_map<(b, m, n, k) -> (b, m, k)>
 #nk = affine_map<(b, m, n, k) -> (b, n, k)>
@@ -188,14 +204,16 @@ func.func @batched_transposed_b(%q: memref<3x64x32xf16>, %k: memref<3x64x32xf16>
 // CHECK-DAG: #[[SECOND16:.*]] = affine_map<(d0) -> ((d0 floordiv 16) * 8)>
 // CHECK-DAG: #[[SECOND8:.*]] = affine_map<(d0) -> (((d0 floordiv 8) mod 2) * 8)>
 // CHECK-LABEL: func.func @transposed_a(
-// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %{{.*}}
+// CHECK: %[[SA:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x136xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x136xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: %[[R8:.*]] = affine.apply #[[ROW8]]
 // CHECK: %[[S16:.*]] = affine.apply #[[SECOND16]]
 // CHECK: %[[S8:.*]] = affine.apply #[[SECOND8]]
 // CHECK: %[[K:.*]] = arith.addi %[[R8]], %[[S16]]
 // CHECK: %[[M:.*]] = arith.addi %{{.*}}, %[[S8]]
-// CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}, %[[K]], %[[M]]] {numTiles = 4 : i32, transpose = true} : memref<2x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}, %[[K]], %[[M]]] {numTiles = 4 : i32, transpose = true} : memref<3x32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 2 : i32, transpose = true}
 #km = affine_map<(m, n, k) -> (k, m)>
 #kn = affine_map<(m, n, k) -> (k, n)>
@@ -221,7 +239,9 @@ func.func @transposed_a(%a: memref<64x128xf16>, %b: memref<64x128xf16>, %c: memr
 // CHECK-DAG: #[[G:.*]] = affine_map<(d0) -> (d0 floordiv 4)>
 // CHECK-DAG: #[[T:.*]] = affine_map<(d0) -> (d0 mod 4)>
 // CHECK-LABEL: func.func @tf32_transposed_b(
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<2x64x20xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x64x20xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %{{.*}}
+// CHECK: %{{.*}} = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x64x20xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x64x20xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-2: vector.from_elements {{.*}} : vector<2x1xf32>
 // CHECK: %[[KK:.*]] = affine.apply #[[T]]
 // CHECK: %[[K:.*]] = arith.addi %c0{{.*}}, %[[KK]]

@@ -1,24 +1,24 @@
 // Matmuls that tile into whole blocks (128 x 128 or 64 x 64 of C, k in
-// 64-byte slabs) stage A and B through 16-byte aligned shared memory with
-// cp.async (16 bytes a copy, bypassing L1), wait for the group and the
-// block, and feed mma.sync from ldmatrix (x4 for A, transposed x2 for
-// B); TF32 fragments are loaded from shared memory element by element.
+// 64-byte slabs) stage A and B, three slabs deep, through dynamic shared
+// memory (declared .extern: 16-byte aligned, after any static shared
+// memory) with cp.async (16 bytes a copy, bypassing L1), wait until two
+// groups are pending and for the block, and feed mma.sync from ldmatrix
+// (x4 for A, transposed x2 for B); TF32 fragments are loaded from shared
+// memory element by element.
 // LLVM lays out the slab loop's blocks in its own order.
-// RUN: tracec-opt %s --tracec-gpu-pipeline="chip=sm_80 tf32=1" --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=.extern
+// RUN: tracec-opt %s --tracec-gpu-pipeline="chip=sm_80 tf32=1" --trace-print-gpu-assembly -o /dev/null | FileCheck %s --implicit-check-not=".extern .func"
 
 // CHECK-LABEL: // gpu.binary @half_kernel_{{[0-9]+}}
-// CHECK-DAG: .shared .align 16 .b8 {{.*}}[20480];
-// CHECK-DAG: .shared .align 16 .b8 {{.*}}[17408];
+// CHECK-DAG: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // CHECK-DAG: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16;
 // CHECK-DAG: cp.async.commit_group;
-// CHECK-DAG: cp.async.wait_group 0;
+// CHECK-DAG: cp.async.wait_group 2;
 // CHECK-DAG: bar.sync 0;
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-LABEL: // gpu.binary @brain_kernel_{{[0-9]+}}
-// CHECK-DAG: .shared .align 16 .b8 {{.*}}[10240];
-// CHECK-DAG: .shared .align 16 .b8 {{.*}}[9216];
+// CHECK-DAG: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // CHECK-DAG: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16;
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16

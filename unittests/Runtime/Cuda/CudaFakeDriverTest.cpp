@@ -555,10 +555,13 @@ TEST_P(CudaFakeDriverTensorCoreTest, WholeBlocksStageThroughSharedMemory) {
       "blocks", {Tensor::zeros(DType::f16, {256, 64}),
                  Tensor::zeros(DType::f16, {64, 192})});
   // n = 192 is no multiple of 128: blocks of 64 x 64 of C, 4 warps each
-  // (192/64 x 256/64), between C's zeros and the conversion.
+  // (192/64 x 256/64), between C's zeros and the conversion; three stages
+  // of A's 64 x (32 + 8) and B's 32 x (64 + 8) halves in dynamic shared
+  // memory.
   ASSERT_EQ(launches.size(), 3u);
   EXPECT_EQ(launches[1].grid, (Grid{3, 4, 1}));
   EXPECT_EQ(launches[1].block, (Grid{128, 1, 1}));
+  EXPECT_EQ(launches[1].sharedBytes, 3u * (64 * 40 + 32 * 72) * 2);
 }
 
 TEST_P(CudaFakeDriverTensorCoreTest, BatchedScoresAreABlockGridPerBatch) {

@@ -121,8 +121,9 @@ def TraceGpuMmaMatmul : Pass<"trace-gpu-mma-matmul", "::mlir::func::FuncOp"> {
     Where C tiles into 128 x 128 (or 64 x 64) blocks, k into 64-byte slabs
     and A and B are row-major buffers, a block of 8 (4) warps stages A's
     and B's slabs through shared memory with `nvgpu.device_async_copy`
-    (PTX `cp.async`, 16 bytes a copy), two stages deep so that the next
-    slab's copy runs under this one's products, and its warps take their
+    (PTX `cp.async`, 16 bytes a copy), three stages deep in dynamic shared
+    memory so that the next two slabs' copies run under this one's
+    products, and its warps take their
     16-bit fragments by `nvgpu.ldmatrix`. That kernel also runs batched
     matmuls (a grid z per batch) and A or B transposed (`linalg.generic`
     contractions that widen and multiply-add: trace.matmul's
